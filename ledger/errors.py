@@ -1,0 +1,92 @@
+"""The small family of errors the ledger raises.
+
+Every error derives from :class:`LedgerError` and from the matching builtin,
+so callers may catch either. Messages name the rule id (RULES.md), the line or
+position and the offending values.
+"""
+
+from __future__ import annotations
+
+
+class LedgerError(Exception):
+    """Base class of every error the ledger raises on purpose."""
+
+
+class RecordError(LedgerError, ValueError):
+    """A record that cannot be accepted (a ``REC-…`` rejection, FORMAT.md).
+
+    Attributes:
+        rule: the RULES.md id, e.g. ``"REC-WHERE"``.
+        message: the reason in plain words.
+        line: 1-based line number in the file, or ``None`` when not from a file.
+        field: JSON path of the offending field (``"cards[2]"``), or ``""``.
+        position: 0-based event position, or ``None``.
+        path: file name, when known.
+    """
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        line: int | None = None,
+        field: str = "",
+        position: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        self.rule = rule
+        self.message = message
+        self.line = line
+        self.field = field
+        self.position = position
+        self.path = path
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        """One line: ``file:line: field: RULE: message``."""
+        where = []
+        if self.path:
+            where.append(str(self.path))
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        elif self.position is not None:
+            where.append(f"position {self.position}")
+        prefix = ":".join(where)
+        parts = [p for p in (prefix, self.field and f"field {self.field}") if p]
+        head = ", ".join(parts)
+        return f"{head}: {self.rule}: {self.message}" if head else f"{self.rule}: {self.message}"
+
+    def with_location(self, *, line: int | None = None, path: str | None = None) -> "RecordError":
+        """A copy of this error located at ``line`` of ``path``."""
+        return RecordError(
+            self.rule,
+            self.message,
+            line=line if line is not None else self.line,
+            field=self.field,
+            position=self.position,
+            path=path if path is not None else self.path,
+        )
+
+    def as_json(self) -> dict:
+        """The ``{"line", "field", "rule", "message"}`` object of FORMAT.md."""
+        return {"line": self.line, "field": self.field, "rule": self.rule, "message": self.message}
+
+
+class GameNotFoundError(LedgerError, LookupError):
+    """No game with that id is stored."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"no game {game_id!r} in the store")
+
+
+class GameConflictError(LedgerError, ValueError):
+    """A different record with the same ``game_id`` is already stored."""
+
+    def __init__(self, game_id: str, detail: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"game {game_id!r} is already stored with different events ({detail}); refused")
+
+
+class PositionError(LedgerError, IndexError):
+    """A position outside the game's events."""

@@ -1,0 +1,291 @@
+"""The events of a ``rummy-ledger/1`` record, as msgspec structs (FORMAT.md, "Events").
+
+One base struct carries the policy: frozen, keyword-only, tagged by ``type``,
+unknown fields forbidden, defaults omitted when encoding (so an event encodes
+back to the canonical form of its line). :data:`Event` is the tagged union and
+:func:`decode_event` / :func:`encode_event` the one codec.
+
+Class names are stored as topics in the event store: never rename one without
+registering an alias.
+
+>>> e = decode_event(b'{"type":"card_drawn","seat":0,"card":"6H"}')
+>>> e
+CardDrawn(seat=0, card='6H')
+>>> encode_event(e)
+b'{"type":"card_drawn","seat":0,"card":"6H"}'
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal, Union
+
+import msgspec
+from msgspec import Meta
+
+from ledger import FORMAT
+from ledger.cards import CARD_PATTERN
+
+CardStr = Annotated[str, Meta(pattern=CARD_PATTERN, description="A card: rank A 2-10 J Q K and suit C D H S, or JK")]
+Cards = tuple[CardStr, ...]
+Seat = Annotated[int, Meta(ge=0, le=15, description="0-based seat, clockwise")]
+MeldId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}$", description="Meld id, unique within the hand")]
+GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}$")]
+Note = Annotated[str, Meta(max_length=2000)]
+Position = Annotated[int, Meta(ge=0)]
+
+VARIANTS = ("burraco", "scala40", "ramino", "ramino51", "gin")
+Variant = Literal["burraco", "scala40", "ramino", "ramino51", "gin"]
+OptionValue = Union[bool, int, str]
+
+
+class _Struct(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Policy for the value structs nested inside events."""
+
+
+class Event(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    tag_field="type",
+):
+    """Base of every record event: optional ``at`` (ISO-8601) and ``note``."""
+
+    at: str | None = None
+    note: Note | None = None
+
+    def __post_init__(self) -> None:
+        if self.at is not None:
+            try:
+                datetime.fromisoformat(self.at.replace("Z", "+00:00"))
+            except ValueError:
+                raise ValueError(f"`at` is not an ISO-8601 time: {self.at!r}") from None
+
+    @property
+    def type(self) -> str:
+        """The event's ``type`` tag, e.g. ``"card_drawn"``."""
+        return type(self).__struct_config__.tag  # type: ignore[return-value]
+
+
+class Player(_Struct, kw_only=True):
+    """A seat at the table: ``{seat, name, team?}``."""
+
+    seat: Seat
+    name: Annotated[str, Meta(min_length=1, max_length=200)]
+    team: Annotated[int, Meta(ge=0, le=7)] | None = None
+
+
+class GameMeta(_Struct, kw_only=True):
+    """Descriptive strings about a game (all optional)."""
+
+    tournament: str | None = None
+    round: str | None = None
+    table: str | None = None
+    date: str | None = None
+    referee: str | None = None
+    site: str | None = None
+
+
+class ClaimedScore(_Struct, kw_only=True):
+    """One line of a score sheet: ``{seat or team, points}``."""
+
+    seat: Seat | None = None
+    team: Annotated[int, Meta(ge=0, le=7)] | None = None
+    points: int
+
+    def __post_init__(self) -> None:
+        if (self.seat is None) == (self.team is None):
+            raise ValueError("a claimed score names exactly one of `seat` or `team`")
+
+
+class DeclaredMeld(_Struct, kw_only=True):
+    """A meld declared by a knock: ``{meld, cards}``."""
+
+    meld: MeldId
+    cards: Cards
+
+
+class GameStarted(Event, tag="game_started", kw_only=True):
+    """Opens the record (position 0)."""
+
+    format: Literal["rummy-ledger/1"] = FORMAT  # type: ignore[assignment]
+    game_id: GameId
+    variant: Variant
+    ruleset: str | None = None
+    options: dict[str, OptionValue] | None = None
+    players: Annotated[tuple[Player, ...], Meta(min_length=1, max_length=16)]
+    meta: GameMeta | None = None
+
+
+class HandDealt(Event, tag="hand_dealt", kw_only=True):
+    """A new hand: each seat's cards, the face-up discard(s), the stock (top first)."""
+
+    hand: Annotated[int, Meta(ge=1)]
+    dealer: Seat
+    hands: tuple[Cards, ...]
+    discard: Cards
+    stock: Cards | None = None
+    pozzetti: tuple[Cards, ...] | None = None
+
+
+class CardDrawn(Event, tag="card_drawn", kw_only=True):
+    """The top card of the stock goes into ``seat``'s hand."""
+
+    seat: Seat
+    card: CardStr
+
+
+class UpcardPassed(Event, tag="upcard_passed", kw_only=True):
+    """Gin, first turn: the seat declines the upcard."""
+
+    seat: Seat
+
+
+class DiscardTaken(Event, tag="discard_taken", kw_only=True):
+    """Cards taken from the discard pile (bottom first): the top card, or in Burraco the whole pile."""
+
+    seat: Seat
+    cards: Annotated[Cards, Meta(min_length=1)]
+
+
+class MeldLaid(Event, tag="meld_laid", kw_only=True):
+    """A new meld on the table, cards as laid (sequences ascending, wilds in place)."""
+
+    seat: Seat
+    meld: MeldId
+    cards: Annotated[Cards, Meta(min_length=1)]
+
+
+class MeldExtended(Event, tag="meld_extended", kw_only=True):
+    """A lay-off onto a meld; ``result`` is the whole meld afterwards when the placement is ambiguous."""
+
+    seat: Seat
+    meld: MeldId
+    cards: Annotated[Cards, Meta(min_length=1)]
+    result: Cards | None = None
+
+
+class JokerSwapped(Event, tag="joker_swapped", kw_only=True):
+    """A natural ``card`` replaces the wild ``joker`` in a meld; the wild goes to the hand."""
+
+    seat: Seat
+    meld: MeldId
+    card: CardStr
+    joker: CardStr
+    result: Cards | None = None
+
+
+class PozzettoTaken(Event, tag="pozzetto_taken", kw_only=True):
+    """Burraco: a seat takes pozzetto 0 or 1 into its hand."""
+
+    seat: Seat
+    pozzetto: Annotated[int, Meta(ge=0, le=1)]
+    cards: Cards | None = None
+
+
+class CardDiscarded(Event, tag="card_discarded", kw_only=True):
+    """A card onto the discard pile; ends the turn."""
+
+    seat: Seat
+    card: CardStr
+
+
+class Knocked(Event, tag="knocked", kw_only=True):
+    """Gin: a knock (or gin when ``deadwood`` is empty) with the declared melds."""
+
+    seat: Seat
+    discard: CardStr
+    melds: tuple[DeclaredMeld, ...]
+    deadwood: Cards
+
+
+class StockRestocked(Event, tag="stock_restocked", kw_only=True):
+    """The discard pile less its top card becomes the stock (top first, when known)."""
+
+    cards: Cards | None = None
+
+
+HandEndReason = Literal["went_out", "knocked", "stock_exhausted", "time_out", "stalled", "abandoned"]
+GameEndReason = Literal["target_reached", "hands_played", "elimination", "abandoned", "time_out"]
+
+
+class HandEnded(Event, tag="hand_ended", kw_only=True):
+    """Closes the hand, with the score sheet's claim when there is one."""
+
+    reason: HandEndReason
+    seat: Seat | None = None
+    claimed: tuple[ClaimedScore, ...] | None = None
+
+
+class PenaltyAssessed(Event, tag="penalty_assessed", kw_only=True):
+    """A referee's ruling: ``points`` (signed) added to a seat's or team's score."""
+
+    seat: Seat | None = None
+    team: Annotated[int, Meta(ge=0, le=7)] | None = None
+    points: int
+    rule: Annotated[str, Meta(pattern=r"^[A-Z0-9]+-[A-Z0-9-]+$")]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if (self.seat is None) == (self.team is None):
+            raise ValueError("a penalty names exactly one of `seat` or `team`")
+
+
+class PositionRestored(Event, tag="position_restored", kw_only=True):
+    """A referee rewinds the hand to just after position ``target``."""
+
+    target: Position
+    reason: Annotated[str, Meta(min_length=1, max_length=2000)]
+
+
+class GameEnded(Event, tag="game_ended", kw_only=True):
+    """Closes the record."""
+
+    reason: GameEndReason
+    claimed: tuple[ClaimedScore, ...] | None = None
+
+
+EventUnion = Union[
+    GameStarted,
+    HandDealt,
+    CardDrawn,
+    UpcardPassed,
+    DiscardTaken,
+    MeldLaid,
+    MeldExtended,
+    JokerSwapped,
+    PozzettoTaken,
+    CardDiscarded,
+    Knocked,
+    StockRestocked,
+    HandEnded,
+    PenaltyAssessed,
+    PositionRestored,
+    GameEnded,
+]
+
+#: every event class, in FORMAT.md order
+EVENT_TYPES: tuple[type[Event], ...] = EventUnion.__args__  # type: ignore[attr-defined]
+#: ``type`` tag -> event class
+BY_TAG: dict[str, type[Event]] = {cls.__struct_config__.tag: cls for cls in EVENT_TYPES}  # type: ignore[misc]
+
+_decoder = msgspec.json.Decoder(EventUnion)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_event(data: bytes | str) -> Event:
+    """Decode one JSON event; raises :class:`msgspec.ValidationError` or
+    :class:`msgspec.DecodeError` (the record reader turns them into ``REC-FORMAT``)."""
+    return _decoder.decode(data)
+
+
+def encode_event(event: Event) -> bytes:
+    """The canonical JSON of an event: tag first, fields in FORMAT.md order, no defaults."""
+    return _encoder.encode(event)
+
+
+def to_builtins(event: Event) -> dict[str, Any]:
+    """The event as a plain ``dict`` (with its ``type``)."""
+    return msgspec.to_builtins(event)

@@ -1,0 +1,211 @@
+"""Reading and writing ``rummy-ledger/1`` record files (FORMAT.md, "File").
+
+A record is UTF-8 JSON Lines: one event per line, blank lines and lines
+starting with ``//`` ignored. The reader streams: it holds one line at a time
+and yields ``(line_number, event)``; a line that cannot be an event raises
+:class:`~ledger.errors.RecordError` with rule ``REC-FORMAT``, the line number
+and the field path.
+
+>>> import io
+>>> text = b'// a comment\\n\\n{"type":"card_drawn","seat":0,"card":"6H"}\\n'
+>>> [(n, e.type) for n, e in iter_events(io.BytesIO(text))]
+[(3, 'card_drawn')]
+>>> list(iter_events(io.BytesIO(b'{"type":"card_drawn","seat":0,"card":"1H"}')))
+Traceback (most recent call last):
+...
+ledger.errors.RecordError: line 1, field card: REC-FORMAT: bad card string '1H' (expected e.g. 10H, AS, JK)
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import msgspec
+
+from ledger.errors import RecordError
+from ledger.events import Event, decode_event, encode_event
+
+_AT_PATH = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+_UNKNOWN_FIELD = re.compile(r"unknown field `(?P<name>[^`]+)`")
+_MISSING_FIELD = re.compile(r"missing required field `(?P<name>[^`]+)`")
+_CARD_REGEX_MSG = re.compile(r"Expected `str` matching regex '\^\(\?:\(\?:A\|")
+
+
+def _field_path(path: str) -> str:
+    """``$.hands[0][1]`` -> ``hands[0][1]``."""
+    return path[1:] if path.startswith(".") else path
+
+
+def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
+    """Translate a msgspec decode/validation error into a ``REC-FORMAT`` error.
+
+    The field is the JSON path inside the event (``cards[2]``); the message
+    says what was expected, in plain words.
+    """
+    text = str(exc)
+    field = ""
+    m = _AT_PATH.search(text)
+    if m:
+        field = _field_path(m.group("path"))
+        text = text[: m.start()]
+    m2 = _UNKNOWN_FIELD.search(text) or _MISSING_FIELD.search(text)
+    if m2:
+        field = f"{field}.{m2.group('name')}" if field else m2.group("name")
+    if not isinstance(exc, msgspec.ValidationError):
+        message = f"malformed JSON ({text.rstrip('.')})"
+    elif _CARD_REGEX_MSG.match(text):
+        message = "bad card string (expected e.g. 10H, AS, JK)"
+        bad = _value_at(line_text, field)
+        if bad is not None:
+            message = f"bad card string {bad!r} (expected e.g. 10H, AS, JK)"
+    elif field == "type" and text.startswith("Invalid value"):
+        message = f"unknown event type {text.split('Invalid value ', 1)[1].strip()}"
+    elif text.startswith("Object contains unknown field"):
+        message = f"unknown field {m2.group('name')!r}" if m2 else text
+    elif text.startswith("Invalid enum value"):
+        message = f"unknown value {text.split('Invalid enum value ', 1)[1].strip()}"
+    elif text.startswith("Expected `str` matching regex"):
+        bad = _value_at(line_text, field)
+        message = f"value {bad!r} does not match the pattern {text.split('regex ', 1)[1]}"
+    else:
+        message = text
+    return RecordError("REC-FORMAT", message, field=field)
+
+
+def _value_at(line_text: bytes | str, field: str) -> object | None:
+    """The JSON value at ``field`` (``cards[1]``) in ``line_text``, or None."""
+    try:
+        obj: object = msgspec.json.decode(line_text)
+    except Exception:
+        return None
+    for part in re.findall(r"[^.\[\]]+", field):
+        try:
+            obj = obj[int(part)] if part.isdigit() else obj[part]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return obj
+
+
+def parse_line(raw: bytes, line: int) -> Event:
+    """Decode one line to an event or raise ``REC-FORMAT`` located at ``line``."""
+    try:
+        return decode_event(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise format_error(exc, raw).with_location(line=line) from None
+
+
+def iter_lines(stream: BinaryIO | Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
+    """Yield ``(line_number, bytes)`` for each event line (1-based), skipping
+    blank lines and ``//`` comments. Reads one line at a time."""
+    for number, raw in enumerate(stream, start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith(b"//"):
+            continue
+        if stripped.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
+            stripped = stripped[3:]
+        yield number, stripped
+
+
+def iter_events(stream: BinaryIO | Iterable[bytes]) -> Iterator[tuple[int, Event]]:
+    """Yield ``(line_number, event)`` for each event line; raises
+    :class:`RecordError` (``REC-FORMAT``) at the first bad line."""
+    for number, raw in iter_lines(stream):
+        yield number, parse_line(raw, number)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed record: its events in order and the line each came from.
+
+    ``lines[i]`` is the 1-based file line of ``events[i]`` (position ``i``).
+    """
+
+    events: tuple[Event, ...]
+    lines: tuple[int, ...]
+    path: str | None = None
+
+    @property
+    def game_id(self) -> str | None:
+        """The ``game_id`` of the first event when it is ``game_started``."""
+        first = self.events[0] if self.events else None
+        return getattr(first, "game_id", None)
+
+    def line_of(self, position: int | None) -> int | None:
+        """File line of the event at ``position`` (None when unknown)."""
+        if position is None or not (0 <= position < len(self.lines)):
+            return None
+        return self.lines[position]
+
+
+def read_record(source: str | os.PathLike[str] | BinaryIO | bytes) -> Record:
+    """Read a whole record file (path, binary stream or bytes).
+
+    Returns a :class:`Record`; raises :class:`RecordError` (``REC-FORMAT``,
+    with the line) for a bad line or an empty file, and ``OSError`` when the
+    file cannot be opened.
+    """
+    path: str | None = None
+    if isinstance(source, bytes):
+        stream: BinaryIO | Iterable[bytes] = io.BytesIO(source)
+        return _collect(stream, None)
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        with open(path, "rb") as fh:
+            return _collect(fh, path)
+    return _collect(source, getattr(source, "name", None))
+
+
+def _collect(stream: BinaryIO | Iterable[bytes], path: str | None) -> Record:
+    events: list[Event] = []
+    lines: list[int] = []
+    try:
+        for number, event in iter_events(stream):
+            events.append(event)
+            lines.append(number)
+    except RecordError as err:
+        raise err.with_location(path=path) from None
+    except UnicodeDecodeError as err:
+        raise RecordError("REC-FORMAT", f"not UTF-8 text ({err.reason})", path=path) from None
+    if not events:
+        raise RecordError("REC-FORMAT", "no events: a record starts with game_started", line=1, path=path)
+    return Record(tuple(events), tuple(lines), path)
+
+
+def encode_record(events: Iterable[Event]) -> bytes:
+    """The canonical text of a record: one canonical JSON event per line."""
+    return b"".join(encode_event(e) + b"\n" for e in events)
+
+
+def write_record(events: Iterable[Event], target: str | os.PathLike[str] | BinaryIO) -> int:
+    """Write events in canonical form to a path or binary stream; returns the
+    number of events written."""
+    count = 0
+    if isinstance(target, (str, os.PathLike)):
+        with open(target, "wb") as fh:
+            return write_record(events, fh)
+    for e in events:
+        target.write(encode_event(e) + b"\n")
+        count += 1
+    return count
+
+
+def find_record_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """Expand files and folders into the sorted list of ``*.jsonl`` record
+    files (folders are searched recursively). A named file is kept whatever
+    its extension; a missing path raises :class:`FileNotFoundError`."""
+    found: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found.extend(sorted(q for q in path.rglob("*.jsonl") if q.is_file()))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise FileNotFoundError(f"no such file or folder: {path}")
+    return found
