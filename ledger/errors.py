@@ -44,16 +44,16 @@ class RecordError(LedgerError, ValueError):
 
     def describe(self) -> str:
         """One line: ``file:line: field: RULE: message``."""
-        where = []
-        if self.path:
-            where.append(str(self.path))
-        if self.line is not None:
-            where.append(f"line {self.line}")
+        if self.path and self.line is not None:
+            head = f"{self.path}:{self.line}"
+        elif self.line is not None:
+            head = f"line {self.line}"
         elif self.position is not None:
-            where.append(f"position {self.position}")
-        prefix = ":".join(where)
-        parts = [p for p in (prefix, self.field and f"field {self.field}") if p]
-        head = ", ".join(parts)
+            head = f"{self.path + ': ' if self.path else ''}position {self.position}"
+        else:
+            head = self.path or ""
+        if self.field:
+            head = f"{head}: field {self.field}" if head else f"field {self.field}"
         return f"{head}: {self.rule}: {self.message}" if head else f"{self.rule}: {self.message}"
 
     def with_location(self, *, line: int | None = None, path: str | None = None) -> "RecordError":
@@ -90,3 +90,16 @@ class GameConflictError(LedgerError, ValueError):
 
 class PositionError(LedgerError, IndexError):
     """A position outside the game's events."""
+
+
+class ConcurrentAppendError(LedgerError, RuntimeError):
+    """Another writer stored the game's next event first (live recording).
+
+    Re-read the game and retry: ``position`` is the position this writer
+    tried to fill.
+    """
+
+    def __init__(self, game_id: str, position: int) -> None:
+        self.game_id = game_id
+        self.position = position
+        super().__init__(f"game {game_id!r}: position {position} was written by another writer first; reload and retry")

@@ -10,7 +10,7 @@ registering an alias.
 
 >>> e = decode_event(b'{"type":"card_drawn","seat":0,"card":"6H"}')
 >>> e
-CardDrawn(seat=0, card='6H')
+CardDrawn(at=None, note=None, seat=0, card='6H')
 >>> encode_event(e)
 b'{"type":"card_drawn","seat":0,"card":"6H"}'
 """

@@ -13,7 +13,7 @@ and the field path.
 >>> list(iter_events(io.BytesIO(b'{"type":"card_drawn","seat":0,"card":"1H"}')))
 Traceback (most recent call last):
 ...
-ledger.errors.RecordError: line 1, field card: REC-FORMAT: bad card string '1H' (expected e.g. 10H, AS, JK)
+ledger.errors.RecordError: line 1: field card: REC-FORMAT: bad card string '1H' (expected e.g. 10H, AS, JK)
 """
 
 from __future__ import annotations

@@ -1,24 +1,148 @@
-"""STUB (being written by the lead): the fold over a record.
+"""The fold: ``evolve(state, event) -> state`` over a record, and replays.
 
-API the rest of the code may rely on:
+This is the one place a record becomes table states. Replay, the audit, the
+scores, the viewer and the analytics rows all consume it (DESIGN.md, "The
+flow"). A rejection (``REC-…``) raises :class:`~ledger.errors.RecordError`
+with the event's position; a violation becomes a finding in the state.
 
-- ``replay(events, upto=None) -> TableState``: fold events[0..upto]; raises
-  ``RecordError`` (rule REC-…, ``position`` set) for an impossible record.
-- ``validate(record) -> TableState``: ``replay`` of a ``Record``, with the
-  error located at the record's line.
-- ``Replayer(events)``: ``.state_at(n)`` with checkpoints; ``.final``.
+>>> from ledger.events import GameStarted, Player
+>>> s = evolve(None, GameStarted(game_id="g", variant="ramino",
+...     players=(Player(seat=0, name="Anna"), Player(seat=1, name="Bruno"))))
+>>> s.position, s.phase, s.rules.variant
+(0, 'setup', 'ramino')
 """
+
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterable, Iterator, Sequence
+
 from ledger.errors import RecordError
+from ledger.events import Event, GameStarted
+from ledger.records import Record
+from ledger.state import TableState
+from ledger.variants import find_variant
 
 
-def replay(events, upto=None):
-    return None
+def start(event: Event) -> TableState:
+    """The state at position 0 from ``game_started``.
+
+    Raises ``REC-ORDER`` when the first event is not ``game_started``,
+    ``REC-REF`` for seats that are not 0..n-1 or teams that do not fit the
+    variant, ``REC-FORMAT`` for an unknown ruleset or option.
+    """
+    if not isinstance(event, GameStarted):
+        raise RecordError("REC-ORDER", f"a record starts with game_started, not {event.type}", field="type", position=0)
+    seats = [p.seat for p in event.players]
+    if sorted(seats) != list(range(len(seats))):
+        raise RecordError("REC-REF", f"seats must be 0..{len(seats) - 1} once each, got {seats}", field="players", position=0)
+    players = tuple(sorted(event.players, key=lambda p: p.seat))
+    cls = find_variant(event.variant)
+    rules = cls(event.ruleset, dict(event.options or {}), len(players))
+    if len(players) not in cls.players_allowed:
+        allowed = ", ".join(str(n) for n in cls.players_allowed)
+        raise RecordError("REC-REF", f"{len(players)} players: {event.variant} is played by {allowed}", field="players", position=0)
+    sides = rules.sides_for(players)
+    n_sides = max(sides) + 1
+    return TableState(
+        rules=rules,
+        game_id=event.game_id,
+        players=players,
+        sides=sides,
+        position=0,
+        totals=tuple(0 for _ in range(n_sides)),
+    )
 
 
-def validate(record):
+def evolve(state: TableState | None, event: Event) -> TableState:
+    """Apply one event. ``state`` is None for the first event (``game_started``).
+
+    Returns the state at the event's position; raises :class:`RecordError`
+    (rule ``REC-…``, ``position`` set) when the record is impossible.
+    """
+    if state is None:
+        return start(event)
+    if isinstance(event, GameStarted):
+        raise RecordError("REC-ORDER", "a second game_started", field="type", position=state.position + 1)
+    return state.rules.apply(state, event)
+
+
+def states(events: Iterable[Event]) -> Iterator[TableState]:
+    """Yield the state after each event, position 0 first."""
+    state: TableState | None = None
+    for event in events:
+        state = evolve(state, event)
+        yield state
+
+
+def replay(events: Iterable[Event], upto: int | None = None) -> TableState:
+    """Fold ``events`` (through position ``upto`` inclusive when given).
+
+    Returns the last state; raises :class:`RecordError` for an impossible
+    record and :class:`ValueError` for no events.
+    """
+    state: TableState | None = None
+    for i, event in enumerate(events):
+        if upto is not None and i > upto:
+            break
+        state = evolve(state, event)
+    if state is None:
+        raise RecordError("REC-FORMAT", "no events: a record starts with game_started", position=0)
+    return state
+
+
+def validate(record: Record) -> TableState:
+    """Replay a whole :class:`~ledger.records.Record`; a rejection is located
+    at the record's file line (``RecordError.line``) and path."""
     try:
         return replay(record.events)
     except RecordError as err:
         raise err.with_location(line=record.line_of(err.position), path=record.path) from None
+
+
+class Replayer:
+    """States of one game at any position, with checkpoints.
+
+    Keeps the state every ``every`` positions (default 64), so
+    :meth:`state_at` costs at most ``every`` events whatever the position.
+    Built from the event list once (one full replay, which validates it).
+
+    Raises :class:`RecordError` on construction for an impossible record.
+    """
+
+    def __init__(self, events: Sequence[Event], every: int = 64) -> None:
+        self.events = tuple(events)
+        self.every = every
+        self._checkpoints: list[int] = []
+        self._states: list[TableState] = []
+        state: TableState | None = None
+        for i, event in enumerate(self.events):
+            state = evolve(state, event)
+            if i % every == 0:
+                self._checkpoints.append(i)
+                self._states.append(state)
+        if state is None:
+            raise RecordError("REC-FORMAT", "no events: a record starts with game_started", position=0)
+        self.final = state
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def state_at(self, position: int) -> TableState:
+        """The state just after the event at ``position`` (0-based).
+
+        Raises :class:`IndexError` outside ``0..len-1``.
+        """
+        if not 0 <= position < len(self.events):
+            raise IndexError(f"position {position} is outside 0..{len(self.events) - 1}")
+        if position == len(self.events) - 1:
+            return self.final
+        k = bisect.bisect_right(self._checkpoints, position) - 1
+        state = self._states[k]
+        for i in range(self._checkpoints[k] + 1, position + 1):
+            state = evolve(state, self.events[i])
+        return state
+
+    def hand_starts(self) -> list[int]:
+        """Positions of each ``hand_dealt``."""
+        return [i for i, e in enumerate(self.events) if e.type == "hand_dealt"]

@@ -1,0 +1,275 @@
+"""Meld analysis: is an ordered list of cards a set, a sequence, or invalid?
+
+The record's card order is authoritative (RULES.md, "The record's card order
+is authoritative"): a sequence lists its cards ascending with each wild in the
+place it fills, and this module never re-sorts a meld into a more favourable
+reading. A variant describes its meld rules with :class:`MeldRules`;
+:func:`analyze` returns a :class:`MeldInfo` that says what each wild stands
+for, which 2s are natural, and which faults (if any) the meld has. Variants
+map the fault codes to their rule ids.
+
+>>> burraco = MeldRules(wild_twos=True, max_wilds=1, natural_two_bonus=True, max_set=9, max_sequence=14)
+>>> info = analyze(("3H", "4H", "5H", "6H", "7H", "8H", "2H"), burraco)
+>>> info.kind, info.stands_for[-1], info.wild_count
+('sequence', '9H', 1)
+>>> analyze(("2H", "3H", "4H", "5H", "6H", "7H", "8H"), burraco).wild_count
+0
+>>> analyze(("7C", "7D", "JK", "2S"), burraco).faults
+('too_many_wilds',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from ledger.cards import JOKER, RANK, SUIT, make
+
+#: fault codes :func:`analyze` may report (variants map them to rule ids)
+FAULTS = {
+    "invalid": "neither a set nor a sequence",
+    "too_short": "fewer than 3 cards",
+    "too_many_wilds": "more wild cards than allowed",
+    "wilds_only": "only wild cards",
+    "set_of_wild_rank": "a set of wild-rank cards (2s)",
+    "set_repeated_suit": "a set with a repeated suit",
+    "set_too_long": "a set with too many cards",
+    "sequence_too_long": "a sequence with too many cards",
+    "wild_inside": "a wild inside a sequence (only at either end)",
+    "wraps": "a sequence round the corner (K-A-2)",
+    "ace_high_forbidden": "an ace high where only ace low is allowed",
+    "ace_low_forbidden": "an ace low where only ace high is allowed",
+}
+
+
+class MeldRules(msgspec.Struct, frozen=True, kw_only=True):
+    """A variant's meld parameters.
+
+    Attributes:
+        wild_twos: every 2 is wild (Burraco's pinella) besides the jolly.
+        max_wilds: most wilds a meld may hold (natural 2s do not count).
+        natural_two_bonus: a 2 of the sequence's suit in its natural place is
+            a natural card, and such a sequence may hold one more wild (Burraco).
+        ace_low, ace_high: where an ace may stand in a sequence.
+        max_set: most cards in a set; ``set_distinct_suits``: suits must differ.
+        max_sequence: most cards in a sequence.
+        wild_ends_only: a wild in a sequence only at either end (Ramino 51).
+        twos_set_forbidden: a set of 2s is not a meld (Burraco).
+    """
+
+    wild_twos: bool = False
+    max_wilds: int = 1
+    natural_two_bonus: bool = False
+    ace_low: bool = True
+    ace_high: bool = True
+    max_set: int = 4
+    set_distinct_suits: bool = False
+    max_sequence: int = 14
+    wild_ends_only: bool = False
+    twos_set_forbidden: bool = False
+    jokers: bool = True
+
+
+class MeldInfo(msgspec.Struct, frozen=True):
+    """What :func:`analyze` found.
+
+    Attributes:
+        kind: ``"set"``, ``"sequence"`` or ``"invalid"``.
+        cards: the cards as laid.
+        stands_for: per card, the natural card a wild stands for (a set's
+            wild: rank with suit ``""``, e.g. ``"7"``), ``None`` for naturals.
+        wild_count: wilds that count against the limit (natural 2s excluded).
+        rank: a set's rank number, a sequence's suit letter in ``suit``.
+        low: rank number of a sequence's first position (1 = ace low; the
+            ace high counts as 14).
+        faults: fault codes (keys of :data:`FAULTS`), empty when legal.
+    """
+
+    kind: str
+    cards: tuple[str, ...]
+    stands_for: tuple[str | None, ...]
+    wild_count: int
+    rank: int = 0
+    suit: str = ""
+    low: int = 0
+    faults: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """True when the meld has no fault."""
+        return not self.faults
+
+    def natural_ranks(self) -> tuple[int, ...]:
+        """The rank each position counts as (sequence: 1..14; set: its rank)."""
+        if self.kind == "sequence":
+            return tuple(range(self.low, self.low + len(self.cards)))
+        return tuple(self.rank for _ in self.cards)
+
+
+def is_wild(card: str, rules: MeldRules) -> bool:
+    """True for a jolly, and for a 2 where 2s are wild (before placement)."""
+    return card == JOKER or (rules.wild_twos and RANK[card] == 2)
+
+
+def analyze(cards: Sequence[str], rules: MeldRules) -> MeldInfo:
+    """Classify ``cards`` (in the order laid) under ``rules``.
+
+    Returns a :class:`MeldInfo`; never raises for a bad meld (its faults say
+    why). A meld that could be read both as a set and a sequence is read as
+    whichever is legal, the sequence first.
+
+    >>> analyze(("QS", "KS", "AS"), MeldRules()).low
+    12
+    >>> analyze(("KS", "AS", "2S"), MeldRules()).faults
+    ('invalid',)
+    >>> analyze(("5C", "5D", "5C"), MeldRules(set_distinct_suits=True)).faults
+    ('set_repeated_suit',)
+    """
+    cards = tuple(cards)
+    seq = _as_sequence(cards, rules)
+    if seq is not None and not seq.faults:
+        return seq
+    st = _as_set(cards, rules)
+    if st is not None and not st.faults:
+        return st
+    # Prefer the reading that got furthest: a set-shaped meld reports set faults.
+    for candidate in (st, seq):
+        if candidate is not None:
+            return candidate
+    wilds = sum(1 for c in cards if is_wild(c, rules))
+    faults = ("wilds_only",) if cards and wilds == len(cards) else ("invalid",)
+    if len(cards) < 3:
+        faults = ("too_short",) + tuple(f for f in faults if f != "invalid")
+    return MeldInfo("invalid", cards, tuple(None for _ in cards), wilds, faults=faults)
+
+
+def _as_set(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
+    """Read ``cards`` as a set, or None when the naturals do not share a rank."""
+    naturals = [c for c in cards if not is_wild(c, rules)]
+    if not naturals:
+        twos = [c for c in cards if c != JOKER]
+        if rules.wild_twos and twos and len(twos) >= 2:
+            # A set of 2s (with or without a jolly) is a set-shaped meld of wild rank.
+            return MeldInfo("set", cards, tuple(None for _ in cards), 0, rank=2, faults=("set_of_wild_rank",))
+        return None
+    rank = RANK[naturals[0]]
+    if any(RANK[c] != rank for c in naturals):
+        return None
+    stands = tuple(None if not is_wild(c, rules) else RANK_STR[rank] for c in cards)
+    wilds = sum(1 for s in stands if s is not None)
+    faults: list[str] = []
+    if len(cards) < 3:
+        faults.append("too_short")
+    if rules.set_distinct_suits and len({SUIT[c] for c in naturals}) != len(naturals):
+        faults.append("set_repeated_suit")
+    if len(cards) > rules.max_set:
+        faults.append("set_too_long")
+    if wilds > rules.max_wilds:
+        faults.append("too_many_wilds")
+    return MeldInfo("set", cards, stands, wilds, rank=rank, faults=tuple(faults))
+
+
+RANK_STR = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10", 11: "J", 12: "Q", 13: "K"}
+
+
+def _as_sequence(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
+    """Read ``cards`` as an ascending sequence, or None when the naturals are
+    not of one suit or cannot stand in the places the order gives them."""
+    # Anchor: the first card that is surely natural (not a jolly, not a 2 when 2s are wild, not an ace).
+    anchor = None
+    for i, c in enumerate(cards):
+        if c != JOKER and not (rules.wild_twos and RANK[c] == 2) and RANK[c] != 1:
+            anchor = i
+            break
+    if anchor is None:
+        # Only aces, 2s and jokers: anchor on the first ace (low at the start, else high at the end).
+        aces = [i for i, c in enumerate(cards) if c != JOKER and RANK[c] == 1]
+        if not aces:
+            return None
+        anchor = aces[0]
+        low = 14 - anchor if (anchor == len(cards) - 1 and anchor != 0) else 1 - anchor
+    else:
+        low = RANK[cards[anchor]] - anchor
+    suit = SUIT[cards[anchor]]
+    stands: list[str | None] = []
+    wilds = 0
+    naturals_twos = 0
+    faults: list[str] = []
+    wild_positions: list[int] = []
+    for i, c in enumerate(cards):
+        want = low + i
+        if c == JOKER or (rules.wild_twos and RANK[c] == 2):
+            natural_two = (
+                c != JOKER and rules.natural_two_bonus and SUIT[c] == suit and want == 2
+            )
+            if natural_two:
+                stands.append(None)
+                naturals_twos += 1
+                continue
+            if not (1 <= want <= 14):
+                return None
+            stands.append("A" + suit if want in (1, 14) else make(want, suit))
+            wilds += 1
+            wild_positions.append(i)
+            continue
+        r = RANK[c]
+        if SUIT[c] != suit:
+            return None
+        if r == 1 and want == 14:
+            stands.append(None)
+            continue
+        if r != want:
+            return None
+        stands.append(None)
+    high = low + len(cards) - 1
+    if low < 1 or high > 14:
+        return None
+    if len(cards) < 3:
+        faults.append("too_short")
+    if low == 1 and high == 14:
+        faults.append("wraps")
+    if low == 1 and not rules.ace_low:
+        faults.append("ace_low_forbidden")
+    if high == 14 and not rules.ace_high:
+        faults.append("ace_high_forbidden")
+    if len(cards) > rules.max_sequence:
+        faults.append("sequence_too_long")
+    allowed = rules.max_wilds + (1 if (rules.natural_two_bonus and naturals_twos) else 0)
+    if wilds > allowed:
+        faults.append("too_many_wilds")
+    if wilds and not [c for c in cards if not is_wild(c, rules)] and not naturals_twos:
+        faults.append("wilds_only")
+    if rules.wild_ends_only and any(0 < p < len(cards) - 1 for p in wild_positions):
+        faults.append("wild_inside")
+    return MeldInfo("sequence", cards, tuple(stands), wilds, suit=suit, low=low, faults=tuple(faults))
+
+
+def layoff_candidates(meld: Sequence[str], added: Sequence[str], rules: MeldRules) -> list[tuple[str, ...]]:
+    """The distinct legal orders of ``meld`` plus ``added`` when the added
+    cards go at the ends (low end and/or high end, in every split).
+
+    Used to place a lay-off whose ``result`` the record does not give; more
+    than one candidate means the placement is ambiguous.
+
+    >>> layoff_candidates(("5H", "6H", "7H"), ("8H",), MeldRules())
+    [('5H', '6H', '7H', '8H')]
+    >>> layoff_candidates(("5H", "6H", "7H"), ("JK",), MeldRules())
+    [('5H', '6H', '7H', 'JK'), ('JK', '5H', '6H', '7H')]
+    """
+    meld = tuple(meld)
+    found: list[tuple[str, ...]] = []
+    base = analyze(meld, rules)
+    if base.kind == "set":
+        cand = meld + tuple(added)
+        return [cand] if analyze(cand, rules).valid else []
+    from itertools import permutations
+
+    added = tuple(added)
+    orders = sorted(set(permutations(added))) if len(added) <= 5 else {tuple(sorted(added, key=lambda c: RANK[c]))}
+    for order in orders:
+        for split in range(len(order) + 1):
+            cand = order[:split] + meld + order[split:]
+            if cand not in found and analyze(cand, rules).valid:
+                found.append(cand)
+    return sorted(found)

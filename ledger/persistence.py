@@ -1,0 +1,258 @@
+"""Persistence of record events on the ``eventsourcing`` library (DESIGN.md, layer 2).
+
+eventsourcing 9.5 has no msgspec mapper built in; :class:`MsgspecMapper`
+follows the pattern of the library's ``examples/aggregate9``: a
+:class:`~eventsourcing.persistence.Mapper` subclass that encodes with msgspec
+and a :class:`NullTranscoder` that is never asked to do anything.
+
+Stored shape (one row per record event, FORMAT.md "Events"):
+
+- ``originator_id``: :func:`game_uuid` of the game's ``game_id``;
+- ``originator_version``: the event's position + 1;
+- ``topic``: the event class's topic, e.g. ``"ledger.events:CardDrawn"``
+  (class names are stored: never rename one without ``register_topic``);
+- ``state``: the canonical JSON of the record event, exactly
+  :func:`ledger.events.encode_event`, so an export is the stored bytes.
+
+>>> from ledger.events import CardDrawn
+>>> mapper = MsgspecMapper()
+>>> gid = game_uuid("club-1")
+>>> stored = mapper.to_stored_event(GameEvent(originator_id=gid, originator_version=3, event=CardDrawn(seat=0, card="6H")))
+>>> stored.topic, stored.state
+('ledger.events:CardDrawn', b'{"type":"card_drawn","seat":0,"card":"6H"}')
+>>> mapper.to_domain_event(stored).position
+2
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from functools import lru_cache
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+import msgspec
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    Cipher,
+    Compressor,
+    Mapper,
+    MapperDeserialisationError,
+    StoredEvent,
+    Transcoder,
+)
+from eventsourcing.utils import get_topic, resolve_topic
+
+from ledger.events import EVENT_TYPES, Event, GameStarted, HandDealt, encode_event
+
+#: namespace of the games' originator ids; stored data depends on it: never change it
+GAME_NAMESPACE = uuid5(NAMESPACE_URL, "https://rummy-ledger/games/")
+
+#: topic of each event class, e.g. ``GameStarted`` -> ``"ledger.events:GameStarted"``
+TOPICS: dict[type[Event], str] = {cls: get_topic(cls) for cls in EVENT_TYPES}
+GAME_STARTED_TOPIC = TOPICS[GameStarted]
+HAND_DEALT_TOPIC = TOPICS[HandDealt]
+
+
+def game_uuid(game_id: str) -> UUID:
+    """The originator id of a game: ``uuid5(GAME_NAMESPACE, game_id)``.
+
+    >>> game_uuid("club-2026-11-29-t3")
+    UUID('7dcff513-5b24-5523-a870-19fdec580241')
+    """
+    return uuid5(GAME_NAMESPACE, game_id)
+
+
+class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """A record event in its game's sequence: the domain event the store keeps.
+
+    ``originator_version`` is ``position + 1``; ``event`` is the record event.
+    """
+
+    originator_id: UUID
+    originator_version: int
+    event: Event
+
+    @property
+    def position(self) -> int:
+        """0-based position of the event in its record (FORMAT.md "File")."""
+        return self.originator_version - 1
+
+    @property
+    def timestamp(self) -> datetime:
+        """The event's ``at`` when given, else the epoch (eventsourcing expects a timestamp)."""
+        at = self.event.at
+        if at:
+            moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+            return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        return datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+class NullTranscoder(Transcoder):
+    """A transcoder that is never used: :class:`MsgspecMapper` encodes itself."""
+
+    def encode(self, obj: Any) -> bytes:
+        raise NotImplementedError("MsgspecMapper does not use a transcoder")
+
+    def decode(self, data: bytes) -> Any:
+        raise NotImplementedError("MsgspecMapper does not use a transcoder")
+
+
+@lru_cache(maxsize=None)
+def _decoder_for(topic: str) -> tuple[type[Event], msgspec.json.Decoder]:
+    cls = resolve_topic(topic)
+    if not (isinstance(cls, type) and issubclass(cls, Event)):
+        raise TypeError(f"topic {topic!r} is not a record event class")
+    return cls, msgspec.json.Decoder(cls)
+
+
+class MsgspecMapper(Mapper[UUID]):
+    """Maps :class:`GameEvent` to and from :class:`StoredEvent` with msgspec.
+
+    ``to_stored_event`` takes a :class:`GameEvent` (or any object with
+    ``originator_id``, ``originator_version`` and ``event``); the state is
+    :func:`~ledger.events.encode_event` of the record event, then compressed
+    and encrypted when the application is configured with a compressor or
+    cipher. ``to_domain_event`` raises
+    :class:`~eventsourcing.persistence.MapperDeserialisationError` when the
+    stored state cannot be decoded.
+    """
+
+    def __init__(
+        self,
+        transcoder: Transcoder | None = None,
+        compressor: Compressor | None = None,
+        cipher: Cipher | None = None,
+    ) -> None:
+        super().__init__(transcoder or NullTranscoder(), compressor=compressor, cipher=cipher)
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        event: Event = domain_event.event
+        state = encode_event(event)
+        if self.compressor:
+            state = self.compressor.compress(state)
+        if self.cipher:
+            state = self.cipher.encrypt(state)
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=TOPICS.get(type(event)) or get_topic(type(event)),
+            state=state,
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> GameEvent:  # type: ignore[override]
+        return GameEvent(
+            originator_id=_as_uuid(stored_event.originator_id),
+            originator_version=stored_event.originator_version,
+            event=self.decode_state(stored_event),
+        )
+
+    def decode_state(self, stored_event: StoredEvent) -> Event:
+        """The record event held by ``stored_event`` (decrypted, decompressed)."""
+        try:
+            return decode_stored(self.plain_state(stored_event), stored_event.topic)
+        except Exception as exc:
+            raise MapperDeserialisationError(
+                f"cannot decode stored event {stored_event.topic!r} of {stored_event.originator_id}"
+                f" version {stored_event.originator_version}: {exc}"
+            ) from exc
+
+    def plain_state(self, stored_event: StoredEvent) -> bytes:
+        """The canonical JSON bytes of the stored event (after cipher and compressor)."""
+        state = stored_event.state
+        if self.cipher:
+            state = self.cipher.decrypt(state)
+        if self.compressor:
+            state = self.compressor.decompress(state)
+        return bytes(state)
+
+
+def decode_stored(state: bytes, topic: str) -> Event:
+    """Decode canonical JSON ``state`` as the event class named by ``topic``."""
+    _cls, decoder = _decoder_for(topic)
+    return decoder.decode(state)
+
+
+def _as_uuid(value: UUID | str) -> UUID:
+    return value if isinstance(value, UUID) else UUID(str(value))
+
+
+# --- recorder-specific helpers: listing 10,000 games must not read every row ---
+
+
+def _sqlite_table(recorder: ApplicationRecorder) -> str | None:
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    return recorder.events_table_name if isinstance(recorder, SQLiteApplicationRecorder) else None
+
+
+def _postgres_table(recorder: ApplicationRecorder) -> Any:
+    try:
+        from eventsourcing.postgres import PostgresApplicationRecorder
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return None
+    if not isinstance(recorder, PostgresApplicationRecorder):
+        return None
+    from psycopg.sql import SQL, Identifier
+
+    return SQL("{}.{}").format(Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+
+
+def ensure_topic_index(recorder: ApplicationRecorder) -> None:
+    """Create an index on ``(topic, originator_id)`` of the events table, so
+    the notification log filtered by topic (list of games) does not scan
+    every event. Harmless when it exists; ignored for other recorders."""
+    table = _sqlite_table(recorder)
+    if table is not None:
+        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            c.execute(f"CREATE INDEX IF NOT EXISTS {table}_topic_idx ON {table} (topic, originator_id)")
+        return
+    pg_table = _postgres_table(recorder)
+    if pg_table is not None:
+        from psycopg.sql import SQL, Identifier
+
+        index = Identifier(recorder.events_table_name + "_topic_idx")  # type: ignore[attr-defined]
+        statement = SQL("CREATE INDEX IF NOT EXISTS {} ON {} (topic, originator_id)").format(index, pg_table)
+        # two processes creating the index at once: the loser's error is harmless
+        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+            with conn.transaction(), conn.cursor() as curs:
+                curs.execute(statement)
+
+
+def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOPIC) -> dict[str, tuple[int, int]] | None:
+    """``{originator_id hex: (events, hands)}`` for every stored game, by two
+    grouped queries; ``None`` for recorders without SQL (the caller falls back
+    to reading each game)."""
+    table = _sqlite_table(recorder)
+    if table is not None:
+        with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            c.execute(f"SELECT originator_id, MAX(originator_version) FROM {table} GROUP BY originator_id")
+            events = {_hex(row[0]): int(row[1]) for row in c.fetchall()}
+            c.execute(f"SELECT originator_id, COUNT(*) FROM {table} WHERE topic=? GROUP BY originator_id", (hand_topic,))
+            hands = {_hex(row[0]): int(row[1]) for row in c.fetchall()}
+        return {k: (v, hands.get(k, 0)) for k, v in events.items()}
+    pg_table = _postgres_table(recorder)
+    if pg_table is not None:
+        from psycopg.sql import SQL
+
+        with recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]
+            curs.execute(SQL("SELECT originator_id, MAX(originator_version) AS n FROM {} GROUP BY originator_id").format(pg_table))
+            events = {_hex(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
+            curs.execute(
+                SQL("SELECT originator_id, COUNT(*) AS n FROM {} WHERE topic = %s GROUP BY originator_id").format(pg_table),
+                (hand_topic,),
+            )
+            hands = {_hex(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
+        return {k: (v, hands.get(k, 0)) for k, v in events.items()}
+    return None
+
+
+def _hex(value: UUID | str) -> str:
+    return value.hex if isinstance(value, UUID) else UUID(str(value)).hex
+
+
+def stored_states(stored: Sequence[StoredEvent], mapper: MsgspecMapper) -> list[bytes]:
+    """The canonical JSON of each stored event, in order."""
+    return [mapper.plain_state(s) for s in stored]

@@ -1,0 +1,68 @@
+"""Readable text of a table state, for ``rummy-ledger show GAME --at N``.
+
+Pure rendering over :func:`ledger.views.state_view`: each seat's hand, the
+melds per side (with the variant's marks, e.g. burraco kind), the top of the
+discard pile (the whole pile in Burraco), the stock count and whose turn it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.cards import pretty, pretty_list
+from ledger.state import TableState
+from ledger.views import PHASES, state_view
+
+
+def _meld_line(m: dict[str, Any]) -> str:
+    marks = []
+    if m.get("burraco"):
+        marks.append(f"burraco {m['burraco']}")
+    if not m["valid"]:
+        marks.append("INVALID")
+    wilds = [f"{pretty(c)}={pretty(s) if len(s) > 1 else s}" for c, s in zip(m["cards"], m["stands_for"]) if s]
+    if wilds:
+        marks.append("wild " + ", ".join(wilds))
+    tail = f"  ({'; '.join(marks)})" if marks else ""
+    return f"    [{m['id']}] {m['kind']:<8} {pretty_list(m['cards'])}{tail}"
+
+
+def render_state(state: TableState, pov: int | None = None) -> str:
+    """Multi-line text of the table at ``state.position`` (``pov``: redacted to one seat)."""
+    v = state_view(state, pov)
+    lines = [f"{v['game_id']} — {v['variant']} ({v['ruleset']}) — position {v['position']}, hand {v['hand']}"]
+    if v["ended"]:
+        lines.append(f"game over: {v['ended'].replace('_', ' ')}")
+    elif v["turn"] is not None:
+        lines.append(f"turn: {state.name(v['turn'])} (seat {v['turn']}), {PHASES.get(v['phase'], v['phase'])}")
+    else:
+        lines.append(PHASES.get(v["phase"], v["phase"]))
+    lines.append("")
+    for s in v["seats"]:
+        team = f", team {s['team']}" if s["team"] is not None else ""
+        dealer = " (dealer)" if s["seat"] == v["dealer"] else ""
+        cards = pretty_list(s["cards"]) if s["cards"] is not None else "hidden"
+        flag = " — out" if s["eliminated"] else ""
+        lines.append(f"  seat {s['seat']} {s['name']}{team}{dealer}: {s['count']} cards: {cards}{flag}")
+    sides = sorted({m["side"] for m in v["melds"]})
+    if sides:
+        lines.append("")
+        lines.append("melds:")
+        for side in sides:
+            lines.append(f"  side {side} ({state.rules.side_label(state, side)}):")
+            lines.extend(_meld_line(m) for m in v["melds"] if m["side"] == side)
+    lines.append("")
+    pile = v["discard"]
+    if state.rules.pile_take_count(state) is None:
+        lines.append(f"discard pile ({len(pile)}): {pretty_list(pile) or 'empty'}")
+    else:
+        lines.append(f"discard pile: {pretty(pile[-1]) if pile else 'empty'} on top ({len(pile)} cards)")
+    lines.append(f"stock: {v['stock_count']} cards")
+    for p in v["pozzetti"]:
+        taken = f"taken by {state.name(p['taken_by'])}" if p["taken_by"] is not None else "not taken"
+        lines.append(f"pozzetto {p['index']}: {taken}")
+    if v["totals"] and any(v["totals"]):
+        lines.append("totals: " + ", ".join(f"{state.rules.side_label(state, i)} {t}" for i, t in enumerate(v["totals"])))
+    if v["findings"]:
+        lines.append(f"findings so far: {v['findings']}")
+    return "\n".join(lines)

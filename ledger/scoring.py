@@ -1,0 +1,110 @@
+"""Score sheets: per hand, per side, with the breakdown; running totals; the winner.
+
+The points come from the fold: each variant scores a hand when the fold
+applies ``hand_ended`` (``Rules.score_hand``), *as played*. The sheet adds
+the referee's ``penalty_assessed`` points to give the *adjudicated* view
+(``position_restored`` always applies: later events continue from the
+restored table). FORMAT.md, "Machine-readable outputs", fixes the JSON shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from ledger.events import Event
+from ledger.replay import replay
+from ledger.state import TableState
+
+
+class SheetLine(msgspec.Struct, frozen=True):
+    """One side's points in one hand: ``points`` is adjudicated when the sheet is."""
+
+    side: int
+    points: int
+    breakdown: dict[str, int]
+    claimed: int | None = None
+
+
+class SheetHand(msgspec.Struct, frozen=True):
+    """A scored hand: how it ended and each side's line."""
+
+    hand: int
+    reason: str
+    seat: int | None
+    lines: tuple[SheetLine, ...]
+
+
+class ScoreSheet(msgspec.Struct, frozen=True):
+    """The whole game's scores.
+
+    ``unit`` is ``"seat"`` or ``"team"`` (what a side is); ``totals`` per side;
+    ``winner`` the winning side once the game has ended (None while it goes on
+    or on a tie).
+    """
+
+    game_id: str
+    unit: str
+    adjudicated: bool
+    hands: tuple[SheetHand, ...]
+    totals: tuple[int, ...]
+    winner: int | None
+    ended: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``rummy-ledger score --json`` object of FORMAT.md."""
+        key = self.unit
+        return {
+            "game_id": self.game_id,
+            "hands": [
+                {
+                    "hand": h.hand,
+                    "scores": [{key: ln.side, "points": ln.points, "breakdown": dict(ln.breakdown)} for ln in h.lines],
+                }
+                for h in self.hands
+            ],
+            "totals": [{key: side, "points": pts} for side, pts in enumerate(self.totals)],
+            "winner": self.winner,
+            "winner_kind": key if self.winner is not None else None,
+        }
+
+
+def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
+    """The score sheet of a replayed game (its final state, or any position).
+
+    With ``adjudicated`` (default) each hand's lines include the referee's
+    penalties of that hand (breakdown component ``penalty``) and the totals
+    are the adjudicated totals; without it, penalties are left out.
+    """
+    unit = "team" if state.n_sides < state.n_seats else "seat"
+    hands = []
+    for r in state.results:
+        claimed = dict(r.claimed) if r.claimed else {}
+        lines = []
+        for s in r.scores:
+            breakdown = dict(s.breakdown)
+            points = s.points
+            if adjudicated:
+                pen = sum(p.points for p in state.penalties if p.hand == r.hand and p.side == s.side)
+                if pen:
+                    breakdown["penalty"] = pen
+                    points += pen
+            lines.append(SheetLine(s.side, points, breakdown, claimed.get(s.side)))
+        hands.append(SheetHand(r.hand, r.reason, r.seat, tuple(lines)))
+    if adjudicated:
+        totals = tuple(state.totals)
+    else:
+        t = [0] * state.n_sides
+        for r in state.results:
+            for s in r.scores:
+                t[s.side] += s.points
+        totals = tuple(t)
+    winner = state.rules.winner(state) if state.ended is not None else None
+    return ScoreSheet(state.game_id, unit, adjudicated, tuple(hands), totals, winner, state.ended)
+
+
+def score(events: Iterable[Event], adjudicated: bool = True) -> ScoreSheet:
+    """Replay ``events`` and return the score sheet; raises ``RecordError``."""
+    return score_sheet(replay(events), adjudicated)

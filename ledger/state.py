@@ -1,0 +1,191 @@
+"""The immutable table state that the fold (:mod:`ledger.replay`) rebuilds.
+
+A :class:`TableState` is a frozen msgspec struct: every event gives a new
+state (``msgspec.structs.replace``), sharing the unchanged tuples with the one
+before. It holds the table *as the record says it happened*: hands, stock,
+discard pile, pozzetti, melds, turn and phase, and the findings (rule
+violations) and hand scores found so far, so the state at position N is also
+the audit and the score sheet up to N.
+
+Cards are canonical strings (:mod:`ledger.cards`); a hand is a tuple of cards
+in the order they arrived.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ledger.events import Player
+from ledger.melds import MeldInfo
+
+replace = msgspec.structs.replace
+
+
+class Finding(msgspec.Struct, frozen=True):
+    """A rule violation: ``{position, hand, seat, rule, message}`` (FORMAT.md).
+
+    ``rule`` is a RULES.md id; ``message`` names the cards and the rule in
+    plain words.
+    """
+
+    position: int
+    hand: int | None
+    seat: int | None
+    rule: str
+    message: str
+
+
+class Meld(msgspec.Struct, frozen=True):
+    """A meld on the table.
+
+    Attributes:
+        id: the record's meld id (unique within the hand).
+        seat: who laid it; ``side``: the seat's side (team in partnerships).
+        cards: the cards in table order.
+        info: the analysis of ``cards`` (:class:`~ledger.melds.MeldInfo`).
+        laid_at: position of the ``meld_laid`` event.
+    """
+
+    id: str
+    seat: int
+    side: int
+    cards: tuple[str, ...]
+    info: MeldInfo
+    laid_at: int
+
+
+class SideScore(msgspec.Struct, frozen=True):
+    """One side's (seat's or team's) points for a hand, with the breakdown
+    (component name -> points; the README lists the names)."""
+
+    side: int
+    points: int
+    breakdown: dict[str, int]
+
+
+class HandResult(msgspec.Struct, frozen=True):
+    """A scored hand: ``reason`` and ``seat`` from ``hand_ended``, the
+    computed scores per side *as played* (no referee penalties), and the
+    claimed sheet when the record had one."""
+
+    hand: int
+    position: int
+    reason: str
+    seat: int | None
+    scores: tuple[SideScore, ...]
+    claimed: tuple[tuple[int, int], ...] | None = None
+
+
+class Penalty(msgspec.Struct, frozen=True):
+    """A referee's ``penalty_assessed``: points added to ``side`` in ``hand``."""
+
+    position: int
+    hand: int
+    side: int
+    points: int
+    rule: str
+
+
+class TableState(msgspec.Struct, frozen=True, kw_only=True):
+    """The table at one position of a record.
+
+    Attributes (sizes per seat are in seat order):
+        rules: the variant's rules object with the record's ruleset/options.
+        game_id, players: from ``game_started``.
+        sides: the side of each seat (team in partnerships, else the seat).
+        position: the position of the last event applied (-1 before any).
+        hand: 1-based hand number (0 before the first deal); ``dealer``.
+        phase: ``"setup"`` (no hand yet), ``"draw"`` (the seat due must draw),
+            ``"play"`` (drawn; meld, lay off, discard), ``"over"`` (hand ended),
+            ``"ended"`` (game ended).
+        turn: the seat due to act (None outside a hand).
+        hands: each seat's cards.
+        stock: the stock top first when known, else None; ``stock_count``.
+        discard: the discard pile, bottom first.
+        melds: the melds on the table in the order laid.
+        pozzetti: Burraco's two pozzetti (card tuples, None when unknown or
+            taken); ``pozzetto_by``: the seat that took each, or None.
+        opened: per seat, has it melded (opened) this hand.
+        turns: per seat, turns begun this hand (1 during its first turn).
+        drew: how the current turn drew: ``"stock"``, ``"pile"`` or None.
+        taken: the cards taken from the discard pile this turn.
+        turn_start: position where the current turn began.
+        turn_melds: meld ids laid or extended this turn.
+        findings: every finding so far, by position.
+        results: scored hands so far; ``penalties``: referee penalties.
+        totals: running totals per side *as adjudicated*.
+        ended: the ``game_ended`` reason once ended.
+        history: the state of the previous position within this hand (for
+            ``position_restored``), None at a deal.
+        extra: variant-specific state (a struct the variant defines).
+    """
+
+    rules: Any
+    game_id: str
+    players: tuple[Player, ...]
+    sides: tuple[int, ...]
+    position: int = -1
+    hand: int = 0
+    dealer: int | None = None
+    phase: str = "setup"
+    turn: int | None = None
+    hands: tuple[tuple[str, ...], ...] = ()
+    stock: tuple[str, ...] | None = None
+    stock_count: int = 0
+    discard: tuple[str, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    pozzetti: tuple[tuple[str, ...] | None, ...] = ()
+    pozzetto_by: tuple[int | None, ...] = ()
+    opened: tuple[bool, ...] = ()
+    turns: tuple[int, ...] = ()
+    drew: str | None = None
+    taken: tuple[str, ...] = ()
+    turn_start: int = -1
+    turn_melds: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    results: tuple[HandResult, ...] = ()
+    penalties: tuple[Penalty, ...] = ()
+    totals: tuple[int, ...] = ()
+    eliminated: tuple[int, ...] = ()
+    ended: str | None = None
+    history: "TableState | None" = None
+    extra: Any = None
+
+    # --- derived views ---------------------------------------------------
+    @property
+    def n_seats(self) -> int:
+        """Number of seats at the table."""
+        return len(self.players)
+
+    @property
+    def n_sides(self) -> int:
+        """Number of scoring sides (teams in partnerships, else seats)."""
+        return max(self.sides) + 1 if self.sides else 0
+
+    @property
+    def top(self) -> str | None:
+        """Top card of the discard pile, or None when empty."""
+        return self.discard[-1] if self.discard else None
+
+    def meld(self, meld_id: str) -> Meld | None:
+        """The meld with that id in this hand, or None."""
+        for m in self.melds:
+            if m.id == meld_id:
+                return m
+        return None
+
+    def side_melds(self, side: int) -> tuple[Meld, ...]:
+        """The melds of one side, in the order laid."""
+        return tuple(m for m in self.melds if m.side == side)
+
+    def name(self, seat: int | None) -> str:
+        """The player's name at ``seat`` (``"seat N"`` when unknown)."""
+        if seat is not None and 0 <= seat < len(self.players):
+            return self.players[seat].name
+        return f"seat {seat}"
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """The seats that make up a side."""
+        return tuple(s for s, sd in enumerate(self.sides) if sd == side)

@@ -1,0 +1,112 @@
+"""Classic Ramino (Rummy), RULES.md "Ramino, classic Rummy (`ramino`)".
+
+One 52-card deck, no wilds; 10 cards each with 2 players, 7 with 3–4, 6 with
+5–6. Sets of 3–4, sequences ace low (``ace_high`` option). Presets ``seed``
+(going out by discarding, restock by shuffling) and ``pagat`` (going out by
+melding, laying off or discarding; the pile is turned over). The winner
+scores the other hands (A 1, 2–10 face, J Q K 10), doubled after going
+rummy (*chiudere in mano*).
+
+Rule ids: RAM-DISC-1, RAM-MELD-1, RAM-OUT-1.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from ledger.cards import RANK, pretty
+from ledger.events import HandEnded
+from ledger.melds import MeldRules
+from ledger.state import SideScore, TableState, replace
+from ledger.variants.base import Rules
+
+
+def hand_value(cards: tuple[str, ...]) -> int:
+    """Penalty value of cards left in hand: A 1, 2–10 face, J Q K 10.
+
+    >>> hand_value(("AS", "7H", "KD"))
+    18
+    """
+    return sum(min(RANK[c], 10) for c in cards)
+
+
+class RaminoExtra(msgspec.Struct, frozen=True):
+    """Per hand: the seats that melded or laid off before their going-out turn."""
+
+    melded_before: tuple[int, ...] = ()
+    new_melds: int = 0
+
+
+class RaminoRules(Rules):
+    """Rules object for classic Ramino."""
+
+    variant = "ramino"
+    default_ruleset = "seed"
+    presets: ClassVar[dict[str, dict[str, Any]]] = {
+        "seed": {"going_out": "discard", "restock": "shuffle", "max_new_melds_per_turn": 0, "ace_high": False, "rummy_doubles": True, "target": 100},
+        "pagat": {"going_out": "any", "restock": "turn_over", "max_new_melds_per_turn": 0, "ace_high": False, "rummy_doubles": True, "target": 100},
+    }
+    option_types: ClassVar[dict[str, Any]] = {
+        "restock": ("shuffle", "turn_over", "end_hand"),
+        "max_new_melds_per_turn": (int,),
+        "ace_high": (bool,),
+        "rummy_doubles": (bool,),
+        "target": (int,),
+        "going_out": ("discard", "any"),
+    }
+    players_allowed = (2, 3, 4, 5, 6)
+
+    def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
+        return 10 if n_seats == 2 else 7 if n_seats <= 4 else 6
+
+    def meld_rules(self) -> MeldRules:
+        return MeldRules(jokers=False, max_wilds=0, ace_high=bool(self.opt("ace_high")), max_set=4, max_sequence=14 if self.opt("ace_high") else 13)
+
+    def new_extra(self, state: TableState) -> RaminoExtra:
+        return RaminoExtra()
+
+    def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
+        return state
+
+    def end_turn(self, state: TableState, pos: int) -> TableState:
+        """RAM-MELD-1 (more new melds than allowed this turn); remembers who melded."""
+        seat = state.turn
+        if seat is None:
+            return state
+        limit = int(self.opt("max_new_melds_per_turn") or 0)
+        new = sum(1 for m in state.melds if m.laid_at >= state.turn_start and m.seat == seat)
+        if limit and new > limit:
+            state = self.flag(state, pos, seat, "RAM-MELD-1", f"{state.name(seat)} laid {new} new melds in one turn; at most {limit} allowed")
+        if state.turn_melds and seat not in state.extra.melded_before and state.hands[seat]:
+            state = replace(state, extra=replace(state.extra, melded_before=state.extra.melded_before + (seat,)))
+        return state
+
+    def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
+        """RAM-DISC-1: the card just taken from the discard pile discarded again."""
+        if card in state.taken:
+            state = self.flag(state, pos, seat, "RAM-DISC-1", f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile")
+        return state
+
+    def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
+        if e.reason == "went_out" and e.seat is not None and self.opt("going_out") == "discard" and state.phase == "play" and state.turn == e.seat:
+            state = self.flag(state, pos, e.seat, "RAM-OUT-1", f"{state.name(e.seat)} went out without a discard (preset {self.ruleset} requires one)")
+        return super().on_hand_ended(state, e, pos)
+
+    def went_rummy(self, state: TableState, seat: int) -> bool:
+        """Going rummy: all cards in one turn with no earlier meld or lay-off."""
+        return seat not in state.extra.melded_before and state.turns[seat] >= 1
+
+    def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
+        """The winner scores the others' hand values (doubled after rummy); others 0."""
+        winner = e.seat if e.reason == "went_out" else None
+        scores = []
+        for seat in range(state.n_seats):
+            if seat != winner:
+                scores.append(SideScore(seat, 0, {}))
+                continue
+            collected = sum(hand_value(state.hands[s]) for s in range(state.n_seats) if s != seat)
+            bonus = collected if (self.opt("rummy_doubles") and self.went_rummy(state, seat)) else 0
+            scores.append(SideScore(seat, collected + bonus, {"hands_collected": collected, "rummy_double": bonus}))
+        return tuple(scores)
