@@ -93,6 +93,12 @@ class Rules:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(ruleset={self.ruleset!r}, options={self.options!r})"
 
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and (other.ruleset, other.options, other.n_players) == (self.ruleset, self.options, self.n_players)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.ruleset, tuple(sorted(self.options.items())), self.n_players))
+
     # --- parameters a variant overrides ------------------------------------
     def opt(self, key: str, default: Any = None) -> Any:
         """The resolved value of an option."""
