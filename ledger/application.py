@@ -137,7 +137,7 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
 
     def to_json(self) -> dict[str, Any]:
         """``{game_id, variant, ruleset, players, hands, events, meta}``."""
-        return msgspec.to_builtins(self)
+        return msgspec.json.decode(msgspec.json.encode(self))
 
 
 class LedgerApp(Application[UUID]):

@@ -43,18 +43,18 @@ class RecordError(LedgerError, ValueError):
         super().__init__(self.describe())
 
     def describe(self) -> str:
-        """One line: ``file:line: field: RULE: message``."""
-        if self.path and self.line is not None:
-            head = f"{self.path}:{self.line}"
-        elif self.line is not None:
-            head = f"line {self.line}"
+        """One line: ``file:line: field: RULE: message`` (unknown parts left out).
+
+        >>> RecordError("REC-WHERE", "Anna (seat 0) does not hold AS", line=4, field="card", path="g.jsonl").describe()
+        'g.jsonl:4: card: REC-WHERE: Anna (seat 0) does not hold AS'
+        """
+        if self.line is not None:
+            where = f"{self.path}:{self.line}" if self.path else f"line {self.line}"
         elif self.position is not None:
-            head = f"{self.path + ': ' if self.path else ''}position {self.position}"
+            where = f"{self.path}: position {self.position}" if self.path else f"position {self.position}"
         else:
-            head = self.path or ""
-        if self.field:
-            head = f"{head}: field {self.field}" if head else f"field {self.field}"
-        return f"{head}: {self.rule}: {self.message}" if head else f"{self.rule}: {self.message}"
+            where = self.path or ""
+        return ": ".join(p for p in (where, self.field, self.rule, self.message) if p)
 
     def with_location(self, *, line: int | None = None, path: str | None = None) -> "RecordError":
         """A copy of this error located at ``line`` of ``path``."""

@@ -277,13 +277,31 @@ _encoder = msgspec.json.Encoder()
 
 def decode_event(data: bytes | str) -> Event:
     """Decode one JSON event; raises :class:`msgspec.ValidationError` or
-    :class:`msgspec.DecodeError` (the record reader turns them into ``REC-FORMAT``)."""
-    return _decoder.decode(data)
+    :class:`msgspec.DecodeError` (the record reader turns them into ``REC-FORMAT``).
+
+    ``game_started`` must carry ``format`` (FORMAT.md: it is required even
+    though the struct fills it in for code that builds events).
+    """
+    event = _decoder.decode(data)
+    if type(event) is GameStarted and "format" not in msgspec.json.decode(data):
+        raise msgspec.ValidationError("Object missing required field `format`")
+    return event
+
+
+_FORMAT_PREFIX = b'{"type":"game_started",'
 
 
 def encode_event(event: Event) -> bytes:
-    """The canonical JSON of an event: tag first, fields in FORMAT.md order, no defaults."""
-    return _encoder.encode(event)
+    """The canonical JSON of an event: tag first, fields in struct order, no
+    defaults, except that ``game_started`` always writes its ``format``.
+
+    >>> encode_event(GameStarted(game_id="g", variant="gin", players=(Player(seat=0, name="A"),)))[:60]
+    b'{"type":"game_started","format":"rummy-ledger/1","game_id":"'
+    """
+    data = _encoder.encode(event)
+    if type(event) is GameStarted and b'"format":' not in data[:80]:
+        data = _FORMAT_PREFIX + b'"format":"rummy-ledger/1",' + data[len(_FORMAT_PREFIX):]
+    return data
 
 
 def to_builtins(event: Event) -> dict[str, Any]:

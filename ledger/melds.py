@@ -50,7 +50,8 @@ class MeldRules(msgspec.Struct, frozen=True, kw_only=True):
         wild_twos: every 2 is wild (Burraco's pinella) besides the jolly.
         max_wilds: most wilds a meld may hold (natural 2s do not count).
         natural_two_bonus: a 2 of the sequence's suit in its natural place is
-            a natural card, and such a sequence may hold one more wild (Burraco).
+            a natural card, not a wild, so such a sequence may still hold one
+            wild besides it (Burraco; the 2 never uses up ``max_wilds``).
         ace_low, ace_high: where an ace may stand in a sequence.
         max_set: most cards in a set; ``set_distinct_suits``: suits must differ.
         max_sequence: most cards in a sequence.
@@ -235,7 +236,8 @@ def _as_sequence(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
         faults.append("ace_high_forbidden")
     if len(cards) > rules.max_sequence:
         faults.append("sequence_too_long")
-    allowed = rules.max_wilds + (1 if (rules.natural_two_bonus and naturals_twos) else 0)
+    # Natural 2s are not wilds (not in ``wilds``); the limit applies to the real wilds only.
+    allowed = rules.max_wilds
     if wilds > allowed:
         faults.append("too_many_wilds")
     if wilds and not [c for c in cards if not is_wild(c, rules)] and not naturals_twos:

@@ -61,6 +61,7 @@ def render_state(state: TableState, pov: int | None = None) -> str:
     for p in v["pozzetti"]:
         taken = f"taken by {state.name(p['taken_by'])}" if p["taken_by"] is not None else "not taken"
         lines.append(f"pozzetto {p['index']}: {taken}")
+    lines.extend(v.get("notes", ()))  # a variant's extra_view lines (Gin: best deadwood per seat)
     if v["totals"] and any(v["totals"]):
         lines.append("totals: " + ", ".join(f"{state.rules.side_label(state, i)} {t}" for i, t in enumerate(v["totals"])))
     if v["findings"]:

@@ -42,9 +42,15 @@ def default_dir() -> Path:
 
 
 def _close_objects(schema: dict[str, Any]) -> dict[str, Any]:
-    for definition in schema.get("$defs", {}).values():
+    """Forbid unknown fields everywhere, and require ``game_started.format``
+    (the struct gives it a default for code that builds events, but a record
+    must carry it: FORMAT.md, "Events")."""
+    for name, definition in schema.get("$defs", {}).items():
         if definition.get("type") == "object":
             definition["additionalProperties"] = False
+        if name == "GameStarted" and "format" not in definition.get("required", []):
+            required = definition.setdefault("required", [])
+            required.insert(1 if required[:1] == ["type"] else 0, "format")
     return schema
 
 

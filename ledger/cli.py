@@ -1,0 +1,378 @@
+"""The ``rummy-ledger`` command line (click): a thin shell over the application.
+
+``rummy-ledger [--db PATH|URL] COMMAND``; the store is chosen as in
+:mod:`ledger.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
+``PERSISTENCE_MODULE``, else ``./ledger.db``).
+
+Exit status: 0 success; 1 something was rejected (``import``), findings
+(``audit``) or a stale schema (``schema --check``); 2 an error (bad input to
+``audit``/``score``, unknown game, unreadable file, store unreachable). No
+traceback reaches the user: errors print one line on stderr.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sqlite3
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import click
+from eventsourcing.domain import EventSourcingError
+from eventsourcing.utils import TopicError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ledger import __version__
+from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
+from ledger.errors import GameConflictError, LedgerError, RecordError
+from ledger.events import Event
+from ledger.records import encode_record, find_record_files, read_record
+
+PROGRESS_MIN_FILES = 10
+
+try:  # psycopg is a dependency, but keep the CLI importable without it
+    import psycopg
+
+    _DB_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, psycopg.Error)
+except ImportError:  # pragma: no cover
+    _DB_ERRORS = (sqlite3.Error,)
+
+
+def _console(stderr: bool = False) -> Console:
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"rummy-ledger: error: {message}", err=True)
+
+
+class _Guarded(click.Group):
+    """Turns every expected failure into one line on stderr and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except BrokenPipeError:
+            sys.stderr.close()  # the reader went away (``| head``): stop quietly
+            ctx.exit(0)
+        except KeyboardInterrupt:
+            _fail("interrupted")
+            ctx.exit(130)
+        except (LedgerError, ValueError) as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc))
+        except (EventSourcingError, TopicError, *_DB_ERRORS) as exc:
+            store = ctx.obj.store if isinstance(ctx.obj, _State) else "the store"
+            _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())
+        except Exception as exc:  # noqa: BLE001 - the last line of defence
+            _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+        ctx.exit(2)
+
+
+class _State:
+    """Per-invocation state: the ``--db`` option and the lazily opened store."""
+
+    def __init__(self, db: str | None) -> None:
+        self.db = db
+        self._app: LedgerApp | None = None
+
+    @property
+    def store(self) -> str:
+        try:
+            return describe_store(store_env(self.db))
+        except ValueError:
+            return str(self.db)
+
+    def app(self) -> LedgerApp:
+        if self._app is None:
+            self._app = open_app(self.db)
+        return self._app
+
+    def close(self) -> None:
+        if self._app is not None:
+            self._app.close()
+            self._app = None
+
+
+@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", metavar="PATH|URL", default=None, help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR} or ./ledger.db).")
+@click.version_option(__version__, prog_name="rummy-ledger")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None) -> None:
+    """Import, list, show, export and check rummy game records (rummy-ledger/1)."""
+    state = _State(db)
+    ctx.obj = state
+    ctx.call_on_close(state.close)
+
+
+def error_line(err: RecordError, path: str | os.PathLike[str] | None = None) -> str:
+    """``file:line: field: RULE: message`` (parts that are unknown are left out).
+
+    >>> error_line(RecordError("REC-FORMAT", "unknown field 'colour'", line=3, field="colour"), "a.jsonl")
+    "a.jsonl:3: colour: REC-FORMAT: unknown field 'colour'"
+    """
+    if err.path is None:
+        err = err.with_location(path=str(path) if path is not None else "<record>")
+    return err.describe()
+
+
+@cli.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.pass_obj
+def import_cmd(state: _State, paths: tuple[Path, ...]) -> None:
+    """Import record files (folders are searched for *.jsonl).
+
+    Each file is stored whole or not at all; a rejected file prints
+    ``file:line: field: RULE: message`` and the others go on. Exit 1 when any
+    file was rejected.
+    """
+    files = find_record_files(paths)
+    app = state.app()
+    err = _console(stderr=True)
+    tally = {k: [0, 0, 0] for k in ("stored", "already stored", "rejected")}  # files, games, events
+
+    def one(path: Path) -> None:
+        try:
+            result = app.import_record(read_record(path))
+        except RecordError as exc:
+            problem = error_line(exc, path)
+        except GameConflictError as exc:
+            problem = f"{path}: {exc}"
+        except OSError as exc:
+            problem = f"{path}: cannot read: {exc.strerror or exc}"
+        else:
+            row = tally["stored" if result.status == "stored" else "already stored"]
+            row[0] += 1
+            row[1] += 1
+            row[2] += result.events
+            return
+        tally["rejected"][0] += 1
+        err.print(problem, markup=False, soft_wrap=True)
+
+    if len(files) >= PROGRESS_MIN_FILES and err.is_terminal:
+        columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=err, transient=True) as progress:
+            task = progress.add_task("import", total=len(files))
+            for path in files:
+                one(path)
+                progress.advance(task)
+    else:
+        for path in files:
+            one(path)
+
+    table = Table(title=f"import into {state.store}", title_justify="left")
+    for name in ("", "files", "games", "events"):
+        table.add_column(name, justify="left" if not name else "right")
+    for name, (nfiles, games, events) in tally.items():
+        table.add_row(name, str(nfiles), str(games) if name != "rejected" else "-", str(events) if name != "rejected" else "-")
+    _console().print(table)
+    if not files:
+        click.echo("no record files found", err=True)
+    if tally["rejected"][0]:
+        sys.exit(1)
+
+
+@cli.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game.")
+@click.pass_obj
+def list_cmd(state: _State, as_json: bool) -> None:
+    """List stored games: id, variant, players, hands, events."""
+    games = state.app().list_games()
+    if as_json:
+        for g in games:
+            click.echo(json.dumps(g.to_json(), ensure_ascii=False))
+        return
+    if not games:
+        click.echo(f"no games in {state.store}")
+        return
+    table = Table(title=f"{len(games)} games in {state.store}", title_justify="left")
+    table.add_column("game", overflow="fold")
+    table.add_column("variant")
+    table.add_column("players", overflow="fold")
+    table.add_column("hands", justify="right")
+    table.add_column("events", justify="right")
+    for g in games:
+        table.add_row(g.game_id, g.variant + (f" ({g.ruleset})" if g.ruleset else ""), ", ".join(g.players), str(g.hands), str(g.events))
+    _console().print(table)
+
+
+def _load(state: _State, target: str) -> tuple[str, list[Event]]:
+    """Events of a stored game id, or of a record file (validated) when ``target`` is a file."""
+    path = Path(target)
+    if path.is_file():
+        record = read_record(path)
+        importlib.import_module("ledger.replay").validate(record)
+        return record.game_id or target, list(record.events)
+    return target, state.app().get_events(target)
+
+
+def _domain(module: str, feature: str) -> ModuleType | None:
+    """The domain module, or None (with a message) when it is not written yet."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        if exc.name and module.startswith(exc.name):
+            _fail(f"{feature} is not available yet ({module} is not part of this build)")
+            return None
+        raise
+
+
+@cli.command("show")
+@click.argument("game")
+@click.option("--at", "at", type=int, default=None, help="Show the table state after event position N.")
+@click.option("--pov", type=int, default=None, help="With --at: only what seat N can see.")
+@click.pass_obj
+def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
+    """Print a game's record (GAME is a stored game id or a record file), or with
+    --at N the table state after position N."""
+    _, events = _load(state, game)
+    if at is None:
+        sys.stdout.buffer.write(encode_record(events))
+        sys.stdout.flush()
+        return
+    if not 0 <= at < len(events):
+        raise click.BadParameter(f"position {at} is outside 0..{len(events) - 1}", param_hint="--at")
+    replay, render = _domain("ledger.replay", "show --at"), _domain("ledger.render", "show --at")
+    if replay is None or render is None:
+        sys.exit(2)
+    click.echo(render.render_state(replay.Replayer(events).state_at(at), pov=pov))
+
+
+@cli.command("export")
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to FILE instead of stdout.")
+@click.pass_obj
+def export_cmd(state: _State, game: str, output: Path | None) -> None:
+    """Write a stored game back as a canonical JSON Lines record."""
+    data = state.app().export_record(game)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        output.write_bytes(data)
+        count = data.count(b"\n")
+        click.echo(f"wrote {count} events of {game} to {output}", err=True)
+
+
+@cli.command("schema")
+@click.option("--check", is_flag=True, help="Exit 1 when the files differ from the generated schema.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder (default: the checkout's schemas/).")
+def schema_cmd(check: bool, out: Path | None) -> None:
+    """Generate the JSON Schema (2020-12) files of the record format."""
+    from ledger import schema
+
+    sys.exit(schema.main((["--check"] if check else []) + (["--out", str(out)] if out else [])))
+
+
+def _targets(state: _State, targets: tuple[str, ...]) -> list[str]:
+    return list(targets) or [g.game_id for g in state.app().list_games()]
+
+
+@cli.command("audit")
+@click.argument("targets", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game (FORMAT.md).")
+@click.pass_obj
+def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
+    """Audit games (stored ids or record files; default: every stored game).
+    Exit 0 no findings, 1 findings, 2 a record rejected."""
+    audit = _domain("ledger.audit", "audit")
+    if audit is None:
+        sys.exit(2)
+    status = 0
+    for target in _targets(state, targets):
+        try:
+            game_id, events = _load(state, target)
+            report = audit.audit(events).to_json()
+        except RecordError as exc:
+            status = 2
+            if as_json:
+                click.echo(json.dumps({"error": exc.as_json()}, ensure_ascii=False))
+            else:
+                click.echo(error_line(exc, target), err=True)
+            continue
+        report.setdefault("game_id", game_id)
+        findings = report.get("findings", [])
+        status = max(status, 1 if findings else 0)
+        if as_json:
+            click.echo(json.dumps(report, ensure_ascii=False))
+            continue
+        click.echo(f"{report['game_id']}: {len(findings)} finding{'s' if len(findings) != 1 else ''}")
+        for f in findings:
+            who = ", ".join(p for p in (f.get("hand") is not None and f"hand {f['hand']}", f.get("seat") is not None and f"seat {f['seat']}") if p)
+            click.echo(f"  position {f['position']}{f' ({who})' if who else ''}: {f['rule']}: {f['message']}")
+    sys.exit(status)
+
+
+@cli.command("score")
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True, help="The score sheet as JSON (FORMAT.md).")
+@click.pass_obj
+def score_cmd(state: _State, target: str, as_json: bool) -> None:
+    """Score a game (stored id or record file): per hand, totals and winner."""
+    scoring = _domain("ledger.scoring", "score")
+    replay = _domain("ledger.replay", "score")
+    if scoring is None or replay is None:
+        sys.exit(2)
+    try:
+        game_id, events = _load(state, target)
+        sheet = scoring.score_sheet(replay.replay(events)).to_json()
+    except RecordError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": exc.as_json()}, ensure_ascii=False))
+        else:
+            click.echo(error_line(exc, target), err=True)
+        sys.exit(2)
+    sheet.setdefault("game_id", game_id)
+    if as_json:
+        click.echo(json.dumps(sheet, ensure_ascii=False))
+        return
+    table = Table(title=f"score of {sheet['game_id']}", title_justify="left")
+    table.add_column("hand", justify="right")
+    table.add_column("scores")
+    for hand in sheet.get("hands", []):
+        table.add_row(str(hand["hand"]), "  ".join(_who(s) + f" {s['points']}" for s in hand["scores"]))
+    table.add_row("total", "  ".join(_who(s) + f" {s['points']}" for s in sheet.get("totals", [])))
+    _console().print(table)
+    if sheet.get("winner") is not None:
+        click.echo(f"winner: {sheet.get('winner_kind')} {sheet['winner']}")
+
+
+def _who(score: dict[str, Any]) -> str:
+    return f"team {score['team']}" if "team" in score else f"seat {score.get('seat')}"
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.pass_obj
+def serve_cmd(state: _State, host: str, port: int) -> None:
+    """Serve the replay viewer (replay_web) on the store."""
+    web = _domain("replay_web", "the viewer")
+    if web is None or not hasattr(web, "create_app"):
+        if web is not None:
+            _fail("the viewer is not available yet (replay_web.create_app is missing)")
+        sys.exit(2)
+    if state.db:
+        os.environ[DB_ENV_VAR] = state.db  # for anything else that opens the store
+    click.echo(f"serving {state.store} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    web.create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point ``rummy-ledger``."""
+    cli.main(args=argv, prog_name="rummy-ledger")
+
+
+__all__ = ["cli", "main", "error_line"]
+if __name__ == "__main__":  # pragma: no cover - python -m ledger.cli
+    main()

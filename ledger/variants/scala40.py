@@ -1,0 +1,157 @@
+"""Scala 40, RULES.md "Scala 40 (`scala40`)".
+
+Two decks with jokers (preset ``fisca``: 4 jokers, 108 cards; ``seed``: 2
+jokers, 106), 2–6 players, 13 cards each. Sequences of 3–14 cards, ace low or
+high (``seed``: ace high only); sets of 3–4 cards of different suits; at most
+one joker per meld. The first melds of a seat must total 40+ points
+(``opening_points``) unless it goes out at once (*chiusura in mano*); the top
+discard only to open with it, or after opening to meld it that turn
+(``seed``: unrestricted after opening), never discarded again the same turn;
+lay-offs and joker swaps only after opening; a discard every turn, the
+going-out turn included.
+
+Options: ``opening_points`` (int, 40), ``freed_joker_must_be_melded`` (bool,
+off), ``forbid_discard_of_attachable`` (``never``, ``always``,
+``multiplayer_only``: with more than two seats still playing),
+``unopened_penalty`` (int, 100; 0 turns the rule off), ``elimination`` (int,
+101).
+
+Score breakdown components (penalty points of each seat that did not go out;
+the seat that went out scores 0 with an empty breakdown):
+
+- ``cards``: natural cards left in hand, ace 11, J Q K 10, 2–10 face value;
+- ``jokers``: 25 per joker left in hand;
+- ``unopened``: the ``unopened_penalty`` (100) of a seat that never opened,
+  instead of ``cards`` and ``jokers``;
+- ``chiusura_in_mano``: after a chiusura in mano, the extra points: as much
+  again (the points are doubled, ``fisca``) or 25 (``seed``).
+
+A seat whose total reaches ``elimination`` is out (dealt an empty hand,
+skipped); the last seat left wins.
+
+Rule ids: S40-OPEN-1, S40-OPEN-2, S40-PILE-1, S40-PILE-2, S40-MELD-1,
+S40-SWAP-1, S40-SWAP-2, S40-DISC-1, S40-OUT-1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar
+
+from ledger.cards import JOKER, deck_counter, pretty
+from ledger.events import HandEnded
+from ledger.melds import MeldRules, layoff_candidates
+from ledger.state import TableState
+from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
+
+JOKER_IN_HAND = 25
+
+
+class Scala40Rules(ThresholdRules):
+    """Rules object for Scala 40 (presets ``fisca``, ``seed``)."""
+
+    variant = "scala40"
+    default_ruleset = "fisca"
+    _common: ClassVar[dict[str, Any]] = {
+        "opening_points": 40,
+        "freed_joker_must_be_melded": False,
+        "forbid_discard_of_attachable": "never",
+        "unopened_penalty": 100,
+        "elimination": 101,
+    }
+    # jokers, ace_low, pile_after_opening and chiusura are fixed by the preset (not options)
+    presets: ClassVar[dict[str, dict[str, Any]]] = {
+        "fisca": _common | {"jokers": 4, "ace_low": True, "pile_after_opening": "meld", "chiusura": "double"},
+        "seed": _common | {"jokers": 2, "ace_low": False, "pile_after_opening": "free", "chiusura": "plus25"},
+    }
+    option_types: ClassVar[dict[str, Any]] = {
+        "opening_points": (int,),
+        "freed_joker_must_be_melded": (bool,),
+        "forbid_discard_of_attachable": ("never", "always", "multiplayer_only"),
+        "unopened_penalty": (int,),
+        "elimination": (int,),
+    }
+    early_play_rule = "S40-OPEN-2"
+    swap_rule = "S40-SWAP-1"
+
+    def deck(self) -> Counter[str]:
+        return deck_counter(2, int(self.opt("jokers")))
+
+    def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
+        return 13
+
+    def meld_rules(self) -> MeldRules:
+        return MeldRules(max_wilds=1, ace_low=bool(self.opt("ace_low")), ace_high=True, max_set=4,
+                         set_distinct_suits=True, max_sequence=14)
+
+    def meld_rule_ids(self) -> dict[str, str]:
+        """S40-MELD-1 for repeated suits, long sets and extra jokers; ALL-MELD-1 otherwise."""
+        return {"set_repeated_suit": "S40-MELD-1", "set_too_long": "S40-MELD-1",
+                "too_many_wilds": "S40-MELD-1", "wilds_only": "S40-MELD-1"}
+
+    # --- per-turn rules ----------------------------------------------------------
+    def end_turn(self, state: TableState, pos: int) -> TableState:
+        """S40-OPEN-1, S40-PILE-1, S40-PILE-2, S40-SWAP-2, reported at ``pos``."""
+        seat = state.turn
+        if seat is None or state.extra is None:
+            return state
+        x = state.extra
+        name = state.name(seat)
+        if self.opened_this_turn(state, seat) and state.hands[seat]:
+            state = self.check_opening(state, pos, seat, "S40-OPEN-1", int(self.opt("opening_points")))
+        if state.drew == "pile" and state.taken:
+            card = state.taken[-1]
+            if not x.taken_opened:
+                laid = Counter(c for m in self.melds_this_turn(state, seat) for c in m.cards)
+                if not (self.opened_this_turn(state, seat) and laid[card]):
+                    state = self.flag(state, pos, seat, "S40-PILE-1",
+                                      f"{name} took {pretty(card)} from the discard pile without having opened and did not open with it")
+            elif card not in x.played and self.opt("pile_after_opening") == "meld":
+                state = self.flag(state, pos, seat, "S40-PILE-2",
+                                  f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn")
+            elif x.discarded == card and not x.taken_had_copy:
+                state = self.flag(state, pos, seat, "S40-PILE-2",
+                                  f"{name} discarded {pretty(card)}, the card just taken from the discard pile")
+        if self.opt("freed_joker_must_be_melded") and x.freed > x.played.count(JOKER):
+            state = self.flag(state, pos, seat, "S40-SWAP-2",
+                              f"{name} took a joker from a meld and did not meld it in the same turn")
+        return state
+
+    def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
+        """S40-DISC-1: a card that could be laid off discarded while the
+        ``forbid_discard_of_attachable`` option forbids it (not the
+        going-out discard; only for a seat that has opened)."""
+        state = super().check_discard(state, pos, seat, card)
+        mode = self.opt("forbid_discard_of_attachable")
+        players = sum(1 for s in range(state.n_seats) if self.active(state, s))
+        if mode == "never" or (mode == "multiplayer_only" and players <= 2):
+            return state
+        if not state.opened[seat] or not state.hands[seat]:
+            return state
+        for m in state.melds:
+            if layoff_candidates(m.cards, (card,), self._meld_rules):
+                return self.flag(state, pos, seat, "S40-DISC-1",
+                                 f"{state.name(seat)} discarded {pretty(card)}, which could be laid off on meld {m.id} ({compact(m.cards)})")
+        return state
+
+    def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
+        """S40-OUT-1: the seat that went out did so without a discard."""
+        if e.reason == "went_out" and e.seat is not None and state.phase == "play" and state.turn == e.seat:
+            state = self.flag(state, pos, e.seat, "S40-OUT-1", f"{state.name(e.seat)} went out without a discard")
+        return super().on_hand_ended(state, e, pos)
+
+    # --- scoring -------------------------------------------------------------------
+    def penalty(self, state: TableState, seat: int, winner: int) -> dict[str, int]:
+        """``unopened`` or ``cards`` + ``jokers``, plus ``chiusura_in_mano``."""
+        unopened = int(self.opt("unopened_penalty"))
+        hand = state.hands[seat]
+        if unopened and not state.opened[seat]:
+            parts = {"unopened": unopened}
+        else:
+            parts = {"cards": hand_cards_value(hand)}
+            jokers = hand.count(JOKER) * JOKER_IN_HAND
+            if jokers:
+                parts["jokers"] = jokers
+        if self.went_out_at_once(state, winner):
+            parts["chiusura_in_mano"] = sum(parts.values()) if self.opt("chiusura") == "double" else 25
+        return parts

@@ -1,0 +1,302 @@
+"""What the two threshold games share: Scala 40 and Ramino 51.
+
+RULES.md, "Scala 40 (`scala40`)" and "Ramino 51, as on ClubdelGioco
+(`ramino51`)". Both games open with a minimum of points, allow lay-offs and
+joker swaps only after opening, score penalty points per hand for the seats
+that did not go out, and eliminate a seat whose total reaches the
+``elimination`` option; the last seat left wins. Each of these rules is
+written once here, in :class:`ThresholdRules`; the variants
+(:mod:`ledger.variants.scala40`, :mod:`ledger.variants.ramino51`) add their
+own per-turn rules (``end_turn``), hand values and rule ids.
+
+Opening value (RULES.md, both games): 2–10 face value, J Q K 10, an ace 1
+low (A-2-3) and 11 high (Q-K-A) or in a set, a joker worth the card it
+stands for.
+
+>>> from ledger.melds import MeldRules, analyze
+>>> meld_points(analyze(("7H", "8H", "9H"), MeldRules()))
+24
+>>> meld_points(analyze(("AS", "2S", "3S"), MeldRules())), meld_points(analyze(("QS", "KS", "AS"), MeldRules()))
+(6, 31)
+>>> meld_points(analyze(("AC", "AD", "JK"), MeldRules()))
+33
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import msgspec
+
+from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty
+from ledger.events import DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PenaltyAssessed
+from ledger.melds import MeldInfo
+from ledger.state import Meld, SideScore, TableState, replace
+from ledger.variants.base import Rules
+
+
+def rank_points(rank: int, in_set: bool = False) -> int:
+    """Value of one position in a meld: ``rank`` 1 (ace low) … 14 (ace high).
+
+    >>> rank_points(1), rank_points(1, in_set=True), rank_points(14), rank_points(12), rank_points(7)
+    (1, 11, 11, 10, 7)
+    """
+    if rank == 1:
+        return 11 if in_set else 1
+    if rank == 14:
+        return 11
+    return min(rank, 10)
+
+
+def meld_points(info: MeldInfo) -> int:
+    """Opening value of a meld (a joker counts as the card it stands for); a
+    card list that is neither a set nor a sequence counts 0."""
+    if info.kind == "sequence":
+        return sum(rank_points(r) for r in info.natural_ranks())
+    if info.kind == "set":
+        return len(info.cards) * rank_points(info.rank, in_set=True)
+    return 0
+
+
+def compact(cards: Iterable[str]) -> str:
+    """Cards run together as in score sheets: ``7♥8♥9♥``."""
+    return "".join(pretty(c) for c in cards)
+
+
+def opening_summary(melds: Iterable[Meld]) -> tuple[int, str]:
+    """Total opening value of ``melds`` and its itemised text
+    (``"7♥8♥9♥ = 24, Q♠Q♥Q♣ = 30"``) for audit messages."""
+    total, parts = 0, []
+    for m in melds:
+        points = meld_points(m.info)
+        total += points
+        parts.append(f"{compact(m.cards)} = {points}" + ("" if m.info.kind != "invalid" else " (not a meld)"))
+    return total, ", ".join(parts)
+
+
+def swap_targets(meld: Meld, joker: str) -> tuple[str, ...]:
+    """The natural cards a ``joker`` in ``meld`` stands for (what a
+    ``joker_swapped`` must put in): one card in a sequence; in a set, every
+    suit the set's naturals do not yet show. Empty when ``joker`` is not a
+    wild of the meld.
+
+    >>> from ledger.melds import MeldRules, analyze
+    >>> m = Meld("a", 0, 0, ("5H", "6H", "JK"), analyze(("5H", "6H", "JK"), MeldRules()), 1)
+    >>> swap_targets(m, "JK")
+    ('7H',)
+    >>> m = Meld("b", 0, 0, ("9C", "9D", "JK"), analyze(("9C", "9D", "JK"), MeldRules()), 1)
+    >>> swap_targets(m, "JK")
+    ('9H', '9S')
+    """
+    info = meld.info
+    found: list[str] = []
+    for card, stands in zip(meld.cards, info.stands_for):
+        if card != joker or stands is None:
+            continue
+        if info.kind == "set":
+            shown = {SUIT[c] for c, s in zip(meld.cards, info.stands_for) if s is None}
+            found += [RANK_TEXT[info.rank] + s for s in SUITS if s not in shown]
+        else:
+            found.append(stands)
+    return tuple(dict.fromkeys(found))
+
+
+class ThresholdExtra(msgspec.Struct, frozen=True):
+    """Per-hand state of a threshold game.
+
+    Attributes:
+        opened_turn: per seat, the number of its turn in which it first
+            melded (``TableState.turns`` numbering), 0 while it has not.
+        played: cards the seat due moved from its hand to the table this turn.
+        freed: jokers the seat due took back by swaps this turn.
+        taken_opened: the seat had opened when it took the top discard this turn.
+        taken_had_copy: it already held another copy of that face then.
+        discarded: the card it discarded this turn, if any.
+    """
+
+    opened_turn: tuple[int, ...]
+    played: tuple[str, ...] = ()
+    freed: int = 0
+    taken_opened: bool = False
+    taken_had_copy: bool = False
+    discarded: str | None = None
+
+
+class ThresholdRules(Rules):
+    """Shared half of Scala 40 and Ramino 51 (subclassed, never used alone).
+
+    Class attributes a subclass sets: ``early_play_rule`` (lay-off or swap
+    before opening: S40-OPEN-2 / R51-OPEN-3) and ``swap_rule`` (a swap with
+    the wrong card: S40-SWAP-1 / R51-SWAP-1).
+    """
+
+    early_play_rule: ClassVar[str] = ""
+    swap_rule: ClassVar[str] = ""
+    players_allowed = (2, 3, 4, 5, 6)
+
+    # --- per-hand and per-turn bookkeeping ------------------------------------
+    def new_extra(self, state: TableState) -> ThresholdExtra:
+        return ThresholdExtra(opened_turn=tuple(0 for _ in range(state.n_seats)))
+
+    def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
+        """The base's turn start, plus the turn-local fields of the extra reset."""
+        state = super().start_turn(state, seat, pos)
+        if isinstance(state.extra, ThresholdExtra):
+            state = replace(state, extra=replace(state.extra, played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None))
+        return state
+
+    def set_extra(self, state: TableState, **changes: Any) -> TableState:
+        """``state`` with fields of its :class:`ThresholdExtra` changed."""
+        return replace(state, extra=replace(state.extra, **changes))
+
+    def opened_this_turn(self, state: TableState, seat: int) -> bool:
+        """True when ``seat`` first melded in its current (or last) turn."""
+        first = state.extra.opened_turn[seat]
+        return first != 0 and first == state.turns[seat]
+
+    def melds_this_turn(self, state: TableState, seat: int) -> tuple[Meld, ...]:
+        """The melds ``seat`` laid in the current turn, as they stand now."""
+        return tuple(m for m in state.melds if m.seat == seat and m.laid_at >= state.turn_start)
+
+    def went_out_at_once(self, state: TableState, seat: int) -> bool:
+        """Chiusura in mano: ``seat`` went out in the turn it first melded."""
+        return self.opened_this_turn(state, seat)
+
+    def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
+        """The base's pile take; remembers whether the seat had opened and
+        already held that face (RULES.md: "card just taken" rules)."""
+        opened = bool(state.opened[e.seat]) if 0 <= e.seat < len(state.opened) else False
+        had_copy = bool(e.cards) and e.cards[-1] in (state.hands[e.seat] if 0 <= e.seat < len(state.hands) else ())
+        state = super().on_discard_taken(state, e, pos)
+        return self.set_extra(state, taken_opened=opened, taken_had_copy=had_copy)
+
+    def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
+        """Records the cards that went from the hand to the table this turn."""
+        moved = Counter(before.hands[seat]) - Counter(state.hands[seat])
+        if seat != state.turn or not moved:
+            return state
+        return self.set_extra(state, played=state.extra.played + tuple(moved.elements()))
+
+    def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
+        """Meld validity (the variant's ids), and the turn a seat opens in."""
+        state = super().check_meld(state, pos, seat, meld, event)
+        if state.extra.opened_turn[seat] == 0:
+            opened = list(state.extra.opened_turn)
+            opened[seat] = state.turns[seat]
+            state = self.set_extra(state, opened_turn=tuple(opened))
+        return state
+
+    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+        """Lay-off before opening (``early_play_rule``), then meld validity."""
+        if not state.opened[seat]:
+            state = self.flag(state, pos, seat, self.early_play_rule,
+                              f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} before opening")
+        return super().check_layoff(before, after, state, pos, seat, event)
+
+    def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
+        """Swap before opening (``early_play_rule``); a card other than the
+        one the joker stands for (``swap_rule``)."""
+        name = state.name(seat)
+        if not state.opened[seat]:
+            state = self.flag(state, pos, seat, self.early_play_rule,
+                              f"{name} swapped the {pretty(event.joker)} in meld {before.id} before opening")
+        targets = swap_targets(before, event.joker)
+        if event.card not in targets:
+            if targets:
+                wanted = " or ".join(pretty(c) for c in targets)
+                why = f"it stands for {wanted}"
+            else:
+                why = f"{pretty(event.joker)} is not a wild there"
+            state = self.flag(state, pos, seat, self.swap_rule,
+                              f"{name} put {pretty(event.card)} in place of the {pretty(event.joker)} in meld {before.id} ({compact(before.cards)}), but {why}")
+        return self.set_extra(state, freed=state.extra.freed + 1)
+
+    def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
+        """Remembers the discard for the per-turn rules."""
+        return self.set_extra(state, discarded=card)
+
+    def check_opening(self, state: TableState, pos: int, seat: int, rule: str, needed: int, clean: tuple[str, ...] = ()) -> TableState:
+        """The melds ``seat`` laid this turn (its opening) total under
+        ``needed`` points, or (when ``clean`` names meld kinds) hold no valid
+        meld of those kinds without a joker: one ``rule`` finding with the
+        itemised value (S40-OPEN-1, R51-OPEN-2)."""
+        melds = self.melds_this_turn(state, seat)
+        total, text = opening_summary(melds)
+        faults = []
+        if total < needed:
+            faults.append(f"the opening needs {needed}")
+        if clean and not any(m.info.valid and m.info.kind in clean and JOKER not in m.cards for m in melds):
+            kinds = " or ".join(clean)
+            faults.append(f"the opening needs a clean {kinds} (no joker)")
+        if faults:
+            state = self.flag(state, pos, seat, rule, f"{state.name(seat)} opened with {total} points: {text}; " + " and ".join(faults))
+        return state
+
+    # --- scoring, elimination, the winner ---------------------------------------
+    def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
+        """Penalty points: the seat that went out scores 0, every other seat
+        still in the game its :meth:`penalty` breakdown; a hand that ends
+        any other way scores 0 for every seat (RULES.md)."""
+        winner = e.seat if e.reason == "went_out" else None
+        scores = []
+        for seat in range(state.n_seats):
+            if winner is None or seat == winner or not self.active(state, seat):
+                scores.append(SideScore(seat, 0, {}))
+                continue
+            parts = self.penalty(state, seat, winner)
+            scores.append(SideScore(seat, sum(parts.values()), parts))
+        return tuple(scores)
+
+    def penalty(self, state: TableState, seat: int, winner: int) -> dict[str, int]:
+        """A losing seat's breakdown (component -> points)."""
+        raise NotImplementedError
+
+    def eliminate(self, state: TableState) -> TableState:
+        """Seats whose total reached the ``elimination`` option are out."""
+        limit = int(self.opt("elimination"))
+        out = tuple(s for s in range(state.n_seats) if s not in state.eliminated and state.totals[state.sides[s]] >= limit)
+        if out:
+            state = replace(state, eliminated=state.eliminated + out)
+        return state
+
+    def after_hand(self, state: TableState, pos: int) -> TableState:
+        return self.eliminate(state)
+
+    def on_penalty_assessed(self, state: TableState, e: PenaltyAssessed, pos: int) -> TableState:
+        """A referee's penalty between hands may also eliminate a seat."""
+        state = super().on_penalty_assessed(state, e, pos)
+        return self.eliminate(state) if state.phase == "over" else state
+
+    def winner(self, state: TableState) -> int | None:
+        """The last seat left; when the game ends with more seats in, the
+        lowest total among them (None on a tie or before the end)."""
+        if state.ended is None:
+            return None
+        left = [s for s in range(state.n_seats) if s not in state.eliminated]
+        if len(left) == 1:
+            return left[0]
+        if not left:
+            return None
+        best = min(state.totals[s] for s in left)
+        leaders = [s for s in left if state.totals[s] == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    # --- views -------------------------------------------------------------------
+    def meld_label(self, meld: Meld) -> dict[str, Any]:
+        """The meld's opening value, for views."""
+        return {"points": meld_points(meld.info)}
+
+    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
+        """Elimination threshold and which seats are out."""
+        return {"elimination": int(self.opt("elimination")), "eliminated": list(state.eliminated)}
+
+
+def hand_cards_value(cards: Iterable[str]) -> int:
+    """Natural cards left in hand: ace 11, 2–10 face, J Q K 10; jokers not counted.
+
+    >>> hand_cards_value(("AS", "7H", "KD", "JK"))
+    28
+    """
+    return sum(11 if RANK[c] == 1 else min(RANK[c], 10) for c in cards if c != JOKER)

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Set up and run the main job on the embedded store:   ./run.sh [serve options]
+#
+# Creates .venv (when missing), installs rummy-ledger, imports fixtures/ into
+# ./ledger.db (or $RUMMY_LEDGER_DB), lists the games, audits them, and serves
+# the replay viewer on http://127.0.0.1:5000 (Ctrl-C stops it).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV="${VENV:-.venv}"
+PYTHON="${PYTHON:-python3}"
+
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "run.sh: creating $VENV" >&2
+    "$PYTHON" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e .
+
+export RUMMY_LEDGER_DB="${RUMMY_LEDGER_DB:-$PWD/ledger.db}"
+ledger() { "$VENV/bin/rummy-ledger" "$@"; }
+has() { "$VENV/bin/python" -c "$1" >/dev/null 2>&1; }
+
+# 1: some files were rejected (each printed as file:line: field: RULE: message)
+if [ -d fixtures ]; then ledger import fixtures/ || [ $? -eq 1 ]; fi
+ledger list
+
+if has "import ledger.audit"; then
+    # 1: findings were listed; 2: a stored game no longer replays
+    ledger audit || [ $? -le 2 ]
+fi
+
+if has "from replay_web import create_app"; then
+    exec "$VENV/bin/rummy-ledger" serve "$@"
+else
+    echo "run.sh: the replay viewer is not available yet" >&2
+fi

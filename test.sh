@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Set up and run the whole test suite:   ./test.sh [extra pytest arguments]
+#
+# Creates .venv (when missing), installs the project with its test extras,
+# installs Debian's chromium for the browser tests when /usr/bin/chromium is
+# missing, then runs pytest on two workers. PostgreSQL tests use POSTGRES_HOST,
+# POSTGRES_PORT, POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DBNAME when set
+# (.ci/run sets them), and skip otherwise (fail under CI=true).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV="${VENV:-.venv}"
+PYTHON="${PYTHON:-python3}"
+
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "test.sh: creating $VENV" >&2
+    "$PYTHON" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+if [ ! -x /usr/bin/chromium ]; then
+    echo "test.sh: installing Debian's chromium for the browser tests" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+    if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }; then
+        echo "test.sh: warning: could not install chromium; browser tests will fail" >&2
+    fi
+fi
+
+exec "$VENV/bin/python" -m pytest -n 2 "$@"

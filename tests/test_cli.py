@@ -1,0 +1,208 @@
+"""The ``rummy-ledger`` command line: click's CliRunner for each command, and the
+installed console script in a real subprocess. Stores are real SQLite files
+(and PostgreSQL for one import/list/export run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ledger.cli import cli
+
+MakeRecord = Callable[..., bytes]
+WriteRecord = Callable[..., Path]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "cli.db")
+
+
+@pytest.fixture
+def run(db: str) -> Callable[..., Result]:
+    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None})
+
+    def invoke(*args: str, store: str | None = None) -> Result:
+        return runner.invoke(cli, ["--db", store or db, *args], catch_exceptions=False)
+
+    return invoke
+
+
+def summary_row(output: str, name: str) -> list[str]:
+    """The cells of one row of the import summary table."""
+    for line in output.splitlines():
+        cells = [c.strip() for c in line.strip("│ ").split("│")]
+        if cells and cells[0] == name:
+            return cells[1:]
+    raise AssertionError(f"no row {name!r} in:\n{output}")
+
+
+@pytest.fixture
+def folder(write_record_file: WriteRecord, make_record: MakeRecord) -> Path:
+    """Three good records and one with an unknown field on line 5."""
+    for i in range(3):
+        write_record_file(f"game-{i}", hands=2, turns=3, seed=i)
+    lines = make_record("bad-1").splitlines()
+    lines[4] = lines[4].replace(b'{"type":"card_drawn",', b'{"type":"card_drawn","colour":"red",')
+    return write_record_file("bad-1", b"\n".join(lines) + b"\n").parent
+
+
+def test_import_reports_rejects_and_stores_the_rest(run: Callable[..., Result], folder: Path) -> None:
+    result = run("import", str(folder))
+    assert result.exit_code == 1
+    assert result.stderr == f"{folder / 'bad-1.jsonl'}:5: colour: REC-FORMAT: unknown field 'colour'\n"
+    assert summary_row(result.stdout, "stored") == ["3", "3", "54"]
+    assert summary_row(result.stdout, "already stored") == ["0", "0", "0"]
+    assert summary_row(result.stdout, "rejected") == ["1", "-", "-"]
+    listed = run("list", "--json")
+    assert [json.loads(line)["game_id"] for line in listed.stdout.splitlines()] == ["game-0", "game-1", "game-2"]
+
+
+def test_reimport_says_already_stored(run: Callable[..., Result], write_record_file: WriteRecord) -> None:
+    path = write_record_file("again")
+    assert run("import", str(path)).exit_code == 0
+    result = run("import", str(path))
+    assert result.exit_code == 0
+    assert summary_row(result.stdout, "already stored") == ["1", "1", "16"]
+    assert summary_row(result.stdout, "stored") == ["0", "0", "0"]
+
+
+def test_conflicting_game_id_is_rejected(run: Callable[..., Result], write_record_file: WriteRecord) -> None:
+    run("import", str(write_record_file("same", seed=1)))
+    other = write_record_file("same", name="same-other", seed=2)
+    result = run("import", str(other))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"{other}: game 'same' is already stored with different events "
+        "(16 events stored, 16 in this record, first difference at position 1, line 2); refused\n"
+    )
+
+
+def test_export_round_trips(run: Callable[..., Result], write_record_file: WriteRecord, tmp_path: Path) -> None:
+    path = write_record_file("round", hands=2, turns=29)
+    run("import", str(path))
+    assert run("export", "round").stdout_bytes == path.read_bytes()
+    out = tmp_path / "out.jsonl"
+    result = run("export", "round", "-o", str(out))
+    assert result.exit_code == 0
+    assert result.stderr == f"wrote 122 events of round to {out}\n"
+    assert out.read_bytes() == path.read_bytes()
+
+
+def test_show_prints_the_record_from_the_store_or_a_file(run: Callable[..., Result], write_record_file: WriteRecord) -> None:
+    path = write_record_file("shown")
+    run("import", str(path))
+    assert run("show", "shown").stdout_bytes == path.read_bytes()
+    assert run("show", str(path)).stdout_bytes == path.read_bytes()
+
+
+def test_list(run: Callable[..., Result], write_record_file: WriteRecord) -> None:
+    assert run("list").stdout.startswith("no games in SQLite ")
+    run("import", str(write_record_file("listed", hands=3, turns=1)))
+    result = run("list", "--json")
+    assert json.loads(result.stdout) == {
+        "game_id": "listed", "variant": "ramino", "ruleset": None, "players": ["Anna", "Bruno"],
+        "hands": 3, "events": 14, "meta": {},
+    }  # fmt: skip
+    table = run("list").stdout
+    assert "listed" in table and "Anna, Bruno" in table and "1 games in SQLite" in table
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["export", "nope"], "rummy-ledger: error: no game 'nope' in the store\n"),
+        (["show", "nope"], "rummy-ledger: error: no game 'nope' in the store\n"),
+        (["import", "/no/such/dir"], "rummy-ledger: error: no such file or folder: /no/such/dir\n"),
+    ],
+)
+def test_errors_are_one_line_with_status_2(run: Callable[..., Result], args: list[str], message: str) -> None:
+    result = run(*args)
+    assert (result.exit_code, result.stderr) == (2, message)
+
+
+def test_unopenable_store_is_one_line(run: Callable[..., Result], tmp_path: Path) -> None:
+    result = run("list", store=str(tmp_path / "missing-dir" / "x.db"))
+    assert result.exit_code == 2
+    assert result.stderr == f"rummy-ledger: error: store SQLite {tmp_path}/missing-dir/x.db: InterfaceError: unable to open database file\n"
+
+
+def test_unsupported_store_url(run: Callable[..., Result]) -> None:
+    result = run("list", store="mysql://db/x")
+    assert result.exit_code == 2
+    assert "unsupported store URL 'mysql://db/x'" in result.stderr
+
+
+def test_show_at_outside_the_game(run: Callable[..., Result], write_record_file: WriteRecord) -> None:
+    run("import", str(write_record_file("short", turns=0)))
+    result = run("show", "short", "--at", "9")
+    assert result.exit_code == 2
+    assert "position 9 is outside 0..3" in result.stderr
+
+
+def test_schema_check(run: Callable[..., Result], tmp_path: Path) -> None:
+    assert run("schema", "--check").exit_code == 0
+    assert run("schema", "--check", "--out", str(tmp_path / "s")).exit_code == 1
+    written = run("schema", "--out", str(tmp_path / "s"))
+    assert (written.exit_code, written.stdout) == (0, f"wrote 17 schema files to {tmp_path / 's'}\n")
+    assert run("schema", "--check", "--out", str(tmp_path / "s")).exit_code == 0
+
+
+def test_audit_json_of_a_clean_game_and_a_rejected_file(run: Callable[..., Result], write_record_file: WriteRecord, make_record: MakeRecord) -> None:
+    run("import", str(write_record_file("clean")))
+    result = run("audit", "--json", "clean")
+    assert (result.exit_code, json.loads(result.stdout)) == (0, {"game_id": "clean", "findings": []})
+    lines = make_record("bad").splitlines()
+    bad = write_record_file("bad", b"\n".join([*lines[:3], lines[3].replace(b'"card":"', b'"card":"X')]) + b"\n")
+    result = run("audit", "--json", str(bad))
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["line"] == 4
+    assert json.loads(result.stdout)["error"]["rule"] == "REC-FORMAT"
+
+
+# --- the installed console script, in a real process ---
+
+
+def console_script() -> str:
+    found = shutil.which("rummy-ledger", path=str(Path(sys.executable).parent)) or shutil.which("rummy-ledger")
+    if not found:
+        pytest.fail("the console script rummy-ledger is not installed: run `pip install -e .` (./test.sh does)")
+    return found
+
+
+def test_console_script_imports_lists_and_exports(folder: Path, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("RUMMY_LEDGER_DB", "PERSISTENCE_MODULE")}
+    exe = console_script()
+    done = subprocess.run([exe, "import", str(folder)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr == f"{folder / 'bad-1.jsonl'}:5: colour: REC-FORMAT: unknown field 'colour'\n"
+    assert (tmp_path / "ledger.db").is_file()  # the default store
+    listed = subprocess.run([exe, "list", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert [json.loads(line)["game_id"] for line in listed.stdout.splitlines()] == ["game-0", "game-1", "game-2"]
+    exported = subprocess.run([exe, "export", "game-1"], cwd=tmp_path, env=env, capture_output=True, timeout=120)
+    assert exported.stdout == (folder / "game-1.jsonl").read_bytes()
+
+
+def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
+    env = {**os.environ, "RUMMY_LEDGER_DB": str(tmp_path / "no" / "such" / "dir.db")}
+    done = subprocess.run([console_script(), "list"], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("rummy-ledger: error: store SQLite ")
+
+
+@pytest.mark.postgres
+def test_console_script_on_postgres(pg_url: str, folder: Path) -> None:
+    exe = console_script()
+    done = subprocess.run([exe, "--db", pg_url, "import", str(folder)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    exported = subprocess.run([exe, "--db", pg_url, "export", "game-2"], capture_output=True, timeout=120)
+    assert exported.stdout == (folder / "game-2.jsonl").read_bytes()

@@ -1,0 +1,360 @@
+"""Scala 40 (RULES.md "Scala 40"): every S40-* rule id triggered and in a
+legal case, opening values, penalty scoring, chiusura in mano, elimination.
+
+Records are written as short scenarios: ``deal`` gives each seat the cards
+the story needs and fills the hand up to 13 with cards named nowhere else in
+the record (so the filler never meets the story). Positions: ``game_started``
+is 0, the first ``hand_dealt`` 1, the first play 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from ledger.audit import report
+from ledger.scoring import score_sheet
+from ledger.variants.threshold import meld_points, opening_summary
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+from threshold_scenarios import deal, discard, draw, extend, meld, play, swap, take, went_out  # noqa: E402
+
+def findings(state) -> list[tuple]:
+    return [(f["position"], f["hand"], f["seat"], f["rule"], f["message"]) for f in report(state).to_json()["findings"]]
+
+
+def hand_scores(state, hand: int = 1) -> list[tuple[int, int, dict]]:
+    sheet = score_sheet(state).to_json()
+    return [(s["seat"], s["points"], s["breakdown"]) for s in sheet["hands"][hand - 1]["scores"]]
+
+
+# --- opening value (S40-OPEN-1) ------------------------------------------------------
+
+def test_opening_values_follow_rules_md() -> None:
+    # ace 1 low, 11 high and in a set; joker worth the card it stands for
+    state = play([deal("AS 2S 3S QD KD AD AC AH JK JK 8H 9H"), draw(0, "5C"),
+                  meld(0, "a", "AS 2S 3S"), meld(0, "b", "QD KD AD"), meld(0, "c", "AC AH JK"), meld(0, "d", "JK 8H 9H")])
+    assert [meld_points(m.info) for m in state.melds] == [6, 31, 33, 24]
+    assert opening_summary(state.melds) == (94, "A♠2♠3♠ = 6, Q♦K♦A♦ = 31, A♣A♥JK = 33, JK8♥9♥ = 24")
+
+
+def test_S40_OPEN_1_opening_one_point_short() -> None:
+    # 7♥8♥9♥ = 24 and 5♣5♦5♠ = 15: 39, reported at the discard that ends the turn
+    state = play([deal("7H 8H 9H 5C 5D 5S KD"), draw(0, "2S"),
+                  meld(0, "a", "7H 8H 9H"), meld(0, "b", "5C 5D 5S"), discard(0, "KD")])
+    assert findings(state) == [(5, 1, 0, "S40-OPEN-1", "Anna opened with 39 points: 7♥8♥9♥ = 24, 5♣5♦5♠ = 15; the opening needs 40")]
+
+
+def test_S40_OPEN_1_legal_opening_exactly_40() -> None:
+    # 7♥8♥9♥ = 24 and 4♣4♦4♥4♠ = 16
+    state = play([deal("7H 8H 9H 4C 4D 4H 4S KD"), draw(0, "2S"),
+                  meld(0, "a", "7H 8H 9H"), meld(0, "b", "4C 4D 4H 4S"), discard(0, "KD")])
+    assert findings(state) == []
+
+
+def test_S40_OPEN_1_ace_high_and_set_count_11() -> None:
+    # Q♦K♦A♦ = 31 plus 3♣3♦3♠ = 9: exactly 40
+    state = play([deal("QD KD AD 3C 3D 3S KC"), draw(0, "2S"),
+                  meld(0, "a", "QD KD AD"), meld(0, "b", "3C 3D 3S"), discard(0, "KC")])
+    assert findings(state) == []
+
+
+def test_S40_OPEN_1_option_opening_points() -> None:
+    state = play([deal("7H 8H 9H 4C 4D 4H 4S KD"), draw(0, "2S"),
+                  meld(0, "a", "7H 8H 9H"), meld(0, "b", "4C 4D 4H 4S"), discard(0, "KD")], options={"opening_points": 41})
+    assert findings(state) == [(5, 1, 0, "S40-OPEN-1", "Anna opened with 40 points: 7♥8♥9♥ = 24, 4♣4♦4♥4♠ = 16; the opening needs 41")]
+
+
+def test_S40_OPEN_1_not_raised_for_chiusura_in_mano() -> None:
+    # all 13 cards + the draw in the first melding turn: 37 points, no minimum
+    state = play([deal("AH 2H 3H 4H 2C 2D 2S 3C 3D 3S 4C 4D 4S"), draw(0, "KS"),
+                  meld(0, "a", "AH 2H 3H 4H"), meld(0, "b", "2C 2D 2S"), meld(0, "c", "3C 3D 3S"), meld(0, "d", "4C 4D 4S"),
+                  discard(0, "KS"), went_out(0)])
+    assert findings(state) == []
+
+
+# --- S40-OPEN-2 ----------------------------------------------------------------------
+
+OPEN_54 = "7H 8H 9H QS QH QC"
+
+
+def test_S40_OPEN_2_lay_off_before_opening() -> None:
+    state = play([deal(OPEN_54 + " KD", "10H"), draw(0, "2S"), meld(0, "a", "7H 8H 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"),
+                  draw(1, "5C"), extend(1, "a", "10H"), discard(1, "5C")])
+    assert findings(state) == [(7, 1, 1, "S40-OPEN-2", "Bruno laid off 10♥ on meld a before opening")]
+
+
+def test_S40_OPEN_2_joker_swap_before_opening() -> None:
+    state = play([deal("7H JK 9H QS QH QC KD", "8H"), draw(0, "2S"), meld(0, "a", "7H JK 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"),
+                  draw(1, "5C"), swap(1, "a", "8H"), discard(1, "5C")])
+    assert findings(state) == [(7, 1, 1, "S40-OPEN-2", "Bruno swapped the JK in meld a before opening")]
+
+
+def test_S40_OPEN_2_legal_lay_off_after_opening_same_turn() -> None:
+    state = play([deal(OPEN_54 + " 10H KD"), draw(0, "2S"), meld(0, "a", "7H 8H 9H"), meld(0, "b", "QS QH QC"),
+                  extend(0, "a", "10H"), discard(0, "KD")])
+    assert findings(state) == []
+
+
+# --- S40-PILE-1 / S40-PILE-2 ------------------------------------------------------------
+
+def test_S40_PILE_1_unopened_seat_takes_and_does_not_open() -> None:
+    state = play([deal("KD"), draw(0, "2S"), discard(0, "KD"), take(1, "KD"), discard(1, "KD")])
+    assert findings(state) == [(5, 1, 1, "S40-PILE-1", "Bruno took K♦ from the discard pile without having opened and did not open with it")]
+
+
+def test_S40_PILE_1_unopened_seat_opens_without_the_card() -> None:
+    state = play([deal("KD", OPEN_54 + " 5C"), draw(0, "2S"), discard(0, "KD"), take(1, "KD"),
+                  meld(1, "a", "7H 8H 9H"), meld(1, "b", "QS QH QC"), discard(1, "5C")])
+    assert findings(state) == [(7, 1, 1, "S40-PILE-1", "Bruno took K♦ from the discard pile without having opened and did not open with it")]
+
+
+def test_S40_PILE_1_legal_opening_with_the_card() -> None:
+    state = play([deal("KD", "7H 8H 9H KS KH 5C"), draw(0, "2S"), discard(0, "KD"), take(1, "KD"),
+                  meld(1, "a", "7H 8H 9H"), meld(1, "b", "KS KH KD"), discard(1, "5C")])
+    assert findings(state) == []
+
+
+def opened_pair(out: str = "7C") -> list[dict]:
+    """Both seats open in their first turn; Bruno discards ``out`` (positions 2–9)."""
+    return [deal(OPEN_54 + " KD 10H", "JS JH JD 4C 5C 6C 7C 2H"), draw(0, "2S"), meld(0, "a", "7H 8H 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"),
+            draw(1, "3D"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), discard(1, out)]
+
+
+def test_S40_PILE_2_opened_seat_takes_and_does_not_meld() -> None:
+    state = play(opened_pair() + [take(0, "7C"), discard(0, "10H")])
+    assert findings(state) == [(11, 1, 0, "S40-PILE-2", "Anna took 7♣ from the discard pile and did not meld it in the same turn")]
+
+
+def test_S40_PILE_2_legal_opened_seat_lays_the_card_off() -> None:
+    # lay-offs go on any meld: 7♣ onto Bruno's 4♣5♣6♣
+    state = play(opened_pair() + [take(0, "7C"), extend(0, "d", "7C"), discard(0, "10H")])
+    assert findings(state) == []
+    assert state.meld("d").cards == ("4C", "5C", "6C", "7C")
+
+
+def test_S40_PILE_2_discarding_the_card_just_taken_seed() -> None:
+    # preset seed: an opened seat may keep the card, but not discard it again
+    state = play(opened_pair() + [take(0, "7C"), discard(0, "7C")], ruleset="seed")
+    assert findings(state) == [(11, 1, 0, "S40-PILE-2", "Anna discarded 7♣, the card just taken from the discard pile")]
+
+
+def test_S40_PILE_2_seed_keeping_the_card_is_legal() -> None:
+    state = play(opened_pair() + [take(0, "7C"), discard(0, "10H")], ruleset="seed")
+    assert findings(state) == []
+
+
+def test_S40_PILE_2_not_raised_when_the_seat_held_another_copy() -> None:
+    # Anna already held a 7♣: the record cannot tell which copy she discarded
+    events = opened_pair()
+    events[0] = deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
+    state = play(events + [take(0, "7C"), discard(0, "7C")], ruleset="seed")
+    assert findings(state) == []
+
+
+# --- S40-MELD-1 ------------------------------------------------------------------------
+
+def test_S40_MELD_1_set_with_a_repeated_suit_replaces_all_meld() -> None:
+    state = play([deal("QS QS QH 7H 8H 9H KD", "QC"), draw(0, "2S"), meld(0, "a", "QS QS QH"), meld(0, "b", "7H 8H 9H"), discard(0, "KD")])
+    assert findings(state) == [(3, 1, 0, "S40-MELD-1", "meld a Q♠ Q♠ Q♥: a set with a repeated suit")]
+
+
+def test_S40_MELD_1_five_card_set_and_two_jokers() -> None:
+    state = play([deal("QS QH QC QD JK JK JK 7H 9H KD"), draw(0, "QS"), meld(0, "a", "QS QH QC QD JK"), meld(0, "b", "7H JK 9H"),
+                  extend(0, "b", "JK", "7H JK 9H JK"), discard(0, "KD")])
+    assert findings(state) == [
+        (3, 1, 0, "S40-MELD-1", "meld a Q♠ Q♥ Q♣ Q♦ JK: a set with too many cards"),
+        (5, 1, 0, "S40-MELD-1", "meld b after the lay-off 7♥ JK 9♥ JK: more wild cards than allowed"),
+    ]
+
+
+def test_S40_MELD_1_legal_set_of_four_suits_and_long_sequence() -> None:
+    state = play([deal("QS QH QC QD 2H 3H 4H 5H 6H 7H 8H 9H KD"), draw(0, "JK"),
+                  meld(0, "a", "QS QH QC QD"), meld(0, "b", "2H 3H 4H 5H 6H 7H 8H 9H JK"), discard(0, "KD")])
+    assert findings(state) == []
+
+
+def test_S40_invalid_meld_is_ALL_MELD_1_and_counts_nothing_toward_the_opening() -> None:
+    # K-A-2 never wraps; the seed preset has no ace low either
+    state = play([deal("KS AS 2S QH QD QC 7D"), draw(0, "2D"), meld(0, "a", "KS AS 2S"), meld(0, "b", "QH QD QC"), discard(0, "7D")])
+    assert findings(state) == [
+        (3, 1, 0, "ALL-MELD-1", "meld a K♠ A♠ 2♠: neither a set nor a sequence"),
+        (5, 1, 0, "S40-OPEN-1", "Anna opened with 30 points: K♠A♠2♠ = 0 (not a meld), Q♥Q♦Q♣ = 30; the opening needs 40"),
+    ]
+    seed = play([deal("AS 2S 3S QH QD QC KC KD KH 7D"), draw(0, "2D"), meld(0, "a", "AS 2S 3S"), meld(0, "b", "QH QD QC"),
+                 meld(0, "c", "KC KD KH"), discard(0, "7D")], ruleset="seed")
+    assert findings(seed) == [(3, 1, 0, "ALL-MELD-1", "meld a A♠ 2♠ 3♠: an ace low where only ace high is allowed")]
+
+
+# --- S40-SWAP-1 / S40-SWAP-2 -------------------------------------------------------------
+
+def swap_table(bruno: str = "JS JH JD 4C 5C 6C 8H 8D QD 10D 10S KH") -> list[dict]:
+    """Anna opens with 7♥JK9♥ (24) and Q♠Q♥JK (30); Bruno opens (45) at positions 7–8."""
+    return [deal("7H JK 9H QS QH JK KD", bruno), draw(0, "2S"), meld(0, "a", "7H JK 9H"), meld(0, "b", "QS QH JK"), discard(0, "KD"),
+            draw(1, "3D"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C")]
+
+
+def test_S40_SWAP_1_legal_swap_in_a_sequence_and_in_a_set() -> None:
+    state = play(swap_table() + [swap(1, "a", "8H"), swap(1, "b", "QD"), discard(1, "KH")])
+    assert findings(state) == []
+    assert state.meld("a").cards == ("7H", "8H", "9H")
+    assert state.meld("b").cards == ("QS", "QH", "QD")
+    assert state.hands[1].count("JK") == 2
+
+
+def test_S40_SWAP_1_wrong_card() -> None:
+    state = play(swap_table() + [swap(1, "a", "8D"), discard(1, "KH")])
+    assert findings(state) == [(9, 1, 1, "S40-SWAP-1", "Bruno put 8♦ in place of the JK in meld a (7♥JK9♥), but it stands for 8♥")]
+
+
+def test_S40_SWAP_1_set_joker_stands_for_a_missing_suit() -> None:
+    state = play(swap_table(bruno="JS JH JD 4C 5C 6C QS 8D QD 10D 10S KH") + [swap(1, "b", "QS"), discard(1, "KH")])
+    assert findings(state) == [(9, 1, 1, "S40-SWAP-1", "Bruno put Q♠ in place of the JK in meld b (Q♠Q♥JK), but it stands for Q♣ or Q♦")]
+
+
+def test_S40_SWAP_2_freed_joker_not_melded() -> None:
+    state = play(swap_table() + [swap(1, "a", "8H"), discard(1, "KH")], options={"freed_joker_must_be_melded": True})
+    assert findings(state) == [(10, 1, 1, "S40-SWAP-2", "Bruno took a joker from a meld and did not meld it in the same turn")]
+
+
+def test_S40_SWAP_2_legal_freed_joker_melded() -> None:
+    state = play(swap_table() + [swap(1, "a", "8H"), meld(1, "e", "10D 10S JK"), discard(1, "KH")], options={"freed_joker_must_be_melded": True})
+    assert findings(state) == []
+
+
+def test_S40_SWAP_2_off_by_default() -> None:
+    state = play(swap_table() + [swap(1, "a", "8H"), discard(1, "KH")])
+    assert findings(state) == []
+
+
+# --- S40-DISC-1 --------------------------------------------------------------------------
+
+def test_S40_DISC_1_attachable_card_discarded() -> None:
+    state = play(opened_pair("2H") + [draw(0, "2C"), discard(0, "10H")], options={"forbid_discard_of_attachable": "always"})
+    assert findings(state) == [(11, 1, 0, "S40-DISC-1", "Anna discarded 10♥, which could be laid off on meld a (7♥8♥9♥)")]
+
+
+@pytest.mark.parametrize("options", [None, {"forbid_discard_of_attachable": "multiplayer_only"}, {"forbid_discard_of_attachable": "never"}])
+def test_S40_DISC_1_legal_when_the_option_allows_it(options) -> None:
+    state = play(opened_pair("2H") + [draw(0, "2C"), discard(0, "10H")], options=options)
+    assert findings(state) == []
+
+
+def test_S40_DISC_1_legal_unattachable_card() -> None:
+    state = play(opened_pair("2H") + [draw(0, "2C"), discard(0, "2C")], options={"forbid_discard_of_attachable": "always"})
+    assert findings(state) == []
+
+
+# --- S40-OUT-1 ---------------------------------------------------------------------------
+
+CHIUSURA = "AH 2H 3H 4H 2C 2D 2S 3C 3D 3S 4C 4D 4S"
+
+
+def chiusura_melds() -> list[dict]:
+    return [meld(0, "a", "AH 2H 3H 4H"), meld(0, "b", "2C 2D 2S"), meld(0, "c", "3C 3D 3S"), meld(0, "d", "4C 4D 4S")]
+
+
+def test_S40_OUT_1_went_out_without_a_discard() -> None:
+    state = play([deal(CHIUSURA), draw(0, "5H"), meld(0, "a", "AH 2H 3H 4H 5H")] + chiusura_melds()[1:] + [went_out(0)])
+    assert findings(state) == [(7, 1, 0, "S40-OUT-1", "Anna went out without a discard")]
+
+
+def test_S40_OUT_1_legal_going_out_with_a_discard() -> None:
+    state = play([deal(CHIUSURA), draw(0, "5H")] + chiusura_melds() + [discard(0, "5H"), went_out(0)])
+    assert findings(state) == []
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+def three_player_hand(claimed: list | None = None) -> list[dict]:
+    """Anna opens (60) and goes out in her second turn; Bruno opened (45) and
+    keeps A♠ K♥ JK 2♣ 9♦ 8♦ 3♦; Carla never opens (her cards: 101 points)."""
+    return [
+        deal("6H 7H 8H 9H QS QH QC 2D 3D 4D 5S 5H 5D", "JS JH JD 4C 5C 6C 7C AS KH JK 2C 9D 8D",
+             "2H 3H 4H 6D 7D 10H JC QD KC AC AD 9C 8C", up="10C"),
+        draw(0, "KD"), meld(0, "a", "6H 7H 8H 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"),
+        draw(1, "3D"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), discard(1, "7C"),
+        draw(2, "KS"), discard(2, "KS"),
+        draw(0, "10S"), meld(0, "e", "2D 3D 4D"), meld(0, "f", "5S 5H 5D"), discard(0, "10S"),
+        went_out(0, claimed),
+    ]
+
+
+def test_score_hand_values_joker_25_ace_11_unopened_100() -> None:
+    state = play(three_player_hand(), players=3)
+    assert findings(state) == []
+    # Bruno: A♠ 11 + K♥ 10 + 2♣ 2 + 9♦ 9 + 8♦ 8 + 3♦ 3 = 43, joker 25; Carla never opened: 100
+    assert hand_scores(state) == [(0, 0, {}), (1, 68, {"cards": 43, "jokers": 25}), (2, 100, {"unopened": 100})]
+    assert state.totals == (0, 68, 100)
+
+
+def test_score_claim_mismatch_is_ALL_SCORE_1() -> None:
+    claimed = [{"seat": 0, "points": 0}, {"seat": 1, "points": 43}, {"seat": 2, "points": 100}]
+    state = play(three_player_hand(claimed), players=3)
+    assert findings(state) == [(16, 1, 1, "ALL-SCORE-1", "hand 1: claimed 43 for Bruno, computed 68 (difference -25); computed as cards +43, jokers +25")]
+
+
+def test_unopened_penalty_off_counts_the_hand() -> None:
+    # Carla: 2+3+4 + 6+7 + 10 + J Q K 30 + A♣ A♦ 22 + 9+8 = 101
+    state = play(three_player_hand(), players=3, options={"unopened_penalty": 0})
+    assert hand_scores(state)[2] == (2, 101, {"cards": 101})
+
+
+def chiusura_hand() -> list[dict]:
+    """Anna goes out at once with 37 points; Bruno never played: K♥ Q♥ A♠ JK + nine filler-free cards."""
+    return [deal(CHIUSURA, "KH QH AS JK 5C 6C 7C 8C 9C 10D 10S JD JS", fill=False), draw(0, "KS")] + chiusura_melds() + [discard(0, "KS"), went_out(0)]
+
+
+def test_chiusura_in_mano_doubles_fisca() -> None:
+    state = play(chiusura_hand(), options={"unopened_penalty": 0})
+    # K 10 + Q 10 + A 11 + 5+6+7+8+9 + 10+10 + J 10 + J 10 = 106, joker 25: 131, doubled 262
+    assert hand_scores(state) == [(0, 0, {}), (1, 262, {"cards": 106, "jokers": 25, "chiusura_in_mano": 131})]
+
+
+def test_chiusura_in_mano_unopened_doubled_fisca_and_plus_25_seed() -> None:
+    assert hand_scores(play(chiusura_hand())) == [(0, 0, {}), (1, 200, {"unopened": 100, "chiusura_in_mano": 100})]
+    assert hand_scores(play(chiusura_hand(), ruleset="seed")) == [(0, 0, {}), (1, 125, {"unopened": 100, "chiusura_in_mano": 25})]
+
+
+def test_hand_without_going_out_scores_zero() -> None:
+    state = play([deal("KD"), draw(0, "2S"), discard(0, "KD"), {"type": "hand_ended", "reason": "stalled"}])
+    assert hand_scores(state) == [(0, 0, {}), (1, 0, {})]
+
+
+# --- elimination -----------------------------------------------------------------------
+
+def test_eliminated_seat_is_dealt_nothing_and_skipped() -> None:
+    events = three_player_hand() + [
+        # hand 2: Carla (100 >= elimination 100) is out; Anna deals, Bruno starts, then Anna again
+        deal("KD", "7S", "-", dealer=0, hand=2),
+        draw(1, "10C"), discard(1, "10C"), draw(0, "2S"), discard(0, "2S"), draw(1, "3S"),
+    ]
+    state = play(events, players=3, options={"elimination": 100})
+    assert state.eliminated == (2,)
+    assert state.hands[2] == () and state.turn == 1
+    assert findings(state) == []
+    ended = play(events[:-1] + [{"type": "hand_ended", "reason": "stalled"}, {"type": "game_ended", "reason": "abandoned"}],
+                 players=3, options={"elimination": 100})
+    # two seats left: the lowest total wins (Anna 0, Bruno 68)
+    assert score_sheet(ended).to_json()["winner"] == 0
+
+
+def test_eliminated_seat_dealt_cards_is_ALL_DEAL_1() -> None:
+    events = three_player_hand() + [deal("KD", "7S", "5S", dealer=0, hand=2)]
+    state = play(events, players=3, options={"elimination": 100})
+    assert findings(state) == [(17, 2, 2, "ALL-DEAL-1", "Carla was dealt 13 cards instead of 0")]
+
+
+def test_last_seat_left_wins_by_elimination() -> None:
+    state = play(chiusura_hand() + [{"type": "game_ended", "reason": "elimination"}])
+    assert state.totals == (0, 200) and state.eliminated == (1,)
+    assert score_sheet(state).to_json()["winner"] == 0
+
+
+def test_S40_players_2_to_6() -> None:
+    with pytest.raises(Exception, match="2, 3, 4, 5, 6"):
+        play([], players=1)
+    state = play([deal("KD", "KH", "KS", "KC", "QD", "QH", up="2C"), draw(0, "3C"), discard(0, "3C")], players=6)
+    assert state.turn == 1 and findings(state) == []
