@@ -1,0 +1,138 @@
+"""replay_web: the referee's viewer, stepping through a recorded game move by move.
+
+A Flask application factory (the ``examples/tutorial`` pattern)::
+
+    from replay_web import create_app
+    app = create_app({"LEDGER_DB": "games.db"})      # or a postgresql:// URL
+    app.run(host="127.0.0.1", port=5000)
+
+Also ``flask --app replay_web run`` and ``gunicorn 'replay_web:create_app()'``
+(both read the store from ``RUMMY_LEDGER_DB``, default ``./ledger.db``).
+
+Config keys (all optional):
+
+- ``LEDGER_DB``: SQLite path or ``postgresql://`` URL of the event store
+  (None: ``RUMMY_LEDGER_DB``, eventsourcing's own variables, ``./ledger.db``);
+- ``LEDGER_RECORDS``: record files/folders to serve instead of a store;
+- ``LEDGER_STORE``: a ready store object (:mod:`replay_web.store`);
+- ``REPLAY_CACHE_SIZE`` (32): games kept replayed per process;
+- ``REPLAY_EVERY`` (16): checkpoint interval of each replay.
+
+The viewer is read-only: it has only GET routes and never writes the store.
+It never evaluates a rule: states, findings, scores and notation come from
+the fold (:mod:`ledger.replay`, :mod:`ledger.audit`, :mod:`ledger.scoring`,
+:mod:`ledger.views`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, g, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from ledger.errors import GameNotFoundError, RecordError
+from replay_web.cache import ReplayCache
+from replay_web.present import face, suit_markup
+from replay_web.store import open_store
+
+__all__ = ["create_app"]
+
+#: the extension key under which the app keeps its :class:`ReplayCache`
+EXT = "replay_web"
+
+_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the viewer application.
+
+    ``config`` overrides the defaults (keys in the module docstring, plus any
+    Flask setting such as ``TESTING``). The store is opened lazily on the
+    first request, so a gunicorn master can import and fork safely.
+    """
+    app = Flask(__name__)
+    app.config.from_mapping(
+        LEDGER_DB=None,
+        LEDGER_RECORDS=None,
+        LEDGER_STORE=None,
+        REPLAY_CACHE_SIZE=32,
+        REPLAY_EVERY=16,
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.from_mapping(config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+
+    store = open_store(app.config)
+    app.extensions[EXT] = ReplayCache(store, size=int(app.config["REPLAY_CACHE_SIZE"]), every=int(app.config["REPLAY_EVERY"]))
+
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.globals["face"] = face
+    app.jinja_env.filters["suits"] = suit_markup
+
+    from replay_web import api, games
+
+    app.register_blueprint(games.bp)
+    app.register_blueprint(api.bp)
+    _register_errors(app)
+
+    @app.before_request
+    def _clock() -> None:
+        g.started_at = (time.perf_counter(), time.thread_time())
+
+    @app.after_request
+    def _headers(response):  # type: ignore[no-untyped-def]
+        started = g.get("started_at")
+        if started is not None:  # time spent in the app (wall, CPU), for benchmarks and browsers' dev tools
+            wall, cpu = (time.perf_counter() - started[0]) * 1000, (time.thread_time() - started[1]) * 1000
+            response.headers["Server-Timing"] = f"app;dur={wall:.3f}, cpu;dur={cpu:.3f}"
+        response.headers.setdefault("Content-Security-Policy", _CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    return app
+
+
+def cache_of(app: Flask) -> ReplayCache:
+    """The app's replay cache (and through it, the store)."""
+    return app.extensions[EXT]
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _error(status: int, title: str, message: str):  # type: ignore[no-untyped-def]
+    if _wants_json():
+        return jsonify({"error": {"status": status, "title": title, "message": message}}), status
+    return render_template("error.html", status=status, title=title, message=message), status
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):  # type: ignore[no-untyped-def]
+        if isinstance(exc, InternalServerError):
+            return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged")
+        return _error(exc.code or 500, exc.name, exc.description or exc.name)
+
+    @app.errorhandler(GameNotFoundError)
+    def _not_found(exc: GameNotFoundError):  # type: ignore[no-untyped-def]
+        return _error(404, "Not Found", f"no game {exc.game_id!r} in the store")
+
+    @app.errorhandler(RecordError)
+    def _bad_record(exc: RecordError):  # type: ignore[no-untyped-def]
+        return _error(422, "Unprocessable Record", f"the stored record cannot be replayed: {exc}")
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception):  # type: ignore[no-untyped-def]
+        app.logger.exception("request failed: %s", request.path)
+        return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged")

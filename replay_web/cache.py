@@ -1,0 +1,180 @@
+"""A per-process LRU cache of replayed games, keyed by game id and store version.
+
+Every page and API call about a game starts with :meth:`ReplayCache.get`: one
+cheap query for the game's stored version (its number of events), then, when
+the cached :class:`GameData` has that version, no replay at all; the state at
+any position comes from the :class:`~ledger.replay.Replayer`'s checkpoints
+(at most ``every - 1`` events folded per request). A game that grew since
+(live recording) is replayed again. Each gunicorn worker keeps its own cache
+over the one shared store.
+
+Everything here is a consumer of the fold: states from
+:class:`~ledger.replay.Replayer`, findings from :func:`ledger.audit.report`,
+scores from :func:`ledger.scoring.score_sheet`, notation from
+:func:`ledger.views.describe`. No rule is evaluated here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from functools import cached_property
+from typing import Any
+
+from ledger.audit import audit, report
+from ledger.errors import RecordError
+from ledger.events import Event, GameStarted
+from ledger.replay import Replayer
+from ledger.scoring import ScoreSheet, score_sheet
+from ledger.state import Finding, TableState
+from ledger.views import describe
+
+from replay_web.store import Store
+
+
+class GameData:
+    """One replayed game and what every page derives from it (computed once).
+
+    Raises :class:`~ledger.errors.RecordError` on construction when the
+    stored record cannot be replayed.
+    """
+
+    def __init__(self, game_id: str, version: int, events: list[Event], every: int = 16) -> None:
+        self.game_id = game_id
+        self.version = version
+        self.replayer = Replayer(events, every=every)
+        first = self.replayer.events[0]
+        assert isinstance(first, GameStarted)
+        self.started: GameStarted = first
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The record's events, position order."""
+        return self.replayer.events
+
+    @property
+    def last(self) -> int:
+        """The last position (events - 1)."""
+        return len(self.replayer) - 1
+
+    @property
+    def final(self) -> TableState:
+        """The state after the last event."""
+        return self.replayer.final
+
+    def state_at(self, position: int) -> TableState:
+        """The state just after ``position`` (checkpointed); ``IndexError`` outside."""
+        return self.replayer.state_at(position)
+
+    @cached_property
+    def findings(self) -> tuple[Finding, ...]:
+        """All findings of the game, by position."""
+        return report(self.final).findings
+
+    @cached_property
+    def audit_json(self) -> dict[str, Any]:
+        """The ``audit --json`` object (FORMAT.md)."""
+        return report(self.final).to_json()
+
+    @cached_property
+    def violation_positions(self) -> list[int]:
+        """Sorted distinct positions that have at least one finding."""
+        return sorted({f.position for f in self.findings})
+
+    @cached_property
+    def rules_at(self) -> dict[int, list[str]]:
+        """Position -> rule ids flagged there."""
+        out: dict[int, list[str]] = {}
+        for f in self.findings:
+            out.setdefault(f.position, []).append(f.rule)
+        return out
+
+    @cached_property
+    def hand_starts(self) -> list[int]:
+        """Positions of each ``hand_dealt``."""
+        return self.replayer.hand_starts()
+
+    @cached_property
+    def sheet(self) -> ScoreSheet:
+        """The score sheet as adjudicated (penalties applied)."""
+        return score_sheet(self.final, adjudicated=True)
+
+    @cached_property
+    def sheet_as_played(self) -> ScoreSheet:
+        """The score sheet as played (penalties left out)."""
+        return score_sheet(self.final, adjudicated=False)
+
+    @cached_property
+    def moves(self) -> list[str]:
+        """One line of move notation per event (the referee's, nothing hidden)."""
+        names = self.final
+        return [describe(e, names) for e in self.events]
+
+
+class ReplayCache:
+    """LRU of :class:`GameData` keyed by game id, valid for one store version.
+
+    ``size``: games kept per process; ``every``: checkpoint interval of each
+    :class:`~ledger.replay.Replayer`. Thread-safe (the lock guards the dict;
+    a replay runs outside it, so two threads may replay the same game once
+    each the first time).
+    """
+
+    def __init__(self, store: Store, size: int = 32, every: int = 16) -> None:
+        self.store = store
+        self.size = size
+        self.every = every
+        self._lock = threading.Lock()
+        self._games: OrderedDict[str, GameData] = OrderedDict()
+        self._counts: dict[tuple[str, int], int | None] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, game_id: str) -> GameData:
+        """The replayed game; raises ``GameNotFoundError`` or ``RecordError``."""
+        version = self.store.version(game_id)
+        with self._lock:
+            data = self._games.get(game_id)
+            if data is not None and data.version == version:
+                self._games.move_to_end(game_id)
+                self.hits += 1
+                return data
+            self.misses += 1
+        events = self.store.events(game_id)
+        data = GameData(game_id, len(events), events, every=self.every)
+        with self._lock:
+            self._games[game_id] = data
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+        return data
+
+    def finding_count(self, game_id: str, version: int) -> int | None:
+        """Number of findings of a game at a stored version (kept apart from
+        the LRU, so the games list replays each game once per version); None
+        when the record cannot be replayed."""
+        key = (game_id, version)
+        with self._lock:
+            if key in self._counts:
+                return self._counts[key]
+            cached = self._games.get(game_id)
+        if cached is not None and cached.version == version:
+            count: int | None = len(cached.findings)
+        else:  # replay without taking a place in the LRU: listing must not evict the games being viewed
+            events = self.store.events(game_id)
+            key = (game_id, len(events))
+            try:
+                count = len(audit(events).findings)
+            except RecordError:
+                count = None
+        with self._lock:
+            if len(self._counts) > 100_000:
+                self._counts.clear()
+            self._counts[key] = count
+        return count
+
+    def clear(self) -> None:
+        """Forget every cached game."""
+        with self._lock:
+            self._games.clear()
+            self._counts.clear()

@@ -1,0 +1,51 @@
+"""Request parameters shared by the pages and the API: the game, ``at`` and ``pov``.
+
+A bad parameter aborts with 400 and a message that says what is allowed;
+an unknown game raises :class:`~ledger.errors.GameNotFoundError` (404).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import abort, current_app
+
+from replay_web.cache import GameData
+
+
+def load_game(game_id: str) -> GameData:
+    """The replayed game (from the app's cache)."""
+    from replay_web import cache_of
+
+    return cache_of(current_app).get(game_id)
+
+
+def _int(args: Mapping[str, str], name: str) -> int | None:
+    raw = args.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        abort(400, description=f"{name}={raw!r} is not a whole number")
+
+
+def position(args: Mapping[str, str], game: GameData) -> int:
+    """``at``: a position 0..last (default: the last position)."""
+    at = _int(args, "at")
+    if at is None:
+        return game.last
+    if not 0 <= at <= game.last:
+        abort(400, description=f"position {at} is outside this game's positions 0–{game.last}")
+    return at
+
+
+def pov(args: Mapping[str, str], game: GameData) -> int | None:
+    """``pov``: a seat of the game, or None (the referee's view)."""
+    seat = _int(args, "pov")
+    if seat is None:
+        return None
+    n = len(game.started.players)
+    if not 0 <= seat < n:
+        abort(400, description=f"pov={seat}: no such seat at this table (seats 0–{n - 1})")
+    return seat

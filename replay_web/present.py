@@ -1,0 +1,183 @@
+"""Presentation helpers of the viewer: card faces, redacted notation, the
+board and scoreboard as template data. Pure functions over the fold's outputs
+(:func:`ledger.views.state_view`, :class:`ledger.scoring.ScoreSheet`); no
+rule is evaluated here.
+
+>>> face("10H")["colour"], face("QS")["colour"], face("JK")["colour"]
+('red', 'black', 'joker')
+>>> str(suit_markup("Anna draws 7♥ & <b>"))
+'Anna draws 7<span class="suit-red">♥</span> &amp; &lt;b&gt;'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from ledger.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, pretty
+from ledger.events import Event
+from ledger.scoring import ScoreSheet
+from ledger.state import TableState
+from ledger.views import PHASES, describe, state_view
+
+_RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+
+#: keys of :func:`ledger.views.state_view` the board shows in its own places;
+#: any other key (a variant's ``extra_view``) is listed as variant data
+BASE_VIEW_KEYS = frozenset({
+    "game_id", "variant", "ruleset", "position", "hand", "dealer", "turn", "phase", "pov", "seats",
+    "stock_count", "stock", "discard", "melds", "pozzetti", "totals", "findings", "ended",
+})
+#: keys of a meld view shown in their own places; others come from the
+#: variant's ``meld_label`` and are shown as badges
+BASE_MELD_KEYS = frozenset({"id", "seat", "side", "kind", "cards", "stands_for", "valid"})
+
+
+def face(card: str) -> dict[str, str]:
+    """What a card face shows: ``{code, rank, suit, colour, title}``;
+    ``colour`` is ``red`` (hearts, diamonds), ``black`` (clubs, spades) or
+    ``joker``."""
+    if card == JOKER:
+        return {"code": card, "rank": "JK", "suit": "★", "colour": "joker", "title": "joker"}
+    rank, suit = card[:-1], card[-1]
+    colour = "red" if suit in "HD" else "black"
+    title = f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"
+    return {"code": card, "rank": rank, "suit": SUIT_SYMBOLS[suit], "colour": colour, "title": title}
+
+
+def suit_markup(text: str) -> Markup:
+    """Escape ``text`` and colour its suit symbols (red ♥♦, black ♣♠)."""
+    out = str(escape(text))
+    for sym, colour in (("♥", "red"), ("♦", "red"), ("♣", "black"), ("♠", "black")):
+        out = out.replace(sym, f'<span class="suit-{colour}">{sym}</span>')
+    return Markup(out)
+
+
+def move_text(event: Event, state: TableState, pov: int | None = None) -> str:
+    """Move notation (:func:`ledger.views.describe`), redacted for ``pov``:
+    another seat's stock draw is "draws a card" and a knock's face-down
+    discard is not named. ``state`` supplies the player names."""
+    seat = getattr(event, "seat", None)
+    if pov is not None and seat is not None and seat != pov:
+        if event.type == "card_drawn":
+            return f"{state.name(seat)} draws a card from the stock"
+        if event.type == "knocked":
+            kind = "goes gin" if not getattr(event, "deadwood", None) else "knocks"
+            return f"{state.name(seat)} {kind}, discarding face down"
+    return describe(event, state)
+
+
+def stands_for_text(value: str | None) -> str:
+    """What a wild stands for, readably: ``"9H"`` -> ``9♥``, a set's ``"7"`` -> ``7``."""
+    if not value:
+        return ""
+    return pretty(value) if len(value) > 1 and value[-1] in SUIT_SYMBOLS else value
+
+
+def board(state: TableState, pov: int | None) -> dict[str, Any]:
+    """Template data of the table at ``state.position`` seen from ``pov``.
+
+    Keys: ``view`` (:func:`state_view`), ``turn_text``, ``sides`` (melds
+    grouped per side in table order: ``[{side, label, melds}]``, each meld
+    with ``marks``, the variant's badges), ``pile_whole`` (show the whole
+    discard pile: the variant takes it whole, as in Burraco), ``extra``
+    (variant data ``[(key, value)]``). Raises ``ValueError`` for a bad seat.
+    """
+    view = state_view(state, pov)
+    if view["ended"]:
+        turn_text = f"game over: {view['ended'].replace('_', ' ')}"
+    elif view["turn"] is not None:
+        turn_text = f"{state.name(view['turn'])} (seat {view['turn']}) {PHASES.get(view['phase'], view['phase'])}"
+    else:
+        turn_text = PHASES.get(view["phase"], view["phase"])
+    sides: dict[int, list[dict[str, Any]]] = {}
+    for m in view["melds"]:
+        m = dict(m)
+        m["badges"] = [(k, v) for k, v in m.items() if k not in BASE_MELD_KEYS and v not in (None, False, "", [], {})]
+        m["wilds"] = [stands_for_text(s) for s in m["stands_for"]]
+        sides.setdefault(m["side"], []).append(m)
+    groups = [{"side": s, "label": state.rules.side_label(state, s), "melds": ms} for s, ms in sorted(sides.items())]
+    try:
+        pile_whole = state.rules.pile_take_count(state) is None
+    except Exception:  # a variant hook that needs a hand in progress
+        pile_whole = False
+    extra = [(k, v) for k, v in view.items() if k not in BASE_VIEW_KEYS]
+    return {
+        "view": view,
+        "around": around(view["seats"], pov),
+        "turn_text": turn_text,
+        "sides": groups,
+        "pile_whole": pile_whole,
+        "extra": extra,
+        "side_labels": [state.rules.side_label(state, s) for s in range(state.n_sides)],
+    }
+
+
+#: table areas of the seats in clockwise order from the viewer's own seat (south)
+_AREAS = {
+    1: ("south",),
+    2: ("south", "north"),
+    3: ("south", "west", "east"),
+    4: ("south", "west", "north", "east"),
+    5: ("south", "west", "north", "north", "east"),
+    6: ("south", "west", "north", "north", "north", "east"),
+}
+
+
+def around(seats: list[dict[str, Any]], pov: int | None) -> dict[str, list[dict[str, Any]]]:
+    """Seats placed around the table: the ``pov`` seat (else seat 0) south,
+    the others clockwise (west, north, east); more than six go north.
+
+    >>> a = around([{"seat": i} for i in range(4)], pov=2)
+    >>> [(k, [s["seat"] for s in v]) for k, v in a.items()]
+    [('south', [2]), ('west', [3]), ('north', [0]), ('east', [1])]
+    """
+    n = len(seats)
+    start = pov if pov is not None else 0
+    areas = _AREAS.get(n, ("south", "west") + ("north",) * max(n - 3, 0) + ("east",))
+    out: dict[str, list[dict[str, Any]]] = {"south": [], "west": [], "north": [], "east": []}
+    for k in range(n):
+        out[areas[k]].append(seats[(start + k) % n])
+    return out
+
+
+def scoreboard(sheet: ScoreSheet, played: ScoreSheet, labels: list[str]) -> dict[str, Any]:
+    """Rows of the scoreboard: per hand and side, the points as adjudicated
+    and as played, the breakdown, the running total, and the claimed score
+    with ``claim_differs`` when it matches neither the adjudicated nor the
+    as-played points.
+
+    Returns ``{labels, hands: [{hand, reason, cells: [{points, played,
+    breakdown, claimed, claim_differs, total}]}], totals, played_totals,
+    winner}``.
+    """
+    n = len(labels)
+    running = [0] * n
+    hands = []
+    for h, hp in zip(sheet.hands, played.hands):
+        by_side = {ln.side: ln for ln in h.lines}
+        played_side = {ln.side: ln for ln in hp.lines}
+        cells = []
+        for side in range(n):
+            ln = by_side.get(side)
+            lp = played_side.get(side)
+            points = ln.points if ln else 0
+            running[side] += points
+            claimed = ln.claimed if ln else None
+            cells.append({
+                "points": points,
+                "played": lp.points if lp else 0,
+                "breakdown": [(k, v) for k, v in (ln.breakdown if ln else {}).items() if v],
+                "claimed": claimed,
+                "claim_differs": claimed is not None and claimed != points and claimed != (lp.points if lp else 0),
+                "total": running[side],
+            })
+        hands.append({"hand": h.hand, "reason": h.reason.replace("_", " "), "seat": h.seat, "cells": cells})
+    return {
+        "labels": labels,
+        "hands": hands,
+        "totals": list(sheet.totals),
+        "played_totals": list(played.totals),
+        "winner": sheet.winner,
+    }

@@ -1,0 +1,169 @@
+"""Where the viewer reads games from: a small read-only adapter over the store.
+
+The viewer needs three things of a store, and nothing else (it never writes):
+
+- ``list_games() -> list[GameSummary]``: every game, in the order first
+  stored (:class:`ledger.application.GameSummary`);
+- ``version(game_id) -> int``: the number of events stored for the game (the
+  store's last version; the replay cache is keyed by it, so a game that grows
+  while it is being recorded is replayed again);
+- ``events(game_id) -> list[Event]``: the record's events in position order.
+
+Unknown games raise :class:`~ledger.errors.GameNotFoundError` everywhere.
+
+:class:`LedgerStore` is the real store (:class:`ledger.application.LedgerApp`:
+SQLite file or PostgreSQL, chosen by a db path/URL or ``RUMMY_LEDGER_DB``);
+:class:`RecordStore` serves record files read with
+:func:`ledger.records.read_record` (tests, a quick look at a folder of
+records without importing it). :func:`open_store` picks one from the Flask
+config.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+from ledger.application import GameSummary
+from ledger.errors import GameNotFoundError, RecordError
+from ledger.events import Event, GameStarted
+from ledger.records import find_record_files, read_record
+
+
+class Store(Protocol):
+    """What the viewer asks of a store (read-only)."""
+
+    def list_games(self) -> list[GameSummary]: ...
+
+    def version(self, game_id: str) -> int: ...
+
+    def events(self, game_id: str) -> list[Event]: ...
+
+
+def meta_of(first: GameStarted) -> dict[str, str]:
+    """The ``game_started`` meta strings that are set (``tournament``, ``table`` …)."""
+    if first.meta is None:
+        return {}
+    return {k: v for k in first.meta.__struct_fields__ if (v := getattr(first.meta, k)) is not None}
+
+
+class RecordStore:
+    """Games from record files (``.jsonl``) or folders of them, read once.
+
+    A file that is not a record (``REC-FORMAT``) is left out and listed in
+    ``skipped`` as ``(path, RecordError)``; a missing path raises
+    ``FileNotFoundError``. Events are not replayed here (the cache does
+    that), so an impossible record shows as a 422 page when it is opened.
+    """
+
+    def __init__(self, paths: Iterable[str | os.PathLike[str]] = (), records: Iterable[Iterable[Event]] = ()) -> None:
+        self._games: dict[str, list[Event]] = {}
+        self.skipped: list[tuple[str, RecordError]] = []
+        for path in find_record_files(paths):
+            try:
+                self.add(read_record(path).events)
+            except RecordError as err:
+                self.skipped.append((str(path), err))
+        for events in records:
+            self.add(events)
+
+    def add(self, events: Iterable[Event]) -> str:
+        """Add one game's events (the first must be ``game_started``); returns its id."""
+        evs = list(events)
+        first = evs[0] if evs else None
+        if not isinstance(first, GameStarted):
+            raise ValueError("a record starts with game_started")
+        self._games[first.game_id] = evs
+        return first.game_id
+
+    def list_games(self) -> list[GameSummary]:
+        out = []
+        for evs in self._games.values():
+            first = evs[0]
+            assert isinstance(first, GameStarted)
+            out.append(GameSummary(
+                game_id=first.game_id,
+                variant=first.variant,
+                ruleset=first.ruleset,
+                players=tuple(p.name for p in sorted(first.players, key=lambda p: p.seat)),
+                hands=sum(1 for e in evs if e.type == "hand_dealt"),
+                events=len(evs),
+                meta=meta_of(first),
+            ))
+        return out
+
+    def version(self, game_id: str) -> int:
+        return len(self._get(game_id))
+
+    def events(self, game_id: str) -> list[Event]:
+        return list(self._get(game_id))
+
+    def _get(self, game_id: str) -> list[Event]:
+        try:
+            return self._games[game_id]
+        except KeyError:
+            raise GameNotFoundError(game_id) from None
+
+
+class LedgerStore:
+    """The event store (:class:`ledger.application.LedgerApp`), read-only.
+
+    ``db`` is a SQLite path or ``postgresql://`` URL; None uses
+    ``RUMMY_LEDGER_DB`` or eventsourcing's own variables, else ``./ledger.db``
+    (:func:`ledger.application.open_app`). Several processes (gunicorn
+    workers) may each open one on the same store.
+    """
+
+    def __init__(self, db: str | None = None, app: Any = None) -> None:
+        self._db = db
+        self._app = app
+        self._lock = threading.Lock()
+
+    @property
+    def app(self) -> Any:
+        """The :class:`LedgerApp`, opened on first use (not at import or fork time)."""
+        if self._app is None:
+            with self._lock:
+                if self._app is None:
+                    from ledger.application import open_app
+
+                    self._app = open_app(self._db)
+        return self._app
+
+    def list_games(self) -> list[GameSummary]:
+        return list(self.app.list_games())
+
+    def version(self, game_id: str) -> int:
+        from ledger.persistence import game_uuid
+
+        last = self.app.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
+        if not last:
+            raise GameNotFoundError(game_id)
+        return int(last[0].originator_version)
+
+    def events(self, game_id: str) -> list[Event]:
+        return list(self.app.get_events(game_id))
+
+    def close(self) -> None:
+        """Close the application's connections (when it was opened)."""
+        if self._app is not None:
+            self._app.close()
+
+
+def open_store(config: Mapping[str, Any]) -> Store:
+    """The store named by a Flask config.
+
+    ``LEDGER_STORE``: a ready store object (tests); else ``LEDGER_RECORDS``:
+    record files/folders (:class:`RecordStore`); else the event store at
+    ``LEDGER_DB`` (path or URL; None: ``RUMMY_LEDGER_DB``/``./ledger.db``).
+    """
+    if config.get("LEDGER_STORE") is not None:
+        return config["LEDGER_STORE"]
+    records = config.get("LEDGER_RECORDS")
+    if records:
+        if isinstance(records, (str, os.PathLike)):
+            records = [records]
+        return RecordStore(records)
+    return LedgerStore(config.get("LEDGER_DB"))
