@@ -368,6 +368,22 @@ def serve_cmd(state: _State, host: str, port: int) -> None:
     web.create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port)
 
 
+@cli.command("import-openspiel")
+@click.argument("source")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the record here (default: standard output).")
+@click.option("--game-id", default=None, help="game_id of the record (default: derived from the history).")
+def import_openspiel_cmd(source: str, output: str | None, game_id: str | None) -> None:
+    """Convert an OpenSpiel gin_rummy game into a rummy-ledger/1 record (preset openspiel).
+
+    SOURCE is a file (or - for standard input) holding the action history as
+    integers, or the text of OpenSpiel's serialize(). Import the result with
+    `rummy-ledger import FILE`.
+    """
+    from ledger.openspiel_import import convert_main
+
+    sys.exit(convert_main(source, output, game_id))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point ``rummy-ledger``."""
     cli.main(args=argv, prog_name="rummy-ledger")

@@ -7,6 +7,13 @@ melding, laying off or discarding; the pile is turned over). The winner
 scores the other hands (A 1, 2–10 face, J Q K 10), doubled after going
 rummy (*chiudere in mano*).
 
+Stock exhausted (option ``restock``): ``shuffle`` (``seed``) and
+``turn_over`` (``pagat``) make the discard pile less its top card the new
+stock (``stock_restocked``; the base fold keeps the turned-over order, or the
+order the event gives); ``end_hand`` ends the hand (``hand_ended``
+``stock_exhausted``, 0 for every seat). A ``stock_restocked`` under
+``end_hand`` is accepted as recorded: RULES.md has no id for it.
+
 Rule ids: RAM-DISC-1, RAM-MELD-1, RAM-OUT-1.
 """
 
@@ -66,9 +73,6 @@ class RaminoRules(Rules):
 
     def new_extra(self, state: TableState) -> RaminoExtra:
         return RaminoExtra()
-
-    def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
-        return state
 
     def end_turn(self, state: TableState, pos: int) -> TableState:
         """RAM-MELD-1 (more new melds than allowed this turn); remembers who melded."""

@@ -1,0 +1,60 @@
+"""Bench: the same Gin hands through the ledger and through OpenSpiel.
+
+Plays ``N`` OpenSpiel ``gin_rummy`` hands with fixed seeds (the oracle
+test's policy), converts them once, then times
+
+* the ledger: fold (``replay``) + audit (``report``) + scoring
+  (``score_sheet``) of every converted record, and
+* OpenSpiel: a fresh state and ``apply_action`` over every history,
+
+and prints both rates (hands per second, events/actions per second) and
+their ratio. Usage: ``python bench/bench_gin_oracle.py [N] [REPEAT]``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pyspiel
+
+from ledger.audit import report
+from ledger.openspiel_import import convert_actions, play_gin
+from ledger.replay import replay
+from ledger.scoring import score_sheet
+
+
+def main(n: int = 300, repeat: int = 3) -> None:
+    games = [play_gin(seed, knock="never" if seed % 10 == 0 else "gin" if seed % 10 in (1, 2) else "always") for seed in range(n)]
+    records = [convert_actions(history, game_id=f"bench-{i}") for i, (history, _) in enumerate(games)]
+    events = sum(len(r) for r in records)
+    actions = sum(len(h) for h, _ in games)
+    game = pyspiel.load_game("gin_rummy")
+
+    best_ledger = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for record in records:
+            state = replay(record)
+            report(state)
+            score_sheet(state)
+        best_ledger = min(best_ledger, time.perf_counter() - t)
+
+    best_os = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for history, _ in games:
+            state = game.new_initial_state()
+            for a in history:
+                state.apply_action(a)
+            state.returns()
+        best_os = min(best_os, time.perf_counter() - t)
+
+    print(f"{n} hands: {events} ledger events, {actions} OpenSpiel actions (best of {repeat})")
+    print(f"ledger fold+audit+score: {n / best_ledger:10.1f} hands/s  {events / best_ledger:12.0f} events/s")
+    print(f"OpenSpiel apply_action:  {n / best_os:10.1f} hands/s  {actions / best_os:12.0f} actions/s")
+    print(f"ratio (OpenSpiel hands/s ÷ ledger hands/s): {best_ledger / best_os:.2f}")
+
+
+if __name__ == "__main__":
+    main(*(int(a) for a in sys.argv[1:3]))

@@ -1,0 +1,265 @@
+"""Gin Rummy (RULES.md "Gin Rummy"): the upcard offer, knocks, gin, big gin,
+undercuts, lay-offs, the wall, scoring per preset, and every GIN-… id.
+
+Deal used throughout (seat 1 deals, seat 0 plays first):
+  seat 0: A♠ 2♠ 3♠ | 7♣ 7♦ 7♥ | 9♥ 10♥ J♥ | K♣       (deadwood K♣ = 10)
+  seat 1: 4♠ 5♠ 6♠ | Q♣ Q♦ Q♥ | A♦ 2♦ 3♣ 8♥          (deadwood 1+2+3+8 = 14)
+  upcard K♦.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ledger.audit import report
+from ledger.errors import RecordError
+from ledger.events import decode_event
+from ledger.render import render_state
+from ledger.replay import replay
+from ledger.scoring import score_sheet
+
+H0 = ["AS", "2S", "3S", "7C", "7D", "7H", "9H", "10H", "JH", "KC"]
+H1 = ["4S", "5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "8H"]
+K_MELDS = [{"meld": "k1", "cards": ["AS", "2S", "3S"]}, {"meld": "k2", "cards": ["7C", "7D", "7H"]}, {"meld": "k3", "cards": ["9H", "10H", "JH"]}]
+
+
+def rec(*lines: dict, ruleset: str = "standard", options: dict | None = None, hands=(H0, H1), upcard: str = "KD") -> list:
+    start = {"type": "game_started", "format": "rummy-ledger/1", "game_id": "g", "variant": "gin", "ruleset": ruleset, "players": [{"seat": 0, "name": "Anna"}, {"seat": 1, "name": "Bruno"}]}
+    if options:
+        start["options"] = options
+    deal = {"type": "hand_dealt", "hand": 1, "dealer": 1, "hands": [list(hands[0]), list(hands[1])], "discard": [upcard]}
+    return [decode_event(json.dumps(d)) for d in (start, deal, *lines)]
+
+
+def P(seat):  # noqa: N802 - reads like the record
+    return {"type": "upcard_passed", "seat": seat}
+
+
+def draw(seat, card):
+    return {"type": "card_drawn", "seat": seat, "card": card}
+
+
+def knock(seat, discard, melds, deadwood):
+    return {"type": "knocked", "seat": seat, "discard": discard, "melds": melds, "deadwood": deadwood}
+
+
+def lay(seat, meld, cards):
+    return {"type": "meld_laid", "seat": seat, "meld": meld, "cards": cards}
+
+
+def off(seat, meld, cards):
+    return {"type": "meld_extended", "seat": seat, "meld": meld, "cards": cards}
+
+
+END = {"type": "hand_ended", "reason": "knocked", "seat": 0}
+DEFENCE = [lay(1, "d1", ["4S", "5S", "6S"]), lay(1, "d2", ["QC", "QD", "QH"]), off(1, "k3", ["8H"])]
+
+
+def findings(events) -> list[tuple]:
+    return [(f["position"], f["seat"], f["rule"], f["message"]) for f in report(replay(events)).to_json()["findings"]]
+
+
+def hand_scores(events, hand: int = 0) -> list[tuple[int, dict]]:
+    return [(s["points"], s["breakdown"]) for s in score_sheet(replay(events)).to_json()["hands"][hand]["scores"]]
+
+
+# --- knock, undercut, lay-off -------------------------------------------------------------------
+
+def test_knock_with_defender_melds_and_layoff_knocker_scores_the_difference() -> None:
+    # Anna draws 2♣, knocks with deadwood 2; Bruno melds and lays off 8♥: A♦ 2♦ 3♣ = 6 left. 6 - 2 = 4.
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END)
+    assert findings(ev) == []
+    assert hand_scores(ev) == [(4, {"deadwood_difference": 4}), (0, {})]
+
+
+def test_undercut_defender_scores_difference_plus_25() -> None:
+    # Anna knocks with 9♣ (9); Bruno is left with 6: undercut, 9 - 6 + 25 = 28 to Bruno.
+    ev = rec(P(0), P(1), draw(0, "9C"), knock(0, "KC", K_MELDS, ["9C"]), *DEFENCE, END)
+    assert findings(ev) == []
+    assert hand_scores(ev) == [(0, {}), (28, {"deadwood_difference": 3, "undercut_bonus": 25})]
+
+
+def test_equal_deadwood_is_an_undercut_in_standard_and_0_0_in_openspiel() -> None:
+    lines = (P(0), P(1), draw(0, "6C"), knock(0, "KC", K_MELDS, ["6C"]), *DEFENCE, END)
+    assert hand_scores(rec(*lines)) == [(0, {}), (25, {"deadwood_difference": 0, "undercut_bonus": 25})]
+    assert hand_scores(rec(*lines, ruleset="openspiel")) == [(0, {}), (0, {})]
+
+
+def test_defender_without_declared_melds_counts_every_card() -> None:
+    # Scoring uses the melds each seat declared: Bruno declares none, so all ten count:
+    # 4+5+6+10+10+10+1+2+3+8 = 59; Anna knocked with 2♣: 59 - 2 = 57.
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), END)
+    assert findings(ev) == []
+    assert hand_scores(ev) == [(57, {"deadwood_difference": 57}), (0, {})]
+
+
+GIN_HAND = ["AS", "2S", "3S", "7C", "7D", "7H", "9H", "10H", "JH", "KC"]
+DEF_HAND = ["4S", "5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "5H"]
+
+
+def test_gin_and_no_layoff_after_gin() -> None:
+    # Anna draws 8♥, discards K♣: all ten melded. Bruno melds the queens and 4-5-6♠: A♦ 2♦ 3♣ 5♥ = 11 left.
+    melds = K_MELDS[:2] + [{"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]}]
+    ev = rec(P(0), P(1), draw(0, "8H"), knock(0, "KC", melds, []), lay(1, "d1", ["4S", "5S", "6S"]), lay(1, "d2", ["QC", "QD", "QH"]), END, hands=(GIN_HAND, DEF_HAND))
+    assert findings(ev) == []
+    assert hand_scores(ev) == [(36, {"deadwood_difference": 11, "gin_bonus": 25}), (0, {})]
+
+
+def test_GIN_LAY_1_layoff_after_gin_is_flagged_and_does_not_count() -> None:
+    melds = [{"meld": "k1", "cards": ["AS", "2S", "3S"]}, K_MELDS[1], {"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]}]
+    ev = rec(P(0), P(1), draw(0, "8H"), knock(0, "KC", melds, []), lay(1, "d2", ["QC", "QD", "QH"]), off(1, "k1", ["4S"]), END, hands=(GIN_HAND, DEF_HAND))
+    assert findings(ev) == [(7, 1, "GIN-LAY-1", "Bruno laid off 4♠ on meld k1 after Anna went gin")]
+    # 4♠ stays deadwood: 4+5+6+1+2+3+5 = 26, +25
+    assert hand_scores(ev) == [(51, {"deadwood_difference": 26, "gin_bonus": 25}), (0, {})]
+
+
+def test_GIN_LAY_1_layoff_by_the_knocker() -> None:
+    # Anna takes the 4♠ upcard, knocks (discard 2♣, deadwood 4♠), then lays the 4♠ off onto her own A♠ 2♠ 3♠.
+    ev = rec({"type": "discard_taken", "seat": 0, "cards": ["4S"]}, knock(0, "2C", K_MELDS, ["4S"]), off(0, "k1", ["4S"]), END,
+             hands=(H0[:9] + ["2C"], ["KC"] + H1[1:]), upcard="4S")
+    assert findings(ev) == [(4, 0, "GIN-LAY-1", "Anna laid off 4♠ on meld k1: the knocker does not lay off")]
+    # the 4♠ stays Anna's deadwood (4); Bruno declared nothing: 10+5+6+30+1+2+3+8 = 65 -> 61
+    assert hand_scores(ev) == [(61, {"deadwood_difference": 61}), (0, {})]
+
+
+def test_GIN_LAY_1_legal_layoff_by_the_defender() -> None:
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), off(1, "k3", ["8H"]), END)
+    assert findings(ev) == []
+
+
+# --- GIN-KNOCK-1 / GIN-KNOCK-2 ------------------------------------------------------------------
+
+def test_GIN_KNOCK_1_deadwood_above_the_knock_card() -> None:
+    ev = rec(P(0), P(1), draw(0, "QS"), knock(0, "QS", K_MELDS[:2], ["9H", "10H", "JH", "KC"]), END)
+    assert findings(ev) == [(5, 0, "GIN-KNOCK-1", "Anna knocked with deadwood 39 (9♥ 10♥ J♥ K♣), above the knock card 10")]
+
+
+def test_GIN_KNOCK_1_legal_at_exactly_the_knock_card() -> None:
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "2C", K_MELDS, ["KC"]), END)
+    assert findings(ev) == []  # K♣ = 10
+
+
+def test_GIN_KNOCK_1_respects_the_knock_card_option() -> None:
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), END, options={"knock_card": 1})
+    assert findings(ev) == [(5, 0, "GIN-KNOCK-1", "Anna knocked with deadwood 2 (2♣), above the knock card 1")]
+
+
+def test_GIN_KNOCK_2_invalid_declared_meld() -> None:
+    melds = [K_MELDS[0], {"meld": "k2", "cards": ["7C", "7D", "9H"]}, {"meld": "k3", "cards": ["7H", "10H", "JH"]}]
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", melds, ["2C"]), END)
+    assert findings(ev) == [
+        (5, 0, "GIN-KNOCK-2", "declared meld k2 7♣ 7♦ 9♥: neither a set nor a sequence"),
+        (5, 0, "GIN-KNOCK-2", "declared meld k3 7♥ 10♥ J♥: neither a set nor a sequence"),
+        (5, 0, "GIN-KNOCK-1", "Anna knocked with deadwood 52 (2♣ 7♣ 7♦ 9♥ 7♥ 10♥ J♥), above the knock card 10"),
+    ]
+
+
+def test_GIN_KNOCK_2_declaration_that_is_not_the_hand() -> None:
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, []), END)
+    assert findings(ev) == [(5, 0, "GIN-KNOCK-2", "Anna's knock leaves out 2♣: melds and deadwood must be exactly the ten cards held")]
+    # the hidden 2♣ still counts: a knock (2), not gin. Bruno: 4+5+6+30+1+2+3+8 = 59 - 2 = 57
+    assert hand_scores(ev) == [(57, {"deadwood_difference": 57}), (0, {})]
+
+
+def test_GIN_KNOCK_2_legal_exact_declaration() -> None:
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), END)
+    assert findings(ev) == []
+
+
+# --- GIN-DISC-1 ------------------------------------------------------------------------------------
+
+TAKE_UP = {"type": "discard_taken", "seat": 0, "cards": ["KD"]}
+
+
+def test_GIN_DISC_1_discarding_the_upcard_just_taken_standard() -> None:
+    ev = rec(TAKE_UP, {"type": "card_discarded", "seat": 0, "card": "KD"})
+    assert findings(ev) == [(3, 0, "GIN-DISC-1", "Anna discarded K♦, the card just taken from the discard pile")]
+
+
+def test_GIN_DISC_1_legal_in_openspiel_and_for_another_card() -> None:
+    assert findings(rec(TAKE_UP, {"type": "card_discarded", "seat": 0, "card": "KD"}, ruleset="openspiel")) == []
+    assert findings(rec(TAKE_UP, {"type": "card_discarded", "seat": 0, "card": "KC"})) == []
+
+
+def test_GIN_DISC_1_applies_to_the_knock_discard() -> None:
+    ev = rec(TAKE_UP, knock(0, "KD", K_MELDS, ["KC"]), END)
+    assert findings(ev) == [(3, 0, "GIN-DISC-1", "Anna discarded K♦, the card just taken from the discard pile")]
+
+
+# --- the upcard offer, the wall, endings --------------------------------------------------------
+
+def test_upcard_offer_dealer_may_take_after_the_non_dealer_passes() -> None:
+    ev = rec(P(0), {"type": "discard_taken", "seat": 1, "cards": ["KD"]}, {"type": "card_discarded", "seat": 1, "card": "8H"}, draw(0, "2C"))
+    assert findings(ev) == []
+    assert replay(ev).turn == 0
+
+
+def test_upcard_passed_out_of_turn_and_outside_the_offer() -> None:
+    assert findings(rec(P(1))) == [(2, 1, "ALL-TURN-1", "Bruno passed the upcard out of turn: it was Anna's turn")]
+    with pytest.raises(RecordError) as info:
+        replay(rec(P(0), P(1), P(0)))
+    assert (info.value.rule, info.value.position) == ("REC-ORDER", 4)
+
+
+def test_play_after_the_knock_other_than_melds_is_out_of_turn() -> None:
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), draw(1, "4C"))
+    assert findings(ev) == [(6, 1, "ALL-TURN-1", "Bruno drew after Anna knocked: only the defender's melds and lay-offs remain")]
+
+
+def test_hand_ended_knocked_without_a_knock_is_rejected() -> None:
+    with pytest.raises(RecordError) as info:
+        replay(rec(P(0), P(1), END))
+    assert info.value.rule == "REC-ORDER"
+
+
+def test_wall_is_a_0_0_draw() -> None:
+    # 29 stock draws, each discarded again, leave two cards: the hand ends as a draw.
+    used = set(H0) | set(H1) | {"KD"}
+    rest = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "CDHS" if r + s not in used]
+    lines = [P(0), P(1)]
+    for i, c in enumerate(rest[:29]):
+        lines += [draw(i % 2, c), {"type": "card_discarded", "seat": i % 2, "card": c}]
+    ev = rec(*lines, {"type": "hand_ended", "reason": "stock_exhausted"})
+    state = replay(ev)
+    assert state.stock_count == 2 and findings(ev) == []
+    assert hand_scores(ev) == [(0, {}), (0, {})]
+
+
+def test_big_gin_standard_31_and_openspiel_plain_gin() -> None:
+    big = ["AS", "2S", "3S", "4S", "7C", "7D", "7H", "9H", "10H", "JH"]
+    dfd = ["5S", "6S", "8C", "8D", "QD", "QC", "QH", "2D", "5H", "KD"]
+    melds = [{"meld": "k1", "cards": ["AS", "2S", "3S"]}, K_MELDS[1], {"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]}]
+    lines = (P(0), P(1), draw(0, "8H"), knock(0, "4S", melds, []), lay(1, "d1", ["QC", "QD", "QH"]), END)
+    # Bruno: 5+6+8+8+2+5+10 = 44 after the queens
+    assert hand_scores(rec(*lines, hands=(big, dfd), upcard="KC")) == [(75, {"deadwood_difference": 44, "big_gin_bonus": 31}), (0, {})]
+    assert hand_scores(rec(*lines, hands=(big, dfd), upcard="KC", ruleset="openspiel")) == [(69, {"deadwood_difference": 44, "gin_bonus": 25}), (0, {})]
+
+
+def test_game_to_target_with_game_and_box_bonuses() -> None:
+    # hand 1: Anna knocks (2) vs Bruno 6 -> Anna 4. hand 2 (Anna deals, Bruno first): Bruno goes gin: 11 + 25 = 36,
+    # 4 + ... Bruno 36 >= target 30: game bonus 100 + box 25 (one hand won); Anna's box 25.
+    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END, options={"target": 30})
+    hand2 = {"type": "hand_dealt", "hand": 2, "dealer": 0, "hands": [DEF_HAND, GIN_HAND], "discard": ["KD"]}
+    melds = K_MELDS[:2] + [{"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]}]
+    more = [hand2, P(1), P(0), draw(1, "8H"), knock(1, "KC", melds, []), lay(0, "d1", ["4S", "5S", "6S"]), lay(0, "d2", ["QC", "QD", "QH"]),
+            {"type": "hand_ended", "reason": "knocked", "seat": 1}, {"type": "game_ended", "reason": "target_reached"}]
+    ev = ev + [decode_event(json.dumps(d)) for d in more]
+    assert findings(ev) == []
+    sheet = score_sheet(replay(ev)).to_json()
+    assert [[(s["points"], s["breakdown"]) for s in h["scores"]] for h in sheet["hands"]] == [
+        [(4, {"deadwood_difference": 4}), (0, {})],
+        [(25, {"box_bonus": 25}), (161, {"deadwood_difference": 11, "gin_bonus": 25, "game_bonus": 100, "box_bonus": 25})],
+    ]
+    assert sheet["totals"] == [{"seat": 0, "points": 29}, {"seat": 1, "points": 161}] and sheet["winner"] == 1
+
+
+# --- the best deadwood in views -------------------------------------------------------------------
+
+def test_show_displays_best_deadwood_for_every_seat() -> None:
+    state = replay(rec(P(0), P(1), draw(0, "2C")))
+    text = render_state(state)
+    assert "Anna: best deadwood 2, could knock (discarding K♣)" in text
+    assert "Bruno: best deadwood 14, could not knock" in text
+    assert "Bruno" not in "\n".join(ln for ln in render_state(state, pov=0).splitlines() if "deadwood" in ln)

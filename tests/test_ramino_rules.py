@@ -1,0 +1,168 @@
+"""Classic Ramino (RULES.md "Ramino, classic Rummy"): going out per preset,
+chiudere in mano, restock per option, hand sizes, and every RAM-… id.
+
+Seat 1 deals; seat 0 (Anna) plays first.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ledger.audit import report
+from ledger.errors import RecordError
+from ledger.events import decode_event
+from ledger.replay import replay
+from ledger.scoring import score_sheet
+
+H0 = ["AS", "2S", "3S", "7C", "7D", "7H", "9H", "10H", "JH", "KC"]
+H1 = ["4S", "5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "5H"]  # 4+5+6+30+1+2+3+5 = 56
+NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
+
+
+def rec(*lines: dict, ruleset: str = "seed", options: dict | None = None, hands=(H0, H1), upcard: str = "KD") -> list:
+    start = {"type": "game_started", "format": "rummy-ledger/1", "game_id": "r", "variant": "ramino", "ruleset": ruleset,
+             "players": [{"seat": i, "name": NAMES[i]} for i in range(len(hands))]}
+    if options:
+        start["options"] = options
+    deal = {"type": "hand_dealt", "hand": 1, "dealer": 1 % len(hands), "hands": [list(h) for h in hands], "discard": [upcard]}
+    return [decode_event(json.dumps(d)) for d in (start, deal, *lines)]
+
+
+def draw(seat, card):
+    return {"type": "card_drawn", "seat": seat, "card": card}
+
+
+def disc(seat, card):
+    return {"type": "card_discarded", "seat": seat, "card": card}
+
+
+def lay(seat, meld, cards):
+    return {"type": "meld_laid", "seat": seat, "meld": meld, "cards": cards}
+
+
+def out(seat):
+    return {"type": "hand_ended", "reason": "went_out", "seat": seat}
+
+
+def findings(events) -> list[tuple]:
+    return [(f["position"], f["seat"], f["rule"], f["message"]) for f in report(replay(events)).to_json()["findings"]]
+
+
+def scores(events, hand: int = 0) -> list[tuple[int, dict]]:
+    return [(s["points"], s["breakdown"]) for s in score_sheet(replay(events)).to_json()["hands"][hand]["scores"]]
+
+
+MANO = [draw(0, "8H"), lay(0, "a", ["AS", "2S", "3S"]), lay(0, "b", ["7C", "7D", "7H"]), lay(0, "c", ["8H", "9H", "10H", "JH"]), disc(0, "KC"), out(0)]
+
+
+def test_chiudere_in_mano_doubles_the_collected_hands() -> None:
+    ev = rec(*MANO)
+    assert findings(ev) == []
+    assert scores(ev) == [(112, {"hands_collected": 56, "rummy_double": 56}), (0, {})]
+    assert scores(rec(*MANO, options={"rummy_doubles": False})) == [(56, {"hands_collected": 56, "rummy_double": 0}), (0, {})]
+
+
+def test_going_out_after_an_earlier_meld_is_not_rummy() -> None:
+    ev = rec(draw(0, "8H"), lay(0, "a", ["AS", "2S", "3S"]), disc(0, "KC"), draw(1, "4C"), disc(1, "4C"),
+             draw(0, "2C"), lay(0, "b", ["7C", "7D", "7H"]), lay(0, "c", ["8H", "9H", "10H", "JH"]), disc(0, "2C"), out(0))
+    assert findings(ev) == []
+    assert scores(ev) == [(56, {"hands_collected": 56, "rummy_double": 0}), (0, {})]
+
+
+# --- RAM-OUT-1 --------------------------------------------------------------------------------------
+OUT_H0 = ["AS", "2S", "3S", "4S", "7C", "7D", "7H", "9H", "10H", "JH"]
+OUT_H1 = ["5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "5H", "KD"]  # 5+6+30+1+2+3+5+10 = 62
+MELD_OUT = [draw(0, "8H"), lay(0, "a", ["AS", "2S", "3S", "4S"]), lay(0, "b", ["7C", "7D", "7H"]), lay(0, "c", ["8H", "9H", "10H", "JH"]), out(0)]
+
+
+def test_RAM_OUT_1_going_out_by_melding_in_seed() -> None:
+    ev = rec(*MELD_OUT, hands=(OUT_H0, OUT_H1), upcard="KC")
+    assert findings(ev) == [(6, 0, "RAM-OUT-1", "Anna went out without a discard (preset seed requires one)")]
+
+
+def test_RAM_OUT_1_legal_in_pagat() -> None:
+    ev = rec(*MELD_OUT, ruleset="pagat", hands=(OUT_H0, OUT_H1), upcard="KC")
+    assert findings(ev) == []
+    assert scores(ev) == [(124, {"hands_collected": 62, "rummy_double": 62}), (0, {})]
+
+
+def test_RAM_OUT_1_legal_going_out_by_discard_in_seed() -> None:
+    assert findings(rec(*MANO)) == []
+
+
+# --- RAM-DISC-1 -------------------------------------------------------------------------------------
+def test_RAM_DISC_1_discarding_the_card_just_taken() -> None:
+    ev = rec({"type": "discard_taken", "seat": 0, "cards": ["KD"]}, disc(0, "KD"))
+    assert findings(ev) == [(3, 0, "RAM-DISC-1", "Anna discarded K♦, the card just taken from the discard pile")]
+
+
+def test_RAM_DISC_1_legal_other_card_or_stock_card() -> None:
+    assert findings(rec({"type": "discard_taken", "seat": 0, "cards": ["KD"]}, disc(0, "KC"))) == []
+    assert findings(rec(draw(0, "4C"), disc(0, "4C"))) == []
+
+
+# --- RAM-MELD-1 -------------------------------------------------------------------------------------
+TWO_MELDS = [draw(0, "8C"), lay(0, "a", ["AS", "2S", "3S"]), lay(0, "b", ["7C", "7D", "7H"]), disc(0, "KC")]
+
+
+def test_RAM_MELD_1_more_new_melds_than_allowed() -> None:
+    ev = rec(*TWO_MELDS, options={"max_new_melds_per_turn": 1})
+    assert findings(ev) == [(5, 0, "RAM-MELD-1", "Anna laid 2 new melds in one turn; at most 1 allowed")]
+
+
+def test_RAM_MELD_1_legal_unlimited_by_default_and_within_limit() -> None:
+    assert findings(rec(*TWO_MELDS)) == []
+    assert findings(rec(*TWO_MELDS, options={"max_new_melds_per_turn": 2})) == []
+
+
+# --- deal, melds, restock ---------------------------------------------------------------------------
+def test_hand_sizes_by_player_count() -> None:
+    three = (H0[:7], H1[:7], ["8C", "8D", "8S", "9C", "9D", "9S", "10C"])
+    assert findings(rec(hands=three)) == []
+    ev = rec(hands=(H0[:7], H1[:7], ["8C", "8D", "8S", "9C", "9D", "9S", "10C", "10D"]))
+    assert findings(ev) == [(1, 2, "ALL-DEAL-1", "Carla was dealt 8 cards instead of 7")]
+
+
+def test_ace_high_sequence_needs_the_option() -> None:
+    hands = (["QS", "KS", "AS", "7C", "7D", "7H", "9H", "10H", "JH", "KC"], H1)
+    ev = rec(draw(0, "8C"), lay(0, "a", ["QS", "KS", "AS"]), disc(0, "8C"), hands=hands)
+    assert findings(ev) == [(3, 0, "ALL-MELD-1", "meld a Q♠ K♠ A♠: an ace high where only ace low is allowed")]
+    assert findings(rec(draw(0, "8C"), lay(0, "a", ["QS", "KS", "AS"]), disc(0, "8C"), hands=hands, options={"ace_high": True})) == []
+
+
+def _exhaust() -> list[dict]:
+    """31 stock draws, each discarded again: the stock is empty, the pile holds 32 cards."""
+    used = set(H0) | set(H1) | {"KD"}
+    rest = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "CDHS" if r + s not in used]
+    lines: list[dict] = []
+    for i, c in enumerate(rest):
+        lines += [draw(i % 2, c), disc(i % 2, c)]
+    return lines
+
+
+def test_restock_turn_over_puts_the_pile_bottom_on_top_pagat() -> None:
+    # after 31 turns it is Bruno's turn; the pile less its top becomes the stock, K♦ (the first upcard) on top
+    ev = rec(*_exhaust(), {"type": "stock_restocked"}, draw(1, "KD"), ruleset="pagat")
+    state = replay(ev)
+    assert state.stock_count == 30 and findings(ev) == []
+    with pytest.raises(RecordError) as info:
+        replay(rec(*_exhaust(), {"type": "stock_restocked"}, draw(1, "AC"), ruleset="pagat"))
+    assert info.value.rule == "REC-WHERE"
+
+
+def test_restock_shuffle_leaves_the_order_unknown_seed() -> None:
+    ev = rec(*_exhaust(), {"type": "stock_restocked"}, draw(1, "AC"))
+    assert replay(ev).stock_count == 30 and findings(ev) == []
+
+
+def test_restock_end_hand_scores_0_for_everyone() -> None:
+    ev = rec(*_exhaust(), {"type": "hand_ended", "reason": "stock_exhausted"}, options={"restock": "end_hand"})
+    assert scores(ev) == [(0, {}), (0, {})]
+
+
+def test_game_to_target_winner() -> None:
+    ev = rec(*MANO, {"type": "game_ended", "reason": "target_reached"})
+    sheet = score_sheet(replay(ev)).to_json()
+    assert sheet["totals"] == [{"seat": 0, "points": 112}, {"seat": 1, "points": 0}] and sheet["winner"] == 0
