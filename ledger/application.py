@@ -38,6 +38,7 @@ from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Store
 
 from ledger import replay as _replay
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
+from ledger.variants import find_variant
 from ledger.events import Event, GameStarted, encode_event
 from ledger.persistence import (
     GAME_STARTED_TOPIC,
@@ -202,7 +203,7 @@ class LedgerApp(Application[UUID]):
                     GameSummary(
                         game_id=first.game_id,
                         variant=first.variant,
-                        ruleset=first.ruleset,
+                        ruleset=first.ruleset or find_variant(first.variant).default_ruleset,
                         players=tuple(p.name for p in first.players),
                         hands=hands,
                         events=events,
