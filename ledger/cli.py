@@ -29,6 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ledger import __version__
+from ledger.analytics_cli import register, update_after_import
 from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError
 from ledger.events import Event
@@ -128,13 +129,15 @@ def error_line(err: RecordError, path: str | os.PathLike[str] | None = None) -> 
 
 @cli.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--no-analytics", is_flag=True, help="Do not bring the DuckDB analytics view up to date afterwards.")
 @click.pass_obj
-def import_cmd(state: _State, paths: tuple[Path, ...]) -> None:
+def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool) -> None:
     """Import record files (folders are searched for *.jsonl).
 
     Each file is stored whole or not at all; a rejected file prints
-    ``file:line: field: RULE: message`` and the others go on. Exit 1 when any
-    file was rejected.
+    ``file:line: field: RULE: message`` and the others go on. Then the
+    analytics view is brought up to date (unless --no-analytics). Exit 1 when
+    any file was rejected.
     """
     files = find_record_files(paths)
     app = state.app()
@@ -178,6 +181,8 @@ def import_cmd(state: _State, paths: tuple[Path, ...]) -> None:
     _console().print(table)
     if not files:
         click.echo("no record files found", err=True)
+    if not no_analytics and tally["stored"][0]:
+        update_after_import(app, state.db)
     if tally["rejected"][0]:
         sys.exit(1)
 
@@ -368,6 +373,34 @@ def serve_cmd(state: _State, host: str, port: int) -> None:
     web.create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port)
 
 
+@cli.command("simulate")
+@click.option("--variant", required=True, type=click.Choice(["burraco", "scala40", "ramino", "ramino51", "gin"]), help="Variant to play.")
+@click.option("--ruleset", default=None, help="Preset (default: the variant's).")
+@click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True, help="Seats at the table.")
+@click.option("--games", type=click.IntRange(1), required=True, help="How many complete games to write.")
+@click.option("--seed", type=int, required=True, help="Random seed: the same seed writes the same games.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder for the .jsonl records.")
+@click.option("--violations", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="Per-turn rate of injected rule violations (written beside each record as NAME.injected.json).")
+def simulate_cmd(variant: str, ruleset: str | None, players: int, games: int, seed: int, out: Path, violations: float) -> None:
+    """Write simulated complete games played by simple heuristic players.
+
+    Every record has the full deal and stock order; with --violations the
+    injected rule ids and positions are written beside each record.
+    """
+    from ledger.simulate import simulate_main
+    from ledger.variants import find_variant
+
+    rules = find_variant(variant)
+    if ruleset is not None and ruleset not in rules.presets:
+        raise click.BadParameter(f"{ruleset!r} is not a {variant} preset (known: {', '.join(sorted(rules.presets))})", param_hint="--ruleset")
+    if players not in rules.players_allowed:
+        allowed = ", ".join(str(n) for n in rules.players_allowed)
+        raise click.BadParameter(f"{variant} is played by {allowed} players", param_hint="--players")
+    paths = simulate_main(variant, ruleset, players, games, seed, out, violations)
+    click.echo(f"{len(paths)} games written to {out}")
+
+
 @cli.command("import-openspiel")
 @click.argument("source")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the record here (default: standard output).")
@@ -382,6 +415,9 @@ def import_openspiel_cmd(source: str, output: str | None, game_id: str | None) -
     from ledger.openspiel_import import convert_main
 
     sys.exit(convert_main(source, output, game_id))
+
+
+register(cli)
 
 
 def main(argv: list[str] | None = None) -> None:

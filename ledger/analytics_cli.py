@@ -1,0 +1,344 @@
+"""Command bodies of the analytics view: ``analytics update``, ``export``, ``query``.
+
+:func:`register` adds them to the ``rummy-ledger`` click group
+(:mod:`ledger.cli`):
+
+- ``rummy-ledger analytics update [--rebuild]``: bring the DuckDB view up to date;
+- ``rummy-ledger analytics export`` and ``rummy-ledger export --all|GAME...
+  --format parquet|csv|jsonl --out DIR`` (with ``--variant``, ``--since``,
+  ``--until``, ``--tournament``, ``--player``): one file per table. The
+  top-level ``export GAME [-o FILE]`` without ``--format``/``--out``/``--all``
+  still writes the game's record (the command it replaces is called);
+- ``rummy-ledger query "SQL" [--csv|--json]`` (also ``analytics query``);
+- ``rummy-ledger analytics tables``: the tables and columns with units.
+
+:func:`update_after_import` is what ``import`` calls unless ``--no-analytics``.
+The view is :func:`ledger.projections.analytics_path` of the store unless
+``--analytics PATH`` (or ``RUMMY_LEDGER_ANALYTICS``) says otherwise. Errors
+are :class:`ledger.errors.LedgerError` subclasses, which the CLI group turns
+into one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+import duckdb
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ledger.projections import analytics_path, open_duckdb, update
+from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
+from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait
+from ledger.projections.export import FORMATS, Selection, export_tables, select_games
+from ledger.projections.tables import TABLES, markdown
+
+#: a progress bar is shown when an update has at least this many notifications to apply
+PROGRESS_MIN_EVENTS = 20_000
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _view_path(ctx: click.Context, analytics: str | None) -> str:
+    return analytics or analytics_path(getattr(ctx.obj, "db", None))
+
+
+@contextmanager
+def _progress(label: str, enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on stderr (only on a terminal); yields ``advance(done, total)``."""
+    console = _err()
+    if not (enabled and console.is_terminal):
+        yield None
+        return
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
+def run_update(app: Any, path: str, *, rebuild: bool = False, batch: int = DEFAULT_BATCH, wait: float | None = None, progress: bool = True) -> UpdateResult:
+    """Update the view at ``path`` from ``app``'s store, with a progress bar
+    for large updates on a terminal."""
+    last = app.recorder.max_notification_id() or 0
+    with _progress("analytics", progress and last >= PROGRESS_MIN_EVENTS) as advance:
+        return update(app, path, batch_size=batch, wait=wait, rebuild=rebuild, progress=advance)
+
+
+def _summary(result: UpdateResult) -> str:
+    if not result.notifications:
+        return f"analytics view {result.path} is up to date (event {result.position or 0})"
+    return (
+        f"analytics view {result.path}: {result.notifications} events applied, {result.games} games (re)built "
+        f"in {result.batches} transaction{'s' if result.batches != 1 else ''}" + (" (rebuilt from scratch)" if result.rebuilt else "")
+    )
+
+
+def update_after_import(app: Any, db_path: str | None, *, analytics: str | None = None, quiet: bool = False) -> UpdateResult | None:
+    """Bring the analytics view of the store ``db_path`` (the ``--db`` value;
+    None: the configured store) up to date after an import; ``analytics``
+    overrides the view's path. Prints one line on stderr. Returns None (with a
+    warning, the import stands) when another process holds the view or it
+    cannot be written.
+    """
+    path = analytics or analytics_path(db_path)
+    try:
+        result = run_update(app, path)
+    except AnalyticsError as exc:
+        click.echo(f"rummy-ledger: warning: analytics not updated: {exc}", err=True)
+        return None
+    if not quiet:
+        click.echo(_summary(result), err=True)
+    return result
+
+
+# --- options shared by the commands ----------------------------------------------
+
+_analytics_opt = click.option("--analytics", "analytics", metavar="PATH", default=None, help="DuckDB file of the view (default: beside the store, or $RUMMY_LEDGER_ANALYTICS).")
+_wait_opt = click.option("--wait", type=float, default=None, metavar="SECONDS", help="Wait this long for another process using the view (default $RUMMY_LEDGER_ANALYTICS_WAIT or 10).")
+_no_update_opt = click.option("--no-update", is_flag=True, help="Use the view as it is; do not apply new events first.")
+
+
+def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed((
+        click.argument("games", nargs=-1),
+        click.option("--all", "all_games", is_flag=True, help="Every game (the filters still apply)."),
+        click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None, help="File format (default parquet)."),
+        click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the files (one per table)."),
+        click.option("--variant", "variants", multiple=True, help="Only games of this variant (repeatable)."),
+        click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or after this date (YYYY-MM-DD)."),
+        click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or before this date."),
+        click.option("--tournament", "tournaments", multiple=True, help="Only games of this tournament (meta.tournament; repeatable)."),
+        click.option("--player", "players", multiple=True, help="Only games with a player of this name (repeatable)."),
+        _analytics_opt,
+        _wait_opt,
+        _no_update_opt,
+    )):
+        f = option(f)
+    return f
+
+
+def _export(ctx: click.Context, games: tuple[str, ...], all_games: bool, fmt: str | None, out: Path | None, variants: tuple[str, ...],
+            since: datetime | None, until: datetime | None, tournaments: tuple[str, ...], players: tuple[str, ...],
+            analytics: str | None, wait: float | None, no_update: bool) -> None:
+    if out is None:
+        raise click.UsageError("--out DIR is required for a table export")
+    if bool(games) == all_games:
+        raise click.UsageError("name the games to export, or pass --all")
+    path = _view_path(ctx, analytics)
+    if not no_update:
+        run_update(ctx.obj.app(), path, wait=wait)
+    selection = Selection(
+        games=games, variants=variants, since=since.date() if since else None, until=until.date() if until else None,
+        tournaments=tournaments, players=players,
+    )
+    fmt = fmt or "parquet"
+    con = open_duckdb(path, read_only=True, wait=default_wait() if wait is None else wait)
+    try:
+        if games:
+            missing = sorted(set(games) - set(select_games(con, Selection(games=games))))
+            if missing:
+                raise click.ClickException(f"not in the analytics view: {', '.join(missing)} (import them, or run `analytics update`)")
+        with _progress_tables(len(TABLES)) as advance:
+            counts = export_tables(con, out, fmt, selection, progress=advance)
+    finally:
+        con.close()
+    ext = FORMATS[fmt][0]
+    click.echo(f"exported {counts['games']} games to {out}: " + ", ".join(f"{t}.{ext} {n}" for t, n in counts.items()), err=True)
+
+
+@contextmanager
+def _progress_tables(n: int) -> Iterator[Callable[[str, int], None] | None]:
+    console = _err()
+    if not console.is_terminal:
+        yield None
+        return
+    with Progress(TextColumn("export {task.fields[table]}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True) as bar:
+        task = bar.add_task("export", total=n, table="")
+
+        def advance(table: str, rows: int) -> None:
+            bar.update(task, advance=1, table=f"{table} ({rows} rows)")
+
+        yield advance
+
+
+def _query(ctx: click.Context, sql: str, as_csv: bool, as_json: bool, analytics: str | None, wait: float | None, no_update: bool, max_rows: int) -> None:
+    if as_csv and as_json:
+        raise click.UsageError("choose one of --csv and --json")
+    path = _view_path(ctx, analytics)
+    if not no_update:
+        run_update(ctx.obj.app(), path, wait=wait)
+    con = open_duckdb(path, read_only=True, wait=default_wait() if wait is None else wait)
+    try:
+        try:
+            cur = con.execute(sql)
+        except duckdb.Error as exc:
+            raise click.ClickException(f"query failed: {exc}") from None
+        if cur.description is None:
+            return
+        names = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+    finally:
+        con.close()
+    if as_json:
+        for row in rows:
+            click.echo(json.dumps(dict(zip(names, row)), ensure_ascii=False, default=_jsonable))
+    elif as_csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(names)
+        writer.writerows([[_cell(v) if isinstance(v, (list, dict)) else v for v in row] for row in rows])
+    else:
+        table = Table(title_justify="left", caption=f"{len(rows)} row{'s' if len(rows) != 1 else ''}" + (f" (first {max_rows} shown)" if len(rows) > max_rows else ""))
+        for i, name in enumerate(names):
+            numeric = bool(rows) and all(isinstance(r[i], (int, float)) and not isinstance(r[i], bool) for r in rows if r[i] is not None)
+            table.add_column(name, justify="right" if numeric else "left", overflow="fold")
+        for row in rows[:max_rows]:
+            table.add_row(*(_cell(v) for v in row))
+        Console(width=None if sys.stdout.isatty() else 200, highlight=False).print(table)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    return str(value)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1e15 else str(value)
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, default=_jsonable)
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    return str(value)
+
+
+_query_args = (
+    click.argument("sql"),
+    click.option("--csv", "as_csv", is_flag=True, help="CSV with a header row."),
+    click.option("--json", "as_json", is_flag=True, help="One JSON object per row."),
+    _analytics_opt,
+    _wait_opt,
+    _no_update_opt,
+    click.option("--max-rows", type=int, default=200, show_default=True, help="Rows shown in the table (all rows with --csv/--json)."),
+)
+
+
+def _with(options: tuple[Callable[..., Any], ...]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return wrap
+
+
+def _query_command(name: str) -> click.Command:
+    @click.command(name)
+    @_with(_query_args)
+    @click.pass_context
+    def query_cmd(ctx: click.Context, **kw: Any) -> None:
+        """Run SQL against the analytics view and print a table (or --csv/--json).
+
+        Tables: games, players, hands, events, melds, scores, findings
+        (`rummy-ledger analytics tables` lists the columns). The view is
+        brought up to date first unless --no-update; it is opened read-only.
+        """
+        _query(ctx, **kw)
+
+    return query_cmd
+
+
+def _analytics_group() -> click.Group:
+    @click.group("analytics")
+    def analytics_group() -> None:
+        """The DuckDB analytics view: update, export, query."""
+
+    @analytics_group.command("update")
+    @click.option("--rebuild", is_flag=True, help="Drop the view and build it again from the first event.")
+    @click.option("--batch", type=click.IntRange(1), default=DEFAULT_BATCH, show_default=True, help="Events per transaction.")
+    @_analytics_opt
+    @_wait_opt
+    @click.pass_context
+    def update_cmd(ctx: click.Context, rebuild: bool, batch: int, analytics: str | None, wait: float | None) -> None:
+        """Apply the store's new events to the analytics view (resumes where the last run stopped)."""
+        path = _view_path(ctx, analytics)
+        click.echo(_summary(run_update(ctx.obj.app(), path, rebuild=rebuild, batch=batch, wait=wait)))
+
+    @analytics_group.command("export")
+    @_export_options
+    @click.pass_context
+    def export_cmd(ctx: click.Context, **kw: Any) -> None:
+        """Export the view: one file per table (games, players, hands, events, melds, scores, findings)."""
+        _export(ctx, **kw)
+
+    @analytics_group.command("tables")
+    def tables_cmd() -> None:
+        """Print the tables and their columns (Markdown)."""
+        click.echo(markdown())
+
+    analytics_group.add_command(_query_command("query"))
+    return analytics_group
+
+
+def _merged_export(original: click.Command | None) -> click.Command:
+    """The top-level ``export``: tables when ``--format``/``--out``/``--all`` is
+    given, else the ``original`` command (one game's record)."""
+    record_option = (
+        [click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Record export: write to FILE instead of stdout.")]
+        if original is not None else []
+    )
+
+    @click.command("export")
+    @_export_options
+    @_with(tuple(record_option))
+    @click.pass_context
+    def export_cmd(ctx: click.Context, output: Path | None = None, **kw: Any) -> None:
+        """Export a game's record (GAME [-o FILE]), or with --format/--out/--all
+        the analytics tables, one file per table:
+
+        rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D] [--until D] [--tournament T] [--player NAME]
+        """
+        tables = kw["all_games"] or kw["fmt"] is not None or kw["out"] is not None
+        if tables or original is None:
+            if output is not None:
+                raise click.UsageError("-o/--output is for a record export; a table export writes into --out DIR")
+            _export(ctx, **kw)
+            return
+        filters = any(kw[k] for k in ("variants", "since", "until", "tournaments", "players"))
+        if len(kw["games"]) != 1 or filters:
+            raise click.UsageError("a record export takes one GAME; for tables pass --format and --out DIR")
+        ctx.invoke(original, game=kw["games"][0], output=output)
+
+    export_cmd.record_export = original  # type: ignore[attr-defined]
+    return export_cmd
+
+
+def register(cli_group: click.Group) -> None:
+    """Add the analytics commands to the ``rummy-ledger`` group: ``analytics``
+    (``update``, ``export``, ``query``, ``tables``), ``query`` and the merged
+    ``export`` (keeps the group's existing record ``export``)."""
+    cli_group.add_command(_analytics_group())
+    cli_group.add_command(_query_command("query"))
+    existing = cli_group.commands.get("export")
+    original = getattr(existing, "record_export", existing)  # registering twice keeps the record export
+    cli_group.add_command(_merged_export(original))
+
+
+__all__ = ["register", "run_update", "update_after_import", "AnalyticsBusyError"]

@@ -1,0 +1,256 @@
+"""The analytics projection: store notifications -> DuckDB rows, exactly once.
+
+:class:`AnalyticsProjection` is an eventsourcing
+:class:`~eventsourcing.projection.Projection` over a
+:class:`~ledger.projections.duckdb_recorder.DuckDBTrackingRecorder`. Scores
+and findings need the whole game, so a game's rows are *rebuilt* from its
+full event list whenever one of its events is processed: the earlier events
+come from the view's own ``events`` table (their canonical JSON), the new ones
+from the notifications; the game's old rows are deleted and the new rows and
+the tracking position written in one DuckDB transaction
+(:meth:`~ledger.projections.duckdb_recorder.DuckDBTrackingRecorder.replace_games`).
+
+:func:`catch_up` pulls notifications from the application's notification log
+in batches (the SQLite recorder cannot ``subscribe()``; it works the same on
+PostgreSQL) and applies each batch as one transaction: a crash loses at most
+the batch in flight, and the next run starts after the last tracked id.
+:func:`follow` runs the same projection under eventsourcing's
+``ProjectionRunner`` machinery where the store can push notifications
+(PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import EllipsisType
+from typing import Any
+
+import duckdb
+import msgspec
+from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.projection import BaseProjectionRunner, Projection
+
+from ledger.application import LedgerApp, store_env
+from ledger.events import Event, GameStarted, decode_event, encode_event
+from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
+from ledger.projections.rows import Rows, empty_rows, game_rows
+
+ANALYTICS_ENV_VAR = "RUMMY_LEDGER_ANALYTICS"
+ANALYTICS_SUFFIX = ".analytics.duckdb"
+DEFAULT_BATCH = 5000
+
+Progress = Callable[[int, int], None]
+
+
+class UpdateResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What :func:`catch_up` did: notifications applied, games (re)built,
+    batches (transactions), and the tracked notification id at the end."""
+
+    path: str
+    notifications: int
+    games: int
+    batches: int
+    position: int | None
+    rebuilt: bool = False
+
+
+def analytics_path(db: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """Where the DuckDB file of the store named by ``db`` lives.
+
+    ``RUMMY_LEDGER_ANALYTICS`` when set; else beside a SQLite store, named
+    after it (``games/ledger.db`` -> ``games/ledger.analytics.duckdb``); for a
+    PostgreSQL store ``./<dbname>[-<schema>].analytics.duckdb``.
+
+    >>> analytics_path("games/ledger.db", {})
+    'games/ledger.analytics.duckdb'
+    >>> analytics_path("postgresql://u@h/club?schema=s1", {})
+    'club-s1.analytics.duckdb'
+    >>> analytics_path("x.db", {"RUMMY_LEDGER_ANALYTICS": "/data/a.duckdb"})
+    '/data/a.duckdb'
+    """
+    environ = os.environ if environ is None else environ
+    if environ.get(ANALYTICS_ENV_VAR):
+        return environ[ANALYTICS_ENV_VAR]
+    env = {**environ, **store_env(db, environ)}
+    if env.get("PERSISTENCE_MODULE", "").endswith("postgres"):
+        name = env.get("POSTGRES_DBNAME", "ledger") + (f"-{env['POSTGRES_SCHEMA']}" if env.get("POSTGRES_SCHEMA") else "")
+        return name + ANALYTICS_SUFFIX
+    sqlite = env.get("SQLITE_DBNAME", "ledger.db")
+    if sqlite.startswith("file:") or ":memory:" in sqlite:
+        return "ledger" + ANALYTICS_SUFFIX
+    path = Path(sqlite)
+    return str(path.with_name(path.stem + ANALYTICS_SUFFIX))
+
+
+class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
+    """Turns the store's events into the analytics rows (see the module docstring).
+
+    ``process_event`` (one event, as eventsourcing's runners call it) and
+    :meth:`process_batch` (many, as :func:`catch_up` calls it) both rebuild
+    each touched game once and commit rows plus tracking atomically.
+    """
+
+    name = "analytics"
+    topics = ()
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
+        """Apply one stored event (a :class:`~ledger.persistence.GameEvent`)."""
+        self.process_batch([(domain_event, tracking)])
+
+    def process_batch(self, items: Sequence[tuple[Any, Tracking]], *, after: int | None | EllipsisType = ...) -> int:
+        """Apply notifications in order, as one transaction tracked at the last
+        one's id; returns the number of games rebuilt. ``after``: the id the
+        batch was read after (None: from the start); when given, the view must
+        be tracked exactly there.
+
+        Raises :class:`~eventsourcing.persistence.IntegrityError` when the view
+        already tracks that id or, with ``after``, another position (another
+        update applied events meanwhile), and
+        :class:`~ledger.projections.duckdb_recorder.AnalyticsError` when a
+        game's earlier events are missing from the view.
+        """
+        if not items:
+            return 0
+        new: dict[str, list[tuple[int, Event]]] = {}
+        for domain_event, _ in items:
+            new.setdefault(domain_event.originator_id.hex, []).append((domain_event.originator_version - 1, domain_event.event))
+        prior = self.view.stored_events([s for s, evs in new.items() if evs[0][0] != 0])
+        rows = empty_rows()
+        replaced: list[str] = []
+        for stream, fresh in new.items():
+            first_new = fresh[0][0]
+            events = [(decode_event(raw), raw) for pos, raw in prior.get(stream, []) if pos < first_new]
+            events += [(e, encode_event(e).decode()) for _, e in fresh]
+            positions = [p for p, _ in prior.get(stream, []) if p < first_new] + [p for p, _ in fresh]
+            if positions != list(range(len(positions))):
+                raise AnalyticsError(f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run `analytics update --rebuild`")
+            if first_new:
+                first = events[0][0]
+                assert isinstance(first, GameStarted)
+                replaced.append(first.game_id)
+            _merge(rows, self.build_rows(stream, events))
+        self.view.replace_games(replaced, rows, items[-1][1], after=after)
+        return len(new)
+
+    def build_rows(self, stream: str, events: list[tuple[Event, str]]) -> Rows:
+        """One game's rows (:func:`ledger.projections.rows.game_rows`); a hook for tests."""
+        return game_rows(stream, events)
+
+
+def _merge(into: Rows, rows: Rows) -> None:
+    for table, batch in rows.items():
+        into[table].extend(batch)
+
+
+def catch_up(
+    app: LedgerApp,
+    view: DuckDBTrackingRecorder,
+    *,
+    batch_size: int = DEFAULT_BATCH,
+    projection: AnalyticsProjection | None = None,
+    progress: Progress | None = None,
+) -> UpdateResult:
+    """Bring ``view`` up to the application's last notification, in batches of
+    ``batch_size`` notifications, each applied as one transaction.
+
+    ``progress(done, total)`` is called after each batch (notification ids).
+    When another update in this process applies a batch first (tracking moved,
+    or a DuckDB write conflict), continues after the new tracked position.
+    Errors of the projection propagate; everything committed before them stays.
+    """
+    projection = projection or AnalyticsProjection(view)
+    name = app.name
+    last = app.recorder.max_notification_id()
+    start = view.max_tracking_id(name)
+    origin = start or 0
+    total = max((last or 0) - origin, 0)
+    done = games = batches = conflicts = 0
+    while last is not None and (start is None or start < last):
+        page = app.recorder.select_notifications(start, batch_size, stop=last, inclusive_of_start=False)
+        if not page:
+            break
+        items = [(app.mapper.to_domain_event(n), Tracking(name, n.id)) for n in page]
+        try:
+            games += projection.process_batch(items, after=start)
+        except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException):
+            # another update in this process applied events meanwhile: go on after them
+            moved = view.max_tracking_id(name)
+            conflicts = conflicts + 1 if moved == start else 0
+            if conflicts > 5:
+                raise
+            start = moved
+            continue
+        conflicts = 0
+        done += len(page)
+        batches += 1
+        start = page[-1].id
+        if progress is not None:
+            progress(start - origin, total)
+    return UpdateResult(path=view.path, notifications=done, games=games, batches=batches, position=view.max_tracking_id(name), rebuilt=view.rebuilt)
+
+
+def update(
+    app: LedgerApp,
+    path: str,
+    *,
+    batch_size: int = DEFAULT_BATCH,
+    wait: float | None = None,
+    rebuild: bool = False,
+    progress: Progress | None = None,
+    projection_class: type[AnalyticsProjection] = AnalyticsProjection,
+) -> UpdateResult:
+    """Open the DuckDB view at ``path`` (creating it), :func:`catch_up`, close it.
+
+    ``wait``: seconds to wait while another process holds the file (default
+    ``RUMMY_LEDGER_ANALYTICS_WAIT`` or 10), then
+    :class:`~ledger.projections.duckdb_recorder.AnalyticsBusyError`.
+    ``rebuild``: drop the view and build it again from the first event.
+    """
+    with DuckDBTrackingRecorder(path, wait=default_wait() if wait is None else wait, rebuild=rebuild) as view:
+        return catch_up(app, view, batch_size=batch_size, projection=projection_class(view), progress=progress)
+
+
+class _Runner(BaseProjectionRunner[LedgerApp]):
+    """eventsourcing's runner: a subscription thread calling ``process_event``."""
+
+
+def follow(
+    path: str,
+    env: Mapping[str, str],
+    *,
+    timeout: float | None = None,
+    wait: float | None = None,
+) -> None:
+    """Keep the view at ``path`` up to date from a store that pushes
+    notifications (PostgreSQL), until ``timeout`` seconds pass (forever when
+    None) or an error occurs (re-raised). Catches up in batches first.
+
+    ``env`` is the store's eventsourcing settings
+    (:func:`ledger.application.store_env`). Raises ``NotImplementedError`` for
+    a store that cannot subscribe (SQLite: use :func:`update`).
+    """
+    view = DuckDBTrackingRecorder(path, wait=default_wait() if wait is None else wait)
+    try:
+        app = LedgerApp(env=dict(env))
+        try:
+            catch_up(app, view)
+        finally:
+            app.close()
+        runner = _Runner(
+            projection=AnalyticsProjection(view),
+            application_class=LedgerApp,
+            tracking_recorder=view,
+            topics=(),
+            env=dict(env),
+        )
+        try:
+            runner.run_forever(timeout=timeout)
+        finally:
+            runner.stop()
+            runner._processing_thread.join(timeout=5)  # noqa: SLF001 - let the thread finish before closing DuckDB
+            runner._stop_thread.join(timeout=5)  # noqa: SLF001
+            runner.app.close()
+    finally:
+        view.close()

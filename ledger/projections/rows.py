@@ -1,0 +1,215 @@
+"""A game's analytics rows, from the one fold (pure: no DuckDB, no store).
+
+:func:`game_rows` replays a game's events with :func:`ledger.replay.states`
+and reads every number from the fold's consumers: the score sheet
+(:func:`ledger.scoring.score_sheet`, adjudicated and as played), the audit
+(:func:`ledger.audit.report`), the melds of the table state with the
+variant's ``meld_label``, and :func:`ledger.views.describe` for the move
+text. Nothing here scores or judges a move its own way.
+
+>>> from ledger.synthetic import two_player_record
+>>> from ledger.events import encode_event
+>>> events = two_player_record("g1", hands=1, turns=2, seed=1)
+>>> rows = game_rows("00" * 16, [(e, encode_event(e).decode()) for e in events])
+>>> {t: len(r) for t, r in rows.items()}
+{'games': 1, 'players': 2, 'hands': 1, 'events': 8, 'melds': 0, 'scores': 4, 'findings': 0}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import date, datetime, timezone
+from typing import Any
+
+import msgspec
+
+from ledger.audit import report
+from ledger.errors import LedgerError
+from ledger.events import Event, GameStarted
+from ledger.replay import states
+from ledger.scoring import ScoreSheet, score_sheet
+from ledger.state import TableState
+from ledger.views import describe
+
+from ledger.projections.tables import TABLES
+
+Rows = dict[str, list[tuple]]
+
+#: errors that make a game unreplayable with this build (recorded in ``games.error``)
+REPLAY_ERRORS: tuple[type[BaseException], ...] = (LedgerError, ValueError, LookupError, ImportError, NotImplementedError)
+
+
+def empty_rows() -> Rows:
+    """``{table: []}`` for every table."""
+    return {t: [] for t in TABLES}
+
+
+def parse_at(at: str | None) -> datetime | None:
+    """An ``at`` string as an aware UTC datetime (naive times are taken as UTC).
+
+    >>> parse_at("2026-11-29T20:15:00+01:00")
+    datetime.datetime(2026, 11, 29, 19, 15, tzinfo=datetime.timezone.utc)
+    """
+    if not at:
+        return None
+    moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+
+
+def event_cards(e: Any) -> list[str] | None:
+    """The cards an event moves (the ``events.cards`` column; see tables.py)."""
+    t = e.type
+    if t in ("card_drawn", "card_discarded"):
+        return [e.card]
+    if t in ("discard_taken", "meld_laid", "meld_extended"):
+        return list(e.cards)
+    if t == "joker_swapped":
+        return [e.card, e.joker]
+    if t == "hand_dealt":
+        return list(e.discard)
+    if t == "knocked":
+        return [c for m in e.melds for c in m.cards] + list(e.deadwood) + [e.discard]
+    if t in ("pozzetto_taken", "stock_restocked"):
+        return list(e.cards) if e.cards is not None else None
+    return None
+
+
+def undone_positions(events: Sequence[Event]) -> set[int]:
+    """Positions that a later ``position_restored`` rewound past (FORMAT.md:
+    "later events stay in the record but no longer count").
+
+    >>> from ledger.events import CardDrawn, PositionRestored
+    >>> sorted(undone_positions([CardDrawn(seat=0, card="2C")] * 4 + [PositionRestored(target=1, reason="r")]))
+    [2, 3]
+    """
+    undone: set[int] = set()
+    for pos, e in enumerate(events):
+        if e.type == "position_restored":
+            undone.update(range(e.target + 1, pos))  # type: ignore[attr-defined]
+    return undone
+
+
+def _meta_date(first: GameStarted, started_at: datetime | None) -> date | None:
+    raw = first.meta.date if first.meta else None
+    if raw:
+        try:
+            return date.fromisoformat(raw[:10])
+        except ValueError:
+            pass
+    return started_at.date() if started_at else None
+
+
+def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
+    """Every analytics row of one game, in :data:`~ledger.projections.tables.TABLES` column order.
+
+    ``stream`` is the store's sequence id (hex); ``events`` the game's
+    ``(event, canonical JSON)`` pairs in position order, position 0 a
+    ``game_started``. When the fold rejects the game (a record that this build
+    cannot replay) the ``games`` row carries the error and only ``games``,
+    ``players`` and ``events`` rows are given. Raises ``ValueError`` when the
+    first event is not ``game_started``.
+    """
+    first = events[0][0] if events else None
+    if not isinstance(first, GameStarted):
+        raise ValueError(f"stream {stream}: the first event is not game_started")
+    game = first.game_id
+    rows = empty_rows()
+    undone = undone_positions([e for e, _ in events])
+    folded: list[TableState] = []
+    error: str | None = None
+    try:
+        for state in states(e for e, _ in events):
+            folded.append(state)
+    except REPLAY_ERRORS as exc:
+        error = f"{type(exc).__name__}: {exc}"
+
+    # events: the hand and the names come from the state after each event
+    started_at = None
+    for pos, (e, raw) in enumerate(events):
+        state = folded[pos] if pos < len(folded) else None
+        at = parse_at(e.at)
+        started_at = started_at or at
+        rows["events"].append((
+            game, pos, (state.hand or None) if state is not None else None, getattr(e, "seat", None), e.type,
+            getattr(e, "meld", None), event_cards(e), at, describe(e, state), pos in undone, raw,
+        ))
+
+    final = folded[-1] if folded and error is None else None
+    players = sorted(first.players, key=lambda p: p.seat)
+    sides = final.sides if final is not None else tuple(p.seat for p in players)
+    for p in players:
+        rows["players"].append((game, p.seat, p.name, p.team, sides[p.seat] if p.seat < len(sides) else None))
+
+    meta = {k: v for k, v in msgspec.to_builtins(first.meta).items() if v is not None} if first.meta else None
+    options = json.dumps(first.options, sort_keys=True) if first.options else None
+    names = [p.name for p in players]
+    if final is None:
+        rows["games"].append((
+            game, stream, first.variant, first.ruleset, options, names, len(players), None, meta,
+            first.meta.tournament if first.meta else None, _meta_date(first, started_at), started_at,
+            len(events), None, None, None, None, None, None, None, None, error,
+        ))
+        return rows
+
+    adjudicated = score_sheet(final)
+    as_played = score_sheet(final, adjudicated=False)
+    audit = report(final)
+
+    def side_names(side: int | None) -> list[str] | None:
+        return None if side is None else [final.name(s) for s in final.seats_of(side)]
+
+    rows["games"].append((
+        game, stream, first.variant, final.rules.ruleset, options, names, final.n_seats, adjudicated.unit, meta,
+        first.meta.tournament if first.meta else None, _meta_date(first, started_at), started_at,
+        len(events), final.hand, len(final.results), final.ended, adjudicated.winner, side_names(adjudicated.winner),
+        list(adjudicated.totals), list(as_played.totals), len(audit.findings), None,
+    ))
+    rows["findings"] = [(game, f.position, f.hand, f.seat, f.rule, f.message) for f in audit.findings]
+    rows["scores"] = _score_rows(game, adjudicated, "adjudicated", side_names) + _score_rows(game, as_played, "as_played", side_names)
+    _hand_rows(game, [e for e, _ in events], folded, audit.findings, rows)
+    return rows
+
+
+def _score_rows(game: str, sheet: ScoreSheet, view: str, side_names: Any) -> list[tuple]:
+    out = []
+    team = sheet.unit == "team"
+    for h in sheet.hands:
+        for ln in h.lines:
+            out.append((
+                game, h.hand, view, sheet.unit, ln.side, None if team else ln.side, ln.side if team else None,
+                side_names(ln.side), ln.points, dict(ln.breakdown), ln.claimed,
+            ))
+    return out
+
+
+def _hand_rows(game: str, events: list[Event], folded: list[TableState], findings: Sequence[Any], rows: Rows) -> None:
+    """``hands`` and ``melds`` rows: each hand's last state (before the next deal)."""
+    starts = [pos for pos, e in enumerate(events) if e.type == "hand_dealt"]
+    final = folded[-1]
+    results = {r.hand: r for r in final.results}
+    label = getattr(final.rules, "meld_label", None)
+    for i, first_pos in enumerate(starts):
+        last_pos = (starts[i + 1] - 1) if i + 1 < len(starts) else len(events) - 1
+        if last_pos > first_pos and events[last_pos].type == "game_ended":
+            last_pos -= 1
+        end = folded[last_pos]
+        hand = folded[first_pos].hand
+        result = results.get(hand)
+        restored = sum(1 for p in range(first_pos, last_pos + 1) if events[p].type == "position_restored")
+        seat = result.seat if result is not None else None
+        rows["hands"].append((
+            game, hand, folded[first_pos].dealer, first_pos, last_pos, last_pos - first_pos + 1,
+            result.reason if result is not None else None, seat, final.name(seat) if seat is not None else None,
+            sum(end.turns), end.stock_count, restored, sum(1 for f in findings if f.hand == hand),
+        ))
+        for m in end.melds:
+            lab = dict(label(m)) if label is not None else None
+            burraco = lab.get("burraco") if lab else None
+            points = lab.get("points") if lab else None
+            rows["melds"].append((
+                game, hand, m.id, m.seat, m.side, m.info.kind, list(m.cards), len(m.cards), m.info.wild_count,
+                m.info.valid, m.laid_at, burraco if isinstance(burraco, str) else None,
+                points if isinstance(points, int) and not isinstance(points, bool) else None,
+                json.dumps(lab, sort_keys=True, default=str) if lab else None,
+            ))

@@ -1,0 +1,177 @@
+"""The analytics commands: ``analytics update``, ``export --format``, ``query``.
+
+The commands are registered on a copy of the ``rummy-ledger`` group with
+:func:`ledger.analytics_cli.register`, as ``ledger/cli.py`` does.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from ledger.analytics_cli import register, update_after_import
+from ledger.application import LedgerApp
+from ledger.cli import cli as base_cli
+from ledger.records import encode_record, read_record
+from ledger.synthetic import two_player_record
+from tests.analytics_records import game_a, game_b
+
+
+@pytest.fixture
+def cli() -> click.Group:
+    group = copy.copy(base_cli)
+    group.commands = dict(base_cli.commands)
+    register(group)
+    return group
+
+
+@pytest.fixture
+def store(tmp_path: Path, cli: click.Group) -> str:
+    """A SQLite store with the two hand-checked records and a synthetic one."""
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "a.jsonl").write_bytes(game_a())
+    (records / "b.jsonl").write_bytes(game_b())
+    (records / "s.jsonl").write_bytes(encode_record(two_player_record("syn-1", hands=1, turns=4, seed=3)))
+    db = str(tmp_path / "ledger.db")
+    result = CliRunner().invoke(cli, ["--db", db, "import", str(records)])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def run(cli: click.Group, *args: str) -> click.testing.Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_analytics_update_then_up_to_date(cli: click.Group, store: str, tmp_path: Path) -> None:
+    first = run(cli, "--db", store, "analytics", "update")
+    view = tmp_path / "ledger.analytics.duckdb"
+    # 20 + 15 + (1 + hand_dealt + 4 x 2 + hand_ended + game_ended = 12) events
+    assert (first.exit_code, first.output) == (0, f"analytics view {view}: 47 events applied, 3 games (re)built in 1 transaction\n")
+    again = run(cli, "--db", store, "analytics", "update")
+    assert (again.exit_code, again.output) == (0, f"analytics view {view} is up to date (event 47)\n")
+    rebuilt = run(cli, "--db", store, "analytics", "update", "--rebuild", "--batch", "10")
+    # batches of 10: ram-a (positions 0-19) in batches 1-2, ram-b in 3-4, syn-1 in 4-5: each game built twice
+    assert rebuilt.output == f"analytics view {view}: 47 events applied, 6 games (re)built in 5 transactions (rebuilt from scratch)\n"
+
+
+def test_query_prints_a_table_csv_or_json(cli: click.Group, store: str) -> None:
+    sql = "SELECT game, winner_names, totals FROM games WHERE game LIKE 'ram-%' ORDER BY game"
+    as_json = run(cli, "--db", store, "query", "--json", sql)
+    assert as_json.exit_code == 0
+    assert [json.loads(line) for line in as_json.output.splitlines()] == [
+        {"game": "ram-a", "winner_names": ["Bruno"], "totals": [0, 33]},
+        {"game": "ram-b", "winner_names": None, "totals": [0, 0, 0]},
+    ]
+    as_csv = run(cli, "--db", store, "query", "--csv", "SELECT rule, seat, position FROM findings ORDER BY game, position")
+    assert as_csv.output == "rule,seat,position\nALL-SCORE-1,1,11\nRAM-DISC-1,1,15\nALL-TURN-1,2,5\n"
+    table = run(cli, "--db", store, "analytics", "query", "SELECT view, sum(points) AS points FROM scores GROUP BY view ORDER BY view")
+    assert table.exit_code == 0
+    lines = [ln for ln in table.output.splitlines() if "adjudicated" in ln or "as_played" in ln]
+    assert [ln.split() for ln in lines] == [["│", "adjudicated", "│", "33", "│"], ["│", "as_played", "│", "38", "│"]]
+    assert "2 rows" in table.output
+    missing = run(cli, "--db", store, "query", "--no-update", "--analytics", str(Path(store).with_name("none.duckdb")), "SELECT 1")
+    assert (missing.exit_code, missing.output) == (
+        2, f"rummy-ledger: error: analytics view {Path(store).with_name('none.duckdb')} does not exist yet: run `rummy-ledger analytics update`\n")
+    bad = run(cli, "--db", store, "query", "SELECT nope FROM games")
+    assert bad.exit_code == 1 and "query failed: Binder Error" in bad.output
+
+
+def test_query_is_read_only(cli: click.Group, store: str) -> None:
+    result = run(cli, "--db", store, "query", "DELETE FROM games")
+    assert result.exit_code == 1 and "read-only" in result.output
+    assert json.loads(run(cli, "--db", store, "query", "--json", "SELECT count(*) AS n FROM games").output) == {"n": 3}
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv", "jsonl"])
+def test_export_all_tables_with_filters(cli: click.Group, store: str, tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / f"out-{fmt}"
+    result = run(cli, "--db", store, "export", "--all", "--format", fmt, "--out", str(out),
+                 "--variant", "ramino", "--tournament", "Club night", "--tournament", "Open", "--player", "Carla", "--player", "Bruno",
+                 "--since", "2026-11-01", "--until", "2026-12-31")
+    assert result.exit_code == 0, result.output
+    ext = {"parquet": "parquet", "csv": "csv", "jsonl": "jsonl"}[fmt]
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        f"{t}.{ext}" for t in ("games", "players", "hands", "events", "melds", "scores", "findings"))
+    reader = {"parquet": "read_parquet", "csv": "read_csv", "jsonl": "read_json"}[fmt]
+    con = duckdb.connect()
+    count = {t: con.execute(f"SELECT count(*) FROM {reader}('{out}/{t}.{ext}')").fetchall()[0][0]
+             for t in ("games", "players", "hands", "events", "melds", "scores", "findings")}
+    # ram-a and ram-b pass every filter; syn-1 has no tournament and no date
+    assert count == {"games": 2, "players": 5, "hands": 3, "events": 35, "melds": 8, "scores": 8, "findings": 3}
+    assert result.output.startswith(f"exported 2 games to {out}: games.{ext} 2, players.{ext} 5,")
+    if fmt == "parquet":
+        assert con.execute(f"SELECT breakdown['rummy_double'] FROM read_parquet('{out}/scores.parquet') "
+                           "WHERE hand = 1 AND side = 1 AND view = 'as_played'").fetchall() == [(19,)]
+
+
+def test_export_filters_narrow_the_games(cli: click.Group, store: str, tmp_path: Path) -> None:
+    def games(*args: str) -> list[str]:
+        out = tmp_path / "sel"
+        result = run(cli, "--db", store, "export", "--format", "parquet", "--out", str(out), *args)
+        assert result.exit_code == 0, result.output
+        return [r[0] for r in duckdb.connect().execute(f"SELECT game FROM read_parquet('{out}/games.parquet') ORDER BY game").fetchall()]
+
+    assert games("--all") == ["ram-a", "ram-b", "syn-1"]
+    assert games("--all", "--player", "Carla") == ["ram-b"]
+    assert games("--all", "--since", "2026-12-01") == ["ram-b"]
+    assert games("--all", "--until", "2026-11-30") == ["ram-a"]
+    assert games("--all", "--tournament", "Club night") == ["ram-a"]
+    assert games("ram-a", "syn-1") == ["ram-a", "syn-1"]
+    missing = run(cli, "--db", store, "export", "--format", "csv", "--out", str(tmp_path / "x"), "nope")
+    assert missing.exit_code == 1 and "not in the analytics view: nope" in missing.output
+
+
+def test_export_of_one_record_still_works(cli: click.Group, store: str, tmp_path: Path) -> None:
+    result = run(cli, "--db", store, "export", "ram-a")
+    assert result.exit_code == 0 and result.output.encode() == encode_record(read_record(game_a()).events)
+    target = tmp_path / "a.jsonl"
+    assert run(cli, "--db", store, "export", "ram-b", "-o", str(target)).exit_code == 0
+    assert target.read_bytes() == encode_record(read_record(game_b()).events)
+    usage = run(cli, "--db", store, "export", "ram-a", "ram-b")
+    assert usage.exit_code == 2 and "a record export takes one GAME" in usage.output
+    no_out = run(cli, "--db", store, "export", "--all", "--format", "csv")
+    assert no_out.exit_code == 2 and "--out DIR is required" in no_out.output
+
+
+def test_busy_view_is_a_clear_error(cli: click.Group, store: str, tmp_path: Path) -> None:
+    view = tmp_path / "ledger.analytics.duckdb"
+    assert run(cli, "--db", store, "analytics", "update").exit_code == 0
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(view)!r}); print('held', flush=True); time.sleep(5)"],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        result = CliRunner().invoke(cli, ["--db", store, "analytics", "update", "--wait", "0.1"])
+        assert result.exit_code == 2
+        assert result.output.startswith(f"rummy-ledger: error: analytics view {view} is in use by another process (")
+        assert f"(PID {holder.pid})) after waiting 0.1s" in result.output
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_update_after_import_and_tables_doc(cli: click.Group, store: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": store})
+    try:
+        result = update_after_import(app, store)
+        assert result is not None and result.notifications == 47
+        assert update_after_import(app, store).notifications == 0  # type: ignore[union-attr]
+    finally:
+        app.close()
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"analytics view {tmp_path / 'ledger.analytics.duckdb'}: 47 events applied, 3 games (re)built in 1 transaction",
+        f"analytics view {tmp_path / 'ledger.analytics.duckdb'} is up to date (event 47)",
+    ]
+    doc = run(cli, "analytics", "tables").output
+    assert doc.startswith("#### `games`\n\n| column | type | meaning (unit) |") and "| `breakdown` | `MAP(VARCHAR, INTEGER)` |" in doc
