@@ -49,6 +49,10 @@ from ledger.persistence import (
     game_uuid,
 )
 from ledger.records import Record
+from ledger.state import TableState
+
+#: games whose latest state a process keeps for live appends
+LIVE_CACHE_SIZE = 64
 
 DEFAULT_DB = "ledger.db"
 DB_ENV_VAR = "RUMMY_LEDGER_DB"
@@ -161,6 +165,11 @@ class LedgerApp(Application[UUID]):
 
     # --- reading ---
 
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(env)
+        #: game id -> table state after its last stored event (live recording), oldest first
+        self._live: dict[str, TableState] = {}
+
     def _stored(self, game_id: str) -> list[StoredEvent]:
         return list(self.recorder.select_events(game_uuid(game_id)))
 
@@ -264,22 +273,44 @@ class LedgerApp(Application[UUID]):
         position).
         """
         oid = game_uuid(game_id)
-        stored = self._stored(game_id)
-        if not stored:
+        last = list(self.recorder.select_events(oid, desc=True, limit=1))
+        position = last[0].originator_version if last else 0
+        if not last:
             if not isinstance(event, GameStarted):
                 raise GameNotFoundError(game_id)
             if event.game_id != game_id:
                 raise RecordError("REC-REF", f"game_started names game {event.game_id!r}, not {game_id!r}", field="game_id", position=0)
-        position = len(stored)
         if expected_position is not None and expected_position != position:
             raise ConcurrentAppendError(game_id, expected_position)
-        events = [self.mapper.decode_state(s) for s in stored] + [event]  # type: ignore[attr-defined]
-        _replay.replay(events)
+        state = self._live_state(game_id, position)
+        new_state = _replay.evolve(state, event)
         try:
             self.events.put([GameEvent(originator_id=oid, originator_version=position + 1, event=event)])
         except IntegrityError:
+            self._live.pop(game_id, None)
             raise ConcurrentAppendError(game_id, position) from None
+        self._remember(game_id, new_state)
         return position
+
+    def _live_state(self, game_id: str, stored_count: int) -> TableState | None:
+        """The state after the ``stored_count`` stored events of a game: from
+        the per-process cache when it is current, else by replaying them."""
+        if stored_count == 0:
+            return None
+        cached = self._live.get(game_id)
+        if cached is not None and cached.position == stored_count - 1:
+            return cached
+        events = [self.mapper.decode_state(s) for s in self._stored(game_id)]  # type: ignore[attr-defined]
+        state = _replay.replay(events)
+        self._remember(game_id, state)
+        return state
+
+    def _remember(self, game_id: str, state: TableState) -> None:
+        live = self._live
+        live.pop(game_id, None)
+        live[game_id] = state
+        while len(live) > LIVE_CACHE_SIZE:
+            live.pop(next(iter(live)))
 
 
 def open_app(db: str | None = None, env: Mapping[str, str] | None = None) -> LedgerApp:

@@ -21,6 +21,7 @@ map the fault codes to their rule ids.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import msgspec
 
@@ -114,20 +115,28 @@ def is_wild(card: str, rules: MeldRules) -> bool:
 
 
 def analyze(cards: Sequence[str], rules: MeldRules) -> MeldInfo:
+    """Classify ``cards`` (in the order laid) under ``rules``; results are
+    cached (melds repeat across positions and games).
+
+    See :func:`_analyze` for the doctests.
+    """
+    return _analyze_cached(tuple(cards), rules)
+
+
+def _analyze(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo:
     """Classify ``cards`` (in the order laid) under ``rules``.
 
     Returns a :class:`MeldInfo`; never raises for a bad meld (its faults say
     why). A meld that could be read both as a set and a sequence is read as
     whichever is legal, the sequence first.
 
-    >>> analyze(("QS", "KS", "AS"), MeldRules()).low
+    >>> _analyze(("QS", "KS", "AS"), MeldRules()).low
     12
-    >>> analyze(("KS", "AS", "2S"), MeldRules()).faults
+    >>> _analyze(("KS", "AS", "2S"), MeldRules()).faults
     ('invalid',)
-    >>> analyze(("5C", "5D", "5C"), MeldRules(set_distinct_suits=True)).faults
+    >>> _analyze(("5C", "5D", "5C"), MeldRules(set_distinct_suits=True)).faults
     ('set_repeated_suit',)
     """
-    cards = tuple(cards)
     seq = _as_sequence(cards, rules)
     if seq is not None and not seq.faults:
         return seq
@@ -248,15 +257,20 @@ def _as_sequence(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
 
 
 def layoff_candidates(meld: Sequence[str], added: Sequence[str], rules: MeldRules) -> list[tuple[str, ...]]:
+    """Cached :func:`_layoff_candidates` (see there)."""
+    return list(_layoff_cached(tuple(meld), tuple(added), rules))
+
+
+def _layoff_candidates(meld: tuple[str, ...], added: tuple[str, ...], rules: MeldRules) -> list[tuple[str, ...]]:
     """The distinct legal orders of ``meld`` plus ``added`` when the added
     cards go at the ends (low end and/or high end, in every split).
 
     Used to place a lay-off whose ``result`` the record does not give; more
     than one candidate means the placement is ambiguous.
 
-    >>> layoff_candidates(("5H", "6H", "7H"), ("8H",), MeldRules())
+    >>> _layoff_candidates(("5H", "6H", "7H"), ("8H",), MeldRules())
     [('5H', '6H', '7H', '8H')]
-    >>> layoff_candidates(("5H", "6H", "7H"), ("JK",), MeldRules())
+    >>> _layoff_candidates(("5H", "6H", "7H"), ("JK",), MeldRules())
     [('5H', '6H', '7H', 'JK'), ('JK', '5H', '6H', '7H')]
     """
     meld = tuple(meld)
@@ -275,3 +289,7 @@ def layoff_candidates(meld: Sequence[str], added: Sequence[str], rules: MeldRule
             if cand not in found and analyze(cand, rules).valid:
                 found.append(cand)
     return sorted(found)
+
+
+_analyze_cached = lru_cache(maxsize=1 << 16)(_analyze)
+_layoff_cached = lru_cache(maxsize=1 << 14)(lambda meld, added, rules: tuple(_layoff_candidates(meld, added, rules)))

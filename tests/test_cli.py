@@ -58,7 +58,9 @@ def folder(write_record_file: WriteRecord, make_record: MakeRecord) -> Path:
 def test_import_reports_rejects_and_stores_the_rest(run: Callable[..., Result], folder: Path) -> None:
     result = run("import", str(folder))
     assert result.exit_code == 1
-    assert result.stderr == f"{folder / 'bad-1.jsonl'}:5: colour: REC-FORMAT: unknown field 'colour'\n"
+    rejected, analytics = result.stderr.splitlines()
+    assert rejected == f"{folder / 'bad-1.jsonl'}:5: colour: REC-FORMAT: unknown field 'colour'"
+    assert analytics.startswith("analytics view ") and analytics.endswith(": 54 events applied, 3 games (re)built in 1 transaction")
     assert summary_row(result.stdout, "stored") == ["3", "3", "54"]
     assert summary_row(result.stdout, "already stored") == ["0", "0", "0"]
     assert summary_row(result.stdout, "rejected") == ["1", "-", "-"]
@@ -109,7 +111,7 @@ def test_list(run: Callable[..., Result], write_record_file: WriteRecord) -> Non
     run("import", str(write_record_file("listed", hands=3, turns=1)))
     result = run("list", "--json")
     assert json.loads(result.stdout) == {
-        "game_id": "listed", "variant": "ramino", "ruleset": None, "players": ["Anna", "Bruno"],
+        "game_id": "listed", "variant": "ramino", "ruleset": "seed", "players": ["Anna", "Bruno"],
         "hands": 3, "events": 14, "meta": {},
     }  # fmt: skip
     table = run("list").stdout
@@ -181,9 +183,10 @@ def console_script() -> str:
 def test_console_script_imports_lists_and_exports(folder: Path, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("RUMMY_LEDGER_DB", "PERSISTENCE_MODULE")}
     exe = console_script()
-    done = subprocess.run([exe, "import", str(folder)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([exe, "import", "--no-analytics", str(folder)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert done.stderr == f"{folder / 'bad-1.jsonl'}:5: colour: REC-FORMAT: unknown field 'colour'\n"
+    assert not (tmp_path / "ledger.analytics.duckdb").exists()
     assert (tmp_path / "ledger.db").is_file()  # the default store
     listed = subprocess.run([exe, "list", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert [json.loads(line)["game_id"] for line in listed.stdout.splitlines()] == ["game-0", "game-1", "game-2"]

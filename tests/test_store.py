@@ -132,16 +132,16 @@ def test_list_games(app: LedgerApp, make_record: MakeRecord, monkeypatch: pytest
     meta = b'"meta":{"tournament":"Club night","table":"3"},"players"'
     app.import_record(read_record(make_record("g3", turns=0).replace(b'"players"', meta, 1)))
     assert app.list_games() == [
-        GameSummary(game_id="g0", variant="ramino", ruleset=None, players=("Anna", "Bruno"), hands=1, events=8),
-        GameSummary(game_id="g1", variant="ramino", ruleset=None, players=("Anna", "Bruno"), hands=3, events=20),
-        GameSummary(game_id="g2", variant="ramino", ruleset=None, players=("Anna", "Bruno"), hands=2, events=14),
+        GameSummary(game_id="g0", variant="ramino", ruleset="seed", players=("Anna", "Bruno"), hands=1, events=8),
+        GameSummary(game_id="g1", variant="ramino", ruleset="seed", players=("Anna", "Bruno"), hands=3, events=20),
+        GameSummary(game_id="g2", variant="ramino", ruleset="seed", players=("Anna", "Bruno"), hands=2, events=14),
         GameSummary(
-            game_id="g3", variant="ramino", ruleset=None, players=("Anna", "Bruno"), hands=1, events=4,
+            game_id="g3", variant="ramino", ruleset="seed", players=("Anna", "Bruno"), hands=1, events=4,
             meta={"tournament": "Club night", "table": "3"},
         ),
     ]  # fmt: skip
     assert app.list_games()[3].to_json() == {
-        "game_id": "g3", "variant": "ramino", "ruleset": None, "players": ["Anna", "Bruno"],
+        "game_id": "g3", "variant": "ramino", "ruleset": "seed", "players": ["Anna", "Bruno"],
         "hands": 1, "events": 4, "meta": {"tournament": "Club night", "table": "3"},
     }  # fmt: skip
 
@@ -159,7 +159,7 @@ def test_list_of_10000_games_is_quick(app: LedgerApp) -> None:
     games = app.list_games()
     elapsed = time.perf_counter() - start
     assert len(games) == 10_000
-    assert games[-1] == GameSummary(game_id="bulk-9999", variant="gin", ruleset=None, players=("Anna", "Bruno"), hands=1, events=3)
+    assert games[-1] == GameSummary(game_id="bulk-9999", variant="gin", ruleset="standard", players=("Anna", "Bruno"), hands=1, events=3)
     assert elapsed < 3.0, f"listing 10,000 games took {elapsed:.2f}s"
 
 

@@ -1,0 +1,420 @@
+"""Burraco, RULES.md "Burraco (`burraco`)": the variant's half of the fold.
+
+Presets: ``fibur`` (default; 108 cards with 4 jokers; at the end of the stock
+the last two cards are never drawn, ``BUR-STOCK-1``) and ``seed`` (106 cards
+with 2 jokers; an untaken pozzetto becomes the new stock). Options (RULES.md):
+``players`` (2, 3 or 4; must match the record's players), ``duplicate_sets``
+(False: a side may not hold two sets of one rank), ``semi_clean`` (True),
+``closing_requires`` (``any``, ``clean``, ``clean_or_semi``), ``target``
+(2005) and ``hands`` (0: play to the target; N: a fixed number of hands).
+
+Seats and sides: 2 players or 3 players each alone (side = seat); 4 players in
+partnerships, side = the players' ``team`` (seats 0 and 2 team 0, seats 1 and
+3 team 1; without ``team`` the same split is assumed). Partners share melds
+and one pozzetto per side.
+
+How the record shows Burraco's moves:
+
+- ``discard_taken`` takes the whole discard pile (``cards`` = the pile,
+  bottom first).
+- ``pozzetto_taken`` by the seat whose hand is empty: during its turn after
+  the meld or lay-off that emptied it (*al volo*: play continues), or right
+  after the discard that emptied it (*con lo scarto*: the pozzetto is played
+  from the seat's next turn, ``BUR-POZZ-2``). It is not a turn action, so it
+  never raises ``ALL-TURN-…``.
+- Preset ``seed``, stock exhausted: the record shows ``stock_restocked``
+  (``cards``, top first, optional) when an untaken pozzetto becomes the stock:
+  its ``cards`` must be one untaken pozzetto's cards (any order); without
+  ``cards`` the lowest-numbered untaken pozzetto becomes the stock in the
+  order the deal listed it (first card on top). A ``card_drawn`` from an
+  empty stock while a pozzetto is untaken does the same implicitly (the
+  pozzetto whose first card is the card drawn, else the lowest-numbered one).
+  A pozzetto that became the stock is not *taken*: its side still scores
+  −100. In ``fibur`` a ``stock_restocked`` is rejected (``REC-ORDER``).
+
+Scoring (per side, as played; ``Rules.score_hand``), breakdown components:
+
+- ``melds``: the card values of the side's melds (every meld on the table,
+  valid or not);
+- ``burraco_clean`` (+200 each), ``burraco_semi_clean`` (+150 each),
+  ``burraco_dirty`` (+100 each): bonuses of the side's valid melds of 7+;
+- ``closing``: +100 to the side that went out (``hand_ended`` reason
+  ``went_out`` with its ``seat``; awarded as played even when the closing
+  broke a ``BUR-CLOSE`` rule: the referee adjusts with ``penalty_assessed``);
+- ``hand``: minus the card values left in the side's hands (a pozzetto taken
+  and not played is there);
+- ``no_pozzetto``: −100 when the side took no pozzetto this hand;
+- ``penalty`` (added by the score sheet): referee penalties of the hand.
+
+Any other ending (``stock_exhausted``, ``stalled``, ``time_out``,
+``abandoned``) scores the same way without the closing bonus. The game ends
+when a side reaches ``target`` at the end of a hand (or after ``hands``
+hands); the higher total wins, a tie has no winner.
+
+Rule ids: BUR-TURN-1, BUR-MELD-1/2/3, BUR-PILE-1, BUR-POZZ-1/2,
+BUR-CLOSE-1/2/3, BUR-STOCK-1, plus the ALL-/REC- rules of the base.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from ledger.cards import JOKER, RANK, deck_counter, pretty, pretty_list
+from ledger.errors import RecordError
+from ledger.events import CardDrawn, DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PozzettoTaken, StockRestocked
+from ledger.melds import MeldRules
+from ledger.state import Meld, SideScore, TableState, replace
+from ledger.variants.base import Rules
+from ledger.variants.burraco_scoring import BURRACO_MELDS, burraco_kind, burraco_rank, cards_value, side_breakdown
+
+
+def is_wild_card(card: str) -> bool:
+    """A jolly or a 2 (as a card on its own, before placement in a meld).
+
+    >>> is_wild_card("JK"), is_wild_card("2C"), is_wild_card("3C")
+    (True, True, False)
+    """
+    return card == JOKER or RANK[card] == 2
+
+
+class BurracoExtra(msgspec.Struct, frozen=True):
+    """Burraco's per-hand state (``TableState.extra``).
+
+    Attributes:
+        single_take: ``(position, card)`` of a ``discard_taken`` of a one-card
+            pile whose face the seat did not already hold (``BUR-PILE-1``).
+        early_seat: the seat that took a pozzetto with its discard; cleared
+            when that seat's next turn begins (``BUR-POZZ-2``).
+        last_discard: ``(position, seat, card)`` of the last discard.
+        restocked_from: pozzetti that became the stock (preset ``seed``).
+    """
+
+    single_take: tuple[int, str] | None = None
+    early_seat: int | None = None
+    last_discard: tuple[int, int, str] | None = None
+    restocked_from: tuple[int, ...] = ()
+
+
+class BurracoRules(Rules):
+    """Rules object for Burraco (see the module docstring)."""
+
+    variant = "burraco"
+    default_ruleset = "fibur"
+    presets: ClassVar[dict[str, dict[str, Any]]] = {
+        "fibur": {"jokers": 4, "stock_end": "last_two", "duplicate_sets": False, "semi_clean": True, "closing_requires": "any", "target": 2005, "hands": 0},
+        "seed": {"jokers": 2, "stock_end": "pozzetto", "duplicate_sets": False, "semi_clean": True, "closing_requires": "any", "target": 2005, "hands": 0},
+    }
+    option_types: ClassVar[dict[str, Any]] = {
+        "players": (int,),
+        "duplicate_sets": (bool,),
+        "semi_clean": (bool,),
+        "closing_requires": ("any", "clean", "clean_or_semi"),
+        "target": (int,),
+        "hands": (int,),
+    }
+    players_allowed = (2, 3, 4)
+
+    def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, n_players: int = 2):
+        super().__init__(ruleset, options, n_players)
+        want = self.opt("players")
+        if want is not None and want != n_players:
+            raise RecordError("REC-REF", f"option players is {want} but the record seats {n_players} players", field="options.players", position=0)
+
+    # --- parameters ---------------------------------------------------------
+    def deck(self) -> Counter[str]:
+        """Two 52-card decks plus the preset's jokers (fibur 4, seed 2)."""
+        return deck_counter(2, int(self.opt("jokers")))
+
+    def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
+        return 11
+
+    def pozzetto_size(self) -> int:
+        return 11
+
+    def meld_rules(self) -> MeldRules:
+        return BURRACO_MELDS
+
+    def meld_rule_ids(self) -> dict[str, str]:
+        """BUR-MELD-1 for sets of 2s, wilds only and over-long melds; ALL-MELD-2 for a second wild."""
+        return {
+            "too_many_wilds": "ALL-MELD-2",
+            "set_of_wild_rank": "BUR-MELD-1",
+            "wilds_only": "BUR-MELD-1",
+            "set_too_long": "BUR-MELD-1",
+            "sequence_too_long": "BUR-MELD-1",
+        }
+
+    def pile_take_count(self, state: TableState) -> int | None:
+        """Burraco takes the whole discard pile."""
+        return None
+
+    def sides_for(self, players: Sequence[Any]) -> tuple[int, ...]:
+        """Seats alone with 2 or 3 players; with 4, the ``team`` of each player
+        (partners sit opposite: seats 0 and 2, 1 and 3). Raises ``REC-REF``
+        for teams that do not make two opposite partnerships 0 and 1."""
+        n = len(players)
+        if n != 4:
+            return tuple(range(n))
+        teams = [p.team for p in players]
+        if all(t is None for t in teams):
+            return (0, 1, 0, 1)
+        if any(t is None for t in teams) or set(teams) != {0, 1} or teams[0] != teams[2] or teams[1] != teams[3]:
+            raise RecordError("REC-REF", f"teams {teams}: Burraco partners sit opposite (seats 0 and 2, seats 1 and 3) in teams 0 and 1", field="players", position=0)
+        return tuple(int(t) for t in teams)  # type: ignore[arg-type]
+
+    def new_extra(self, state: TableState) -> BurracoExtra:
+        return BurracoExtra()
+
+    def meld_label(self, meld: Meld) -> dict[str, Any]:
+        """``{"burraco": "clean"|"semi-clean"|"dirty"|None, "points": card points}``."""
+        return {"burraco": burraco_kind(meld.info, bool(self.opt("semi_clean"))), "points": cards_value(meld.cards)}
+
+    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
+        """Per side: has it taken a pozzetto; which pozzetti became the stock."""
+        ex = state.extra if isinstance(state.extra, BurracoExtra) else BurracoExtra()
+        return {
+            "pozzetto_taken_by_side": [self.side_took_pozzetto(state, side) for side in range(state.n_sides)],
+            "pozzetti_in_stock": list(ex.restocked_from),
+        }
+
+    # --- helpers ------------------------------------------------------------
+    @staticmethod
+    def ex(state: TableState) -> BurracoExtra:
+        """The state's :class:`BurracoExtra`."""
+        return state.extra if isinstance(state.extra, BurracoExtra) else BurracoExtra()
+
+    def with_ex(self, state: TableState, **changes: Any) -> TableState:
+        """``state`` with its extra changed."""
+        return replace(state, extra=replace(self.ex(state), **changes))
+
+    def side_took_pozzetto(self, state: TableState, side: int) -> bool:
+        """True when a seat of ``side`` took a pozzetto this hand."""
+        return any(by is not None and state.sides[by] == side for by in state.pozzetto_by)
+
+    def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
+        state = super().start_turn(state, seat, pos)
+        if self.ex(state).early_seat == seat:
+            state = self.with_ex(state, early_seat=None)
+        return state
+
+    # --- melds ----------------------------------------------------------------
+    def check_duplicate_sets(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
+        """BUR-MELD-2: the seat's side now holds two sets of one rank (unless ``duplicate_sets``)."""
+        if self.opt("duplicate_sets"):
+            return state
+        side = state.sides[seat]
+
+        def ranks(s: TableState) -> Counter[int]:
+            return Counter(m.info.rank for m in s.side_melds(side) if m.info.kind == "set" and m.info.rank != 2)
+
+        old, new = ranks(before), ranks(state)
+        for rank, k in sorted(new.items()):
+            if k > 1 and k > old.get(rank, 0):
+                sets = [m for m in state.side_melds(side) if m.info.kind == "set" and m.info.rank == rank]
+                shown = "; ".join(f"{m.id}: {pretty_list(m.cards)}" for m in sets)
+                state = self.flag(state, pos, seat, "BUR-MELD-2", f"{self.side_label(state, side)} holds two sets of the same rank ({shown})")
+        return state
+
+    def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
+        """Meld validity (BUR-MELD-1, ALL-MELD-1/2) and BUR-MELD-2."""
+        before = replace(state, melds=tuple(m for m in state.melds if m.id != meld.id))
+        state = super().check_meld(state, pos, seat, meld, event)
+        return self.check_duplicate_sets(before, state, pos, seat)
+
+    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+        """BUR-TURN-1 (lay-off on the other side's meld), validity, BUR-MELD-2."""
+        side = state.sides[seat]
+        if before.side != side:
+            state = self.flag(state, pos, seat, "BUR-TURN-1",
+                              f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of {self.side_label(state, before.side)}: lay-offs go only on one's own side's melds")
+        prior = self.replace_meld(state, before)
+        state = super().check_layoff(before, after, state, pos, seat, event)
+        return self.check_duplicate_sets(prior, state, pos, seat)
+
+    def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
+        """BUR-MELD-3: a wild never goes back to the hand."""
+        return self.flag(state, pos, seat, "BUR-MELD-3",
+                         f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} (put in {pretty(event.card)}): in Burraco a wild never leaves the table")
+
+    def _early_play(self, state: TableState, e: MeldLaid | MeldExtended, pos: int, handler: Any) -> TableState:
+        """BUR-POZZ-2: the seat that took a pozzetto with its discard plays
+        before its next turn. Flagged instead of ALL-TURN-1; the play is
+        applied and the turn stays with the seat due."""
+        if self.ex(state).early_seat != e.seat or state.turn == e.seat or state.phase not in ("draw", "play"):
+            return handler(state, e, pos)
+        state = self.flag(state, pos, e.seat, "BUR-POZZ-2",
+                          f"{state.name(e.seat)} played {pretty_list(e.cards)} from the pozzetto taken with the discard before its next turn")
+        keep = {"turn": state.turn, "phase": state.phase, "drew": state.drew, "taken": state.taken, "turn_start": state.turn_start, "turn_melds": state.turn_melds}
+        new = handler(replace(state, turn=e.seat, phase="play"), e, pos)
+        return replace(new, **keep)
+
+    def on_meld_laid(self, state: TableState, e: MeldLaid, pos: int) -> TableState:
+        return self._early_play(state, e, pos, super().on_meld_laid)
+
+    def on_meld_extended(self, state: TableState, e: MeldExtended, pos: int) -> TableState:
+        return self._early_play(state, e, pos, super().on_meld_extended)
+
+    # --- drawing and discarding -------------------------------------------------
+    def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
+        held = state.hands[e.seat] if 0 <= e.seat < len(state.hands) else ()
+        state = super().on_discard_taken(state, e, pos)
+        single = (pos, e.cards[0]) if len(e.cards) == 1 and e.cards[0] not in held else None
+        return self.with_ex(state, single_take=single)
+
+    def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
+        """BUR-PILE-1: a one-card pile taken and that card discarded in the same turn."""
+        took = self.ex(state).single_take
+        if took is not None and took[0] >= state.turn_start and took[1] == card and state.turn == seat:
+            state = self.flag(state, pos, seat, "BUR-PILE-1",
+                              f"{state.name(seat)} discarded {pretty(card)}, the single card just taken from the discard pile")
+        return self.with_ex(state, last_discard=(pos, seat, card), single_take=None)
+
+    def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
+        """BUR-STOCK-1 (preset fibur): a draw from the last two stock cards."""
+        if self.opt("stock_end") == "last_two" and state.stock_count < 2:
+            drawn = state.hands[seat][-1]
+            state = self.flag(state, pos, seat, "BUR-STOCK-1",
+                              f"{state.name(seat)} drew {pretty(drawn)} from the last two stock cards, which are never drawn")
+        return state
+
+    def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
+        if state.stock_count <= 0 and self.opt("stock_end") == "pozzetto" and state.phase in ("draw", "play") and self.untaken(state):
+            state = self.restock_from_pozzetto(state, None, pos, drawn=e.card)
+        return super().on_card_drawn(state, e, pos)
+
+    # --- pozzetti ---------------------------------------------------------------
+    def untaken(self, state: TableState) -> list[int]:
+        """Pozzetti neither taken nor turned into the stock."""
+        gone = self.ex(state).restocked_from
+        return [i for i, by in enumerate(state.pozzetto_by) if by is None and i not in gone]
+
+    def restock_from_pozzetto(self, state: TableState, cards: Sequence[str] | None, pos: int, drawn: str | None = None) -> TableState:
+        """Preset seed: an untaken pozzetto becomes the stock (see the module docstring)."""
+        left = self.untaken(state)
+        if not left:
+            raise self.reject("REC-WHERE", "the stock is empty and no pozzetto is left to become the stock", pos, "cards" if cards is not None else "type")
+        index = left[0]
+        if cards is not None:
+            match = [i for i in left if state.pozzetti[i] is not None and Counter(state.pozzetti[i]) == Counter(cards)]
+            if match:
+                index = match[0]
+            elif any(state.pozzetti[i] is not None for i in left):
+                raise self.reject("REC-WHERE", f"the new stock {pretty_list(cards)} is not the cards of an untaken pozzetto", pos, "cards")
+            else:
+                self.check_deck_room(state, cards, pos, "cards")
+            stock: tuple[str, ...] | None = tuple(cards)
+        else:
+            if drawn is not None:
+                first = [i for i in left if state.pozzetti[i] and state.pozzetti[i][0] == drawn]  # type: ignore[index]
+                index = first[0] if first else index
+            known = state.pozzetti[index]
+            stock = tuple(known) if known is not None else None
+        count = len(stock) if stock is not None else self.pozzetto_size()
+        pozzetti = list(state.pozzetti)
+        pozzetti[index] = None
+        state = replace(state, stock=stock, stock_count=count, pozzetti=tuple(pozzetti))
+        return self.with_ex(state, restocked_from=self.ex(state).restocked_from + (index,))
+
+    def on_stock_restocked(self, state: TableState, e: StockRestocked, pos: int) -> TableState:
+        """Preset seed: an untaken pozzetto becomes the stock; fibur never restocks."""
+        self.in_hand(state, e, pos)
+        if self.opt("stock_end") != "pozzetto":
+            raise self.reject("REC-ORDER", f"stock_restocked: preset {self.ruleset} never restocks (the hand ends with the stock)", pos, "type")
+        if state.stock_count > 0:
+            raise self.reject("REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type")
+        return self.restock_from_pozzetto(state, e.cards, pos)
+
+    def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:  # type: ignore[override]
+        """A seat takes pozzetto ``e.pozzetto`` into its (empty) hand.
+
+        Raises ``REC-WHERE`` for a pozzetto already taken or turned into the
+        stock, or ``cards`` that are not the dealt pozzetto; ``REC-FORMAT``
+        when neither the deal nor the event lists its cards. Flags
+        ``BUR-POZZ-1`` (side already had one, hand not empty, not the seat's
+        moment) and ``ALL-DEAL-1`` (an unlisted pozzetto of the wrong size).
+        """
+        self.in_hand(state, e, pos)
+        self.check_seat(state, e.seat, pos)
+        i = e.pozzetto
+        if i in self.ex(state).restocked_from:
+            raise self.reject("REC-WHERE", f"pozzetto {i} became the stock", pos, "pozzetto")
+        by = state.pozzetto_by[i]
+        if by is not None:
+            raise self.reject("REC-WHERE", f"pozzetto {i} was already taken by {state.name(by)}", pos, "pozzetto")
+        known = state.pozzetti[i]
+        if known is not None:
+            if e.cards is not None and Counter(e.cards) != Counter(known):
+                raise self.reject("REC-WHERE", f"pozzetto {i} holds {pretty_list(known)}, not {pretty_list(e.cards)}", pos, "cards")
+            cards = tuple(known)
+        else:
+            if e.cards is None:
+                raise self.reject("REC-FORMAT", f"pozzetto_taken must list the cards: the deal did not give pozzetto {i}", pos, "cards")
+            self.check_deck_room(state, e.cards, pos, "cards")
+            cards = tuple(e.cards)
+            if len(cards) != self.pozzetto_size():
+                state = self.flag(state, pos, None, "ALL-DEAL-1", f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}")
+        name, side = state.name(e.seat), state.sides[e.seat]
+        if self.side_took_pozzetto(state, side):
+            state = self.flag(state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i}, but {self.side_label(state, side)} already had its pozzetto")
+        held = state.hands[e.seat]
+        last = self.ex(state).last_discard
+        by_meld = state.turn == e.seat and state.phase == "play"
+        by_discard = last is not None and last[1] == e.seat and last[0] == state.turn_start and state.phase == "draw"
+        if held:
+            state = self.flag(state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i} while still holding {len(held)} card(s) ({pretty_list(held)})")
+        elif not (by_meld or by_discard):
+            state = self.flag(state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i} out of turn: a pozzetto goes to the seat whose hand has just emptied")
+        pozzetti, taken_by = list(state.pozzetti), list(state.pozzetto_by)
+        pozzetti[i], taken_by[i] = None, e.seat
+        state = self.set_hand(state, e.seat, held + cards)
+        state = replace(state, pozzetti=tuple(pozzetti), pozzetto_by=tuple(taken_by))
+        if by_discard and not held:
+            state = self.with_ex(state, early_seat=e.seat)
+        return state
+
+    # --- the end of a hand --------------------------------------------------------
+    def check_closing(self, state: TableState, e: HandEnded, pos: int) -> TableState:
+        """BUR-CLOSE-1/2/3 for ``hand_ended`` with reason ``went_out``."""
+        seat = e.seat
+        if e.reason != "went_out" or seat is None:
+            return state
+        name, side = state.name(seat), state.sides[seat]
+        if not self.side_took_pozzetto(state, side):
+            state = self.flag(state, pos, seat, "BUR-CLOSE-1", f"{name} went out without {self.side_label(state, side)}'s pozzetto")
+        requires = str(self.opt("closing_requires"))
+        kinds = [burraco_kind(m.info, bool(self.opt("semi_clean"))) for m in state.side_melds(side)]
+        if not any(burraco_rank(k, requires) for k in kinds):
+            what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[requires]
+            state = self.flag(state, pos, seat, "BUR-CLOSE-2", f"{name} went out without {what} for {self.side_label(state, side)}")
+        last = self.ex(state).last_discard
+        if state.phase == "play" and state.turn == seat and not state.hands[seat]:
+            state = self.flag(state, pos, seat, "BUR-CLOSE-3", f"{name} went out by melding the last card instead of discarding it")
+        elif last is not None and last[1] == seat and is_wild_card(last[2]) and not state.hands[seat]:
+            state = self.flag(state, pos, seat, "BUR-CLOSE-3", f"{name} went out by discarding a wild ({pretty(last[2])})")
+        return state
+
+    def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
+        self.in_hand(state, e, pos)
+        if e.seat is not None:
+            self.check_seat(state, e.seat, pos)
+        state = self.check_closing(state, e, pos)
+        return super().on_hand_ended(state, e, pos)
+
+    def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
+        """Each side's score with the breakdown of the module docstring."""
+        closer = state.sides[e.seat] if (e.reason == "went_out" and e.seat is not None) else None
+        scores = []
+        for side in range(state.n_sides):
+            breakdown = side_breakdown(
+                (m.info for m in state.side_melds(side)),
+                (state.hands[s] for s in state.seats_of(side)),
+                closed=side == closer,
+                took_pozzetto=self.side_took_pozzetto(state, side),
+                semi_clean=bool(self.opt("semi_clean")),
+            )
+            scores.append(SideScore(side, sum(breakdown.values()), breakdown))
+        return tuple(scores)

@@ -1,0 +1,318 @@
+"""Burraco rules: every BUR-* rule id triggered, and its legal case next to it,
+with the exact findings (RULES.md, "Burraco")."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_burraco_support import deal, findings, run, start  # noqa: E402
+
+# Move builders (FORMAT.md event shapes).
+
+
+def D(seat, card):
+    return {"type": "card_drawn", "seat": seat, "card": card}
+
+
+def X(seat, card):
+    return {"type": "card_discarded", "seat": seat, "card": card}
+
+
+def M(seat, meld, cards):
+    return {"type": "meld_laid", "seat": seat, "meld": meld, "cards": cards}
+
+
+def L(seat, meld, cards, result=None):
+    ev = {"type": "meld_extended", "seat": seat, "meld": meld, "cards": cards}
+    if result is not None:
+        ev["result"] = result
+    return ev
+
+
+def P(seat, index, **kw):
+    return {"type": "pozzetto_taken", "seat": seat, "pozzetto": index, **kw}
+
+
+def T(seat, cards):
+    return {"type": "discard_taken", "seat": seat, "cards": cards}
+
+
+def END(reason, seat=None):
+    ev = {"type": "hand_ended", "reason": reason}
+    if seat is not None:
+        ev["seat"] = seat
+    return ev
+
+
+ANNA = ["3H", "4H", "5H", "6H", "7C", "7D", "7S", "2C", "2D", "2H", "JK"]
+BRUNO = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "8C"]
+
+
+def game(*moves, anna=ANNA, bruno=BRUNO, stock=("KS", "KD", "KC", "5S"), discard=("10C",), ruleset="fibur", options=None, pozzetti=None):
+    """Two players, Anna (seat 0) first: game_started is position 0,
+    hand_dealt position 1, ``moves`` from position 2."""
+    jokers = 2 if ruleset == "seed" else 4
+    return [start(2, ruleset, options),
+            deal([list(anna), list(bruno)], discard=list(discard), stock_top=list(stock), jokers=jokers, pozzetti=pozzetti)] + list(moves)
+
+
+# --- BUR-TURN-1 -------------------------------------------------------------------
+def test_BUR_TURN_1_layoff_on_the_other_sides_meld():
+    bruno = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "2S"]
+    s = run(game(D(0, "KS"), M(0, "a", ["3H", "4H", "5H"]), X(0, "KS"), D(1, "KD"), L(1, "a", ["2S"], ["3H", "4H", "5H", "2S"]), X(1, "KD"), bruno=bruno))
+    assert findings(s) == [(6, 1, 1, "BUR-TURN-1", "Bruno laid off 2♠ on meld a of Anna: lay-offs go only on one's own side's melds")]
+
+
+def test_BUR_TURN_1_legal_layoff_on_own_meld():
+    s = run(game(D(0, "KS"), M(0, "a", ["3H", "4H", "5H"]), L(0, "a", ["6H"]), X(0, "KS")))
+    assert findings(s) == []
+    assert s.meld("a").cards == ("3H", "4H", "5H", "6H")
+
+
+def test_BUR_TURN_1_partners_share_melds_but_not_the_opponents():
+    hands = [list(ANNA), list(BRUNO),
+             ["7H", "9C", "9H", "10D", "10S", "JC", "JS", "QC", "QS", "KH", "AD"],
+             ["8H", "3D", "3S", "4S", "5C", "5D", "6S", "8D", "8S", "10H", "AC"]]
+    ev = [start(4), deal(hands, dealer=3, discard=["10C"], stock_top=["KS", "KD", "KC", "5S"]),
+          D(0, "KS"), M(0, "a", ["3H", "4H", "5H", "6H"]), X(0, "KS"),
+          D(1, "KD"), X(1, "KD"),
+          D(2, "KC"), L(2, "a", ["7H"]), X(2, "KC"),      # Carla on her partner's meld: legal
+          D(3, "5S"), L(3, "a", ["8H"]), X(3, "5S")]      # 11: Dario on team 0's meld
+    s = run(ev)
+    assert s.sides == (0, 1, 0, 1)
+    assert findings(s) == [(11, 1, 3, "BUR-TURN-1", "Dario laid off 8♥ on meld a of team 0 (Anna & Carla): lay-offs go only on one's own side's melds")]
+
+
+# --- BUR-MELD-1/2/3 and ALL-MELD-2 ------------------------------------------------------
+def test_BUR_MELD_1_set_of_twos():
+    s = run(game(D(0, "KS"), M(0, "a", ["2C", "2D", "2H"]), X(0, "KS")))
+    assert findings(s) == [(3, 1, 0, "BUR-MELD-1", "meld a 2♣ 2♦ 2♥: a set of wild-rank cards (2s)")]
+
+
+def test_BUR_MELD_1_meld_of_wilds_only():
+    anna = ["3H", "4H", "5H", "6H", "7C", "7D", "7S", "2C", "JK", "JK", "2H"]
+    s = run(game(D(0, "KS"), M(0, "a", ["JK", "2C", "JK"]), X(0, "KS"), anna=anna))
+    assert findings(s) == [(3, 1, 0, "BUR-MELD-1", "meld a JK 2♣ JK: only wild cards")]
+
+
+def test_BUR_MELD_1_legal_set_with_one_pinella():
+    s = run(game(D(0, "KS"), M(0, "a", ["7C", "7D", "2C"]), X(0, "KS")))
+    assert findings(s) == []
+    assert s.meld("a").info.stands_for == (None, None, "7")
+
+
+def test_ALL_MELD_2_two_wilds_in_a_meld():
+    s = run(game(D(0, "KS"), M(0, "a", ["7C", "7D", "2C", "JK"]), X(0, "KS")))
+    assert findings(s) == [(3, 1, 0, "ALL-MELD-2", "meld a 7♣ 7♦ 2♣ JK: more wild cards than allowed")]
+
+
+def test_ALL_MELD_2_natural_pinella_plus_two_wilds():
+    anna = ["2H", "3H", "4H", "5H", "6H", "JK", "2C", "7C", "7D", "7S", "9D"]
+    s = run(game(D(0, "KS"), M(0, "a", ["2H", "3H", "4H", "5H", "6H", "JK", "2C"]), X(0, "KS"), anna=anna))
+    assert findings(s) == [(3, 1, 0, "ALL-MELD-2", "meld a 2♥ 3♥ 4♥ 5♥ 6♥ JK 2♣: more wild cards than allowed")]
+
+
+def test_ALL_MELD_2_legal_natural_pinella_and_one_more_wild():
+    anna = ["2H", "3H", "4H", "5H", "6H", "JK", "2C", "7C", "7D", "7S", "9D"]
+    s = run(game(D(0, "KS"), M(0, "a", ["2H", "3H", "4H", "5H", "6H", "JK"]), X(0, "KS"), anna=anna))
+    assert findings(s) == []
+    info = s.meld("a").info
+    assert info.stands_for == (None, None, None, None, None, "7H")
+    assert info.wild_count == 1
+
+
+def test_BUR_MELD_2_two_sets_of_one_rank():
+    anna = ["7C", "7D", "7S", "7H", "7C", "2D", "3H", "4H", "5H", "6H", "JK"]
+    s = run(game(D(0, "KS"), M(0, "a", ["7C", "7D", "7S"]), M(0, "b", ["7H", "7C", "2D"]), X(0, "KS"), anna=anna))
+    assert findings(s) == [(4, 1, 0, "BUR-MELD-2", "Anna holds two sets of the same rank (a: 7♣ 7♦ 7♠; b: 7♥ 7♣ 2♦)")]
+
+
+def test_BUR_MELD_2_legal_with_the_option_or_on_the_other_side():
+    anna = ["7C", "7D", "7S", "7H", "7C", "2D", "3H", "4H", "5H", "6H", "JK"]
+    ev = game(D(0, "KS"), M(0, "a", ["7C", "7D", "7S"]), M(0, "b", ["7H", "7C", "2D"]), X(0, "KS"), anna=anna, options={"duplicate_sets": True})
+    assert findings(run(ev)) == []
+    bruno = ["7H", "7D", "7S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "8C"]
+    ev = game(D(0, "KS"), M(0, "a", ["7C", "7D", "2C"]), X(0, "KS"), D(1, "KD"), M(1, "b", ["7H", "7D", "7S"]), X(1, "KD"), bruno=bruno)
+    assert findings(run(ev)) == []
+
+
+def test_BUR_MELD_3_wild_taken_back():
+    ev = game(D(0, "KS"), M(0, "a", ["3H", "4H", "JK"]), X(0, "KS"),
+              D(1, "KD"), X(1, "KD"),
+              D(0, "KC"), {"type": "joker_swapped", "seat": 0, "meld": "a", "card": "5H", "joker": "JK"}, X(0, "KC"))
+    s = run(ev)
+    assert findings(s) == [(8, 1, 0, "BUR-MELD-3", "Anna took the wild JK back into the hand from meld a (put in 5♥): in Burraco a wild never leaves the table")]
+    assert s.meld("a").cards == ("3H", "4H", "5H")
+
+
+def test_BUR_MELD_3_legal_wild_moves_to_an_end():
+    s = run(game(D(0, "KS"), M(0, "a", ["3H", "4H", "JK"]), L(0, "a", ["5H"], ["3H", "4H", "5H", "JK"]), X(0, "KS")))
+    assert findings(s) == []
+    assert s.meld("a").info.stands_for == (None, None, None, "6H")
+
+
+# --- BUR-PILE-1 -------------------------------------------------------------------------
+def test_BUR_PILE_1_single_card_pile_discarded_again():
+    s = run(game(T(0, ["10C"]), M(0, "a", ["3H", "4H", "5H"]), X(0, "10C")))
+    assert findings(s) == [(4, 1, 0, "BUR-PILE-1", "Anna discarded 10♣, the single card just taken from the discard pile")]
+
+
+def test_BUR_PILE_1_legal_cases():
+    # a pile of two cards: discarding one of them is allowed
+    assert findings(run(game(D(0, "KS"), X(0, "KS"), T(1, ["10C", "KS"]), X(1, "KS")))) == []
+    # the seat already held another 10C: the record cannot prove it is the same card
+    anna = ["3H", "4H", "5H", "6H", "7C", "7D", "7S", "2C", "2D", "2H", "10C"]
+    assert findings(run(game(T(0, ["10C"]), X(0, "10C"), anna=anna))) == []
+
+
+# --- pozzetti: BUR-POZZ-1/2 ---------------------------------------------------------------
+ANNA_P = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "9D", "9S", "9C", "2C"]
+POZZ = [["JC", "QC", "KC", "5D", "6D", "7D", "8D", "AS", "AD", "AC", "AH"], []]
+CLEAN = ["3H", "4H", "5H", "6H", "7H", "8H", "9H"]
+NINES = ["9D", "9S", "9C", "2C"]
+
+
+def pgame(*moves, stock=("QH", "KD", "5C"), **kw):
+    """Anna holds a clean 3H..9H and 9 9 9 2: with the stock's QH she empties
+    her hand by the discard; with 10H first she empties it by melding."""
+    return game(*moves, anna=ANNA_P, pozzetti=POZZ, stock=stock, discard=("10D",), **kw)
+
+
+CON_LO_SCARTO = [D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), P(0, 0)]  # positions 2-6
+PLAY_POZZETTO = [M(0, "c", ["5D", "6D", "7D", "8D"]), M(0, "d", ["AS", "AD", "AC", "AH"]), M(0, "e", ["JC", "QC", "KC"])]
+
+
+def test_BUR_POZZ_1_hand_not_empty():
+    s = run(pgame(D(0, "QH"), P(0, 0), X(0, "QH")))
+    assert findings(s) == [(3, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 0 while still holding 12 card(s) (3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 9♦ 9♠ 9♣ 2♣ Q♥)")]
+
+
+def test_BUR_POZZ_1_side_already_had_one():
+    s = run(pgame(*CON_LO_SCARTO, P(0, 1)))
+    assert findings(s) == [
+        (7, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 1, but Anna already had its pozzetto"),
+        (7, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 1 while still holding 11 card(s) (J♣ Q♣ K♣ 5♦ 6♦ 7♦ 8♦ A♠ A♦ A♣ A♥)"),
+    ]
+
+
+def test_BUR_POZZ_1_out_of_turn():
+    s = run(pgame(D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), D(1, "KD"), P(0, 0), X(1, "KD")))
+    assert findings(s) == [(7, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 0 out of turn: a pozzetto goes to the seat whose hand has just emptied")]
+
+
+def test_BUR_POZZ_1_legal_al_volo_and_con_lo_scarto():
+    al_volo = pgame(D(0, "10H"), M(0, "a", CLEAN + ["10H"]), M(0, "b", NINES), P(0, 0), *PLAY_POZZETTO[:2], X(0, "JC"), stock=("10H", "KD"))
+    s = run(al_volo)
+    assert findings(s) == []
+    assert s.pozzetto_by == (0, None) and s.hands[0] == ("QC", "KC")
+    s = run(pgame(*CON_LO_SCARTO, D(1, "KD"), X(1, "KD"), D(0, "5C"), *PLAY_POZZETTO[:1], X(0, "5C")))
+    assert findings(s) == []
+
+
+def test_BUR_POZZ_2_play_from_pozzetto_before_next_turn():
+    s = run(pgame(*CON_LO_SCARTO, M(0, "c", ["5D", "6D", "7D", "8D"]), D(1, "KD"), X(1, "KD")))
+    assert findings(s) == [(7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ 6♦ 7♦ 8♦ from the pozzetto taken with the discard before its next turn")]
+    assert s.turn == 0 and s.phase == "draw"
+
+
+def test_BUR_POZZ_2_legal_play_on_the_next_turn():
+    s = run(pgame(*CON_LO_SCARTO, D(1, "KD"), X(1, "KD"), D(0, "5C"), M(0, "c", ["5D", "6D", "7D", "8D"]), X(0, "5C")))
+    assert findings(s) == []
+
+
+# --- closing: BUR-CLOSE-1/2/3 -------------------------------------------------------------
+def closing(draw="5C", melds=PLAY_POZZETTO, last=None, prefix=CON_LO_SCARTO, **kw):
+    """Anna's con-lo-scarto hand, Bruno's turn, then Anna plays the pozzetto and goes out."""
+    moves = list(prefix) + [D(1, "KD"), X(1, "KD"), D(0, draw), *melds]
+    moves += [X(0, last or draw)] if last is not False else []
+    return pgame(*moves, END("went_out", 0), stock=("QH", "KD", draw), **kw)
+
+
+def test_BUR_CLOSE_legal_closing_scores_100():
+    s = run(closing())
+    assert findings(s) == []
+    assert s.results[-1].scores[0].breakdown["closing"] == 100
+
+
+def test_BUR_CLOSE_1_went_out_without_the_pozzetto():
+    s = run(pgame(D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), END("went_out", 0)))
+    assert findings(s) == [(6, 1, 0, "BUR-CLOSE-1", "Anna went out without Anna's pozzetto")]
+
+
+def test_BUR_CLOSE_2_went_out_without_a_burraco():
+    prefix = [D(0, "QH"), M(0, "a", CLEAN[:6]), M(0, "b", ["9D", "9S", "9C", "9H", "2C"]), X(0, "QH"), P(0, 0)]
+    s = run(closing(prefix=prefix))
+    assert findings(s) == [(14, 1, 0, "BUR-CLOSE-2", "Anna went out without a burraco for Anna")]
+
+
+def test_BUR_CLOSE_2_closing_requires_option():
+    # 3H..9H + 2C standing for 10H: a semi-clean burraco, the only one
+    prefix = [D(0, "QH"), M(0, "a", CLEAN + ["2C"]), M(0, "b", ["9D", "9S", "9C"]), X(0, "QH"), P(0, 0)]
+    s = run(closing(prefix=prefix, options={"closing_requires": "clean"}))
+    assert findings(s) == [(14, 1, 0, "BUR-CLOSE-2", "Anna went out without a clean burraco for Anna")]
+    assert findings(run(closing(prefix=prefix, options={"closing_requires": "clean_or_semi"}))) == []
+
+
+def test_BUR_CLOSE_3_went_out_by_discarding_a_wild():
+    s = run(closing(draw="2D"))
+    assert findings(s) == [(14, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
+
+
+def test_BUR_CLOSE_3_went_out_by_melding_the_last_card():
+    melds = [M(0, "c", ["4D", "5D", "6D", "7D", "8D"]), *PLAY_POZZETTO[1:]]
+    s = run(closing(draw="4D", melds=melds, last=False))
+    assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by melding the last card instead of discarding it")]
+
+
+# --- stock: BUR-STOCK-1 and the seed preset ---------------------------------------------------
+def play_out(ev, keep, extra_draw=False):
+    """Both seats draw the stock top and discard it until ``keep`` cards are left."""
+    stock = list(ev[1]["stock"])
+    seat = 0
+    while len(stock) > keep:
+        card = stock.pop(0)
+        ev += [D(seat, card), X(seat, card)]
+        seat = 1 - seat
+    if extra_draw:
+        card = stock.pop(0)
+        ev += [D(seat, card), X(seat, card)]
+    return ev
+
+
+def test_BUR_STOCK_1_draw_from_the_last_two_cards():
+    ev = play_out(game(), 2, extra_draw=True)
+    s = run(ev + [END("stock_exhausted")])
+    last = ev[-2]
+    assert findings(s) == [(len(ev) - 2, 1, 1, "BUR-STOCK-1", f"Bruno drew {last['card'][:-1]}{'♣♦♥♠'['CDHS'.index(last['card'][-1])]} from the last two stock cards, which are never drawn")]
+
+
+def test_BUR_STOCK_1_legal_end_with_two_cards_left():
+    s = run(play_out(game(), 2) + [END("stock_exhausted")])
+    assert findings(s) == []
+    assert s.stock_count == 2
+
+
+def test_seed_the_last_stock_cards_are_drawn_and_a_pozzetto_becomes_the_stock():
+    ev = play_out(game(ruleset="seed"), 0)
+    s = run(ev)
+    assert s.stock_count == 0
+    pozzetto0 = ev[1]["pozzetti"][0]
+    seat = s.turn
+    ev += [{"type": "stock_restocked"}, D(seat, pozzetto0[0]), X(seat, pozzetto0[0])]
+    s = run(ev)
+    assert findings(s) == []
+    assert s.stock_count == 10 and s.pozzetti[0] is None and s.extra.restocked_from == (0,)
+    s = run(ev + [END("stock_exhausted")])
+    assert [sc.breakdown["no_pozzetto"] for sc in s.results[0].scores] == [-100, -100]
+
+
+def test_seed_implicit_restock_by_the_draw():
+    ev = play_out(game(ruleset="seed"), 0)
+    seat = run(ev).turn
+    pozzetto1 = ev[1]["pozzetti"][1]
+    s = run(ev + [D(seat, pozzetto1[0])])
+    assert findings(s) == []
+    assert s.extra.restocked_from == (1,) and s.stock_count == 10
