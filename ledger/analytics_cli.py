@@ -83,7 +83,8 @@ def _summary(result: UpdateResult) -> str:
     if not result.notifications:
         return f"analytics view {result.path} is up to date (event {result.position or 0})"
     return (
-        f"analytics view {result.path}: {result.notifications} events applied, {result.games} games (re)built "
+        f"analytics view {result.path}: {result.notifications} event{'s' if result.notifications != 1 else ''} applied, "
+        f"{result.games} game{'s' if result.games != 1 else ''} (re)built "
         f"in {result.batches} transaction{'s' if result.batches != 1 else ''}" + (" (rebuilt from scratch)" if result.rebuilt else "")
     )
 

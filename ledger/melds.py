@@ -262,8 +262,11 @@ def layoff_candidates(meld: Sequence[str], added: Sequence[str], rules: MeldRule
 
 
 def _layoff_candidates(meld: tuple[str, ...], added: tuple[str, ...], rules: MeldRules) -> list[tuple[str, ...]]:
-    """The distinct legal orders of ``meld`` plus ``added`` when the added
-    cards go at the ends (low end and/or high end, in every split).
+    """The distinct legal orders of ``meld`` plus ``added``: the added cards
+    at the ends (low end and/or high end, in every split), and, when an added
+    natural is the card a wild of the sequence stands for, that natural in
+    the wild's place with the wild moved to an end (RULES.md, Burraco "A wild
+    never goes back to the hand").
 
     Used to place a lay-off whose ``result`` the record does not give; more
     than one candidate means the placement is ambiguous.
@@ -272,23 +275,40 @@ def _layoff_candidates(meld: tuple[str, ...], added: tuple[str, ...], rules: Mel
     [('5H', '6H', '7H', '8H')]
     >>> _layoff_candidates(("5H", "6H", "7H"), ("JK",), MeldRules())
     [('5H', '6H', '7H', 'JK'), ('JK', '5H', '6H', '7H')]
+    >>> _layoff_candidates(("5H", "JK", "7H"), ("6H",), MeldRules())
+    [('5H', '6H', '7H', 'JK'), ('JK', '5H', '6H', '7H')]
+    >>> _layoff_candidates(("QH", "KH", "JK"), ("AH",), MeldRules())
+    [('JK', 'QH', 'KH', 'AH')]
     """
-    meld = tuple(meld)
-    found: list[tuple[str, ...]] = []
     base = analyze(meld, rules)
     if base.kind == "set":
-        cand = meld + tuple(added)
+        cand = meld + added
         return [cand] if analyze(cand, rules).valid else []
+    found = _end_placements(meld, added, rules)
+    if base.kind == "sequence":
+        for i, natural in enumerate(base.stands_for):
+            if natural is None or natural not in added:
+                continue
+            rest = list(added)
+            rest.remove(natural)
+            for cand in _end_placements(meld[:i] + (natural,) + meld[i + 1 :], tuple(rest) + (meld[i],), rules):
+                if cand not in found:
+                    found.append(cand)
+    return sorted(found)
+
+
+def _end_placements(meld: tuple[str, ...], added: tuple[str, ...], rules: MeldRules) -> list[tuple[str, ...]]:
+    """Legal orders of ``meld`` with ``added`` split between its two ends."""
     from itertools import permutations
 
-    added = tuple(added)
-    orders = sorted(set(permutations(added))) if len(added) <= 5 else {tuple(sorted(added, key=lambda c: RANK[c]))}
+    found: list[tuple[str, ...]] = []
+    orders = sorted(set(permutations(added))) if len(added) <= 5 else [tuple(sorted(added, key=lambda c: RANK[c]))]
     for order in orders:
         for split in range(len(order) + 1):
             cand = order[:split] + meld + order[split:]
             if cand not in found and analyze(cand, rules).valid:
                 found.append(cand)
-    return sorted(found)
+    return found
 
 
 _analyze_cached = lru_cache(maxsize=1 << 16)(_analyze)

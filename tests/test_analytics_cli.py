@@ -42,7 +42,7 @@ def store(tmp_path: Path, cli: click.Group) -> str:
     (records / "b.jsonl").write_bytes(game_b())
     (records / "s.jsonl").write_bytes(encode_record(two_player_record("syn-1", hands=1, turns=4, seed=3)))
     db = str(tmp_path / "ledger.db")
-    result = CliRunner().invoke(cli, ["--db", db, "import", str(records)])
+    result = CliRunner().invoke(cli, ["--db", db, "import", "--no-analytics", str(records)])
     assert result.exit_code == 0, result.output
     return db
 
@@ -175,3 +175,17 @@ def test_update_after_import_and_tables_doc(cli: click.Group, store: str, tmp_pa
     ]
     doc = run(cli, "analytics", "tables").output
     assert doc.startswith("#### `games`\n\n| column | type | meaning (unit) |") and "| `breakdown` | `MAP(VARCHAR, INTEGER)` |" in doc
+
+
+def test_import_brings_the_view_up_to_date_unless_told_not_to(cli: click.Group, tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "a.jsonl").write_bytes(game_a())
+    db = str(tmp_path / "x.db")
+    result = run(cli, "--db", db, "import", str(records))
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [f"analytics view {tmp_path / 'x.analytics.duckdb'}: 20 events applied, 1 game (re)built in 1 transaction"]
+    (records / "b.jsonl").write_bytes(game_b())
+    quiet = run(cli, "--db", db, "import", "--no-analytics", str(records))
+    assert (quiet.exit_code, quiet.stderr) == (0, "")
+    assert run(cli, "--db", db, "query", "--no-update", "--csv", "SELECT count(*) AS games FROM games").output == "games\n1\n"

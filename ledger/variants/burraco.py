@@ -404,6 +404,17 @@ class BurracoRules(Rules):
         state = self.check_closing(state, e, pos)
         return super().on_hand_ended(state, e, pos)
 
+    def game_over(self, state: TableState) -> bool:
+        """True once the game's end condition holds after the last scored
+        hand: the ``hands`` option's number of hands played, else a side at
+        or above ``target`` (2005 by default)."""
+        if state.phase in ("draw", "play"):
+            return False
+        hands = int(self.opt("hands") or 0)
+        if hands:
+            return len({r.hand for r in state.results}) >= hands
+        return any(t >= int(self.opt("target")) for t in state.totals)
+
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Each side's score with the breakdown of the module docstring."""
         closer = state.sides[e.seat] if (e.reason == "went_out" and e.seat is not None) else None

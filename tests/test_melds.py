@@ -1,0 +1,49 @@
+"""Meld analysis and lay-off placement (ledger.melds), variant by variant parameters."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.melds import MeldRules, analyze, layoff_candidates
+
+BURRACO = MeldRules(wild_twos=True, max_wilds=1, natural_two_bonus=True, max_set=9, max_sequence=14, twos_set_forbidden=True)
+SCALA40 = MeldRules(max_wilds=1, max_set=4, set_distinct_suits=True)
+RAMINO51 = MeldRules(max_wilds=1, max_set=4, set_distinct_suits=True, wild_ends_only=True)
+
+
+@pytest.mark.parametrize(
+    ("cards", "rules", "kind", "stands_for", "faults"),
+    [
+        (("3H", "4H", "5H"), SCALA40, "sequence", (None, None, None), ()),
+        (("QS", "KS", "AS"), SCALA40, "sequence", (None, None, None), ()),
+        (("KS", "AS", "2S"), SCALA40, "invalid", (None, None, None), ("invalid",)),
+        (("7C", "7D", "JK"), SCALA40, "set", (None, None, "7"), ()),
+        (("7C", "7C", "7D"), SCALA40, "set", (None, None, None), ("set_repeated_suit",)),
+        (("5H", "JK", "7H"), SCALA40, "sequence", (None, "6H", None), ()),
+        (("5H", "JK", "7H"), RAMINO51, "sequence", (None, "6H", None), ("wild_inside",)),
+        (("JK", "6H", "7H"), RAMINO51, "sequence", ("5H", None, None), ()),
+        (("JK", "JK", "7H", "8H"), SCALA40, "sequence", ("5H", "6H", None, None), ("too_many_wilds",)),
+        # Burraco: the record's order says whether a 2 is natural (RULES.md, "authoritative order")
+        (("2H", "3H", "4H", "5H", "6H", "7H", "8H"), BURRACO, "sequence", (None,) * 7, ()),
+        (("3H", "4H", "5H", "6H", "7H", "8H", "2H"), BURRACO, "sequence", (None,) * 6 + ("9H",), ()),
+        (("AH", "2H", "3H", "JK"), BURRACO, "sequence", (None, None, None, "4H"), ()),
+        (("2C", "2D", "2S"), BURRACO, "set", (None, None, None), ("set_of_wild_rank",)),
+        (("JK", "2D", "JK"), BURRACO, "invalid", (None, None, None), ("wilds_only",)),
+    ],
+)
+def test_analyze(cards, rules, kind, stands_for, faults) -> None:
+    info = analyze(cards, rules)
+    assert (info.kind, info.stands_for, info.faults) == (kind, stands_for, faults)
+
+
+def test_natural_card_onto_a_wild_moves_the_wild_to_an_end() -> None:
+    # 6♥ laid off on 5♥ JK 7♥: the jolly moves to either end, so the record must say which.
+    assert layoff_candidates(("5H", "JK", "7H"), ("6H",), SCALA40) == [("5H", "6H", "7H", "JK"), ("JK", "5H", "6H", "7H")]
+    # Only one end is open when the other would pass the ace.
+    assert layoff_candidates(("QH", "KH", "JK"), ("AH",), SCALA40) == [("JK", "QH", "KH", "AH")]
+
+
+def test_plain_lay_offs_are_placed_without_result() -> None:
+    assert layoff_candidates(("5H", "6H", "7H"), ("4H", "8H"), SCALA40) == [("4H", "5H", "6H", "7H", "8H")]
+    assert layoff_candidates(("7C", "7D", "7H"), ("7S",), SCALA40) == [("7C", "7D", "7H", "7S")]
+    assert layoff_candidates(("7C", "7D", "7H", "7S"), ("7S",), SCALA40) == []
