@@ -12,13 +12,11 @@ traceback reaches the user: errors print one line on stderr.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import sqlite3
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import click
@@ -33,7 +31,11 @@ from ledger.analytics_cli import register, update_after_import
 from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError
 from ledger.events import Event
+from ledger.audit import audit
 from ledger.records import encode_record, find_record_files, read_record
+from ledger.render import render_score, render_state
+from ledger.replay import Replayer, replay, validate
+from ledger.scoring import score_sheet
 
 PROGRESS_MIN_FILES = 10
 
@@ -216,20 +218,9 @@ def _load(state: _State, target: str) -> tuple[str, list[Event]]:
     path = Path(target)
     if path.is_file():
         record = read_record(path)
-        importlib.import_module("ledger.replay").validate(record)
+        validate(record)
         return record.game_id or target, list(record.events)
     return target, state.app().get_events(target)
-
-
-def _domain(module: str, feature: str) -> ModuleType | None:
-    """The domain module, or None (with a message) when it is not written yet."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        if exc.name and module.startswith(exc.name):
-            _fail(f"{feature} is not available yet ({module} is not part of this build)")
-            return None
-        raise
 
 
 @cli.command("show")
@@ -247,10 +238,7 @@ def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
         return
     if not 0 <= at < len(events):
         raise click.BadParameter(f"position {at} is outside 0..{len(events) - 1}", param_hint="--at")
-    replay, render = _domain("ledger.replay", "show --at"), _domain("ledger.render", "show --at")
-    if replay is None or render is None:
-        sys.exit(2)
-    click.echo(render.render_state(replay.Replayer(events).state_at(at), pov=pov))
+    click.echo(render_state(Replayer(events).state_at(at), pov=pov))
 
 
 @cli.command("export")
@@ -290,14 +278,11 @@ def _targets(state: _State, targets: tuple[str, ...]) -> list[str]:
 def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
     """Audit games (stored ids or record files; default: every stored game).
     Exit 0 no findings, 1 findings, 2 a record rejected."""
-    audit = _domain("ledger.audit", "audit")
-    if audit is None:
-        sys.exit(2)
     status = 0
     for target in _targets(state, targets):
         try:
             game_id, events = _load(state, target)
-            report = audit.audit(events).to_json()
+            report = audit(events).to_json()
         except RecordError as exc:
             status = 2
             if as_json:
@@ -323,37 +308,23 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="The score sheet as JSON (FORMAT.md).")
 @click.pass_obj
 def score_cmd(state: _State, target: str, as_json: bool) -> None:
-    """Score a game (stored id or record file): per hand, totals and winner."""
-    scoring = _domain("ledger.scoring", "score")
-    replay = _domain("ledger.replay", "score")
-    if scoring is None or replay is None:
-        sys.exit(2)
+    """Score a game (stored id or record file): each hand with the breakdown,
+    claimed points that differ, running totals and the winner. Exit 2 when the
+    record is rejected."""
     try:
         game_id, events = _load(state, target)
-        sheet = scoring.score_sheet(replay.replay(events)).to_json()
+        final = replay(events)
     except RecordError as exc:
         if as_json:
             click.echo(json.dumps({"error": exc.as_json()}, ensure_ascii=False))
         else:
             click.echo(error_line(exc, target), err=True)
         sys.exit(2)
-    sheet.setdefault("game_id", game_id)
+    sheet = score_sheet(final)
     if as_json:
-        click.echo(json.dumps(sheet, ensure_ascii=False))
+        click.echo(json.dumps(sheet.to_json(), ensure_ascii=False))
         return
-    table = Table(title=f"score of {sheet['game_id']}", title_justify="left")
-    table.add_column("hand", justify="right")
-    table.add_column("scores")
-    for hand in sheet.get("hands", []):
-        table.add_row(str(hand["hand"]), "  ".join(_who(s) + f" {s['points']}" for s in hand["scores"]))
-    table.add_row("total", "  ".join(_who(s) + f" {s['points']}" for s in sheet.get("totals", [])))
-    _console().print(table)
-    if sheet.get("winner") is not None:
-        click.echo(f"winner: {sheet.get('winner_kind')} {sheet['winner']}")
-
-
-def _who(score: dict[str, Any]) -> str:
-    return f"team {score['team']}" if "team" in score else f"seat {score.get('seat')}"
+    click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False)))
 
 
 @cli.command("serve")
@@ -362,15 +333,12 @@ def _who(score: dict[str, Any]) -> str:
 @click.pass_obj
 def serve_cmd(state: _State, host: str, port: int) -> None:
     """Serve the replay viewer (replay_web) on the store."""
-    web = _domain("replay_web", "the viewer")
-    if web is None or not hasattr(web, "create_app"):
-        if web is not None:
-            _fail("the viewer is not available yet (replay_web.create_app is missing)")
-        sys.exit(2)
+    from replay_web import create_app
+
     if state.db:
         os.environ[DB_ENV_VAR] = state.db  # for anything else that opens the store
     click.echo(f"serving {state.store} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    web.create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port)
+    create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port)
 
 
 @cli.command("simulate")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.cards import pretty, pretty_list
+from ledger.scoring import ScoreSheet
 from ledger.state import TableState
 from ledger.views import PHASES, state_view
 
@@ -66,4 +67,35 @@ def render_state(state: TableState, pov: int | None = None) -> str:
         lines.append("totals: " + ", ".join(f"{state.rules.side_label(state, i)} {t}" for i, t in enumerate(v["totals"])))
     if v["findings"]:
         lines.append(f"findings so far: {v['findings']}")
+    return "\n".join(lines)
+
+
+def render_score(sheet: ScoreSheet, state: TableState, played: ScoreSheet | None = None) -> str:
+    """Multi-line text of a score sheet: each hand with how it ended, each
+    side's points and breakdown, claimed points where they differ, the
+    running totals, and the winner (``played``: the as-played sheet, shown
+    when its totals differ from the adjudicated ones)."""
+    rules = state.rules
+    label = {i: rules.side_label(state, i) for i in range(state.n_sides)}
+    width = max((len(v) for v in label.values()), default=4)
+    kind = "as adjudicated" if sheet.adjudicated else "as played"
+    lines = [f"score of {sheet.game_id} — {rules.variant} ({rules.ruleset}), {kind}"]
+    running = [0] * state.n_sides
+    for h in sheet.hands:
+        by = f", {state.name(h.seat)}" if h.seat is not None else ""
+        lines.append(f"hand {h.hand} ({h.reason.replace('_', ' ')}{by})")
+        for ln in h.lines:
+            running[ln.side] += ln.points
+            parts = ", ".join(f"{k} {v:+d}" for k, v in ln.breakdown.items() if v)
+            claim = f"  [claimed {ln.claimed}: differs]" if ln.claimed is not None and ln.claimed != ln.points else ""
+            lines.append(f"  {label[ln.side]:<{width}} {ln.points:>6}   total {running[ln.side]:>6}   {parts}{claim}".rstrip())
+    lines.append("totals: " + ", ".join(f"{label[i]} {t}" for i, t in enumerate(sheet.totals)))
+    if played is not None and played.totals != sheet.totals:
+        lines.append("as played (no referee penalties): " + ", ".join(f"{label[i]} {t}" for i, t in enumerate(played.totals)))
+    if sheet.ended is None:
+        lines.append("game not over")
+    elif sheet.winner is not None:
+        lines.append(f"winner: {label[sheet.winner]}")
+    else:
+        lines.append("no winner (tie or no result)")
     return "\n".join(lines)

@@ -209,3 +209,28 @@ def test_console_script_on_postgres(pg_url: str, folder: Path) -> None:
     assert done.returncode == 1
     exported = subprocess.run([exe, "--db", pg_url, "export", "game-2"], capture_output=True, timeout=120)
     assert exported.stdout == (folder / "game-2.jsonl").read_bytes()
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def test_score_text_shows_breakdown_claims_penalties_and_winner(run: Callable[..., Result]) -> None:
+    result = run("score", str(FIXTURES / "burraco" / "dispute.jsonl"))
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "score of bur-dispute — burraco (fibur), as adjudicated\n"
+        "hand 1 (stalled)\n"
+        "  Anna     -70   total    -70   melds +55, hand -25, no_pozzetto -100  [claimed 0: differs]\n"
+        "  Bruno   -235   total   -235   hand -85, no_pozzetto -100, penalty -50\n"
+        "totals: Anna -70, Bruno -235\n"
+        "as played (no referee penalties): Anna -70, Bruno -185\n"
+        "winner: Anna\n"
+    )
+
+
+def test_audit_text_lists_findings_by_position(run: Callable[..., Result]) -> None:
+    result = run("audit", str(FIXTURES / "ramino51" / "violations.jsonl"))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "ramino51-violations: 4 findings"
+    assert [ln.split(": ")[1] for ln in lines[1:]] == ["R51-PILE-1", "R51-OPEN-1", "R51-MELD-1", "R51-SWAP-1"]
