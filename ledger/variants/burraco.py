@@ -202,28 +202,24 @@ class BurracoRules(Rules):
         return state
 
     # --- melds ----------------------------------------------------------------
-    def check_duplicate_sets(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
-        """BUR-MELD-2: the seat's side now holds two sets of one rank (unless ``duplicate_sets``)."""
-        if self.opt("duplicate_sets"):
+    def check_duplicate_sets(self, before: Meld | None, after: Meld, state: TableState, pos: int, seat: int) -> TableState:
+        """BUR-MELD-2: the meld just laid or extended (``before`` -> ``after``)
+        made its side hold two sets of one rank (unless ``duplicate_sets``)."""
+        if self.opt("duplicate_sets") or after.info.kind != "set" or after.info.rank == 2:
             return state
-        side = state.sides[seat]
-
-        def ranks(s: TableState) -> Counter[int]:
-            return Counter(m.info.rank for m in s.side_melds(side) if m.info.kind == "set" and m.info.rank != 2)
-
-        old, new = ranks(before), ranks(state)
-        for rank, k in sorted(new.items()):
-            if k > 1 and k > old.get(rank, 0):
-                sets = [m for m in state.side_melds(side) if m.info.kind == "set" and m.info.rank == rank]
-                shown = "; ".join(f"{m.id}: {pretty_list(m.cards)}" for m in sets)
-                state = self.flag(state, pos, seat, "BUR-MELD-2", f"{self.side_label(state, side)} holds two sets of the same rank ({shown})")
-        return state
+        rank = after.info.rank
+        if before is not None and before.info.kind == "set" and before.info.rank == rank:
+            return state  # it was already a set of that rank: nothing new
+        sets = [m for m in state.melds if m.side == after.side and m.info.kind == "set" and m.info.rank == rank]
+        if len(sets) < 2:
+            return state
+        shown = "; ".join(f"{m.id}: {pretty_list(m.cards)}" for m in sets)
+        return self.flag(state, pos, seat, "BUR-MELD-2", f"{self.side_label(state, after.side)} holds two sets of the same rank ({shown})")
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Meld validity (BUR-MELD-1, ALL-MELD-1/2) and BUR-MELD-2."""
-        before = replace(state, melds=tuple(m for m in state.melds if m.id != meld.id))
         state = super().check_meld(state, pos, seat, meld, event)
-        return self.check_duplicate_sets(before, state, pos, seat)
+        return self.check_duplicate_sets(None, meld, state, pos, seat)
 
     def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
         """BUR-TURN-1 (lay-off on the other side's meld), validity, BUR-MELD-2."""
@@ -231,9 +227,8 @@ class BurracoRules(Rules):
         if before.side != side:
             state = self.flag(state, pos, seat, "BUR-TURN-1",
                               f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of {self.side_label(state, before.side)}: lay-offs go only on one's own side's melds")
-        prior = self.replace_meld(state, before)
         state = super().check_layoff(before, after, state, pos, seat, event)
-        return self.check_duplicate_sets(prior, state, pos, seat)
+        return self.check_duplicate_sets(before, after, state, pos, seat)
 
     def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
         """BUR-MELD-3: a wild never goes back to the hand."""
