@@ -120,7 +120,7 @@ def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--all", "all_games", is_flag=True, help="Every game (the filters still apply)."),
         click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None, help="File format (default parquet)."),
         click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the files (one per table)."),
-        click.option("--variant", "variants", multiple=True, help="Only games of this variant (repeatable)."),
+        click.option("--variant", "variants", multiple=True, type=click.Choice(["burraco", "scala40", "ramino", "ramino51", "gin"]), help="Only games of this variant (repeatable)."),
         click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or after this date (YYYY-MM-DD)."),
         click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or before this date."),
         click.option("--tournament", "tournaments", multiple=True, help="Only games of this tournament (meta.tournament; repeatable)."),
@@ -159,7 +159,7 @@ def _export(ctx: click.Context, games: tuple[str, ...], all_games: bool, fmt: st
     finally:
         con.close()
     ext = FORMATS[fmt][0]
-    click.echo(f"exported {counts['games']} games to {out}: " + ", ".join(f"{t}.{ext} {n}" for t, n in counts.items()), err=True)
+    click.echo(f"exported {counts['games']} game{'s' if counts['games'] != 1 else ''} to {out}: " + ", ".join(f"{t}.{ext} {n}" for t, n in counts.items()), err=True)
 
 
 @contextmanager
@@ -188,7 +188,9 @@ def _query(ctx: click.Context, sql: str, as_csv: bool, as_json: bool, analytics:
         try:
             cur = con.execute(sql)
         except duckdb.Error as exc:
-            raise click.ClickException(f"query failed: {exc}") from None
+            err = click.ClickException(f"query failed: {exc}")
+            err.exit_code = 2  # bad input, as everywhere in the CLI
+            raise err from None
         if cur.description is None:
             return
         names = [d[0] for d in cur.description]

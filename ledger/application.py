@@ -111,9 +111,11 @@ def describe_store(env: Mapping[str, str]) -> str:
     merged = {**os.environ, **env}
     module = merged.get("PERSISTENCE_MODULE", "")
     if module.endswith("postgres"):
+        schema = merged.get("POSTGRES_SCHEMA")
         return (
             f"PostgreSQL {merged.get('POSTGRES_USER', '')}@{merged.get('POSTGRES_HOST', '')}:"
             f"{merged.get('POSTGRES_PORT', '5432')}/{merged.get('POSTGRES_DBNAME', '')}"
+            + (f" (schema {schema})" if schema else "")
         )
     if module.endswith("sqlite"):
         return f"SQLite {merged.get('SQLITE_DBNAME', '')}"
@@ -158,8 +160,17 @@ class LedgerApp(Application[UUID]):
         return MsgspecMapper(compressor=self.factory.compressor(), cipher=self.factory.cipher())
 
     def construct_recorder(self) -> ApplicationRecorder:
+        creating = str(self.env.get("CREATE_TABLE", "yes")).lower() in ("y", "yes", "t", "true", "on", "1")
+        datastore = getattr(self.factory, "datastore", None)
+        schema = getattr(datastore, "schema", "public")
+        if creating and datastore is not None and schema != "public":
+            # A ``?schema=`` store URL names a schema the tables go in: create it on first use.
+            from psycopg.sql import SQL, Identifier
+
+            with datastore.transaction(commit=True) as curs:
+                curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(schema)))
         recorder = super().construct_recorder()
-        if str(self.env.get("CREATE_TABLE", "yes")).lower() in ("y", "yes", "t", "true", "on", "1"):
+        if creating:
             ensure_topic_index(recorder)
         return recorder
 

@@ -12,6 +12,7 @@ traceback reaches the user: errors print one line on stderr.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -214,12 +215,19 @@ def list_cmd(state: _State, as_json: bool) -> None:
 
 
 def _load(state: _State, target: str) -> tuple[str, list[Event]]:
-    """Events of a stored game id, or of a record file (validated) when ``target`` is a file."""
+    """Events of a record file (validated) or of a stored game id.
+
+    Raises :class:`FileNotFoundError` for a path that does not exist (a
+    target with a ``/`` or ending ``.jsonl`` cannot be a game id),
+    :class:`GameNotFoundError` for an unknown id.
+    """
     path = Path(target)
     if path.is_file():
         record = read_record(path)
         validate(record)
         return record.game_id or target, list(record.events)
+    if "/" in target or os.sep in target or target.endswith(".jsonl"):
+        raise FileNotFoundError(errno.ENOENT, "no such record file (nor a stored game id)", target)
     return target, state.app().get_events(target)
 
 
@@ -231,6 +239,8 @@ def _load(state: _State, target: str) -> tuple[str, list[Event]]:
 def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
     """Print a game's record (GAME is a stored game id or a record file), or with
     --at N the table state after position N."""
+    if pov is not None and at is None:
+        raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
     _, events = _load(state, game)
     if at is None:
         sys.stdout.buffer.write(encode_record(events))
@@ -268,7 +278,14 @@ def schema_cmd(check: bool, out: Path | None) -> None:
 
 
 def _targets(state: _State, targets: tuple[str, ...]) -> list[str]:
-    return list(targets) or [g.game_id for g in state.app().list_games()]
+    """Stored game ids and record files; folders expand to their ``*.jsonl``
+    files; no target means every stored game."""
+    if not targets:
+        return [g.game_id for g in state.app().list_games()]
+    found: list[str] = []
+    for t in targets:
+        found.extend(str(f) for f in find_record_files([t])) if Path(t).is_dir() else found.append(t)
+    return found
 
 
 @cli.command("audit")
@@ -372,7 +389,7 @@ def simulate_cmd(variant: str, ruleset: str | None, players: int, games: int, se
 @cli.command("import-openspiel")
 @click.argument("source")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the record here (default: standard output).")
-@click.option("--game-id", default=None, help="game_id of the record (default: derived from the history).")
+@click.option("--game-id", default=None, help="game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the history).")
 def import_openspiel_cmd(source: str, output: str | None, game_id: str | None) -> None:
     """Convert an OpenSpiel gin_rummy game into a rummy-ledger/1 record (preset openspiel).
 

@@ -44,6 +44,7 @@ wall -> ``stock_exhausted``; the repeated-move rule and the 50th upcard draw
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -352,11 +353,13 @@ def convert_main(source: str, output: str | None = None, game_id: str | None = N
 
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text()
-        gid = game_id or (Path(source).stem if source != "-" else "openspiel-gin")
-        gid = re.sub(r"[^A-Za-z0-9._-]", "-", gid)[:64] or "openspiel-gin"
-        data = encode_record(convert_actions(parse_history(text), game_id=gid))
+        history = parse_history(text)
+        digest = hashlib.sha1(",".join(map(str, history)).encode()).hexdigest()[:12]
+        gid = game_id or (Path(source).stem if source != "-" else f"openspiel-{digest}")
+        gid = re.sub(r"[^A-Za-z0-9._-]", "-", gid)[:64] or f"openspiel-{digest}"
+        data = encode_record(convert_actions(history, game_id=gid))
     except (OSError, ValueError) as err:
-        print(f"import-openspiel: {source}: {err}", file=sys.stderr)
+        print(f"rummy-ledger: error: import-openspiel {source}: {err}", file=sys.stderr)
         return 2
     if output is None:
         sys.stdout.write(data.decode())

@@ -119,7 +119,8 @@ def describe(event: Event, state: TableState | None = None) -> str:
     e: Any = event
     if t == "game_started":
         names = ", ".join(p.name for p in e.players)
-        return f"game {e.game_id} starts: {e.variant} ({e.ruleset or 'default rules'}), {names}"
+        ruleset = e.ruleset or (state.rules.ruleset if state is not None else "default rules")
+        return f"game {e.game_id} starts: {e.variant} ({ruleset}), {names}"
     if t == "hand_dealt":
         return f"hand {e.hand} dealt by {who(e.dealer)}; upcard {pretty_list(e.discard)}"
     if t == "card_drawn":

@@ -82,12 +82,12 @@ def test_query_prints_a_table_csv_or_json(cli: click.Group, store: str) -> None:
     assert (missing.exit_code, missing.output) == (
         2, f"rummy-ledger: error: analytics view {Path(store).with_name('none.duckdb')} does not exist yet: run `rummy-ledger analytics update`\n")
     bad = run(cli, "--db", store, "query", "SELECT nope FROM games")
-    assert bad.exit_code == 1 and "query failed: Binder Error" in bad.output
+    assert bad.exit_code == 2 and "query failed: Binder Error" in bad.output
 
 
 def test_query_is_read_only(cli: click.Group, store: str) -> None:
     result = run(cli, "--db", store, "query", "DELETE FROM games")
-    assert result.exit_code == 1 and "read-only" in result.output
+    assert result.exit_code == 2 and "read-only" in result.output
     assert json.loads(run(cli, "--db", store, "query", "--json", "SELECT count(*) AS n FROM games").output) == {"n": 3}
 
 

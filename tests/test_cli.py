@@ -205,8 +205,9 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
 @pytest.mark.postgres
 def test_console_script_on_postgres(pg_url: str, folder: Path) -> None:
     exe = console_script()
-    done = subprocess.run([exe, "--db", pg_url, "import", str(folder)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([exe, "--db", pg_url, "import", str(folder)], cwd=folder, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
+    assert [p.name.endswith(".analytics.duckdb") for p in folder.iterdir() if p.suffix == ".duckdb"] == [True]
     exported = subprocess.run([exe, "--db", pg_url, "export", "game-2"], capture_output=True, timeout=120)
     assert exported.stdout == (folder / "game-2.jsonl").read_bytes()
 

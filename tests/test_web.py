@@ -326,3 +326,17 @@ def test_a_failing_store_is_a_500_without_details():
     assert api.status_code == 500
     assert api.get_json() == {"error": {"status": 500, "title": "Internal Server Error",
                                         "message": "the viewer failed on this request; the record is unchanged"}}
+
+
+def test_variant_notes_are_readable_lines_not_raw_data() -> None:
+    from pathlib import Path
+
+    from ledger.records import read_record
+
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "pozzetto_al_volo_con_lo_scarto.jsonl"
+    record = read_record(fixture)
+    client = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[record.events])}).test_client()
+    page = html(client.get(f"/games/{record.game_id}?at=2"))
+    notes = element(page, "variant-data") if 'id="variant-data"' in page else page[page.index('class="variant-data"'):]
+    assert "Anna: pozzetto not taken yet" in notes and "Bruno: pozzetto not taken yet" in notes
+    assert "pozzetto_taken_by_side" not in page

@@ -69,15 +69,30 @@ def select_games(con: duckdb.DuckDBPyConnection, selection: Selection) -> list[s
     return [r[0] for r in con.execute(f"SELECT game FROM games WHERE {cond} ORDER BY game", params).fetchall()]
 
 
-def table_query(table: str, where: str = "TRUE") -> str:
+def table_query(table: str, where: str = "TRUE", *, json_lists: bool = False) -> str:
     """The export's query of one table: rows ``where`` holds, by game then hand/position.
+
+    With ``json_lists`` (CSV), list and map columns are written as JSON text,
+    so that a name with a comma survives.
 
     >>> table_query("findings")
     'SELECT * FROM findings WHERE TRUE ORDER BY game, hand, position, seat'
+    >>> table_query("players", json_lists=True)[:40]
+    'SELECT game, seat, name, team, side FROM'
     """
-    names = [c.name for c in TABLES[table]]
+    columns = TABLES[table]
+    names = [c.name for c in columns]
     order = ", ".join(n for n in ("game", "hand", "position", "view", "side", "seat", "meld") if n in names)
-    return f"SELECT * FROM {table} WHERE {where} ORDER BY {order}"
+    if json_lists:
+        select = ", ".join(f"to_json({_q(c.name)})::VARCHAR AS {_q(c.name)}" if ("[]" in c.type or c.type.startswith("MAP")) else _q(c.name) for c in columns)
+    else:
+        select = "*"
+    return f"SELECT {select} FROM {table} WHERE {where} ORDER BY {order}"
+
+
+def _q(name: str) -> str:
+    """A column name quoted where SQL needs it (``at``)."""
+    return f'"{name}"' if name in ("at",) else name
 
 
 def export_tables(
@@ -104,7 +119,7 @@ def export_tables(
     counts: dict[str, int] = {}
     for table in TABLES:
         target = out / f"{table}.{ext}"
-        query = table_query(table, "game IN (SELECT game FROM _chosen)")
+        query = table_query(table, "game IN (SELECT game FROM _chosen)", json_lists=fmt == "csv")
         path = str(target).replace("'", "''")
         con.execute(f"COPY ({query}) TO '{path}' {options}")
         counts[table] = int(con.execute(f"SELECT count(*) FROM {table} WHERE game IN (SELECT game FROM _chosen)").fetchall()[0][0])

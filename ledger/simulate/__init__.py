@@ -27,6 +27,7 @@ from pathlib import Path
 from ledger.events import Event
 from ledger.simulate.inject import Injector
 from ledger.simulate.strategy import SimulationError, Strategy
+from ledger.variants import find_variant
 
 #: variant -> "module:Class" of its strategy
 STRATEGIES: dict[str, str] = {
@@ -70,7 +71,7 @@ def simulate_game(
     strategy = find_strategy(variant)(rng)
     injector = Injector(violations, random.Random(f"inject/{seed}")) if violations > 0 else None
     strategy.injector = injector
-    gid = game_id or f"sim-{variant}-{ruleset or 'default'}-{players}p-{seed}"
+    gid = game_id or f"sim-{variant}-{ruleset or find_variant(variant).default_ruleset}-{players}p-{seed}"
     table = strategy.play_game(gid, ruleset, players)
     return list(table.events), (injector.injected if injector else [])
 

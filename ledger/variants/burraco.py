@@ -176,10 +176,10 @@ class BurracoRules(Rules):
     def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
         """Per side: has it taken a pozzetto; which pozzetti became the stock."""
         ex = state.extra if isinstance(state.extra, BurracoExtra) else BurracoExtra()
-        return {
-            "pozzetto_taken_by_side": [self.side_took_pozzetto(state, side) for side in range(state.n_sides)],
-            "pozzetti_in_stock": list(ex.restocked_from),
-        }
+        taken = [self.side_took_pozzetto(state, side) for side in range(state.n_sides)]
+        notes = [f"{self.side_label(state, side)}: pozzetto {'taken' if t else 'not taken yet'}" for side, t in enumerate(taken)] if state.hand else []
+        notes += [f"pozzetto {i} became the stock" for i in ex.restocked_from]
+        return {"pozzetto_taken_by_side": taken, "pozzetti_in_stock": list(ex.restocked_from), "notes": notes}
 
     # --- helpers ------------------------------------------------------------
     @staticmethod

@@ -290,7 +290,10 @@ class ThresholdRules(Rules):
 
     def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
         """Elimination threshold and which seats are out."""
-        return {"elimination": int(self.opt("elimination")), "eliminated": list(state.eliminated)}
+        limit = int(self.opt("elimination"))
+        out = ", ".join(state.name(s) for s in state.eliminated)
+        notes = [f"a seat reaching {limit} points is out" + (f"; out: {out}" if out else "")]
+        return {"elimination": limit, "eliminated": list(state.eliminated), "notes": notes}
 
 
 def hand_cards_value(cards: Iterable[str]) -> int:
