@@ -27,7 +27,9 @@ from ledger.errors import RecordError
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 JOKER = "JK"
-CARD_PATTERN = r"^(?:(?:A|[2-9]|10|J|Q|K)[CDHS]|JK)$"
+#: the card pattern of FORMAT.md; ``(?!\n)`` keeps Python's ``$`` from
+#: accepting a trailing newline (it means the same in JSON Schema)
+CARD_PATTERN = r"^(?:(?:A|[2-9]|10|J|Q|K)[CDHS]|JK)(?!\n)$"
 _CARD_RE = re.compile(CARD_PATTERN)
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

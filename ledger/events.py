@@ -29,14 +29,16 @@ from ledger.cards import CARD_PATTERN
 CardStr = Annotated[str, Meta(pattern=CARD_PATTERN, description="A card: rank A 2-10 J Q K and suit C D H S, or JK")]
 Cards = tuple[CardStr, ...]
 Seat = Annotated[int, Meta(ge=0, le=15, description="0-based seat, clockwise")]
-MeldId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}$", description="Meld id, unique within the hand")]
-GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}$")]
+MeldId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}(?!\n)$", description="Meld id, unique within the hand")]
+GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}(?!\n)$")]
+#: game points in one score line or penalty (bounded so that totals fit the analytics' 32-bit columns)
+Points = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]
 Note = Annotated[str, Meta(max_length=2000)]
-Position = Annotated[int, Meta(ge=0)]
+Position = Annotated[int, Meta(ge=0, le=100_000_000)]
 
 VARIANTS = ("burraco", "scala40", "ramino", "ramino51", "gin")
 Variant = Literal["burraco", "scala40", "ramino", "ramino51", "gin"]
-OptionValue = Union[bool, int, str]
+OptionValue = Union[bool, Annotated[int, Meta(ge=0, le=1_000_000)], Annotated[str, Meta(max_length=64)]]
 
 
 class _Struct(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -93,7 +95,7 @@ class ClaimedScore(_Struct, kw_only=True):
 
     seat: Seat | None = None
     team: Annotated[int, Meta(ge=0, le=7)] | None = None
-    points: int
+    points: Points
 
     def __post_init__(self) -> None:
         if (self.seat is None) == (self.team is None):
@@ -122,7 +124,7 @@ class GameStarted(Event, tag="game_started", kw_only=True):
 class HandDealt(Event, tag="hand_dealt", kw_only=True):
     """A new hand: each seat's cards, the face-up discard(s), the stock (top first)."""
 
-    hand: Annotated[int, Meta(ge=1)]
+    hand: Annotated[int, Meta(ge=1, le=10_000)]
     dealer: Seat
     hands: tuple[Cards, ...]
     discard: Cards
@@ -224,8 +226,8 @@ class PenaltyAssessed(Event, tag="penalty_assessed", kw_only=True):
 
     seat: Seat | None = None
     team: Annotated[int, Meta(ge=0, le=7)] | None = None
-    points: int
-    rule: Annotated[str, Meta(pattern=r"^[A-Z0-9]+-[A-Z0-9-]+$")]
+    points: Points
+    rule: Annotated[str, Meta(pattern=r"^[A-Z0-9]+-[A-Z0-9-]+(?!\n)$")]
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -80,7 +80,8 @@ def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
         message = f"an event is a JSON object, got {text.rsplit('got ', 1)[1].strip('`')}"
     elif text.startswith("Expected `str` matching regex"):
         bad = _value_at(line_text, field)
-        message = f"value {bad!r} does not match the pattern {text.split('regex ', 1)[1]}"
+        pattern = text.split("regex ", 1)[1].replace("(?!\\\\n)", "")  # the newline guard is not part of the format
+        message = f"value {bad!r} does not match the pattern {pattern}"
     else:
         message = text
     return RecordError("REC-FORMAT", message, field=field)

@@ -219,3 +219,33 @@ def test_replayer_state_at_matches_full_replay() -> None:
     for pos in range(len(rec.events)):
         assert rp.state_at(pos) == validate(read_record(b"".join(ramino_game(D0, M0, X0, {"type": "card_drawn", "seat": 1, "card": "7H"}).splitlines(keepends=True)[: pos + 1])))
     assert report(rp.final).to_json() == {"game_id": "t-1", "findings": []}
+
+
+# --- found by the adversarial review ----------------------------------------------
+def test_REC_WHERE_went_out_while_holding_cards() -> None:
+    data = ramino_game(D0, M0, X0, {"type": "hand_ended", "reason": "went_out", "seat": 0})
+    assert rejected(data) == {"line": 6, "field": "seat", "rule": "REC-WHERE",
+                              "message": "Anna cannot have gone out holding 6 cards (9♣ 9♦ 9♠ K♠ 2♦ 7♣)"}
+
+
+def test_REC_FORMAT_went_out_without_a_seat() -> None:
+    data = ramino_game(D0, {"type": "hand_ended", "reason": "went_out"})
+    assert rejected(data) == {"line": 4, "field": "seat", "rule": "REC-FORMAT", "message": "hand_ended went_out must name the seat that went out"}
+
+
+def test_REC_REF_penalty_citing_an_unknown_rule_and_a_known_one() -> None:
+    bad = ramino_game({"type": "penalty_assessed", "seat": 0, "points": -10, "rule": "NOPE-1"})
+    assert rejected(bad) == {"line": 3, "field": "rule", "rule": "REC-REF", "message": "unknown rule id 'NOPE-1': a penalty cites a RULES.md rule"}
+    assert run(ramino_game({"type": "penalty_assessed", "seat": 0, "points": -10, "rule": "RAM-DISC-1"})).totals == (-10, 0)
+
+
+def test_REC_FORMAT_ids_and_cards_with_a_trailing_newline() -> None:
+    assert rejected(lines(game_started(game_id="abc\n")))["field"] == "game_id"
+    assert rejected(ramino_game({"type": "card_drawn", "seat": 0, "card": "6H\n"})) == {
+        "line": 3, "field": "card", "rule": "REC-FORMAT", "message": "bad card string '6H\\n' (expected e.g. 10H, AS, JK)"}
+
+
+def test_REC_FORMAT_points_and_options_out_of_range() -> None:
+    huge = ramino_game({"type": "penalty_assessed", "seat": 0, "points": 2147483648, "rule": "ALL-TURN-1"})
+    assert rejected(huge) == {"line": 3, "field": "points", "rule": "REC-FORMAT", "message": "Expected `int` <= 1000000"}
+    assert rejected(lines(game_started(options={"target": -5}))) == {"line": 1, "field": "options[...]", "rule": "REC-FORMAT", "message": "Expected `int` >= 0"}

@@ -154,6 +154,14 @@ def test_S40_PILE_2_not_raised_when_the_seat_held_another_copy() -> None:
     assert findings(state) == []
 
 
+def test_S40_PILE_2_not_raised_with_another_copy_under_fisca_either() -> None:
+    # fisca: taken and not melded is S40-PILE-2 — but not when the seat held another 7♣ (RULES.md)
+    events = opened_pair()
+    events[0] = deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
+    assert findings(play(events + [take(0, "7C"), discard(0, "7C")])) == []
+    assert [f[3] for f in findings(play(opened_pair() + [take(0, "7C"), discard(0, "7C")]))] == ["S40-PILE-2"]
+
+
 # --- S40-MELD-1 ------------------------------------------------------------------------
 
 def test_S40_MELD_1_set_with_a_repeated_suit_replaces_all_meld() -> None:

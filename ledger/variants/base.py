@@ -40,6 +40,7 @@ from ledger.events import (
     PositionRestored,
     StockRestocked,
 )
+from ledger.rule_ids import RULE_IDS
 from ledger.melds import FAULTS, MeldInfo, MeldRules, analyze, layoff_candidates
 from ledger.state import Finding, HandResult, Meld, Penalty, SideScore, TableState, replace
 
@@ -539,6 +540,8 @@ class Rules:
         self.in_hand(state, e, pos)
         if e.seat is not None:
             self.check_seat(state, e.seat, pos)
+        if e.reason == "went_out":
+            self.check_went_out(state, e, pos)
         if state.phase == "play":
             state = self.end_turn(state, pos)
         scores = self.score_hand(state, e, pos)
@@ -551,6 +554,16 @@ class Rules:
         if claimed is not None:
             state = self.check_claim(state, pos, claimed, self.hand_points(state, state.hand), f"hand {state.hand}")
         return self.after_hand(state, pos)
+
+    def check_went_out(self, state: TableState, e: HandEnded, pos: int) -> None:
+        """A ``went_out`` must name the seat, and that seat's hand must be
+        empty: anything else cannot have happened (``REC-FORMAT``,
+        ``REC-WHERE``)."""
+        if e.seat is None:
+            raise self.reject("REC-FORMAT", "hand_ended went_out must name the seat that went out", pos, "seat")
+        held = state.hands[e.seat]
+        if held:
+            raise self.reject("REC-WHERE", f"{state.name(e.seat)} cannot have gone out holding {len(held)} cards ({pretty_list(held)})", pos, "seat")
 
     def after_hand(self, state: TableState, pos: int) -> TableState:
         """Hook after a hand is scored (elimination)."""
@@ -620,6 +633,8 @@ class Rules:
         return ""
 
     def on_penalty_assessed(self, state: TableState, e: PenaltyAssessed, pos: int) -> TableState:
+        if e.rule not in RULE_IDS:
+            raise self.reject("REC-REF", f"unknown rule id {e.rule!r}: a penalty cites a RULES.md rule", pos, "rule")
         if e.seat is not None:
             self.check_seat(state, e.seat, pos)
             side = state.sides[e.seat]

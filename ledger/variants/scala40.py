@@ -106,10 +106,12 @@ class Scala40Rules(ThresholdRules):
                 if not (self.opened_this_turn(state, seat) and laid[card]):
                     state = self.flag(state, pos, seat, "S40-PILE-1",
                                       f"{name} took {pretty(card)} from the discard pile without having opened and did not open with it")
+            elif x.taken_had_copy:
+                pass  # RULES.md: not raised when the seat already held another copy of that face
             elif card not in x.played and self.opt("pile_after_opening") == "meld":
                 state = self.flag(state, pos, seat, "S40-PILE-2",
                                   f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn")
-            elif x.discarded == card and not x.taken_had_copy:
+            elif x.discarded == card:
                 state = self.flag(state, pos, seat, "S40-PILE-2",
                                   f"{name} discarded {pretty(card)}, the card just taken from the discard pile")
         if self.opt("freed_joker_must_be_melded") and x.freed > x.played.count(JOKER):
