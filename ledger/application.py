@@ -37,7 +37,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import ApplicationRecorder, IntegrityError, StoredEvent
 
 from ledger import replay as _replay
-from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
+from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError, RuleViolationError
 from ledger.variants import find_variant
 from ledger.events import Event, GameStarted, encode_event
 from ledger.persistence import (
@@ -236,16 +236,21 @@ class LedgerApp(Application[UUID]):
 
     # --- writing ---
 
-    def import_record(self, record: Record) -> ImportResult:
+    def import_record(self, record: Record, *, strict: bool = False) -> ImportResult:
         """Store a whole record in one transaction, after validating it.
 
         Returns an :class:`ImportResult` (``"stored"``, or ``"already_stored"``
         when the same events are stored already). Raises :class:`RecordError`
-        (REC-…, with line and path) for an impossible record and
-        :class:`GameConflictError` when different events are stored under the
-        same ``game_id``. Nothing is stored unless everything is.
+        (REC-…, with line and path) for an impossible record,
+        :class:`RuleViolationError` with ``strict`` (live play) when the
+        record breaks a rule, and :class:`GameConflictError` when different
+        events are stored under the same ``game_id``. Nothing is stored unless
+        everything is.
         """
-        _replay.validate(record)
+        final = _replay.validate(record)
+        if strict and final.findings:
+            first = min(final.findings, key=lambda f: f.position)
+            raise RuleViolationError(first, len(final.findings), line=record.line_of(first.position), path=record.path)
         first = record.events[0] if record.events else None
         if not isinstance(first, GameStarted):
             raise RecordError(

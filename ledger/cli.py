@@ -30,7 +30,7 @@ from rich.table import Table
 from ledger import __version__
 from ledger.analytics_cli import register, update_after_import
 from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
-from ledger.errors import GameConflictError, LedgerError, RecordError
+from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
 from ledger.audit import audit
 from ledger.records import encode_record, find_record_files, read_record
@@ -133,8 +133,9 @@ def error_line(err: RecordError, path: str | os.PathLike[str] | None = None) -> 
 @cli.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--no-analytics", is_flag=True, help="Do not bring the DuckDB analytics view up to date afterwards.")
+@click.option("--strict", is_flag=True, help="Refuse records that break a rule too (live play), not only impossible ones.")
 @click.pass_obj
-def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool) -> None:
+def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, strict: bool) -> None:
     """Import record files (folders are searched for *.jsonl).
 
     Each file is stored whole or not at all; a rejected file prints
@@ -149,9 +150,11 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool) -> No
 
     def one(path: Path) -> None:
         try:
-            result = app.import_record(read_record(path))
+            result = app.import_record(read_record(path), strict=strict)
         except RecordError as exc:
             problem = error_line(exc, path)
+        except RuleViolationError as exc:
+            problem = str(exc)
         except GameConflictError as exc:
             problem = f"{path}: {exc}"
         except OSError as exc:

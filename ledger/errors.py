@@ -103,3 +103,20 @@ class ConcurrentAppendError(LedgerError, RuntimeError):
         self.game_id = game_id
         self.position = position
         super().__init__(f"game {game_id!r}: position {position} was written by another writer first; reload and retry")
+
+
+class RuleViolationError(LedgerError, ValueError):
+    """A record refused under ``import --strict`` because it breaks a rule.
+
+    ``finding`` is the first violation (a :class:`ledger.state.Finding`),
+    ``count`` how many there are; ``line``/``path`` locate it in the file.
+    """
+
+    def __init__(self, finding: object, count: int, *, line: int | None = None, path: str | None = None) -> None:
+        self.finding = finding
+        self.count = count
+        self.line = line
+        self.path = path
+        where = f"{path}:{line}" if path and line is not None else (f"line {line}" if line is not None else f"position {finding.position}")  # type: ignore[attr-defined]
+        more = f" (and {count - 1} more)" if count > 1 else ""
+        super().__init__(f"{where}: {finding.rule}: {finding.message}{more}; refused by --strict")  # type: ignore[attr-defined]

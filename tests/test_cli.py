@@ -235,3 +235,17 @@ def test_audit_text_lists_findings_by_position(run: Callable[..., Result]) -> No
     lines = result.stdout.splitlines()
     assert lines[0] == "ramino51-violations: 4 findings"
     assert [ln.split(": ")[1] for ln in lines[1:]] == ["R51-PILE-1", "R51-OPEN-1", "R51-MELD-1", "R51-SWAP-1"]
+
+
+def test_import_strict_refuses_rule_violations_and_stores_clean_games(run: Callable[..., Result]) -> None:
+    result = run("import", "--strict", "--no-analytics", str(FIXTURES / "ramino51"))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"{FIXTURES / 'ramino51' / 'violations.jsonl'}:3: R51-PILE-1: Anna took 10♣ from the discard pile in its first turn"
+        " (and 3 more); refused by --strict\n"
+    )
+    assert summary_row(result.stdout, "stored") == ["1", "1", "42"]
+    listed = run("list", "--json")
+    assert [json.loads(line)["game_id"] for line in listed.stdout.splitlines()] == ["ramino51-elimination"]
+    # without --strict the same record is stored and flagged
+    assert run("import", "--no-analytics", str(FIXTURES / "ramino51" / "violations.jsonl")).exit_code == 0
