@@ -29,7 +29,7 @@ from typing import BinaryIO
 import msgspec
 
 from ledger.errors import RecordError
-from ledger.events import Event, decode_event, encode_event
+from ledger.events import Event, OptionValue, decode_event, encode_event
 
 _AT_PATH = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 _UNKNOWN_FIELD = re.compile(r"unknown field `(?P<name>[^`]+)`")
@@ -61,6 +61,8 @@ def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
     m3 = _NAMED_FIELD.match(text)
     if m3 and not field:  # a check in __post_init__ naming its field: "`at` is not ..."
         field = m3.group("name")
+    if "[...]" in field:
+        field = _name_dict_key(line_text, field)
     if not isinstance(exc, msgspec.ValidationError):
         message = f"malformed JSON ({text.rstrip('.')})"
     elif _CARD_REGEX_MSG.match(text):
@@ -85,6 +87,20 @@ def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
     else:
         message = text
     return RecordError("REC-FORMAT", message, field=field)
+
+
+def _name_dict_key(line_text: bytes | str, field: str) -> str:
+    """``options[...]`` -> ``options.target``: the key of the first value of
+    that object that is not a valid option value (msgspec does not name it)."""
+    head = field.split("[...]", 1)[0]
+    obj = _value_at(line_text, head)
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            try:
+                msgspec.convert(value, OptionValue)
+            except msgspec.ValidationError:
+                return field.replace("[...]", f".{key}", 1)
+    return field
 
 
 def _value_at(line_text: bytes | str, field: str) -> object | None:

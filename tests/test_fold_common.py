@@ -248,4 +248,4 @@ def test_REC_FORMAT_ids_and_cards_with_a_trailing_newline() -> None:
 def test_REC_FORMAT_points_and_options_out_of_range() -> None:
     huge = ramino_game({"type": "penalty_assessed", "seat": 0, "points": 2147483648, "rule": "ALL-TURN-1"})
     assert rejected(huge) == {"line": 3, "field": "points", "rule": "REC-FORMAT", "message": "Expected `int` <= 1000000"}
-    assert rejected(lines(game_started(options={"target": -5}))) == {"line": 1, "field": "options[...]", "rule": "REC-FORMAT", "message": "Expected `int` >= 0"}
+    assert rejected(lines(game_started(options={"target": -5}))) == {"line": 1, "field": "options.target", "rule": "REC-FORMAT", "message": "Expected `int` >= 0"}
