@@ -21,34 +21,29 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from ledger.cards import deck_counter, pretty, pretty_list
+from ledger.cards import deck_counter, pretty_list
 from ledger.errors import RecordError
 from ledger.events import (
     CardDiscarded,
     CardDrawn,
-    ClaimedScore,
     DiscardTaken,
     Event,
-    GameEnded,
     GameStarted,
     HandDealt,
-    HandEnded,
     JokerSwapped,
     MeldExtended,
     MeldLaid,
-    PenaltyAssessed,
-    PositionRestored,
     StockRestocked,
 )
-from ledger.rule_ids import RULE_IDS
 from ledger.melds import FAULTS, MeldInfo, MeldRules, analyze, layoff_candidates
-from ledger.state import Finding, HandResult, Meld, Penalty, SideScore, TableState, replace
+from ledger.state import Finding, Meld, TableState, replace
+from ledger.variants.outcome import OutcomeRules
 
 #: option value types accepted in ``game_started.options``
 OptionSpec = tuple[type, ...] | tuple[str, ...]
 
 
-class Rules:
+class Rules(OutcomeRules):
     """A variant's rules under one ruleset (preset) and options.
 
     Class attributes a variant sets:
@@ -536,153 +531,6 @@ class Rules:
             stock = None
         return replace(state, stock=stock, stock_count=len(under), discard=state.discard[-1:])
 
-    def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
-        self.in_hand(state, e, pos)
-        if e.seat is not None:
-            self.check_seat(state, e.seat, pos)
-        if e.reason == "went_out":
-            self.check_went_out(state, e, pos)
-        if state.phase == "play":
-            state = self.end_turn(state, pos)
-        scores = self.score_hand(state, e, pos)
-        claimed = None
-        if e.claimed is not None:
-            claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
-        result = HandResult(state.hand, pos, e.reason, e.seat, scores, claimed)
-        state = replace(state, results=state.results + (result,), phase="over", turn=None)
-        state = replace(state, totals=self.compute_totals(state))
-        if claimed is not None:
-            state = self.check_claim(state, pos, claimed, self.hand_points(state, state.hand), f"hand {state.hand}")
-        return self.after_hand(state, pos)
-
-    def check_went_out(self, state: TableState, e: HandEnded, pos: int) -> None:
-        """A ``went_out`` must name the seat, and that seat's hand must be
-        empty: anything else cannot have happened (``REC-FORMAT``,
-        ``REC-WHERE``)."""
-        if e.seat is None:
-            raise self.reject("REC-FORMAT", "hand_ended went_out must name the seat that went out", pos, "seat")
-        held = state.hands[e.seat]
-        if held:
-            raise self.reject("REC-WHERE", f"{state.name(e.seat)} cannot have gone out holding {len(held)} cards ({pretty_list(held)})", pos, "seat")
-
-    def after_hand(self, state: TableState, pos: int) -> TableState:
-        """Hook after a hand is scored (elimination)."""
-        return state
-
-    def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
-        """Each side's points for the hand that ends, as played, with the breakdown."""
-        raise NotImplementedError
-
-    def claim_side(self, state: TableState, c: ClaimedScore, pos: int) -> int:
-        """The side a claimed line names; raises ``REC-REF``."""
-        if c.team is not None:
-            if c.team not in state.sides or state.sides == tuple(range(state.n_seats)) and not any(p.team is not None for p in state.players):
-                raise self.reject("REC-REF", f"unknown team {c.team}", pos, "claimed")
-            return c.team
-        assert c.seat is not None
-        self.check_seat(state, c.seat, pos, "claimed")
-        return state.sides[c.seat]
-
-    def hand_points(self, state: TableState, hand: int) -> dict[int, int]:
-        """Adjudicated points per side in ``hand`` (penalties so far included)."""
-        points: dict[int, int] = {}
-        for r in state.results:
-            if r.hand == hand:
-                for s in r.scores:
-                    points[s.side] = points.get(s.side, 0) + s.points
-        for p in state.penalties:
-            if p.hand == hand:
-                points[p.side] = points.get(p.side, 0) + p.points
-        return points
-
-    def compute_totals(self, state: TableState) -> tuple[int, ...]:
-        """Running totals per side: all hands' points plus all penalties."""
-        totals = [0] * state.n_sides
-        for r in state.results:
-            for s in r.scores:
-                totals[s.side] += s.points
-        for p in state.penalties:
-            totals[p.side] += p.points
-        return tuple(totals)
-
-    def side_label(self, state: TableState, side: int) -> str:
-        """``"Anna"`` for a seat side, ``"team 0 (Anna & Carla)"`` for a team."""
-        seats = state.seats_of(side)
-        if len(seats) == 1:
-            return state.name(seats[0])
-        return f"team {side} (" + " & ".join(state.name(s) for s in seats) + ")"
-
-    def check_claim(self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: str) -> TableState:
-        """``ALL-SCORE-1`` for each claimed line that differs from the computation."""
-        for side, points in claimed:
-            mine = computed.get(side, 0)
-            if mine != points:
-                seat = side if state.n_sides == state.n_seats else None
-                state = self.flag(state, pos, seat, "ALL-SCORE-1",
-                                  f"{what}: claimed {points} for {self.side_label(state, side)}, computed {mine} (difference {points - mine:+d}){self.explain(state, side)}")
-        return state
-
-    def explain(self, state: TableState, side: int) -> str:
-        """The computed breakdown of ``side``'s last hand, for a score message."""
-        if not state.results:
-            return ""
-        for s in state.results[-1].scores:
-            if s.side == side and s.breakdown:
-                parts = ", ".join(f"{k} {v:+d}" for k, v in s.breakdown.items() if v)
-                return f"; computed as {parts}" if parts else ""
-        return ""
-
-    def on_penalty_assessed(self, state: TableState, e: PenaltyAssessed, pos: int) -> TableState:
-        if e.rule not in RULE_IDS:
-            raise self.reject("REC-REF", f"unknown rule id {e.rule!r}: a penalty cites a RULES.md rule", pos, "rule")
-        if e.seat is not None:
-            self.check_seat(state, e.seat, pos)
-            side = state.sides[e.seat]
-        else:
-            assert e.team is not None
-            if not any(p.team is not None for p in state.players) or e.team not in state.sides:
-                raise self.reject("REC-REF", f"unknown team {e.team}", pos, "team")
-            side = e.team
-        pen = Penalty(pos, state.hand, side, e.points, e.rule)
-        state = replace(state, penalties=state.penalties + (pen,))
-        return replace(state, totals=self.compute_totals(state))
-
-    def on_position_restored(self, state: TableState, e: PositionRestored, pos: int) -> TableState:
-        if state.phase == "setup":
-            raise self.reject("REC-ORDER", "position_restored before the first hand_dealt", pos, "type")
-        target = state.history
-        while target is not None and target.position > e.target:
-            target = target.history
-        if target is None or target.position != e.target or target.hand != state.hand:
-            raise self.reject("REC-REF", f"target {e.target} is not a position of the current line of play in hand {state.hand}", pos, "target")
-        restored = replace(
-            target,
-            position=pos,
-            findings=state.findings,
-            penalties=state.penalties,
-            history=target,
-        )
-        return replace(restored, totals=self.compute_totals(restored))
-
-    def on_game_ended(self, state: TableState, e: GameEnded, pos: int) -> TableState:
-        if state.phase in ("draw", "play"):
-            raise self.reject("REC-ORDER", f"game_ended while hand {state.hand} has not ended", pos, "type")
-        state = replace(state, phase="ended", ended=e.reason, turn=None)
-        if e.claimed is not None:
-            claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
-            totals = dict(enumerate(state.totals))
-            state = self.check_claim(state, pos, claimed, totals, "final totals")
-        return state
-
-    # --- the end of a game -------------------------------------------------------
-    def winner(self, state: TableState) -> int | None:
-        """The winning side once the game has ended (highest total by default)."""
-        if not state.totals or state.ended is None:
-            return None
-        best = max(state.totals)
-        leaders = [i for i, t in enumerate(state.totals) if t == best]
-        return leaders[0] if len(leaders) == 1 else None
-
 
 _VERB = {"play": "melded or laid off", "discard": "discarded"}
 
@@ -692,7 +540,3 @@ def _spec_text(spec: OptionSpec) -> str:
         return ", ".join(spec)  # type: ignore[arg-type]
     return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]
 
-
-def card_text(card: str) -> str:
-    """A card in messages: ``7♥``."""
-    return pretty(card)
