@@ -261,7 +261,9 @@ elif mode == "export":
     with open(out, "wb") as fh:
         for g in app.list_games():
             fh.write(app.export_record(g.game_id))
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# VmHWM is this process's own peak RSS (kB); ru_maxrss would carry the parent's over fork/exec
+hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")]
+print(int(hwm[0].split()[1]) if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
@@ -339,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
         args.games, args.big_store = max(args.games, 10_000), max(args.big_store, 10_000_000)
     only = {s.strip() for s in args.only.split(",")}
     print(machine(), flush=True)
+    if args.dir is not None:
+        args.dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmpname:
         tmp = Path(tmpname)
         folder = (args.dir or tmp) / f"corpus-burraco-{args.games}"
