@@ -249,3 +249,9 @@ def test_REC_FORMAT_points_and_options_out_of_range() -> None:
     huge = ramino_game({"type": "penalty_assessed", "seat": 0, "points": 2147483648, "rule": "ALL-TURN-1"})
     assert rejected(huge) == {"line": 3, "field": "points", "rule": "REC-FORMAT", "message": "Expected `int` <= 1000000"}
     assert rejected(lines(game_started(options={"target": -5}))) == {"line": 1, "field": "options.target", "rule": "REC-FORMAT", "message": "Expected `int` >= 0"}
+
+
+def test_ALL_SCORE_1_on_final_totals_belongs_to_no_hand() -> None:
+    data = ramino_game(D0, M0, X0, {"type": "hand_ended", "reason": "abandoned"},
+                       {"type": "game_ended", "reason": "abandoned", "claimed": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}]})
+    assert findings(data) == [(6, None, 0, "ALL-SCORE-1", "final totals: claimed 5 for Anna, computed 0 (difference +5)")]

@@ -173,8 +173,9 @@ class Rules(OutcomeRules):
 
     @staticmethod
     def flag(state: TableState, pos: int, seat: int | None, rule: str, message: str) -> TableState:
-        """``state`` with one more finding at ``pos``."""
-        hand = state.hand or None
+        """``state`` with one more finding at ``pos``; its ``hand`` is the hand
+        in play (None before the first deal and at ``game_ended``)."""
+        hand = state.hand if state.hand and state.phase != "ended" else None
         return replace(state, findings=state.findings + (Finding(pos, hand, seat, rule, message),))
 
     def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
