@@ -19,6 +19,7 @@ ledger.errors.RecordError: line 1: card: REC-FORMAT: bad card string '1H' (expec
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -118,11 +119,50 @@ def _value_at(line_text: bytes | str, field: str) -> object | None:
 
 
 def parse_line(raw: bytes, line: int) -> Event:
-    """Decode one line to an event or raise ``REC-FORMAT`` located at ``line``."""
+    """Decode one line to an event or raise ``REC-FORMAT`` located at ``line``
+    (also for a field written twice in one object: JSON parsers keep the last
+    value silently, and a typo must not be dropped)."""
     try:
-        return decode_event(raw)
+        event = decode_event(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise format_error(exc, raw).with_location(line=line) from None
+    keys = _KEY.findall(raw)
+    if len(keys) != len(set(keys)):  # cheap test first; most lines have distinct keys
+        twice = _duplicate_key(raw)
+        if twice is not None:
+            where, name = twice
+            raise RecordError("REC-FORMAT", f"field {name!r} written twice", field=where, line=line)
+    return event
+
+
+_KEY = re.compile(rb'"((?:[^"\\]|\\.)*)"\s*:')
+
+
+def _duplicate_key(raw: bytes) -> tuple[str, str] | None:
+    """``(path, key)`` of the first key written twice in one JSON object, or None.
+
+    >>> _duplicate_key(b'{"type":"card_drawn","seat":1,"seat":0}')
+    ('seat', 'seat')
+    >>> _duplicate_key(b'{"players":[{"seat":0},{"seat":1}]}') is None
+    True
+    """
+    found: list[tuple[str, str]] = []
+
+    def walk(value: object, path: str) -> None:
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, f"{path}[{i}]")
+        elif isinstance(value, tuple) and value[:1] == ("__pairs__",):
+            seen: set[str] = set()
+            for key, item in value[1]:
+                where = f"{path}.{key}" if path else key
+                if key in seen and not found:
+                    found.append((where, key))
+                seen.add(key)
+                walk(item, where)
+
+    walk(json.loads(raw, object_pairs_hook=lambda pairs: ("__pairs__", pairs)), "")
+    return found[0] if found else None
 
 
 def iter_lines(stream: BinaryIO | Iterable[bytes]) -> Iterator[tuple[int, bytes]]:

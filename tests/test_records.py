@@ -156,3 +156,14 @@ def test_find_record_files(tmp_path: Path) -> None:
     assert find_record_files([tmp_path / "a", tmp_path / "x.json"]) == [tmp_path / "a/2.jsonl", tmp_path / "a/b/1.jsonl", tmp_path / "x.json"]
     with pytest.raises(FileNotFoundError):
         find_record_files([tmp_path / "missing"])
+
+
+def test_a_field_written_twice_is_rejected_not_silently_dropped() -> None:
+    with pytest.raises(RecordError) as info:
+        read_record(GAME + b'{"type":"card_drawn","seat":1,"seat":0,"card":"6H"}\n')
+    assert info.value.as_json() == {"line": 2, "field": "seat", "rule": "REC-FORMAT", "message": "field 'seat' written twice"}
+    with pytest.raises(RecordError) as info:
+        read_record(GAME.replace(b'"name":"Anna"', b'"name":"Anna","name":"Anne"'))
+    assert info.value.as_json() == {"line": 1, "field": "players[0].name", "rule": "REC-FORMAT", "message": "field 'name' written twice"}
+    # the same key in different objects is fine
+    assert read_record(GAME).events[0].players[1].name == "Bruno"
