@@ -148,6 +148,10 @@ def _analyze(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo:
         if candidate is not None:
             return candidate
     wilds = sum(1 for c in cards if is_wild(c, rules))
+    suits = {SUIT[c] for c in cards if not is_wild(c, rules)}
+    if len(cards) > rules.max_sequence and len(suits) == 1:
+        # more cards of one suit than any sequence can hold (13 naturals + 1 wild)
+        return MeldInfo("invalid", cards, tuple(None for _ in cards), wilds, suit=suits.pop(), faults=("sequence_too_long",))
     faults = ("wilds_only",) if cards and wilds == len(cards) else ("invalid",)
     if len(cards) < 3:
         faults = ("too_short",) + tuple(f for f in faults if f != "invalid")
@@ -237,8 +241,8 @@ def _as_sequence(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
         return None
     if len(cards) < 3:
         faults.append("too_short")
-    if low == 1 and high == 14:
-        faults.append("wraps")
+    if low == 1 and high == 14 and stands[0] is None and stands[-1] is None:
+        faults.append("wraps")  # a natural ace at both ends: one ace low and one high
     if low == 1 and not rules.ace_low:
         faults.append("ace_low_forbidden")
     if high == 14 and not rules.ace_high:

@@ -187,20 +187,22 @@ PLAY_POZZETTO = [M(0, "c", ["5D", "6D", "7D", "8D"]), M(0, "d", ["AS", "AD", "AC
 
 def test_BUR_POZZ_1_hand_not_empty():
     s = run(pgame(D(0, "QH"), P(0, 0), X(0, "QH")))
-    assert findings(s) == [(3, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 0 while still holding 12 card(s) (3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 9♦ 9♠ 9♣ 2♣ Q♥)")]
+    assert findings(s) == [(3, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 0, but Anna still held 12 card(s) (3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 9♦ 9♠ 9♣ 2♣ Q♥)")]
 
 
 def test_BUR_POZZ_1_side_already_had_one():
     s = run(pgame(*CON_LO_SCARTO, P(0, 1)))
+    # one finding per event, naming both faults
     assert findings(s) == [
-        (7, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 1, but Anna already had its pozzetto"),
-        (7, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 1 while still holding 11 card(s) (J♣ Q♣ K♣ 5♦ 6♦ 7♦ 8♦ A♠ A♦ A♣ A♥)"),
+        (7, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 1, but Anna already had its pozzetto and Anna still held 11 card(s) (J♣ Q♣ K♣ 5♦ 6♦ 7♦ 8♦ A♠ A♦ A♣ A♥)"),
     ]
 
 
-def test_BUR_POZZ_1_out_of_turn():
+def test_BUR_POZZ_1_not_raised_for_the_right_seat_taking_it_late():
+    # RULES.md lists: already had one, hand not empty, wrong seat. Late is none of them.
     s = run(pgame(D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), D(1, "KD"), P(0, 0), X(1, "KD")))
-    assert findings(s) == [(7, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 0 out of turn: a pozzetto goes to the seat whose hand has just emptied")]
+    assert findings(s) == []
+    assert s.pozzetto_by == (0, None) and len(s.hands[0]) == 11
 
 
 def test_BUR_POZZ_1_legal_al_volo_and_con_lo_scarto():
@@ -316,3 +318,10 @@ def test_seed_implicit_restock_by_the_draw():
     s = run(ev + [D(seat, pozzetto1[0])])
     assert findings(s) == []
     assert s.extra.restocked_from == (1,) and s.stock_count == 10
+
+
+def test_BUR_POZZ_2_discard_from_the_pozzetto_before_next_turn():
+    # found in review: a discard is play from the pozzetto too (not ALL-TURN-1/2)
+    s = run(pgame(*CON_LO_SCARTO, X(0, "5D"), D(1, "KD"), X(1, "KD")))
+    assert findings(s) == [(7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ from the pozzetto taken with the discard before its next turn")]
+    assert s.turn == 0 and s.phase == "draw" and s.discard[-2:] == ("5D", "KD")

@@ -255,3 +255,15 @@ def test_ALL_SCORE_1_on_final_totals_belongs_to_no_hand() -> None:
     data = ramino_game(D0, M0, X0, {"type": "hand_ended", "reason": "abandoned"},
                        {"type": "game_ended", "reason": "abandoned", "claimed": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}]})
     assert findings(data) == [(6, None, 0, "ALL-SCORE-1", "final totals: claimed 5 for Anna, computed 0 (difference +5)")]
+
+
+def test_ALL_TURN_1_out_of_turn_meld_is_one_finding_not_also_ALL_TURN_2() -> None:
+    data = ramino_game({"type": "meld_laid", "seat": 1, "meld": "b", "cards": ["6D", "7D", "8D"]},
+                       {"type": "card_discarded", "seat": 1, "card": "AS"})
+    assert findings(data) == [(2, 1, 1, "ALL-TURN-1", "Bruno played out of turn: it was Anna's turn")]
+    assert run(data).turn == 0
+
+
+def test_REC_FORMAT_knocked_ending_outside_gin() -> None:
+    data = ramino_game(D0, X0, {"type": "hand_ended", "reason": "knocked", "seat": 0})
+    assert rejected(data) == {"line": 5, "field": "reason", "rule": "REC-FORMAT", "message": "a ramino hand does not end by a knock (that is Gin)"}

@@ -47,3 +47,33 @@ def test_plain_lay_offs_are_placed_without_result() -> None:
     assert layoff_candidates(("5H", "6H", "7H"), ("4H", "8H"), SCALA40) == [("4H", "5H", "6H", "7H", "8H")]
     assert layoff_candidates(("7C", "7D", "7H"), ("7S",), SCALA40) == [("7C", "7D", "7H", "7S")]
     assert layoff_candidates(("7C", "7D", "7H", "7S"), ("7S",), SCALA40) == []
+
+
+HEARTS = ("AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH")
+
+
+def test_a_14_card_sequence_is_legal_and_a_15_card_one_is_too_long() -> None:
+    # RULES.md Burraco: "at most 14 cards (13 naturals + 1 wild)"; the wild stands for the other ace
+    from ledger.variants.burraco import BurracoRules
+    from ledger.variants.burraco_scoring import burraco_kind
+
+    fourteen = analyze(HEARTS + ("JK",), BURRACO)
+    assert (fourteen.kind, fourteen.faults, fourteen.stands_for[-1]) == ("sequence", (), "AH")
+    assert burraco_kind(fourteen) == "semi-clean"
+    fifteen = analyze(HEARTS + ("AH", "JK"), BURRACO)
+    assert fifteen.faults == ("sequence_too_long",)
+    assert BurracoRules().meld_rule_ids()["sequence_too_long"] == "BUR-MELD-1"
+    # a natural ace at both ends is still an ace low and high at once
+    assert analyze(("AH",) + HEARTS[1:] + ("AH",), MeldRules(max_sequence=14)).faults == ("wraps",)
+
+
+def test_variant_id_replaces_the_general_ids_for_one_meld() -> None:
+    # a 10-card set needs two wilds: BUR-MELD-1 (longer than 9) alone, not also ALL-MELD-2
+    from ledger.state import TableState
+    from ledger.variants.burraco import BurracoRules
+
+    rules = BurracoRules()
+    info = analyze(("7C", "7C", "7D", "7D", "7H", "7H", "7S", "7S", "JK", "JK"), BURRACO)
+    assert info.faults == ("set_too_long", "too_many_wilds")
+    state = TableState(rules=rules, game_id="g", players=(), sides=())
+    assert [f.rule for f in rules.meld_findings(state, 5, 0, info, "meld a").findings] == ["BUR-MELD-1"]

@@ -260,6 +260,8 @@ class Rules(OutcomeRules):
                 if state.phase == "play":
                     state = self.end_turn(state, pos)
                 state = self.flag(state, pos, seat, "ALL-TURN-1", f"{state.name(seat)} played out of turn: it was {state.name(due)}'s turn")
+                # The seat's turn begins at this event; one fault per event: not also "before drawing".
+                return replace(self.start_turn(state, seat, pos), phase="draw" if kind == "draw" else "play")
             state = self.start_turn(state, seat, pos)
         if kind == "draw" and state.phase == "play":
             state = self.flag(state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} drew a second time in the same turn ({event.type})")
@@ -285,10 +287,11 @@ class Rules(OutcomeRules):
     def meld_findings(self, state: TableState, pos: int, seat: int, info: MeldInfo, what: str) -> TableState:
         """Flag each fault of a meld once, by the variant's rule id for it."""
         ids = self.meld_rule_ids()
+        rules = [ids.get(fault, "ALL-MELD-1") for fault in info.faults]
+        own = any(not r.startswith("ALL-") for r in rules)  # RULES.md: the variant's id instead of ALL-MELD-1/2, never both
         seen: set[str] = set()
-        for fault in info.faults:
-            rule = ids.get(fault, "ALL-MELD-1")
-            if rule in seen:
+        for fault, rule in zip(info.faults, rules):
+            if rule in seen or (own and rule.startswith("ALL-")):
                 continue
             seen.add(rule)
             state = self.flag(state, pos, seat, rule, f"{what} {pretty_list(info.cards)}: {FAULTS[fault]}")

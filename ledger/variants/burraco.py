@@ -65,7 +65,7 @@ import msgspec
 
 from ledger.cards import JOKER, RANK, deck_counter, pretty, pretty_list
 from ledger.errors import RecordError
-from ledger.events import CardDrawn, DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PozzettoTaken, StockRestocked
+from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PozzettoTaken, StockRestocked
 from ledger.melds import MeldRules
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
@@ -235,15 +235,17 @@ class BurracoRules(Rules):
         return self.flag(state, pos, seat, "BUR-MELD-3",
                          f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} (put in {pretty(event.card)}): in Burraco a wild never leaves the table")
 
-    def _early_play(self, state: TableState, e: MeldLaid | MeldExtended, pos: int, handler: Any) -> TableState:
+    def _early_play(self, state: TableState, e: MeldLaid | MeldExtended | CardDiscarded, pos: int, handler: Any) -> TableState:
         """BUR-POZZ-2: the seat that took a pozzetto with its discard plays
         before its next turn. Flagged instead of ALL-TURN-1; the play is
         applied and the turn stays with the seat due."""
         if self.ex(state).early_seat != e.seat or state.turn == e.seat or state.phase not in ("draw", "play"):
             return handler(state, e, pos)
+        cards = e.cards if not isinstance(e, CardDiscarded) else (e.card,)
         state = self.flag(state, pos, e.seat, "BUR-POZZ-2",
-                          f"{state.name(e.seat)} played {pretty_list(e.cards)} from the pozzetto taken with the discard before its next turn")
-        keep = {"turn": state.turn, "phase": state.phase, "drew": state.drew, "taken": state.taken, "turn_start": state.turn_start, "turn_melds": state.turn_melds}
+                          f"{state.name(e.seat)} played {pretty_list(cards)} from the pozzetto taken with the discard before its next turn")
+        keep = {"turn": state.turn, "phase": state.phase, "drew": state.drew, "taken": state.taken, "turn_start": state.turn_start,
+                "turn_melds": state.turn_melds, "turns": state.turns}
         new = handler(replace(state, turn=e.seat, phase="play"), e, pos)
         return replace(new, **keep)
 
@@ -252,6 +254,9 @@ class BurracoRules(Rules):
 
     def on_meld_extended(self, state: TableState, e: MeldExtended, pos: int) -> TableState:
         return self._early_play(state, e, pos, super().on_meld_extended)
+
+    def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
+        return self._early_play(state, e, pos, super().on_card_discarded)
 
     # --- drawing and discarding -------------------------------------------------
     def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
@@ -353,16 +358,16 @@ class BurracoRules(Rules):
             if len(cards) != self.pozzetto_size():
                 state = self.flag(state, pos, None, "ALL-DEAL-1", f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}")
         name, side = state.name(e.seat), state.sides[e.seat]
-        if self.side_took_pozzetto(state, side):
-            state = self.flag(state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i}, but {self.side_label(state, side)} already had its pozzetto")
         held = state.hands[e.seat]
         last = self.ex(state).last_discard
-        by_meld = state.turn == e.seat and state.phase == "play"
         by_discard = last is not None and last[1] == e.seat and last[0] == state.turn_start and state.phase == "draw"
+        faults = []
+        if self.side_took_pozzetto(state, side):
+            faults.append(f"{self.side_label(state, side)} already had its pozzetto")
         if held:
-            state = self.flag(state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i} while still holding {len(held)} card(s) ({pretty_list(held)})")
-        elif not (by_meld or by_discard):
-            state = self.flag(state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i} out of turn: a pozzetto goes to the seat whose hand has just emptied")
+            faults.append(f"{name} still held {len(held)} card(s) ({pretty_list(held)})")
+        if faults:
+            state = self.flag(state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i}, but " + " and ".join(faults))
         pozzetti, taken_by = list(state.pozzetti), list(state.pozzetto_by)
         pozzetti[i], taken_by[i] = None, e.seat
         state = self.set_hand(state, e.seat, held + cards)

@@ -76,6 +76,8 @@ class GinExtra(msgspec.Struct, frozen=True):
 class GinRules(Rules):
     """Rules object for Gin Rummy (two seats)."""
 
+    knocking = True
+
     variant = "gin"
     default_ruleset = "standard"
     presets: ClassVar[dict[str, dict[str, Any]]] = {

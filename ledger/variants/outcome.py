@@ -19,8 +19,13 @@ from ledger.state import HandResult, Penalty, SideScore, TableState, replace
 class OutcomeRules:
     """Hand ends, scores, claims, penalties, restorations, game end (mixed into ``Rules``)."""
 
+    #: the variant's hands may end with ``hand_ended`` reason ``knocked`` (Gin)
+    knocking: bool = False
+
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         self.in_hand(state, e, pos)
+        if e.reason == "knocked" and not self.knocking:
+            raise self.reject("REC-FORMAT", f"a {self.variant} hand does not end by a knock (that is Gin)", pos, "reason")
         if e.seat is not None:
             self.check_seat(state, e.seat, pos)
         if e.reason == "went_out":
@@ -56,12 +61,19 @@ class OutcomeRules:
         """Each side's points for the hand that ends, as played, with the breakdown."""
         raise NotImplementedError
 
+    def team_side(self, state: TableState, team: int, pos: int, field: str) -> int:
+        """The side of a ``team`` named by a claim or a penalty; raises
+        ``REC-REF`` unless the game has partnerships (or its players name
+        teams) and the team is one of its sides."""
+        partnerships = state.n_sides < state.n_seats or any(p.team is not None for p in state.players)
+        if not partnerships or team not in state.sides:
+            raise self.reject("REC-REF", f"unknown team {team}", pos, field)
+        return team
+
     def claim_side(self, state: TableState, c: ClaimedScore, pos: int) -> int:
         """The side a claimed line names; raises ``REC-REF``."""
         if c.team is not None:
-            if c.team not in state.sides or state.sides == tuple(range(state.n_seats)) and not any(p.team is not None for p in state.players):
-                raise self.reject("REC-REF", f"unknown team {c.team}", pos, "claimed")
-            return c.team
+            return self.team_side(state, c.team, pos, "claimed")
         assert c.seat is not None
         self.check_seat(state, c.seat, pos, "claimed")
         return state.sides[c.seat]
@@ -123,9 +135,7 @@ class OutcomeRules:
             side = state.sides[e.seat]
         else:
             assert e.team is not None
-            if not any(p.team is not None for p in state.players) or e.team not in state.sides:
-                raise self.reject("REC-REF", f"unknown team {e.team}", pos, "team")
-            side = e.team
+            side = self.team_side(state, e.team, pos, "team")
         pen = Penalty(pos, state.hand, side, e.points, e.rule)
         state = replace(state, penalties=state.penalties + (pen,))
         return replace(state, totals=self.compute_totals(state))
