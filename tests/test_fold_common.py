@@ -258,12 +258,22 @@ def test_ALL_SCORE_1_on_final_totals_belongs_to_no_hand() -> None:
 
 
 def test_ALL_TURN_1_out_of_turn_meld_is_one_finding_not_also_ALL_TURN_2() -> None:
+    data = ramino_game({"type": "meld_laid", "seat": 1, "meld": "b", "cards": ["6D", "7D", "8D"]})
+    assert findings(data) == [(2, 1, 1, "ALL-TURN-1", "Bruno played out of turn: it was Anna's turn")]
+    # the usurped turn then has its own order: a discard without any draw is ALL-TURN-2
     data = ramino_game({"type": "meld_laid", "seat": 1, "meld": "b", "cards": ["6D", "7D", "8D"]},
                        {"type": "card_discarded", "seat": 1, "card": "AS"})
-    assert findings(data) == [(2, 1, 1, "ALL-TURN-1", "Bruno played out of turn: it was Anna's turn")]
+    assert findings(data)[1:] == [(3, 1, 1, "ALL-TURN-2", "Bruno discarded before drawing")]
     assert run(data).turn == 0
 
 
 def test_REC_FORMAT_knocked_ending_outside_gin() -> None:
     data = ramino_game(D0, X0, {"type": "hand_ended", "reason": "knocked", "seat": 0})
     assert rejected(data) == {"line": 5, "field": "reason", "rule": "REC-FORMAT", "message": "a ramino hand does not end by a knock (that is Gin)"}
+
+
+def test_ALL_TURN_2_not_raised_on_the_real_draw_after_an_out_of_turn_meld() -> None:
+    # review finding: meld out of turn, then the seat's first real draw is not "a second draw"
+    data = ramino_game({"type": "meld_laid", "seat": 1, "meld": "b", "cards": ["6D", "7D", "8D"]},
+                       {"type": "card_drawn", "seat": 1, "card": "6H"}, {"type": "card_discarded", "seat": 1, "card": "6H"})
+    assert findings(data) == [(2, 1, 1, "ALL-TURN-1", "Bruno played out of turn: it was Anna's turn")]

@@ -260,8 +260,8 @@ class Rules(OutcomeRules):
                 if state.phase == "play":
                     state = self.end_turn(state, pos)
                 state = self.flag(state, pos, seat, "ALL-TURN-1", f"{state.name(seat)} played out of turn: it was {state.name(due)}'s turn")
-                # The seat's turn begins at this event; one fault per event: not also "before drawing".
-                return replace(self.start_turn(state, seat, pos), phase="draw" if kind == "draw" else "play")
+                # The seat's turn begins at this event (not drawn yet); one fault per event: not also "before drawing".
+                return self.start_turn(state, seat, pos)
             state = self.start_turn(state, seat, pos)
         if kind == "draw" and state.phase == "play":
             state = self.flag(state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} drew a second time in the same turn ({event.type})")
