@@ -77,3 +77,9 @@ def test_variant_id_replaces_the_general_ids_for_one_meld() -> None:
     assert info.faults == ("set_too_long", "too_many_wilds")
     state = TableState(rules=rules, game_id="g", players=(), sides=())
     assert [f.rule for f in rules.meld_findings(state, 5, 0, info, "meld a").findings] == ["BUR-MELD-1"]
+
+
+@pytest.mark.parametrize("rules", [SCALA40, RAMINO51], ids=["scala40", "ramino51"])
+def test_14_card_sequence_with_the_joker_at_an_end_in_the_threshold_games(rules) -> None:
+    assert analyze(HEARTS + ("JK",), rules).faults == ()
+    assert analyze(("JK",) + HEARTS, rules).faults == ()
