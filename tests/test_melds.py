@@ -82,4 +82,5 @@ def test_variant_id_replaces_the_general_ids_for_one_meld() -> None:
 @pytest.mark.parametrize("rules", [SCALA40, RAMINO51], ids=["scala40", "ramino51"])
 def test_14_card_sequence_with_the_joker_at_an_end_in_the_threshold_games(rules) -> None:
     assert analyze(HEARTS + ("JK",), rules).faults == ()
-    assert analyze(("JK",) + HEARTS, rules).faults == ()
+    assert analyze(("JK",) + HEARTS[1:] + ("AH",), rules).faults == ()  # the joker is the low ace, the ace high
+    assert analyze(("JK",) + HEARTS, rules).kind == "invalid"  # nothing stands below the ace
