@@ -123,13 +123,13 @@ def fig1(paths: list[Path], tmp: Path) -> None:
 # --- 2 ---------------------------------------------------------------------------------
 def fig2(tmp: Path, hands: int) -> None:
     try:
-        import pyspiel
+        from bench_gin_oracle import oracle_hands, time_openspiel
 
-        from ledger.openspiel_import import convert_actions, play_gin
+        from ledger.openspiel_import import convert_actions
     except ImportError as exc:
         row("2", "replay+audit+score vs OpenSpiel", "n/a", "n/a", f"skipped ({exc})")
         return
-    games = [play_gin(seed, knock="never" if seed % 10 == 0 else "gin" if seed % 10 in (1, 2) else "always") for seed in range(hands)]
+    games = oracle_hands(hands)
     records = [convert_actions(h, game_id=f"bench-gin-{i}") for i, (h, _) in enumerate(games)]
     app = LedgerApp(env=sqlite_env(tmp / "f2.db"))
     for r in records:
@@ -144,16 +144,7 @@ def fig2(tmp: Path, hands: int) -> None:
             score_sheet(state)
         best = min(best, time.perf_counter() - t)
     app.close()
-    game = pyspiel.load_game("gin_rummy")
-    best_os = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        for history, _ in games:
-            s = game.new_initial_state()
-            for a in history:
-                s.apply_action(a)
-            s.returns()
-        best_os = min(best_os, time.perf_counter() - t)
+    best_os = time_openspiel(games, 3)
     actions = sum(len(h) for h, _ in games)
     row("2", f"store→replay+audit+score, {hands} Gin hands", f"{n_events / best:,.0f} ev/s ({hands / best:,.0f} hands/s)",
         f"OpenSpiel {actions / best_os:,.0f} act/s ({hands / best_os:,.0f} hands/s)", f"{best_os / best:.2f}x hands/s (target ≥3x)")
