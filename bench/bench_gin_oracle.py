@@ -13,7 +13,7 @@ their ratio. Usage: ``python bench/bench_gin_oracle.py [N] [REPEAT]``.
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 import pyspiel
@@ -70,4 +70,8 @@ def main(n: int = 300, repeat: int = 3) -> None:
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:3]))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("hands", nargs="?", type=int, default=300, help="OpenSpiel hands to play and convert (default 300)")
+    parser.add_argument("repeat", nargs="?", type=int, default=3, help="timed runs of each side; the best counts (default 3)")
+    args = parser.parse_args()
+    main(args.hands, args.repeat)

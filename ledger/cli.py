@@ -109,7 +109,7 @@ class _State:
 
 
 @click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", metavar="PATH|URL", default=None, help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR} or ./ledger.db).")
+@click.option("--db", metavar="PATH|URL", default=None, help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR}, else eventsourcing's PERSISTENCE_MODULE settings, else ./ledger.db).")
 @click.version_option(__version__, prog_name="rummy-ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None) -> None:
@@ -206,7 +206,7 @@ def list_cmd(state: _State, as_json: bool) -> None:
     if not games:
         click.echo(f"no games in {state.store}")
         return
-    table = Table(title=f"{len(games)} games in {state.store}", title_justify="left")
+    table = Table(title=f"{len(games)} game{'' if len(games) == 1 else 's'} in {state.store}", title_justify="left")
     table.add_column("game", overflow="fold")
     table.add_column("variant")
     table.add_column("players", overflow="fold")

@@ -15,6 +15,15 @@ from ledger.state import TableState
 from ledger.views import PHASES, state_view
 
 
+def _n(count: int, noun: str) -> str:
+    """``1 card``, ``2 cards``.
+
+    >>> _n(1, "card"), _n(0, "card")
+    ('1 card', '0 cards')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _meld_line(m: dict[str, Any]) -> str:
     marks = []
     if m.get("burraco"):
@@ -44,7 +53,7 @@ def render_state(state: TableState, pov: int | None = None) -> str:
         dealer = " (dealer)" if s["seat"] == v["dealer"] else ""
         cards = pretty_list(s["cards"]) if s["cards"] is not None else "hidden"
         flag = " — out" if s["eliminated"] else ""
-        lines.append(f"  seat {s['seat']} {s['name']}{team}{dealer}: {s['count']} cards: {cards}{flag}")
+        lines.append(f"  seat {s['seat']} {s['name']}{team}{dealer}: {_n(s['count'], 'card')}: {cards}{flag}")
     sides = sorted({m["side"] for m in v["melds"]})
     if sides:
         lines.append("")
@@ -57,8 +66,8 @@ def render_state(state: TableState, pov: int | None = None) -> str:
     if state.rules.pile_take_count(state) is None:
         lines.append(f"discard pile ({len(pile)}): {pretty_list(pile) or 'empty'}")
     else:
-        lines.append(f"discard pile: {pretty(pile[-1]) if pile else 'empty'} on top ({len(pile)} cards)")
-    lines.append(f"stock: {v['stock_count']} cards")
+        lines.append(f"discard pile: {pretty(pile[-1]) if pile else 'empty'} on top ({_n(len(pile), 'card')})")
+    lines.append(f"stock: {_n(v['stock_count'], 'card')}")
     for p in v["pozzetti"]:
         taken = f"taken by {state.name(p['taken_by'])}" if p["taken_by"] is not None else "not taken"
         lines.append(f"pozzetto {p['index']}: {taken}")

@@ -115,7 +115,7 @@ def test_list(run: Callable[..., Result], write_record_file: WriteRecord) -> Non
         "hands": 3, "events": 14, "meta": {},
     }  # fmt: skip
     table = run("list").stdout
-    assert "listed" in table and "Anna, Bruno" in table and "1 games in SQLite" in table
+    assert "listed" in table and "Anna, Bruno" in table and "1 game in SQLite" in table
 
 
 @pytest.mark.parametrize(
