@@ -16,7 +16,7 @@ from ledger.errors import LedgerError
 from ledger.projections.analytics import DEFAULT_BATCH, analytics_path, update
 
 
-@click.command()
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", default=None, metavar="PATH|URL", help="The store (as rummy-ledger --db).")
 @click.option("--analytics", default=None, metavar="PATH", help="The DuckDB file (default: beside the store).")
 @click.option("--rebuild", is_flag=True, help="Drop the view and build it again.")
