@@ -19,7 +19,7 @@ from ledger.scoring import score_sheet
 from ledger.variants.threshold import meld_points, opening_summary
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from threshold_scenarios import deal, discard, draw, extend, meld, play, swap, take, went_out  # noqa: E402
+from threshold_scenarios import deal, discard, draw, extend, meld, play, swap, take, three_player_hand, went_out  # noqa: E402
 
 def findings(state) -> list[tuple]:
     return [(f["position"], f["hand"], f["seat"], f["rule"], f["message"]) for f in report(state).to_json()["findings"]]
@@ -275,20 +275,6 @@ def test_S40_OUT_1_legal_going_out_with_a_discard() -> None:
 
 
 # --- scoring -------------------------------------------------------------------------------
-
-def three_player_hand(claimed: list | None = None) -> list[dict]:
-    """Anna opens (60) and goes out in her second turn; Bruno opened (45) and
-    keeps A♠ K♥ JK 2♣ 9♦ 8♦ 3♦; Carla never opens (her cards: 101 points)."""
-    return [
-        deal("6H 7H 8H 9H QS QH QC 2D 3D 4D 5S 5H 5D", "JS JH JD 4C 5C 6C 7C AS KH JK 2C 9D 8D",
-             "2H 3H 4H 6D 7D 10H JC QD KC AC AD 9C 8C", up="10C"),
-        draw(0, "KD"), meld(0, "a", "6H 7H 8H 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"),
-        draw(1, "3D"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), discard(1, "7C"),
-        draw(2, "KS"), discard(2, "KS"),
-        draw(0, "10S"), meld(0, "e", "2D 3D 4D"), meld(0, "f", "5S 5H 5D"), discard(0, "10S"),
-        went_out(0, claimed),
-    ]
-
 
 def test_score_hand_values_joker_25_ace_11_unopened_100() -> None:
     state = play(three_player_hand(), players=3)

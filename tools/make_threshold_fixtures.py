@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from threshold_scenarios import deal, discard, draw, meld, record_lines, swap, take, went_out  # noqa: E402
+from threshold_scenarios import deal, discard, draw, meld, record_lines, swap, take, three_player_hand, went_out  # noqa: E402
 
 from ledger.cards import standard_deck  # noqa: E402
 
@@ -47,13 +47,7 @@ def s40_elimination() -> list[dict]:
     goes out at once (chiusura in mano, 37 points, no minimum): Bruno 100
     unopened, doubled: 200, total 268: out. Anna wins, 0."""
     return [
-        deal("6H 7H 8H 9H QS QH QC 2D 3D 4D 5S 5H 5D", "JS JH JD 4C 5C 6C 7C AS KH JK 2C 9D 8D",
-             "2H 3H 4H 6D 7D 10H JC QD KC AC AD 9C 8C", up="10C"),
-        draw(0, "KD"), meld(0, "a", "6H 7H 8H 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"),
-        draw(1, "3D"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), discard(1, "7C"),
-        draw(2, "KS"), discard(2, "KS"),
-        draw(0, "10S"), meld(0, "e", "2D 3D 4D"), meld(0, "f", "5S 5H 5D"), discard(0, "10S"),
-        went_out(0, claim(0, 68, 100)),
+        *three_player_hand(claim(0, 68, 100)),
         deal(CHIUSURA, "KD", "-", dealer=0, hand=2, up="9C"),
         draw(1, "7S"), discard(1, "7S"),
         draw(0, "KS"), meld(0, "a", "AH 2H 3H 4H"), meld(0, "b", "2C 2D 2S"), meld(0, "c", "3C 3D 3S"), meld(0, "d", "4C 4D 4S"),

@@ -92,3 +92,15 @@ def play(events: list[dict], **kw):
     return validate(read_record("\n".join(record_lines(events, **kw)).encode()))
 
 
+def three_player_hand(claimed: list | None = None) -> list[dict]:
+    """Anna opens (60) and goes out in her second turn; Bruno opened (45) and
+    keeps A♠ K♥ JK 2♣ 9♦ 8♦ 3♦; Carla never opens (her cards: 101 points)."""
+    return [
+        deal("6H 7H 8H 9H QS QH QC 2D 3D 4D 5S 5H 5D", "JS JH JD 4C 5C 6C 7C AS KH JK 2C 9D 8D",
+             "2H 3H 4H 6D 7D 10H JC QD KC AC AD 9C 8C", up="10C"),
+        draw(0, "KD"), meld(0, "a", "6H 7H 8H 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"),
+        draw(1, "3D"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), discard(1, "7C"),
+        draw(2, "KS"), discard(2, "KS"),
+        draw(0, "10S"), meld(0, "e", "2D 3D 4D"), meld(0, "f", "5S 5H 5D"), discard(0, "10S"),
+        went_out(0, claimed),
+    ]
