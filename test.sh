@@ -22,7 +22,7 @@ if [ ! -x /usr/bin/chromium ]; then
     echo "test.sh: installing Debian's chromium for the browser tests" >&2
     SUDO=""
     if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
-    if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }; then
+    if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null; }; then
         echo "test.sh: warning: could not install chromium; browser tests will fail" >&2
     fi
 fi
