@@ -1,0 +1,308 @@
+"""The seal chain in the store: stored seals, verify, checkpoint checks (layer 2).
+
+Each event's seal ``hN`` (FORMAT.md "Seal") is computed when the event is
+appended (:func:`link`, from the previous event's *stored* seal) and kept in
+``rummy_journal.seal`` in the same transaction as the event row. The journal
+entry itself (who appended, when) is covered by a second chain kept in
+``rummy_journal.journal_seal``: ``jN = SHA-256(jN-1 + hN + journal lineN)``
+(:func:`ledger.seal.journal_chain`). Nothing here recomputes a stored seal on
+read: :func:`stored_seals` and :func:`head` read them, :func:`verify_games`
+recomputes both chains from the stored bytes and *compares*.
+
+Reading goes straight to the two tables with SQL (SQLite file or PostgreSQL
+schema), a batch of games at a time, so that a stored row the mapper could
+not decode (bytes edited, or stored as text) is a finding, not a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import ApplicationRecorder
+
+from ledger import seal as _seal
+from ledger.errors import GameNotFoundError
+from ledger.events import GameStarted
+from ledger.persistence import TOPICS, decode_stored, game_uuid
+
+JOURNAL_TABLE = "rummy_journal"
+#: games read per query batch
+BATCH = 200
+
+
+def link(prev_seal: str | None, prev_journal: str | None, position: int, line: bytes, appended_by: str, received_at: str) -> tuple[str, str]:
+    """The ``(seal, journal_seal)`` hex of the event at ``position`` with
+    canonical ``line``, from the previous event's stored ones (None at
+    position 0). Raises ``ValueError`` when a previous seal is missing."""
+    if position and (prev_seal is None or prev_journal is None):
+        raise ValueError(f"position {position}: the previous event has no stored seal")
+    h = _seal.chain(bytes.fromhex(prev_seal) if position else None, line)  # type: ignore[arg-type]
+    j = _seal.journal_chain(bytes.fromhex(prev_journal) if position else None, h,  # type: ignore[arg-type]
+                            _seal.journal_line(position, appended_by, received_at))
+    return h.hex(), j.hex()
+
+
+# --- the two tables, whatever the store ---
+
+
+class _Tables:
+    """SQL access to the events table and the journal of one recorder."""
+
+    def __init__(self, recorder: ApplicationRecorder) -> None:
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+        self.recorder = recorder
+        self.sqlite = isinstance(recorder, SQLiteApplicationRecorder)
+        if self.sqlite:
+            self.events = recorder.events_table_name
+            self.journal = JOURNAL_TABLE
+        else:
+            from eventsourcing.postgres import PostgresApplicationRecorder
+            from psycopg.sql import SQL, Identifier
+
+            if not isinstance(recorder, PostgresApplicationRecorder):
+                raise TypeError(f"the seal chain needs a SQLite or PostgreSQL store, not {type(recorder).__name__}")
+            schema = recorder.datastore.schema
+            self.events = SQL("{}.{}").format(Identifier(schema), Identifier(recorder.events_table_name)).as_string(None)
+            self.journal = SQL("{}.{}").format(Identifier(schema), Identifier(JOURNAL_TABLE)).as_string(None)
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        if self.sqlite:
+            with self.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+                c.execute(sql, tuple(params))
+                return [tuple(r) for r in c.fetchall()]
+        sql = sql.replace("?", "%s")
+        with self.recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]
+            curs.execute(sql, tuple(params))
+            return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in curs.fetchall()]
+
+    def key(self, oid: UUID) -> Any:
+        """The originator id as the store keeps it."""
+        return str(oid) if self.sqlite else oid
+
+    def all_games(self) -> list[Any]:
+        rows = self.query(f"SELECT DISTINCT originator_id FROM {self.events} UNION SELECT DISTINCT originator_id FROM {self.journal}")
+        return sorted((r[0] for r in rows), key=str)
+
+    def batch(self, keys: Sequence[Any]) -> tuple[dict[str, list[tuple[Any, ...]]], dict[str, list[tuple[Any, ...]]]]:
+        """``(events, journal)`` of the games ``keys``: per originator id hex,
+        ``(version, topic, state)`` and ``(position, by, received_at, seal,
+        journal_seal)`` rows in order."""
+        marks = ",".join("?" * len(keys))
+        events: dict[str, list[tuple[Any, ...]]] = {}
+        for oid, version, topic, state in self.query(
+            f"SELECT originator_id, originator_version, topic, state FROM {self.events} WHERE originator_id IN ({marks}) "
+            "ORDER BY originator_id, originator_version", keys):
+            events.setdefault(_hex(oid), []).append((version, topic, state))
+        journal: dict[str, list[tuple[Any, ...]]] = {}
+        for oid, *rest in self.query(
+            f"SELECT originator_id, position, appended_by, received_at, seal, journal_seal FROM {self.journal} "
+            f"WHERE originator_id IN ({marks}) ORDER BY originator_id, position", keys):
+            journal.setdefault(_hex(oid), []).append(tuple(rest))
+        return events, journal
+
+
+def _hex(value: Any) -> str:
+    return value.hex if isinstance(value, UUID) else UUID(str(value)).hex
+
+
+def _tables(app: Any) -> _Tables:
+    return _Tables(app.recorder)
+
+
+# --- reading stored seals ---
+
+
+def stored_seals(app: Any, game_id: str) -> tuple[int, list[str]]:
+    """``(length, seals)`` of a stored game: the stored seal of each position
+    (as the journal holds it). Raises :class:`GameNotFoundError`, and
+    ``ValueError`` when a stored event has no stored seal (run ``verify``)."""
+    t = _tables(app)
+    key = t.key(game_uuid(game_id))
+    n = t.query(f"SELECT MAX(originator_version) FROM {t.events} WHERE originator_id = ?", [key])[0][0]
+    if not n:
+        raise GameNotFoundError(game_id)
+    rows = t.query(f"SELECT position, seal FROM {t.journal} WHERE originator_id = ? ORDER BY position", [key])
+    seals = {int(p): s for p, s in rows}
+    missing = next((p for p in range(int(n)) if not seals.get(p)), None)
+    if missing is not None:
+        raise ValueError(f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger verify {game_id})")
+    return int(n), [seals[p] for p in range(int(n))]
+
+
+def head(app: Any, game_id: str) -> tuple[int, str]:
+    """``(length, seal of the last event)`` of a stored game, from the store."""
+    n, seals = stored_seals(app, game_id)
+    return n, seals[-1]
+
+
+# --- verify ---
+
+
+@dataclass
+class GameCheck:
+    """Outcome of verifying one stored game: ``ok``, or the first bad
+    ``position`` and what differs (``kind``: ``event``, ``seal``, ``journal``,
+    ``missing``) with a message."""
+
+    game_id: str
+    length: int
+    ok: bool = True
+    position: int | None = None
+    kind: str | None = None
+    message: str = ""
+    seal: str | None = None
+    problems: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        """``game: position N: what differs`` (or ``game: verified``)."""
+        if self.ok:
+            return f"{self.game_id}: verified ({self.length} events, seal {_seal.short_form(self.seal)})" if self.seal else f"{self.game_id}: verified"
+        where = f"position {self.position}: " if self.position is not None else ""
+        return f"{self.game_id}: {where}{self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{game_id, ok, length, seal}`` or ``{game_id, ok: false, length, position, differs, message}``."""
+        if self.ok:
+            return {"game_id": self.game_id, "ok": True, "length": self.length, "seal": self.seal}
+        return {"game_id": self.game_id, "ok": False, "length": self.length, "position": self.position, "differs": self.kind, "message": self.message}
+
+
+def game_keys(app: Any, game_ids: Sequence[str] | None) -> list[tuple[Any, str | None]]:
+    """``(stored originator id, game id or None)`` of the games to verify:
+    the named ones, or every game with a stored event or journal row."""
+    t = _tables(app)
+    if game_ids:
+        return [(t.key(game_uuid(g)), g) for g in game_ids]
+    return [(k, None) for k in t.all_games()]
+
+
+def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]]) -> Iterator[GameCheck]:
+    """Verify each game of ``targets`` (from :func:`game_keys`), yielding a
+    :class:`GameCheck` per game in order."""
+    t = _tables(app)
+    for start in range(0, len(targets), BATCH):
+        chunk = targets[start:start + BATCH]
+        events, journal = t.batch([k for k, _ in chunk])
+        for key, name in chunk:
+            h = _hex(key)
+            yield check_game(name, h, events.get(h, []), journal.get(h, []))
+
+
+def _name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
+    if rows and rows[0][0] == 1 and isinstance(rows[0][2], (bytes, bytearray, memoryview)):
+        try:
+            first = decode_stored(bytes(rows[0][2]), rows[0][1])
+            if isinstance(first, GameStarted):
+                return first.game_id
+        except Exception:  # noqa: BLE001 - a broken first event is reported by check_game
+            pass
+    return f"game {UUID(oid_hex)}"
+
+
+def check_game(game_id: str | None, oid_hex: str, events: list[tuple[Any, ...]], journal: list[tuple[Any, ...]]) -> GameCheck:
+    """Recompute one game's seal chain and journal chain from its stored rows
+    and compare them with the stored seals; the first position that differs
+    is reported (pure over the rows, no I/O)."""
+    name = game_id or _name(events, oid_hex)
+    length = max([int(r[0]) for r in events] + [int(r[0]) + 1 for r in journal] + [0])
+    check = GameCheck(game_id=name, length=len(events))
+    if not events and not journal:
+        check.ok, check.kind, check.message = False, "missing", "no such game in the store"
+        return check
+    ev = {int(r[0]) - 1: r for r in events}
+    jr = {int(r[0]): r for r in journal}
+    h: bytes | None = None
+    j: bytes | None = None
+
+    def fail(position: int, kind: str, message: str) -> GameCheck:
+        check.ok, check.position, check.kind, check.message = False, position, kind, message
+        return check
+
+    for p in range(length):
+        e, jrow = ev.get(p), jr.get(p)
+        if e is None:
+            more = "the journal records it" if jrow is not None else "a later event is stored"
+            return fail(p, "missing", f"event missing (deleted or truncated: {more})")
+        _version, topic, state = e
+        if not isinstance(state, (bytes, bytearray, memoryview)):
+            return fail(p, "event", f"event bytes: stored as {type(state).__name__}, not bytes")
+        line = bytes(state)
+        if jrow is None or not jrow[3]:
+            return fail(p, "seal", "no stored seal: the event was not appended through rummy-ledger (written into the database directly?)")
+        _pos, by, received_at, stored_seal, stored_journal = jrow
+        h = _seal.chain(h, line)
+        if h.hex() != stored_seal:
+            return fail(p, *_which(p, line, stored_seal, ev.get(p + 1), jr.get(p + 1), h))
+        try:
+            event = decode_stored(line, topic)
+        except Exception as exc:  # noqa: BLE001 - anything the decoder says is a finding
+            return fail(p, "event", f"event bytes do not decode as {topic}: {exc}")
+        if TOPICS.get(type(event)) != topic:
+            return fail(p, "event", f"topic {topic!r} does not match the event type {event.type!r}")
+        if p == 0 and (not isinstance(event, GameStarted) or game_uuid(event.game_id).hex != oid_hex):
+            return fail(p, "event", "the first event is not this game's game_started")
+        if not isinstance(by, str) or not isinstance(received_at, str):
+            return fail(p, "journal", "journal entry is not text")
+        j = _seal.journal_chain(j, h, _seal.journal_line(p, by, received_at))
+        if j.hex() != stored_journal:
+            return fail(p, "journal", f"journal entry (by {by!r}, received {received_at}) differs from the one sealed")
+    check.seal = h.hex() if h is not None else None
+    return check
+
+
+def _which(p: int, line: bytes, stored_seal: Any, nxt: tuple[Any, ...] | None, nxt_j: tuple[Any, ...] | None, good: bytes) -> tuple[str, str]:
+    """Whether the event's bytes or its stored seal were changed at ``p``: the
+    stored chain after ``p`` continues from whichever of the two is original."""
+    short = _seal.short_form(stored_seal) if isinstance(stored_seal, str) and _seal.SEAL_RE.match(stored_seal) else repr(stored_seal)
+    if nxt is not None and nxt_j is not None and isinstance(nxt[2], (bytes, bytearray)) and nxt_j[3]:
+        nxt_line = bytes(nxt[2])
+        if _seal.chain(good, nxt_line).hex() == nxt_j[3]:
+            return "seal", f"stored seal {short} differs from the chain of the stored events ({_seal.short_form(good.hex())}): the seal was edited"
+    return "event", f"event bytes differ from those sealed (stored seal {short}, the bytes give {_seal.short_form(good.hex())})"
+
+
+# --- checkpoints against the store ---
+
+
+def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
+    """One line per listed game that the store no longer holds as the
+    checkpoint says: missing, shorter, or different events before ``length``
+    (the chain recomputed from the stored events, and the stored seal)."""
+    t = _tables(app)
+    problems: list[str] = []
+    for start in range(0, len(entries), BATCH):
+        chunk = entries[start:start + BATCH]
+        keys = [t.key(game_uuid(e.game_id)) for e in chunk]
+        events, journal = t.batch(keys)
+        for e in chunk:
+            oid = game_uuid(e.game_id).hex
+            rows = events.get(oid, [])
+            if not rows:
+                problems.append(f"{e.game_id}: listed in the checkpoint ({e.length} events) but not in the store")
+                continue
+            if len(rows) < e.length:
+                problems.append(f"{e.game_id}: {len(rows)} events stored, the checkpoint lists {e.length}: the game was truncated")
+                continue
+            h: bytes | None = None
+            bad = None
+            for p, (version, _topic, state) in enumerate(rows[:e.length]):
+                if int(version) != p + 1 or not isinstance(state, (bytes, bytearray, memoryview)):
+                    bad = p
+                    break
+                h = _seal.chain(h, bytes(state))
+            if bad is not None:
+                problems.append(f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten since the checkpoint")
+                continue
+            assert h is not None
+            if h.hex() != e.seal:
+                problems.append(f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the stored events, "
+                                f"the checkpoint's is {_seal.short_form(e.seal)}: the game was rewritten since the checkpoint")
+                continue
+            stored = {int(r[0]): r[3] for r in journal.get(oid, [])}
+            if stored.get(e.length - 1) != e.seal:
+                problems.append(f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's {_seal.short_form(e.seal)}")
+    return problems
