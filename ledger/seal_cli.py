@@ -56,6 +56,22 @@ def _file_lines(target: str) -> tuple[str, list[bytes]] | None:
     return game_id, [encode_event(e) for e in events]
 
 
+def seal_list(state: Any, target: str, events: list[Any]) -> list[str]:
+    """The seal after each position of ``events`` loaded from ``target``: a
+    record file's computed from its canonical lines, a stored game's as
+    stored (never recomputed on read; None where none is stored). For
+    ``score``, ``audit`` and ``show``."""
+    if Path(target).is_file():
+        from ledger.events import encode_event
+
+        return [h.hex() for h in _seal.seals(encode_event(e) for e in events)]
+    return sealstore.stored_seals(state.app(), target, strict=False)[1][: len(events)]
+
+
+def _short(value: str | None) -> str:
+    return _seal.short_form(value) if value else "none stored (run rummy-ledger verify)"
+
+
 @click.command("seal")
 @click.argument("target", metavar="GAME|FILE")
 @click.option("--at", "at", type=int, default=None, help="The seal after event position N (default: the last event).")
@@ -145,10 +161,11 @@ def _progress(total: int, enabled: bool):  # noqa: ANN202
 @click.option("--checkpoint", "cp_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="Check the store against this checkpoint.")
 @click.option("--proof", "proof_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="Check an inclusion proof (no store needed).")
 @click.option("--key", "key_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="The public key the checkpoint or proof must be signed by.")
+@click.option("--deep", is_flag=True, help="Also decode every stored event (the chain already proves they are the bytes appended).")
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="With --proof: also check this record file has the proven seal.")
 @click.pass_context
 def verify_cmd(ctx: click.Context, games: tuple[str, ...], as_json: bool, cp_file: Path | None, proof_file: Path | None,
-               key_file: Path | None, record_file: Path | None) -> None:
+               key_file: Path | None, deep: bool, record_file: Path | None) -> None:
     """Verify the stored games' seal chains (default: every stored game): each
     chain is recomputed from the stored events and compared with the stored
     seals and journal. Exit 0 all verify, 1 one line per broken game (the
@@ -169,7 +186,7 @@ def verify_cmd(ctx: click.Context, games: tuple[str, ...], as_json: bool, cp_fil
         sys.exit(_verify_proof(proof_file, public, record_file, as_json))
     if cp_file is not None:
         sys.exit(_verify_checkpoint(ctx, cp_file, public, as_json))
-    sys.exit(_verify_store(ctx, games, as_json))
+    sys.exit(_verify_store(ctx, games, as_json, deep))
 
 
 def _say(as_json: bool, ok: bool, text: str, obj: dict[str, Any]) -> None:
@@ -218,17 +235,17 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     return 0
 
 
-def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> int:
+def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
     app = _state(ctx).app()
     targets = sealstore.game_keys(app, list(games) or None)
     bar = _progress(len(targets), not as_json)
     results = []
     if bar is None:
-        results = list(sealstore.verify_games(app, targets))
+        results = list(sealstore.verify_games(app, targets, deep=deep))
     else:
         with bar:
             task = bar.add_task("verify", total=len(targets))
-            for r in sealstore.verify_games(app, targets):
+            for r in sealstore.verify_games(app, targets, deep=deep):
                 results.append(r)
                 bar.advance(task)
     broken = [r for r in results if not r.ok]
@@ -253,4 +270,5 @@ def register(cli_group: click.Group) -> None:
         cli_group.add_command(command)
 
 
-__all__ = ["register"]
+__all__ = ["register", "seal_list", "short_or_missing"]
+short_or_missing = _short
