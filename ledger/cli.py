@@ -29,6 +29,7 @@ from rich.table import Table
 
 from ledger import __version__
 from ledger.analytics_cli import register, update_after_import
+from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
@@ -412,6 +413,7 @@ def import_openspiel_cmd(source: str, output: str | None, game_id: str | None, p
 
 
 register(cli)
+register_tokens(cli)
 
 
 def main(argv: list[str] | None = None) -> None:
