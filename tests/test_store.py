@@ -264,7 +264,9 @@ def test_postgres_by_url_and_by_eventsourcing_variables(pg_env: dict[str, str], 
         monkeypatch.setenv(key, value)
     by_env = open_app()
     try:
-        assert type(by_env.recorder).__module__ == "eventsourcing.postgres"
+        from eventsourcing.postgres import PostgresApplicationRecorder
+
+        assert isinstance(by_env.recorder, PostgresApplicationRecorder)
         assert [g.game_id for g in by_env.list_games()] == ["pg-1"]
     finally:
         by_env.close()
