@@ -436,7 +436,6 @@ class LedgerApp(Application[UUID]):
         if expected is not None and expected != length:
             raise ConcurrentAppendError(game_id, expected, length=length)
         state = self._live_state(game_id, length)
-        before = set(state.findings) if state is not None else set()
         try:
             for event in batch:
                 state = _replay.evolve(state, event)
@@ -448,7 +447,7 @@ class LedgerApp(Application[UUID]):
             game_id=game_id,
             first=length,
             length=length + len(batch),
-            findings=tuple(f for f in state.findings if f not in before),
+            findings=_findings_from(state, length),
             hand_over=state.hand_over,
             game_over=state.game_over,
         )
@@ -513,6 +512,17 @@ class LedgerApp(Application[UUID]):
         live[game_id] = state
         while len(live) > LIVE_CACHE_SIZE:
             live.pop(next(iter(live)))
+
+
+def _findings_from(state: TableState, first: int) -> tuple[Finding, ...]:
+    """The findings at positions ``first``… (those the appended events raised:
+    a finding is reported at the position of the event that raises it)."""
+    found: list[Finding] = []
+    for f in reversed(state.findings):
+        if f.position < first:
+            break
+        found.append(f)
+    return tuple(reversed(found))
 
 
 def open_app(db: str | None = None, env: Mapping[str, str] | None = None) -> LedgerApp:

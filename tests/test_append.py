@@ -185,7 +185,8 @@ def test_processes_appending_concurrently_lose_and_duplicate_nothing(
     start = tmp_path / "go"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", WRITER, json.dumps(store_env), f"w{i}", "15", str(start)],
+            # the tables exist (created above): the writers race on appends, not on table creation
+            [sys.executable, "-c", WRITER, json.dumps({**store_env, "CREATE_TABLE": "false", "SQLITE_LOCK_TIMEOUT": "30"}), f"w{i}", "15", str(start)],
             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         for i in range(4)
