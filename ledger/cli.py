@@ -29,7 +29,7 @@ from rich.table import Table
 
 from ledger import __version__
 from ledger.analytics_cli import register, update_after_import
-from ledger.seal_cli import register as register_seal
+from ledger.seal_cli import register as register_seal, seal_list, short_or_missing
 from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
@@ -257,6 +257,8 @@ def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
     if not 0 <= at < len(events):
         raise click.BadParameter(f"position {at} is outside 0..{len(events) - 1}", param_hint="--at")
     click.echo(render_state(Replayer(events).state_at(at), pov=pov))
+    value = seal_list(state, game, events)[at]
+    click.echo(f"\nseal at position {at}: {short_or_missing(value)}" + (f" ({value})" if value else ""))
 
 
 @cli.command("export")
@@ -316,6 +318,8 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
                 click.echo(error_line(exc, target), err=True)
             continue
         report.setdefault("game_id", game_id)
+        seals = seal_list(state, target, events)
+        report["seal"], report["length"] = seals[-1], len(seals)
         findings = report.get("findings", [])
         status = max(status, 1 if findings else 0)
         if as_json:
@@ -346,10 +350,12 @@ def score_cmd(state: _State, target: str, as_json: bool) -> None:
             click.echo(error_line(exc, target), err=True)
         sys.exit(2)
     sheet = score_sheet(final)
+    seals = seal_list(state, target, events)
     if as_json:
-        click.echo(json.dumps(sheet.to_json(), ensure_ascii=False))
+        click.echo(json.dumps({**sheet.to_json(), "seal": seals[-1]}, ensure_ascii=False))
         return
     click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False)))
+    click.echo(f"seal: {short_or_missing(seals[-1])} (after {len(seals)} events)")
 
 
 @cli.command("serve")

@@ -26,7 +26,7 @@ import msgspec
 from eventsourcing.persistence import ApplicationRecorder
 
 from ledger import seal as _seal
-from ledger.errors import GameNotFoundError
+from ledger.errors import GameNotFoundError, LedgerError
 from ledger.events import GameStarted
 from ledger.persistence import TOPICS, decode_stored, game_uuid
 
@@ -47,7 +47,52 @@ def link(prev_seal: str | None, prev_journal: str | None, position: int, line: b
     return h.hex(), j.hex()
 
 
+def seal_batch(app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended_by: str, received_at: str) -> list[tuple[str | None, str | None]]:
+    """The ``(seal, journal_seal)`` of events about to be stored at
+    positions ``first``… of game ``oid`` (the append path, before its
+    transaction), continuing from the previous event's *stored* seals.
+    Raises :class:`SealError` when the previous event has none (an event
+    written into the database directly: ``verify`` names it)."""
+    prev_seal = prev_journal = None
+    if first:
+        rows: list[tuple[Any, ...]]
+        if _is_sql(app.recorder):
+            t = _tables(app)
+            rows = t.query(f"SELECT seal, journal_seal FROM {t.journal} WHERE originator_id = ? AND position = ?", [t.key(oid), first - 1])
+        else:  # the in-memory journal (tests, examples)
+            from ledger.journal import select_journal
+
+            rows = [(j.seal, j.journal_seal) for j in select_journal(app.recorder, oid) if j.position == first - 1]
+        if not rows or not rows[0][0] or not rows[0][1]:
+            raise SealError(f"cannot append at position {first}: the event at position {first - 1} has no stored seal "
+                            "(written into the database directly? run rummy-ledger verify)")
+        prev_seal, prev_journal = rows[0]
+    out: list[tuple[str | None, str | None]] = []
+    for i, line in enumerate(lines):
+        pair = link(prev_seal, prev_journal, first + i, line, appended_by, received_at)
+        out.append(pair)
+        prev_seal, prev_journal = pair
+    return out
+
+
+class SealError(LedgerError, RuntimeError):
+    """The seal chain of a stored game cannot be continued."""
+
+
 # --- the two tables, whatever the store ---
+
+
+def _is_sql(recorder: ApplicationRecorder) -> bool:
+    """True for the SQLite and PostgreSQL recorders (the seal chain's SQL is for those)."""
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        return True
+    try:
+        from eventsourcing.postgres import PostgresApplicationRecorder
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(recorder, PostgresApplicationRecorder)
 
 
 class _Tables:
@@ -337,3 +382,100 @@ def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
             if rows[e.length - 1][5] != e.seal:
                 problems.append(f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's {_seal.short_form(e.seal)}")
     return problems
+
+
+# --- stores from before the seal chain ---
+
+#: the marker row of a store whose games stored before the chain have been sealed
+MARKER_TABLE = "rummy_seal_state"
+BACKFILL_DONE = "backfilled"
+
+
+def ensure_schema(recorder: ApplicationRecorder) -> None:
+    """Add ``rummy_journal.journal_seal`` to a journal table created without
+    it, and create the marker table (both harmless when they exist; several
+    processes may run this at once)."""
+    t = _Tables(recorder)
+    if t.sqlite:
+        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            c.execute(f"PRAGMA table_info({JOURNAL_TABLE})")
+            columns = {row[1] for row in c.fetchall()}
+            if columns and "journal_seal" not in columns:
+                c.execute(f"ALTER TABLE {JOURNAL_TABLE} ADD COLUMN journal_seal TEXT")
+            c.execute(f"CREATE TABLE IF NOT EXISTS {MARKER_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        return
+    import contextlib
+
+    marker = t.journal.replace(f'"{JOURNAL_TABLE}"', f'"{MARKER_TABLE}"')
+    for statement in (f"ALTER TABLE {t.journal} ADD COLUMN IF NOT EXISTS journal_seal text",
+                      f"CREATE TABLE IF NOT EXISTS {marker} (key text PRIMARY KEY, value text NOT NULL)"):
+        # two processes altering at once: the loser's error is harmless
+        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+            with conn.transaction(), conn.cursor() as curs:
+                curs.execute(statement)
+
+
+def backfill(app: Any, appended_by: str, now: str) -> tuple[int, int] | None:
+    """Once per store: compute and store the seals of the events stored
+    before the chain existed (no journal row, or a NULL seal), from their
+    stored bytes, then mark the store done. Returns ``(games, events)``
+    sealed the first time (None afterwards: one indexed query). Events with
+    no journal row get one naming ``appended_by`` (``backfill:<os user>``)
+    received at ``now``. After this, an event without a seal is one written
+    into the database directly, and ``verify`` reports it."""
+    t = _tables(app)
+    marker = MARKER_TABLE if t.sqlite else t.journal.replace(f'"{JOURNAL_TABLE}"', f'"{MARKER_TABLE}"')
+    if t.query(f"SELECT value FROM {marker} WHERE key = ?", [BACKFILL_DONE]):
+        return None
+    keys = [r[0] for r in t.query(
+        f"SELECT DISTINCT e.originator_id FROM {t.events} e LEFT JOIN {t.journal} j "
+        "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
+        "WHERE j.seal IS NULL OR j.journal_seal IS NULL")]
+    games = events = 0
+    for start in range(0, len(keys), BATCH):
+        chunk = keys[start:start + BATCH]
+        rows, _ = t.batch(chunk)
+        writes: list[tuple[Any, ...]] = []
+        for key in chunk:
+            prev_seal = prev_journal = None
+            sealed = 0
+            for p, (version, _topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows.get(_hex(key), [])):
+                if int(version) != p + 1 or not isinstance(state, (bytes, bytearray, memoryview)):
+                    break  # a gap or a broken row: leave the rest to verify
+                who, when = (by, received_at) if by is not None else (appended_by, now)
+                seal, jseal = link(prev_seal, prev_journal, p, bytes(state), who, when)
+                if stored_seal is None or stored_journal is None:
+                    writes.append((key, p, who, when, stored_seal or seal, stored_journal or jseal))
+                    sealed += 1
+                prev_seal, prev_journal = stored_seal or seal, stored_journal or jseal
+            games += 1 if sealed else 0
+            events += sealed
+        _write_backfill(t, writes)
+    _mark(t, marker)
+    return games, events
+
+
+def _write_backfill(t: _Tables, writes: list[tuple[Any, ...]]) -> None:
+    if not writes:
+        return
+    if t.sqlite:
+        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            c.executemany(
+                f"INSERT INTO {t.journal} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = excluded.journal_seal "
+                "WHERE seal IS NULL OR journal_seal IS NULL", writes)
+        return
+    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]
+        curs.executemany(
+            f"INSERT INTO {t.journal} AS j (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (%s,%s,%s,%s,%s,%s) "
+            "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = excluded.journal_seal "
+            "WHERE j.seal IS NULL OR j.journal_seal IS NULL", writes)
+
+
+def _mark(t: _Tables, marker: str) -> None:
+    if t.sqlite:
+        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            c.execute(f"INSERT OR IGNORE INTO {marker} (key, value) VALUES (?, ?)", (BACKFILL_DONE, "1"))
+        return
+    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]
+        curs.execute(f"INSERT INTO {marker} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (BACKFILL_DONE, "1"))
