@@ -7,8 +7,10 @@
   (``{"game": {...}, "events": [{"position", "type", "text", "event"}]}``);
 - ``GET /api/games/<id>/state?at=N&pov=S``: :func:`ledger.views.state_view`
   at position ``at`` (default the last) plus ``"move"`` (the notation of the
-  event at ``at``); with ``pov`` a hidden hand is a count, never its cards,
-  and the move text hides what that seat could not see;
+  event at ``at``); with ``pov`` (a seat, or ``spectator``) the view is
+  redacted by :mod:`ledger.redaction` (a hidden hand is a count plus the
+  cards seen face up, never its other cards) and the move text hides what
+  that viewer could not see;
 - ``GET /api/games/<id>/audit``: the ``rummy-ledger audit --json`` object;
 - ``GET /api/games/<id>/score``: the ``rummy-ledger score --json`` object.
 """
@@ -20,10 +22,9 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from ledger.events import to_builtins
-from ledger.views import state_view
+from ledger.views import move_text, state_view
 from replay_web import params
 from replay_web.games import filter_games
-from replay_web.present import move_text
 from replay_web.store import meta_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -64,8 +65,8 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
 @bp.get("/games/<game_id>/state")
 def state(game_id: str):  # type: ignore[no-untyped-def]
     g = params.load_game(game_id)
-    at = params.position(request.args, g)
     pov = params.pov(request.args, g)
+    at = params.position(request.args, g, pov)
     s = g.state_at(at)
     view = state_view(s, pov)
     view["move"] = move_text(g.events[at], s, pov)

@@ -5,7 +5,8 @@ Routes (GET only):
 - ``/`` -> ``/games``;
 - ``/games?variant=&player=&tournament=&q=``: every game, filtered;
 - ``/games/<game_id>?at=N&pov=S``: the game at position ``at`` (default the
-  last), seen by seat ``pov`` (default: the referee, who sees everything);
+  last), seen by seat ``pov`` or by a spectator (``pov=spectator``), redacted
+  by :mod:`ledger.redaction` (default: the referee, who sees everything);
 - ``/games/<game_id>/board?at=N&pov=S``: the table alone (an HTML fragment
   the page's script swaps in when stepping, so the URL changes without a
   reload).
@@ -18,13 +19,14 @@ from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from ledger.audit import report
+from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
 from ledger.scoring import score_sheet
-from ledger.state import TableState
+from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from replay_web import params
 from replay_web.cache import GameData
-from replay_web.present import board, move_text, scoreboard
+from ledger.views import move_text
+from replay_web.present import board, scoreboard
 from replay_web.store import meta_of
 
 bp = Blueprint("games", __name__)
@@ -93,68 +95,110 @@ def _after(points: list[int], p: int) -> int | None:
     return points[i] if i < len(points) else None
 
 
-def navigation(game: GameData, at: int) -> dict[str, int | None]:
-    """Target positions of the controls (None when there is none)."""
+def navigation(game: GameData, at: int, pov: Pov = None, seen_findings: tuple[Finding, ...] = ()) -> dict[str, int | None]:
+    """Target positions of the controls (None when there is none).
+
+    In a seat's or spectator's view (``pov`` not None) nothing points past
+    ``at`` but "next" (always ``at + 1``, whether or not it is recorded yet):
+    no last position, no next hand or violation (``seen_findings`` are the
+    findings that viewer may see)."""
+    if pov is None:
+        return {
+            "first": 0,
+            "prev": max(at - 1, 0),
+            "next": min(at + 1, game.last),
+            "last": game.last,
+            "prev_hand": _before(game.hand_starts, at),
+            "next_hand": _after(game.hand_starts, at),
+            "prev_violation": _before(game.violation_positions, at),
+            "next_violation": _after(game.violation_positions, at),
+        }
     return {
         "first": 0,
         "prev": max(at - 1, 0),
-        "next": min(at + 1, game.last),
-        "last": game.last,
+        "next": at + 1,
+        "last": None,
         "prev_hand": _before(game.hand_starts, at),
-        "next_hand": _after(game.hand_starts, at),
-        "prev_violation": _before(game.violation_positions, at),
-        "next_violation": _after(game.violation_positions, at),
+        "next_hand": None,
+        "prev_violation": _before(sorted({f.position for f in seen_findings}), at),
+        "next_violation": None,
     }
 
 
-def board_context(game: GameData, at: int, pov: int | None, state: TableState | None = None) -> dict[str, Any]:
+def board_context(game: GameData, at: int, pov: Pov, state: TableState | None = None, seen: Sight | None = None) -> dict[str, Any]:
     """What ``_board.html`` needs: the table at ``at`` (``state``, when the
-    caller has it) and the move there."""
+    caller has it) and the move there, as ``pov`` may see them (for a seat
+    or spectator nothing after ``at``: ``last`` is None)."""
     state = state if state is not None else game.state_at(at)
-    ctx = board(state, pov)
+    seen = seen if seen is not None else sight(state, pov)
+    ctx = board(state, pov, seen)
+    if pov is None:
+        rules_here = game.rules_at.get(at, [])
+    else:
+        rules_here = [f.rule for f in visible_findings(state, pov, seen) if f.position == at]
     ctx.update(
         game=game,
         at=at,
+        last=game.last if pov is None else None,
         pov=pov,
         move=move_text(game.events[at], state, pov),
-        rules_here=game.rules_at.get(at, []),
+        rules_here=rules_here,
         hand_no=state.hand,
     )
     return ctx
 
 
+def _pov_args(pov: Pov) -> dict[str, Any]:
+    return {} if pov is None else {"pov": pov}
+
+
 @bp.get("/games/<game_id>")
 def game_page(game_id: str):  # type: ignore[no-untyped-def]
+    """The game page at ``at`` as ``pov`` sees it. In a seat's or spectator's
+    view every part (table, moves, audit, scores, controls, data attributes)
+    is a function of the record up to ``at`` and of what that viewer saw
+    (:mod:`ledger.redaction`), so it is the same page whether or not the
+    store holds later events."""
     game = params.load_game(game_id)
-    at = params.position(request.args, game)
     pov = params.pov(request.args, game)
+    at = params.position(request.args, game, pov)
     state = game.state_at(at)
-    ctx = board_context(game, at, pov, state)
-    names = game.final
+    seen = sight(state, pov)
+    ctx = board_context(game, at, pov, state, seen)
+    if pov is None:
+        findings = list(game.findings)
+        sheet, played = game.sheet, game.sheet_as_played
+        hand_starts = game.hand_starts
+    else:
+        findings = list(visible_findings(state, pov, seen))
+        sheet, played = score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False)
+        hand_starts = [p for p in game.hand_starts if p <= at]
+    rules_at: dict[int, list[str]] = {}
+    for f in findings:
+        rules_at.setdefault(f.position, []).append(f.rule)
     upto = game.last if pov is None else at  # a seat sees nothing of the future
     moves = []
     for i in range(upto + 1):
         event = game.events[i]
-        text = game.moves[i] if pov is None else move_text(event, names, pov)
+        text = game.moves[i] if pov is None else move_text(event, state, pov)
         moves.append({
             "pos": i,
             "text": text,
-            "rules": game.rules_at.get(i, []),
+            "rules": rules_at.get(i, []),
             "deal": event.type == "hand_dealt",
             "note": event.note if pov is None else None,
         })
-    if pov is None:
-        findings = list(game.findings)
-        sheet, played = game.sheet, game.sheet_as_played
-    else:
-        findings = list(report(state).findings)
-        sheet, played = score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False)
     ctx.update(
         moves=moves,
         findings=findings,
+        violations=sorted(rules_at),
+        hand_starts=hand_starts,
         score=scoreboard(sheet, played, ctx["side_labels"]),
-        nav=navigation(game, at),
+        nav=navigation(game, at, pov, tuple(findings)),
         players=game.started.players,
+        povs=[(p.seat, p.name) for p in game.started.players] + [(SPECTATOR, "spectator")],
+        pov_args=_pov_args(pov),
+        ruleset=state.rules.ruleset,
         meta=_meta(game),
     )
     return render_template("game.html", **ctx)
@@ -163,8 +207,8 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 @bp.get("/games/<game_id>/board")
 def board_fragment(game_id: str):  # type: ignore[no-untyped-def]
     game = params.load_game(game_id)
-    at = params.position(request.args, game)
     pov = params.pov(request.args, game)
+    at = params.position(request.args, game, pov)
     return render_template("_board.html", **board_context(game, at, pov))
 
 
