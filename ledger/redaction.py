@@ -33,8 +33,9 @@ Findings (:func:`finding_visible`): a finding whose rule depends only on face
 up information (:data:`PUBLIC_RULES`) is shown at once; any other finding
 (e.g. BUR-PILE-1, whose existence tells whether the seat holds a twin, or
 GIN-WALL-1, whose message names the card drawn) only to the seat it is
-about, and to everyone once its hand has ended. A rule id not listed is
-treated as hidden: a new rule is safe before it is classified.
+about, and to everyone once its hand has ended (GIN-DISC-1 is public but at
+a knock, :data:`PUBLIC_UNLESS_KNOCK`). A rule id not listed is treated as
+hidden: a new rule is safe before it is classified.
 
 >>> SPECTATOR
 'spectator'
@@ -62,10 +63,14 @@ PUBLIC_RULES = frozenset({
     "BUR-TURN-1", "BUR-MELD-1", "BUR-MELD-2", "BUR-MELD-3", "BUR-CLOSE-1", "BUR-CLOSE-2", "BUR-CLOSE-3",
     "BUR-STOCK-1",
     "S40-OPEN-1", "S40-OPEN-2", "S40-PILE-1", "S40-MELD-1", "S40-SWAP-1", "S40-DISC-1", "S40-OUT-1",
-    "R51-PILE-1", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1",
-    "RAM-MELD-1", "RAM-OUT-1",
+    "S40-SWAP-2",
+    "R51-PILE-1", "R51-PILE-2", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1",
+    "RAM-DISC-1", "RAM-MELD-1", "RAM-OUT-1",
     "GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1",
 })
+#: rules public except at a knock, whose discard is face down (GIN-DISC-1:
+#: the card just taken discarded again is plain to see, unless face down)
+PUBLIC_UNLESS_KNOCK = frozenset({"GIN-DISC-1"})
 
 
 class Sight(msgspec.Struct, frozen=True):
@@ -80,6 +85,7 @@ class Sight(msgspec.Struct, frozen=True):
         face_down: indices into the discard pile of cards hidden from ``pov``.
         revealed: the hand has ended: every hand is shown.
         ends: positions in this hand's line of play where it ended.
+        knocks: positions in this hand's line of play of a knock.
     """
 
     pov: Pov
@@ -89,6 +95,7 @@ class Sight(msgspec.Struct, frozen=True):
     face_down: tuple[int, ...] = ()
     revealed: bool = False
     ends: tuple[int, ...] = ()
+    knocks: tuple[int, ...] = ()
 
     def shows_hand(self, seat: int) -> bool:
         """True when ``seat``'s whole hand is shown to the viewer."""
@@ -152,6 +159,7 @@ def sight(state: TableState, pov: Pov) -> Sight:
     opened = [False] * n
     face_down: tuple[int, ...] = ()
     ends: list[int] = []
+    knocks: list[int] = []
     revealed = chain[0].phase in ("over", "ended")
     for prev, cur in zip(chain, chain[1:]):
         # cards that left the discard pile face up (a rewind's target is the
@@ -184,13 +192,14 @@ def sight(state: TableState, pov: Pov) -> Sight:
         knocker = getattr(cur.extra, "knocker", None)
         if knocker is not None and getattr(prev.extra, "knocker", None) is None and 0 <= knocker < n:
             opened[knocker] = True  # Gin: the knocker lays its hand face up
+            knocks.append(cur.position)
             seen[knocker] = ()
             if knocker != pov and len(pile) == len(before) + 1:
                 face_down = face_down + (len(pile) - 1,)
         revealed = cur.phase in ("over", "ended")
         if revealed and prev.phase not in ("over", "ended"):
             ends.append(cur.position)
-    return Sight(pov, state.position, tuple(seen), tuple(opened), face_down, revealed, tuple(ends))
+    return Sight(pov, state.position, tuple(seen), tuple(opened), face_down, revealed, tuple(ends), tuple(knocks))
 
 
 def finding_visible(f: Finding, state: TableState, pov: Pov, seen: Sight | None = None) -> bool:
@@ -207,6 +216,8 @@ def finding_visible(f: Finding, state: TableState, pov: Pov, seen: Sight | None 
     if f.hand is None or f.hand < state.hand:
         return True
     s = seen if seen is not None else sight(state, pov)
+    if f.rule in PUBLIC_UNLESS_KNOCK and f.position not in s.knocks:
+        return True
     return s.hand_over(f.position)
 
 

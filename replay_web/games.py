@@ -10,6 +10,12 @@ Routes (GET only):
 - ``/games/<game_id>/board?at=N&pov=S``: the table alone (an HTML fragment
   the page's script swaps in when stepping, so the URL changes without a
   reload).
+
+What a reader sees is decided by :mod:`replay_web.access`: an unfinished
+game is shown to a browser (no token) as a spectator sees it
+(:mod:`ledger.redaction` with ``pov="spectator"``), up to the delayed
+position, with no notes and findings without their messages; seat views
+(``pov=<seat>``) of an unfinished game need a referee token.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
 from ledger.scoring import score_sheet
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
-from replay_web import params
-from replay_web.cache import GameData
 from ledger.views import move_text
+from replay_web import access, params
+from replay_web.cache import GameData
 from replay_web.present import board, scoreboard
 from replay_web.store import meta_of
 
@@ -95,43 +101,80 @@ def _after(points: list[int], p: int) -> int | None:
     return points[i] if i < len(points) else None
 
 
-def navigation(game: GameData, at: int, pov: Pov = None, seen_findings: tuple[Finding, ...] = ()) -> dict[str, int | None]:
+def navigation(game: Any, at: int, last: int | None, hand_starts: list[int], violations: list[int]) -> dict[str, int | None]:
     """Target positions of the controls (None when there is none).
 
-    In a seat's or spectator's view (``pov`` not None) nothing points past
-    ``at`` but "next" (always ``at + 1``, whether or not it is recorded yet):
-    no last position, no next hand or violation (``seen_findings`` are the
-    findings that viewer may see)."""
-    if pov is None:
+    ``last`` None is a page that knows nothing after ``at`` (a seat's or a
+    spectator's view): "next" is always ``at + 1``, whether or not it is
+    recorded yet, and there is no last position, next hand or next violation.
+    ``hand_starts`` and ``violations`` are the positions that page may know."""
+    if last is None:
         return {
             "first": 0,
             "prev": max(at - 1, 0),
-            "next": min(at + 1, game.last),
-            "last": game.last,
-            "prev_hand": _before(game.hand_starts, at),
-            "next_hand": _after(game.hand_starts, at),
-            "prev_violation": _before(game.violation_positions, at),
-            "next_violation": _after(game.violation_positions, at),
+            "next": at + 1,
+            "last": None,
+            "prev_hand": _before(hand_starts, at),
+            "next_hand": None,
+            "prev_violation": _before(violations, at),
+            "next_violation": None,
         }
     return {
         "first": 0,
         "prev": max(at - 1, 0),
-        "next": at + 1,
-        "last": None,
-        "prev_hand": _before(game.hand_starts, at),
-        "next_hand": None,
-        "prev_violation": _before(sorted({f.position for f in seen_findings}), at),
-        "next_violation": None,
+        "next": min(at + 1, last),
+        "last": last,
+        "prev_hand": _before(hand_starts, at),
+        "next_hand": _after(hand_starts, at),
+        "prev_violation": _before(violations, at),
+        "next_violation": _after(violations, at),
     }
 
 
-def board_context(game: GameData, at: int, pov: Pov, state: TableState | None = None, seen: Sight | None = None) -> dict[str, Any]:
+class LimitedGame:
+    """A :class:`GameData` seen only up to ``upto`` (a spectator's view of an
+    unfinished game): ``last``, ``hand_starts`` and ``violation_positions``
+    stop there; everything else is the game's."""
+
+    def __init__(self, game: GameData, upto: int) -> None:
+        self._game = game
+        self.last = upto
+        self.hand_starts = [p for p in game.hand_starts if p <= upto]
+        self.violation_positions = [p for p in game.violation_positions if p <= upto]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+
+def _reader(game: GameData) -> tuple[Any, access.Access, int, Pov]:
+    """The game as this reader may see it, its access, ``at`` and the ``pov``
+    to redact for (:data:`~ledger.redaction.SPECTATOR` for a reader who may
+    not see the whole game; 403 beyond what it may see)."""
+    acc = access.reader_access(game)
+    pov = params.pov(request.args, game)
+    access.check_pov(pov, acc)
+    shown: Any = game
+    if not acc.omniscient:
+        shown, pov = LimitedGame(game, acc.upto), SPECTATOR
+    at = params.position(request.args, game, pov if acc.omniscient else None) if request.args.get("at") else acc.upto
+    access.limit_position(at, acc)
+    return shown, acc, at, pov
+
+
+def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None, seen: Sight | None = None,
+                  acc: access.Access | None = None) -> dict[str, Any]:
     """What ``_board.html`` needs: the table at ``at`` (``state``, when the
-    caller has it) and the move there, as ``pov`` may see them (for a seat
-    or spectator nothing after ``at``: ``last`` is None)."""
+    caller has it) and the move there, as ``pov`` may see them. A seat's or
+    spectator's page with a whole view of the game (``acc`` omniscient) knows
+    nothing after ``at`` (``last`` None); an unfinished game's spectator
+    knows it up to the delayed last position (``game.last``)."""
     state = state if state is not None else game.state_at(at)
     seen = seen if seen is not None else sight(state, pov)
     ctx = board(state, pov, seen)
+    whole = acc is None or acc.omniscient
+    if not whole:
+        ctx["view"] = access.redact_view(ctx["view"])
+        ctx["extra"] = []
     if pov is None:
         rules_here = game.rules_at.get(at, [])
     else:
@@ -139,8 +182,8 @@ def board_context(game: GameData, at: int, pov: Pov, state: TableState | None = 
     ctx.update(
         game=game,
         at=at,
-        last=game.last if pov is None else None,
-        pov=pov,
+        last=game.last if (pov is None or not whole) else None,
+        pov=pov if whole else None,
         move=move_text(game.events[at], state, pov),
         rules_here=rules_here,
         hand_no=state.hand,
@@ -158,46 +201,51 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
     view every part (table, moves, audit, scores, controls, data attributes)
     is a function of the record up to ``at`` and of what that viewer saw
     (:mod:`ledger.redaction`), so it is the same page whether or not the
-    store holds later events."""
-    game = params.load_game(game_id)
-    pov = params.pov(request.args, game)
-    at = params.position(request.args, game, pov)
-    state = game.state_at(at)
+    store holds later events. A reader who may not see the whole unfinished
+    game gets the spectator's view of it up to the delayed position."""
+    full = params.load_game(game_id)
+    game, acc, at, pov = _reader(full)
+    state = full.state_at(at)
     seen = sight(state, pov)
-    ctx = board_context(game, at, pov, state, seen)
+    ctx = board_context(game, at, pov, state, seen, acc)
+    horizon = at if ctx["last"] is None else ctx["last"]  # the last position this page may know
     if pov is None:
-        findings = list(game.findings)
-        sheet, played = game.sheet, game.sheet_as_played
-        hand_starts = game.hand_starts
+        findings = list(full.findings)
+        sheet, played = full.sheet, full.sheet_as_played
+        hand_starts, violations = full.hand_starts, full.violation_positions
     else:
-        findings = list(visible_findings(state, pov, seen))
-        sheet, played = score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False)
-        hand_starts = [p for p in game.hand_starts if p <= at]
+        known = state if horizon == at else full.state_at(horizon)
+        findings = list(visible_findings(known, pov, seen if horizon == at else None))
+        sheet, played = score_sheet(known, adjudicated=True), score_sheet(known, adjudicated=False)
+        hand_starts = [p for p in full.hand_starts if p <= horizon]
+        violations = sorted({f.position for f in findings})
     rules_at: dict[int, list[str]] = {}
     for f in findings:
         rules_at.setdefault(f.position, []).append(f.rule)
-    upto = game.last if pov is None else at  # a seat sees nothing of the future
+    if not acc.omniscient:
+        findings = access.findings(findings, acc)
     moves = []
-    for i in range(upto + 1):
-        event = game.events[i]
-        text = game.moves[i] if pov is None else move_text(event, state, pov)
+    for i in range(horizon + 1):
+        event = full.events[i]
         moves.append({
             "pos": i,
-            "text": text,
+            "text": full.moves[i] if pov is None else move_text(event, state, pov),
             "rules": rules_at.get(i, []),
             "deal": event.type == "hand_dealt",
             "note": event.note if pov is None else None,
         })
+    shown_pov = ctx["pov"]
     ctx.update(
         moves=moves,
         findings=findings,
-        violations=sorted(rules_at),
+        violations=violations,
         hand_starts=hand_starts,
         score=scoreboard(sheet, played, ctx["side_labels"]),
-        nav=navigation(game, at, pov, tuple(findings)),
+        nav=navigation(game, at, ctx["last"], hand_starts, violations),
+        view_kind=acc.view,
         players=game.started.players,
         povs=[(p.seat, p.name) for p in game.started.players] + [(SPECTATOR, "spectator")],
-        pov_args=_pov_args(pov),
+        pov_args=_pov_args(shown_pov),
         ruleset=state.rules.ruleset,
         meta=_meta(game),
     )
@@ -206,10 +254,9 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<game_id>/board")
 def board_fragment(game_id: str):  # type: ignore[no-untyped-def]
-    game = params.load_game(game_id)
-    pov = params.pov(request.args, game)
-    at = params.position(request.args, game, pov)
-    return render_template("_board.html", **board_context(game, at, pov))
+    full = params.load_game(game_id)
+    game, acc, at, pov = _reader(full)
+    return render_template("_board.html", **board_context(game, at, pov, acc=acc))
 
 
 def _default_ruleset(variant: str) -> str | None:
