@@ -10,8 +10,8 @@ page; and the page at N must be the same whether the store holds the whole
 record or only its first N+1 events.
 
 CPU: the full product (every position, every viewer) costs a replay and
-seven requests per case (about 4,600 cases, minutes on the CI's two
-cores), so the default run samples at most 6 positions per record
+nine requests per case (about 6,000 cases, minutes on the CI's two
+cores), so the default run samples at most 5 positions per record
 (:func:`sample_positions`: knocks, rewinds, findings that wait for the end
 of their hand, hand ends, the position after each, then the first move of
 each deal and positions spread over the record), every seat and the
@@ -34,7 +34,10 @@ from ledger.redaction import PUBLIC_RULES, SPECTATOR, sight, visible_findings
 from ledger.replay import Replayer, replay
 from ledger.simulate import simulate_game
 from ledger.views import move_text, state_view
+from ledger.application import open_app
+from ledger.tokens import TokenStore
 from replay_web import cache_of, create_app
+from replay_web.access import finished
 from tests.seat_twins import track, twin
 
 FIXTURES = sorted(p for p in (Path(__file__).resolve().parent.parent / "fixtures").rglob("*.jsonl"))
@@ -42,10 +45,14 @@ SLOW = os.environ.get("RUMMY_LEDGER_SLOW") == "1"
 
 
 class SwapStore:
-    """A one-game store whose record the test swaps (the viewer's Store protocol)."""
+    """A one-game store whose record the test swaps (the viewer's Store
+    protocol), with a real :class:`~ledger.application.LedgerApp` beside it
+    for the referee's token (an unfinished game's seat views are a referee's,
+    :mod:`replay_web.access`)."""
 
-    def __init__(self, events: Sequence[Event]) -> None:
+    def __init__(self, events: Sequence[Event], app: object = None) -> None:
         self.events_ = list(events)
+        self.app = app
 
     def list_games(self):  # type: ignore[no-untyped-def]
         return []
@@ -55,6 +62,14 @@ class SwapStore:
 
     def events(self, game_id: str) -> list[Event]:
         return list(self.events_)
+
+
+@pytest.fixture(scope="module")
+def referee(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, dict[str, str]]:
+    """A store for tokens and a referee's ``Authorization`` header."""
+    app = open_app(str(tmp_path_factory.mktemp("tokens") / "tokens.db"))
+    token, _ = TokenStore(app).create("Rita", "referee")
+    return app, {"Authorization": f"Bearer {token}"}
 
 
 def _readable(path: Path) -> list[Event] | None:
@@ -84,7 +99,7 @@ def _records() -> list[tuple[str, list[Event]]]:
 RECORDS = _records()
 
 
-def sample_positions(events: Sequence[Event], limit: int = 6) -> list[int]:
+def sample_positions(events: Sequence[Event], limit: int = 5) -> list[int]:
     """The positions the default run checks (every position when slow):
     first the knocks, the findings that wait for the end of their hand, the
     hand ends and rewinds and the position after each, then the deals'
@@ -108,42 +123,48 @@ def sample_positions(events: Sequence[Event], limit: int = 6) -> list[int]:
     return sorted(picked[:limit])
 
 
-def _pages(client, game_id: str, at: int, pov: object) -> tuple[bytes, bytes, bytes]:
-    q = f"at={at}&pov={pov}"
+def _pages(client, game_id: str, at: int, pov: object, headers: dict[str, str]) -> tuple[bytes, bytes, bytes]:
+    q = f"at={at}" if pov is None else f"at={at}&pov={pov}"
     out = []
     for url in (f"/api/games/{game_id}/state?{q}", f"/games/{game_id}/board?{q}", f"/games/{game_id}?{q}"):
-        resp = client.get(url)
+        resp = client.get(url, headers=headers)
         assert resp.status_code == 200, (url, resp.get_data(as_text=True)[-400:])
         out.append(resp.get_data())
     return out[0], out[1], out[2]
 
 
 @pytest.mark.parametrize(("name", "events"), RECORDS, ids=[n for n, _ in RECORDS])
-def test_a_viewer_cannot_tell_its_twin_apart(name: str, events: list[Event]) -> None:
+def test_a_viewer_cannot_tell_its_twin_apart(name: str, events: list[Event], referee) -> None:
+    """Each seat and the spectator, read with a referee's token (any game),
+    and an anonymous reader (the spectator's page of an unfinished game,
+    :mod:`replay_web.access`; twin check only, as its page ends at the last
+    position it may see)."""
+    tokens, auth = referee
     game_id = events[0].game_id  # type: ignore[attr-defined]
-    full_app = create_app({"TESTING": True, "LEDGER_STORE": SwapStore(events)})
-    full = full_app.test_client()
-    store = SwapStore(events)
-    app = create_app({"TESTING": True, "LEDGER_STORE": store})
+    full = create_app({"TESTING": True, "LEDGER_STORE": SwapStore(events, tokens)}).test_client()
+    store = SwapStore(events, tokens)
+    app = create_app({"TESTING": True, "LEDGER_STORE": store, "SPECTATOR_DELAY": 0})
     client, cache = app.test_client(), cache_of(app)
     n = len(events[0].players)  # type: ignore[attr-defined]
-    viewers: list[object] = [*range(n), SPECTATOR]
+    viewers: list[tuple[object, dict[str, str]]] = [(seat, auth) for seat in range(n)] + [(SPECTATOR, auth), (None, {})]
     renamed = 0
     for at in sample_positions(events):
         store.events_ = list(events[: at + 1])
         cache.clear()
-        truncated = {pov: _pages(client, game_id, at, pov) for pov in viewers}
-        for pov in viewers:
-            page = full.get(f"/games/{game_id}?at={at}&pov={pov}").get_data()
+        truncated = {pov: _pages(client, game_id, at, pov, h) for pov, h in viewers}
+        for pov, h in viewers[:-1]:
+            page = full.get(f"/games/{game_id}?at={at}&pov={pov}", headers=h).get_data()
             assert page == truncated[pov][2], f"{name} at {at} pov {pov}: the page shows events after {at}\n{_diff(page, truncated[pov][2])}"
-        for pov in viewers:
+        for pov, h in viewers:
+            if pov is None and finished(replay(events[: at + 1])):
+                continue  # a finished game is public (replay_web.access): the anonymous reader sees it whole
             seat = pov if isinstance(pov, int) else None
             other, changed = twin(events, at, seat)
             renamed += changed
             replay(other)  # the twin is a possible record
             store.events_ = other
             cache.clear()
-            got = _pages(client, game_id, at, pov)
+            got = _pages(client, game_id, at, pov, h)
             for kind, a, b in zip(("state API", "board", "page"), truncated[pov], got):
                 assert a == b, f"{name} at {at} pov {pov}: the {kind} depends on cards {pov} did not see\n{_diff(a, b)}"
     assert renamed > 0  # the test renamed something
@@ -261,6 +282,7 @@ def test_sight_never_claims_a_card_the_hand_does_not_hold():
 # --- the page knows nothing after its position ------------------------------------
 
 def _page_client(events: list[Event]):
+    """A viewer of a finished game (public: no token needed)."""
     return create_app({"TESTING": True, "LEDGER_STORE": SwapStore(events)}).test_client()
 
 
