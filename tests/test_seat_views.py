@@ -2,12 +2,14 @@
 the cases it was written for.
 
 The twin test: for every bundled fixture and one simulated game of each
-variant (its first two hands, at most 161 events; the whole game when slow), at a position N and for each seat and the spectator, the record up
-to N with every card that viewer could not have seen renamed
+variant (its first two hands, at most 161 events; the whole game when
+slow), at a position N and for each seat and the spectator (read with a
+referee's token) and for an anonymous reader of the unfinished prefix, the
+record up to N with every card that viewer could not have seen renamed
 (:func:`tests.seat_twins.twin`, an oracle that follows each physical card)
 must give the same bytes for the state API, the board fragment and the game
-page; and the page at N must be the same whether the store holds the whole
-record or only its first N+1 events.
+page; and a seat's or spectator's page at N must be the same whether the
+store holds the whole record or only its first N+1 events.
 
 CPU: the full product (every position, every viewer) costs a replay and
 nine requests per case (about 6,000 cases, minutes on the CI's two
