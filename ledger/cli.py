@@ -257,8 +257,9 @@ def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
     if not 0 <= at < len(events):
         raise click.BadParameter(f"position {at} is outside 0..{len(events) - 1}", param_hint="--at")
     click.echo(render_state(Replayer(events).state_at(at), pov=pov))
-    value = seal_list(state, game, events)[at]
-    click.echo(f"\nseal at position {at}: {short_or_missing(value)}" + (f" ({value})" if value else ""))
+    if pov is None:  # a seal hashes hidden cards too: a seat's view shows none
+        value = seal_list(state, game, events)[at]
+        click.echo(f"\nseal at position {at}: {short_or_missing(value)}" + (f" ({value})" if value else ""))
 
 
 @cli.command("export")

@@ -5,7 +5,7 @@ The table sits beside eventsourcing's events table, in the same SQLite file or
 the same PostgreSQL schema::
 
     rummy_journal(originator_id, position, appended_by, received_at, seal,
-                  PRIMARY KEY (originator_id, position))
+                  journal_seal, PRIMARY KEY (originator_id, position))
 
 ``originator_id`` is stored as eventsourcing stores it (SQLite: the UUID's
 hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
@@ -13,7 +13,9 @@ hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
 ``appended_by`` a token's name or ``"import:<os user>"`` / ``"cli:<os user>"``,
 ``received_at`` the server's receive time (ISO-8601 UTC with microseconds,
 ``2026-12-01T08:15:02.123456Z``) and ``seal`` FORMAT.md's "Seal" hN in
-lower-case hex, NULL until the seal chain fills it.
+lower-case hex, and ``journal_seal`` the journal chain over the entry and
+its seal (README "Seals"; :mod:`ledger.sealstore` computes both in the
+append path).
 
 The rows are written by small subclasses of eventsourcing's application
 recorders, inside the transaction that inserts the event rows: the caller
@@ -22,7 +24,7 @@ passes ``journal=[JournalEntry, ...]`` (one per stored event, same order) to
 nothing. Events stored before the table existed have no row.
 
 >>> JournalEntry(position=0, appended_by="cli:anna", received_at="2026-12-01T08:15:02.123456Z", seal=None)
-JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:02.123456Z', seal=None)
+JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:02.123456Z', seal=None, journal_seal=None)
 """
 
 from __future__ import annotations
