@@ -407,6 +407,10 @@ def import_openspiel_cmd(source: str, output: str | None, game_id: str | None) -
 
 register(cli)
 
+from ledger.report_cli import register as _register_report  # noqa: E402
+
+_register_report(cli, _load)
+
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point ``rummy-ledger``."""

@@ -78,9 +78,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import api, games
+    from replay_web import api, games, report
 
     app.register_blueprint(games.bp)
+    app.register_blueprint(report.bp)
     app.register_blueprint(api.bp)
     _register_errors(app)
 
