@@ -552,8 +552,14 @@ def request_lang() -> str:
 @bp.get("/games/<game_id>/report")
 def report_page(game_id: str):  # type: ignore[no-untyped-def]
     """The printable dispute report (HTML): 404 for an unknown game, 400 for
-    a bad ``at``, ``finding`` or ``lang``."""
+    a bad ``at``, ``finding`` or ``lang``, 403 for an unfinished game without
+    a referee's token (the report shows every card; :mod:`replay_web.access`)."""
+    from replay_web import access
+
     game = params.load_game(game_id)
+    if not access.reader_access(game).omniscient:
+        abort(403, description="the dispute report of an unfinished game shows every card: it needs a referee's token "
+                               "(Authorization: Bearer …); a finished game's report is public")
     at = params.position(request.args, game) if request.args.get("at") not in (None, "") else None
     finding = _whole("finding")
     lang = request_lang()
