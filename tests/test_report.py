@@ -402,3 +402,11 @@ def test_pdf_report_in_italian(pdf_tools, run, tmp_path: Path) -> None:
         "L'arbitro",
     ):
         assert phrase in text, phrase
+
+
+def test_route_unfinished_game_needs_a_referee() -> None:
+    live = small_game("live-1")[:10]  # no game_ended yet: the report would show hidden hands
+    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[live])})
+    resp = app.test_client().get("/games/live-1/report?lang=it")
+    assert resp.status_code == 403
+    assert "the dispute report of an unfinished game shows every card" in html_lib.unescape(resp.get_data(as_text=True))
