@@ -30,7 +30,8 @@ CardStr = Annotated[str, Meta(pattern=CARD_PATTERN, description="A card: rank A 
 Cards = tuple[CardStr, ...]
 Seat = Annotated[int, Meta(ge=0, le=15, description="0-based seat, clockwise")]
 MeldId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}(?!\n)$", description="Meld id, unique within the hand")]
-GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}(?!\n)$")]
+GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}(?!\n)$", extra_json_schema={"not": {"enum": [".", ".."]}},
+                             description="Game id; not . or .. (a URL path segment that a browser would resolve away)")]
 #: game points in one score line or penalty (bounded so that totals fit the analytics' 32-bit columns)
 Points = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]
 Note = Annotated[str, Meta(max_length=2000)]
@@ -119,6 +120,11 @@ class GameStarted(Event, tag="game_started", kw_only=True):
     options: dict[str, OptionValue] | None = None
     players: Annotated[tuple[Player, ...], Meta(min_length=1, max_length=16)]
     meta: GameMeta | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.game_id in (".", ".."):
+            raise ValueError(f"`game_id` {self.game_id!r} is not a usable id: . and .. are path segments a browser resolves away")
 
 
 class HandDealt(Event, tag="hand_dealt", kw_only=True):
