@@ -18,7 +18,7 @@ RULES_BY_FAMILY: dict[str, tuple[str, ...]] = {
             "S40-DISC-1", "S40-OUT-1"),
     "R51": ("R51-PILE-1", "R51-PILE-2", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1"),
     "RAM": ("RAM-DISC-1", "RAM-MELD-1", "RAM-OUT-1"),
-    "GIN": ("GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1", "GIN-DISC-1"),
+    "GIN": ("GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1", "GIN-DISC-1", "GIN-WALL-1", "GIN-STALL-1"),
 }
 
 #: every rule id of RULES.md
