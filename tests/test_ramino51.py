@@ -178,6 +178,32 @@ def test_R51_SWAP_1_legal_exact_card() -> None:
     assert state.meld("b").cards == ("4H", "5H", "6H", "7H") and "JK" in state.hands[1]
 
 
+# --- a joker never moves once laid (ALL-MELD-1), as in Scala 40 ---------------------------------
+
+def joker_table(card: str) -> list[dict]:
+    """Anna's JK5♥6♥7♥ (JK = 4♥), Bruno opens at 10–12 holding ``card``; his next turn begins at 16 (R51-OPEN-3
+    forbids a lay-off in the opening turn)."""
+    return first_turns(anna="KS KH KC JK 5H 6H 7H 2D", bruno=f"9C QS QH QC 9S 10S JS {card} 4D JD") + [
+        draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "JK 5H 6H 7H"), discard(0, "2D"),
+        draw(1, "KD"), meld(1, "c", "QS QH QC"), meld(1, "d", "9S 10S JS"), discard(1, "JD"),
+        draw(0, "4C"), discard(0, "4C"), draw(1, "3S")]
+
+
+def test_ALL_MELD_1_lay_off_that_moves_the_joker() -> None:
+    # 4♥ where the JK stood, the JK moved up to 8♥: a valid-looking meld, but only a swap may do that
+    state = play(joker_table("4H") + [extend(1, "b", "4H", "4H 5H 6H 7H JK"), discard(1, "3S")])
+    assert findings(state) == [(17, 1, 1, "ALL-MELD-1", "meld b after the lay-off 4♥ 5♥ 6♥ 7♥ JK: the joker stood for 4♥ and it now stands for 8♥; "
+                                                       "a joker never moves once laid (the card it stands for takes its place only by a joker swap)")]
+
+
+def test_ALL_MELD_1_legal_twins_swap_or_lay_off_at_the_other_end() -> None:
+    state = play(joker_table("4H") + [swap(1, "b", "4H"), discard(1, "3S")])
+    assert findings(state) == [] and state.meld("b").cards == ("4H", "5H", "6H", "7H")
+    state = play(joker_table("8H") + [extend(1, "b", "8H"), discard(1, "3S")])
+    assert findings(state) == []
+    assert state.meld("b").cards == ("JK", "5H", "6H", "7H", "8H") and state.meld("b").info.stands_for[0] == "4H"
+
+
 # --- scoring and elimination -------------------------------------------------------------------
 
 ANNA = "KS KH KC 6H 7H 8H 3D 4D 5D 6D 9D 9H 9S 10C"

@@ -78,8 +78,14 @@ MELD_OUT = [draw(0, "8H"), lay(0, "a", ["AS", "2S", "3S", "4S"]), lay(0, "b", ["
 
 
 def test_RAM_OUT_1_going_out_by_melding_in_seed() -> None:
+    # reported at the meld that empties the hand (position 5), not at hand_ended
     ev = rec(*MELD_OUT, hands=(OUT_H0, OUT_H1), upcard="KC")
-    assert findings(ev) == [(6, 0, "RAM-OUT-1", "Anna went out without a discard (preset seed requires one)")]
+    assert findings(ev) == [(5, 0, "RAM-OUT-1", "Anna went out without a discard (preset seed requires one): the last card went into a meld")]
+    # and it stays when the referee rewinds at once (RULES.md: the finding belongs to that event)
+    rewound = rec(*MELD_OUT[:-1], {"type": "position_restored", "target": 4, "reason": "a discard is required"},
+                  hands=(OUT_H0, OUT_H1), upcard="KC")
+    assert findings(rewound) == [(5, 0, "RAM-OUT-1", "Anna went out without a discard (preset seed requires one): the last card went into a meld")]
+    assert replay(rewound).hands[0] == ("9H", "10H", "JH", "8H")
 
 
 def test_RAM_OUT_1_legal_in_pagat() -> None:

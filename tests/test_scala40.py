@@ -154,12 +154,25 @@ def test_S40_PILE_2_not_raised_when_the_seat_held_another_copy() -> None:
     assert findings(state) == []
 
 
-def test_S40_PILE_2_not_raised_with_another_copy_under_fisca_either() -> None:
-    # fisca: taken and not melded is S40-PILE-2 — but not when the seat held another 7♣ (RULES.md)
+def test_S40_PILE_2_not_melded_is_judged_on_the_face_even_with_another_copy() -> None:
+    # fisca: Anna held a 7♣, took the other and discarded one: the discard half is
+    # not raised (which copy?), but no 7♣ went into a meld this turn, so neither was used
     events = opened_pair()
     events[0] = deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
-    assert findings(play(events + [take(0, "7C"), discard(0, "7C")])) == []
-    assert [f[3] for f in findings(play(opened_pair() + [take(0, "7C"), discard(0, "7C")]))] == ["S40-PILE-2"]
+    state = play(events + [take(0, "7C"), discard(0, "7C")])
+    assert findings(state) == [(11, 1, 0, "S40-PILE-2", "Anna took 7♣ from the discard pile and did not meld it in the same turn")]
+    # without the other copy: the same single finding (a pick-up never yields two)
+    assert findings(play(opened_pair() + [take(0, "7C"), discard(0, "7C")])) == [
+        (11, 1, 0, "S40-PILE-2", "Anna took 7♣ from the discard pile and did not meld it in the same turn")]
+
+
+def test_S40_PILE_2_legal_twin_one_copy_melded_the_other_discarded() -> None:
+    # a 7♣ went onto Bruno's 4♣5♣6♣ and a 7♣ was discarded: the record cannot tell the copies apart
+    events = opened_pair()
+    events[0] = deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
+    state = play(events + [take(0, "7C"), extend(0, "d", "7C"), discard(0, "7C")])
+    assert findings(state) == []
+    assert state.meld("d").cards == ("4C", "5C", "6C", "7C") and state.discard[-1] == "7C"
 
 
 # --- S40-MELD-1 ------------------------------------------------------------------------
@@ -265,8 +278,18 @@ def chiusura_melds() -> list[dict]:
 
 
 def test_S40_OUT_1_went_out_without_a_discard() -> None:
+    # reported at the meld that empties the hand (position 6), not at hand_ended
     state = play([deal(CHIUSURA), draw(0, "5H"), meld(0, "a", "AH 2H 3H 4H 5H")] + chiusura_melds()[1:] + [went_out(0)])
-    assert findings(state) == [(7, 1, 0, "S40-OUT-1", "Anna went out without a discard")]
+    assert findings(state) == [(6, 1, 0, "S40-OUT-1", "Anna went out without a discard: the last card went into a meld")]
+    assert hand_scores(state)[1] == (1, 200, {"unopened": 100, "chiusura_in_mano": 100})
+
+
+def test_S40_OUT_1_stays_when_the_referee_rewinds_at_once() -> None:
+    # RULES.md: a finding belongs to the event that breaks the rule, even when rewound
+    events = [deal(CHIUSURA), draw(0, "5H"), meld(0, "a", "AH 2H 3H 4H 5H")] + chiusura_melds()[1:]
+    state = play(events + [{"type": "position_restored", "target": 5, "reason": "the last card must be discarded"}])
+    assert findings(state) == [(6, 1, 0, "S40-OUT-1", "Anna went out without a discard: the last card went into a meld")]
+    assert state.hands[0] == ("4C", "4D", "4S") and state.phase == "play"
 
 
 def test_S40_OUT_1_legal_going_out_with_a_discard() -> None:
@@ -352,3 +375,78 @@ def test_S40_players_2_to_6() -> None:
         play([], players=1)
     state = play([deal("KD", "KH", "KS", "KC", "QD", "QH", up="2C"), draw(0, "3C"), discard(0, "3C")], players=6)
     assert state.turn == 1 and findings(state) == []
+
+
+# --- jokers never move (ALL-MELD-1), the natural card only by joker_swapped -----------------
+
+def test_ALL_MELD_1_lay_off_whose_result_moves_the_joker() -> None:
+    # Bruno (opened at 7–8) lays 8♥ where the JK of 7♥JK9♥ stood and moves the JK up to 10♥
+    state = play(swap_table() + [extend(1, "a", "8H", "7H 8H 9H JK"), discard(1, "KH")])
+    assert findings(state) == [(9, 1, 1, "ALL-MELD-1", "meld a after the lay-off 7♥ 8♥ 9♥ JK: the joker stood for 8♥ and it now stands for 10♥; "
+                                                      "a joker never moves once laid (the card it stands for takes its place only by a joker swap)")]
+
+
+def test_ALL_MELD_1_lay_off_without_result_has_no_joker_moving_reading() -> None:
+    # without `result` the only readings would move the JK: no legal lay-off is left (before: an "ambiguous" rejection)
+    state = play(swap_table() + [extend(1, "a", "8H"), discard(1, "KH")])
+    assert findings(state) == [(9, 1, 1, "ALL-MELD-1", "meld a after the lay-off 7♥ JK 9♥ 8♥: neither a set nor a sequence")]
+
+
+def test_legal_twins_joker_stays_or_is_swapped() -> None:
+    bruno = "JS JH JD 4C 5C 6C 8H 10H QD 10D 10S KH"
+    # a lay-off at the end keeps the JK standing for 8♥ (given or placed without `result`)
+    for ev in (extend(1, "a", "10H", "7H JK 9H 10H"), extend(1, "a", "10H")):
+        state = play(swap_table(bruno) + [ev, discard(1, "KH")])
+        assert findings(state) == []
+        assert state.meld("a").cards == ("7H", "JK", "9H", "10H") and state.meld("a").info.stands_for[1] == "8H"
+    # the natural card takes the joker's place by joker_swapped
+    state = play(swap_table(bruno) + [swap(1, "a", "8H"), discard(1, "KH")])
+    assert findings(state) == [] and state.meld("a").cards == ("7H", "8H", "9H")
+
+
+# --- S40-DISC-1: attachable means a lay-off, binds unopened seats, not the closing discard ---
+
+def test_S40_DISC_1_card_that_fits_only_the_jokers_place_is_not_attachable() -> None:
+    # 8♥ fits 7♥JK9♥ only by a swap: no finding; 10♥ lays off at the end: S40-DISC-1
+    bruno = "JS JH JD 4C 5C 6C 8H 10H QD 10D 10S KH"
+    always = {"forbid_discard_of_attachable": "always"}
+    assert findings(play(swap_table(bruno) + [discard(1, "8H")], options=always)) == []
+    assert findings(play(swap_table(bruno) + [discard(1, "10H")], options=always)) == [
+        (9, 1, 1, "S40-DISC-1", "Bruno discarded 10♥, which could be laid off on meld a (7♥JK9♥)")]
+
+
+def test_S40_DISC_1_binds_a_seat_that_has_not_opened() -> None:
+    events = [deal(OPEN_54 + " KD", "10H 5C"), draw(0, "2S"), meld(0, "a", "7H 8H 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"), draw(1, "3D")]
+    always = {"forbid_discard_of_attachable": "always"}
+    assert findings(play(events + [discard(1, "10H")], options=always)) == [
+        (7, 1, 1, "S40-DISC-1", "Bruno discarded 10♥, which could be laid off on meld a (7♥8♥9♥)")]
+    assert findings(play(events + [discard(1, "5C")], options=always)) == []
+
+
+def test_S40_DISC_1_closing_discard_is_exempt() -> None:
+    always = {"forbid_discard_of_attachable": "always"}
+    # the last card 5♥ fits A♥2♥3♥4♥, but it is the closing discard (a chiusura in mano)
+    state = play([deal(CHIUSURA), draw(0, "5H")] + chiusura_melds() + [discard(0, "5H"), went_out(0)], options=always)
+    assert findings(state) == []
+    # twin: 4♥ discarded with 5♥ still in hand fits A♥2♥3♥ (and the opening of 33 is short)
+    melds = [meld(0, "a", "AH 2H 3H")] + chiusura_melds()[1:]
+    state = play([deal(CHIUSURA), draw(0, "5H")] + melds + [discard(0, "4H")], options=always)
+    assert findings(state) == [
+        (7, 1, 0, "S40-DISC-1", "Anna discarded 4♥, which could be laid off on meld a (A♥2♥3♥)"),
+        (7, 1, 0, "S40-OPEN-1", "Anna opened with 33 points: A♥2♥3♥ = 6, 2♣2♦2♠ = 6, 3♣3♦3♠ = 9, 4♣4♦4♠ = 12; the opening needs 40"),
+    ]
+
+
+# --- S40-OPEN-2: record order decides a swap in the opening turn ------------------------------
+
+def test_S40_OPEN_2_swap_recorded_before_the_opening_melds_of_the_turn() -> None:
+    base = swap_table()[:6]  # Anna's turn, then Bruno draws (position 6)
+    state = play(base + [swap(1, "a", "8H"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), discard(1, "KH")])
+    assert findings(state) == [(7, 1, 1, "S40-OPEN-2", "Bruno swapped the JK in meld a before opening")]
+
+
+def test_S40_OPEN_2_legal_swap_recorded_after_the_opening_melds_of_the_turn() -> None:
+    base = swap_table()[:6]
+    state = play(base + [meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), swap(1, "a", "8H"), discard(1, "KH")])
+    assert findings(state) == []
+    assert state.hands[1].count("JK") == 1 and state.meld("a").cards == ("7H", "8H", "9H")

@@ -301,6 +301,14 @@ class Rules(OutcomeRules):
         """Hook after a new meld is on the table: validity findings by default."""
         return self.meld_findings(state, pos, seat, meld.info, f"meld {meld.id}")
 
+    def layoff_options(self, meld: Meld, cards: Sequence[str]) -> list[tuple[str, ...]]:
+        """The legal card orders of ``meld`` after laying off ``cards``
+        (:func:`~ledger.melds.layoff_candidates`); a variant whose wilds never
+        move drops the orders that move one. Used to place a lay-off whose
+        ``result`` the record does not give, and to judge whether a card could
+        be laid off."""
+        return layoff_candidates(meld.cards, tuple(cards), self._meld_rules)
+
     def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
         """Hook after a lay-off: validity of the meld afterwards by default."""
         return self.meld_findings(state, pos, seat, after.info, f"meld {after.id} after the lay-off")
@@ -467,7 +475,7 @@ class Rules(OutcomeRules):
             self.check_result(e.result, Counter(meld.cards) + Counter(e.cards), pos)
             cards = tuple(e.result)
         else:
-            options = layoff_candidates(meld.cards, e.cards, self._meld_rules)
+            options = self.layoff_options(meld, e.cards)
             if len(options) > 1:
                 shown = " or ".join(pretty_list(o) for o in options[:3])
                 raise self.reject("REC-FORMAT", f"ambiguous lay-off of {pretty_list(e.cards)} on meld {e.meld}: the record must give `result` ({shown})", pos, "result")

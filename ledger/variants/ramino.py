@@ -40,10 +40,14 @@ def hand_value(cards: tuple[str, ...]) -> int:
 
 
 class RaminoExtra(msgspec.Struct, frozen=True):
-    """Per hand: the seats that melded or laid off before their going-out turn."""
+    """Per hand: the seats that melded or laid off before their going-out
+    turn; ``melded_out``: position of the meld or lay-off that emptied the
+    hand of the seat due where the preset requires a discard (``RAM-OUT-1``
+    reported there), else None."""
 
     melded_before: tuple[int, ...] = ()
     new_melds: int = 0
+    melded_out: int | None = None
 
 
 class RaminoRules(Rules):
@@ -93,8 +97,21 @@ class RaminoRules(Rules):
             state = self.flag(state, pos, seat, "RAM-DISC-1", f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile")
         return state
 
+    def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
+        """RAM-OUT-1 at the meld or lay-off that empties the hand of the seat
+        due when the preset requires going out by a discard (RULES.md: a
+        finding belongs to the event that breaks the rule)."""
+        if (self.opt("going_out") == "discard" and seat == state.turn and before.hands[seat] and not state.hands[seat]
+                and state.extra.melded_out is None):
+            state = self.flag(state, pos, seat, "RAM-OUT-1",
+                              f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last card went into a meld")
+            state = replace(state, extra=replace(state.extra, melded_out=pos))
+        return state
+
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
-        if e.reason == "went_out" and e.seat is not None and self.opt("going_out") == "discard" and state.phase == "play" and state.turn == e.seat:
+        """RAM-OUT-1 for a going out without a discard not already reported at the meld that emptied the hand."""
+        if (e.reason == "went_out" and e.seat is not None and self.opt("going_out") == "discard" and state.phase == "play" and state.turn == e.seat
+                and state.extra.melded_out is None):
             state = self.flag(state, pos, e.seat, "RAM-OUT-1", f"{state.name(e.seat)} went out without a discard (preset {self.ruleset} requires one)")
         return super().on_hand_ended(state, e, pos)
 

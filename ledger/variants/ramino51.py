@@ -9,7 +9,9 @@ a sequence or a set (``opening_clean``: ``run_or_set``) or a sequence only
 (``run``). In the opening turn no lay-off except a joker swap; lay-offs and
 swaps only after opening. Sets of 3–4 of different suits; sequences ace low
 or high, never K-A-2; one joker per meld, in a sequence only at either end
-(``joker_ends_only``). A seat goes out by discarding or melding its last card.
+(``joker_ends_only``); a joker never moves once laid (``ALL-MELD-1`` for a
+lay-off whose ``result`` moves it; the natural card takes its place only by
+``joker_swapped``). A seat goes out by discarding or melding its last card.
 
 Options: ``hand_size`` (int, 14), ``opening_clean`` (``run_or_set``,
 ``run``), ``joker_ends_only`` (bool, on), ``elimination`` (int, 101).

@@ -8,11 +8,16 @@ one joker per meld. The first melds of a seat must total 40+ points
 discard only to open with it, or after opening to meld it that turn
 (``seed``: unrestricted after opening), never discarded again the same turn;
 lay-offs and joker swaps only after opening; a discard every turn, the
-going-out turn included.
+going-out turn included (``S40-OUT-1`` is reported at the meld or lay-off
+that empties the hand). A joker never moves once laid: a ``meld_extended``
+whose ``result`` moves one is ``ALL-MELD-1``; the card it stands for takes
+its place only by ``joker_swapped``.
 
 Options: ``opening_points`` (int, 40), ``freed_joker_must_be_melded`` (bool,
 off), ``forbid_discard_of_attachable`` (``never``, ``always``,
-``multiplayer_only``: with more than two seats still playing),
+``multiplayer_only``: with more than two seats still playing; it binds
+opened and unopened seats, never the closing discard, and a card that fits
+only a joker's place is not attachable),
 ``unopened_penalty`` (int, 100; 0 turns the rule off), ``elimination`` (int,
 101).
 
@@ -40,7 +45,7 @@ from typing import Any, ClassVar
 
 from ledger.cards import JOKER, deck_counter, pretty
 from ledger.events import HandEnded
-from ledger.melds import MeldRules, layoff_candidates
+from ledger.melds import MeldRules
 from ledger.state import TableState
 from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
 
@@ -106,12 +111,12 @@ class Scala40Rules(ThresholdRules):
                 if not (self.opened_this_turn(state, seat) and laid[card]):
                     state = self.flag(state, pos, seat, "S40-PILE-1",
                                       f"{name} took {pretty(card)} from the discard pile without having opened and did not open with it")
-            elif x.taken_had_copy:
-                pass  # RULES.md: not raised when the seat already held another copy of that face
             elif card not in x.played and self.opt("pile_after_opening") == "meld":
+                # judged on the face: when no card of that face went into a meld, neither copy was used (RULES.md)
                 state = self.flag(state, pos, seat, "S40-PILE-2",
                                   f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn")
-            elif x.discarded == card:
+            elif x.discarded == card and not x.taken_had_copy:
+                # RULES.md: not raised when the seat already held another copy of that face
                 state = self.flag(state, pos, seat, "S40-PILE-2",
                                   f"{name} discarded {pretty(card)}, the card just taken from the discard pile")
         if self.opt("freed_joker_must_be_melded") and x.freed > x.played.count(JOKER):
@@ -121,24 +126,39 @@ class Scala40Rules(ThresholdRules):
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """S40-DISC-1: a card that could be laid off discarded while the
-        ``forbid_discard_of_attachable`` option forbids it (not the
-        going-out discard; only for a seat that has opened)."""
+        ``forbid_discard_of_attachable`` option forbids it. It binds every
+        seat, opened or not; the closing discard (the seat's last card) is
+        exempt; a card that fits only a joker's place (a swap, not a
+        lay-off: jokers never move) is not attachable (RULES.md)."""
         state = super().check_discard(state, pos, seat, card)
         mode = self.opt("forbid_discard_of_attachable")
         players = sum(1 for s in range(state.n_seats) if self.active(state, s))
         if mode == "never" or (mode == "multiplayer_only" and players <= 2):
             return state
-        if not state.opened[seat] or not state.hands[seat]:
+        if not state.hands[seat]:
             return state
         for m in state.melds:
-            if layoff_candidates(m.cards, (card,), self._meld_rules):
+            if self.layoff_options(m, (card,)):
                 return self.flag(state, pos, seat, "S40-DISC-1",
                                  f"{state.name(seat)} discarded {pretty(card)}, which could be laid off on meld {m.id} ({compact(m.cards)})")
         return state
 
+    def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
+        """S40-OUT-1 at the meld or lay-off that empties the hand of the seat
+        due: it can no longer discard, so it goes out without a discard
+        (RULES.md: a finding belongs to the event that breaks the rule)."""
+        state = super().after_meld(before, state, pos, seat)
+        if seat == state.turn and before.hands[seat] and not state.hands[seat] and state.extra.melded_out is None:
+            state = self.flag(state, pos, seat, "S40-OUT-1",
+                              f"{state.name(seat)} went out without a discard: the last card went into a meld")
+            state = self.set_extra(state, melded_out=pos)
+        return state
+
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
-        """S40-OUT-1: the seat that went out did so without a discard."""
-        if e.reason == "went_out" and e.seat is not None and state.phase == "play" and state.turn == e.seat:
+        """S40-OUT-1: the seat that went out did so without a discard (when
+        not already reported at the meld that emptied its hand)."""
+        if (e.reason == "went_out" and e.seat is not None and state.phase == "play" and state.turn == e.seat
+                and state.extra is not None and state.extra.melded_out is None):
             state = self.flag(state, pos, e.seat, "S40-OUT-1", f"{state.name(e.seat)} went out without a discard")
         return super().on_hand_ended(state, e, pos)
 

@@ -25,14 +25,14 @@ stands for.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
-from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty
+from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty, pretty_list
 from ledger.events import DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PenaltyAssessed
-from ledger.melds import MeldInfo
+from ledger.melds import MeldInfo, analyze
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
 
@@ -103,6 +103,35 @@ def swap_targets(meld: Meld, joker: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def moved_wilds(before: MeldInfo, after: MeldInfo) -> tuple[tuple[str, str | None], ...]:
+    """The wilds of the sequence ``before`` that stand for another card in
+    ``after`` (RULES.md, Scala 40: "A joker never moves once laid"), as
+    ``(card it stood for, card it stands for now or None)`` pairs. Empty when
+    ``before`` is not a sequence or ``after`` is not a valid sequence (an
+    invalid meld is judged as such).
+
+    >>> from ledger.melds import MeldRules, analyze
+    >>> mr = MeldRules()
+    >>> moved_wilds(analyze(("5H", "JK", "7H"), mr), analyze(("5H", "6H", "7H", "JK"), mr))
+    (('6H', '8H'),)
+    >>> moved_wilds(analyze(("5H", "JK", "7H"), mr), analyze(("4H", "5H", "JK", "7H"), mr))
+    ()
+    """
+    if before.kind != "sequence" or after.kind != "sequence" or not after.valid:
+        return ()
+    now = Counter(s for s in after.stands_for if s is not None)
+    moved = []
+    for stood in before.stands_for:
+        if stood is None:
+            continue
+        if now[stood]:
+            now[stood] -= 1
+        else:
+            moved.append(stood)
+    gained = [s for s in after.stands_for if s is not None and now[s] > 0]
+    return tuple((stood, gained[i] if i < len(gained) else None) for i, stood in enumerate(moved))
+
+
 class ThresholdExtra(msgspec.Struct, frozen=True):
     """Per-hand state of a threshold game.
 
@@ -114,6 +143,8 @@ class ThresholdExtra(msgspec.Struct, frozen=True):
         taken_opened: the seat had opened when it took the top discard this turn.
         taken_had_copy: it already held another copy of that face then.
         discarded: the card it discarded this turn, if any.
+        melded_out: position of the meld or lay-off that emptied the hand of
+            the seat due (Scala 40: ``S40-OUT-1`` reported there), else None.
     """
 
     opened_turn: tuple[int, ...]
@@ -122,6 +153,7 @@ class ThresholdExtra(msgspec.Struct, frozen=True):
     taken_opened: bool = False
     taken_had_copy: bool = False
     discarded: str | None = None
+    melded_out: int | None = None
 
 
 class ThresholdRules(Rules):
@@ -188,12 +220,26 @@ class ThresholdRules(Rules):
             state = self.set_extra(state, opened_turn=tuple(opened))
         return state
 
+    def layoff_options(self, meld: Meld, cards: Sequence[str]) -> list[tuple[str, ...]]:
+        """The base's lay-off orders less those that move a joker: a joker
+        never moves once laid; the natural card it stands for takes its place
+        only by ``joker_swapped`` (RULES.md, Scala 40 and Ramino 51)."""
+        options = super().layoff_options(meld, cards)
+        return [o for o in options if not moved_wilds(meld.info, analyze(o, self._meld_rules))]
+
     def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
-        """Lay-off before opening (``early_play_rule``), then meld validity."""
+        """Lay-off before opening (``early_play_rule``), meld validity, and
+        ``ALL-MELD-1`` for a ``result`` that moves a joker."""
         if not state.opened[seat]:
             state = self.flag(state, pos, seat, self.early_play_rule,
                               f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} before opening")
-        return super().check_layoff(before, after, state, pos, seat, event)
+        state = super().check_layoff(before, after, state, pos, seat, event)
+        for stood, now in moved_wilds(before.info, after.info):
+            where = f"it now stands for {pretty(now)}" if now else "it moved"
+            state = self.flag(state, pos, seat, "ALL-MELD-1",
+                              f"meld {after.id} after the lay-off {pretty_list(after.cards)}: the joker stood for {pretty(stood)} and {where}; "
+                              "a joker never moves once laid (the card it stands for takes its place only by a joker swap)")
+        return state
 
     def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
         """Swap before opening (``early_play_rule``); a card other than the
