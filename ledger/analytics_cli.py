@@ -82,6 +82,11 @@ def run_update(app: Any, path: str, *, rebuild: bool = False, batch: int = DEFAU
 
 
 def _summary(result: UpdateResult) -> str:
+    skipped = "".join(f"\nanalytics: game {game} skipped: {why}" for game, why in result.skipped)
+    return _counts(result) + skipped
+
+
+def _counts(result: UpdateResult) -> str:
     if not result.notifications:
         return f"analytics view {result.path} is up to date (event {result.position or 0})"
     return (

@@ -44,6 +44,8 @@ from ledger.persistence import (
     GAME_STARTED_TOPIC,
     GameEvent,
     MsgspecMapper,
+    naming_game,
+    schema_lock,
     ensure_topic_index,
     event_counts,
     game_uuid,
@@ -163,14 +165,17 @@ class LedgerApp(Application[UUID]):
         creating = str(self.env.get("CREATE_TABLE", "yes")).lower() in ("y", "yes", "t", "true", "on", "1")
         datastore = getattr(self.factory, "datastore", None)
         schema = getattr(datastore, "schema", "public")
-        if creating and datastore is not None and schema != "public":
-            # A ``?schema=`` store URL names a schema the tables go in: create it on first use.
-            from psycopg.sql import SQL, Identifier
+        if not creating:
+            return super().construct_recorder()
+        # several importers on an empty PostgreSQL database: one creates, the others wait
+        with schema_lock(datastore):
+            if datastore is not None and schema != "public":
+                # A ``?schema=`` store URL names a schema the tables go in: create it on first use.
+                from psycopg.sql import SQL, Identifier
 
-            with datastore.transaction(commit=True) as curs:
-                curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(schema)))
-        recorder = super().construct_recorder()
-        if creating:
+                with datastore.transaction(commit=True) as curs:
+                    curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(schema)))
+            recorder = super().construct_recorder()
             ensure_topic_index(recorder)
         return recorder
 
@@ -193,7 +198,8 @@ class LedgerApp(Application[UUID]):
         stored = self._stored(game_id)
         if not stored:
             raise GameNotFoundError(game_id)
-        return [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
+        with naming_game(game_id):
+            return [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
 
     def export_record(self, game_id: str) -> bytes:
         """The game's record as canonical JSON Lines (the stored bytes, one event a
@@ -201,7 +207,8 @@ class LedgerApp(Application[UUID]):
         stored = self._stored(game_id)
         if not stored:
             raise GameNotFoundError(game_id)
-        return b"".join(self.mapper.plain_state(s) + b"\n" for s in stored)  # type: ignore[attr-defined]
+        with naming_game(game_id):
+            return b"".join(self.mapper.plain_state(s) + b"\n" for s in stored)  # type: ignore[attr-defined]
 
     def list_games(self) -> list[GameSummary]:
         """Every stored game in the order first stored, from the notification log
