@@ -34,7 +34,7 @@ from ledger.events import Event, OptionValue, decode_event, encode_event
 
 _AT_PATH = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 _AT_KEY = re.compile(r" - at `key` in `\$(?P<path>[^`]*)`$")
-_UNKNOWN_FIELD = re.compile(r"unknown field `(?P<name>[^`]+)`")
+_UNKNOWN_FIELD = re.compile(r"unknown field `(?P<name>[^`]*)`")
 _MISSING_FIELD = re.compile(r"missing required field `(?P<name>[^`]+)`")
 _NAMED_FIELD = re.compile(r"^`(?P<name>[a-z_]+)` ")
 _CARD_REGEX_MSG = re.compile(r"Expected `str` matching regex '\^\(\?:\(\?:A\|")
@@ -64,10 +64,13 @@ def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
             text = text[: m.start()] + " (a key)"
     m2 = _UNKNOWN_FIELD.search(text) or _MISSING_FIELD.search(text)
     if m2:
-        field = f"{field}.{m2.group('name')}" if field else m2.group("name")
+        name = m2.group("name") or '""'  # a key that is the empty string
+        field = f"{field}.{name}" if field else name
     m3 = _NAMED_FIELD.match(text)
     if m3 and not field:  # a check in __post_init__ naming its field: "`at` is not ..."
         field = m3.group("name")
+    if not field and "exactly one of `seat` or `team`" in text:
+        field = "seat"  # both or neither: name the first of the two
     if "[...]" in field:
         field = _name_dict_key(line_text, field)
     if not isinstance(exc, msgspec.ValidationError):
