@@ -1,4 +1,10 @@
-"""replay_web: the referee's viewer, stepping through a recorded game move by move.
+"""replay_web: the referee's viewer and the live record service.
+
+The viewer steps through a recorded game move by move; the write API
+(:mod:`replay_web.write`) appends events to games as they are played, with
+bearer tokens and roles; the stream (:mod:`replay_web.stream`) sends them to
+watchers as Server-Sent Events. Who may read and write what is decided in
+:mod:`replay_web.access`, which every page, API call and stream asks.
 
 A Flask application factory (the ``examples/tutorial`` pattern)::
 
@@ -16,12 +22,20 @@ Config keys (all optional):
 - ``LEDGER_RECORDS``: record files/folders to serve instead of a store;
 - ``LEDGER_STORE``: a ready store object (:mod:`replay_web.store`);
 - ``REPLAY_CACHE_SIZE`` (32): games kept replayed per process;
-- ``REPLAY_EVERY`` (16): checkpoint interval of each replay.
+- ``REPLAY_EVERY`` (16): checkpoint interval of each replay;
+- ``SPECTATOR_DELAY`` (``RUMMY_LEDGER_SPECTATOR_DELAY``, 60): seconds a
+  spectator of an unfinished game lags behind (:mod:`replay_web.access`);
+- ``MAX_CONTENT_LENGTH`` (1 MiB): largest write body (413 above);
+- ``STREAM_MAX``, ``STREAM_MAX_SECONDS``, ``STREAM_HEARTBEAT``,
+  ``STREAM_POLL``: limits of the live stream (:mod:`replay_web.stream`).
 
-The viewer is read-only: it has only GET routes and never writes the store.
-It never evaluates a rule: states, findings, scores and notation come from
-the fold (:mod:`ledger.replay`, :mod:`ledger.audit`, :mod:`ledger.scoring`,
-:mod:`ledger.views`).
+The pages and the read API only read. The only routes that write are the
+write API's ``POST /api/games`` and ``POST /api/games/<id>/events``, each
+with a bearer token (no cookies, so no cross-site form can use them), and
+they write through the one append path (``LedgerApp.append_events``: the
+fold checks every event first). Nothing here evaluates a rule: states,
+findings, scores and notation come from the fold (:mod:`ledger.replay`,
+:mod:`ledger.audit`, :mod:`ledger.scoring`, :mod:`ledger.views`).
 """
 
 from __future__ import annotations
@@ -78,10 +92,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import api, games
+    from replay_web import access, api, games, stream, write
+
+    access.init_app(app)
 
     app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
+    write.init_app(app)
+    app.register_blueprint(stream.bp)
     _register_errors(app)
 
     @app.before_request
@@ -111,10 +129,11 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def _error(status: int, title: str, message: str):  # type: ignore[no-untyped-def]
+def _error(status: int, title: str, message: str, extra: Mapping[str, Any] | None = None, headers: Any = None):  # type: ignore[no-untyped-def]
     if _wants_json():
-        return jsonify({"error": {"status": status, "title": title, "message": message}}), status
-    return render_template("error.html", status=status, title=title, message=message), status
+        body = {"status": status, "title": title, "message": message, **(extra or {})}
+        return jsonify({"error": body}), status, headers or []
+    return render_template("error.html", status=status, title=title, message=message), status, headers or []
 
 
 def _register_errors(app: Flask) -> None:
@@ -122,7 +141,8 @@ def _register_errors(app: Flask) -> None:
     def _http(exc: HTTPException):  # type: ignore[no-untyped-def]
         if isinstance(exc, InternalServerError):
             return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged")
-        return _error(exc.code or 500, exc.name, exc.description or exc.name)
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+        return _error(exc.code or 500, exc.name, exc.description or exc.name, getattr(exc, "extra", None), headers)
 
     @app.errorhandler(GameNotFoundError)
     def _not_found(exc: GameNotFoundError):  # type: ignore[no-untyped-def]

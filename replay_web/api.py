@@ -11,6 +11,14 @@
   and the move text hides what that seat could not see;
 - ``GET /api/games/<id>/audit``: the ``rummy-ledger audit --json`` object;
 - ``GET /api/games/<id>/score``: the ``rummy-ledger score --json`` object.
+
+Every route about one game asks :mod:`replay_web.access` first: an
+unfinished game is whole only for a referee token; anyone else gets the
+spectator view up to the delayed position (no hidden card, findings without
+messages), and ``pov`` of an unfinished game is for referees (403). The
+summary says which view was given (``"view"``: ``public``, ``referee`` or
+``spectator``). The write API and the stream are :mod:`replay_web.write`
+and :mod:`replay_web.stream`.
 """
 
 from __future__ import annotations
@@ -19,9 +27,9 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from ledger.events import to_builtins
-from ledger.views import state_view
-from replay_web import params
+from ledger.audit import report
+from ledger.scoring import score_sheet
+from replay_web import access, params
 from replay_web.games import filter_games
 from replay_web.present import move_text
 from replay_web.store import meta_of
@@ -38,25 +46,31 @@ def games():  # type: ignore[no-untyped-def]
 @bp.get("/games/<game_id>")
 def game(game_id: str):  # type: ignore[no-untyped-def]
     g = params.load_game(game_id)
-    final = g.final
+    acc = access.reader_access(g)
+    upto = acc.upto
+    state = g.final if acc.omniscient else g.state_at(upto)
+    found = access.findings(g.findings, acc)
     summary: dict[str, Any] = {
         "game_id": g.game_id,
         "variant": g.started.variant,
-        "ruleset": final.rules.ruleset,
-        "players": [{"seat": p.seat, "name": p.name, "team": p.team} for p in final.players],
+        "ruleset": state.rules.ruleset,
+        "players": [{"seat": p.seat, "name": p.name, "team": p.team} for p in state.players],
         "meta": meta_of(g.started),
-        "hands": len(g.hand_starts),
-        "events": len(g.events),
-        "last": g.last,
-        "hand_starts": g.hand_starts,
-        "findings": len(g.findings),
-        "violations": g.violation_positions,
-        "totals": list(final.totals),
-        "ended": final.ended,
+        "hands": sum(1 for p in g.hand_starts if p <= upto),
+        "events": upto + 1,
+        "last": upto,
+        "hand_starts": [p for p in g.hand_starts if p <= upto],
+        "findings": len(found),
+        "violations": sorted({f.position for f in found}),
+        "totals": list(state.totals),
+        "ended": state.ended,
+        "view": acc.view,
     }
+    pov = access.move_pov(acc, None)
     events = [
-        {"position": i, "type": e.type, "text": g.moves[i], "event": to_builtins(e)}
-        for i, e in enumerate(g.events)
+        {"position": i, "type": e.type, "text": g.moves[i] if acc.omniscient else move_text(e, g.final, pov),
+         "event": access.event_json(e, acc)}
+        for i, e in enumerate(g.events[: upto + 1])
     ]
     return jsonify({"game": summary, "events": events})
 
@@ -64,19 +78,29 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
 @bp.get("/games/<game_id>/state")
 def state(game_id: str):  # type: ignore[no-untyped-def]
     g = params.load_game(game_id)
-    at = params.position(request.args, g)
+    acc = access.reader_access(g)
+    at = access.limit_position(params.position(request.args, g) if "at" in request.args else acc.upto, acc)
     pov = params.pov(request.args, g)
     s = g.state_at(at)
-    view = state_view(s, pov)
-    view["move"] = move_text(g.events[at], s, pov)
+    view = access.table_view(s, acc, pov)
+    view["move"] = move_text(g.events[at], s, access.move_pov(acc, pov))
     return jsonify(view)
 
 
 @bp.get("/games/<game_id>/audit")
 def audit(game_id: str):  # type: ignore[no-untyped-def]
-    return jsonify(params.load_game(game_id).audit_json)
+    g = params.load_game(game_id)
+    acc = access.reader_access(g)
+    if acc.omniscient:
+        return jsonify(g.audit_json)
+    found = report(g.state_at(acc.upto)).findings
+    return jsonify({"game_id": g.game_id, "findings": [access.finding_json(f, acc) for f in found]})
 
 
 @bp.get("/games/<game_id>/score")
 def score(game_id: str):  # type: ignore[no-untyped-def]
-    return jsonify(params.load_game(game_id).sheet.to_json())
+    g = params.load_game(game_id)
+    acc = access.reader_access(g)
+    if acc.omniscient:
+        return jsonify(g.sheet.to_json())
+    return jsonify(score_sheet(g.state_at(acc.upto), adjudicated=True).to_json())

@@ -9,6 +9,11 @@ Routes (GET only):
 - ``/games/<game_id>/board?at=N&pov=S``: the table alone (an HTML fragment
   the page's script swaps in when stepping, so the URL changes without a
   reload).
+
+What a reader sees is decided by :mod:`replay_web.access`: an unfinished
+game is shown to a browser (no token) as a spectator sees it, up to the
+delayed position, with no hidden card, no notes and findings without their
+messages; seat views (``pov``) of an unfinished game need a referee token.
 """
 
 from __future__ import annotations
@@ -22,9 +27,9 @@ from ledger.audit import report
 from ledger.scoring import score_sheet
 from ledger.state import TableState
 from ledger.variants import find_variant
-from replay_web import params
+from replay_web import access, params
 from replay_web.cache import GameData
-from replay_web.present import board, move_text, scoreboard
+from replay_web.present import around, board, move_text, scoreboard
 from replay_web.store import meta_of
 
 bp = Blueprint("games", __name__)
@@ -107,16 +112,47 @@ def navigation(game: GameData, at: int) -> dict[str, int | None]:
     }
 
 
-def board_context(game: GameData, at: int, pov: int | None, state: TableState | None = None) -> dict[str, Any]:
+class LimitedGame:
+    """A :class:`GameData` seen only up to ``upto`` (a spectator's view of an
+    unfinished game): ``last``, ``hand_starts`` and ``violation_positions``
+    stop there; everything else is the game's."""
+
+    def __init__(self, game: GameData, upto: int) -> None:
+        self._game = game
+        self.last = upto
+        self.hand_starts = [p for p in game.hand_starts if p <= upto]
+        self.violation_positions = [p for p in game.violation_positions if p <= upto]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+
+def _reader(game: GameData) -> tuple[Any, access.Access, int, int | None]:
+    """The game as this reader may see it, its access, ``at`` and ``pov`` (403 beyond)."""
+    acc = access.reader_access(game)
+    shown: Any = game if acc.omniscient else LimitedGame(game, acc.upto)
+    at = params.position(request.args, game) if request.args.get("at") else acc.upto
+    access.limit_position(at, acc)
+    pov = params.pov(request.args, game)
+    access.check_pov(pov, acc)
+    return shown, acc, at, pov
+
+
+def board_context(game: GameData, at: int, pov: int | None, state: TableState | None = None,
+                  acc: access.Access | None = None) -> dict[str, Any]:
     """What ``_board.html`` needs: the table at ``at`` (``state``, when the
-    caller has it) and the move there."""
+    caller has it) and the move there, redacted for a spectator (``acc``)."""
     state = state if state is not None else game.state_at(at)
     ctx = board(state, pov)
+    if acc is not None and not acc.omniscient:
+        ctx["view"] = access.redact_view(ctx["view"])
+        ctx["around"] = around(ctx["view"]["seats"], None)
+        ctx["extra"] = []
     ctx.update(
         game=game,
         at=at,
         pov=pov,
-        move=move_text(game.events[at], state, pov),
+        move=move_text(game.events[at], state, pov if acc is None else access.move_pov(acc, pov)),
         rules_here=game.rules_at.get(at, []),
         hand_no=state.hand,
     )
@@ -125,35 +161,36 @@ def board_context(game: GameData, at: int, pov: int | None, state: TableState | 
 
 @bp.get("/games/<game_id>")
 def game_page(game_id: str):  # type: ignore[no-untyped-def]
-    game = params.load_game(game_id)
-    at = params.position(request.args, game)
-    pov = params.pov(request.args, game)
-    state = game.state_at(at)
-    ctx = board_context(game, at, pov, state)
-    names = game.final
+    full = params.load_game(game_id)
+    game, acc, at, pov = _reader(full)
+    state = full.state_at(at)
+    ctx = board_context(game, at, pov, state, acc)
+    names = full.final
     upto = game.last if pov is None else at  # a seat sees nothing of the future
     moves = []
     for i in range(upto + 1):
-        event = game.events[i]
-        text = game.moves[i] if pov is None else move_text(event, names, pov)
+        event = full.events[i]
+        text = full.moves[i] if (pov is None and acc.omniscient) else move_text(event, names, access.move_pov(acc, pov))
         moves.append({
             "pos": i,
             "text": text,
-            "rules": game.rules_at.get(i, []),
+            "rules": full.rules_at.get(i, []),
             "deal": event.type == "hand_dealt",
-            "note": event.note if pov is None else None,
+            "note": event.note if (pov is None and acc.omniscient) else None,
         })
-    if pov is None:
-        findings = list(game.findings)
-        sheet, played = game.sheet, game.sheet_as_played
+    if pov is None and acc.omniscient:
+        findings = list(full.findings)
+        sheet, played = full.sheet, full.sheet_as_played
     else:
-        findings = list(report(state).findings)
-        sheet, played = score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False)
+        seen = state if pov is not None else full.state_at(upto)
+        findings = access.findings(report(seen).findings, acc)
+        sheet, played = score_sheet(seen, adjudicated=True), score_sheet(seen, adjudicated=False)
     ctx.update(
         moves=moves,
         findings=findings,
         score=scoreboard(sheet, played, ctx["side_labels"]),
         nav=navigation(game, at),
+        view_kind=acc.view,
         players=game.started.players,
         meta=_meta(game),
     )
@@ -162,10 +199,9 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 
 @bp.get("/games/<game_id>/board")
 def board_fragment(game_id: str):  # type: ignore[no-untyped-def]
-    game = params.load_game(game_id)
-    at = params.position(request.args, game)
-    pov = params.pov(request.args, game)
-    return render_template("_board.html", **board_context(game, at, pov))
+    full = params.load_game(game_id)
+    game, acc, at, pov = _reader(full)
+    return render_template("_board.html", **board_context(game, at, pov, acc=acc))
 
 
 def _default_ruleset(variant: str) -> str | None:

@@ -56,6 +56,7 @@ def test_api_game_summary_and_events(client):
         "violations": [6, 12, 15],
         "totals": [66, -10],
         "ended": "hands_played",
+        "view": "public",
     }
     events = body["events"]
     assert len(events) == 19

@@ -1,0 +1,327 @@
+"""Who may read and write what: the one module every path of the web app asks
+(DESIGN.md, "Access rules … live in one module that every read path calls").
+
+Tokens travel only as ``Authorization: Bearer <token>`` (:mod:`ledger.tokens`);
+a token in the query string is refused (it would end up in access logs).
+
+Reading (issue 14, "Who may read what"):
+
+- a **finished** game (``game_ended`` stored, or the table state says the game
+  is over) is public: everything, as before;
+- an **unfinished** game is seen whole (every card, audit and score messages)
+  only with a ``referee`` or ``admin`` token whose scope covers it; everyone
+  else gets the **spectator** view: no hidden card at all (no hand, no stock,
+  no pozzetto, no drawn card, no face-down discard, no notes, findings without
+  their messages) and only the events received more than
+  ``RUMMY_LEDGER_SPECTATOR_DELAY`` seconds ago (Flask config
+  ``SPECTATOR_DELAY``, default 60; by the journal's ``received_at``; events
+  stored without a journal row count as old). Position 0 (``game_started``:
+  the players) is always visible.
+
+Writing: :func:`writer` requires a live token (401 without or with a wrong or
+revoked one), :func:`check_write` its scope (403) and, for
+``penalty_assessed``/``position_restored``, the referee role (403).
+
+Errors abort with the status and a message; the app turns them into one JSON
+object (``{"error": {"status", "title", "message"}}``).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+import msgspec
+from flask import Flask, abort, current_app, request
+from werkzeug.datastructures import WWWAuthenticate
+from werkzeug.exceptions import Forbidden, Unauthorized
+
+from ledger.events import Event, GameStarted, to_builtins
+from ledger.state import Finding, TableState
+from ledger.tokens import RULING_TYPES, Token, TokenStore
+from ledger.views import state_view
+
+DELAY_ENV = "RUMMY_LEDGER_SPECTATOR_DELAY"
+DEFAULT_DELAY = 60.0
+_TOKENS = "replay_web.tokens"
+#: query parameters that look like a credential: refused, never read
+_URL_CREDENTIALS = ("token", "access_token", "bearer", "api_key", "key")
+#: event fields a spectator never sees while the game is unfinished
+_HIDDEN_FIELDS = {
+    "hand_dealt": ("hands", "stock", "pozzetti"),
+    "card_drawn": ("card",),
+    "pozzetto_taken": ("cards",),
+    "stock_restocked": ("cards",),
+    "knocked": ("discard",),
+}
+HIDDEN_MESSAGE = "(shown to referees, and to everyone when the game is over)"
+
+
+class Access(msgspec.Struct, frozen=True, kw_only=True):
+    """What one reader may see of one game now.
+
+    ``omniscient``: every card and message; ``upto``: the last position the
+    reader may see (``last`` of the game when omniscient); ``finished``: the
+    game is over (public); ``view``: ``"referee"``, ``"public"`` (finished)
+    or ``"spectator"``; ``delay``: the spectator delay in seconds.
+    """
+
+    omniscient: bool
+    upto: int
+    finished: bool
+    view: str
+    delay: float
+
+
+# --- tokens ---------------------------------------------------------------
+
+
+def spectator_delay(app: Flask | None = None) -> float:
+    """Seconds: the app's ``SPECTATOR_DELAY``, else ``RUMMY_LEDGER_SPECTATOR_DELAY``, else 60."""
+    app = app or current_app
+    value = app.config.get("SPECTATOR_DELAY")
+    if value is None:
+        value = os.environ.get(DELAY_ENV, DEFAULT_DELAY)
+    try:
+        return max(0.0, float(value))
+    except (TypeError, ValueError):
+        return DEFAULT_DELAY
+
+
+def ledger_app(app: Flask | None = None) -> Any:
+    """The :class:`ledger.application.LedgerApp` behind the viewer, or None
+    when it serves record files (read-only)."""
+    from replay_web import cache_of
+
+    return getattr(cache_of(app or current_app).store, "app", None)
+
+
+def token_store(app: Flask | None = None) -> TokenStore | None:
+    """The app's :class:`TokenStore` (None when serving record files)."""
+    app = app or current_app
+    tokens = app.extensions.get(_TOKENS)
+    if tokens is None:
+        ledger = ledger_app(app)
+        if ledger is None:
+            return None
+        tokens = app.extensions[_TOKENS] = TokenStore(ledger)
+    return tokens
+
+
+def _unauthorized(message: str) -> Unauthorized:
+    return Unauthorized(description=message, www_authenticate=WWWAuthenticate("Bearer", {"realm": "rummy-ledger"}))
+
+
+def refuse_url_credentials() -> None:
+    """Abort 400 for a credential-like query parameter (``?token=`` …): tokens
+    go only in the ``Authorization`` header. Runs before every request."""
+    for name in _URL_CREDENTIALS:
+        if name in request.args:
+            abort(400, description=f"a token never goes in the URL (?{name}=): send it as 'Authorization: Bearer <token>'")
+
+
+def init_app(app: Flask) -> None:
+    """Refuse credentials in URLs on every route of ``app``."""
+    app.before_request(refuse_url_credentials)
+
+
+def bearer_token() -> Token | None:
+    """The request's token: None without an ``Authorization`` header; aborts
+    401 for a malformed, unknown or revoked token."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, value = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise _unauthorized("use 'Authorization: Bearer <token>' (a token from rummy-ledger token create)")
+    tokens = token_store()
+    token = tokens.check(value.strip()) if tokens is not None else None
+    if token is None:
+        raise _unauthorized("the token is not valid (unknown, mistyped or revoked)")
+    return token
+
+
+def writer() -> Token:
+    """The request's token, required (401 without one)."""
+    token = bearer_token()
+    if token is None:
+        raise _unauthorized("this needs a token: 'Authorization: Bearer <token>' (rummy-ledger token create)")
+    return token
+
+
+def _tournament(started: GameStarted) -> str | None:
+    return started.meta.tournament if started.meta is not None else None
+
+
+def check_write(token: Token, started: GameStarted, events: Sequence[Event]) -> None:
+    """Abort 403 unless ``token`` may append ``events`` to the game opened by
+    ``started``: the game in its scope, and rulings only by a referee/admin."""
+    if not token.covers(started.game_id, _tournament(started)):
+        raise Forbidden(description=f"token {token.id} ({token.name}) does not cover game {started.game_id!r}")
+    if not token.may_rule:
+        for i, e in enumerate(events):
+            if e.type in RULING_TYPES:
+                raise Forbidden(description=f"event {i + 1} is {e.type}: only a referee (or admin) token may append rulings; this is a {token.role} token")
+
+
+# --- reading --------------------------------------------------------------
+
+
+def finished(state: TableState) -> bool:
+    """The game is over: ``game_ended`` stored, or the table state says so."""
+    return bool(state.ended) or bool(getattr(state, "game_over", False))
+
+
+def _parse_time(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
+
+
+def received_times(game_id: str, count: int) -> list[float | None]:
+    """The journal's ``received_at`` of positions ``0..count-1`` as POSIX
+    seconds (None: no journal row, e.g. imported before the journal existed)."""
+    ledger = ledger_app()
+    out: list[float | None] = [None] * count
+    journal = getattr(ledger, "journal", None)
+    if journal is None:
+        return out
+    for entry in journal(game_id):
+        if 0 <= entry.position < count:
+            out[entry.position] = _parse_time(entry.received_at)
+    return out
+
+
+def visible_upto(times: Sequence[float | None], delay: float, now: float | None = None) -> int:
+    """The last position received at least ``delay`` seconds before ``now``
+    (positions are received in order; a position without a time is old); at least 0.
+
+    >>> visible_upto([None, 100.0, 150.0, 170.0], 60, now=200.0)
+    1
+    """
+    now = time.time() if now is None else now
+    upto = 0
+    for i, t in enumerate(times):
+        if t is not None and t > now - delay:
+            break
+        upto = i
+    return upto
+
+
+def decide(game_id: str, started: GameStarted, final: TableState, token: Token | None, last: int) -> Access:
+    """The rule itself: what ``token`` (None: anonymous) may see of a game
+    whose latest state is ``final`` (``last`` its last position), before the
+    spectator delay is applied (``upto`` is ``last``; see :func:`game_access`)."""
+    delay = spectator_delay()
+    if finished(final):
+        return Access(omniscient=True, upto=last, finished=True, view="public", delay=delay)
+    if token is not None and token.may_read_all and token.covers(game_id, _tournament(started)):
+        return Access(omniscient=True, upto=last, finished=False, view="referee", delay=delay)
+    return Access(omniscient=False, upto=last, finished=False, view="spectator", delay=delay)
+
+
+def game_access(game: Any, token: Token | None) -> Access:
+    """What ``token`` (None: an anonymous reader) may see of ``game`` (a
+    :class:`replay_web.cache.GameData`) now: :func:`decide`, then for a
+    spectator the last position older than the delay."""
+    decision = decide(game.game_id, game.started, game.final, token, game.last)
+    if decision.omniscient or decision.delay <= 0:
+        return decision
+    upto = visible_upto(received_times(game.game_id, len(game.events)), decision.delay)
+    return msgspec.structs.replace(decision, upto=min(upto, game.last))
+
+
+def visible_now(received_at: float | None, access: Access, now: float | None = None) -> bool:
+    """May this reader see an event received at ``received_at`` (POSIX s) now?"""
+    if access.omniscient or received_at is None or access.delay <= 0:
+        return True
+    return received_at <= (time.time() if now is None else now) - access.delay
+
+
+def reader_access(game: Any) -> Access:
+    """:func:`game_access` for the request's reader (401 for a bad token)."""
+    return game_access(game, bearer_token())
+
+
+def limit_position(at: int, access: Access) -> int:
+    """``at`` if the reader may see it, else abort 403 naming what is visible."""
+    if at > access.upto:
+        abort(403, description=(
+            f"position {at} is not visible yet: spectators see an unfinished game up to position {access.upto}"
+            f" (events older than {access.delay:g} s); a referee token sees everything"
+        ))
+    return at
+
+
+def check_pov(pov: int | None, access: Access) -> None:
+    """A seat's view of an unfinished game shows that seat's hidden cards: referees only (403)."""
+    if pov is not None and not access.omniscient:
+        abort(403, description="a seat's view of an unfinished game needs a referee token; spectators see no hand")
+
+
+# --- redaction for spectators (no hidden card at all) ----------------------
+
+
+def event_json(event: Event, access: Access) -> dict[str, Any]:
+    """The event as JSON for this reader: whole, or for a spectator without
+    the fields that hold hidden cards (and without ``note``)."""
+    data = to_builtins(event)
+    if access.omniscient:
+        return data
+    for name in _HIDDEN_FIELDS.get(event.type, ()):
+        data.pop(name, None)
+    data.pop("note", None)
+    if event.type == "hand_dealt":
+        data["hand_sizes"] = [len(h) for h in getattr(event, "hands", ())]
+    return data
+
+
+def finding_json(f: Finding, access: Access) -> dict[str, Any]:
+    """``{position, hand, seat, rule, message}``; a spectator's message is withheld."""
+    return {"position": f.position, "hand": f.hand, "seat": f.seat, "rule": f.rule,
+            "message": f.message if access.omniscient else HIDDEN_MESSAGE}
+
+
+def findings(items: Iterable[Finding], access: Access) -> list[Finding]:
+    """Findings up to ``access.upto``, messages withheld from spectators."""
+    out = [f for f in items if f.position <= access.upto]
+    if access.omniscient:
+        return out
+    return [msgspec.structs.replace(f, message=HIDDEN_MESSAGE) for f in out]
+
+
+def table_view(state: TableState, access: Access, pov: int | None = None) -> dict[str, Any]:
+    """:func:`ledger.views.state_view` for this reader: for a spectator no
+    hand, stock or pozzetto cards and no variant extras (they may hold hidden
+    cards, e.g. Gin's deadwood)."""
+    check_pov(pov, access)
+    view = state_view(state, pov)
+    if access.omniscient:
+        return view
+    return redact_view(view)
+
+
+def redact_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A spectator's copy of a :func:`state_view` dict (no hidden card)."""
+    from replay_web.present import BASE_VIEW_KEYS
+
+    out = {k: v for k, v in view.items() if k in BASE_VIEW_KEYS}
+    out["seats"] = [{**s, "cards": None} for s in view["seats"]]
+    out["stock"] = None
+    out["pozzetti"] = [{**p, "cards": None} for p in view["pozzetti"]]
+    out["pov"] = None
+    out["spectator"] = True
+    return out
+
+
+def move_pov(access: Access, pov: int | None) -> int | None:
+    """The ``pov`` to give :func:`replay_web.present.move_text`: -1 (no seat:
+    every draw and face-down card hidden) for a spectator."""
+    return pov if access.omniscient else -1

@@ -1,0 +1,365 @@
+"""The live stream: ``GET /api/games/<id>/events?after=N`` as Server-Sent Events.
+
+Each stored event (position > ``after``, or > the ``Last-Event-ID`` header
+when the browser reconnects) is one SSE message::
+
+    id: 12
+    data: {"position": 12, "type": "card_drawn", "text": "Anna draws 6♥",
+           "event": {...}, "findings": [{...}], "received_at": "…Z"}
+
+then, once the game has ended and everything was sent, ``event: end``. What
+each reader sees is decided by :mod:`replay_web.access` as for the pages: a
+spectator of an unfinished game gets each event only ``SPECTATOR_DELAY``
+seconds after it was received, without hidden cards; a referee token sees
+everything at once.
+
+How new events are found, in every process (gunicorn worker) on its own, so
+no sticky sessions are needed: one :class:`Hub` thread per process follows
+the store's notification log; on PostgreSQL through eventsourcing's
+``recorder.subscribe()`` (LISTEN/NOTIFY), on SQLite by polling the
+notification log every ``STREAM_POLL`` seconds (default 0.05). A write in the
+same process also wakes the stream at once. For each game being watched the
+hub keeps one :class:`Feed` (the events, their findings from the fold, their
+journal times), so 200 readers of a game cost one query per event, not 200.
+
+Limits (per process; Flask config or environment ``RUMMY_LEDGER_<KEY>``):
+``STREAM_MAX`` concurrent streams (default 100; 503 with ``Retry-After``
+above), ``STREAM_MAX_SECONDS`` lifetime of one stream (default 300; the
+client reconnects with ``Last-Event-ID``), ``STREAM_HEARTBEAT`` seconds
+between keep-alive comments (default 15). Each open stream holds a server
+thread: run gunicorn with threads, e.g.
+``gunicorn -k gthread -w 2 --threads 128 'replay_web:create_app()'``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from typing import Any
+from uuid import UUID
+
+from flask import Blueprint, Response, current_app, request
+
+from ledger.events import Event, GameStarted
+from ledger.persistence import game_uuid
+from ledger.replay import evolve
+from ledger.state import Finding, TableState
+from ledger.views import describe
+from replay_web import access
+from replay_web.present import move_text
+
+bp = Blueprint("stream", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
+_HUB = "replay_web.stream"
+DEFAULTS = {"STREAM_MAX": 100, "STREAM_MAX_SECONDS": 300.0, "STREAM_HEARTBEAT": 15.0, "STREAM_POLL": 0.05}
+
+
+def setting(app: Any, key: str) -> float:
+    """``key`` from the Flask config, else ``RUMMY_LEDGER_<key>``, else :data:`DEFAULTS`."""
+    value = app.config.get(key)
+    if value is None:
+        value = os.environ.get(f"RUMMY_LEDGER_{key}", DEFAULTS[key])
+    return float(value)
+
+
+class Item:
+    """One stored event of a watched game and its two JSON forms (made once)."""
+
+    __slots__ = ("position", "event", "findings", "received_at", "text", "spectator_text", "_json")
+
+    def __init__(self, position: int, event: Event, findings: tuple[Finding, ...], received_at: float | None,
+                 text: str, spectator_text: str) -> None:
+        self.position = position
+        self.event = event
+        self.findings = findings
+        self.received_at = received_at
+        self.text = text
+        self.spectator_text = spectator_text
+        self._json: dict[bool, str] = {}
+
+    def data(self, view: access.Access) -> str:
+        """The SSE ``data`` line (compact JSON, no newline) for this reader."""
+        key = view.omniscient
+        cached = self._json.get(key)
+        if cached is None:
+            payload = {
+                "position": self.position,
+                "type": self.event.type,
+                "text": self.text if key else self.spectator_text,
+                "event": access.event_json(self.event, view),
+                "findings": [access.finding_json(f, view) for f in self.findings],
+                "received_at": _iso(self.received_at),
+            }
+            cached = self._json[key] = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        return cached
+
+
+def _iso(t: float | None) -> str | None:
+    if t is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1e6):06d}Z"
+
+
+class Feed:
+    """The events of one watched game, kept up to date by :meth:`sync`."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.oid = game_uuid(game_id)
+        self.items: list[Item] = []
+        self.state: TableState | None = None
+        self.started: GameStarted | None = None
+        self.readers = 0
+        self.cond = threading.Condition()
+        self._sync_lock = threading.Lock()
+
+    def sync(self, ledger: Any) -> None:
+        """Fold the events stored after the ones held; wake the readers."""
+        with self._sync_lock:
+            stored = ledger.recorder.select_events(self.oid, gt=len(self.items))
+            if not stored:
+                return
+            journal = getattr(ledger, "journal", None)
+            times = {}
+            if journal is not None:
+                times = {e.position: access._parse_time(e.received_at) for e in journal(self.game_id) if e.position >= len(self.items)}
+            state = self.state
+            new: list[Item] = []
+            for s in stored:
+                position = s.originator_version - 1
+                event = ledger.mapper.decode_state(s)
+                before = len(state.findings) if state is not None else 0
+                state = evolve(state, event)
+                if isinstance(event, GameStarted):
+                    self.started = event
+                new.append(Item(position, event, tuple(state.findings[before:]), times.get(position),
+                                describe(event, state), move_text(event, state, -1)))
+            with self.cond:
+                self.items.extend(new)
+                self.state = state
+                self.cond.notify_all()
+
+
+class Hub:
+    """Follows the store's notification log for one process and keeps the
+    :class:`Feed` of each watched game."""
+
+    def __init__(self, ledger: Any, poll: float) -> None:
+        self.ledger = ledger
+        self.poll = poll
+        self.feeds: dict[UUID, Feed] = {}
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.streams = 0
+
+    def open(self, game_id: str) -> Feed:
+        """The game's feed (synced once), counted as one more reader."""
+        self._start()
+        oid = game_uuid(game_id)
+        with self.lock:
+            feed = self.feeds.get(oid)
+            if feed is None:
+                feed = self.feeds[oid] = Feed(game_id)
+            feed.readers += 1
+        try:
+            feed.sync(self.ledger)
+        except BaseException:
+            self.close(feed)
+            raise
+        return feed
+
+    def close(self, feed: Feed) -> None:
+        with self.lock:
+            feed.readers -= 1
+            if feed.readers <= 0:
+                self.feeds.pop(feed.oid, None)
+
+    def poke(self, game_id: str) -> None:
+        """A write in this process stored events of ``game_id``: sync its feed now."""
+        with self.lock:
+            feed = self.feeds.get(game_uuid(game_id))
+        if feed is not None:
+            feed.sync(self.ledger)
+
+    def _notified(self, originator_id: Any) -> None:
+        oid = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
+        with self.lock:
+            feed = self.feeds.get(oid)
+        if feed is not None:
+            feed.sync(self.ledger)
+
+    def _start(self) -> None:
+        with self.lock:
+            if self.thread is not None and self.thread.is_alive():
+                return
+            self.thread = threading.Thread(target=self._run, name="rummy-ledger-stream-hub", daemon=True)
+            self.thread.start()
+
+    def _run(self) -> None:
+        recorder = self.ledger.recorder
+        while True:
+            try:
+                last = recorder.max_notification_id() or 0
+                try:
+                    subscription = recorder.subscribe(gt=last)
+                except NotImplementedError:  # SQLite: poll the notification log
+                    self._poll(recorder, last)
+                else:
+                    with subscription:
+                        for n in subscription:
+                            self._notified(n.originator_id)
+            except Exception:  # the database went away: log, resync every feed, go on
+                log.exception("stream hub: following the notification log failed; retrying")
+                time.sleep(1.0)
+                with self.lock:
+                    feeds = list(self.feeds.values())
+                for feed in feeds:
+                    try:
+                        feed.sync(self.ledger)
+                    except Exception:
+                        pass
+
+    def _poll(self, recorder: Any, last: int) -> None:
+        while True:
+            with self.lock:
+                watched = bool(self.feeds)
+            if watched:
+                page = recorder.select_notifications(last, 500, inclusive_of_start=False)
+                for oid in dict.fromkeys(n.originator_id for n in page):
+                    self._notified(oid)
+                if page:
+                    last = page[-1].id
+                    if len(page) == 500:
+                        continue
+            else:
+                last = recorder.max_notification_id() or last
+            time.sleep(self.poll)
+
+
+def hub_of(app: Any) -> Hub | None:
+    """The process's hub for ``app`` (None when it serves record files)."""
+    hub = app.extensions.get(_HUB)
+    if hub is None:
+        ledger = access.ledger_app(app)
+        if ledger is None:
+            return None
+        with _CREATE:
+            hub = app.extensions.get(_HUB)
+            if hub is None:
+                hub = app.extensions[_HUB] = Hub(ledger, setting(app, "STREAM_POLL"))
+    return hub
+
+
+_CREATE = threading.Lock()
+
+
+def _after() -> int:
+    raw = request.headers.get("Last-Event-ID")
+    source = "Last-Event-ID"
+    if raw is None:
+        raw, source = request.args.get("after"), "after"
+    if raw is None or raw == "":
+        return -1
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -2
+    if value < -1:
+        from werkzeug.exceptions import BadRequest
+
+        raise BadRequest(description=f"{source}={raw!r}: give the last position already seen (-1 for all)")
+    return value
+
+
+@bp.get("/games/<game_id>/events")
+def events(game_id: str):  # type: ignore[no-untyped-def]
+    token = access.bearer_token()
+    hub = hub_of(current_app)
+    if hub is None:
+        from werkzeug.exceptions import MethodNotAllowed
+
+        raise MethodNotAllowed(description="this server shows record files; it has no live stream")
+    after = _after()
+    limit = int(setting(current_app, "STREAM_MAX"))
+    with hub.lock:
+        if hub.streams >= limit:
+            from replay_web.write import ApiError
+
+            raise ApiError(503, f"too many open streams on this server ({limit}); retry shortly", headers={"Retry-After": "5"})
+        hub.streams += 1
+    released = threading.Event()
+
+    def release() -> None:
+        if not released.is_set():
+            released.set()
+            with hub.lock:
+                hub.streams -= 1
+
+    try:
+        feed = hub.open(game_id)
+        if not feed.items:
+            hub.close(feed)
+            from ledger.errors import GameNotFoundError
+
+            raise GameNotFoundError(game_id)
+    except BaseException:
+        release()
+        raise
+    lifetime = setting(current_app, "STREAM_MAX_SECONDS")
+    heartbeat = setting(current_app, "STREAM_HEARTBEAT")
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    def generate():  # type: ignore[no-untyped-def]
+        try:
+            with app.app_context():
+                yield from _serve(feed, token, after, time.monotonic() + lifetime, heartbeat)
+        finally:
+            hub.close(feed)
+            release()
+
+    response = Response(generate(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    response.call_on_close(release)
+    return response
+
+
+def _serve(feed: Feed, token: Any, after: int, deadline: float, heartbeat: float):  # type: ignore[no-untyped-def]
+    yield f"retry: 2000\n: game {feed.game_id}, events after position {after}\n\n"
+    sent = after
+    idle_since = time.monotonic()
+    while True:
+        with feed.cond:
+            items, state = feed.items, feed.state
+            n = len(items)
+        assert state is not None and feed.started is not None
+        view = access.decide(feed.game_id, feed.started, state, token, n - 1)
+        out = []
+        wake = None
+        now = time.time()
+        while sent + 1 < n:
+            item = items[sent + 1]
+            if not access.visible_now(item.received_at, view, now):
+                wake = item.received_at + view.delay - now  # type: ignore[operator]
+                break
+            out.append(f"id: {item.position}\ndata: {item.data(view)}\n\n")
+            sent += 1
+        if out:
+            yield "".join(out)
+            idle_since = time.monotonic()
+        if view.finished and sent + 1 >= n:
+            yield f"event: end\ndata: {json.dumps({'position': n - 1, 'ended': state.ended})}\n\n"
+            return
+        left = deadline - time.monotonic()
+        if left <= 0:
+            yield "event: timeout\ndata: {}\n\n"
+            return
+        timeout = min(left, heartbeat, wake if wake is not None else heartbeat)
+        with feed.cond:
+            feed.cond.wait_for(lambda: len(feed.items) > n, timeout=max(timeout, 0.01))
+        if time.monotonic() - idle_since >= heartbeat:
+            yield ": keep-alive\n\n"
+            idle_since = time.monotonic()
