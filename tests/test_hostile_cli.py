@@ -175,3 +175,28 @@ def test_dot_game_ids_are_refused(game_id: str) -> None:
 def test_dotted_game_ids_are_still_fine() -> None:
     assert read_record(lines(game_started(game_id="..a"))).game_id == "..a"
     assert read_record(lines(game_started(game_id="a.b"))).game_id == "a.b"
+
+
+@pytest.mark.parametrize("value", ["٣", "３", "+3", "3_0"])
+def test_live_api_positions_take_ascii_digits_only(value: str) -> None:
+    from werkzeug.exceptions import BadRequest
+
+    from replay_web import create_app
+    from replay_web.stream import _after
+    from replay_web.write import ApiError, _expected
+
+    app = create_app({"TESTING": True})
+    with app.test_request_context("/", query_string={"after": value}):
+        with pytest.raises(BadRequest) as bad:
+            _after()
+        assert bad.value.description == f"after={value!r}: give the last position already seen (-1 for all)"
+    with app.test_request_context("/", query_string={"expected": value}):
+        with pytest.raises(ApiError) as err:
+            _expected()
+        assert err.value.description == f"expected={value!r} is not a position (a whole number ≥ 0)"
+    with app.test_request_context("/", headers={"If-Match": f'"{value}"'}):
+        with pytest.raises(ApiError) as err:
+            _expected()
+        assert err.value.code == 400
+    with app.test_request_context("/", query_string={"after": "3", "expected": "4"}):
+        assert (_after(), _expected()) == (3, 4)
