@@ -36,11 +36,6 @@ class BurracoStrategy(Strategy):
             return tuple(Player(seat=i, name=NAMES[i], team=i % 2) for i in range(n))
         return super().players(n)
 
-    def game_over(self, state: TableState) -> str | None:
-        if not state.rules.game_over(state):
-            return None
-        return "hands_played" if state.rules.opt("hands") else "target_reached"
-
     def pile_helps(self, state: TableState, seat: int) -> bool:
         pile = state.discard
         hand = state.hands[seat] + pile

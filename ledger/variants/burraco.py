@@ -553,16 +553,16 @@ class BurracoRules(Rules):
         state = self.check_closing(state, e, pos)
         return super().on_hand_ended(state, e, pos)
 
-    def game_over(self, state: TableState) -> bool:
-        """True once the game's end condition holds after the last scored
-        hand: the ``hands`` option's number of hands played, else a side at
-        or above ``target`` (2005 by default)."""
-        if state.phase in ("draw", "play"):
-            return False
+    def game_end_reason(self, state: TableState) -> str | None:
+        """Between hands: ``hands_played`` once the ``hands`` option's number
+        of hands is played, else ``target_reached`` once a side is at or
+        above ``target`` (2005 by default) (RULES.md, Burraco "Scoring")."""
+        if state.phase != "over":
+            return super().game_end_reason(state)
         hands = int(self.opt("hands") or 0)
         if hands:
-            return len({r.hand for r in state.results}) >= hands
-        return any(t >= int(self.opt("target")) for t in state.totals)
+            return "hands_played" if len({r.hand for r in state.results}) >= hands else None
+        return "target_reached" if any(t >= int(self.opt("target")) for t in state.totals) else None
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Each side's score with the breakdown of the module docstring (the
