@@ -425,6 +425,10 @@ register(cli)
 register_write(cli)
 register_tokens(cli)
 
+from ledger.report_cli import register as _register_report  # noqa: E402
+
+_register_report(cli, _load)
+
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point ``rummy-ledger``."""
