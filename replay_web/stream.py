@@ -154,6 +154,17 @@ class Hub:
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.streams = 0
+        self._stopped = threading.Event()
+        self._subscription: Any = None
+
+    def stop(self) -> None:
+        """Stop following the notification log (tests, benchmarks; a server just exits)."""
+        self._stopped.set()
+        subscription = self._subscription
+        if subscription is not None:
+            subscription.stop()
+        if self.thread is not None:
+            self.thread.join(5)
 
     def open(self, game_id: str) -> Feed:
         """The game's feed (synced once), counted as one more reader."""
@@ -200,7 +211,7 @@ class Hub:
 
     def _run(self) -> None:
         recorder = self.ledger.recorder
-        while True:
+        while not self._stopped.is_set():
             try:
                 last = recorder.max_notification_id() or 0
                 try:
@@ -208,12 +219,15 @@ class Hub:
                 except NotImplementedError:  # SQLite: poll the notification log
                     self._poll(recorder, last)
                 else:
+                    self._subscription = subscription
                     with subscription:
                         for n in subscription:
                             self._notified(n.originator_id)
             except Exception:  # the database went away: log, resync every feed, go on
+                if self._stopped.is_set():
+                    return
                 log.exception("stream hub: following the notification log failed; retrying")
-                time.sleep(1.0)
+                self._stopped.wait(1.0)
                 with self.lock:
                     feeds = list(self.feeds.values())
                 for feed in feeds:
@@ -223,7 +237,7 @@ class Hub:
                         pass
 
     def _poll(self, recorder: Any, last: int) -> None:
-        while True:
+        while not self._stopped.is_set():
             with self.lock:
                 watched = bool(self.feeds)
             if watched:
@@ -236,7 +250,7 @@ class Hub:
                         continue
             else:
                 last = recorder.max_notification_id() or last
-            time.sleep(self.poll)
+            self._stopped.wait(self.poll)
 
 
 def hub_of(app: Any) -> Hub | None:
