@@ -398,16 +398,22 @@ def simulate_cmd(variant: str, ruleset: str | None, players: int, games: int, se
 @click.argument("source")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the record here (default: standard output).")
 @click.option("--game-id", default=None, help="game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the history).")
-def import_openspiel_cmd(source: str, output: str | None, game_id: str | None) -> None:
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="A gin_rummy parameter of the game (knock_card, gin_bonus, undercut_bonus, oklahoma; repeatable). "
+                   "For a history or serialize() text, which carry none; must agree with a serialize_game_and_state text's.")
+@click.option("--partial", is_flag=True, help="Convert a history that stops before the end of the game (the record then has no hand_ended).")
+def import_openspiel_cmd(source: str, output: str | None, game_id: str | None, params: tuple[str, ...], partial: bool) -> None:
     """Convert an OpenSpiel gin_rummy game into a rummy-ledger/1 record (preset openspiel).
 
     SOURCE is a file (or - for standard input) holding the action history as
-    integers, or the text of OpenSpiel's serialize(). Import the result with
+    integers, the text of OpenSpiel's serialize(), or the text of
+    serialize_game_and_state (whose parameters become the record's options).
+    An incomplete history is refused unless --partial. Import the result with
     `rummy-ledger import FILE`.
     """
     from ledger.openspiel_import import convert_main
 
-    sys.exit(convert_main(source, output, game_id))
+    sys.exit(convert_main(source, output, game_id, params, partial))
 
 
 register(cli)

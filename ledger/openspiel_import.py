@@ -2,11 +2,25 @@
 
 Input: the game's action history, as a list of ints, the text of
 ``state.serialize()`` (one action per line), the text of
-``pyspiel.serialize_game_and_state`` (its ``[State]`` section; the game must
-be ``gin_rummy()`` with default parameters), or ints separated by spaces or
-commas. Output: a record under ``variant: gin``, ``ruleset: openspiel``.
-The conversion is pure Python (it does not need ``pyspiel``): it follows
-OpenSpiel's state machine (``gin_rummy.cc``) phase by phase.
+``pyspiel.serialize_game_and_state`` (its ``[Game]`` line gives the game's
+parameters, its ``[State]`` section the history), or ints separated by
+spaces or commas. Output: a record under ``variant: gin``, ``ruleset:
+openspiel``. The conversion is pure Python (it does not need ``pyspiel``):
+it follows OpenSpiel's state machine (``gin_rummy.cc``) phase by phase.
+
+Parameters (:func:`record_options`): ``knock_card``, ``gin_bonus``,
+``undercut_bonus`` and ``oklahoma`` become the record's ``options`` (only
+those that differ from the preset, so a default game's record has none);
+``hand_size``, ``num_ranks`` and ``num_suits`` cannot be represented (the
+ledger's Gin deals 10 cards each from 52) and any value but the default is
+refused, naming the parameter; so is an unknown parameter. The history and
+``serialize()`` forms carry no parameters: the caller passes them
+(``import-openspiel --param key=value``).
+
+An incomplete history (one that stops before OpenSpiel's terminal state) is
+refused, saying where it stops; ``partial=True`` (``--partial``) converts
+what it holds, without ``hand_ended`` / ``game_ended``, once the deal is
+complete.
 
 Action ids (OpenSpiel ``gin_rummy.h``)::
 
@@ -111,30 +125,142 @@ def meld_cards(index: int) -> tuple[str, ...]:
     raise AssertionError("unreachable")
 
 
-def parse_history(text: str) -> list[int]:
-    """Action ids from ``serialize()`` text, ``serialize_game_and_state`` text
-    or ints separated by spaces/commas. Raises :class:`ValueError` for other
-    text or a game other than ``gin_rummy()``.
+#: OpenSpiel's gin_rummy parameters and their defaults (``gin_rummy.cc``)
+DEFAULT_PARAMS: dict[str, bool | int] = {"oklahoma": False, "knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25,
+                                         "num_ranks": 13, "num_suits": 4, "hand_size": 10}
+#: the parameters that become record options (same names, RULES.md "Gin Rummy")
+MAPPED_PARAMS = ("knock_card", "gin_bonus", "undercut_bonus", "oklahoma")
 
-    >>> parse_history("8\\n37\\n")
-    [8, 37]
-    >>> parse_history("[Game]\\ngin_rummy(knock_card=5)\\n[State]\\n1\\n")
-    Traceback (most recent call last):
-    ...
-    ValueError: only gin_rummy() with default parameters can be converted, not gin_rummy(knock_card=5)
+Params = dict[str, "bool | int"]
+
+
+def param_value(key: str, text: str) -> bool | int:
+    """The value of OpenSpiel parameter ``key`` written as ``text``
+    (``True``/``False``/``true``/``false`` for ``oklahoma``, an integer
+    otherwise). Raises :class:`ValueError` naming the parameter.
+
+    >>> param_value("oklahoma", "True"), param_value("knock_card", "8")
+    (True, 8)
     """
+    if key not in DEFAULT_PARAMS:
+        raise ValueError(f"unknown gin_rummy parameter {key!r} (known: {', '.join(sorted(DEFAULT_PARAMS))})")
+    text = text.strip()
+    if isinstance(DEFAULT_PARAMS[key], bool):
+        if text.lower() in ("true", "1"):
+            return True
+        if text.lower() in ("false", "0"):
+            return False
+        raise ValueError(f"parameter {key} must be true or false, not {text!r}")
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"parameter {key} must be an integer, not {text!r}") from None
+
+
+def parse_game(spec: str) -> Params:
+    """The parameters of an OpenSpiel game string ``gin_rummy(k=v,...)``
+    (the ``[Game]`` line). Raises :class:`ValueError` for another game.
+
+    >>> parse_game("gin_rummy()"), parse_game("gin_rummy(gin_bonus=20,oklahoma=True)")
+    ({}, {'gin_bonus': 20, 'oklahoma': True})
+    """
+    m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", spec)
+    if not m or m.group(1) != "gin_rummy":
+        raise ValueError(f"only OpenSpiel's gin_rummy can be converted, not {spec.strip() or 'an unnamed game'}")
+    params: Params = {}
+    for item in filter(None, (m.group(2) or "").split(",")):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"gin_rummy parameter {item.strip()!r} has no value")
+        params[key.strip()] = param_value(key.strip(), value)
+    return params
+
+
+def parse_input(text: str) -> tuple[list[int], Params]:
+    """Action ids and the game's parameters from ``serialize()`` text,
+    ``serialize_game_and_state`` text or ints separated by spaces/commas
+    (parameters only in the second form). Raises :class:`ValueError`.
+
+    >>> parse_input("[Game]\\ngin_rummy(knock_card=5)\\n[State]\\n1\\n")
+    ([1], {'knock_card': 5})
+    """
+    params: Params = {}
     if "[State]" in text:
         game = re.search(r"\[Game\]\s*\n([^\n]*)", text)
-        name = game.group(1).strip() if game else ""
-        if name != "gin_rummy()":
-            raise ValueError(f"only gin_rummy() with default parameters can be converted, not {name or 'an unnamed game'}")
+        params = parse_game(game.group(1) if game else "")
         text = text.split("[State]", 1)[1]
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     tokens = re.split(r"[\s,\[\]]+", "\n".join(lines).strip())
     try:
-        return [int(t) for t in tokens if t]
+        return [int(t) for t in tokens if t], params
     except ValueError:
         raise ValueError("an OpenSpiel history is a list of integer action ids") from None
+
+
+def parse_history(text: str) -> list[int]:
+    """The action ids of :func:`parse_input` (the parameters are checked, not returned).
+
+    >>> parse_history("8\\n37\\n")
+    [8, 37]
+    >>> parse_history("[Game]\\nbackgammon()\\n[State]\\n1\\n")
+    Traceback (most recent call last):
+    ...
+    ValueError: only OpenSpiel's gin_rummy can be converted, not backgammon()
+    """
+    history, params = parse_input(text)
+    record_options(params)
+    return history
+
+
+def merge_params(game: Params, given: Params) -> Params:
+    """The game text's parameters with those given by the caller
+    (``--param``); raises :class:`ValueError` when one contradicts the other.
+
+    >>> merge_params({"knock_card": 8}, {"gin_bonus": 20})
+    {'knock_card': 8, 'gin_bonus': 20}
+    """
+    out = dict(game)
+    for key, value in given.items():
+        if key in game and game[key] != value:
+            raise ValueError(f"--param {key}={_text(value)} contradicts the game's {key}={_text(game[key])}")
+        out[key] = value
+    return out
+
+
+def record_options(params: Params) -> dict[str, bool | int]:
+    """The record's ``options`` for OpenSpiel ``params``: the mapped
+    parameters that differ from the defaults. Raises :class:`ValueError`
+    naming a parameter that cannot be represented, is unknown or out of
+    OpenSpiel's range.
+
+    >>> record_options({"knock_card": 7, "gin_bonus": 25, "oklahoma": True})
+    {'knock_card': 7, 'oklahoma': True}
+    >>> record_options({"hand_size": 7})
+    Traceback (most recent call last):
+    ...
+    ValueError: OpenSpiel parameter hand_size=7 cannot be represented: rummy-ledger's Gin deals 10 cards each from 52 (hand_size=10, num_ranks=13, num_suits=4 only)
+    """
+    options: dict[str, bool | int] = {}
+    for key, value in sorted(params.items()):
+        if key not in DEFAULT_PARAMS:
+            raise ValueError(f"unknown gin_rummy parameter {key!r} (known: {', '.join(sorted(DEFAULT_PARAMS))})")
+        default = DEFAULT_PARAMS[key]
+        if type(value) is not type(default):
+            raise ValueError(f"parameter {key} must be {'true or false' if isinstance(default, bool) else 'an integer'}, not {value!r}")
+        if key not in MAPPED_PARAMS:
+            if value != default:
+                raise ValueError(f"OpenSpiel parameter {key}={value} cannot be represented: rummy-ledger's Gin deals 10 cards each from 52 "
+                                 "(hand_size=10, num_ranks=13, num_suits=4 only)")
+            continue
+        if key == "knock_card" and not 0 <= int(value) <= 10:
+            raise ValueError(f"parameter knock_card={value} is outside OpenSpiel's range 0..10")
+        if value != default:
+            options[key] = value
+    return options
+
+
+def _text(value: bool | int) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def place_layoffs(melds: dict[str, tuple[str, ...]], layoffs: Sequence[str]) -> list[str]:
@@ -316,51 +442,86 @@ class _Hand:
             raise ValueError(f"action {i}: {a} is not legal after the knock")
 
 
-def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", names: tuple[str, str] = ("Player 0", "Player 1")) -> list[Event]:
-    """The record events of one OpenSpiel ``gin_rummy`` game (default
-    parameters) given its action history.
+#: where a history can stop, in words (the phases of :class:`_Hand`)
+_PHASES = {"deal": "during the deal (the hands and the upcard take 21 chance actions)", "first": "at the first-turn upcard offer",
+           "draw": "before a draw", "stock": "before the card of a stock draw", "discard": "before a discard or knock",
+           "wall": "at the wall (pass or knock)", "knock": "during the knocker's declaration",
+           "layoff": "during the defender's lay-offs and melds"}
 
-    Returns ``game_started``, the hand, and — when the history reaches a
-    terminal state — ``hand_ended`` and ``game_ended``. Raises
-    :class:`ValueError` naming the action index for a history OpenSpiel
-    would not accept (an illegal action in its phase, a card not held,
-    actions after the end).
+
+def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", names: tuple[str, str] = ("Player 0", "Player 1"),
+                    params: Params | None = None, partial: bool = False) -> list[Event]:
+    """The record events of one OpenSpiel ``gin_rummy`` game given its
+    action history and its parameters (``params``, see :func:`record_options`;
+    none: the defaults).
+
+    Returns ``game_started`` (with the mapped options), the hand,
+    ``hand_ended`` and ``game_ended``. Raises :class:`ValueError` naming the
+    action index for a history OpenSpiel would not accept (an illegal action
+    in its phase, a card not held, actions after the end), naming the
+    parameter that cannot be represented, and for a history that stops
+    before the end of the game, unless ``partial`` (then the events so far,
+    without an ending, provided the deal is complete).
     """
+    options = record_options(dict(params or {}))
     players = (Player(seat=0, name=names[0]), Player(seat=1, name=names[1]))
-    events: list[Event] = [GameStarted(game_id=game_id, variant="gin", ruleset="openspiel", players=players)]
+    events: list[Event] = [GameStarted(game_id=game_id, variant="gin", ruleset="openspiel", options=options or None, players=players)]
     hand = _Hand()
+    n = 0
     for i, a in enumerate(actions):
         if hand.ending is not None:
             raise ValueError(f"action {i}: {a} after the end of the game")
         hand.step(i, int(a))
+        n = i + 1
     events.extend(hand.events)
-    if hand.ending is not None:
-        seat = hand.knocker if hand.ending == "knocked" else None
-        events.append(HandEnded(reason=hand.ending, seat=seat))  # type: ignore[arg-type]
-        events.append(GameEnded(reason="hands_played"))
+    if hand.ending is None:
+        where = _PHASES.get(hand.phase, hand.phase)
+        if not partial:
+            raise ValueError(f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: it is not a finished game "
+                             "(--partial converts what it holds)")
+        if hand.phase == "deal":
+            raise ValueError(f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: nothing to convert")
+        return events
+    seat = hand.knocker if hand.ending == "knocked" else None
+    events.append(HandEnded(reason=hand.ending, seat=seat))  # type: ignore[arg-type]
+    events.append(GameEnded(reason="hands_played"))
     return events
 
 
-def convert_main(source: str, output: str | None = None, game_id: str | None = None) -> int:
-    """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID]``.
+def convert_main(source: str, output: str | None = None, game_id: str | None = None, params: Sequence[str] = (), partial: bool = False) -> int:
+    """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID] [--param KEY=VALUE ...] [--partial]``.
 
-    Reads a history (``-`` for stdin; see :func:`parse_history`), writes the
-    record to ``output`` (stdout when None). Returns the exit status: 0 done,
-    2 the input is not a convertible OpenSpiel gin_rummy game (the reason on
-    stderr).
+    Reads a history (``-`` for stdin; see :func:`parse_input`), with the
+    game's parameters from a ``serialize_game_and_state`` text and from
+    ``params`` (``"key=value"`` strings; a contradiction is an error), writes
+    the record to ``output`` (stdout when None). Returns the exit status: 0
+    done, 2 the input is not a convertible OpenSpiel gin_rummy game (the
+    reason on stderr). With ``partial``, an incomplete history is converted
+    and a note on stderr says so.
     """
     from ledger.records import encode_record
 
     try:
+        given: Params = {}
+        for item in params:
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                raise ValueError(f"--param {item!r}: expected KEY=VALUE")
+            given[key.strip()] = param_value(key.strip(), value)
         text = sys.stdin.read() if source == "-" else Path(source).read_text()
-        history = parse_history(text)
+        history, game_params = parse_input(text)
+        merged = merge_params(game_params, given)
         digest = hashlib.sha1(",".join(map(str, history)).encode()).hexdigest()[:12]
         gid = game_id or (Path(source).stem if source != "-" else f"openspiel-{digest}")
         gid = re.sub(r"[^A-Za-z0-9._-]", "-", gid)[:64] or f"openspiel-{digest}"
-        data = encode_record(convert_actions(history, game_id=gid))
+        events = convert_actions(history, game_id=gid, params=merged, partial=partial)
+        data = encode_record(events)
     except (OSError, ValueError) as err:
         print(f"rummy-ledger: error: import-openspiel {source}: {err}", file=sys.stderr)
         return 2
+    if events[-1].type != "game_ended":
+        print(f"rummy-ledger: note: import-openspiel {source}: partial game: {len(history)} actions converted into {len(events)} events, "
+              "without hand_ended or game_ended", file=sys.stderr)
     if output is None:
         sys.stdout.write(data.decode())
     else:
@@ -369,9 +530,19 @@ def convert_main(source: str, output: str | None = None, game_id: str | None = N
 
 
 def play_gin(seed: int, knock: str = "always", epsilon: float = 0.15) -> tuple[list[int], list[float]]:
-    """Play one OpenSpiel ``gin_rummy`` game with a fixed seed (needs
-    ``pyspiel``; for the oracle test and the bench). Returns the action
-    history and OpenSpiel's ``returns()``.
+    """Play one OpenSpiel ``gin_rummy`` game (default parameters) with a
+    fixed seed (needs ``pyspiel``; for the oracle test and the bench).
+    Returns the action history and OpenSpiel's ``returns()``; the policy is
+    :func:`play_gin_state`'s."""
+    state = play_gin_state(seed, knock, epsilon)
+    return list(state.history()), list(state.returns())
+
+
+def play_gin_state(seed: int, knock: str = "always", epsilon: float = 0.15, params: Params | None = None):  # noqa: ANN201 - a pyspiel state
+    """Play one OpenSpiel ``gin_rummy`` game with a fixed seed under the
+    game parameters ``params`` (default: none) and return its terminal
+    ``pyspiel`` state (``pyspiel.serialize_game_and_state(state.get_game(),
+    state)`` gives its text with the parameters).
 
     Policy: knock whenever it may (``knock="gin"``: only with deadwood 0;
     ``"never"``: the hand reaches the wall or stalls); otherwise discard the highest deadwood card
@@ -387,7 +558,7 @@ def play_gin(seed: int, knock: str = "always", epsilon: float = 0.15) -> tuple[l
     from ledger.gin_deadwood import best_arrangement, card_value
 
     rng = random.Random(seed)
-    state = pyspiel.load_game("gin_rummy").new_initial_state()
+    state = pyspiel.load_game("gin_rummy", dict(params or {})).new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = [a for a, _ in state.chance_outcomes()]
@@ -415,9 +586,10 @@ def play_gin(seed: int, knock: str = "always", epsilon: float = 0.15) -> tuple[l
             plays = [a for a in legal if a != PASS]
             action = rng.choice(plays) if plays and rng.random() >= 0.15 else PASS if PASS in legal else rng.choice(legal)
         state.apply_action(action)
-    return list(state.history()), list(state.returns())
+    return state
 
 
 _CARD_ID = {card(i): i for i in range(52)}
 
-__all__ = ["card", "convert_actions", "convert_main", "meld_cards", "parse_history", "place_layoffs", "play_gin"]
+__all__ = ["DEFAULT_PARAMS", "MAPPED_PARAMS", "card", "convert_actions", "convert_main", "meld_cards", "merge_params", "param_value",
+           "parse_game", "parse_history", "parse_input", "place_layoffs", "play_gin", "play_gin_state", "record_options"]

@@ -7,7 +7,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from ledger.gin_deadwood import best_deadwood  # noqa: E402
-from ledger.openspiel_import import card, convert_actions, convert_main, parse_history, play_gin  # noqa: E402
+from ledger.openspiel_import import card, convert_actions, convert_main, parse_history, parse_input, play_gin, play_gin_state  # noqa: E402
 from ledger.records import read_record  # noqa: E402
 from ledger.replay import validate  # noqa: E402
 
@@ -44,10 +44,59 @@ def test_convert_main_rejects_an_illegal_history(tmp_path, capsys) -> None:
     assert "action 21: 53 is not a legal draw" in capsys.readouterr().err
 
 
-def test_partial_history_converts_without_an_ending() -> None:
+def test_partial_history_is_refused_unless_partial() -> None:
     history, _ = play_gin(7)
-    events = convert_actions(history[:25])
-    assert events[-1].type != "hand_ended" and events[1].type == "hand_dealt"
+    with pytest.raises(ValueError) as info:
+        convert_actions(history[:25])
+    assert str(info.value) == "the history stops after 25 actions, before a draw: it is not a finished game (--partial converts what it holds)"
+    events = convert_actions(history[:25], partial=True)
+    assert [e.type for e in events] == ["game_started", "hand_dealt", "discard_taken", "card_discarded", "discard_taken", "card_discarded"]
+
+
+def test_gin_bonus_20_game_from_serialize_game_and_state_text(tmp_path) -> None:
+    # OpenSpiel: seat 1 goes gin against 64 deadwood with gin_bonus=20: returns [-84, 84]
+    state = play_gin_state(14, knock="gin", params={"gin_bonus": 20})
+    assert list(state.returns()) == [-84.0, 84.0]
+    src = tmp_path / "g14.txt"
+    src.write_text(pyspiel.serialize_game_and_state(state.get_game(), state))
+    out = tmp_path / "g14.jsonl"
+    assert convert_main(str(src), str(out)) == 0
+    record = read_record(out)
+    assert record.events[0].options == {"gin_bonus": 20}
+    replayed = validate(record)
+    assert replayed.results[0].scores[1].breakdown == {"deadwood_difference": 64, "gin_bonus": 20}
+    assert replayed.totals == (0, 84)
+
+
+def test_gin_bonus_20_history_needs_the_param(tmp_path, capsys) -> None:
+    # the same game as a plain history (serialize()): it carries no parameters, --param gives them;
+    # without it the record is the default game's (gin bonus 25), as the history alone says
+    state = play_gin_state(14, knock="gin", params={"gin_bonus": 20})
+    src = tmp_path / "g14.txt"
+    src.write_text(state.serialize())
+    assert convert_main(str(src), str(tmp_path / "a.jsonl"), params=["gin_bonus=20"]) == 0
+    assert validate(read_record(tmp_path / "a.jsonl")).totals == (0, 84)
+    assert convert_main(str(src), str(tmp_path / "b.jsonl")) == 0
+    assert validate(read_record(tmp_path / "b.jsonl")).totals == (0, 89)
+    # a --param that contradicts the text's parameters is refused
+    src.write_text(pyspiel.serialize_game_and_state(state.get_game(), state))
+    assert convert_main(str(src), str(tmp_path / "c.jsonl"), params=["gin_bonus=25"]) == 2
+    assert capsys.readouterr().err == f"rummy-ledger: error: import-openspiel {src}: --param gin_bonus=25 contradicts the game's gin_bonus=20\n"
+    assert not (tmp_path / "c.jsonl").exists()
+
+
+@pytest.mark.parametrize(("key", "value"), [("hand_size", 7), ("num_ranks", 10), ("num_suits", 3)])
+def test_unrepresentable_parameters_are_refused_by_name(tmp_path, capsys, key, value) -> None:
+    game = pyspiel.load_game("gin_rummy", {key: value})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.legal_actions()[-1])
+    src = tmp_path / "small.txt"
+    src.write_text(pyspiel.serialize_game_and_state(game, state))
+    assert convert_main(str(src), str(tmp_path / "x.jsonl")) == 2
+    assert capsys.readouterr().err == (f"rummy-ledger: error: import-openspiel {src}: OpenSpiel parameter {key}={value} cannot be represented: "
+                                       "rummy-ledger's Gin deals 10 cards each from 52 (hand_size=10, num_ranks=13, num_suits=4 only)\n")
 
 
 def test_best_deadwood_equals_openspiel_min_deadwood_along_real_games() -> None:

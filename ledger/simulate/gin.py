@@ -91,7 +91,7 @@ class GinStrategy(Strategy):
 
     def play(self, t: Table, seat: int) -> bool:
         """Knock when the best deadwood allows it (then the hand ends)."""
-        return self.knock(t, seat, int(t.rules.opt("knock_card")))
+        return self.knock(t, seat, t.rules.knock_limit(t.state))
 
     def finish(self, t: Table, seat: int) -> bool:
         return self.play(t, seat) or self.discard(t, seat)
@@ -160,7 +160,7 @@ def knock_high(inj, strategy: GinStrategy, t: Table, seat: int):  # noqa: ANN001
         return None
     if not strategy.draw(t, seat, "stock"):
         return None
-    limit = int(t.rules.opt("knock_card"))
+    limit = t.rules.knock_limit(t.state)
     if best_after_discard(t.state.hands[seat]).arrangement.deadwood_value <= limit:
         return None
     pos = len(t)

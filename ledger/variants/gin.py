@@ -5,7 +5,10 @@
 taken from the discard pile may not be discarded) and ``openspiel`` (mirrors
 OpenSpiel's ``gin_rummy``: one hand, equal deadwood is 0–0, no big gin, the
 card taken from the pile may go back). Options: ``knock_card`` (10),
-``gin_bonus`` (25), ``undercut_bonus`` (25), ``target`` (100).
+``gin_bonus`` (25), ``undercut_bonus`` (25), ``target`` (100) and
+``oklahoma`` (False: when True, each hand's first upcard sets its knock limit,
+its value, an ace 0 so only gin may knock, as OpenSpiel's ``oklahoma=true``;
+scores are not doubled).
 
 How a hand reads in a record (FORMAT.md events):
 
@@ -26,6 +29,20 @@ How a hand reads in a record (FORMAT.md events):
 * The wall (two stock cards left after a discard): ``hand_ended`` reason
   ``stock_exhausted`` (0–0). In ``openspiel`` the seat to play may instead
   take the upcard (``discard_taken``) and knock at once.
+* **Hand endings the record may play past** (GIN-WALL-1, GIN-STALL-1): the
+  first play event (draw, upcard pass, discard, knock, meld, lay-off) after
+  the hand was over is flagged once; it and every later play of the hand do
+  not count (their other findings are not reported, the cards still move so
+  the record is still checked for ``REC-…``) and the hand scores 0–0 whatever
+  its ``hand_ended`` says. ``standard``: the hand is over at the discard that
+  leaves two stock cards (GIN-WALL-1 at the first play after it, normally a
+  draw). ``openspiel``: at the wall a stock draw is GIN-WALL-1, and so is the
+  event after an upcard take that is not that seat's ``knocked`` (a
+  ``hand_ended`` included); the repeated-move rule (two turns in a row take
+  the upcard and discard it again) ends the hand at the second such discard,
+  and the 50th upcard draw after the first turn is itself play after the end
+  (GIN-STALL-1). In both presets a stock draw that takes one of the last two
+  stock cards is GIN-WALL-1.
 * **Big gin** (``standard``): a gin whose eleven cards before the face-down
   discard are all in melds (the ledger checks this with
   :mod:`ledger.gin_deadwood`); it scores 31 instead of the gin bonus.
@@ -40,8 +57,9 @@ defender's deadwood. In ``standard``, the hand in which a seat reaches the
 target also carries the game bonus (100, to that seat) and the box bonuses
 (25 per hand won, to each seat): breakdown ``game_bonus`` and ``box_bonus``.
 
-Rule ids: GIN-KNOCK-1, GIN-KNOCK-2, GIN-LAY-1, GIN-DISC-1 (and the common
-ALL-TURN-1 for play after a knock other than the defender's melds).
+Rule ids: GIN-KNOCK-1, GIN-KNOCK-2, GIN-LAY-1, GIN-DISC-1, GIN-WALL-1,
+GIN-STALL-1 (and the common ALL-TURN-1 for play after a knock other than the
+defender's melds).
 """
 
 from __future__ import annotations
@@ -53,7 +71,7 @@ import msgspec
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, HandEnded, Knocked, MeldExtended, MeldLaid
-from ledger.gin_deadwood import best_after_discard, best_arrangement, deadwood_value
+from ledger.gin_deadwood import best_after_discard, best_arrangement, card_value, deadwood_value
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
@@ -61,16 +79,44 @@ from ledger.variants.base import Rules
 #: offer stages of the first-turn upcard (GinExtra.offer)
 OFFER_NON_DEALER, OFFER_DEALER, OFFER_BOTH_PASSED, OFFER_OVER = 0, 1, 2, 3
 
+#: OpenSpiel's cap: the hand is over when this upcard draw (after the first turn) would be made
+MAX_UPCARD_DRAWS = 50
+#: stock cards left at the wall
+WALL = 2
+#: the events that are play within a hand (what GIN-WALL-1 / GIN-STALL-1 judge)
+PLAY_EVENTS = frozenset({"card_drawn", "discard_taken", "card_discarded", "knocked", "meld_laid", "meld_extended", "upcard_passed", "joker_swapped"})
+
 
 class GinExtra(msgspec.Struct, frozen=True):
-    """Per hand: the upcard offer stage, the knock, and per seat the cards
-    that count as deadwood although they left the hand (``void``)."""
+    """Per hand: the upcard offer stage, the knock, per seat the cards that
+    count as deadwood although they left the hand (``void``), and the hand's
+    endings (RULES.md GIN-WALL-1, GIN-STALL-1).
+
+    ``limit``: the hand's knock limit (``knock_card``, or the first upcard's
+    value under ``oklahoma``), ``first_upcard`` the hand's first upcard. ``wall``: position of the discard that left
+    two stock cards. ``wall_take``: ``openspiel``, the seat that took the
+    upcard at the wall (it must knock next). ``repeat``: position of the last
+    discard of the card just taken from the upcard, when the turn before did
+    not also do so (OpenSpiel's repeated-move rule). ``upcard_draws``: upcard
+    draws after the first turn. ``over``: why the hand is over although
+    play goes on (``"wall"``, ``"repeat"``, ``"cap"``), with ``over_at`` (the
+    position where it ended) and ``reported`` (its finding was made).
+    """
 
     offer: int = OFFER_NON_DEALER
     knocker: int | None = None
     gin: bool = False
     big_gin: bool = False
     void: tuple[tuple[str, ...], ...] = ((), ())
+    limit: int = 10
+    first_upcard: str = ""
+    wall: int | None = None
+    wall_take: int | None = None
+    repeat: tuple[int, ...] = ()
+    upcard_draws: int = 0
+    over: str | None = None
+    over_at: int | None = None
+    reported: bool = False
 
 
 class GinRules(Rules):
@@ -81,16 +127,17 @@ class GinRules(Rules):
     variant = "gin"
     default_ruleset = "standard"
     presets: ClassVar[dict[str, dict[str, Any]]] = {
-        "standard": {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 100, "big_gin_bonus": 31,
-                     "game_bonus": 100, "box_bonus": 25, "undercut_on_equal": True, "retake_forbidden": True},
-        "openspiel": {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 0, "big_gin_bonus": 0,
-                      "game_bonus": 0, "box_bonus": 0, "undercut_on_equal": False, "retake_forbidden": False},
+        "standard": {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 100, "oklahoma": False, "big_gin_bonus": 31,
+                     "game_bonus": 100, "box_bonus": 25, "undercut_on_equal": True, "retake_forbidden": True, "openspiel_endings": False},
+        "openspiel": {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 0, "oklahoma": False, "big_gin_bonus": 0,
+                      "game_bonus": 0, "box_bonus": 0, "undercut_on_equal": False, "retake_forbidden": False, "openspiel_endings": True},
     }
     option_types: ClassVar[dict[str, Any]] = {
         "knock_card": (int,),
         "gin_bonus": (int,),
         "undercut_bonus": (int,),
         "target": (int,),
+        "oklahoma": (bool,),
     }
     players_allowed = (2,)
 
@@ -101,7 +148,101 @@ class GinRules(Rules):
         return MeldRules(jokers=False, max_wilds=0, ace_high=False, max_set=4, max_sequence=13)
 
     def new_extra(self, state: TableState) -> GinExtra:
-        return GinExtra()
+        return GinExtra(limit=self.hand_knock_limit(state.discard[:1]), first_upcard=state.discard[0] if state.discard else "")
+
+    def hand_knock_limit(self, upcard: tuple[str, ...]) -> int:
+        """The knock limit of a hand whose first upcard is ``upcard`` (a
+        1-tuple, or empty): option ``knock_card``; under ``oklahoma`` the
+        upcard's value (face cards 10), an ace 0 (gin only), RULES.md."""
+        if self.opt("oklahoma") and upcard:
+            value = card_value(upcard[0])
+            return 0 if value == 1 else value
+        return int(self.opt("knock_card"))
+
+    def knock_limit(self, state: TableState) -> int:
+        """The knock limit in force in the current hand."""
+        x: GinExtra | None = state.extra
+        return x.limit if isinstance(x, GinExtra) else int(self.opt("knock_card"))
+
+    # --- the hand's endings: the wall, OpenSpiel's stalls (GIN-WALL-1, GIN-STALL-1) ---
+    def apply(self, state: TableState, event: Event) -> TableState:
+        """Play after the end of a hand: see the module docstring. Other
+        events go to the handlers unchanged."""
+        x = state.extra
+        if event.type not in PLAY_EVENTS or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
+            return super().apply(state, event)
+        pos = state.position + 1
+        seat: int = event.seat  # type: ignore[attr-defined]
+        if x.over is None:
+            fault = self._past_the_end(state, x, event, pos)
+            if fault is not None:
+                x = replace(x, over=fault[0], over_at=fault[1])
+                state = replace(state, extra=x)
+        if x.over is not None:
+            after = super().apply(state, event)
+            after = replace(after, findings=state.findings, extra=replace(after.extra, over=x.over, over_at=x.over_at, reported=True))
+            if not x.reported:
+                after = self.flag(after, pos, *self._ending_finding(state, x, event))
+            return after
+        after = super().apply(state, event)
+        return self._track_endings(state, after, event, pos)
+
+    def _past_the_end(self, state: TableState, x: GinExtra, event: Event, pos: int) -> tuple[str, int] | None:
+        """``(over, position)`` when ``event`` is the first play after the
+        hand's end (found only at this event), else None."""
+        openspiel = bool(self.opt("openspiel_endings"))
+        if x.knocker is not None:
+            return None
+        if event.type == "card_drawn" and state.stock_count <= WALL:
+            return ("wall", x.wall if x.wall is not None else pos)
+        if openspiel and x.wall is not None:
+            if x.wall_take is None:
+                return None if event.type == "discard_taken" else ("wall", x.wall)
+            return None if event.type == "knocked" and event.seat == x.wall_take else ("wall", x.wall)  # type: ignore[attr-defined]
+        if openspiel and event.type == "discard_taken" and x.offer == OFFER_OVER and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS:
+            return ("cap", pos)
+        return None
+
+    def _track_endings(self, before: TableState, state: TableState, event: Event, pos: int) -> TableState:
+        """After a counted play: the wall, the repeated-move rule, the upcard-draw count."""
+        x: GinExtra = state.extra
+        openspiel = bool(self.opt("openspiel_endings"))
+        if event.type == "discard_taken":
+            if x.wall is not None:
+                x = replace(x, wall_take=event.seat)  # type: ignore[attr-defined]
+            elif before.extra.offer == OFFER_OVER:
+                x = replace(x, upcard_draws=x.upcard_draws + 1)
+        elif event.type == "card_discarded":
+            card: str = event.card  # type: ignore[attr-defined]
+            again = before.drew == "pile" and card in before.taken
+            if openspiel and again and x.repeat:
+                return replace(state, extra=replace(x, over="repeat", over_at=pos, repeat=x.repeat + (pos,)))
+            x = replace(x, repeat=(pos,) if again else ())
+            if state.stock_count <= WALL and x.knocker is None:
+                x = replace(x, wall=pos, over="wall" if not openspiel else None, over_at=pos if not openspiel else None)
+        return replace(state, extra=x)
+
+    def _ending_finding(self, state: TableState, x: GinExtra, event: Event) -> tuple[int, str, str]:
+        """``(seat, rule, message)`` of the first play after the hand's end."""
+        seat: int = event.seat  # type: ignore[attr-defined]
+        who = state.name(seat)
+        act = _act_text(event)
+        tail = "the hand is a 0–0 draw and later play does not count"
+        if x.over == "repeat":
+            a, b = x.repeat[-2:]
+            return seat, "GIN-STALL-1", (f"{who} {act} after the hand was over by OpenSpiel's repeated-move rule "
+                                         f"(the discards at positions {a} and {b} each gave back the upcard just taken): {tail}")
+        if x.over == "cap":
+            return seat, "GIN-STALL-1", (f"{who} {act}, the {MAX_UPCARD_DRAWS}th upcard draw after the first turn: "
+                                         f"OpenSpiel ends the hand before that draw; {tail}")
+        if x.wall_take is not None and event.type != "card_drawn":
+            return seat, "GIN-WALL-1", f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is taken only to knock; {tail}"
+        if x.wall is None:
+            return seat, "GIN-WALL-1", f"{who} drew one of the last two stock cards, which are never drawn: {tail}"
+        if self.opt("openspiel_endings"):
+            return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where only taking "
+                                        f"the upcard to knock, or passing, is allowed; {tail}")
+        return seat, "GIN-WALL-1", f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the hand (0–0); later play does not count"
 
     # --- turns -----------------------------------------------------------------
     def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
@@ -198,10 +339,10 @@ class GinRules(Rules):
             state = self.flag(state, pos, seat, "GIN-KNOCK-2", f"{state.name(seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten cards held")
         rest = tuple(c for c in hand if left[c] > 0)  # one deck: no face twice
         counted = deadwood_value(rest) + deadwood_value(void)
-        limit = int(self.opt("knock_card"))
+        limit = self.knock_limit(state)
         if counted > limit:
             state = self.flag(state, pos, seat, "GIN-KNOCK-1",
-                              f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above the knock card {limit}")
+                              f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above the knock card {limit}{self._limit_source(state)}")
         gin = counted == 0
         big = gin and bool(self.opt("big_gin_bonus")) and best_arrangement(eleven).deadwood_value == 0
         voids = list(state.extra.void)
@@ -212,6 +353,11 @@ class GinRules(Rules):
         x = replace(state.extra, knocker=seat, gin=gin, big_gin=big, void=tuple(voids), offer=OFFER_OVER)
         state = self.start_turn(state, 1 - seat, pos)
         return replace(state, phase="play", extra=x)
+
+    def _limit_source(self, state: TableState) -> str:
+        """`` (oklahoma: the first upcard K♦)`` when the upcard set the limit."""
+        x: GinExtra = state.extra
+        return f" (oklahoma: the first upcard {pretty(x.first_upcard)})" if self.opt("oklahoma") and x.first_upcard else ""
 
     def _void(self, state: TableState, seat: int, cards: tuple[str, ...]) -> TableState:
         voids = list(state.extra.void)
@@ -249,6 +395,13 @@ class GinRules(Rules):
     # --- the end of a hand ----------------------------------------------------------
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         x: GinExtra | None = state.extra
+        if isinstance(x, GinExtra) and state.phase in ("draw", "play") and x.over is None and x.wall_take is not None and x.knocker is None:
+            # openspiel: the upcard taken at the wall, and the hand ends without the knock
+            state = self.flag(state, pos, x.wall_take, "GIN-WALL-1",
+                              f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall the upcard is taken only to knock; "
+                              "the hand is a 0–0 draw")
+            x = replace(x, over="wall", over_at=x.wall, reported=True)
+            state = replace(state, extra=x)
         if e.reason == "knocked":
             self.in_hand(state, e, pos)
             if x is None or x.knocker is None:
@@ -262,11 +415,14 @@ class GinRules(Rules):
         return deadwood_value(state.hands[seat]) + deadwood_value(state.extra.void[seat])
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
-        """Knock, gin, big gin, undercut; 0–0 for every other ending; the
-        game and box bonuses on the hand that reaches the target."""
+        """Knock, gin, big gin, undercut; 0–0 for every other ending and for
+        a hand played past its end (GIN-WALL-1, GIN-STALL-1); the game and
+        box bonuses on the hand that reaches the target."""
         x: GinExtra = state.extra
         points = [0, 0]
         breakdown: list[dict[str, int]] = [{}, {}]
+        if x.over is not None:  # GIN-WALL-1 / GIN-STALL-1: later play does not count
+            return tuple(SideScore(seat, 0, {}) for seat in (0, 1))
         if e.reason == "knocked" and x.knocker is not None:
             k, d = x.knocker, 1 - x.knocker
             kd, dd = self.deadwood_of(state, k), self.deadwood_of(state, d)
@@ -306,7 +462,7 @@ class GinRules(Rules):
         notes: list[str] = []
         if x is None or state.phase in ("setup",):
             return {"deadwood": rows, "notes": notes}
-        limit = int(self.opt("knock_card"))
+        limit = self.knock_limit(state)
         for seat in range(state.n_seats):
             if pov is not None and pov != seat:
                 continue
@@ -327,3 +483,16 @@ class GinRules(Rules):
             how = f" (discarding {pretty(discard)})" if discard and could else ""
             notes.append(f"{state.name(seat)}: best deadwood {arr.deadwood_value}, {'could knock' + how if could else 'could not knock'}")
         return {"deadwood": rows, "notes": notes}
+
+
+def _act_text(event: Event) -> str:
+    """What a play event did, in words, naming only face-up cards."""
+    kind = event.type
+    if kind == "card_drawn":
+        return "drew from the stock"
+    if kind == "discard_taken":
+        return f"took {pretty_list(event.cards)} from the discard pile"  # type: ignore[attr-defined]
+    if kind == "card_discarded":
+        return f"discarded {pretty(event.card)}"  # type: ignore[attr-defined]
+    return {"knocked": "knocked", "meld_laid": "laid a meld", "meld_extended": "laid off", "upcard_passed": "passed the upcard",
+            "joker_swapped": "swapped a joker"}.get(kind, kind)
