@@ -23,12 +23,15 @@ hub keeps one :class:`Feed` (the events, their findings from the fold, their
 journal times), so 200 readers of a game cost one query per event, not 200.
 
 Limits (per process; Flask config or environment ``RUMMY_LEDGER_<KEY>``):
-``STREAM_MAX`` concurrent streams (default 100; 503 with ``Retry-After``
+``STREAM_MAX`` concurrent streams (default 32; 503 with ``Retry-After``
 above), ``STREAM_MAX_SECONDS`` lifetime of one stream (default 300; the
 client reconnects with ``Last-Event-ID``), ``STREAM_HEARTBEAT`` seconds
 between keep-alive comments (default 15). Each open stream holds a server
-thread: run gunicorn with threads, e.g.
-``gunicorn -k gthread -w 2 --threads 128 'replay_web:create_app()'``.
+thread until it ends: run gunicorn with gthread workers and more threads
+than ``STREAM_MAX`` (the rest serve the other requests), e.g.
+``gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'`` for
+64 streams and 32 other requests at a time; a sync worker would be held by
+the first stream.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ from replay_web.present import move_text
 bp = Blueprint("stream", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
 _HUB = "replay_web.stream"
-DEFAULTS = {"STREAM_MAX": 100, "STREAM_MAX_SECONDS": 300.0, "STREAM_HEARTBEAT": 15.0, "STREAM_POLL": 0.05}
+DEFAULTS = {"STREAM_MAX": 32, "STREAM_MAX_SECONDS": 300.0, "STREAM_HEARTBEAT": 15.0, "STREAM_POLL": 0.05}
 
 
 def setting(app: Any, key: str) -> float:
