@@ -191,7 +191,7 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
         score=scoreboard(sheet, played, ctx["side_labels"]),
         nav=navigation(game, at),
         view_kind=acc.view,
-        players=full.started.players if acc.omniscient else (),  # seat views of an unfinished game: referees only
+        players=full.started.players,
         meta=_meta(game),
     )
     return render_template("game.html", **ctx)

@@ -342,7 +342,7 @@ def test_unfinished_game_spectator_sees_no_hidden_card(live: Live) -> None:
     assert "K" in live.get("/api/games/live-1/audit", token="referee")[2]["findings"][0]["message"]
     page = call("GET", live.url + "/games/live-1")[2]
     assert 'data-card="6H"' not in page and "draws 6" not in page and 'data-last="7"' in page
-    assert "draws a card from the stock" in page
+    assert "draws a card from the stock" in page and "view as: <b>spectator</b>" in page and "pov=0" not in page
     assert 'data-card="6H"' in call("GET", live.url + "/games/live-1", token=live.tokens["referee"])[2]
     # finished: public again
     live.post("/api/games/live-1/events?expected=8", b"\n".join(LINES[8:]) + b"\n", ctype="application/x-ndjson", token="referee")
