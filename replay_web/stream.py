@@ -359,7 +359,7 @@ def _serve(feed: Feed, token: Any, after: int, deadline: float, heartbeat: float
         now = time.time()
         while sent + 1 < n:
             item = items[sent + 1]
-            if not access.visible_now(item.received_at, view, now):
+            if item.position > 0 and not access.visible_now(item.received_at, view, now):  # game_started: always
                 wake = item.received_at + view.delay - now  # type: ignore[operator]
                 break
             out.append(f"id: {item.position}\ndata: {item.data(view)}\n\n")
