@@ -6,8 +6,9 @@ work done in-process in the same run:
    (one gthread worker, a keep-alive connection) vs ``append_events`` called
    in-process on the same kind of store. Target: p99 ≤ 10 ms on SQLite.
 2. Sustained appends per second, 4 writers on 4 games (one keep-alive
-   connection each; gunicorn with 2 workers × 4 threads) vs 4 threads
-   appending in-process. Target: ≥ 0.5× the in-process rate.
+   connection each; gunicorn with 8 threads, one worker on SQLite, whose file
+   has one writer at a time, two on PostgreSQL) vs 4 threads appending
+   in-process. Target: ≥ 0.5× the in-process rate.
 3. SSE delivery latency to 200 concurrent readers of one game: the time from
    just before a POST to each reader receiving the event (the readers are
    non-blocking sockets on one selector thread), vs 200 in-process threads
@@ -71,9 +72,14 @@ class Client:
         self.auth = f"Bearer {token}"
 
     def post(self, path: str, body: bytes, position: int) -> int:
-        self.conn.request("POST", path, body=body, headers={
-            "Authorization": self.auth, "Content-Type": "application/json", "If-Match": f'"{position}"'})
-        resp = self.conn.getresponse()
+        headers = {"Authorization": self.auth, "Content-Type": "application/json", "If-Match": f'"{position}"'}
+        try:
+            self.conn.request("POST", path, body=body, headers=headers)
+            resp = self.conn.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            self.conn.close()  # the server closed an idle keep-alive connection: one retry on a new one
+            self.conn.request("POST", path, body=body, headers=headers)
+            resp = self.conn.getresponse()
         resp.read()
         return resp.status
 
@@ -158,7 +164,10 @@ def throughput(db: str, events: int) -> tuple[float, float]:
         th.join()
     inproc_rate = 4 * events / (time.perf_counter() - t)
     app.close()
-    with gunicorn(db, workers=2, threads=4, log=LOG) as url:
+    # SQLite has one writer at a time: one worker process with threads (two
+    # processes would wait on the file lock); PostgreSQL: two workers
+    workers = 1 if not db.startswith("postgresql:") else 2
+    with gunicorn(db, workers=workers, threads=8, log=LOG) as url:
         def run_http(game_id: str) -> None:
             client = Client(url, token)
             assert client.post("/api/games", games[game_id][0], 0) == 201
