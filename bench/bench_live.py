@@ -206,7 +206,10 @@ def sse(db: str, readers: int, rounds: int) -> tuple[list[float], list[float], i
     env = {"RUMMY_LEDGER_STREAM_MAX": str(readers + 10), "RUMMY_LEDGER_SPECTATOR_DELAY": "0"}
     over_http: list[float] = []
     served = 0
-    with gunicorn(db, workers=2, threads=readers // 2 + 20, env=env, log=LOG) as url:
+    # every worker can hold all the streams (gunicorn does not spread them
+    # evenly) and keeps 20 threads for the POSTs: STREAM_MAX < threads
+    workers = 1 if not db.startswith("postgresql:") else 2
+    with gunicorn(db, workers=workers, threads=readers + 30, env=env, log=LOG) as url:
         client = Client(url, token)
         assert client.post("/api/games", lines[0], 0) == 201
         socks = _open_streams(url, "/api/games/sse-1/events", readers)
