@@ -26,8 +26,9 @@ Which store (first that applies):
 
 from __future__ import annotations
 
+import getpass
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
@@ -48,8 +49,9 @@ from ledger.persistence import (
     event_counts,
     game_uuid,
 )
+from ledger.journal import JournalEntry, journal_recorder, received_now, select_journal
 from ledger.records import Record
-from ledger.state import TableState
+from ledger.state import Finding, TableState
 
 #: games whose latest state a process keeps for live appends
 LIVE_CACHE_SIZE = 64
@@ -122,13 +124,62 @@ def describe_store(env: Mapping[str, str]) -> str:
     return module or "in-memory store"
 
 
+def os_user() -> str:
+    """The operating-system user running this process (for the journal's
+    ``"cli:<os user>"`` / ``"import:<os user>"``); the numeric uid when the
+    user has no name."""
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no USER variable and no passwd entry
+        return str(os.getuid()) if hasattr(os, "getuid") else "unknown"
+
+
 class ImportResult(msgspec.Struct, frozen=True, kw_only=True):
-    """Outcome of :meth:`LedgerApp.import_record`: ``status`` is ``"stored"`` or ``"already_stored"``."""
+    """Outcome of :meth:`LedgerApp.import_record`.
+
+    ``status`` is ``"stored"`` (a new game), ``"appended"`` (the file began
+    with the stored game's events; its tail was appended, ``previous`` is the
+    stored length before) or ``"already_stored"``; ``events`` is the number of
+    events of the record (the game's length afterwards).
+    """
 
     game_id: str
     events: int
     status: str
     path: str | None = None
+    previous: int | None = None
+
+    @property
+    def appended(self) -> int:
+        """Events this import added to the store (0 when already stored)."""
+        if self.status == "stored":
+            return self.events
+        if self.status == "appended":
+            return self.events - (self.previous or 0)
+        return 0
+
+
+class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
+    """Outcome of :meth:`LedgerApp.append_events` (CONTRACT-append.md).
+
+    Attributes:
+        game_id: the game appended to.
+        first: position of the first event appended (FORMAT.md "File").
+        length: events stored in the game after the append (its next position).
+        findings: findings raised by the appended events only, by position
+            (``{position, hand, seat, rule, message}``, RULES.md ids).
+        hand_over: the table state says the current hand is over
+            (:attr:`ledger.state.TableState.hand_over`).
+        game_over: ``game_ended`` is stored, or the variant's end condition
+            holds (:attr:`ledger.state.TableState.game_over`).
+    """
+
+    game_id: str
+    first: int
+    length: int
+    findings: tuple[Finding, ...]
+    hand_over: bool
+    game_over: bool
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -169,7 +220,8 @@ class LedgerApp(Application[UUID]):
 
             with datastore.transaction(commit=True) as curs:
                 curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(schema)))
-        recorder = super().construct_recorder()
+        # eventsourcing's recorder plus the ``rummy_journal`` side table (ledger.journal)
+        recorder = journal_recorder(self.factory)
         if creating:
             ensure_topic_index(recorder)
         return recorder
@@ -188,6 +240,25 @@ class LedgerApp(Application[UUID]):
         """True when a game with that id is stored."""
         return bool(self.recorder.select_events(game_uuid(game_id), limit=1))
 
+    def game_length(self, game_id: str) -> int:
+        """Events stored in the game: its next position (0 for an unknown game)."""
+        return self._length(game_uuid(game_id))
+
+    def _length(self, oid: UUID) -> int:
+        last = self.recorder.select_events(oid, desc=True, limit=1)
+        return last[0].originator_version if last else 0
+
+    def journal(self, game_id: str) -> list[JournalEntry]:
+        """Who appended each stored event of a game, and when: its
+        ``rummy_journal`` rows in position order (CONTRACT-append.md).
+        Events stored before the journal existed have no row. Raises
+        :class:`GameNotFoundError` for an unknown game."""
+        oid = game_uuid(game_id)
+        rows = select_journal(self.recorder, oid)
+        if not rows and not self.recorder.select_events(oid, limit=1):
+            raise GameNotFoundError(game_id)
+        return rows
+
     def get_events(self, game_id: str) -> list[Event]:
         """The game's record events in position order; raises :class:`GameNotFoundError`."""
         stored = self._stored(game_id)
@@ -195,13 +266,32 @@ class LedgerApp(Application[UUID]):
             raise GameNotFoundError(game_id)
         return [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
 
-    def export_record(self, game_id: str) -> bytes:
+    def export_record(self, game_id: str, *, with_journal: bool = False) -> bytes:
         """The game's record as canonical JSON Lines (the stored bytes, one event a
-        line, each ending in ``\\n``); raises :class:`GameNotFoundError`."""
+        line, each ending in ``\\n``); raises :class:`GameNotFoundError`.
+
+        With ``with_journal`` each event that has a journal row is preceded by
+        a comment line ``// journal {"position":N,"by":...,"received_at":...}``
+        (plus ``"seal"`` once sealed), which readers ignore (FORMAT.md "File"):
+        the event lines stay byte for byte the same.
+        """
         stored = self._stored(game_id)
         if not stored:
             raise GameNotFoundError(game_id)
-        return b"".join(self.mapper.plain_state(s) + b"\n" for s in stored)  # type: ignore[attr-defined]
+        lines = [self.mapper.plain_state(s) + b"\n" for s in stored]  # type: ignore[attr-defined]
+        if not with_journal:
+            return b"".join(lines)
+        rows = {j.position: j for j in select_journal(self.recorder, game_uuid(game_id))}
+        out: list[bytes] = []
+        for position, line in enumerate(lines):
+            j = rows.get(position)
+            if j is not None:
+                note: dict[str, Any] = {"position": position, "by": j.appended_by, "received_at": j.received_at}
+                if j.seal is not None:
+                    note["seal"] = j.seal
+                out.append(b"// journal " + msgspec.json.encode(note) + b"\n")
+            out.append(line)
+        return b"".join(out)
 
     def list_games(self) -> list[GameSummary]:
         """Every stored game in the order first stored, from the notification log
@@ -236,16 +326,20 @@ class LedgerApp(Application[UUID]):
 
     # --- writing ---
 
-    def import_record(self, record: Record, *, strict: bool = False) -> ImportResult:
-        """Store a whole record in one transaction, after validating it.
+    def import_record(self, record: Record, *, strict: bool = False, appended_by: str | None = None) -> ImportResult:
+        """Store a whole record in one transaction, after validating it; or,
+        when the game is stored and the record begins with its events, append
+        the record's tail (FORMAT.md "A record grows").
 
-        Returns an :class:`ImportResult` (``"stored"``, or ``"already_stored"``
-        when the same events are stored already). Raises :class:`RecordError`
-        (REC-…, with line and path) for an impossible record,
-        :class:`RuleViolationError` with ``strict`` (live play) when the
-        record breaks a rule, and :class:`GameConflictError` when different
-        events are stored under the same ``game_id``. Nothing is stored unless
-        everything is.
+        Returns an :class:`ImportResult` (``"stored"``, ``"appended"``, or
+        ``"already_stored"`` when the same events are stored already). Raises
+        :class:`RecordError` (REC-…, with line and path) for an impossible
+        record, :class:`RuleViolationError` with ``strict`` (live play) when
+        the record breaks a rule, and :class:`GameConflictError` when the
+        stored events differ from the record's (naming the first differing
+        position and line) or the stored game is longer. Nothing is stored
+        unless everything is. The journal names ``appended_by`` (default
+        ``"import:<os user>"``).
         """
         final = _replay.validate(record)
         if strict and final.findings:
@@ -256,57 +350,146 @@ class LedgerApp(Application[UUID]):
             raise RecordError(
                 "REC-ORDER", "a record starts with game_started", line=record.line_of(0), field="type", position=0, path=record.path
             )
+        by = appended_by or f"import:{os_user()}"
         game_id = first.game_id
         oid = game_uuid(game_id)
-        if self.recorder.select_events(oid, limit=1):
-            return self._compare(record, game_id)
-        domain_events = [GameEvent(originator_id=oid, originator_version=i + 1, event=e) for i, e in enumerate(record.events)]
-        try:
-            self.events.put(domain_events)
-        except IntegrityError:
-            # another importer stored this game first: same events or a conflict
-            return self._compare(record, game_id)
-        return ImportResult(game_id=game_id, events=len(domain_events), status="stored", path=record.path)
+        for _attempt in range(3):  # a writer appending meanwhile: compare again
+            if self.recorder.select_events(oid, limit=1):
+                stored = self._compare(record, game_id)
+                if stored == len(record.events):
+                    return ImportResult(game_id=game_id, events=stored, status="already_stored", path=record.path)
+                try:
+                    self._put(game_id, oid, stored, record.events[stored:], final, by)
+                except ConcurrentAppendError:
+                    continue
+                return ImportResult(game_id=game_id, events=len(record.events), status="appended", path=record.path, previous=stored)
+            try:
+                self._put(game_id, oid, 0, record.events, final, by)
+            except ConcurrentAppendError:
+                continue  # another importer stored this game first: same events, a prefix or a conflict
+            return ImportResult(game_id=game_id, events=len(record.events), status="stored", path=record.path)
+        raise ConcurrentAppendError(game_id, self._length(oid), length=self._length(oid))
 
-    def _compare(self, record: Record, game_id: str) -> ImportResult:
+    def _compare(self, record: Record, game_id: str) -> int:
+        """How many of the record's events are stored, when the stored game is
+        the record or its beginning; else :class:`GameConflictError`."""
         stored = [self.mapper.plain_state(s) for s in self._stored(game_id)]  # type: ignore[attr-defined]
         mine = [encode_event(e) for e in record.events]
-        if stored == mine:
-            return ImportResult(game_id=game_id, events=len(mine), status="already_stored", path=record.path)
+        if len(stored) <= len(mine) and stored == mine[: len(stored)]:
+            return len(stored)
         diff = next((i for i, (a, b) in enumerate(zip(stored, mine)) if a != b), min(len(stored), len(mine)))
         line = record.line_of(diff)
         where = f"position {diff}" + (f", line {line}" if line is not None else "")
         raise GameConflictError(game_id, f"{len(stored)} events stored, {len(mine)} in this record, first difference at {where}")
 
-    def append_event(self, game_id: str, event: Event, *, expected_position: int | None = None) -> int:
+    def append_events(
+        self,
+        game_id: str,
+        events: Sequence[Event] | Record,
+        *,
+        expected: int | None = None,
+        appended_by: str,
+    ) -> AppendResult:
+        """Append events to a stored game (or create it), checked by the fold,
+        all in one transaction with their journal rows (CONTRACT-append.md).
+
+        ``expected`` is the position the writer expects its first event to
+        take (the game's current length; 0 to create a game), None for no
+        check. ``appended_by`` names the writer in the journal (a token's
+        name, ``"cli:<os user>"``, ...). ``events`` may be a
+        :class:`~ledger.records.Record` (events read from a file): errors then
+        name its file and line.
+
+        Returns an :class:`AppendResult`. Raises (nothing stored, the game
+        stays appendable at the same position):
+
+        - :class:`RecordError` (``REC-…``, ``position``, ``field``) for an
+          impossible event, e.g. ``REC-ORDER`` after ``game_ended``, or no events;
+        - :class:`ConcurrentAppendError` (``.length`` = the game's length) when
+          ``expected`` is not the game's length, or another writer stored
+          events at these positions first (of two writers racing for a
+          position exactly one wins; this holds across threads and processes);
+        - :class:`GameNotFoundError` for an unknown game, unless the first
+          event is ``game_started`` for ``game_id`` and ``expected`` is None or 0;
+        - :class:`GameConflictError` for a ``game_started`` when the game exists.
+        """
+        record = events if isinstance(events, Record) else None
+        batch = tuple(record.events if record is not None else events)
+        if not appended_by:
+            raise ValueError("appended_by must name who appends (journal)")
+        oid = game_uuid(game_id)
+        length = self._length(oid)
+        if not batch:
+            raise RecordError("REC-FORMAT", "no events to append", position=length, path=record.path if record else None)
+        head = batch[0]
+        if length == 0:
+            if not isinstance(head, GameStarted) or expected not in (None, 0):
+                raise GameNotFoundError(game_id)
+            if head.game_id != game_id:
+                err = RecordError("REC-REF", f"game_started names game {head.game_id!r}, not {game_id!r}", field="game_id", position=0)
+                raise self._located(err, record, 0)
+        elif isinstance(head, GameStarted):
+            raise GameConflictError(
+                game_id, f"{length} events stored",
+                message=f"game {game_id!r} already exists ({length} event{'s' if length != 1 else ''} stored); game_started opens a new game only",
+            )
+        if expected is not None and expected != length:
+            raise ConcurrentAppendError(game_id, expected, length=length)
+        state = self._live_state(game_id, length)
+        try:
+            for event in batch:
+                state = _replay.evolve(state, event)
+        except RecordError as err:
+            raise self._located(err, record, length) from None
+        assert state is not None
+        self._put(game_id, oid, length, batch, state, appended_by)
+        return AppendResult(
+            game_id=game_id,
+            first=length,
+            length=length + len(batch),
+            findings=_findings_from(state, length),
+            hand_over=state.hand_over,
+            game_over=state.game_over,
+        )
+
+    @staticmethod
+    def _located(err: RecordError, record: Record | None, first: int) -> RecordError:
+        """``err`` located at the file line of its event when the events came from a file."""
+        if record is None or err.position is None:
+            return err
+        return err.with_location(line=record.line_of(err.position - first), path=record.path)
+
+    def append_event(self, game_id: str, event: Event, *, expected_position: int | None = None, appended_by: str | None = None) -> int:
         """Record one more event of a live game; returns its position.
 
-        A ``game_started`` naming ``game_id`` starts a new game. The whole game
-        plus ``event`` goes through the fold first (:class:`RecordError` with
-        the position when impossible). Raises :class:`GameNotFoundError` for an
-        unknown game and :class:`ConcurrentAppendError` when another writer
-        filled the position first (or ``expected_position`` is not the next
-        position).
+        A thin wrapper of :meth:`append_events` (same errors); the journal
+        names ``appended_by`` (default ``"library:<os user>"``).
         """
-        oid = game_uuid(game_id)
-        last = list(self.recorder.select_events(oid, desc=True, limit=1))
-        position = last[0].originator_version if last else 0
-        if not last:
-            if not isinstance(event, GameStarted):
-                raise GameNotFoundError(game_id)
-            if event.game_id != game_id:
-                raise RecordError("REC-REF", f"game_started names game {event.game_id!r}, not {game_id!r}", field="game_id", position=0)
-        if expected_position is not None and expected_position != position:
-            raise ConcurrentAppendError(game_id, expected_position)
-        state = self._live_state(game_id, position)
-        new_state = _replay.evolve(state, event)
+        by = appended_by or f"library:{os_user()}"
+        return self.append_events(game_id, [event], expected=expected_position, appended_by=by).first
+
+    def _seals(self, oid: UUID, first: int, events: Sequence[Event]) -> list[str | None]:
+        """The seal of each event about to be stored at ``first``… (FORMAT.md
+        "Seal"); None until the seal chain is built."""
+        return [None] * len(events)
+
+    def _put(self, game_id: str, oid: UUID, first: int, events: Sequence[Event], state: TableState, appended_by: str) -> None:
+        """Store ``events`` at positions ``first``… with their journal rows in
+        one transaction; ``state`` is the table after them (kept for the next
+        append). Raises :class:`ConcurrentAppendError` when a position is taken."""
+        received = received_now()
+        seals = self._seals(oid, first, events)
+        journal = [
+            JournalEntry(position=first + i, appended_by=appended_by, received_at=received, seal=seal)
+            for i, seal in enumerate(seals)
+        ]
+        domain_events = [GameEvent(originator_id=oid, originator_version=first + i + 1, event=e) for i, e in enumerate(events)]
         try:
-            self.events.put([GameEvent(originator_id=oid, originator_version=position + 1, event=event)])
+            self.events.put(domain_events, journal=journal)
         except IntegrityError:
             self._live.pop(game_id, None)
-            raise ConcurrentAppendError(game_id, position) from None
-        self._remember(game_id, new_state)
-        return position
+            raise ConcurrentAppendError(game_id, first, length=self._length(oid)) from None
+        self._remember(game_id, state)
 
     def _live_state(self, game_id: str, stored_count: int) -> TableState | None:
         """The state after the ``stored_count`` stored events of a game: from
@@ -316,7 +499,9 @@ class LedgerApp(Application[UUID]):
         cached = self._live.get(game_id)
         if cached is not None and cached.position == stored_count - 1:
             return cached
-        events = [self.mapper.decode_state(s) for s in self._stored(game_id)]  # type: ignore[attr-defined]
+        # exactly the first ``stored_count`` events: another writer may have appended meanwhile
+        stored = self.recorder.select_events(game_uuid(game_id), lte=stored_count)
+        events = [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
         state = _replay.replay(events)
         self._remember(game_id, state)
         return state
@@ -327,6 +512,17 @@ class LedgerApp(Application[UUID]):
         live[game_id] = state
         while len(live) > LIVE_CACHE_SIZE:
             live.pop(next(iter(live)))
+
+
+def _findings_from(state: TableState, first: int) -> tuple[Finding, ...]:
+    """The findings at positions ``first``… (those the appended events raised:
+    a finding is reported at the position of the event that raises it)."""
+    found: list[Finding] = []
+    for f in reversed(state.findings):
+        if f.position < first:
+            break
+        found.append(f)
+    return tuple(reversed(found))
 
 
 def open_app(db: str | None = None, env: Mapping[str, str] | None = None) -> LedgerApp:

@@ -147,7 +147,7 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
     files = find_record_files(paths)
     app = state.app()
     err = _console(stderr=True)
-    tally = {k: [0, 0, 0] for k in ("stored", "already stored", "rejected")}  # files, games, events
+    tally = {k: [0, 0, 0] for k in ("stored", "appended", "already stored", "rejected")}  # files, games, events
 
     def one(path: Path) -> None:
         try:
@@ -161,10 +161,13 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
         except OSError as exc:
             problem = f"{path}: cannot read: {exc.strerror or exc}"
         else:
-            row = tally["stored" if result.status == "stored" else "already stored"]
+            row = tally[result.status.replace("_", " ")]
             row[0] += 1
             row[1] += 1
-            row[2] += result.events
+            row[2] += result.appended if result.status == "appended" else result.events
+            if result.status == "appended":
+                n = result.appended
+                _console().print(f"{result.game_id}: {n} event{'s' if n != 1 else ''} appended ({result.previous} → {result.events})", markup=False, soft_wrap=True)
             return
         tally["rejected"][0] += 1
         err.print(problem, markup=False, soft_wrap=True)
@@ -188,7 +191,7 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
     _console().print(table)
     if not files:
         click.echo("no record files found", err=True)
-    if not no_analytics and tally["stored"][0]:
+    if not no_analytics and (tally["stored"][0] or tally["appended"][0]):
         update_after_import(app, state.db)
     if tally["rejected"][0]:
         sys.exit(1)

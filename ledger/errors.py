@@ -81,11 +81,17 @@ class GameNotFoundError(LedgerError, LookupError):
 
 
 class GameConflictError(LedgerError, ValueError):
-    """A different record with the same ``game_id`` is already stored."""
+    """A different record with the same ``game_id`` is already stored, or a
+    ``game_started`` names a game that exists (HTTP 409).
 
-    def __init__(self, game_id: str, detail: str) -> None:
+    ``message`` replaces the default wording ("already stored with different
+    events") when given.
+    """
+
+    def __init__(self, game_id: str, detail: str, *, message: str | None = None) -> None:
         self.game_id = game_id
-        super().__init__(f"game {game_id!r} is already stored with different events ({detail}); refused")
+        self.detail = detail
+        super().__init__(message or f"game {game_id!r} is already stored with different events ({detail}); refused")
 
 
 class PositionError(LedgerError, IndexError):
@@ -93,16 +99,25 @@ class PositionError(LedgerError, IndexError):
 
 
 class ConcurrentAppendError(LedgerError, RuntimeError):
-    """Another writer stored the game's next event first (live recording).
+    """The writer's position is not the game's next one: another writer
+    stored events first, or the writer's ``expected`` position is stale
+    (live recording; HTTP 409).
 
-    Re-read the game and retry: ``position`` is the position this writer
-    tried to fill.
+    ``position`` is the position this writer tried to fill, ``length`` the
+    number of events the game has now (its next position), when known.
+    Re-read the game and retry at ``length``.
     """
 
-    def __init__(self, game_id: str, position: int) -> None:
+    def __init__(self, game_id: str, position: int, *, length: int | None = None) -> None:
         self.game_id = game_id
         self.position = position
-        super().__init__(f"game {game_id!r}: position {position} was written by another writer first; reload and retry")
+        self.length = length
+        if length is not None and position >= length:
+            text = f"game {game_id!r}: position {position} is not the next one: the game has {length} event{'s' if length != 1 else ''}; reload and retry"
+        else:
+            now = f" (the game has {length} events)" if length is not None else ""
+            text = f"game {game_id!r}: position {position} was written by another writer first{now}; reload and retry"
+        super().__init__(text)
 
 
 class RuleViolationError(LedgerError, ValueError):

@@ -35,6 +35,8 @@ GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}(?!\n)$")]
 Points = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]
 Note = Annotated[str, Meta(max_length=2000)]
 Position = Annotated[int, Meta(ge=0, le=100_000_000)]
+#: the referee who rules (``penalty_assessed`` / ``position_restored``)
+Referee = Annotated[str, Meta(min_length=1, max_length=200)]
 
 VARIANTS = ("burraco", "scala40", "ramino", "ramino51", "gin")
 Variant = Literal["burraco", "scala40", "ramino", "ramino51", "gin"]
@@ -222,12 +224,16 @@ class HandEnded(Event, tag="hand_ended", kw_only=True):
 
 
 class PenaltyAssessed(Event, tag="penalty_assessed", kw_only=True):
-    """A referee's ruling: ``points`` (signed) added to a seat's or team's score."""
+    """A referee's ruling: ``points`` (signed) added to a seat's or team's score;
+    ``finding``: the position of the finding it rules on (it must carry one,
+    else ``REC-REF``); ``referee``: who rules."""
 
     seat: Seat | None = None
     team: Annotated[int, Meta(ge=0, le=7)] | None = None
     points: Points
     rule: Annotated[str, Meta(pattern=r"^[A-Z0-9]+-[A-Z0-9-]+(?!\n)$")]
+    finding: Position | None = None
+    referee: Referee | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -236,10 +242,14 @@ class PenaltyAssessed(Event, tag="penalty_assessed", kw_only=True):
 
 
 class PositionRestored(Event, tag="position_restored", kw_only=True):
-    """A referee rewinds the hand to just after position ``target``."""
+    """A referee rewinds the hand to just after position ``target``;
+    ``finding``: the position of the finding it rules on (it must carry one,
+    else ``REC-REF``); ``referee``: who rules."""
 
     target: Position
     reason: Annotated[str, Meta(min_length=1, max_length=2000)]
+    finding: Position | None = None
+    referee: Referee | None = None
 
 
 class GameEnded(Event, tag="game_ended", kw_only=True):

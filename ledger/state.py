@@ -189,3 +189,25 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     def seats_of(self, side: int) -> tuple[int, ...]:
         """The seats that make up a side."""
         return tuple(s for s, sd in enumerate(self.sides) if sd == side)
+
+    # --- the end of a hand and of the game (the variant's rules decide) ---
+    @property
+    def hand_over(self) -> bool:
+        """True when the current hand is over: ``hand_ended`` (or
+        ``game_ended``) applied, or the variant's rules end the hand here
+        (:meth:`~ledger.variants.outcome.OutcomeRules.hand_over`)."""
+        return bool(self.rules.hand_over(self))
+
+    @property
+    def game_end_reason(self) -> str | None:
+        """The ``game_ended`` reason once the game is over (the stored one
+        after ``game_ended``; else the one the variant's end condition gives:
+        ``target_reached``, ``elimination``, ``hands_played``), None while
+        the game goes on (RULES.md, each variant's scoring)."""
+        return self.ended or self.rules.game_end_reason(self)
+
+    @property
+    def game_over(self) -> bool:
+        """True once ``game_ended`` is applied or the variant's end condition
+        holds after the last hand (no more hands are to be dealt)."""
+        return self.game_end_reason is not None

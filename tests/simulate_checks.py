@@ -164,7 +164,9 @@ def check_burraco(before, after, events) -> None:  # noqa: ANN001
         melds = [m for m in before.melds if m.side == side]
         assert b.get("melds", 0) == sum(_bur_value(c) for m in melds for c in m.cards)
         assert b.get("hand", 0) == -sum(_bur_value(c) for s in seats for c in before.hands[s])
-        closer = r.reason == "went_out" and before.sides[r.seat] == side
+        # the closing bonus only for a regular going out (no BUR-CLOSE finding in the hand, RULES.md)
+        irregular = any(f.rule.startswith("BUR-CLOSE") and f.hand == r.hand for f in after.findings)
+        closer = r.reason == "went_out" and before.sides[r.seat] == side and not irregular
         assert b.get("closing", 0) == (100 if closer else 0)
         assert b.get("no_pozzetto", 0) == (0 if side in took else -100)
         n_bonus = b.get("burraco_clean", 0) // 200 + b.get("burraco_semi_clean", 0) // 150 + b.get("burraco_dirty", 0) // 100

@@ -247,26 +247,29 @@ def test_BUR_CLOSE_1_went_out_without_the_pozzetto():
 def test_BUR_CLOSE_2_went_out_without_a_burraco():
     prefix = [D(0, "QH"), M(0, "a", CLEAN[:6]), M(0, "b", ["9D", "9S", "9C", "9H", "2C"]), X(0, "QH"), P(0, 0)]
     s = run(closing(prefix=prefix))
-    assert findings(s) == [(14, 1, 0, "BUR-CLOSE-2", "Anna went out without a burraco for Anna")]
+    # reported at the closing discard (13), the event that breaks the rule, not at hand_ended (14)
+    assert findings(s) == [(13, 1, 0, "BUR-CLOSE-2", "Anna went out without a burraco for Anna")]
 
 
 def test_BUR_CLOSE_2_closing_requires_option():
     # 3H..9H + 2C standing for 10H: a semi-clean burraco, the only one
     prefix = [D(0, "QH"), M(0, "a", CLEAN + ["2C"]), M(0, "b", ["9D", "9S", "9C"]), X(0, "QH"), P(0, 0)]
     s = run(closing(prefix=prefix, options={"closing_requires": "clean"}))
-    assert findings(s) == [(14, 1, 0, "BUR-CLOSE-2", "Anna went out without a clean burraco for Anna")]
+    assert findings(s) == [(13, 1, 0, "BUR-CLOSE-2", "Anna went out without a clean burraco for Anna")]
     assert findings(run(closing(prefix=prefix, options={"closing_requires": "clean_or_semi"}))) == []
 
 
 def test_BUR_CLOSE_3_went_out_by_discarding_a_wild():
     s = run(closing(draw="2D"))
-    assert findings(s) == [(14, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
+    # at the discard of the wild (13), not at hand_ended (14)
+    assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
 
 
 def test_BUR_CLOSE_3_went_out_by_melding_the_last_card():
     melds = [M(0, "c", ["4D", "5D", "6D", "7D", "8D"]), *PLAY_POZZETTO[1:]]
     s = run(closing(draw="4D", melds=melds, last=False))
-    assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by melding the last card instead of discarding it")]
+    # at the meld that empties the hand (12), not at hand_ended (13)
+    assert findings(s) == [(12, 1, 0, "BUR-CLOSE-3", "Anna went out by melding the last card instead of discarding it")]
 
 
 # --- stock: BUR-STOCK-1 and the seed preset ---------------------------------------------------
@@ -325,3 +328,129 @@ def test_BUR_POZZ_2_discard_from_the_pozzetto_before_next_turn():
     s = run(pgame(*CON_LO_SCARTO, X(0, "5D"), D(1, "KD"), X(1, "KD")))
     assert findings(s) == [(7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ from the pozzetto taken with the discard before its next turn")]
     assert s.turn == 0 and s.phase == "draw" and s.discard[-2:] == ("5D", "KD")
+
+
+# --- issue 12: closings judged at the event, the closing bonus, the stock's end (fibur) ----------
+RESTORE = {"type": "position_restored", "reason": "the referee rewinds"}
+
+
+def restore(target):
+    return dict(RESTORE, target=target)
+
+
+def breakdowns(s):
+    return [(sc.points, sc.breakdown) for sc in s.results[-1].scores]
+
+
+# Bruno's 11 cards left in hand: 4♣ 4♦ 6♣ 6♦ 5 each, 9♠ 9♦ J♦ J♥ Q♦ Q♥ 8♣ 10 each = 90
+BRUNO_LEFT = (-190, {"melds": 0, "burraco_clean": 0, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": -90, "no_pozzetto": -100})
+
+
+def test_legal_closing_full_breakdown():
+    # melds 3♥..9♥ 45, 9 9 9 2 50, 5♦..8♦ 25, four aces 60, J♣ Q♣ K♣ 30 = 210; clean burraco 200; closing 100
+    s = run(closing())
+    assert breakdowns(s) == [(510, {"melds": 210, "burraco_clean": 200, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 100, "hand": 0, "no_pozzetto": 0}),
+                             BRUNO_LEFT]
+
+
+def test_BUR_CLOSE_3_wild_discard_reported_at_the_discard_and_kept_when_rewound():
+    # the closing discard of the 2♦ is position 13; the referee rewinds to 12 at once, no hand_ended
+    moves = closing(draw="2D")[:-1]
+    s = run(moves + [restore(12)])
+    assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
+    assert s.hands[0] == ("2D",) and s.phase == "play"
+    # legal twin: the natural 5♣ discarded, rewound the same way: nothing to report
+    assert findings(run(closing()[:-1] + [restore(12)])) == []
+
+
+def test_BUR_CLOSE_3_meld_that_empties_the_hand_reported_at_the_meld_and_kept_when_rewound():
+    melds = [M(0, "c", ["4D", "5D", "6D", "7D", "8D"]), *PLAY_POZZETTO[1:]]
+    moves = closing(draw="4D", melds=melds, last=False)[:-1]
+    s = run(moves + [restore(11)])
+    assert findings(s) == [(12, 1, 0, "BUR-CLOSE-3", "Anna went out by melding the last card instead of discarding it")]
+    assert s.hands[0] == ("JC", "QC", "KC")
+    # legal twin: emptying the hand by melding before the side has its pozzetto is the al volo pick-up
+    al_volo = pgame(D(0, "10H"), M(0, "a", CLEAN + ["10H"]), M(0, "b", NINES), restore(3), stock=("10H", "KD"))
+    assert findings(run(al_volo)) == []
+
+
+def test_BUR_CLOSE_2_reported_at_the_closing_discard():
+    prefix = [D(0, "QH"), M(0, "a", CLEAN[:6]), M(0, "b", ["9D", "9S", "9C", "9H", "2C"]), X(0, "QH"), P(0, 0)]
+    s = run(closing(prefix=prefix)[:-1] + [restore(12)])
+    assert findings(s) == [(13, 1, 0, "BUR-CLOSE-2", "Anna went out without a burraco for Anna")]
+
+
+def test_no_closing_bonus_for_an_irregular_going_out():
+    # BUR-CLOSE-1: the side never took its pozzetto: -100 and no +100 (never both)
+    s = run(pgame(D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), END("went_out", 0)))
+    assert findings(s) == [(6, 1, 0, "BUR-CLOSE-1", "Anna went out without Anna's pozzetto")]
+    assert breakdowns(s)[0] == (195, {"melds": 95, "burraco_clean": 200, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": 0, "no_pozzetto": -100})
+    # BUR-CLOSE-2: melds 3♥..8♥ 35, 9 9 9 9 2 60, 25 + 60 + 30 = 210, no burraco, no closing bonus
+    prefix = [D(0, "QH"), M(0, "a", CLEAN[:6]), M(0, "b", ["9D", "9S", "9C", "9H", "2C"]), X(0, "QH"), P(0, 0)]
+    s = run(closing(prefix=prefix))
+    assert breakdowns(s)[0] == (210, {"melds": 210, "burraco_clean": 0, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": 0, "no_pozzetto": 0})
+    # BUR-CLOSE-3 by a wild: melds 210 + the clean burraco, the 2♦ on the pile, no closing bonus
+    s = run(closing(draw="2D"))
+    assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
+    assert breakdowns(s) == [(410, {"melds": 210, "burraco_clean": 200, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": 0, "no_pozzetto": 0}),
+                             BRUNO_LEFT]
+
+
+def stock_end():
+    """Both seats draw and discard until the stock holds two cards: Anna's
+    discard of 4♦ at position 123 ends the hand; Bruno is due."""
+    return play_out(game(), 2)
+
+
+# Anna: 3♥ 4♥ 6♥ 7♠ 7♦ 7♣ 5♥ 5 each, 2♣ 2♦ 2♥ 20 each, JK 30 = 125; Bruno: 9♠ 9♦ J♦ J♥ 8♣ Q♥ Q♦ 10 each, 4♦ 6♣ 4♣ 6♦ 5 each = 90
+STOCK_END_SCORES = [
+    (-225, {"melds": 0, "burraco_clean": 0, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": -125, "no_pozzetto": -100}),
+    (-190, {"melds": 0, "burraco_clean": 0, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": -90, "no_pozzetto": -100}),
+]
+
+
+def test_BUR_STOCK_1_taking_the_pile_after_the_hand_ended():
+    ev = stock_end()
+    before = run(ev)
+    assert len(ev) - 1 == 123 and before.stock_count == 2 and before.turn == 1 and len(before.discard) == 62
+    pile = list(before.discard)
+    # Bruno takes the whole pile (62 cards) and discards: once BUR-STOCK-1, at the take
+    s = run(ev + [T(1, pile), X(1, "4D"), END("stock_exhausted")])
+    assert [f[:4] for f in findings(s)] == [(124, 1, 1, "BUR-STOCK-1")]
+    assert findings(s)[0][4] == ("Bruno took the discard pile (" + " ".join(f"{c[:-1]}{'♣♦♥♠'['CDHS'.index(c[-1])]}" if c != "JK" else c for c in pile)
+                                 + ") after the hand had ended at the stock's end (the discard at position 123 left the last two stock cards): play after it does not count")
+    # scored on the table after position 123 (the pile is not in Bruno's hand): the same as the legal twin that ends there
+    twin = run(ev + [END("stock_exhausted")])
+    assert findings(twin) == []
+    assert breakdowns(s) == breakdowns(twin) == STOCK_END_SCORES
+
+
+def test_BUR_STOCK_1_reported_once_and_kept_when_rewound():
+    ev = stock_end()
+    # Bruno draws J♥ from the last two, melds J♦ J♥ J♥ and discards: one finding, at the draw
+    late = [D(1, "JH"), M(1, "z", ["JD", "JH", "JH"]), X(1, "8C")]
+    s = run(ev + late + [restore(123)])
+    assert findings(s) == [(124, 1, 1, "BUR-STOCK-1", "Bruno drew J♥ from the last two stock cards, which are never drawn")]
+    assert s.stock_count == 2 and s.melds == ()
+    s = run(ev + late + [END("stock_exhausted")])
+    assert findings(s) == [(124, 1, 1, "BUR-STOCK-1", "Bruno drew J♥ from the last two stock cards, which are never drawn")]
+    assert breakdowns(s) == STOCK_END_SCORES
+
+
+def test_BUR_STOCK_1_the_pozzetto_taken_with_the_ending_discard_counts_any_other_does_not():
+    # Anna draws the third-to-last card (122), melds her whole hand and empties it with the
+    # discard at 125 that leaves two stock cards: she takes her pozzetto "then" (RULES.md, Pozzetto)
+    ev = play_out(pgame(), 3)
+    card = run(ev).stock[0]
+    ev += [D(0, card), M(0, "a", CLEAN), M(0, "b", NINES), X(0, card)]
+    assert len(ev) - 1 == 125 and run(ev).stock_count == 2
+    # Anna: melds 45 + 50, clean burraco 200, the pozzetto in hand J♣ Q♣ K♣ 8♦ 10 each, 5♦ 6♦ 7♦ 5 each, four aces 60 = -115
+    anna = (180, {"melds": 95, "burraco_clean": 200, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": -115, "no_pozzetto": 0})
+    s = run(ev + [P(0, 0), END("stock_exhausted")])
+    assert findings(s) == []
+    assert breakdowns(s) == [anna, BRUNO_LEFT]
+    # Bruno's pozzetto after that discard is play after the end: BUR-STOCK-1 (not BUR-POZZ-1), and it does not count
+    s = run(ev + [P(0, 0), P(1, 1), END("stock_exhausted")])
+    assert findings(s) == [(127, 1, 1, "BUR-STOCK-1", "Bruno took pozzetto 1 after the hand had ended at the stock's end "
+                                                       "(the discard at position 125 left the last two stock cards): play after it does not count")]
+    assert breakdowns(s) == [anna, BRUNO_LEFT]

@@ -46,7 +46,8 @@ def test_viewer_on_each_store(store_env):
         long = long_ramino("long-1", min_events=200)
         stored(ledger, small_game(), long)
         long_hands = sum(1 for e in long if e.type == "hand_dealt")
-        app = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=ledger)})
+        # no spectator delay: live-1 below is unfinished and its events were just received (journal)
+        app = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=ledger), "SPECTATOR_DELAY": 0})
         client = app.test_client()
         games = client.get("/api/games").get_json()["games"]
         assert [(g["game_id"], g["events"], g["hands"], g["findings"]) for g in games] == [("web-1", 19, 2, 3), ("long-1", len(long), long_hands, 0)]

@@ -36,11 +36,6 @@ class BurracoStrategy(Strategy):
             return tuple(Player(seat=i, name=NAMES[i], team=i % 2) for i in range(n))
         return super().players(n)
 
-    def game_over(self, state: TableState) -> str | None:
-        if not state.rules.game_over(state):
-            return None
-        return "hands_played" if state.rules.opt("hands") else "target_reached"
-
     def pile_helps(self, state: TableState, seat: int) -> bool:
         pile = state.discard
         hand = state.hands[seat] + pile
@@ -69,7 +64,8 @@ class BurracoStrategy(Strategy):
         return bool(free) and t.try_(PozzettoTaken(seat=seat, pozzetto=free[0]))
 
     def on_empty(self, t: Table, seat: int) -> bool:
-        """Emptied by melding: the pozzetto al volo (going out so is BUR-CLOSE-3)."""
+        """Emptied by melding: the pozzetto al volo (with the side's pozzetto
+        already taken, that meld is BUR-CLOSE-3 and never kept)."""
         return self._pozzetto(t, seat)
 
     def after_discard(self, t: Table, seat: int) -> bool:
@@ -102,7 +98,8 @@ class BurracoStrategy(Strategy):
 
 
 def close_without_burraco(inj, strategy: BurracoStrategy, t: Table, seat: int):  # noqa: ANN001, ANN201
-    """Going out, pozzetto taken but no burraco: ``BUR-CLOSE-2`` at ``hand_ended``.
+    """Going out, pozzetto taken but no burraco: ``BUR-CLOSE-2`` at the
+    closing discard (the event that breaks the rule; no closing bonus).
 
     After the draw and the usual melds and lay-offs, a seat left with one
     natural card discards it and goes out."""
@@ -116,9 +113,9 @@ def close_without_burraco(inj, strategy: BurracoStrategy, t: Table, seat: int): 
     hand = t.state.hands[seat]
     if len(hand) != 1 or is_wild(hand[0], strategy.mr):
         return None
-    if not t.try_(CardDiscarded(seat=seat, card=hand[0])):
-        return None
     pos = len(t)
-    if not t.try_(HandEnded(reason="went_out", seat=seat), ("BUR-CLOSE-2",)):
+    if not t.try_(CardDiscarded(seat=seat, card=hand[0]), ("BUR-CLOSE-2",)):
+        return None
+    if not t.try_(HandEnded(reason="went_out", seat=seat)):
         return None
     return [(pos, "BUR-CLOSE-2", seat)]

@@ -53,12 +53,6 @@ class GinStrategy(Strategy):
     generic_kinds = ("out_of_turn", "retake")
     max_hands = 40
 
-    def game_over(self, state: TableState) -> str | None:
-        target = state.rules.opt("target")
-        if not target:
-            return "hands_played"
-        return "target_reached" if max(state.totals) >= target else None
-
     def stock_low(self, state: TableState) -> bool:
         return state.phase == "draw" and state.stock_count <= 2 and state.extra.offer >= OFFER_BOTH_PASSED
 

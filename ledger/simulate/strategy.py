@@ -94,11 +94,9 @@ class Strategy:
         return GameEnded(reason=reason)  # type: ignore[arg-type]
 
     def game_over(self, state: TableState) -> str | None:
-        """The ``game_ended`` reason once the game is over, else None."""
-        target = state.rules.opt("target")
-        if target and state.totals and max(state.totals) >= target:
-            return "target_reached"
-        return None
+        """The ``game_ended`` reason once the game is over, else None: the
+        variant's own answer (:attr:`~ledger.state.TableState.game_end_reason`)."""
+        return state.game_end_reason
 
     def deal(self, t: Table, hand_no: int) -> HandDealt:
         """A shuffled deal with the whole stock order (omniscient record)."""

@@ -29,10 +29,6 @@ class ThresholdStrategy(Strategy):
     max_restocks = 2
     max_hands = 40
 
-    def game_over(self, state: TableState) -> str | None:
-        left = [s for s in range(state.n_seats) if state.rules.active(state, s)]
-        return "elimination" if len(left) <= 1 else None
-
     def on_stock_low(self, t: Table) -> None:
         restock_or_end(self, t, self.max_restocks)
 

@@ -39,17 +39,37 @@ Scoring (per side, as played; ``Rules.score_hand``), breakdown components:
 - ``burraco_clean`` (+200 each), ``burraco_semi_clean`` (+150 each),
   ``burraco_dirty`` (+100 each): bonuses of the side's valid melds of 7+;
 - ``closing``: +100 to the side that went out (``hand_ended`` reason
-  ``went_out`` with its ``seat``; awarded as played even when the closing
-  broke a ``BUR-CLOSE`` rule: the referee adjusts with ``penalty_assessed``);
+  ``went_out`` with its ``seat``), only for a regular closing: a going out
+  that breaks BUR-CLOSE-1, -2 or -3 earns none (RULES.md), so +100 never
+  comes with the −100 of a side that never took its pozzetto;
 - ``hand``: minus the card values left in the side's hands (a pozzetto taken
   and not played is there);
 - ``no_pozzetto``: −100 when the side took no pozzetto this hand;
 - ``penalty`` (added by the score sheet): referee penalties of the hand.
 
 Any other ending (``stock_exhausted``, ``stalled``, ``time_out``,
-``abandoned``) scores the same way without the closing bonus. The game ends
-when a side reaches ``target`` at the end of a hand (or after ``hands``
-hands); the higher total wins, a tie has no winner.
+``abandoned``) scores the same way without the closing bonus.
+
+Where the closing rules are reported (RULES.md: a finding belongs to the
+event that breaks the rule, even when a later ``position_restored`` rewinds
+it): a seat whose side has already taken its pozzetto goes out at the event
+that empties its hand, so BUR-CLOSE-2 (no burraco of the required kind) and
+BUR-CLOSE-3 (the last card melded or laid off, or a wild discarded) are
+reported at that meld, lay-off or discard. Emptying the hand before the
+side has its pozzetto is the pozzetto pick-up; when ``hand_ended``
+``went_out`` follows without it, BUR-CLOSE-1 (and -2, -3 as they apply) is
+reported at ``hand_ended``.
+
+Stock exhausted, preset ``fibur``: the discard that leaves two cards (or
+fewer) in the stock ends the hand. Any play after it (a draw, taking the
+pile, a meld, a lay-off, a discard, a pozzetto other than the one the
+discarding seat takes with that discard) is BUR-STOCK-1, reported once at
+the first such event; the table follows the record, but those plays do not
+count: their own faults are not reported and the hand is scored on the
+table as it stood after that discard.
+
+The game ends when a side reaches ``target`` at the end of a hand (or
+after ``hands`` hands); the higher total wins, a tie has no winner.
 
 Rule ids: BUR-TURN-1, BUR-MELD-1/2/3, BUR-PILE-1, BUR-POZZ-1/2,
 BUR-CLOSE-1/2/3, BUR-STOCK-1, plus the ALL-/REC- rules of the base.
@@ -65,7 +85,7 @@ import msgspec
 
 from ledger.cards import JOKER, RANK, deck_counter, pretty, pretty_list
 from ledger.errors import RecordError
-from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PozzettoTaken, StockRestocked
+from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PozzettoTaken, StockRestocked
 from ledger.melds import MeldRules
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
@@ -81,6 +101,17 @@ def is_wild_card(card: str) -> bool:
     return card == JOKER or RANK[card] == 2
 
 
+class TableAtEnd(msgspec.Struct, frozen=True):
+    """The table as it stood after the discard that ended a ``fibur`` hand at
+    the stock's end (``position``): what the hand is scored on."""
+
+    position: int
+    seat: int
+    hands: tuple[tuple[str, ...], ...]
+    melds: tuple[Meld, ...]
+    pozzetto_by: tuple[int | None, ...]
+
+
 class BurracoExtra(msgspec.Struct, frozen=True):
     """Burraco's per-hand state (``TableState.extra``).
 
@@ -91,12 +122,27 @@ class BurracoExtra(msgspec.Struct, frozen=True):
             when that seat's next turn begins (``BUR-POZZ-2``).
         last_discard: ``(position, seat, card)`` of the last discard.
         restocked_from: pozzetti that became the stock (preset ``seed``).
+        going_out: ``(position, seat, rule ids)`` of the going out once
+            judged: the event that emptied the hand of a seat whose side had
+            its pozzetto, or ``hand_ended``; the rule ids are the BUR-CLOSE
+            findings it broke (empty: a regular closing).
+        stock_end: the table after the discard that ended the hand at the
+            stock's end (preset ``fibur``), else None.
+        late_play: position of the BUR-STOCK-1 reported for play after
+            that discard, else None.
     """
 
     single_take: tuple[int, str] | None = None
     early_seat: int | None = None
     last_discard: tuple[int, int, str] | None = None
     restocked_from: tuple[int, ...] = ()
+    going_out: tuple[int, int, tuple[str, ...]] | None = None
+    stock_end: TableAtEnd | None = None
+    late_play: int | None = None
+
+
+#: event types that are play at the table (BUR-STOCK-1 after the stock's end)
+PLAY_EVENTS = frozenset({"card_drawn", "discard_taken", "meld_laid", "meld_extended", "joker_swapped", "card_discarded", "pozzetto_taken"})
 
 
 class BurracoRules(Rules):
@@ -179,6 +225,8 @@ class BurracoRules(Rules):
         taken = [self.side_took_pozzetto(state, side) for side in range(state.n_sides)]
         notes = [f"{self.side_label(state, side)}: pozzetto {'taken' if t else 'not taken yet'}" for side, t in enumerate(taken)] if state.hand else []
         notes += [f"pozzetto {i} became the stock" for i in ex.restocked_from]
+        if ex.stock_end is not None:
+            notes.append(f"the hand ended at the stock's end after position {ex.stock_end.position}: later play does not count")
         return {"pozzetto_taken_by_side": taken, "pozzetti_in_stock": list(ex.restocked_from), "notes": notes}
 
     # --- helpers ------------------------------------------------------------
@@ -200,6 +248,48 @@ class BurracoRules(Rules):
         if self.ex(state).early_seat == seat:
             state = self.with_ex(state, early_seat=None)
         return state
+
+    # --- play after the hand ended at the stock's end (fibur) -------------------
+    def apply(self, state: TableState, event: Event) -> TableState:
+        """The base's dispatch; after the discard that ended a ``fibur`` hand
+        at the stock's end, play is BUR-STOCK-1 (once) and does not count
+        (see the module docstring). Rejections (``REC-…``) still apply."""
+        end = self.ex(state).stock_end
+        if end is None or event.type not in PLAY_EVENTS or state.phase not in ("draw", "play"):
+            return super().apply(state, event)
+        new = super().apply(state, event)
+        if isinstance(event, PozzettoTaken) and event.seat == end.seat and not end.hands[end.seat]:
+            # the pozzetto taken with the discard that ended the hand (RULES.md, "Pozzetto": taken then)
+            got = Counter(new.hands[event.seat]) - Counter(state.hands[event.seat])
+            hands = list(end.hands)
+            hands[event.seat] = end.hands[event.seat] + tuple(got.elements())
+            return self.with_ex(new, stock_end=replace(end, hands=tuple(hands), pozzetto_by=new.pozzetto_by))
+        new = replace(new, findings=state.findings)  # a play that does not count: its own faults are not reported
+        ex = self.ex(state)
+        if ex.late_play is not None:
+            return new
+        pos = new.position
+        new = self.flag(new, pos, getattr(event, "seat", None), "BUR-STOCK-1", self.late_play_text(state, event, end))
+        return self.with_ex(new, late_play=pos)
+
+    @staticmethod
+    def late_play_text(state: TableState, event: Event, end: TableAtEnd) -> str:
+        """The BUR-STOCK-1 message for play after the discard that ended the hand."""
+        seat = getattr(event, "seat", None)
+        name = state.name(seat)
+        if isinstance(event, CardDrawn) and state.stock_count <= 2:
+            return f"{name} drew {pretty(event.card)} from the last two stock cards, which are never drawn"
+        what = {
+            "card_drawn": lambda e: f"drew {pretty(e.card)}",
+            "discard_taken": lambda e: f"took the discard pile ({pretty_list(e.cards)})",
+            "meld_laid": lambda e: f"melded {pretty_list(e.cards)}",
+            "meld_extended": lambda e: f"laid off {pretty_list(e.cards)} on meld {e.meld}",
+            "joker_swapped": lambda e: f"put {pretty(e.card)} in place of the {pretty(e.joker)} in meld {e.meld}",
+            "card_discarded": lambda e: f"discarded {pretty(e.card)}",
+            "pozzetto_taken": lambda e: f"took pozzetto {e.pozzetto}",
+        }[event.type](event)
+        return (f"{name} {what} after the hand had ended at the stock's end (the discard at position {end.position} "
+                "left the last two stock cards): play after it does not count")
 
     # --- melds ----------------------------------------------------------------
     def check_duplicate_sets(self, before: Meld | None, after: Meld, state: TableState, pos: int, seat: int) -> TableState:
@@ -235,6 +325,48 @@ class BurracoRules(Rules):
         return self.flag(state, pos, seat, "BUR-MELD-3",
                          f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} (put in {pretty(event.card)}): in Burraco a wild never leaves the table")
 
+    # --- going out ----------------------------------------------------------------
+    def closing_faults(self, state: TableState, seat: int, melded: bool, last: str | None) -> list[tuple[str, str]]:
+        """``(rule, message)`` of each BUR-CLOSE rule that ``seat`` breaks by
+        going out now: without its side's pozzetto (1), without a burraco of
+        the required kind (2), by melding the last card or discarding a wild
+        (3; ``melded``: the hand emptied by a meld or lay-off, ``last``: the
+        card discarded last)."""
+        name, side = state.name(seat), state.sides[seat]
+        faults = []
+        if not self.side_took_pozzetto(state, side):
+            faults.append(("BUR-CLOSE-1", f"{name} went out without {self.side_label(state, side)}'s pozzetto"))
+        requires = str(self.opt("closing_requires"))
+        kinds = [burraco_kind(m.info, bool(self.opt("semi_clean"))) for m in state.side_melds(side)]
+        if not any(burraco_rank(k, requires) for k in kinds):
+            what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[requires]
+            faults.append(("BUR-CLOSE-2", f"{name} went out without {what} for {self.side_label(state, side)}"))
+        if melded:
+            faults.append(("BUR-CLOSE-3", f"{name} went out by melding the last card instead of discarding it"))
+        elif last is not None and is_wild_card(last):
+            faults.append(("BUR-CLOSE-3", f"{name} went out by discarding a wild ({pretty(last)})"))
+        return faults
+
+    def judge_going_out(self, state: TableState, pos: int, seat: int, melded: bool, last: str | None) -> TableState:
+        """Flag the BUR-CLOSE faults of a going out at ``pos`` and remember it (``going_out``)."""
+        faults = self.closing_faults(state, seat, melded, last)
+        for rule, message in faults:
+            state = self.flag(state, pos, seat, rule, message)
+        return self.with_ex(state, going_out=(pos, seat, tuple(r for r, _ in faults)))
+
+    def goes_out_now(self, before: TableState, state: TableState, seat: int) -> bool:
+        """True when this event emptied ``seat``'s hand while its side already
+        had its pozzetto: that is going out (RULES.md, BUR-CLOSE-3)."""
+        return bool(before.hands[seat]) and not state.hands[seat] and self.side_took_pozzetto(state, state.sides[seat])
+
+    def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
+        """A meld or lay-off that empties the hand of a seat whose side has
+        its pozzetto goes out by melding: BUR-CLOSE-3 (and -2) here."""
+        state = super().after_meld(before, state, pos, seat)
+        if self.goes_out_now(before, state, seat):
+            state = self.judge_going_out(state, pos, seat, melded=True, last=None)
+        return state
+
     def _early_play(self, state: TableState, e: MeldLaid | MeldExtended | CardDiscarded, pos: int, handler: Any) -> TableState:
         """BUR-POZZ-2: the seat that took a pozzetto with its discard plays
         before its next turn. Flagged instead of ALL-TURN-1; the play is
@@ -256,7 +388,17 @@ class BurracoRules(Rules):
         return self._early_play(state, e, pos, super().on_meld_extended)
 
     def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
-        return self._early_play(state, e, pos, super().on_card_discarded)
+        """The discard; going out when it empties the hand of a seat whose
+        side has its pozzetto (BUR-CLOSE-2/-3 here); under ``fibur`` the
+        discard that leaves two stock cards ends the hand (``stock_end``)."""
+        before = state
+        state = self._early_play(state, e, pos, super().on_card_discarded)
+        if 0 <= e.seat < state.n_seats and self.goes_out_now(before, state, e.seat):
+            state = self.judge_going_out(state, pos, e.seat, melded=False, last=e.card)
+        if self.opt("stock_end") == "last_two" and state.stock_count <= 2 and self.ex(state).stock_end is None:
+            end = TableAtEnd(pos, e.seat, state.hands, state.melds, state.pozzetto_by)
+            state = self.with_ex(state, stock_end=end)
+        return state
 
     # --- drawing and discarding -------------------------------------------------
     def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
@@ -378,24 +520,31 @@ class BurracoRules(Rules):
 
     # --- the end of a hand --------------------------------------------------------
     def check_closing(self, state: TableState, e: HandEnded, pos: int) -> TableState:
-        """BUR-CLOSE-1/2/3 for ``hand_ended`` with reason ``went_out``."""
+        """BUR-CLOSE-1/2/3 for ``hand_ended`` reason ``went_out``, unless the
+        going out was already judged at the event that emptied the hand; a
+        going out after the hand ended at the stock's end does not count."""
         seat = e.seat
-        if e.reason != "went_out" or seat is None:
+        if e.reason != "went_out" or seat is None or not 0 <= seat < state.n_seats or state.hands[seat]:
             return state
-        name, side = state.name(seat), state.sides[seat]
-        if not self.side_took_pozzetto(state, side):
-            state = self.flag(state, pos, seat, "BUR-CLOSE-1", f"{name} went out without {self.side_label(state, side)}'s pozzetto")
-        requires = str(self.opt("closing_requires"))
-        kinds = [burraco_kind(m.info, bool(self.opt("semi_clean"))) for m in state.side_melds(side)]
-        if not any(burraco_rank(k, requires) for k in kinds):
-            what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[requires]
-            state = self.flag(state, pos, seat, "BUR-CLOSE-2", f"{name} went out without {what} for {self.side_label(state, side)}")
-        last = self.ex(state).last_discard
-        if state.phase == "play" and state.turn == seat and not state.hands[seat]:
-            state = self.flag(state, pos, seat, "BUR-CLOSE-3", f"{name} went out by melding the last card instead of discarding it")
-        elif last is not None and last[1] == seat and is_wild_card(last[2]) and not state.hands[seat]:
-            state = self.flag(state, pos, seat, "BUR-CLOSE-3", f"{name} went out by discarding a wild ({pretty(last[2])})")
-        return state
+        ex = self.ex(state)
+        if ex.going_out is not None and ex.going_out[1] == seat:
+            return state
+        if ex.stock_end is not None and ex.stock_end.hands[seat]:
+            return state  # the hand emptied by play that does not count (BUR-STOCK-1)
+        melded = state.phase == "play" and state.turn == seat
+        last = ex.last_discard[2] if ex.last_discard is not None and ex.last_discard[1] == seat and not melded else None
+        return self.judge_going_out(state, pos, seat, melded, last)
+
+    def closing_side(self, state: TableState, e: HandEnded) -> int | None:
+        """The side that earns the closing bonus: it went out, regularly
+        (no BUR-CLOSE finding), and not by play after the stock's end."""
+        going = self.ex(state).going_out
+        if e.reason != "went_out" or e.seat is None or going is None or going[1] != e.seat or going[2]:
+            return None
+        end = self.ex(state).stock_end
+        if end is not None and going[0] > end.position:
+            return None
+        return state.sides[e.seat]
 
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         self.in_hand(state, e, pos)
@@ -404,20 +553,25 @@ class BurracoRules(Rules):
         state = self.check_closing(state, e, pos)
         return super().on_hand_ended(state, e, pos)
 
-    def game_over(self, state: TableState) -> bool:
-        """True once the game's end condition holds after the last scored
-        hand: the ``hands`` option's number of hands played, else a side at
-        or above ``target`` (2005 by default)."""
-        if state.phase in ("draw", "play"):
-            return False
+    def game_end_reason(self, state: TableState) -> str | None:
+        """Between hands: ``hands_played`` once the ``hands`` option's number
+        of hands is played, else ``target_reached`` once a side is at or
+        above ``target`` (2005 by default) (RULES.md, Burraco "Scoring")."""
+        if state.phase != "over":
+            return super().game_end_reason(state)
         hands = int(self.opt("hands") or 0)
         if hands:
-            return len({r.hand for r in state.results}) >= hands
-        return any(t >= int(self.opt("target")) for t in state.totals)
+            return "hands_played" if len({r.hand for r in state.results}) >= hands else None
+        return "target_reached" if any(t >= int(self.opt("target")) for t in state.totals) else None
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
-        """Each side's score with the breakdown of the module docstring."""
-        closer = state.sides[e.seat] if (e.reason == "went_out" and e.seat is not None) else None
+        """Each side's score with the breakdown of the module docstring (the
+        closing bonus only for a regular closing; after the stock's end under
+        ``fibur``, on the table as it stood after the discard that ended the hand)."""
+        closer = self.closing_side(state, e)
+        end = self.ex(state).stock_end
+        if end is not None:  # fibur: the table as it stood after the discard that ended the hand
+            state = replace(state, hands=end.hands, melds=end.melds, pozzetto_by=end.pozzetto_by)
         scores = []
         for side in range(state.n_sides):
             breakdown = side_breakdown(

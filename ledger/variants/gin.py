@@ -414,6 +414,15 @@ class GinRules(Rules):
         """A seat's counted deadwood after a knock: its hand plus its void cards."""
         return deadwood_value(state.hands[seat]) + deadwood_value(state.extra.void[seat])
 
+    def game_end_reason(self, state: TableState) -> str | None:
+        """Between hands: with a ``target`` (100, preset ``standard``) a seat
+        at or above it, ``target_reached``; without one (``target`` 0, preset
+        ``openspiel``: a single hand) ``hands_played`` after the first hand
+        (RULES.md, Gin "Scoring")."""
+        if state.phase == "over" and not int(self.opt("target") or 0):
+            return "hands_played" if state.results else None
+        return super().game_end_reason(state)
+
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Knock, gin, big gin, undercut; 0–0 for every other ending and for
         a hand played past its end (GIN-WALL-1, GIN-STALL-1); the game and

@@ -127,7 +127,18 @@ class OutcomeRules:
                 return f"; computed as {parts}" if parts else ""
         return ""
 
+    def check_finding(self, state: TableState, finding: int | None, pos: int) -> None:
+        """A ruling's ``finding`` must name an earlier position that carries
+        a finding (``REC-REF``: an unknown position, FORMAT.md "Events")."""
+        if finding is None:
+            return
+        if finding >= pos:
+            raise self.reject("REC-REF", f"finding {finding} is not an earlier position (this ruling is position {pos})", pos, "finding")
+        if not any(f.position == finding for f in state.findings):
+            raise self.reject("REC-REF", f"position {finding} carries no finding to rule on", pos, "finding")
+
     def on_penalty_assessed(self, state: TableState, e: PenaltyAssessed, pos: int) -> TableState:
+        self.check_finding(state, e.finding, pos)
         if e.rule not in RULE_IDS:
             raise self.reject("REC-REF", f"unknown rule id {e.rule!r}: a penalty cites a RULES.md rule", pos, "rule")
         if e.seat is not None:
@@ -143,6 +154,7 @@ class OutcomeRules:
     def on_position_restored(self, state: TableState, e: PositionRestored, pos: int) -> TableState:
         if state.phase == "setup":
             raise self.reject("REC-ORDER", "position_restored before the first hand_dealt", pos, "type")
+        self.check_finding(state, e.finding, pos)
         target = state.history
         while target is not None and target.position > e.target:
             target = target.history
@@ -166,6 +178,32 @@ class OutcomeRules:
             totals = dict(enumerate(state.totals))
             state = self.check_claim(state, pos, claimed, totals, "final totals")
         return state
+
+    # --- the end of a hand, the end of a game --------------------------------------
+    def hand_over(self, state: TableState) -> bool:
+        """True when the current hand is over: ``hand_ended`` or ``game_ended``
+        applied (phase ``over`` / ``ended``). A variant whose hand can end by
+        its rules before the record says so overrides this."""
+        return state.phase in ("over", "ended")
+
+    def game_end_reason(self, state: TableState) -> str | None:
+        """The ``game_ended`` reason the variant's end condition calls for at
+        ``state``, or None while the game goes on. Judged only between hands
+        (phase ``over``: after ``hand_ended``, penalties included) and after
+        ``game_ended`` (the stored reason). Default: the ``target`` option
+        (RULES.md: Ramino, Gin): a side at or above it, ``target_reached``."""
+        if state.phase == "ended":
+            return state.ended
+        if state.phase != "over":
+            return None
+        target = int(self.opt("target") or 0)  # type: ignore[attr-defined]
+        if target and state.totals and max(state.totals) >= target:
+            return "target_reached"
+        return None
+
+    def game_over(self, state: TableState) -> bool:
+        """True once the game is over at ``state`` (:meth:`game_end_reason`)."""
+        return self.game_end_reason(state) is not None
 
     # --- the end of a game -------------------------------------------------------
     def winner(self, state: TableState) -> int | None:

@@ -315,6 +315,14 @@ class ThresholdRules(Rules):
         state = super().on_penalty_assessed(state, e, pos)
         return self.eliminate(state) if state.phase == "over" else state
 
+    def game_end_reason(self, state: TableState) -> str | None:
+        """Between hands: ``elimination`` once one seat (or none) is left in
+        the game (RULES.md, Scala 40 / Ramino 51 "Scoring")."""
+        if state.phase != "over":
+            return super().game_end_reason(state)
+        left = [s for s in range(state.n_seats) if self.active(state, s)]
+        return "elimination" if len(left) <= 1 else None
+
     def winner(self, state: TableState) -> int | None:
         """The last seat left; when the game ends with more seats in, the
         lowest total among them (None on a tie or before the end)."""

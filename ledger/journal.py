@@ -1,0 +1,250 @@
+"""Who appended each stored event, and when: the ``rummy_journal`` side table
+(DESIGN.md, layer 2; the contract in CONTRACT-append.md).
+
+The table sits beside eventsourcing's events table, in the same SQLite file or
+the same PostgreSQL schema::
+
+    rummy_journal(originator_id, position, appended_by, received_at, seal,
+                  PRIMARY KEY (originator_id, position))
+
+``originator_id`` is stored as eventsourcing stores it (SQLite: the UUID's
+hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
+``position`` is the event's 0-based position (FORMAT.md "File"),
+``appended_by`` a token's name or ``"import:<os user>"`` / ``"cli:<os user>"``,
+``received_at`` the server's receive time (ISO-8601 UTC with microseconds,
+``2026-12-01T08:15:02.123456Z``) and ``seal`` FORMAT.md's "Seal" hN in
+lower-case hex, NULL until the seal chain fills it.
+
+The rows are written by small subclasses of eventsourcing's application
+recorders, inside the transaction that inserts the event rows: the caller
+passes ``journal=[JournalEntry, ...]`` (one per stored event, same order) to
+``EventStore.put`` / ``insert_events``, and either everything is stored or
+nothing. Events stored before the table existed have no row.
+
+>>> JournalEntry(position=0, appended_by="cli:anna", received_at="2026-12-01T08:15:02.123456Z", seal=None)
+JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:02.123456Z', seal=None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.persistence import ApplicationRecorder, ProgrammingError, StoredEvent
+from eventsourcing.popo import POPOApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+
+JOURNAL_TABLE = "rummy_journal"
+
+
+class JournalEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One journal row: ``position`` (0-based), ``appended_by`` (who),
+    ``received_at`` (ISO-8601 UTC), ``seal`` (64 lower-case hex, or None)."""
+
+    position: int
+    appended_by: str
+    received_at: str
+    seal: str | None = None
+
+
+def received_now() -> str:
+    """The current UTC time as the journal writes it: ``YYYY-MM-DDTHH:MM:SS.ffffffZ``."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] | None, oid: Any) -> list[tuple]:
+    """The journal rows to insert with ``stored_events`` (checked before any SQL
+    is sent, so that a mistake here cannot store events without their rows)."""
+    if not journal:
+        return []
+    if len(journal) != len(stored_events):
+        raise ProgrammingError(f"{len(journal)} journal entries for {len(stored_events)} events")
+    rows = []
+    for s, j in zip(stored_events, journal):
+        if j.position != s.originator_version - 1:
+            raise ProgrammingError(f"journal entry for position {j.position} beside event version {s.originator_version}")
+        if not j.appended_by:
+            raise ProgrammingError("journal entry without appended_by")
+        rows.append((oid(s.originator_id), j.position, j.appended_by, j.received_at, j.seal))
+    return rows
+
+
+class JournalRecorder:
+    """What :class:`~ledger.application.LedgerApp` asks of its recorder."""
+
+    def select_journal(self, originator_id: UUID) -> list[JournalEntry]:  # pragma: no cover - interface
+        """The journal rows of one aggregate sequence, in position order."""
+        raise NotImplementedError
+
+
+# --- SQLite ------------------------------------------------------------------------
+
+
+def _sqlite_oid(value: UUID | str) -> str:
+    return value.hex if isinstance(value, UUID) else str(value)
+
+
+class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
+    """eventsourcing's SQLite application recorder plus ``rummy_journal``.
+
+    ``_insert_events`` runs inside the recorder's write transaction
+    (``BEGIN`` … ``COMMIT``); the journal rows are inserted after the event
+    rows, so a position already taken fails on the events' primary key
+    (``IntegrityError``) and rolls both back.
+    """
+
+    def construct_create_table_statements(self) -> list[str]:
+        statements = super().construct_create_table_statements()
+        statements.append(
+            f"CREATE TABLE IF NOT EXISTS {JOURNAL_TABLE} ("
+            "originator_id TEXT NOT NULL, "
+            "position INTEGER NOT NULL, "
+            "appended_by TEXT NOT NULL, "
+            "received_at TEXT NOT NULL, "
+            "seal TEXT, "
+            "PRIMARY KEY (originator_id, position)) "
+            "WITHOUT ROWID"
+        )
+        return statements
+
+    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        rows = _rows(stored_events, kwargs.get("journal"), _sqlite_oid)
+        returning = super()._insert_events(c, stored_events, **kwargs)
+        if rows:
+            c.executemany(f"INSERT INTO {JOURNAL_TABLE} VALUES (?,?,?,?,?)", rows)
+        return returning
+
+    def select_journal(self, originator_id: UUID) -> list[JournalEntry]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT position, appended_by, received_at, seal FROM {JOURNAL_TABLE} WHERE originator_id=? ORDER BY position",
+                (_sqlite_oid(originator_id),),
+            )
+            return [JournalEntry(position=r[0], appended_by=r[1], received_at=r[2], seal=r[3]) for r in c.fetchall()]
+
+
+# --- PostgreSQL ----------------------------------------------------------------------
+
+try:  # psycopg is a dependency; keep SQLite usable without it
+    from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+    from psycopg import Cursor
+    from psycopg.rows import DictRow
+    from psycopg.sql import SQL, Identifier
+except ImportError:  # pragma: no cover
+    PostgresApplicationRecorder = None  # type: ignore[assignment,misc]
+
+
+if PostgresApplicationRecorder is not None:
+
+    class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
+        """eventsourcing's PostgreSQL application recorder plus ``rummy_journal``.
+
+        The journal rows go into the transaction of ``insert_events`` (the
+        library's pipelined path: lock the events table, insert the events,
+        then this recorder's journal rows, commit). The library's optional
+        database-function path (``POSTGRES_ENABLE_DB_FUNCTIONS``) inserts the
+        events alone, so this recorder always takes the SQL path.
+        """
+
+        def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
+            super().__init__(datastore, events_table_name=events_table_name)
+            # the journal rows must share the events' transaction: not the PG function path
+            self.datastore.enable_db_functions = False
+            self.journal_table = SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(JOURNAL_TABLE))
+            self.sql_create_statements.append(
+                SQL(
+                    "CREATE TABLE IF NOT EXISTS {table} ("
+                    "originator_id {oid_type} NOT NULL, "
+                    "position integer NOT NULL, "
+                    "appended_by text NOT NULL, "
+                    "received_at text NOT NULL, "
+                    "seal text, "
+                    "PRIMARY KEY (originator_id, position))"
+                ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
+            )
+            self.insert_journal_statement = SQL(
+                "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal) VALUES (%s, %s, %s, %s, %s)"
+            ).format(table=self.journal_table)
+            self.select_journal_statement = SQL(
+                "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s ORDER BY position"
+            ).format(table=self.journal_table)
+
+        def _oid(self, value: UUID | str) -> Any:
+            if self.datastore.originator_id_type == "text":
+                return str(value)
+            return value if isinstance(value, UUID) else UUID(str(value))
+
+        def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
+            rows = _rows(stored_events, kwargs.get("journal"), self._oid)
+            super()._insert_stored_events(curs, stored_events, **kwargs)
+            if rows:
+                # another cursor: the library reads the events' RETURNING rows from ``curs``
+                with curs.connection.cursor() as journal_curs:
+                    journal_curs.executemany(self.insert_journal_statement, rows)
+
+        def select_journal(self, originator_id: UUID) -> list[JournalEntry]:
+            with self.datastore.get_connection() as conn, conn.cursor() as curs:
+                curs.execute(self.select_journal_statement, (self._oid(originator_id),))
+                return [
+                    JournalEntry(position=r["position"], appended_by=r["appended_by"], received_at=r["received_at"], seal=r["seal"])
+                    for r in curs.fetchall()
+                ]
+
+else:  # pragma: no cover
+    JournalPostgresRecorder = None  # type: ignore[assignment,misc]
+
+
+# --- in memory (eventsourcing's POPO store, no database) ----------------------------
+
+
+class JournalPOPORecorder(POPOApplicationRecorder, JournalRecorder):
+    """The in-memory recorder plus an in-memory journal (tests, examples)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._journal: dict[str, dict[int, JournalEntry]] = {}
+
+    def _update_table(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        journal = kwargs.get("journal")
+        _rows(stored_events, journal, str)
+        ids = super()._update_table(stored_events, **kwargs)
+        for s, j in zip(stored_events, journal or ()):
+            self._journal.setdefault(str(s.originator_id), {})[j.position] = j
+        return ids
+
+    def select_journal(self, originator_id: UUID) -> list[JournalEntry]:
+        with self._database_lock:
+            rows = self._journal.get(str(originator_id), {})
+            return [rows[p] for p in sorted(rows)]
+
+
+def journal_recorder(factory: Any) -> ApplicationRecorder:
+    """The application recorder with the journal for an eventsourcing
+    infrastructure factory (SQLite, PostgreSQL, in memory), built by the
+    factory itself (tables created as it creates them); a factory this
+    module does not know gives its own recorder, without a journal."""
+    from eventsourcing.utils import get_topic
+
+    module = type(factory).__module__
+    if module == "eventsourcing.popo":
+        return JournalPOPORecorder()
+    cls = {"eventsourcing.sqlite": JournalSQLiteRecorder, "eventsourcing.postgres": JournalPostgresRecorder}.get(module)
+    if cls is not None:
+        factory.env[factory.APPLICATION_RECORDER_TOPIC] = get_topic(cls)
+    return factory.application_recorder()
+
+
+def select_journal(recorder: ApplicationRecorder, originator_id: UUID) -> list[JournalEntry]:
+    """The journal rows of ``originator_id`` (empty for a recorder without a journal)."""
+    if isinstance(recorder, JournalRecorder):
+        return recorder.select_journal(originator_id)
+    return []
+
+
+__all__ = [
+    "JOURNAL_TABLE", "JournalEntry", "received_now", "journal_recorder", "select_journal",
+    "JournalSQLiteRecorder", "JournalPostgresRecorder", "JournalPOPORecorder",
+]
