@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import LedgerApp, open_app
+from ledger.application import open_app
 from ledger.events import encode_event
 from ledger.tokens import TokenStore
 from replay_web import create_app
@@ -351,7 +351,6 @@ def test_unfinished_game_spectator_sees_no_hidden_card(live: Live) -> None:
     assert live.get("/api/games/live-1")[2]["game"]["view"] == "public"
 
 
-@pytest.mark.skipif(not hasattr(LedgerApp, "journal"), reason="needs the journal's received_at (#14a's append path)")
 def test_spectator_delay(tmp_path: Path) -> None:
     for live in make_live(tmp_path, SPECTATOR_DELAY=1.5):
         started(live)
