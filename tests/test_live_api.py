@@ -374,3 +374,16 @@ def test_spectator_delay(tmp_path: Path) -> None:
         finally:
             spectator.close()
             referee.close()
+
+
+def test_no_token_in_the_access_log(live: Live, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="werkzeug"):
+        started(live)
+        assert live.append(1, token="referee")[0] == 201
+        live.get("/api/games/live-1/state", token="admin")
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "POST /api/games/live-1/events" in logged
+    for token in live.tokens.values():
+        assert token.split(".")[1] not in logged
