@@ -50,9 +50,9 @@ from ledger.events import Event, GameStarted
 from ledger.persistence import game_uuid
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
-from ledger.views import describe
+from ledger.redaction import SPECTATOR
+from ledger.views import describe, move_text
 from replay_web import access
-from replay_web.present import move_text
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -139,7 +139,7 @@ class Feed:
                 if isinstance(event, GameStarted):
                     self.started = event
                 new.append(Item(position, event, tuple(state.findings[before:]), times.get(position),
-                                describe(event, state), move_text(event, state, -1)))
+                                describe(event, state), move_text(event, state, SPECTATOR)))
             with self.cond:
                 self.items.extend(new)
                 self.state = state
