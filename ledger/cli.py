@@ -362,13 +362,17 @@ def score_cmd(state: _State, target: str, as_json: bool) -> None:
 @click.option("--port", default=5000, show_default=True, type=ASCII_INT)
 @click.pass_obj
 def serve_cmd(state: _State, host: str, port: int) -> None:
-    """Serve the replay viewer (replay_web) on the store."""
+    """Serve the replay viewer, the write API and the live stream (replay_web) on the store.
+
+    Werkzeug's threaded server, for one machine; in production use gunicorn
+    with threads (each open stream holds one):
+    gunicorn -k gthread -w 2 --threads 64 'replay_web:create_app()'."""
     from replay_web import create_app
 
     if state.db:
         os.environ[DB_ENV_VAR] = state.db  # for anything else that opens the store
     click.echo(f"serving {state.store} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port)
+    create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port, threaded=True)
 
 
 @cli.command("simulate")
