@@ -47,6 +47,7 @@ from uuid import UUID
 from flask import Blueprint, Response, current_app, request
 
 from ledger.events import Event, GameStarted
+from ledger.params import ascii_int
 from ledger.persistence import game_uuid
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
@@ -281,7 +282,7 @@ def _after() -> int:
     if raw is None or raw == "":
         return -1
     try:
-        value = int(raw)
+        value = ascii_int(raw)  # ASCII digits only (int() reads "٣" and "3_0")
     except ValueError:
         value = -2
     if value < -1:

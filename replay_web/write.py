@@ -41,7 +41,7 @@ bp = Blueprint("write", __name__, url_prefix="/api")
 
 JSON_TYPES = ("application/json",)
 LINES_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines")
-_IF_MATCH = re.compile(r'^\s*(?:W/)?"(\d{1,12})"\s*$')
+_IF_MATCH = re.compile(r'^\s*(?:W/)?"([0-9]{1,12})"\s*$')
 DEFAULT_MAX_BODY = 1024 * 1024
 
 
@@ -109,7 +109,7 @@ def _expected() -> int:
             raise ApiError(400, f"If-Match {header!r}: give the expected next position as a quoted number, e.g. If-Match: \"12\"")
         values.append(int(m.group(1)))
     if query is not None:
-        if not query.isdigit():
+        if not (query.isascii() and query.isdigit()):  # "٣".isdigit() is true
             raise ApiError(400, f"expected={query!r} is not a position (a whole number ≥ 0)")
         values.append(int(query))
     if not values:
