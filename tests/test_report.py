@@ -21,6 +21,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
@@ -410,3 +411,39 @@ def test_route_unfinished_game_needs_a_referee() -> None:
     resp = app.test_client().get("/games/live-1/report?lang=it")
     assert resp.status_code == 403
     assert "the dispute report of an unfinished game shows every card" in html_lib.unescape(resp.get_data(as_text=True))
+
+
+def ruled_dispute_events():
+    """bur-dispute with the rulings' ``finding`` and ``referee`` fields and a
+    referee in the meta (FORMAT.md, ``penalty_assessed`` / ``position_restored``)."""
+    text = DISPUTE.read_text(encoding="utf-8")
+    text = text.replace('"meta":{"tournament":"fixtures","table":"1"}', '"meta":{"tournament":"fixtures","table":"1","referee":"Carla Rossi"}')
+    text = text.replace('"rule":"BUR-TURN-1","note"', '"rule":"BUR-TURN-1","finding":7,"referee":"Carla Rossi","note"')
+    text = text.replace('"target":6,"reason"', '"target":6,"finding":8,"referee":"Dario Neri","reason"')
+    return list(read_record(text.encode("utf-8")).events)
+
+
+def test_rulings_with_their_finding_and_referee() -> None:
+    r = build_report(ruled_dispute_events(), finding=7, lang="it")
+    assert r["referees"] == ["Carla Rossi", "Dario Neri"]
+    assert [(x["position"], x["findings"], x["explicit"], x["referee"]) for x in r["rulings"]] == [
+        (10, [7], True, "Carla Rossi"), (11, [8], True, "Dario Neri")]
+    assert [(f["position"], f["ruled_by"]) for f in r["findings"] if f["ruled_by"]] == [(7, [10]), (8, [11])]
+    page = text_of(render_html(r))
+    assert "Arbitro: Carla Rossi, Dario Neri" in page
+    assert "10 arbitro: penalità −50 a Bruno (BUR-TURN-1) nota: laid off on the opponents' meld 7 Carla Rossi" in page
+    assert "L'arbitro: Carla Rossi, Dario Neri" in page
+
+
+def test_longest_turns_when_events_carry_times() -> None:
+    events = dispute_events()
+    timed = [msgspec.structs.replace(e, at=f"2026-11-29T21:{p:02d}:{(p * 7) % 60:02d}+01:00") for p, e in enumerate(events)]
+    r = build_report(timed, finding=7, lang="en")
+    # position p at 21:p:(7p mod 60): a turn runs from the event before it to its last event
+    assert [(row["name"], [(t["start"], t["end"], t["time"]) for t in row["turns"]]) for row in r["tempo"]] == [
+        ("Anna", [(2, 5, "4:28"), (13, 16, "4:28")]),   # 21:01:07 -> 21:05:35, 21:12:24 -> 21:16:52
+        ("Bruno", [(6, 9, "3:28"), (12, 12, "1:07")]),  # 21:05:35 -> 21:09:03, 21:11:17 -> 21:12:24
+    ]
+    assert "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07" in text_of(render_html(r))
+    assert "Turni più lunghi" in text_of(render_html(build_report(timed, lang="it")))
+    assert build_report(events)["tempo"] == []
