@@ -357,3 +357,20 @@ def test_show_pov_on_the_command_line():
     assert "  seat 0 Anna: 10 cards: hidden\n" in seat.output and "K♦ on top" in seat.output
     bad = runner.invoke(cli, ["show", path, "--at", "5", "--pov", "x"])
     assert bad.exit_code == 2 and "'x' is neither a seat number nor 'spectator'" in bad.output
+
+
+def test_the_stream_gives_a_spectator_a_finding_only_once_it_may_see_it(tmp_path):
+    from ledger.records import Record
+    from replay_web.stream import Feed
+
+    events = _record("burraco/dispute.jsonl")[:18]  # unfinished: no game_ended
+    app = open_app(str(tmp_path / "ledger.db"))
+    app.import_record(Record(events=tuple(events), lines=tuple(range(1, 19)), path="dispute.jsonl"))
+    feed = Feed("bur-dispute")
+    feed.sync(app)
+    referee = [(i.position, [f.rule for f in i.findings]) for i in feed.items if i.findings]
+    spectator = [(i.position, [f.rule for f in i.spectator_findings]) for i in feed.items if i.spectator_findings]
+    assert referee == [(4, ["ALL-MELD-1"]), (5, ["BUR-PILE-1"]), (7, ["BUR-TURN-1"]), (8, ["ALL-TURN-2"]),
+                       (15, ["ALL-TURN-1"]), (17, ["ALL-SCORE-1"])]
+    assert spectator == [(4, ["ALL-MELD-1"]), (7, ["BUR-TURN-1"]), (8, ["ALL-TURN-2"]), (15, ["ALL-TURN-1"]),
+                         (17, ["BUR-PILE-1", "ALL-SCORE-1"])]  # BUR-PILE-1 comes with the end of its hand
