@@ -35,7 +35,7 @@ from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
-from ledger.params import ASCII_INT, AsciiInt
+from ledger.params import ASCII_INT, AsciiInt, ascii_int
 from ledger.audit import audit
 from ledger.records import encode_record, find_record_files, read_record
 from ledger.render import render_score, render_state
@@ -245,13 +245,22 @@ def _load(state: _State, target: str) -> tuple[str, list[Event]]:
 @cli.command("show")
 @click.argument("game")
 @click.option("--at", "at", type=ASCII_INT, default=None, help="Show the table state after event position N.")
-@click.option("--pov", type=ASCII_INT, default=None, help="With --at: only what seat N can see.")
+@click.option("--pov", default=None, metavar="SEAT|spectator",
+              help="With --at: only what seat N (or a spectator, at no seat) could know then.")
 @click.pass_obj
-def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
+def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
     """Print a game's record (GAME is a stored game id or a record file), or with
     --at N the table state after position N."""
     if pov is not None and at is None:
         raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
+    seat: int | str | None = pov
+    if pov is not None and pov.strip().lower() != "spectator":
+        try:
+            seat = ascii_int(pov)
+        except ValueError:
+            raise click.BadParameter(f"{pov!r} is neither a seat number nor 'spectator'", param_hint="--pov") from None
+    elif pov is not None:
+        seat = "spectator"
     _, events = _load(state, game)
     if at is None:
         sys.stdout.buffer.write(encode_record(events))
@@ -259,7 +268,11 @@ def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
         return
     if not 0 <= at < len(events):
         raise click.BadParameter(f"position {at} is outside 0..{len(events) - 1}", param_hint="--at")
-    click.echo(render_state(Replayer(events).state_at(at), pov=pov))
+    table = Replayer(events).state_at(at)
+    try:
+        click.echo(render_state(table, pov=seat))
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--pov") from None
 
 
 @cli.command("export")

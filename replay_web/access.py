@@ -77,6 +77,11 @@ class Access(msgspec.Struct, frozen=True, kw_only=True):
     delay: float
 
 
+#: the access of a reader who may see nothing hidden (for redacting events
+#: and findings to face-up fields in a seat's or spectator's view)
+SPECTATOR_ACCESS = Access(omniscient=False, upto=0, finished=False, view="spectator", delay=0.0)
+
+
 # --- tokens ---------------------------------------------------------------
 
 
