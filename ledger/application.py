@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -51,7 +52,8 @@ from ledger.persistence import (
     event_counts,
     game_uuid,
 )
-from ledger.journal import JournalEntry, journal_recorder, received_now, select_journal
+from ledger import sealstore
+from ledger.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
 from ledger.records import Record
 from ledger.state import Finding, TableState
 
@@ -238,6 +240,21 @@ class LedgerApp(Application[UUID]):
         super().__init__(env)
         #: game id -> table state after its last stored event (live recording), oldest first
         self._live: dict[str, TableState] = {}
+        #: ``(games, events)`` sealed at this open for a store from before the seal chain, else None
+        self.backfilled = self._backfill()
+
+    def _backfill(self) -> tuple[int, int] | None:
+        """Seal once the events a store holds from before the seal chain (no
+        journal row or a NULL seal), saying so on stderr (README "Seals")."""
+        if not isinstance(self.recorder, JournalRecorder) or not sealstore._is_sql(self.recorder):
+            return None
+        sealstore.ensure_schema(self.recorder)
+        done = sealstore.backfill(self, f"backfill:{os_user()}", received_now())
+        if done and done[1]:
+            games, events = done
+            print(f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} game{'s' if games != 1 else ''} "
+                  "stored before the seal chain (once; rummy-ledger verify checks them)", file=sys.stderr)
+        return done
 
     def _stored(self, game_id: str) -> list[StoredEvent]:
         return list(self.recorder.select_events(game_uuid(game_id)))
@@ -486,20 +503,20 @@ class LedgerApp(Application[UUID]):
         by = appended_by or f"library:{os_user()}"
         return self.append_events(game_id, [event], expected=expected_position, appended_by=by).first
 
-    def _seals(self, oid: UUID, first: int, events: Sequence[Event]) -> list[str | None]:
-        """The seal of each event about to be stored at ``first``… (FORMAT.md
-        "Seal"); None until the seal chain is built."""
-        return [None] * len(events)
-
     def _put(self, game_id: str, oid: UUID, first: int, events: Sequence[Event], state: TableState, appended_by: str) -> None:
         """Store ``events`` at positions ``first``… with their journal rows in
         one transaction; ``state`` is the table after them (kept for the next
-        append). Raises :class:`ConcurrentAppendError` when a position is taken."""
+        append). Each journal row carries the event's seal and journal seal
+        (:func:`ledger.sealstore.seal_batch`: FORMAT.md "Seal", continued from
+        the previous event's stored seal). Raises
+        :class:`ConcurrentAppendError` when a position is taken and
+        :class:`~ledger.sealstore.SealError` when the previous event has no
+        stored seal."""
         received = received_now()
-        seals = self._seals(oid, first, events)
+        seals = sealstore.seal_batch(self, oid, first, [encode_event(e) for e in events], appended_by, received)
         journal = [
-            JournalEntry(position=first + i, appended_by=appended_by, received_at=received, seal=seal)
-            for i, seal in enumerate(seals)
+            JournalEntry(position=first + i, appended_by=appended_by, received_at=received, seal=seal, journal_seal=jseal)
+            for i, (seal, jseal) in enumerate(seals)
         ]
         domain_events = [GameEvent(originator_id=oid, originator_version=first + i + 1, event=e) for i, e in enumerate(events)]
         try:

@@ -30,6 +30,7 @@ from rich.text import Text
 
 from ledger import __version__
 from ledger.analytics_cli import register, update_after_import
+from ledger.seal_cli import register as register_seal, seal_list, short_or_missing
 from ledger.cli_write import register as register_write
 from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
@@ -273,6 +274,9 @@ def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
         click.echo(render_state(table, pov=seat))
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--pov") from None
+    if seat is None:  # a seal hashes hidden cards too: a seat's view shows none
+        value = seal_list(state, game, events)[at]
+        click.echo(f"\nseal at position {at}: {short_or_missing(value)}" + (f" ({value})" if value else ""))
 
 
 @cli.command("export")
@@ -334,6 +338,8 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
                 click.echo(error_line(exc, target), err=True)
             continue
         report.setdefault("game_id", game_id)
+        seals = seal_list(state, target, events)
+        report["seal"], report["length"] = seals[-1], len(seals)
         findings = report.get("findings", [])
         status = max(status, 1 if findings else 0)
         if as_json:
@@ -364,10 +370,12 @@ def score_cmd(state: _State, target: str, as_json: bool) -> None:
             click.echo(error_line(exc, target), err=True)
         sys.exit(2)
     sheet = score_sheet(final)
+    seals = seal_list(state, target, events)
     if as_json:
-        click.echo(json.dumps(sheet.to_json(), ensure_ascii=False))
+        click.echo(json.dumps({**sheet.to_json(), "seal": seals[-1]}, ensure_ascii=False))
         return
     click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False)))
+    click.echo(f"seal: {short_or_missing(seals[-1])} (after {len(seals)} events)")
 
 
 @cli.command("serve")
@@ -439,6 +447,7 @@ def import_openspiel_cmd(source: str, output: str | None, game_id: str | None, p
 
 
 register(cli)
+register_seal(cli)
 register_write(cli)
 register_tokens(cli)
 

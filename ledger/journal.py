@@ -5,7 +5,7 @@ The table sits beside eventsourcing's events table, in the same SQLite file or
 the same PostgreSQL schema::
 
     rummy_journal(originator_id, position, appended_by, received_at, seal,
-                  PRIMARY KEY (originator_id, position))
+                  journal_seal, PRIMARY KEY (originator_id, position))
 
 ``originator_id`` is stored as eventsourcing stores it (SQLite: the UUID's
 hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
@@ -13,7 +13,9 @@ hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
 ``appended_by`` a token's name or ``"import:<os user>"`` / ``"cli:<os user>"``,
 ``received_at`` the server's receive time (ISO-8601 UTC with microseconds,
 ``2026-12-01T08:15:02.123456Z``) and ``seal`` FORMAT.md's "Seal" hN in
-lower-case hex, NULL until the seal chain fills it.
+lower-case hex, and ``journal_seal`` the journal chain over the entry and
+its seal (README "Seals"; :mod:`ledger.sealstore` computes both in the
+append path).
 
 The rows are written by small subclasses of eventsourcing's application
 recorders, inside the transaction that inserts the event rows: the caller
@@ -22,7 +24,7 @@ passes ``journal=[JournalEntry, ...]`` (one per stored event, same order) to
 nothing. Events stored before the table existed have no row.
 
 >>> JournalEntry(position=0, appended_by="cli:anna", received_at="2026-12-01T08:15:02.123456Z", seal=None)
-JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:02.123456Z', seal=None)
+JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:02.123456Z', seal=None, journal_seal=None)
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ class JournalEntry(msgspec.Struct, frozen=True, kw_only=True):
     appended_by: str
     received_at: str
     seal: str | None = None
+    #: the journal chain over this entry and its seal (README "Seals"; ledger.sealstore)
+    journal_seal: str | None = None
 
 
 def received_now() -> str:
@@ -68,7 +72,7 @@ def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] 
             raise ProgrammingError(f"journal entry for position {j.position} beside event version {s.originator_version}")
         if not j.appended_by:
             raise ProgrammingError("journal entry without appended_by")
-        rows.append((oid(s.originator_id), j.position, j.appended_by, j.received_at, j.seal))
+        rows.append((oid(s.originator_id), j.position, j.appended_by, j.received_at, j.seal, j.journal_seal))
     return rows
 
 
@@ -105,6 +109,7 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             "appended_by TEXT NOT NULL, "
             "received_at TEXT NOT NULL, "
             "seal TEXT, "
+            "journal_seal TEXT, "
             "PRIMARY KEY (originator_id, position)) "
             "WITHOUT ROWID"
         )
@@ -114,7 +119,9 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
         rows = _rows(stored_events, kwargs.get("journal"), _sqlite_oid)
         returning = super()._insert_events(c, stored_events, **kwargs)
         if rows:
-            c.executemany(f"INSERT INTO {JOURNAL_TABLE} VALUES (?,?,?,?,?)", rows)
+            c.executemany(
+                f"INSERT INTO {JOURNAL_TABLE} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (?,?,?,?,?,?)", rows
+            )
         return returning
 
     def select_journal(self, originator_id: UUID) -> list[JournalEntry]:
@@ -162,11 +169,12 @@ if PostgresApplicationRecorder is not None:
                     "appended_by text NOT NULL, "
                     "received_at text NOT NULL, "
                     "seal text, "
+                    "journal_seal text, "
                     "PRIMARY KEY (originator_id, position))"
                 ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
             )
             self.insert_journal_statement = SQL(
-                "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal) VALUES (%s, %s, %s, %s, %s)"
+                "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (%s, %s, %s, %s, %s, %s)"
             ).format(table=self.journal_table)
             self.select_journal_statement = SQL(
                 "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s ORDER BY position"

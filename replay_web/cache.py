@@ -39,10 +39,11 @@ class GameData:
     stored record cannot be replayed.
     """
 
-    def __init__(self, game_id: str, version: int, events: list[Event], every: int = 16) -> None:
+    def __init__(self, game_id: str, version: int, events: list[Event], every: int = 16, seals: list[str | None] | None = None) -> None:
         self.game_id = game_id
         self.version = version
         self.replayer = Replayer(events, every=every)
+        self._stored_seals = seals[: len(events)] if seals is not None and len(seals) >= len(events) else None
         first = self.replayer.events[0]
         assert isinstance(first, GameStarted)
         self.started: GameStarted = first
@@ -65,6 +66,18 @@ class GameData:
     def state_at(self, position: int) -> TableState:
         """The state just after ``position`` (checkpointed); ``IndexError`` outside."""
         return self.replayer.state_at(position)
+
+    @cached_property
+    def seals(self) -> list[str | None]:
+        """The seal after each position (FORMAT.md "Seal"): the store's stored
+        seals (None where none is stored), or for games served from record
+        files the chain computed from their canonical lines."""
+        if self._stored_seals is not None:
+            return self._stored_seals
+        from ledger.events import encode_event
+        from ledger.seal import seals
+
+        return [h.hex() for h in seals(encode_event(e) for e in self.events)]
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
@@ -141,7 +154,8 @@ class ReplayCache:
                 return data
             self.misses += 1
         events = self.store.events(game_id)
-        data = GameData(game_id, len(events), events, every=self.every)
+        stored_seals = getattr(self.store, "seals", None)
+        data = GameData(game_id, len(events), events, every=self.every, seals=stored_seals(game_id) if stored_seals else None)
         with self._lock:
             self._games[game_id] = data
             self._games.move_to_end(game_id)

@@ -146,6 +146,13 @@ class LedgerStore:
     def events(self, game_id: str) -> list[Event]:
         return list(self.app.get_events(game_id))
 
+    def seals(self, game_id: str) -> list[str | None]:
+        """The stored seal of each position (:func:`ledger.sealstore.stored_seals`;
+        None where none is stored)."""
+        from ledger.sealstore import stored_seals
+
+        return stored_seals(self.app, game_id, strict=False)[1]
+
     def close(self) -> None:
         """Close the application's connections (when it was opened)."""
         if self._app is not None:

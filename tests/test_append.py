@@ -21,6 +21,7 @@ from ledger.events import CardDiscarded, CardDrawn, Event, GameEnded, GameStarte
 from ledger.journal import JOURNAL_TABLE, JournalEntry
 from ledger.persistence import game_uuid
 from ledger.records import encode_record, read_record
+from ledger.seal import seals as chain_seals
 from ledger.state import Finding
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,8 +49,9 @@ def test_append_events_creates_a_game_and_appends_with_journal_rows(app: LedgerA
     assert (last.first, last.length, last.hand_over, last.game_over) == (9, 10, True, True)
     assert app.export_record("live-a") == encode_record(events)
     journal = app.journal("live-a")
+    seals = [h.hex() for h in chain_seals(encode_event(e) for e in events)]  # FORMAT.md "Seal", stored by the append path
     assert [(j.position, j.appended_by, j.seal) for j in journal] == (
-        [(0, "Mario Rossi", None), (1, "Mario Rossi", None)] + [(p, "cli:anna", None) for p in range(2, 10)]
+        [(0, "Mario Rossi", seals[0]), (1, "Mario Rossi", seals[1])] + [(p, "cli:anna", seals[p]) for p in range(2, 10)]
     )
     assert all(RECEIVED.match(j.received_at) for j in journal)
     # one receive time per call, in call order
@@ -252,7 +254,7 @@ def test_export_with_journal_adds_comment_lines_the_reader_ignores(app: LedgerAp
     for position, entry in enumerate(journal):
         comment = lines[2 * position]
         assert comment == b"// journal " + json.dumps(
-            {"position": position, "by": entry.appended_by, "received_at": entry.received_at}, separators=(",", ":")
+            {"position": position, "by": entry.appended_by, "received_at": entry.received_at, "seal": entry.seal}, separators=(",", ":")
         ).encode()
         assert lines[2 * position + 1] == encode_event(events[position])
     assert read_record(annotated).events == tuple(events)
@@ -296,7 +298,7 @@ def test_journal_table_columns(app: LedgerApp, make_record: MakeRecord) -> None:
             first = curs.fetchone()
         assert columns == [
             ("originator_id", "uuid", "NO"), ("position", "integer", "NO"), ("appended_by", "text", "NO"),
-            ("received_at", "text", "NO"), ("seal", "text", "YES"),
+            ("received_at", "text", "NO"), ("seal", "text", "YES"), ("journal_seal", "text", "YES"),
         ]
         assert (first["originator_id"], first["position"]) == (oid, 0)
     else:
@@ -307,7 +309,7 @@ def test_journal_table_columns(app: LedgerApp, make_record: MakeRecord) -> None:
             first = tuple(c.fetchone())
         assert columns == [
             ("originator_id", "TEXT", 1, 1), ("position", "INTEGER", 1, 2), ("appended_by", "TEXT", 1, 0),
-            ("received_at", "TEXT", 1, 0), ("seal", "TEXT", 0, 0),
+            ("received_at", "TEXT", 1, 0), ("seal", "TEXT", 0, 0), ("journal_seal", "TEXT", 0, 0),
         ]
         assert first == (oid.hex, 0)
 

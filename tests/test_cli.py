@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from ledger import seal as _seal
 from ledger.cli import cli
 
 MakeRecord = Callable[..., bytes]
@@ -161,7 +162,8 @@ def test_schema_check(run: Callable[..., Result], tmp_path: Path) -> None:
 def test_audit_json_of_a_clean_game_and_a_rejected_file(run: Callable[..., Result], write_record_file: WriteRecord, make_record: MakeRecord) -> None:
     run("import", str(write_record_file("clean")))
     result = run("audit", "--json", "clean")
-    assert (result.exit_code, json.loads(result.stdout)) == (0, {"game_id": "clean", "findings": []})
+    seal = _seal.seal_hex(make_record("clean").splitlines())
+    assert (result.exit_code, json.loads(result.stdout)) == (0, {"game_id": "clean", "findings": [], "seal": seal, "length": 16})
     lines = make_record("bad").splitlines()
     bad = write_record_file("bad", b"\n".join([*lines[:3], lines[3].replace(b'"card":"', b'"card":"X')]) + b"\n")
     result = run("audit", "--json", str(bad))
@@ -226,7 +228,10 @@ def test_score_text_shows_breakdown_claims_penalties_and_winner(run: Callable[..
         "totals: Anna -70, Bruno -235\n"
         "as played (no referee penalties): Anna -70, Bruno -185\n"
         "winner: Anna\n"
+        "seal: 050b-3d21-0db6-36a0 (after 19 events)\n"
     )
+    as_json = json.loads(run("score", "--json", str(FIXTURES / "burraco" / "dispute.jsonl")).stdout)
+    assert as_json["seal"] == "050b3d210db636a005cd643e343458cd0ba0057ae1cbe79e389e9193f6d950ed"
 
 
 def test_audit_text_lists_findings_by_position(run: Callable[..., Result]) -> None:

@@ -221,9 +221,9 @@ def test_export_with_journal(run: Callable[..., Result], dispute: list[bytes], t
     annotated = run("export", "bur-dispute", "--with-journal")
     lines = annotated.stdout_bytes.splitlines()
     assert lines[0] == b"// journal " + json.dumps(
-        {"position": 0, "by": f"import:{os_user()}", "received_at": journal[0].received_at}, separators=(",", ":")).encode()
+        {"position": 0, "by": f"import:{os_user()}", "received_at": journal[0].received_at, "seal": journal[0].seal}, separators=(",", ":")).encode()
     assert lines[24] == b"// journal " + json.dumps(
-        {"position": 12, "by": f"cli:{os_user()}", "received_at": journal[12].received_at}, separators=(",", ":")).encode()
+        {"position": 12, "by": f"cli:{os_user()}", "received_at": journal[12].received_at, "seal": journal[12].seal}, separators=(",", ":")).encode()
     assert [line for line in lines if not line.startswith(b"//")] == record.splitlines()
     out = tmp_path / "annotated.jsonl"
     written = run("export", "bur-dispute", "--with-journal", "-o", str(out))

@@ -1,0 +1,274 @@
+"""Command bodies of the seal chain (FORMAT.md "Seal (tamper evidence)").
+
+:func:`register` adds to the ``rummy-ledger`` click group (:mod:`ledger.cli`):
+
+- ``seal GAME|FILE [--at N] [--json]``: the seal (full and short form) of a
+  stored game (its stored seal) or of a record file (computed);
+- ``keygen KEYFILE``: an Ed25519 key pair (KEYFILE mode 0600, KEYFILE.pub);
+- ``checkpoint -o FILE [--tournament T] [--sign KEYFILE]``: the stored games'
+  ``(game_id, length, seal)`` with their RFC 6962 root, optionally signed;
+- ``prove GAME --checkpoint FILE [-o FILE]``: one game's inclusion proof;
+- ``verify [GAME...] [--json]``: every stored chain recomputed and compared
+  with the stored seals and journal; ``verify --checkpoint FILE [--key
+  PUBKEY]``: the store against a checkpoint; ``verify --proof FILE [--key
+  PUBKEY] [--record FILE]``: a proof, without the store.
+
+Exit status of ``verify``: 0 all verify, 1 something does not (one line per
+broken game or reason), 2 the store or a file cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ledger import checkpoint as _cp
+from ledger import seal as _seal
+from ledger import sealstore
+
+#: verify shows a progress bar (on a terminal) from this many games
+PROGRESS_MIN_GAMES = 20
+
+
+def _state(ctx: click.Context) -> Any:
+    return ctx.obj
+
+
+def _file_lines(target: str) -> tuple[str, list[bytes]] | None:
+    """``(game_id, canonical lines)`` of a record file, or None when ``target``
+    is not a file. The file is read and checked like ``show``/``score`` do,
+    and each event re-encoded canonically (so a hand-formatted file gets the
+    seal of its export)."""
+    from ledger.cli import _load  # the CLI's one loader of GAME|FILE (validates)
+
+    path = Path(target)
+    if not path.is_file():
+        return None
+    from ledger.events import encode_event
+
+    game_id, events = _load(_state(click.get_current_context()), target)
+    return game_id, [encode_event(e) for e in events]
+
+
+def seal_list(state: Any, target: str, events: list[Any]) -> list[str]:
+    """The seal after each position of ``events`` loaded from ``target``: a
+    record file's computed from its canonical lines, a stored game's as
+    stored (never recomputed on read; None where none is stored). For
+    ``score``, ``audit`` and ``show``."""
+    if Path(target).is_file():
+        from ledger.events import encode_event
+
+        return [h.hex() for h in _seal.seals(encode_event(e) for e in events)]
+    return sealstore.stored_seals(state.app(), target, strict=False)[1][: len(events)]
+
+
+def _short(value: str | None) -> str:
+    return _seal.short_form(value) if value else "none stored (run rummy-ledger verify)"
+
+
+@click.command("seal")
+@click.argument("target", metavar="GAME|FILE")
+@click.option("--at", "at", type=int, default=None, help="The seal after event position N (default: the last event).")
+@click.option("--json", "as_json", is_flag=True, help='One JSON object {"game_id","position","length","seal","short"}.')
+@click.pass_context
+def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> None:
+    """Print the seal of a game: the stored seal of a stored game, or the seal
+    computed from a record file, after position N (default: the last event),
+    in full (64 hex digits) and short form (FORMAT.md "Seal")."""
+    from_file = _file_lines(target)
+    if from_file is not None:
+        game_id, lines = from_file
+        if at is not None and not 0 <= at < len(lines):
+            raise click.BadParameter(f"position {at} is outside 0..{len(lines) - 1}", param_hint="--at")
+        position = len(lines) - 1 if at is None else at
+        value = _seal.seal_hex(lines, at=position)
+        length = len(lines)
+    else:
+        game_id = target
+        length, stored = sealstore.stored_seals(_state(ctx).app(), game_id)
+        if at is not None and not 0 <= at < length:
+            raise click.BadParameter(f"position {at} is outside 0..{length - 1}", param_hint="--at")
+        position = length - 1 if at is None else at
+        value = stored[position]
+    if as_json:
+        click.echo(json.dumps({"game_id": game_id, "position": position, "length": length, "seal": value, "short": _seal.short_form(value)}))
+        return
+    click.echo(f"{game_id} at position {position} ({length} event{'s' if length != 1 else ''}): {_seal.short_form(value)}")
+    click.echo(value)
+
+
+@click.command("keygen")
+@click.argument("keyfile", type=click.Path(dir_okay=False, path_type=Path))
+def keygen_cmd(keyfile: Path) -> None:
+    """Make an Ed25519 key pair for signing checkpoints: KEYFILE (private,
+    mode 0600, never overwritten) and KEYFILE.pub (public)."""
+    pub, kid = _cp.generate_key(keyfile)
+    click.echo(f"wrote private key {keyfile} (mode 0600) and public key {pub}; key id {kid}")
+
+
+@click.command("checkpoint")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The checkpoint file to write.")
+@click.option("--tournament", default=None, help="Only the games whose game_started meta.tournament is T.")
+@click.option("--sign", "keyfile", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="Sign with this Ed25519 private key (rummy-ledger keygen).")
+@click.pass_context
+def checkpoint_cmd(ctx: click.Context, output: Path, tournament: str | None, keyfile: Path | None) -> None:
+    """Write a checkpoint: (game_id, length, seal) of every stored game (or
+    one tournament's), their RFC 6962 Merkle root and the UTC time, signed
+    with --sign KEYFILE. Check it later with `verify --checkpoint FILE`."""
+    key = _cp.load_private_key(keyfile) if keyfile else None
+    app = _state(ctx).app()
+    games = [g.game_id for g in app.list_games() if tournament is None or g.meta.get("tournament") == tournament]
+    entries = [_cp.Entry(gid, *sealstore.head(app, gid)) for gid in games]
+    doc = _cp.build(entries, tournament=tournament, key=key)
+    output.write_text(_cp.dumps(doc), encoding="utf-8")
+    signed = f", signed by key {doc['signature']['key_id']}" if key else ""
+    click.echo(f"wrote checkpoint {output}: {len(entries)} game{'s' if len(entries) != 1 else ''}, root {doc['root'][:16]}…{signed}")
+
+
+@click.command("prove")
+@click.argument("game")
+@click.option("--checkpoint", "cp_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=True, help="The checkpoint the game is in.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the proof here (default: standard output).")
+def prove_cmd(game: str, cp_file: Path, output: Path | None) -> None:
+    """Print the inclusion proof of GAME in a checkpoint (the RFC 6962 audit
+    path, with the checkpoint's signed head). Needs only the checkpoint file;
+    check the proof anywhere with `verify --proof FILE`."""
+    proof = _cp.make_proof(_cp.load(cp_file), game)
+    text = json.dumps(proof, indent=1, ensure_ascii=False) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"wrote the inclusion proof of {game} (leaf {proof['index']} of {proof['size']}) to {output}", err=True)
+
+
+def _progress(total: int, enabled: bool):  # noqa: ANN202
+    console = Console(stderr=True, highlight=False)
+    if not (enabled and console.is_terminal and total >= PROGRESS_MIN_GAMES):
+        return None
+    return Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console, transient=True)
+
+
+@click.command("verify")
+@click.argument("games", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game (or for the checkpoint / proof).")
+@click.option("--checkpoint", "cp_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="Check the store against this checkpoint.")
+@click.option("--proof", "proof_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="Check an inclusion proof (no store needed).")
+@click.option("--key", "key_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="The public key the checkpoint or proof must be signed by.")
+@click.option("--deep", is_flag=True, help="Also decode every stored event (the chain already proves they are the bytes appended).")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="With --proof: also check this record file has the proven seal.")
+@click.pass_context
+def verify_cmd(ctx: click.Context, games: tuple[str, ...], as_json: bool, cp_file: Path | None, proof_file: Path | None,
+               key_file: Path | None, deep: bool, record_file: Path | None) -> None:
+    """Verify the stored games' seal chains (default: every stored game): each
+    chain is recomputed from the stored events and compared with the stored
+    seals and journal. Exit 0 all verify, 1 one line per broken game (the
+    first position that no longer matches and what differs), 2 the store
+    cannot be read.
+
+    With --checkpoint FILE: the file's root and signature check out and every
+    game it lists still begins with the same events under the same seal.
+    With --proof FILE: the inclusion proof checks out (no store is opened)."""
+    if sum(x is not None for x in (cp_file, proof_file)) + (1 if games else 0) > 1:
+        raise click.UsageError("give GAME ids, --checkpoint FILE or --proof FILE, not several")
+    if record_file is not None and proof_file is None:
+        raise click.UsageError("--record goes with --proof")
+    if key_file is not None and cp_file is None and proof_file is None:
+        raise click.UsageError("--key goes with --checkpoint or --proof")
+    public = _cp.load_public_key(key_file) if key_file else None
+    if proof_file is not None:
+        sys.exit(_verify_proof(proof_file, public, record_file, as_json))
+    if cp_file is not None:
+        sys.exit(_verify_checkpoint(ctx, cp_file, public, as_json))
+    sys.exit(_verify_store(ctx, games, as_json, deep))
+
+
+def _say(as_json: bool, ok: bool, text: str, obj: dict[str, Any]) -> None:
+    if as_json:
+        click.echo(json.dumps(obj, ensure_ascii=False))
+    else:
+        click.echo(text, err=not ok)
+
+
+def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bool) -> int:
+    try:
+        entry, signer = _cp.check_proof(_cp.load(path, _cp.PROOF_FORMAT), public)
+        if record_file is not None:
+            from ledger.events import encode_event
+            from ledger.records import read_record
+
+            lines = [encode_event(e) for e in read_record(record_file).events]
+            if len(lines) < entry.length:
+                raise _cp.CheckpointError(f"{record_file} has {len(lines)} events, the proof is for {entry.length}")
+            got = _seal.seal_hex(lines, at=entry.length - 1)
+            if got != entry.seal:
+                raise _cp.CheckpointError(f"{record_file}: seal at position {entry.length - 1} is {_seal.short_form(got)}, the proof's is {_seal.short_form(entry.seal)}")
+    except _cp.CheckpointError as exc:
+        _say(as_json, False, f"{path}: proof does not verify: {exc}", {"ok": False, "proof": str(path), "reason": str(exc)})
+        return 1
+    also = f"; {record_file} has that seal" if record_file else ""
+    _say(as_json, True, f"{path}: {entry.game_id} ({entry.length} events, seal {_seal.short_form(entry.seal)}) is in the checkpoint; {signer}{also}",
+         {"ok": True, "proof": str(path), "game_id": entry.game_id, "length": entry.length, "seal": entry.seal, "signature": signer})
+    return 0
+
+
+def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: bool) -> int:
+    try:
+        entries, signer = _cp.check_checkpoint(_cp.load(path), public)
+    except _cp.CheckpointError as exc:
+        _say(as_json, False, f"{path}: checkpoint does not verify: {exc}", {"ok": False, "checkpoint": str(path), "reason": str(exc)})
+        return 1
+    problems = sealstore.check_checkpoint(_state(ctx).app(), entries)
+    if problems:
+        for p in problems:
+            _say(as_json, False, f"{path}: {p}", {"ok": False, "checkpoint": str(path), "reason": p})
+        return 1
+    n = len(entries)
+    _say(as_json, True, f"{path}: the store is consistent with the checkpoint ({n} game{'s' if n != 1 else ''}, root verified); {signer}",
+         {"ok": True, "checkpoint": str(path), "games": n, "signature": signer})
+    return 0
+
+
+def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
+    app = _state(ctx).app()
+    targets = sealstore.game_keys(app, list(games) or None)
+    bar = _progress(len(targets), not as_json)
+    results = []
+    if bar is None:
+        results = list(sealstore.verify_games(app, targets, deep=deep))
+    else:
+        with bar:
+            task = bar.add_task("verify", total=len(targets))
+            for r in sealstore.verify_games(app, targets, deep=deep):
+                results.append(r)
+                bar.advance(task)
+    broken = [r for r in results if not r.ok]
+    for r in results:
+        if as_json:
+            click.echo(json.dumps(r.to_json(), ensure_ascii=False))
+        elif not r.ok:
+            click.echo(r.line())
+    if not as_json:
+        events = sum(r.length for r in results)
+        click.echo(
+            f"{len(results) - len(broken)} of {len(results)} game{'s' if len(results) != 1 else ''} verified ({events} events)"
+            + (f"; {len(broken)} broken" if broken else ""),
+            err=bool(broken),
+        )
+    return 1 if broken else 0
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``seal``, ``keygen``, ``checkpoint``, ``prove`` and ``verify``."""
+    for command in (seal_cmd, keygen_cmd, checkpoint_cmd, prove_cmd, verify_cmd):
+        cli_group.add_command(command)
+
+
+__all__ = ["register", "seal_list", "short_or_missing"]
+short_or_missing = _short

@@ -1,0 +1,25 @@
+"""The seal benchmark runs at a tiny size and prints every figure of one run."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_seal.py"
+
+
+def test_bench_seal_prints_verify_and_import_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_seal", BENCH)
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--events", "1500", "--import-events", "500", "--rounds", "1", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"built {tmp_path / 'verify.db'}: 1,924 events in ") and out[0].endswith("ev/s, import with the seal chain)")
+    assert out[1] == "verify: 2 games, 1,924 events, 0 MB of canonical lines"
+    assert [line.split()[0] for line in out[2:6]] == ["verify", "seal", "one", "SQL"]
+    assert out[6].startswith("  ratio verify / chain: ")
+    assert out[7] == "import: 962 events per round, 1 rounds each, alternating"
+    assert out[10].startswith("  overhead: ")
