@@ -27,7 +27,7 @@ from ledger.audit import report
 from ledger.scoring import score_sheet
 from ledger.state import TableState
 from ledger.variants import find_variant
-from replay_web import access, params
+from replay_web import access, desk, params
 from replay_web.cache import GameData
 from replay_web.present import around, board, move_text, scoreboard
 from replay_web.store import meta_of
@@ -185,10 +185,10 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
         seen = state if pov is not None else full.state_at(upto)
         findings = access.findings(report(seen).findings, acc)
         sheet, played = score_sheet(seen, adjudicated=True), score_sheet(seen, adjudicated=False)
+    ctx.update(desk.context(full, state, upto, ctx["side_labels"]))  # rulings, rewound moves, the score panel at `at`
     ctx.update(
         moves=moves,
         findings=findings,
-        score=scoreboard(sheet, played, ctx["side_labels"]),
         nav=navigation(game, at),
         view_kind=acc.view,
         players=game.started.players,
@@ -201,7 +201,10 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 def board_fragment(game_id: str):  # type: ignore[no-untyped-def]
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
-    return render_template("_board.html", **board_context(game, at, pov, acc=acc))
+    ctx = board_context(game, at, pov, acc=acc)
+    # the score panel follows the position: the script swaps it in with the board
+    score = desk.score_panel(full.state_at(at), ctx["side_labels"])
+    return render_template("_board.html", **ctx) + render_template("_score.html", score=score)
 
 
 def _default_ruleset(variant: str) -> str | None:
