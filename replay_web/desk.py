@@ -289,12 +289,13 @@ def side_choices(state: TableState) -> list[tuple[str, str]]:
     return out
 
 
-def context(game: Any, state: TableState, horizon: int, labels: list[str]) -> dict[str, Any]:
+def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: Any = None) -> dict[str, Any]:
     """What the game page adds for the desk: ``rulings`` (finding position ->
     rulings, up to ``horizon``, the last position the page may show),
     ``rewound`` (position -> the restoring position, likewise), ``score``
     (the panel at ``state``'s position: :func:`score_panel`), ``can_rule``,
-    the penalty's ``side_choices`` and the page's ``length`` (``expected``)."""
+    the penalty's ``side_choices`` and the page's ``length`` (``expected``).
+    ``pov``: the page's viewer (None the referee, a seat, or a spectator)."""
     events = game.events[: horizon + 1]
     index = by_finding(events)
     rewound = rewound_by(events)
@@ -303,23 +304,37 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str]) -> di
         "rulings": index,
         "ruling_text": {pos: [r.status(game.final) for r in rs] for pos, rs in index.items()},
         "rewound": rewound,
-        "score": score_panel(state, labels),
+        "score": score_panel(state, labels, pov),
         "can_rule": rule,
         "side_choices": side_choices(game.final) if rule else [],
         "length": len(game.events),
     }
 
 
-def score_panel(state: TableState, labels: list[str]) -> dict[str, Any]:
+def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[str, Any]:
     """The score panel at ``state``'s position: the hands completed by then
     (:func:`replay_web.present.scoreboard`), the hand in play as the table
     stands (``running``: ``[{label, cards, melds, points, adjudicated,
     breakdown, penalty}]``, None between hands) and ``final`` (the game is
-    over here: the finished sheet)."""
+    over here: the finished sheet).
+
+    The running points count the cards in hand, so they are shown only to
+    who may see those cards: every side for the referee (``pov`` None), a
+    seat's own side in its view (``pov`` a seat), none for a spectator
+    (any other ``pov``); counts and penalties are public."""
     from replay_web.present import scoreboard
 
     panel = scoreboard(score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False), labels)
     run = running_hand(state)
+    if pov is None:
+        shown = set(range(state.n_sides))
+    elif isinstance(pov, int) and 0 <= pov < state.n_seats:
+        shown = {state.sides[pov]}
+    else:
+        shown = set()
+    if run is not None:
+        run = msgspec.structs.replace(run, lines=tuple(
+            ln if ln.side in shown else msgspec.structs.replace(ln, points=None, breakdown={}) for ln in run.lines))
     panel["running"] = None if run is None else {
         "hand": run.hand,
         "lines": [{

@@ -155,12 +155,12 @@ def test_list_of_10000_games_is_quick(app: LedgerApp) -> None:
         for v, e in enumerate((GameStarted(game_id=f"bulk-{i}", variant="gin", players=players), deal, GameEnded(reason="abandoned"))):
             batch.append(GameEvent(originator_id=oid, originator_version=v + 1, event=e))
     app.events.put(batch)  # stored directly: this test is about listing
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the machine is shared, wall time is noise
     games = app.list_games()
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert len(games) == 10_000
     assert games[-1] == GameSummary(game_id="bulk-9999", variant="gin", ruleset="standard", players=("Anna", "Bruno"), hands=1, events=3)
-    assert elapsed < 3.0, f"listing 10,000 games took {elapsed:.2f}s"
+    assert elapsed < 3.0, f"listing 10,000 games took {elapsed:.2f}s of CPU"
 
 
 def test_unknown_game(app: LedgerApp) -> None:
