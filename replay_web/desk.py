@@ -320,16 +320,17 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
 
     The running points count the cards in hand, so they are shown only to
     who may see those cards: every side for the referee (``pov`` None), a
-    seat's own side in its view (``pov`` a seat), none for a spectator
-    (any other ``pov``); counts and penalties are public."""
+    seat's own in its view (``pov`` a seat; not a team's, which counts the
+    partner's cards), none for a spectator (any other ``pov``); counts and
+    penalties are public."""
     from replay_web.present import scoreboard
 
     panel = scoreboard(score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False), labels)
     run = running_hand(state)
     if pov is None:
         shown = set(range(state.n_sides))
-    elif isinstance(pov, int) and 0 <= pov < state.n_seats:
-        shown = {state.sides[pov]}
+    elif isinstance(pov, int) and 0 <= pov < state.n_seats and state.seats_of(state.sides[pov]) == (pov,):
+        shown = {state.sides[pov]}  # a partner's cards stay hidden: a team's figures are not shown to one seat
     else:
         shown = set()
     if run is not None:

@@ -316,6 +316,7 @@ def test_a_signed_in_referee_sees_an_unfinished_game_whole(desk: Desk) -> None:
 
 def test_score_panel_mid_hand_shows_the_hand_as_the_table_stands(desk: Desk) -> None:
     c = desk.client()
+    sign_in(c, desk.tokens["referee"])  # an unfinished game: the referee sees it whole
     page = c.get(f"/games/{GAME}?at=5").get_data(as_text=True)
     score = text(element(page, "score-panel"))
     assert score.startswith("Scores at position 5 hand Anna Bruno")
@@ -325,6 +326,12 @@ def test_score_panel_mid_hand_shows_the_hand_as_the_table_stands(desk: Desk) -> 
     fragment = c.get(f"/games/{GAME}/board?at=3").get_data(as_text=True)
     assert 'id="score-panel" data-position="3"' in fragment
     assert "-160 melds +15 hand -75 no pozzetto -100" in text(fragment)
+    # a seat sees its own running figures only; a spectator none (they count hidden cards)
+    seat0 = text(element(c.get(f"/games/{GAME}?at=5&pov=0").get_data(as_text=True), "score-panel"))
+    assert ("1 in play, as the table stands -70 melds +55 hand -25 no pozzetto -100 4 cards in hand · 2 melds"
+            " 11 cards in hand · 0 melds totals 0 0") in seat0
+    spectator = text(element(desk.client().get(f"/games/{GAME}?at=5").get_data(as_text=True), "score-panel"))
+    assert "1 in play, as the table stands 4 cards in hand · 2 melds 11 cards in hand · 0 melds totals 0 0" in spectator
 
 
 def test_score_panel_shows_the_final_sheet_only_at_the_end(tmp_path: Path) -> None:
