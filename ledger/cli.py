@@ -37,7 +37,8 @@ from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, 
 from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
 from ledger.params import ASCII_INT, AsciiInt, ascii_int
-from ledger.audit import audit
+from ledger.audit import report as audit_report
+from ledger.rulings import by_finding, rewound_by
 from ledger.records import encode_record, find_record_files, read_record
 from ledger.render import render_score, render_state
 from ledger.replay import Replayer, replay, validate
@@ -251,7 +252,8 @@ def _load(state: _State, target: str) -> tuple[str, list[Event]]:
 @click.pass_obj
 def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
     """Print a game's record (GAME is a stored game id or a record file), or with
-    --at N the table state after position N."""
+    --at N the table state after position N (and the moves a referee's
+    position_restored rewound, which no longer count)."""
     if pov is not None and at is None:
         raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
     seat: int | str | None = pov
@@ -277,6 +279,30 @@ def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
     if seat is None:  # a seal hashes hidden cards too: a seat's view shows none
         value = seal_list(state, game, events)[at]
         click.echo(f"\nseal at position {at}: {short_or_missing(value)}" + (f" ({value})" if value else ""))
+    every = rewound_by(events)
+    if at in every:
+        click.echo(f"move {at} is rewound by the referee at position {every[at]}: it no longer counts")
+    rewound = {p: by for p, by in every.items() if by <= at}
+    if rewound:
+        by: dict[int, list[int]] = {}
+        for p, r in sorted(rewound.items()):
+            by.setdefault(r, []).append(p)
+        for r, moves in by.items():
+            click.echo(f"rewound at position {r}: moves {_ranges(moves)} no longer count")
+
+
+def _ranges(positions: list[int]) -> str:
+    """``[7, 8, 9, 12]`` -> ``"7–9, 12"``."""
+    out: list[str] = []
+    start = prev = positions[0]
+    for p in positions[1:] + [None]:  # type: ignore[list-item]
+        if p is not None and p == prev + 1:
+            prev = p
+            continue
+        out.append(str(start) if start == prev else f"{start}–{prev}")
+        if p is not None:
+            start = prev = p
+    return ", ".join(out)
 
 
 @cli.command("export")
@@ -329,7 +355,9 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
     for target in _targets(state, targets):
         try:
             game_id, events = _load(state, target)
-            report = audit(events).to_json()
+            final = replay(events)
+            index = by_finding(events)
+            report = audit_report(final).to_json(index)
         except RecordError as exc:
             status = 2
             if as_json:
@@ -346,9 +374,14 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
             click.echo(json.dumps(report, ensure_ascii=False))
             continue
         click.echo(f"{report['game_id']}: {len(findings)} finding{'s' if len(findings) != 1 else ''}")
+        rewound = rewound_by(events)
         for f in findings:
             who = ", ".join(p for p in (f.get("hand") is not None and f"hand {f['hand']}", f.get("seat") is not None and f"seat {f['seat']}") if p)
-            click.echo(f"  position {f['position']}{f' ({who})' if who else ''}: {f['rule']}: {f['message']}")
+            found = index.get(f["position"])
+            ruled = found[0].status(final) if found else "open"
+            if f["position"] in rewound:
+                ruled += f"; move rewound by position {rewound[f['position']]}"
+            click.echo(f"  position {f['position']}{f' ({who})' if who else ''}: {f['rule']}: {f['message']}  [{ruled}]")
     sys.exit(status)
 
 
