@@ -304,7 +304,8 @@ def _merged_export(original: click.Command | None) -> click.Command:
     """The top-level ``export``: tables when ``--format``/``--out``/``--all`` is
     given, else the ``original`` command (one game's record)."""
     record_option = (
-        [click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Record export: write to FILE instead of stdout.")]
+        [click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Record export: write to FILE instead of stdout."),
+         click.option("--with-journal", is_flag=True, help="Record export: precede each event with a // journal comment (who appended it, when).")]
         if original is not None else []
     )
 
@@ -312,7 +313,7 @@ def _merged_export(original: click.Command | None) -> click.Command:
     @_export_options
     @_with(tuple(record_option))
     @click.pass_context
-    def export_cmd(ctx: click.Context, output: Path | None = None, **kw: Any) -> None:
+    def export_cmd(ctx: click.Context, output: Path | None = None, with_journal: bool = False, **kw: Any) -> None:
         """Export a game's record (GAME [-o FILE]), or with --format/--out/--all
         the analytics tables, one file per table:
 
@@ -320,14 +321,14 @@ def _merged_export(original: click.Command | None) -> click.Command:
         """
         tables = kw["all_games"] or kw["fmt"] is not None or kw["out"] is not None
         if tables or original is None:
-            if output is not None:
-                raise click.UsageError("-o/--output is for a record export; a table export writes into --out DIR")
+            if output is not None or with_journal:
+                raise click.UsageError("-o/--output and --with-journal are for a record export; a table export writes into --out DIR")
             _export(ctx, **kw)
             return
         filters = any(kw[k] for k in ("variants", "since", "until", "tournaments", "players"))
         if len(kw["games"]) != 1 or filters:
             raise click.UsageError("a record export takes one GAME; for tables pass --format and --out DIR")
-        ctx.invoke(original, game=kw["games"][0], output=output)
+        ctx.invoke(original, game=kw["games"][0], output=output, with_journal=with_journal)
 
     export_cmd.record_export = original  # type: ignore[attr-defined]
     return export_cmd

@@ -250,6 +250,16 @@ class LedgerApp(Application[UUID]):
         last = self.recorder.select_events(oid, desc=True, limit=1)
         return last[0].originator_version if last else 0
 
+    def table_state(self, game_id: str) -> TableState:
+        """The table after the game's last stored event (the state the next
+        append is checked against; kept per process for live games). Raises
+        :class:`GameNotFoundError`."""
+        length = self.game_length(game_id)
+        state = self._live_state(game_id, length)
+        if state is None:
+            raise GameNotFoundError(game_id)
+        return state
+
     def journal(self, game_id: str) -> list[JournalEntry]:
         """Who appended each stored event of a game, and when: its
         ``rummy_journal`` rows in position order (CONTRACT-append.md).

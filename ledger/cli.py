@@ -29,6 +29,7 @@ from rich.table import Table
 
 from ledger import __version__
 from ledger.analytics_cli import register, update_after_import
+from ledger.cli_write import register as register_write
 from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
@@ -261,16 +262,18 @@ def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
 @cli.command("export")
 @click.argument("game")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to FILE instead of stdout.")
+@click.option("--with-journal", is_flag=True, help="Precede each event with a // journal comment: who appended it and when (readers ignore it).")
 @click.pass_obj
-def export_cmd(state: _State, game: str, output: Path | None) -> None:
-    """Write a stored game back as a canonical JSON Lines record."""
-    data = state.app().export_record(game)
+def export_cmd(state: _State, game: str, output: Path | None, with_journal: bool = False) -> None:
+    """Write a stored game back as a canonical JSON Lines record (with
+    --with-journal, plus // journal {"position","by","received_at"} comment lines)."""
+    data = state.app().export_record(game, with_journal=with_journal)
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
         output.write_bytes(data)
-        count = data.count(b"\n")
+        count = sum(1 for line in data.splitlines() if not line.startswith(b"//"))
         click.echo(f"wrote {count} events of {game} to {output}", err=True)
 
 
@@ -416,6 +419,7 @@ def import_openspiel_cmd(source: str, output: str | None, game_id: str | None, p
 
 
 register(cli)
+register_write(cli)
 register_tokens(cli)
 
 

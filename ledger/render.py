@@ -37,8 +37,9 @@ def _meld_line(m: dict[str, Any]) -> str:
     return f"    [{m['id']}] {m['kind']:<8} {pretty_list(m['cards'])}{tail}"
 
 
-def render_state(state: TableState, pov: int | None = None) -> str:
-    """Multi-line text of the table at ``state.position`` (``pov``: redacted to one seat)."""
+def render_state(state: TableState, pov: int | str | None = None) -> str:
+    """Multi-line text of the table at ``state.position`` (``pov``: redacted
+    to one seat, or ``"spectator"``, by :func:`ledger.views.state_view`)."""
     v = state_view(state, pov)
     lines = [f"{v['game_id']} — {v['variant']} ({v['ruleset']}) — position {v['position']}, hand {v['hand']}"]
     if v["ended"]:
@@ -52,6 +53,8 @@ def render_state(state: TableState, pov: int | None = None) -> str:
         team = f", team {s['team']}" if s["team"] is not None else ""
         dealer = " (dealer)" if s["seat"] == v["dealer"] else ""
         cards = pretty_list(s["cards"]) if s["cards"] is not None else "hidden"
+        if s["cards"] is None and s.get("seen"):
+            cards += f" (seen: {pretty_list(s['seen'])})"
         flag = " — out" if s["eliminated"] else ""
         lines.append(f"  seat {s['seat']} {s['name']}{team}{dealer}: {_n(s['count'], 'card')}: {cards}{flag}")
     sides = sorted({m["side"] for m in v["melds"]})
@@ -66,7 +69,11 @@ def render_state(state: TableState, pov: int | None = None) -> str:
     if state.rules.pile_take_count(state) is None:
         lines.append(f"discard pile ({len(pile)}): {pretty_list(pile) or 'empty'}")
     else:
-        lines.append(f"discard pile: {pretty(pile[-1]) if pile else 'empty'} on top ({_n(len(pile), 'card')})")
+        hidden = v.get("discard_hidden", 0)
+        if hidden:
+            lines.append(f"discard pile: face down on top ({_n(len(pile) + hidden, 'card')})")
+        else:
+            lines.append(f"discard pile: {pretty(pile[-1]) if pile else 'empty'} on top ({_n(len(pile), 'card')})")
     lines.append(f"stock: {_n(v['stock_count'], 'card')}")
     for p in v["pozzetti"]:
         taken = f"taken by {state.name(p['taken_by'])}" if p["taken_by"] is not None else "not taken"

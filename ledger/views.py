@@ -1,10 +1,12 @@
 """Plain-data views of a table state and readable move notation (pure, no I/O).
 
 :func:`state_view` is what ``show --json`` and the viewer's state API return;
-with ``pov=<seat>`` it is redacted to what that seat could see (its own hand,
-the melds, the discard pile, counts): other hands become card counts and the
-stock order is never shown. Records stay omniscient; redaction happens only
-here, at the edge (DESIGN.md, "Decisions already taken").
+with ``pov=<seat>`` (or ``pov="spectator"``) it is redacted to what that seat
+(or a reader at no seat) could see, by :mod:`ledger.redaction` (FORMAT.md,
+"Per-seat views"): other hands become counts plus the cards seen face up, the
+stock order is never shown. :func:`move_text` is the notation redacted the
+same way. Records stay omniscient; redaction happens only here, at the edge
+(DESIGN.md, "Decisions already taken").
 
 :func:`describe` turns an event into one line of move notation
 ("Anna draws 7♥", "Bruno takes the pile (5 cards)").
@@ -16,6 +18,7 @@ from typing import Any
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event
+from ledger.redaction import SPECTATOR, Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
 
 PHASES = {
@@ -45,26 +48,35 @@ def meld_view(meld: Meld, state: TableState) -> dict[str, Any]:
     return view
 
 
-def state_view(state: TableState, pov: int | None = None) -> dict[str, Any]:
+def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) -> dict[str, Any]:
     """The table as plain data (JSON-ready).
 
-    ``pov=None`` is the referee's view (everything); ``pov=seat`` shows only
-    what that seat could see: its own hand's cards, every other hand as a
-    count, the stock as a count. Raises :class:`ValueError` for a seat that
-    is not at the table.
+    ``pov=None`` is the referee's view (everything); ``pov=seat`` or
+    ``pov="spectator"`` shows only what that seat (or a reader at no seat)
+    could know at ``state.position`` (FORMAT.md "Per-seat views",
+    :mod:`ledger.redaction`): per seat ``cards`` is the whole hand when it is
+    shown (its own; the Gin knocker's from the knock; every hand once the
+    hand has ended), else None, with ``seen`` the cards of that hand seen
+    face up (taken from the discard pile) and ``count``; ``discard`` holds
+    the face-up cards and ``discard_hidden`` counts the face-down ones (the
+    knock's discard); ``stock`` and pozzetto ``cards`` are None; ``findings``
+    counts the findings that viewer may see. ``seen`` (a
+    :class:`~ledger.redaction.Sight` of the same state and pov) saves
+    recomputing it. Raises :class:`ValueError` for a seat that is not at the
+    table.
     """
-    if pov is not None and not 0 <= pov < state.n_seats:
-        raise ValueError(f"no seat {pov} at this table (seats 0–{state.n_seats - 1})")
+    s = seen if seen is not None else sight(state, pov)
     seats = []
     for seat, player in enumerate(state.players):
         hand = state.hands[seat] if seat < len(state.hands) else ()
-        visible = pov is None or pov == seat
+        cards, seen_cards = seat_cards(state, seat, s)
         seats.append({
             "seat": seat,
             "name": player.name,
             "team": player.team,
             "side": state.sides[seat],
-            "cards": list(hand) if visible else None,
+            "cards": cards,
+            "seen": seen_cards,
             "count": len(hand),
             "opened": state.opened[seat] if seat < len(state.opened) else False,
             "eliminated": seat in state.eliminated,
@@ -77,6 +89,7 @@ def state_view(state: TableState, pov: int | None = None) -> dict[str, Any]:
             "count": len(p) if p is not None else None,
             "cards": list(p) if (p is not None and pov is None) else None,
         })
+    discard, hidden = visible_discard(state, s)
     view: dict[str, Any] = {
         "game_id": state.game_id,
         "variant": state.rules.variant,
@@ -90,17 +103,46 @@ def state_view(state: TableState, pov: int | None = None) -> dict[str, Any]:
         "seats": seats,
         "stock_count": state.stock_count,
         "stock": list(state.stock) if (state.stock is not None and pov is None) else None,
-        "discard": list(state.discard),
+        "discard": discard,
+        "discard_hidden": hidden,
         "melds": [meld_view(m, state) for m in state.melds],
         "pozzetti": pozzetti,
         "totals": list(state.totals),
-        "findings": len(state.findings),
+        "findings": len(state.findings) if pov is None else len(visible_findings(state, pov, s)),
         "ended": state.ended,
     }
     extra = getattr(state.rules, "extra_view", None)
     if extra is not None:
-        view.update(extra(state, pov))
+        # a variant's extra data about hands: the viewer's own (no seat's for a
+        # spectator, -1), every seat's once every hand is shown
+        view.update(extra(state, None if (pov is None or s.revealed) else (-1 if pov == SPECTATOR else pov)))
     return view
+
+
+def move_text(event: Event, state: TableState | None = None, pov: Pov = None) -> str:
+    """Move notation (:func:`describe`) as ``pov`` may read it: another
+    seat's stock draw is "draws a card from the stock", a knock's face-down
+    discard is not named, and a referee's free-text reason is left out (it
+    may name any card). ``state`` supplies the player names.
+
+    >>> from ledger.events import CardDrawn
+    >>> move_text(CardDrawn(seat=0, card="7H"), pov="spectator")
+    'seat 0 draws a card from the stock'
+    """
+    if pov is None:
+        return describe(event, state)
+    seat = getattr(event, "seat", None)
+    name = state.name(seat) if state is not None else f"seat {seat}"
+    if seat != pov:
+        if event.type == "card_drawn":
+            return f"{name} draws a card from the stock"
+        if event.type == "knocked":
+            deadwood = getattr(event, "deadwood", ())
+            kind = "goes gin" if not deadwood else f"knocks with {len(deadwood)} deadwood card(s)"
+            return f"{name} {kind}, discarding face down"
+    if event.type == "position_restored":
+        return f"referee restores the table to move {getattr(event, 'target')}"
+    return describe(event, state)
 
 
 def describe(event: Event, state: TableState | None = None) -> str:

@@ -40,6 +40,7 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ledger.events import Event, GameStarted, to_builtins
+from ledger.redaction import SPECTATOR, Pov
 from ledger.state import Finding, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
 from ledger.views import state_view
@@ -260,9 +261,10 @@ def limit_position(at: int, access: Access) -> int:
     return at
 
 
-def check_pov(pov: int | None, access: Access) -> None:
-    """A seat's view of an unfinished game shows that seat's hidden cards: referees only (403)."""
-    if pov is not None and not access.omniscient:
+def check_pov(pov: Pov, access: Access) -> None:
+    """A seat's view of an unfinished game shows that seat's hidden cards:
+    referees only (403); ``pov="spectator"`` is anyone's."""
+    if pov is not None and pov != SPECTATOR and not access.omniscient:
         abort(403, description="a seat's view of an unfinished game needs a referee token; spectators see no hand")
 
 
@@ -297,15 +299,15 @@ def findings(items: Iterable[Finding], access: Access) -> list[Finding]:
     return [msgspec.structs.replace(f, message=HIDDEN_MESSAGE) for f in out]
 
 
-def table_view(state: TableState, access: Access, pov: int | None = None) -> dict[str, Any]:
-    """:func:`ledger.views.state_view` for this reader: for a spectator no
-    hand, stock or pozzetto cards and no variant extras (they may hold hidden
-    cards, e.g. Gin's deadwood)."""
+def table_view(state: TableState, access: Access, pov: Pov = None) -> dict[str, Any]:
+    """:func:`ledger.views.state_view` for this reader: ``pov``'s view when
+    the reader may see the whole game, else the spectator's
+    (:data:`ledger.redaction.SPECTATOR`, FORMAT.md "Per-seat views") with,
+    besides, no hand, stock or pozzetto cards and no variant extras."""
     check_pov(pov, access)
-    view = state_view(state, pov)
     if access.omniscient:
-        return view
-    return redact_view(view)
+        return state_view(state, pov)
+    return redact_view(state_view(state, SPECTATOR))
 
 
 def redact_view(view: dict[str, Any]) -> dict[str, Any]:
@@ -316,12 +318,13 @@ def redact_view(view: dict[str, Any]) -> dict[str, Any]:
     out["seats"] = [{**s, "cards": None} for s in view["seats"]]
     out["stock"] = None
     out["pozzetti"] = [{**p, "cards": None} for p in view["pozzetti"]]
-    out["pov"] = None
+    out["pov"] = SPECTATOR
     out["spectator"] = True
     return out
 
 
-def move_pov(access: Access, pov: int | None) -> int | None:
-    """The ``pov`` to give :func:`replay_web.present.move_text`: -1 (no seat:
-    every draw and face-down card hidden) for a spectator."""
-    return pov if access.omniscient else -1
+def move_pov(access: Access, pov: Pov) -> Pov:
+    """The ``pov`` to give :func:`ledger.views.move_text`: ``pov`` itself for
+    a reader who may see the whole game, else :data:`~ledger.redaction.SPECTATOR`
+    (no seat: every draw and face-down card hidden)."""
+    return pov if access.omniscient else SPECTATOR

@@ -7,8 +7,10 @@
   (``{"game": {...}, "events": [{"position", "type", "text", "event"}]}``);
 - ``GET /api/games/<id>/state?at=N&pov=S``: :func:`ledger.views.state_view`
   at position ``at`` (default the last) plus ``"move"`` (the notation of the
-  event at ``at``); with ``pov`` a hidden hand is a count, never its cards,
-  and the move text hides what that seat could not see;
+  event at ``at``); with ``pov`` (a seat, or ``spectator``) the view is
+  redacted by :mod:`ledger.redaction` (a hidden hand is a count plus the
+  cards seen face up, never its other cards) and the move text hides what
+  that viewer could not see;
 - ``GET /api/games/<id>/audit``: the ``rummy-ledger audit --json`` object;
 - ``GET /api/games/<id>/score``: the ``rummy-ledger score --json`` object.
 
@@ -27,11 +29,11 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from ledger.audit import report
+from ledger.redaction import SPECTATOR, visible_findings
 from ledger.scoring import score_sheet
+from ledger.views import move_text
 from replay_web import access, params
 from replay_web.games import filter_games
-from replay_web.present import move_text
 from replay_web.store import meta_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -49,7 +51,7 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
     acc = access.reader_access(g)
     upto = acc.upto
     state = g.final if acc.omniscient else g.state_at(upto)
-    found = access.findings(g.findings, acc)
+    found = access.findings(g.findings if acc.omniscient else visible_findings(state, SPECTATOR), acc)
     summary: dict[str, Any] = {
         "game_id": g.game_id,
         "variant": g.started.variant,
@@ -79,8 +81,8 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
 def state(game_id: str):  # type: ignore[no-untyped-def]
     g = params.load_game(game_id)
     acc = access.reader_access(g)
-    at = access.limit_position(params.position(request.args, g) if "at" in request.args else acc.upto, acc)
     pov = params.pov(request.args, g)
+    at = access.limit_position(params.position(request.args, g, pov if acc.omniscient else None) if "at" in request.args else acc.upto, acc)
     s = g.state_at(at)
     view = access.table_view(s, acc, pov)
     view["move"] = move_text(g.events[at], s, access.move_pov(acc, pov))
@@ -93,7 +95,7 @@ def audit(game_id: str):  # type: ignore[no-untyped-def]
     acc = access.reader_access(g)
     if acc.omniscient:
         return jsonify(g.audit_json)
-    found = report(g.state_at(acc.upto)).findings
+    found = visible_findings(g.state_at(acc.upto), SPECTATOR)
     return jsonify({"game_id": g.game_id, "findings": [access.finding_json(f, acc) for f in found]})
 
 

@@ -5,15 +5,17 @@ Routes (GET only):
 - ``/`` -> ``/games``;
 - ``/games?variant=&player=&tournament=&q=``: every game, filtered;
 - ``/games/<game_id>?at=N&pov=S``: the game at position ``at`` (default the
-  last), seen by seat ``pov`` (default: the referee, who sees everything);
+  last), seen by seat ``pov`` or by a spectator (``pov=spectator``), redacted
+  by :mod:`ledger.redaction` (default: the referee, who sees everything);
 - ``/games/<game_id>/board?at=N&pov=S``: the table alone (an HTML fragment
   the page's script swaps in when stepping, so the URL changes without a
   reload).
 
 What a reader sees is decided by :mod:`replay_web.access`: an unfinished
-game is shown to a browser (no token) as a spectator sees it, up to the
-delayed position, with no hidden card, no notes and findings without their
-messages; seat views (``pov``) of an unfinished game need a referee token.
+game is shown to a browser (no token) as a spectator sees it
+(:mod:`ledger.redaction` with ``pov="spectator"``), up to the delayed
+position, with no notes and findings without their messages; seat views
+(``pov=<seat>``) of an unfinished game need a referee token.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from ledger.audit import report
+from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
 from ledger.scoring import score_sheet
-from ledger.state import TableState
+from ledger.state import Finding, TableState
 from ledger.variants import find_variant
+from ledger.views import move_text
 from replay_web import access, params
 from replay_web.cache import GameData
-from replay_web.present import around, board, move_text, scoreboard
+from replay_web.present import board, scoreboard
 from replay_web.store import meta_of
 
 bp = Blueprint("games", __name__)
@@ -98,17 +101,33 @@ def _after(points: list[int], p: int) -> int | None:
     return points[i] if i < len(points) else None
 
 
-def navigation(game: GameData, at: int) -> dict[str, int | None]:
-    """Target positions of the controls (None when there is none)."""
+def navigation(game: Any, at: int, last: int | None, hand_starts: list[int], violations: list[int]) -> dict[str, int | None]:
+    """Target positions of the controls (None when there is none).
+
+    ``last`` None is a page that knows nothing after ``at`` (a seat's or a
+    spectator's view): "next" is always ``at + 1``, whether or not it is
+    recorded yet, and there is no last position, next hand or next violation.
+    ``hand_starts`` and ``violations`` are the positions that page may know."""
+    if last is None:
+        return {
+            "first": 0,
+            "prev": max(at - 1, 0),
+            "next": at + 1,
+            "last": None,
+            "prev_hand": _before(hand_starts, at),
+            "next_hand": None,
+            "prev_violation": _before(violations, at),
+            "next_violation": None,
+        }
     return {
         "first": 0,
         "prev": max(at - 1, 0),
-        "next": min(at + 1, game.last),
-        "last": game.last,
-        "prev_hand": _before(game.hand_starts, at),
-        "next_hand": _after(game.hand_starts, at),
-        "prev_violation": _before(game.violation_positions, at),
-        "next_violation": _after(game.violation_positions, at),
+        "next": min(at + 1, last),
+        "last": last,
+        "prev_hand": _before(hand_starts, at),
+        "next_hand": _after(hand_starts, at),
+        "prev_violation": _before(violations, at),
+        "next_violation": _after(violations, at),
     }
 
 
@@ -127,71 +146,107 @@ class LimitedGame:
         return getattr(self._game, name)
 
 
-def _reader(game: GameData) -> tuple[Any, access.Access, int, int | None]:
-    """The game as this reader may see it, its access, ``at`` and ``pov`` (403 beyond)."""
+def _reader(game: GameData) -> tuple[Any, access.Access, int, Pov]:
+    """The game as this reader may see it, its access, ``at`` and the ``pov``
+    to redact for (:data:`~ledger.redaction.SPECTATOR` for a reader who may
+    not see the whole game; 403 beyond what it may see)."""
     acc = access.reader_access(game)
-    shown: Any = game if acc.omniscient else LimitedGame(game, acc.upto)
-    at = params.position(request.args, game) if request.args.get("at") else acc.upto
-    access.limit_position(at, acc)
     pov = params.pov(request.args, game)
     access.check_pov(pov, acc)
+    shown: Any = game
+    if not acc.omniscient:
+        shown, pov = LimitedGame(game, acc.upto), SPECTATOR
+    at = params.position(request.args, game, pov if acc.omniscient else None) if request.args.get("at") else acc.upto
+    access.limit_position(at, acc)
     return shown, acc, at, pov
 
 
-def board_context(game: GameData, at: int, pov: int | None, state: TableState | None = None,
+def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None, seen: Sight | None = None,
                   acc: access.Access | None = None) -> dict[str, Any]:
     """What ``_board.html`` needs: the table at ``at`` (``state``, when the
-    caller has it) and the move there, redacted for a spectator (``acc``)."""
+    caller has it) and the move there, as ``pov`` may see them. A seat's or
+    spectator's page with a whole view of the game (``acc`` omniscient) knows
+    nothing after ``at`` (``last`` None); an unfinished game's spectator
+    knows it up to the delayed last position (``game.last``)."""
     state = state if state is not None else game.state_at(at)
-    ctx = board(state, pov)
-    if acc is not None and not acc.omniscient:
+    seen = seen if seen is not None else sight(state, pov)
+    ctx = board(state, pov, seen)
+    whole = acc is None or acc.omniscient
+    if not whole:
         ctx["view"] = access.redact_view(ctx["view"])
-        ctx["around"] = around(ctx["view"]["seats"], None)
         ctx["extra"] = []
+    if pov is None:
+        rules_here = game.rules_at.get(at, [])
+    else:
+        rules_here = [f.rule for f in visible_findings(state, pov, seen) if f.position == at]
     ctx.update(
         game=game,
         at=at,
-        pov=pov,
-        move=move_text(game.events[at], state, pov if acc is None else access.move_pov(acc, pov)),
-        rules_here=game.rules_at.get(at, []),
+        last=game.last if (pov is None or not whole) else None,
+        pov=pov if whole else None,
+        move=move_text(game.events[at], state, pov),
+        rules_here=rules_here,
         hand_no=state.hand,
     )
     return ctx
 
 
+def _pov_args(pov: Pov) -> dict[str, Any]:
+    return {} if pov is None else {"pov": pov}
+
+
 @bp.get("/games/<game_id>")
 def game_page(game_id: str):  # type: ignore[no-untyped-def]
+    """The game page at ``at`` as ``pov`` sees it. In a seat's or spectator's
+    view every part (table, moves, audit, scores, controls, data attributes)
+    is a function of the record up to ``at`` and of what that viewer saw
+    (:mod:`ledger.redaction`), so it is the same page whether or not the
+    store holds later events. A reader who may not see the whole unfinished
+    game gets the spectator's view of it up to the delayed position."""
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
     state = full.state_at(at)
-    ctx = board_context(game, at, pov, state, acc)
-    names = full.final
-    upto = game.last if pov is None else at  # a seat sees nothing of the future
-    moves = []
-    for i in range(upto + 1):
-        event = full.events[i]
-        text = full.moves[i] if (pov is None and acc.omniscient) else move_text(event, names, access.move_pov(acc, pov))
-        moves.append({
-            "pos": i,
-            "text": text,
-            "rules": full.rules_at.get(i, []),
-            "deal": event.type == "hand_dealt",
-            "note": event.note if (pov is None and acc.omniscient) else None,
-        })
-    if pov is None and acc.omniscient:
+    seen = sight(state, pov)
+    ctx = board_context(game, at, pov, state, seen, acc)
+    horizon = at if ctx["last"] is None else ctx["last"]  # the last position this page may know
+    if pov is None:
         findings = list(full.findings)
         sheet, played = full.sheet, full.sheet_as_played
+        hand_starts, violations = full.hand_starts, full.violation_positions
     else:
-        seen = state if pov is not None else full.state_at(upto)
-        findings = access.findings(report(seen).findings, acc)
-        sheet, played = score_sheet(seen, adjudicated=True), score_sheet(seen, adjudicated=False)
+        known = state if horizon == at else full.state_at(horizon)
+        findings = list(visible_findings(known, pov, seen if horizon == at else None))
+        sheet, played = score_sheet(known, adjudicated=True), score_sheet(known, adjudicated=False)
+        hand_starts = [p for p in full.hand_starts if p <= horizon]
+        violations = sorted({f.position for f in findings})
+    rules_at: dict[int, list[str]] = {}
+    for f in findings:
+        rules_at.setdefault(f.position, []).append(f.rule)
+    if not acc.omniscient:
+        findings = access.findings(findings, acc)
+    moves = []
+    for i in range(horizon + 1):
+        event = full.events[i]
+        moves.append({
+            "pos": i,
+            "text": full.moves[i] if pov is None else move_text(event, state, pov),
+            "rules": rules_at.get(i, []),
+            "deal": event.type == "hand_dealt",
+            "note": event.note if pov is None else None,
+        })
+    shown_pov = ctx["pov"]
     ctx.update(
         moves=moves,
         findings=findings,
+        violations=violations,
+        hand_starts=hand_starts,
         score=scoreboard(sheet, played, ctx["side_labels"]),
-        nav=navigation(game, at),
+        nav=navigation(game, at, ctx["last"], hand_starts, violations),
         view_kind=acc.view,
         players=game.started.players,
+        povs=[(p.seat, p.name) for p in game.started.players] + [(SPECTATOR, "spectator")],
+        pov_args=_pov_args(shown_pov),
+        ruleset=state.rules.ruleset,
         meta=_meta(game),
     )
     return render_template("game.html", **ctx)

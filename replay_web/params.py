@@ -1,4 +1,5 @@
-"""Request parameters shared by the pages and the API: the game, ``at`` and ``pov``.
+"""Request parameters shared by the pages and the API: the game, ``at`` and ``pov``
+(read ``pov`` first: it changes what a bad ``at`` may say).
 
 A bad parameter aborts with 400 and a message that says what is allowed;
 an unknown game raises :class:`~ledger.errors.GameNotFoundError` (404).
@@ -10,6 +11,7 @@ from collections.abc import Mapping
 
 from flask import abort, current_app
 
+from ledger.redaction import SPECTATOR, Pov
 from replay_web.cache import GameData
 
 
@@ -30,22 +32,29 @@ def _int(args: Mapping[str, str], name: str) -> int | None:
         abort(400, description=f"{name}={raw!r} is not a whole number")
 
 
-def position(args: Mapping[str, str], game: GameData) -> int:
-    """``at``: a position 0..last (default: the last position)."""
+def position(args: Mapping[str, str], game: GameData, pov: Pov = None) -> int:
+    """``at``: a position 0..last (default: the last position). In a seat's
+    or spectator's view (``pov`` not None) a position past the last says so
+    without naming the last (a seat's page must not tell how the game goes on)."""
     at = _int(args, "at")
     if at is None:
         return game.last
+    if pov is not None and at > game.last >= 0:
+        abort(404, description=f"position {at} is not recorded (yet)")
     if not 0 <= at <= game.last:
         abort(400, description=f"position {at} is outside this game's positions 0–{game.last}")
     return at
 
 
-def pov(args: Mapping[str, str], game: GameData) -> int | None:
-    """``pov``: a seat of the game, or None (the referee's view)."""
+def pov(args: Mapping[str, str], game: GameData) -> Pov:
+    """``pov``: a seat of the game, ``"spectator"`` (a reader at no seat,
+    :data:`ledger.redaction.SPECTATOR`), or None (the referee's view)."""
+    if (args.get("pov") or "").strip().lower() == SPECTATOR:
+        return SPECTATOR
     seat = _int(args, "pov")
     if seat is None:
         return None
     n = len(game.started.players)
     if not 0 <= seat < n:
-        abort(400, description=f"pov={seat}: no such seat at this table (seats 0–{n - 1})")
+        abort(400, description=f"pov={seat}: no such seat at this table (seats 0–{n - 1}); pov={SPECTATOR} is the view from no seat")
     return seat

@@ -16,17 +16,19 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ledger.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, pretty
-from ledger.events import Event
+from ledger.redaction import Pov, Sight, sight
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
-from ledger.views import PHASES, describe, state_view
+from ledger.views import PHASES, move_text, state_view
+
+__all__ = ["around", "board", "face", "move_text", "scoreboard", "stands_for_text", "suit_markup"]
 
 _RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
 #: keys of :func:`ledger.views.state_view` the board shows in its own places;
 #: any other key (a variant's ``extra_view``) is listed as variant data
 BASE_VIEW_KEYS = frozenset({
-    "game_id", "variant", "ruleset", "position", "hand", "dealer", "turn", "phase", "pov", "seats",
+    "discard_hidden", "game_id", "variant", "ruleset", "position", "hand", "dealer", "turn", "phase", "pov", "seats",
     "stock_count", "stock", "discard", "melds", "pozzetti", "totals", "findings", "ended",
 })
 #: keys of a meld view shown in their own places; others come from the
@@ -54,20 +56,6 @@ def suit_markup(text: str) -> Markup:
     return Markup(out)
 
 
-def move_text(event: Event, state: TableState, pov: int | None = None) -> str:
-    """Move notation (:func:`ledger.views.describe`), redacted for ``pov``:
-    another seat's stock draw is "draws a card" and a knock's face-down
-    discard is not named. ``state`` supplies the player names."""
-    seat = getattr(event, "seat", None)
-    if pov is not None and seat is not None and seat != pov:
-        if event.type == "card_drawn":
-            return f"{state.name(seat)} draws a card from the stock"
-        if event.type == "knocked":
-            kind = "goes gin" if not getattr(event, "deadwood", None) else "knocks"
-            return f"{state.name(seat)} {kind}, discarding face down"
-    return describe(event, state)
-
-
 def stands_for_text(value: str | None) -> str:
     """What a wild stands for, readably: ``"9H"`` -> ``9♥``, a set's ``"7"`` -> ``7``."""
     if not value:
@@ -75,8 +63,10 @@ def stands_for_text(value: str | None) -> str:
     return pretty(value) if len(value) > 1 and value[-1] in SUIT_SYMBOLS else value
 
 
-def board(state: TableState, pov: int | None) -> dict[str, Any]:
-    """Template data of the table at ``state.position`` seen from ``pov``.
+def board(state: TableState, pov: Pov, seen: Sight | None = None) -> dict[str, Any]:
+    """Template data of the table at ``state.position`` seen from ``pov``
+    (a seat, ``"spectator"`` or None for the referee; ``seen`` its
+    :class:`~ledger.redaction.Sight`, computed when not given).
 
     Keys: ``view`` (:func:`state_view`), ``turn_text``, ``sides`` (melds
     grouped per side in table order: ``[{side, label, melds}]``, each meld
@@ -84,7 +74,7 @@ def board(state: TableState, pov: int | None) -> dict[str, Any]:
     discard pile: the variant takes it whole, as in Burraco), ``extra``
     (variant data ``[(key, value)]``). Raises ``ValueError`` for a bad seat.
     """
-    view = state_view(state, pov)
+    view = state_view(state, pov, seen if seen is not None else sight(state, pov))
     if view["ended"]:
         turn_text = f"game over: {view['ended'].replace('_', ' ')}"
     elif view["turn"] is not None:
@@ -105,7 +95,7 @@ def board(state: TableState, pov: int | None) -> dict[str, Any]:
     extra = [(k, v) for k, v in view.items() if k not in BASE_VIEW_KEYS]
     return {
         "view": view,
-        "around": around(view["seats"], pov),
+        "around": around(view["seats"], pov if isinstance(pov, int) else None),
         "turn_text": turn_text,
         "sides": groups,
         "pile_whole": pile_whole,

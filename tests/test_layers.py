@@ -13,7 +13,7 @@ import pytest
 
 PURE = [
     "ledger.cards", "ledger.events", "ledger.records", "ledger.melds", "ledger.state",
-    "ledger.variants", "ledger.variants.outcome", "ledger.rule_ids", "ledger.replay", "ledger.audit", "ledger.scoring", "ledger.views", "ledger.render",
+    "ledger.variants", "ledger.variants.outcome", "ledger.rule_ids", "ledger.replay", "ledger.audit", "ledger.scoring", "ledger.views", "ledger.redaction", "ledger.render",
 ]
 FORBIDDEN = ("eventsourcing", "duckdb", "flask", "click", "psycopg", "sqlite3")
 

@@ -122,7 +122,7 @@ def test_api_score_is_the_score_json(client):
         ("/api/games/nope/score", 404, "no game 'nope' in the store"),
         ("/api/games/web-1/state?at=19", 400, "position 19 is outside this game's positions 0–18"),
         ("/api/games/web-1/state?at=1.5", 400, "at='1.5' is not a whole number"),
-        ("/api/games/web-1/state?pov=-1", 400, "pov=-1: no such seat at this table (seats 0–1)"),
+        ("/api/games/web-1/state?pov=-1", 400, "pov=-1: no such seat at this table (seats 0–1); pov=spectator is the view from no seat"),
         ("/api/nothing", 404, "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again."),
     ],
 )

@@ -1,15 +1,17 @@
 // rummy-ledger viewer: step through a game without reloading the page.
 // Plain JS, no build step. The server renders every view; this script only
 // swaps the board fragment (/games/<id>/board?at=N) and keeps the URL, the
-// slider, the controls and the move list in step. In a seat's view (pov) the
-// move list itself depends on the position, so stepping loads the page.
+// slider, the controls and the move list in step. In a seat's or spectator's
+// view (pov) the move list itself depends on the position, so stepping loads
+// the page; such a page knows nothing after its position (no data-last), so
+// "next" always asks for the following position.
 (function () {
   "use strict";
   var root = document.getElementById("game");
   if (!root) return;
 
-  var last = parseInt(root.dataset.last, 10);
   var pov = root.dataset.pov;
+  var last = pov === "" ? parseInt(root.dataset.last, 10) : Infinity;
   var hands = JSON.parse(root.dataset.hands || "[]");
   var violations = JSON.parse(root.dataset.violations || "[]");
   var pageUrl = root.dataset.page;
@@ -133,7 +135,7 @@
       case "ArrowRight": target = at + 1; break;
       case "ArrowLeft": target = at - 1; break;
       case "Home": target = 0; break;
-      case "End": target = last; break;
+      case "End": target = isFinite(last) ? last : null; break;
       case "n": target = after(violations, at); break;
       case "p": target = before(violations, at); break;
       case "PageDown": target = after(hands, at); break;

@@ -1,0 +1,185 @@
+"""The CLI's write commands over the one append path
+(:meth:`ledger.application.LedgerApp.append_events`): ``append`` and ``rule``.
+
+``rummy-ledger append GAME FILE|-`` appends JSON Lines events (a file, or
+standard input for ``-``) to a stored game, or creates it when the first
+event is its ``game_started``. ``rummy-ledger rule GAME --penalty ...`` /
+``--restore ...`` writes a referee's ``penalty_assessed`` /
+``position_restored`` (FORMAT.md "Events", with the optional ``finding`` and
+``referee``). The journal names the writer ``"cli:<os user>"``.
+
+Exit status: 0 stored; 2 refused (nothing stored): one line on stderr, for an
+event ``file:line: field: RULE: message``, for a ruling
+``GAME: position N: field: RULE: message``; an unknown game, a stale or
+conflicting writer and bad options as the other commands do.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from ledger.application import AppendResult, LedgerApp, os_user
+from ledger.errors import RecordError
+from ledger.events import Event, decode_event
+from ledger.records import Record, format_error, read_record
+from ledger.state import Finding, TableState
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def finding_line(f: Finding) -> str:
+    """``  position P (hand H, seat S): RULE: message``, as ``audit`` prints it."""
+    who = ", ".join(p for p in (f.hand is not None and f"hand {f.hand}", f.seat is not None and f"seat {f.seat}") if p)
+    return f"  position {f.position}{f' ({who})' if who else ''}: {f.rule}: {f.message}"
+
+
+def outcome_lines(result: AppendResult, state: TableState) -> list[str]:
+    """What an append stored and what it raised: the count and positions,
+    each finding, whether the hand or the game is over."""
+    n = result.length - result.first
+    lines = [f"{result.game_id}: {_plural(n, 'event')} appended ({result.first} → {result.length})"]
+    lines += [finding_line(f) for f in result.findings]
+    if state.ended is not None:
+        lines.append(f"game ended ({state.ended})")
+    elif result.game_over:
+        lines.append(f"game over ({state.game_end_reason}): game_ended is next")
+    elif result.hand_over and state.hand:
+        lines.append(f"hand {state.hand} over")
+    return lines
+
+
+def totals_line(state: TableState) -> str:
+    """``totals: Anna -70, Bruno -285`` (as adjudicated)."""
+    rules = state.rules
+    return "totals: " + ", ".join(f"{rules.side_label(state, side)} {points}" for side, points in enumerate(state.totals))
+
+
+def _append(app: LedgerApp, game: str, events: list[Event] | Record) -> tuple[AppendResult, TableState]:
+    result = app.append_events(game, events, appended_by=f"cli:{os_user()}")
+    return result, app.table_state(game)
+
+
+@click.command("append")
+@click.argument("game")
+@click.argument("source", metavar="FILE|-")
+@click.pass_obj
+def append_cmd(state: Any, game: str, source: str) -> None:
+    """Append JSON Lines events (FILE, or - for standard input) to the stored
+    game GAME, checked against its table as it stands; a first event
+    game_started for GAME creates it.
+
+    Prints how many events were stored, the findings they raised and whether
+    the hand or the game is over. A refused event prints
+    file:line: field: RULE: message and nothing is stored (exit 2).
+    """
+    try:
+        record = read_record(sys.stdin.buffer if source == "-" else Path(source))
+    except RecordError as exc:
+        if exc.message.startswith("no events"):
+            exc = RecordError("REC-FORMAT", "no events to append", path=exc.path)
+        _refuse(exc.with_location(path=exc.path or ("<stdin>" if source == "-" else source)))
+    if record.path is None or source == "-":
+        record = Record(record.events, record.lines, "<stdin>" if source == "-" else source)
+    try:
+        result, table = _append(state.app(), game, record)
+    except RecordError as exc:
+        _refuse(exc if exc.path else exc.with_location(path=record.path))
+    for line in outcome_lines(result, table):
+        click.echo(line)
+
+
+def _refuse(err: RecordError) -> None:
+    click.echo(err.describe(), err=True)
+    sys.exit(2)
+
+
+def _side(value: str) -> dict[str, int]:
+    """``"1"`` -> ``{"seat": 1}``, ``"team:0"`` -> ``{"team": 0}``."""
+    text = value.strip()
+    kind, _, number = text.partition(":") if ":" in text else ("seat", "", text)
+    if kind not in ("seat", "team") or not number.isascii() or not number.isdigit():
+        raise click.BadParameter(f"{value!r}: give a seat number (0, 1, ...) or team:T", param_hint="--penalty")
+    return {kind: int(number)}
+
+
+def _event(payload: dict[str, Any]) -> Event:
+    """The event of a ruling, validated as a record line is (REC-FORMAT)."""
+    raw = msgspec.json.encode(payload)
+    try:
+        return decode_event(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise format_error(exc, raw) from None
+
+
+@click.command("rule")
+@click.argument("game")
+@click.option("--penalty", nargs=2, metavar="SEAT|team:T POINTS", default=None,
+              help="A penalty_assessed: the seat (or team:T) and the signed points added to its score.")
+@click.option("--rule", "rule_id", metavar="ID", default=None, help="With --penalty: the RULES.md rule id it applies (e.g. BUR-PILE-1).")
+@click.option("--restore", "target", metavar="TARGET", type=click.IntRange(0), default=None,
+              help="A position_restored: rewind the hand to just after position TARGET.")
+@click.option("--reason", default=None, help="With --restore: why (required).")
+@click.option("--finding", type=click.IntRange(0), metavar="POS", default=None, help="The position of the finding this rules on.")
+@click.option("--note", default=None, help="Free text stored with the event.")
+@click.option("--referee", default=None, metavar="NAME", help="Who rules (the event's referee field).")
+@click.pass_obj
+def rule_cmd(state: Any, game: str, penalty: tuple[str, str] | None, rule_id: str | None, target: int | None,
+             reason: str | None, finding: int | None, note: str | None, referee: str | None) -> None:
+    """Append a referee's ruling to GAME:
+
+    \b
+    rummy-ledger rule GAME --penalty SEAT|team:T POINTS --rule ID [--finding POS] [--note ...] [--referee NAME]
+    rummy-ledger rule GAME --restore TARGET --reason ... [--finding POS] [--referee NAME]
+
+    Prints where it was stored and the totals as adjudicated. A ruling the
+    game refuses (an unknown seat or rule id, a --finding that names no
+    finding: REC-REF) prints GAME: position N: field: RULE: message (exit 2).
+    """
+    if (penalty is None) == (target is None):
+        raise click.UsageError("give one ruling: --penalty SEAT|team:T POINTS --rule ID, or --restore TARGET --reason TEXT")
+    payload: dict[str, Any]
+    if penalty is not None:
+        if rule_id is None:
+            raise click.UsageError("--penalty needs --rule ID (the RULES.md rule it applies)")
+        if reason is not None:
+            raise click.UsageError("--reason goes with --restore; a penalty's words go in --note")
+        who, points = penalty
+        text = points.strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if not (digits.isascii() and digits.isdigit()):
+            raise click.BadParameter(f"{points!r} is not a whole number of points", param_hint="--penalty")
+        payload = {"type": "penalty_assessed", **_side(who), "points": int(text), "rule": rule_id}
+    else:
+        if reason is None:
+            raise click.UsageError("--restore needs --reason TEXT")
+        if rule_id is not None:
+            raise click.UsageError("--rule goes with --penalty")
+        payload = {"type": "position_restored", "target": target, "reason": reason}
+    for key, value in (("finding", finding), ("referee", referee), ("note", note)):
+        if value is not None:
+            payload[key] = value
+    try:
+        event = _event(payload)
+        result, table = _append(state.app(), game, [event])
+    except RecordError as exc:
+        _refuse(exc.with_location(path=game))
+    click.echo(f"{game}: {event.type} stored at position {result.first}")
+    for f in result.findings:
+        click.echo(finding_line(f))
+    click.echo(totals_line(table))
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``append`` and ``rule`` to the ``rummy-ledger`` group."""
+    cli_group.add_command(append_cmd)
+    cli_group.add_command(rule_cmd)
+
+
+__all__ = ["register", "append_cmd", "rule_cmd", "outcome_lines", "finding_line"]
