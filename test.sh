@@ -27,4 +27,14 @@ if [ ! -x /usr/bin/chromium ]; then
     fi
 fi
 
+# Debian's poppler-utils: pdftotext/pdfinfo read back the dispute report's PDF
+if ! command -v pdftotext >/dev/null || ! command -v pdfinfo >/dev/null; then
+    echo "test.sh: installing Debian's poppler-utils (pdftotext) for the dispute report's PDF tests" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+    if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends poppler-utils >/dev/null; }; then
+        echo "test.sh: warning: could not install poppler-utils; the PDF report tests will fail" >&2
+    fi
+fi
+
 exec "$VENV/bin/python" -m pytest -n 2 "$@"

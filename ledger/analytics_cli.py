@@ -35,7 +35,9 @@ import duckdb
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
+from ledger.params import ASCII_INT, AsciiInt
 from ledger.projections import analytics_path, open_duckdb, update
 from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
 from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait
@@ -47,7 +49,7 @@ PROGRESS_MIN_EVENTS = 20_000
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, markup=False, emoji=False)
 
 
 def _view_path(ctx: click.Context, analytics: str | None) -> str:
@@ -80,6 +82,11 @@ def run_update(app: Any, path: str, *, rebuild: bool = False, batch: int = DEFAU
 
 
 def _summary(result: UpdateResult) -> str:
+    skipped = "".join(f"\nanalytics: game {game} skipped: {why}" for game, why in result.skipped)
+    return _counts(result) + skipped
+
+
+def _counts(result: UpdateResult) -> str:
     if not result.notifications:
         return f"analytics view {result.path} is up to date (event {result.position or 0})"
     return (
@@ -183,7 +190,7 @@ def _query(ctx: click.Context, sql: str, as_csv: bool, as_json: bool, analytics:
     path = _view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
-    con = open_duckdb(path, read_only=True, wait=default_wait() if wait is None else wait)
+    con = open_duckdb(path, read_only=True, wait=default_wait() if wait is None else wait, sandbox=True)
     try:
         try:
             cur = con.execute(sql)
@@ -208,10 +215,11 @@ def _query(ctx: click.Context, sql: str, as_csv: bool, as_json: bool, analytics:
         table = Table(title_justify="left", caption=f"{len(rows)} row{'s' if len(rows) != 1 else ''}" + (f" (first {max_rows} shown)" if len(rows) > max_rows else ""))
         for i, name in enumerate(names):
             numeric = bool(rows) and all(isinstance(r[i], (int, float)) and not isinstance(r[i], bool) for r in rows if r[i] is not None)
-            table.add_column(name, justify="right" if numeric else "left", overflow="fold")
+            table.add_column(Text(name), justify="right" if numeric else "left", overflow="fold")
         for row in rows[:max_rows]:
-            table.add_row(*(_cell(v) for v in row))
-        Console(width=None if sys.stdout.isatty() else 200, highlight=False).print(table)
+            table.add_row(*(Text(_cell(v)) for v in row))
+        # cells are the view's data (names, messages): printed as they are, no [markup], no :emoji:
+        Console(width=None if sys.stdout.isatty() else 200, highlight=False, markup=False, emoji=False).print(table)
 
 
 def _jsonable(value: Any) -> Any:
@@ -239,7 +247,7 @@ _query_args = (
     _analytics_opt,
     _wait_opt,
     _no_update_opt,
-    click.option("--max-rows", type=int, default=200, show_default=True, help="Rows shown in the table (all rows with --csv/--json)."),
+    click.option("--max-rows", type=ASCII_INT, default=200, show_default=True, help="Rows shown in the table (all rows with --csv/--json)."),
 )
 
 
@@ -275,7 +283,7 @@ def _analytics_group() -> click.Group:
 
     @analytics_group.command("update")
     @click.option("--rebuild", is_flag=True, help="Drop the view and build it again from the first event.")
-    @click.option("--batch", type=click.IntRange(1), default=DEFAULT_BATCH, show_default=True, help="Events per transaction.")
+    @click.option("--batch", type=AsciiInt(min=1), default=DEFAULT_BATCH, show_default=True, help="Events per transaction.")
     @_analytics_opt
     @_wait_opt
     @click.pass_context

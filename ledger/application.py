@@ -45,6 +45,8 @@ from ledger.persistence import (
     GAME_STARTED_TOPIC,
     GameEvent,
     MsgspecMapper,
+    naming_game,
+    schema_lock,
     ensure_topic_index,
     event_counts,
     game_uuid,
@@ -216,15 +218,19 @@ class LedgerApp(Application[UUID]):
         creating = str(self.env.get("CREATE_TABLE", "yes")).lower() in ("y", "yes", "t", "true", "on", "1")
         datastore = getattr(self.factory, "datastore", None)
         schema = getattr(datastore, "schema", "public")
-        if creating and datastore is not None and schema != "public":
-            # A ``?schema=`` store URL names a schema the tables go in: create it on first use.
-            from psycopg.sql import SQL, Identifier
+        if not creating:
+            return journal_recorder(self.factory)
+        # several importers on an empty PostgreSQL database: one creates, the others wait
+        # (every CREATE of the store's tables goes inside this block: ledger.persistence.schema_lock)
+        with schema_lock(datastore):
+            if datastore is not None and schema != "public":
+                # A ``?schema=`` store URL names a schema the tables go in: create it on first use.
+                from psycopg.sql import SQL, Identifier
 
-            with datastore.transaction(commit=True) as curs:
-                curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(schema)))
-        # eventsourcing's recorder plus the ``rummy_journal`` side table (ledger.journal)
-        recorder = journal_recorder(self.factory)
-        if creating:
+                with datastore.transaction(commit=True) as curs:
+                    curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(schema)))
+            # eventsourcing's recorder plus the ``rummy_journal`` side table (ledger.journal)
+            recorder = journal_recorder(self.factory)
             ensure_topic_index(recorder)
         return recorder
 
@@ -276,7 +282,8 @@ class LedgerApp(Application[UUID]):
         stored = self._stored(game_id)
         if not stored:
             raise GameNotFoundError(game_id)
-        return [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
+        with naming_game(game_id):
+            return [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
 
     def export_record(self, game_id: str, *, with_journal: bool = False) -> bytes:
         """The game's record as canonical JSON Lines (the stored bytes, one event a
@@ -290,7 +297,8 @@ class LedgerApp(Application[UUID]):
         stored = self._stored(game_id)
         if not stored:
             raise GameNotFoundError(game_id)
-        lines = [self.mapper.plain_state(s) + b"\n" for s in stored]  # type: ignore[attr-defined]
+        with naming_game(game_id):
+            lines = [self.mapper.plain_state(s) + b"\n" for s in stored]  # type: ignore[attr-defined]
         if not with_journal:
             return b"".join(lines)
         rows = {j.position: j for j in select_journal(self.recorder, game_uuid(game_id))}

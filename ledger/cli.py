@@ -26,6 +26,7 @@ from eventsourcing.utils import TopicError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from ledger import __version__
 from ledger.analytics_cli import register, update_after_import
@@ -34,6 +35,7 @@ from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
+from ledger.params import ASCII_INT, AsciiInt
 from ledger.audit import audit
 from ledger.records import encode_record, find_record_files, read_record
 from ledger.render import render_score, render_state
@@ -52,7 +54,8 @@ except ImportError:  # pragma: no cover
 
 def _console(stderr: bool = False) -> Console:
     stream = sys.stderr if stderr else sys.stdout
-    return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False)
+    # names, ids and paths are the user's: printed as they are (no [markup], no :emoji:)
+    return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False, markup=False, emoji=False)
 
 
 def _fail(message: str) -> None:
@@ -171,7 +174,7 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
                 _console().print(f"{result.game_id}: {n} event{'s' if n != 1 else ''} appended ({result.previous} → {result.events})", markup=False, soft_wrap=True)
             return
         tally["rejected"][0] += 1
-        err.print(problem, markup=False, soft_wrap=True)
+        err.print(Text(problem), soft_wrap=True)
 
     if len(files) >= PROGRESS_MIN_FILES and err.is_terminal:
         columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -184,7 +187,7 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
         for path, result in app.import_records(files, strict=strict):
             one(path, result)  # type: ignore[arg-type]
 
-    table = Table(title=f"import into {state.store}", title_justify="left")
+    table = Table(title=Text(f"import into {state.store}"), title_justify="left")
     for name in ("", "files", "games", "events"):
         table.add_column(name, justify="left" if not name else "right")
     for name, (nfiles, games, events) in tally.items():
@@ -211,14 +214,14 @@ def list_cmd(state: _State, as_json: bool) -> None:
     if not games:
         click.echo(f"no games in {state.store}")
         return
-    table = Table(title=f"{len(games)} game{'' if len(games) == 1 else 's'} in {state.store}", title_justify="left")
+    table = Table(title=Text(f"{len(games)} game{'' if len(games) == 1 else 's'} in {state.store}"), title_justify="left")
     table.add_column("game", overflow="fold")
     table.add_column("variant")
     table.add_column("players", overflow="fold")
     table.add_column("hands", justify="right")
     table.add_column("events", justify="right")
     for g in games:
-        table.add_row(g.game_id, g.variant + (f" ({g.ruleset})" if g.ruleset else ""), ", ".join(g.players), str(g.hands), str(g.events))
+        table.add_row(Text(g.game_id), Text(g.variant + (f" ({g.ruleset})" if g.ruleset else "")), Text(", ".join(g.players)), str(g.hands), str(g.events))
     _console().print(table)
 
 
@@ -241,8 +244,8 @@ def _load(state: _State, target: str) -> tuple[str, list[Event]]:
 
 @cli.command("show")
 @click.argument("game")
-@click.option("--at", "at", type=int, default=None, help="Show the table state after event position N.")
-@click.option("--pov", type=int, default=None, help="With --at: only what seat N can see.")
+@click.option("--at", "at", type=ASCII_INT, default=None, help="Show the table state after event position N.")
+@click.option("--pov", type=ASCII_INT, default=None, help="With --at: only what seat N can see.")
 @click.pass_obj
 def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
     """Print a game's record (GAME is a stored game id or a record file), or with
@@ -356,24 +359,28 @@ def score_cmd(state: _State, target: str, as_json: bool) -> None:
 
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--port", default=5000, show_default=True, type=ASCII_INT)
 @click.pass_obj
 def serve_cmd(state: _State, host: str, port: int) -> None:
-    """Serve the replay viewer (replay_web) on the store."""
+    """Serve the replay viewer, the write API and the live stream (replay_web) on the store.
+
+    Werkzeug's threaded server, for one machine; in production use gunicorn
+    with threads (each open stream holds one):
+    gunicorn -k gthread -w 2 --threads 64 'replay_web:create_app()'."""
     from replay_web import create_app
 
     if state.db:
         os.environ[DB_ENV_VAR] = state.db  # for anything else that opens the store
     click.echo(f"serving {state.store} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port)
+    create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port, threaded=True)
 
 
 @cli.command("simulate")
 @click.option("--variant", required=True, type=click.Choice(["burraco", "scala40", "ramino", "ramino51", "gin"]), help="Variant to play.")
 @click.option("--ruleset", default=None, help="Preset (default: the variant's).")
-@click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True, help="Seats at the table.")
-@click.option("--games", type=click.IntRange(1), required=True, help="How many complete games to write.")
-@click.option("--seed", type=int, required=True, help="Random seed: the same seed writes the same games.")
+@click.option("--players", type=AsciiInt(2, 6), default=2, show_default=True, help="Seats at the table.")
+@click.option("--games", type=AsciiInt(min=1), required=True, help="How many complete games to write.")
+@click.option("--seed", type=ASCII_INT, required=True, help="Random seed: the same seed writes the same games.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder for the .jsonl records.")
 @click.option("--violations", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
               help="Per-turn rate of injected rule violations (written beside each record as NAME.injected.json).")
@@ -421,6 +428,10 @@ def import_openspiel_cmd(source: str, output: str | None, game_id: str | None, p
 register(cli)
 register_write(cli)
 register_tokens(cli)
+
+from ledger.report_cli import register as _register_report  # noqa: E402
+
+_register_report(cli, _load)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -17,6 +17,7 @@ b'{"type":"card_drawn","seat":0,"card":"6H"}'
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
@@ -27,10 +28,13 @@ from ledger import FORMAT
 from ledger.cards import CARD_PATTERN
 
 CardStr = Annotated[str, Meta(pattern=CARD_PATTERN, description="A card: rank A 2-10 J Q K and suit C D H S, or JK")]
-Cards = tuple[CardStr, ...]
+#: the most cards one list can hold: every card of the biggest deck (Burraco's 108)
+MAX_CARDS = 108
+Cards = Annotated[tuple[CardStr, ...], Meta(max_length=MAX_CARDS)]
 Seat = Annotated[int, Meta(ge=0, le=15, description="0-based seat, clockwise")]
 MeldId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}(?!\n)$", description="Meld id, unique within the hand")]
-GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}(?!\n)$")]
+GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}(?!\n)$", extra_json_schema={"not": {"enum": [".", ".."]}},
+                             description="Game id; not . or .. (a URL path segment that a browser would resolve away)")]
 #: game points in one score line or penalty (bounded so that totals fit the analytics' 32-bit columns)
 Points = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]
 Note = Annotated[str, Meta(max_length=2000)]
@@ -38,9 +42,41 @@ Position = Annotated[int, Meta(ge=0, le=100_000_000)]
 #: the referee who rules (``penalty_assessed`` / ``position_restored``)
 Referee = Annotated[str, Meta(min_length=1, max_length=200)]
 
+#: the years an ``at`` may name (FORMAT.md: a time at a table; anything else cannot be one)
+AT_YEARS = (1900, 2200)
+_AT_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)")
+At = Annotated[str, Meta(max_length=40, extra_json_schema={"format": "date-time"},
+                         description="ISO-8601 time with a zone (Z or +hh:mm), years 1900-2200")]
+
+
+def check_at(at: str) -> datetime:
+    """The moment an ``at`` names; raises :class:`ValueError` naming ``at``
+    unless it is an ISO-8601 date and time in ASCII digits with a zone (``Z``
+    or ``+hh:mm``) in the years 1900–2200.
+
+    >>> check_at("2026-11-29T20:15:00+01:00").utcoffset()
+    datetime.timedelta(seconds=3600)
+    """
+    try:
+        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"`at` is not an ISO-8601 time: {at!r}") from None
+    if _AT_SHAPE.fullmatch(at) is None:
+        if moment.tzinfo is None:
+            raise ValueError(f"`at` {at!r} has no zone: end it with Z or an offset such as +01:00")
+        raise ValueError(f"`at` is not an ISO-8601 time: {at!r} (date and time in ASCII digits, then Z or +hh:mm)")
+    if not AT_YEARS[0] <= moment.year <= AT_YEARS[1]:
+        raise ValueError(f"`at` {at!r} is outside the years {AT_YEARS[0]}–{AT_YEARS[1]}")
+    return moment
+
+
 VARIANTS = ("burraco", "scala40", "ramino", "ramino51", "gin")
 Variant = Literal["burraco", "scala40", "ramino", "ramino51", "gin"]
 OptionValue = Union[bool, Annotated[int, Meta(ge=0, le=1_000_000)], Annotated[str, Meta(max_length=64)]]
+#: a name of the format's vocabulary: a ruleset, an option key
+Name = Annotated[str, Meta(max_length=64)]
+#: a value of ``meta`` (tournament, round, table, date, referee, site)
+MetaText = Annotated[str, Meta(max_length=200)]
 
 
 class _Struct(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -57,15 +93,12 @@ class Event(
 ):
     """Base of every record event: optional ``at`` (ISO-8601) and ``note``."""
 
-    at: str | None = None
+    at: At | None = None
     note: Note | None = None
 
     def __post_init__(self) -> None:
         if self.at is not None:
-            try:
-                datetime.fromisoformat(self.at.replace("Z", "+00:00"))
-            except ValueError:
-                raise ValueError(f"`at` is not an ISO-8601 time: {self.at!r}") from None
+            check_at(self.at)
 
     @property
     def type(self) -> str:
@@ -84,12 +117,12 @@ class Player(_Struct, kw_only=True):
 class GameMeta(_Struct, kw_only=True):
     """Descriptive strings about a game (all optional)."""
 
-    tournament: str | None = None
-    round: str | None = None
-    table: str | None = None
-    date: str | None = None
-    referee: str | None = None
-    site: str | None = None
+    tournament: MetaText | None = None
+    round: MetaText | None = None
+    table: MetaText | None = None
+    date: MetaText | None = None
+    referee: MetaText | None = None
+    site: MetaText | None = None
 
 
 class ClaimedScore(_Struct, kw_only=True):
@@ -117,10 +150,15 @@ class GameStarted(Event, tag="game_started", kw_only=True):
     format: Literal["rummy-ledger/1"] = FORMAT  # type: ignore[assignment]
     game_id: GameId
     variant: Variant
-    ruleset: str | None = None
-    options: dict[str, OptionValue] | None = None
+    ruleset: Name | None = None
+    options: Annotated[dict[Name, OptionValue], Meta(max_length=64)] | None = None
     players: Annotated[tuple[Player, ...], Meta(min_length=1, max_length=16)]
     meta: GameMeta | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.game_id in (".", ".."):
+            raise ValueError(f"`game_id` {self.game_id!r} is not a usable id: . and .. are path segments a browser resolves away")
 
 
 class HandDealt(Event, tag="hand_dealt", kw_only=True):
@@ -128,10 +166,10 @@ class HandDealt(Event, tag="hand_dealt", kw_only=True):
 
     hand: Annotated[int, Meta(ge=1, le=10_000)]
     dealer: Seat
-    hands: tuple[Cards, ...]
+    hands: Annotated[tuple[Cards, ...], Meta(max_length=16)]
     discard: Cards
     stock: Cards | None = None
-    pozzetti: tuple[Cards, ...] | None = None
+    pozzetti: Annotated[tuple[Cards, ...], Meta(max_length=2)] | None = None
 
 
 class CardDrawn(Event, tag="card_drawn", kw_only=True):
@@ -201,7 +239,7 @@ class Knocked(Event, tag="knocked", kw_only=True):
 
     seat: Seat
     discard: CardStr
-    melds: tuple[DeclaredMeld, ...]
+    melds: Annotated[tuple[DeclaredMeld, ...], Meta(max_length=52)]
     deadwood: Cards
 
 
@@ -220,7 +258,7 @@ class HandEnded(Event, tag="hand_ended", kw_only=True):
 
     reason: HandEndReason
     seat: Seat | None = None
-    claimed: tuple[ClaimedScore, ...] | None = None
+    claimed: Annotated[tuple[ClaimedScore, ...], Meta(max_length=16)] | None = None
 
 
 class PenaltyAssessed(Event, tag="penalty_assessed", kw_only=True):
@@ -231,7 +269,7 @@ class PenaltyAssessed(Event, tag="penalty_assessed", kw_only=True):
     seat: Seat | None = None
     team: Annotated[int, Meta(ge=0, le=7)] | None = None
     points: Points
-    rule: Annotated[str, Meta(pattern=r"^[A-Z0-9]+-[A-Z0-9-]+(?!\n)$")]
+    rule: Annotated[str, Meta(pattern=r"^[A-Z0-9]+-[A-Z0-9-]+(?!\n)$", max_length=32)]
     finding: Position | None = None
     referee: Referee | None = None
 
@@ -256,7 +294,7 @@ class GameEnded(Event, tag="game_ended", kw_only=True):
     """Closes the record."""
 
     reason: GameEndReason
-    claimed: tuple[ClaimedScore, ...] | None = None
+    claimed: Annotated[tuple[ClaimedScore, ...], Meta(max_length=16)] | None = None
 
 
 EventUnion = Union[

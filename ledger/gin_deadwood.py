@@ -28,6 +28,7 @@ holds in the middle of its turn: the best of the eleven discards.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 from functools import lru_cache
 from itertools import combinations
 
@@ -99,6 +100,13 @@ def hand_melds(cards: Sequence[str]) -> list[tuple[str, ...]]:
     return melds
 
 
+#: hands up to this many cards use the subset search (exact, and the same
+#: arrangement as always); bigger ones, which only an irregular record holds
+#: (ALL-TURN-3), the dynamic programme over ranks: same least deadwood, in
+#: time linear in the ranks whatever the hand
+SUBSET_SEARCH_MAX = 12
+
+
 def best_arrangement(cards: Sequence[str]) -> Arrangement:
     """The arrangement of ``cards`` with the least deadwood (ties: fewest melds
     found first). Cards are canonical strings of a single 52-card deck.
@@ -109,6 +117,15 @@ def best_arrangement(cards: Sequence[str]) -> Arrangement:
     0
     """
     cards = tuple(cards)
+    if len(cards) > SUBSET_SEARCH_MAX:
+        arrangement, _ = _by_ranks(cards, discard=False)
+        return arrangement
+    return _subset_search(cards)
+
+
+def _subset_search(cards: tuple[str, ...]) -> Arrangement:
+    """The memoised search over the melds of the hand (exponential in the
+    hand's size: used up to :data:`SUBSET_SEARCH_MAX` cards)."""
     index = {c: i for i, c in enumerate(cards)}
     masks: list[tuple[int, int]] = []  # (meld mask, melded value)
     meld_list = hand_melds(cards)
@@ -157,6 +174,10 @@ def best_after_discard(cards: Sequence[str]) -> DiscardChoice:
     cards = tuple(cards)
     if not cards:
         raise ValueError("no cards to discard")
+    if len(cards) > SUBSET_SEARCH_MAX + 1:
+        arrangement, discard = _by_ranks(cards, discard=True)
+        assert discard is not None
+        return DiscardChoice(discard, arrangement)
     best: DiscardChoice | None = None
     for i, c in enumerate(cards):
         arr = best_arrangement(cards[:i] + cards[i + 1 :])
@@ -176,3 +197,150 @@ def best_deadwood(cards: Sequence[str], hand_size: int = 10) -> int:
     if len(cards) > hand_size:
         return best_after_discard(cards).arrangement.deadwood_value
     return best_arrangement(cards).deadwood_value
+
+
+# --- the dynamic programme over ranks (any hand size) -------------------------------
+#
+# Ranks are taken from ace to king. Before rank r the state says, per suit, how
+# long the sequence running into r is (0, 1, 2, or 3 for "three or more") and,
+# for best_after_discard, whether the discard is chosen yet. At rank r each
+# card present is deadwood, part of a set of that rank (3 or 4 cards), the
+# next card of its suit's sequence, or the discard. A sequence of 1 or 2 may
+# not stop. That is at most 13 x 512 states x 25 choices, whatever the hand.
+
+_D, _S, _R, _X = 0, 1, 2, 3  # deadwood, set, sequence, the discard
+
+
+def _choices(n: int, discard: bool) -> list[tuple[int, ...]]:
+    """Every assignment of the ``n`` cards of one rank (sets of 3 or 4 only)."""
+    out: list[tuple[int, ...]] = []
+    options = (_D, _S, _R, _X) if discard else (_D, _S, _R)
+
+    def walk(prefix: tuple[int, ...]) -> None:
+        if len(prefix) == n:
+            if prefix.count(_S) in (0, 3, 4) and prefix.count(_X) <= 1:
+                out.append(prefix)
+            return
+        for o in options:
+            walk(prefix + (o,))
+
+    walk(())
+    return out
+
+
+_CHOICES = {(n, d): _choices(n, d) for n in range(5) for d in (False, True)}
+
+
+def _by_ranks(cards: tuple[str, ...], *, discard: bool) -> tuple[Arrangement, str | None]:
+    """Least deadwood of ``cards`` (with ``discard``: after the best discard,
+    ties to the higher card) and one arrangement that reaches it."""
+    first_seen: dict[str, int] = {}
+    for i, c in enumerate(cards):
+        first_seen.setdefault(c, i)
+    suits = ("C", "D", "H", "S")
+    at_rank: list[list[tuple[int, str]]] = [[] for _ in range(14)]  # rank -> [(suit index, card)]
+    loose: list[str] = []  # a second copy or a card of no rank (JK): deadwood, or the discard
+    for c, i in sorted(first_seen.items(), key=lambda kv: kv[1]):
+        rank, suit = RANK.get(c, 0), SUIT.get(c, "")
+        if 1 <= rank <= 13 and suit in suits:
+            at_rank[rank].append((suits.index(suit), c))
+        else:
+            loose.append(c)
+    loose += [c for i, c in enumerate(cards) if first_seen[c] != i]
+    # cost = (deadwood, -discard value): ties between discards go to the higher card
+    State = tuple[int, int, int, int, int]
+    layer: dict[State, tuple[tuple[int, int], Any]] = {(0, 0, 0, 0, 0): ((0, 0), None)}
+    layers: list[dict[State, tuple[tuple[int, int], Any]]] = []
+    for rank in range(1, 14):
+        present = at_rank[rank]
+        nxt: dict[State, tuple[tuple[int, int], Any]] = {}
+        for state, (cost, _) in layer.items():
+            used = state[4]
+            for choice in _CHOICES[len(present), discard and not used]:
+                runs = [0, 0, 0, 0]
+                dead = cost[0]
+                gone = cost[1]
+                ok = True
+                for (suit, card), o in zip(present, choice):
+                    if o == _R:
+                        runs[suit] = min(state[suit] + 1, 3)
+                    elif o == _D:
+                        dead += card_value(card)
+                    elif o == _X:
+                        gone = -card_value(card)
+                for suit in range(4):
+                    if runs[suit] == 0 and state[suit] in (1, 2):
+                        ok = False  # a sequence of one or two cards cannot stop here
+                        break
+                if not ok:
+                    continue
+                key = (runs[0], runs[1], runs[2], runs[3], used or (_X in choice))
+                new_cost = (dead, gone)
+                if key not in nxt or new_cost < nxt[key][0]:
+                    nxt[key] = (new_cost, (state, choice))
+        layers.append(nxt)
+        layer = nxt
+    # the loose cards: deadwood, or (when no card of a rank went) the discard
+    best_key: State | None = None
+    best_cost: tuple[int, int] | None = None
+    best_loose: str | None = None
+    loose_value = sum(card_value(c) for c in loose)
+    for key, (cost, _) in layer.items():
+        if any(k in (1, 2) for k in key[:4]):
+            continue
+        options = [((cost[0] + loose_value, cost[1]), None)]
+        if discard and not key[4]:
+            options = [((cost[0] + loose_value - card_value(c), -card_value(c)), c) for c in loose]
+            if not options:
+                continue
+        elif discard and key[4]:
+            options = [((cost[0] + loose_value, cost[1]), None)]
+        for total, card in options:
+            if best_cost is None or total < best_cost:
+                best_key, best_cost, best_loose = key, total, card
+    if best_key is None:
+        raise ValueError("no cards to discard")
+    # walk back: each rank's choice
+    chosen: list[tuple[int, ...]] = [()] * 14
+    key = best_key
+    for rank in range(13, 0, -1):
+        _, back = layers[rank - 1][key]
+        prev, choice = back
+        chosen[rank] = choice
+        key = prev
+    melds: list[tuple[str, ...]] = []
+    dead_cards: set[str] = set()
+    gone_card: str | None = best_loose
+    run_cards: list[list[str]] = [[], [], [], []]
+    for rank in range(1, 15):
+        present = at_rank[rank] if rank <= 13 else []
+        choice = chosen[rank] if rank <= 13 else ()
+        in_run = {suit for (suit, _), o in zip(present, choice) if o == _R}
+        for suit in range(4):
+            if suit not in in_run and run_cards[suit]:
+                melds.append(tuple(run_cards[suit]))
+                run_cards[suit] = []
+        group = [card for (_, card), o in zip(present, choice) if o == _S]
+        if group:
+            melds.append(tuple(group))
+        for (suit, card), o in zip(present, choice):
+            if o == _R:
+                run_cards[suit].append(card)
+            elif o == _D:
+                dead_cards.add(card)
+            elif o == _X:
+                gone_card = card
+    rest = list(cards)
+    if gone_card is not None:
+        rest.remove(gone_card)
+    melded = {c for m in melds for c in m}
+    dead_list: list[str] = []
+    for c in rest:
+        if c in melded:
+            melded.discard(c)  # a second copy of a melded card is deadwood
+        else:
+            dead_list.append(c)
+    melds.sort(key=lambda m: min(first_seen[c] for c in m))
+    arrangement = Arrangement(tuple(melds), tuple(dead_list), deadwood_value(dead_list))
+    assert best_cost is not None and arrangement.deadwood_value == best_cost[0]
+    return arrangement, gone_card

@@ -27,7 +27,8 @@ Stored shape (one row per record event, FORMAT.md "Events"):
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any
@@ -45,6 +46,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import get_topic, resolve_topic
 
+from ledger.errors import LedgerError
 from ledger.events import EVENT_TYPES, Event, GameStarted, HandDealt, encode_event
 
 #: namespace of the games' originator ids; stored data depends on it: never change it
@@ -150,23 +152,58 @@ class MsgspecMapper(Mapper[UUID]):
         )
 
     def decode_state(self, stored_event: StoredEvent) -> Event:
-        """The record event held by ``stored_event`` (decrypted, decompressed)."""
+        """The record event held by ``stored_event`` (decrypted, decompressed);
+        raises :class:`StoredEventError` (naming the position) when it does not decode."""
+        state = self.plain_state(stored_event)
         try:
-            return decode_stored(self.plain_state(stored_event), stored_event.topic)
+            return decode_stored(state, stored_event.topic)
         except Exception as exc:
-            raise MapperDeserialisationError(
-                f"cannot decode stored event {stored_event.topic!r} of {stored_event.originator_id}"
-                f" version {stored_event.originator_version}: {exc}"
+            raise StoredEventError(
+                f"the stored event ({stored_event.topic}) does not decode: {exc}", stored_event.originator_version - 1
             ) from exc
 
     def plain_state(self, stored_event: StoredEvent) -> bytes:
-        """The canonical JSON bytes of the stored event (after cipher and compressor)."""
+        """The canonical JSON bytes of the stored event (after cipher and
+        compressor); raises :class:`StoredEventError` for a row that does not
+        hold bytes (changed outside rummy-ledger)."""
         state = stored_event.state
-        if self.cipher:
-            state = self.cipher.decrypt(state)
-        if self.compressor:
-            state = self.compressor.decompress(state)
+        position = stored_event.originator_version - 1
+        if not isinstance(state, (bytes, bytearray, memoryview)):
+            raise StoredEventError(f"the stored event is {type(state).__name__}, not bytes: the row was changed outside rummy-ledger", position)
+        try:
+            if self.cipher:
+                state = self.cipher.decrypt(state)
+            if self.compressor:
+                state = self.compressor.decompress(state)
+        except Exception as exc:
+            raise StoredEventError(f"the stored event cannot be decrypted or decompressed ({type(exc).__name__}: {exc})", position) from exc
         return bytes(state)
+
+
+class StoredEventError(LedgerError, MapperDeserialisationError):
+    """A stored event that does not decode (a row changed outside rummy-ledger,
+    or stored by a build with other limits). ``position`` is its 0-based
+    position; :meth:`of_game` names the game in the message."""
+
+    def __init__(self, reason: str, position: int, game_id: str | None = None) -> None:
+        self.reason, self.position, self.game_id = reason, position, game_id
+        where = f"game {game_id!r} position {position}" if game_id is not None else f"position {position}"
+        super().__init__(f"{where}: {reason}")
+
+    def of_game(self, game_id: str) -> "StoredEventError":
+        """The same error naming ``game_id``."""
+        return StoredEventError(self.reason, self.position, game_id)
+
+
+@contextlib.contextmanager
+def naming_game(game_id: str) -> Iterator[None]:
+    """Re-raise a :class:`StoredEventError` inside the block with ``game_id`` in it."""
+    try:
+        yield
+    except StoredEventError as exc:
+        if exc.game_id is not None:
+            raise
+        raise exc.of_game(game_id) from None
 
 
 def decode_stored(state: bytes, topic: str) -> Event:
@@ -219,6 +256,41 @@ def ensure_topic_index(recorder: ApplicationRecorder) -> None:
         with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
             with conn.transaction(), conn.cursor() as curs:
                 curs.execute(statement)
+
+
+def _schema_lock_key(schema: str) -> int:
+    """A signed 64-bit advisory-lock key for one PostgreSQL schema."""
+    digest = hashlib.sha256(f"rummy-ledger tables {schema}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+@contextlib.contextmanager
+def schema_lock(datastore: Any) -> Iterator[None]:
+    """Hold PostgreSQL's advisory lock of the store's schema while its tables
+    are created, so that several processes using an empty database for the
+    first time take turns (``CREATE ... IF NOT EXISTS`` at once fails with
+    ``duplicate key value violates unique constraint "pg_type_typname_nsp_index"``
+    or ``tuple concurrently updated``). Put every ``CREATE`` of the store's
+    tables (eventsourcing's, ``ensure_topic_index``, side tables) inside the
+    block; it does nothing for SQLite (one writer at a time anyway).
+
+    The lock is session-level (``pg_advisory_lock``) on a connection of its
+    own, so the block may use any number of transactions; do not take the
+    same lock again inside it (``pg_advisory_xact_lock`` on another
+    connection would wait for this one).
+    """
+    get_connection = getattr(datastore, "get_connection", None)
+    schema = getattr(datastore, "schema", None)
+    if get_connection is None or schema is None:
+        yield
+        return
+    key = _schema_lock_key(schema or "public")
+    with get_connection() as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
 
 def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOPIC) -> dict[str, tuple[int, int]] | None:

@@ -33,7 +33,8 @@ from ledger.errors import RecordError
 from ledger.events import Event, OptionValue, decode_event, encode_event
 
 _AT_PATH = re.compile(r" - at `\$(?P<path>[^`]*)`$")
-_UNKNOWN_FIELD = re.compile(r"unknown field `(?P<name>[^`]+)`")
+_AT_KEY = re.compile(r" - at `key` in `\$(?P<path>[^`]*)`$")
+_UNKNOWN_FIELD = re.compile(r"unknown field `(?P<name>[^`]*)`")
 _MISSING_FIELD = re.compile(r"missing required field `(?P<name>[^`]+)`")
 _NAMED_FIELD = re.compile(r"^`(?P<name>[a-z_]+)` ")
 _CARD_REGEX_MSG = re.compile(r"Expected `str` matching regex '\^\(\?:\(\?:A\|")
@@ -56,12 +57,20 @@ def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
     if m:
         field = _field_path(m.group("path"))
         text = text[: m.start()]
+    else:
+        m = _AT_KEY.search(text)  # a bad key of an object: "- at `key` in `$.options`"
+        if m:
+            field = _field_path(m.group("path"))
+            text = text[: m.start()] + " (a key)"
     m2 = _UNKNOWN_FIELD.search(text) or _MISSING_FIELD.search(text)
     if m2:
-        field = f"{field}.{m2.group('name')}" if field else m2.group("name")
+        name = m2.group("name") or '""'  # a key that is the empty string
+        field = f"{field}.{name}" if field else name
     m3 = _NAMED_FIELD.match(text)
     if m3 and not field:  # a check in __post_init__ naming its field: "`at` is not ..."
         field = m3.group("name")
+    if not field and "exactly one of `seat` or `team`" in text:
+        field = "seat"  # both or neither: name the first of the two
     if "[...]" in field:
         field = _name_dict_key(line_text, field)
     if not isinstance(exc, msgspec.ValidationError):
@@ -122,20 +131,35 @@ def parse_line(raw: bytes, line: int) -> Event:
     """Decode one line to an event or raise ``REC-FORMAT`` located at ``line``
     (also for a field written twice in one object: JSON parsers keep the last
     value silently, and a typo must not be dropped)."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise RecordError("REC-FORMAT", f"the line is longer than {MAX_LINE_BYTES:,} bytes (no event is)", line=line)
     try:
         event = decode_event(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise format_error(exc, raw).with_location(line=line) from None
-    keys = _KEY.findall(raw)
-    if len(keys) != len(set(keys)):  # cheap test first; most lines have distinct keys
+    try:  # the schema bounds every string and list, so this pass is bounded too
+        json.loads(raw, object_pairs_hook=_distinct_keys)
+    except _KeyTwice:
         twice = _duplicate_key(raw)
         if twice is not None:
             where, name = twice
-            raise RecordError("REC-FORMAT", f"field {name!r} written twice", field=where, line=line)
+            raise RecordError("REC-FORMAT", f"field {name!r} written twice", field=where, line=line) from None
     return event
 
 
-_KEY = re.compile(rb'"((?:[^"\\]|\\.)*)"\s*:')
+#: the longest line a record may have: the longest valid event (16 players,
+#: every string at its bound, every character escaped) is well under it
+MAX_LINE_BYTES = 256 * 1024
+
+
+class _KeyTwice(Exception):
+    pass
+
+
+def _distinct_keys(pairs: list[tuple[str, object]]) -> None:
+    """``object_pairs_hook``: raise :class:`_KeyTwice` when a key repeats (builds nothing)."""
+    if len(pairs) > 1 and len({k for k, _ in pairs}) != len(pairs):
+        raise _KeyTwice
 
 
 def _duplicate_key(raw: bytes) -> tuple[str, str] | None:
@@ -165,10 +189,30 @@ def _duplicate_key(raw: bytes) -> tuple[str, str] | None:
     return found[0] if found else None
 
 
+def _bounded(stream: BinaryIO | Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of ``stream``; from a file, a line longer than
+    :data:`MAX_LINE_BYTES` is cut there (the rest of it is skipped, never held)."""
+    readline = getattr(stream, "readline", None)
+    if readline is None:
+        yield from stream
+        return
+    while True:
+        raw = readline(MAX_LINE_BYTES + 2)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES + 1 and not raw.endswith(b"\n"):
+            while True:  # skip the rest of the over-long line
+                more = readline(1 << 20)
+                if not more or more.endswith(b"\n"):
+                    break
+        yield raw
+
+
 def iter_lines(stream: BinaryIO | Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
     """Yield ``(line_number, bytes)`` for each event line (1-based), skipping
-    blank lines and ``//`` comments. Reads one line at a time."""
-    for number, raw in enumerate(stream, start=1):
+    blank lines and ``//`` comments. Reads one line at a time, at most
+    :data:`MAX_LINE_BYTES` (+2) of it."""
+    for number, raw in enumerate(_bounded(stream), start=1):
         stripped = raw.strip()
         if number == 1 and stripped.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
             stripped = stripped[3:].strip()

@@ -79,6 +79,9 @@ def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
     are the adjudicated totals; without it, penalties are left out.
     """
     unit = "team" if state.n_sides < state.n_seats else "seat"
+    penalty: dict[tuple[int, int], int] = {}  # (hand, side) -> points: one pass, however many hands
+    for p in state.penalties:
+        penalty[p.hand, p.side] = penalty.get((p.hand, p.side), 0) + p.points
     hands = []
     for r in state.results:
         claimed = dict(r.claimed) if r.claimed else {}
@@ -87,7 +90,7 @@ def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
             breakdown = dict(s.breakdown)
             points = s.points
             if adjudicated:
-                pen = sum(p.points for p in state.penalties if p.hand == r.hand and p.side == s.side)
+                pen = penalty.get((r.hand, s.side), 0)
                 if pen:
                     breakdown["penalty"] = pen
                     points += pen

@@ -13,7 +13,9 @@ in the order they arrived.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, Generic, TypeVar, overload
 
 import msgspec
 
@@ -21,6 +23,102 @@ from ledger.events import Player
 from ledger.melds import MeldInfo
 
 replace = msgspec.structs.replace
+
+T = TypeVar("T")
+
+
+class Log(Sequence[T], Generic[T]):
+    """An immutable sequence that grows by sharing: ``log.appended(x)`` is a
+    new log of ``len(log) + 1`` items that shares its storage with ``log``.
+
+    The fold gives a new state for every event; the findings, scores and
+    penalties so far are part of each state. A tuple there would be copied at
+    every finding, so a record with ``n`` findings would cost ``n²`` (and the
+    states stay linked through ``history``). A log is a view of the first
+    ``len`` items of one append-only list: appending to the longest view
+    appends in place (O(1)); appending to an older view (a replay from a
+    checkpoint) copies its items once. It compares equal to the tuple of its
+    items, and slices give tuples.
+
+    >>> a = Log(("x",)); b = a.appended("y"); c = a.appended("z")
+    >>> a, b, c, b[-1], c[1:]
+    (('x',), ('x', 'y'), ('x', 'z'), 'y', ('z',))
+    >>> b == ("x", "y") and len(c) == 2
+    True
+    """
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: Iterable[T] = ()) -> None:
+        self._items: list[T] = list(items)
+        self._n = len(self._items)
+
+    @classmethod
+    def _view(cls, items: list[T], n: int) -> "Log[T]":
+        log: Log[T] = object.__new__(cls)
+        log._items = items
+        log._n = n
+        return log
+
+    def appended(self, item: T) -> "Log[T]":
+        """This log with ``item`` at the end (``self`` is unchanged)."""
+        items, n = self._items, self._n
+        if len(items) == n:
+            items.append(item)
+            if items[n] is item:  # no other view appended in between (viewer threads)
+                return self._view(items, n + 1)
+        fresh = items[:n]
+        fresh.append(item)
+        return self._view(fresh, n + 1)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self) -> Iterator[T]:
+        return islice(self._items, self._n)
+
+    def __reversed__(self) -> Iterator[T]:
+        items = self._items
+        return (items[i] for i in range(self._n - 1, -1, -1))
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice):
+            items = self._items
+            return tuple(items[i] for i in range(self._n)[index])
+        i = index + self._n if index < 0 else index
+        if not 0 <= i < self._n:
+            raise IndexError("log index out of range")
+        return self._items[i]
+
+    def __add__(self, other: Iterable[T]) -> "Log[T]":
+        log = self
+        for item in other:
+            log = log.appended(item)
+        return log
+
+    def __radd__(self, other: tuple[T, ...]) -> tuple[T, ...]:
+        return tuple(other) + tuple(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Log):
+            return self._n == other._n and (self._items is other._items or tuple(self) == tuple(other))
+        if isinstance(other, (tuple, list)):
+            return len(other) == self._n and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+def _log() -> Log[Any]:
+    return Log()
 
 
 class Finding(msgspec.Struct, frozen=True):
@@ -113,8 +211,9 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
         taken: the cards taken from the discard pile this turn.
         turn_start: position where the current turn began.
         turn_melds: meld ids laid or extended this turn.
-        findings: every finding so far, by position.
-        results: scored hands so far; ``penalties``: referee penalties.
+        findings: every finding so far, by position (a :class:`Log`, a
+            sequence shared with the states before: never copied).
+        results: scored hands so far; ``penalties``: referee penalties (logs too).
         totals: running totals per side *as adjudicated*.
         ended: the ``game_ended`` reason once ended.
         history: the state of the previous position within this hand (for
@@ -144,9 +243,9 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     taken: tuple[str, ...] = ()
     turn_start: int = -1
     turn_melds: tuple[str, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    results: tuple[HandResult, ...] = ()
-    penalties: tuple[Penalty, ...] = ()
+    findings: Log[Finding] = msgspec.field(default_factory=_log)
+    results: Log[HandResult] = msgspec.field(default_factory=_log)
+    penalties: Log[Penalty] = msgspec.field(default_factory=_log)
     totals: tuple[int, ...] = ()
     eliminated: tuple[int, ...] = ()
     ended: str | None = None

@@ -92,11 +92,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import access, api, games, stream, write
+    from replay_web import access, api, games, report, stream, write
 
     access.init_app(app)
 
     app.register_blueprint(games.bp)
+    app.register_blueprint(report.bp)
     app.register_blueprint(api.bp)
     write.init_app(app)
     app.register_blueprint(stream.bp)

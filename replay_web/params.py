@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from flask import abort, current_app
 
+from ledger.params import ascii_int
 from ledger.redaction import SPECTATOR, Pov
 from replay_web.cache import GameData
 
@@ -27,7 +28,7 @@ def _int(args: Mapping[str, str], name: str) -> int | None:
     if raw is None or raw == "":
         return None
     try:
-        return int(raw)
+        return ascii_int(raw)  # ASCII digits only: int() also reads "٣", "３", "+3" and "3_0"
     except ValueError:
         abort(400, description=f"{name}={raw!r} is not a whole number")
 

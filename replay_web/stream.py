@@ -23,12 +23,15 @@ hub keeps one :class:`Feed` (the events, their findings from the fold, their
 journal times), so 200 readers of a game cost one query per event, not 200.
 
 Limits (per process; Flask config or environment ``RUMMY_LEDGER_<KEY>``):
-``STREAM_MAX`` concurrent streams (default 100; 503 with ``Retry-After``
+``STREAM_MAX`` concurrent streams (default 32; 503 with ``Retry-After``
 above), ``STREAM_MAX_SECONDS`` lifetime of one stream (default 300; the
 client reconnects with ``Last-Event-ID``), ``STREAM_HEARTBEAT`` seconds
 between keep-alive comments (default 15). Each open stream holds a server
-thread: run gunicorn with threads, e.g.
-``gunicorn -k gthread -w 2 --threads 128 'replay_web:create_app()'``.
+thread until it ends: run gunicorn with gthread workers and more threads
+than ``STREAM_MAX`` (the rest serve the other requests), e.g.
+``gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'`` for
+64 streams and 32 other requests at a time; a sync worker would be held by
+the first stream.
 """
 
 from __future__ import annotations
@@ -44,17 +47,18 @@ from uuid import UUID
 from flask import Blueprint, Response, current_app, request
 
 from ledger.events import Event, GameStarted
+from ledger.params import ascii_int
 from ledger.persistence import game_uuid
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
-from ledger.views import describe
+from ledger.redaction import SPECTATOR
+from ledger.views import describe, move_text
 from replay_web import access
-from replay_web.present import move_text
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
 _HUB = "replay_web.stream"
-DEFAULTS = {"STREAM_MAX": 100, "STREAM_MAX_SECONDS": 300.0, "STREAM_HEARTBEAT": 15.0, "STREAM_POLL": 0.05}
+DEFAULTS = {"STREAM_MAX": 32, "STREAM_MAX_SECONDS": 300.0, "STREAM_HEARTBEAT": 15.0, "STREAM_POLL": 0.05}
 
 
 def setting(app: Any, key: str) -> float:
@@ -136,7 +140,7 @@ class Feed:
                 if isinstance(event, GameStarted):
                     self.started = event
                 new.append(Item(position, event, tuple(state.findings[before:]), times.get(position),
-                                describe(event, state), move_text(event, state, -1)))
+                                describe(event, state), move_text(event, state, SPECTATOR)))
             with self.cond:
                 self.items.extend(new)
                 self.state = state
@@ -154,6 +158,17 @@ class Hub:
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.streams = 0
+        self._stopped = threading.Event()
+        self._subscription: Any = None
+
+    def stop(self) -> None:
+        """Stop following the notification log (tests, benchmarks; a server just exits)."""
+        self._stopped.set()
+        subscription = self._subscription
+        if subscription is not None:
+            subscription.stop()
+        if self.thread is not None:
+            self.thread.join(5)
 
     def open(self, game_id: str) -> Feed:
         """The game's feed (synced once), counted as one more reader."""
@@ -200,7 +215,7 @@ class Hub:
 
     def _run(self) -> None:
         recorder = self.ledger.recorder
-        while True:
+        while not self._stopped.is_set():
             try:
                 last = recorder.max_notification_id() or 0
                 try:
@@ -208,12 +223,15 @@ class Hub:
                 except NotImplementedError:  # SQLite: poll the notification log
                     self._poll(recorder, last)
                 else:
+                    self._subscription = subscription
                     with subscription:
                         for n in subscription:
                             self._notified(n.originator_id)
             except Exception:  # the database went away: log, resync every feed, go on
+                if self._stopped.is_set():
+                    return
                 log.exception("stream hub: following the notification log failed; retrying")
-                time.sleep(1.0)
+                self._stopped.wait(1.0)
                 with self.lock:
                     feeds = list(self.feeds.values())
                 for feed in feeds:
@@ -223,7 +241,7 @@ class Hub:
                         pass
 
     def _poll(self, recorder: Any, last: int) -> None:
-        while True:
+        while not self._stopped.is_set():
             with self.lock:
                 watched = bool(self.feeds)
             if watched:
@@ -236,7 +254,7 @@ class Hub:
                         continue
             else:
                 last = recorder.max_notification_id() or last
-            time.sleep(self.poll)
+            self._stopped.wait(self.poll)
 
 
 def hub_of(app: Any) -> Hub | None:
@@ -264,7 +282,7 @@ def _after() -> int:
     if raw is None or raw == "":
         return -1
     try:
-        value = int(raw)
+        value = ascii_int(raw)  # ASCII digits only (int() reads "٣" and "3_0")
     except ValueError:
         value = -2
     if value < -1:
@@ -342,7 +360,7 @@ def _serve(feed: Feed, token: Any, after: int, deadline: float, heartbeat: float
         now = time.time()
         while sent + 1 < n:
             item = items[sent + 1]
-            if not access.visible_now(item.received_at, view, now):
+            if item.position > 0 and not access.visible_now(item.received_at, view, now):  # game_started: always
                 wake = item.received_at + view.delay - now  # type: ignore[operator]
                 break
             out.append(f"id: {item.position}\ndata: {item.data(view)}\n\n")

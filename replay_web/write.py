@@ -41,7 +41,7 @@ bp = Blueprint("write", __name__, url_prefix="/api")
 
 JSON_TYPES = ("application/json",)
 LINES_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines")
-_IF_MATCH = re.compile(r'^\s*(?:W/)?"(\d{1,12})"\s*$')
+_IF_MATCH = re.compile(r'^\s*(?:W/)?"([0-9]{1,12})"\s*$')
 DEFAULT_MAX_BODY = 1024 * 1024
 
 
@@ -109,7 +109,7 @@ def _expected() -> int:
             raise ApiError(400, f"If-Match {header!r}: give the expected next position as a quoted number, e.g. If-Match: \"12\"")
         values.append(int(m.group(1)))
     if query is not None:
-        if not query.isdigit():
+        if not (query.isascii() and query.isdigit()):  # "٣".isdigit() is true
             raise ApiError(400, f"expected={query!r} is not a position (a whole number ≥ 0)")
         values.append(int(query))
     if not values:
@@ -120,40 +120,8 @@ def _expected() -> int:
 
 
 def _append(app: Any, game_id: str, events: list[Event], expected: int, by: str) -> Any:
-    if hasattr(app, "append_events"):
-        return app.append_events(game_id, events, expected=expected, appended_by=by)
-    return _append_fallback(app, game_id, events, expected)
-
-
-def _append_fallback(app: Any, game_id: str, events: list[Event], expected: int) -> Any:
-    """TEMPORARY until ``LedgerApp.append_events`` (#14a) is on main: fold
-    every event first, then store them all in one ``events.put``."""
-    import types
-
-    from eventsourcing.persistence import IntegrityError
-
-    from ledger.persistence import GameEvent, game_uuid
-    from ledger.replay import evolve
-
-    length = _length(app, game_id)
-    if length == 0 and not isinstance(events[0], GameStarted):
-        raise GameNotFoundError(game_id)
-    if expected == 0 and length:
-        raise GameConflictError(game_id, "exists")
-    if expected != length:
-        raise ConcurrentAppendError(game_id, expected)
-    state = app._live_state(game_id, length)
-    before = len(state.findings) if state is not None else 0
-    for e in events:
-        state = evolve(state, e)
-    oid = game_uuid(game_id)
-    try:
-        app.events.put([GameEvent(originator_id=oid, originator_version=length + i + 1, event=e) for i, e in enumerate(events)])
-    except IntegrityError:
-        raise ConcurrentAppendError(game_id, expected) from None
-    return types.SimpleNamespace(game_id=game_id, first=expected, length=expected + len(events),
-                                 findings=tuple(state.findings[before:]),
-                                 hand_over=state.phase == "over", game_over=bool(state.ended))
+    """The one append path (:meth:`ledger.application.LedgerApp.append_events`)."""
+    return app.append_events(game_id, events, expected=expected, appended_by=by)
 
 
 def _result_json(result: Any, access_: access.Access | None = None) -> dict[str, Any]:

@@ -20,3 +20,15 @@ def test_bench_import_reports_both_mappers(tmp_path: Path, capsys: pytest.Captur
     out = capsys.readouterr().out
     assert out.startswith("rummy-ledger import benchmark: 3 games, 186 events, SQLite in ")
     assert "ratio msgspec / JSON" in out
+
+
+def test_bench_hostile_runs_small_sizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_hostile", BENCH.with_name("bench_hostile.py"))
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--sizes", "1000,3000", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "| events | findings | import: peak RSS | import: CPU | audit: peak RSS | audit: CPU |"
+    assert out[2].startswith("| 1,000 | 491 | ") and out[3].startswith("| 3,000 | 1,475 | ")
+    assert out[-1] == "linear: met"

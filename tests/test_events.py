@@ -74,8 +74,8 @@ def test_defaults_are_omitted_and_common_fields_come_first() -> None:
     expected = b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"gin","players":[{"seat":0,"name":"A"},{"seat":1,"name":"B"}]}'
     assert encode_event(started) == expected
     assert decode_event(expected) == started
-    drawn = CardDrawn(seat=0, card="6H", note="n", at="2026-11-29")
-    assert encode_event(drawn) == b'{"type":"card_drawn","at":"2026-11-29","note":"n","seat":0,"card":"6H"}'
+    drawn = CardDrawn(seat=0, card="6H", note="n", at="2026-11-29T20:15:00+01:00")
+    assert encode_event(drawn) == b'{"type":"card_drawn","at":"2026-11-29T20:15:00+01:00","note":"n","seat":0,"card":"6H"}'
 
 
 def test_events_are_frozen_and_keyword_only() -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import LedgerApp, open_app
+from ledger.application import open_app
 from ledger.events import encode_event
 from ledger.tokens import TokenStore
 from replay_web import create_app
@@ -342,7 +342,7 @@ def test_unfinished_game_spectator_sees_no_hidden_card(live: Live) -> None:
     assert "K" in live.get("/api/games/live-1/audit", token="referee")[2]["findings"][0]["message"]
     page = call("GET", live.url + "/games/live-1")[2]
     assert 'data-card="6H"' not in page and "draws 6" not in page and 'data-last="7"' in page
-    assert "draws a card from the stock" in page
+    assert "draws a card from the stock" in page and "view as: <b>spectator</b>" in page and "pov=0" not in page
     assert 'data-card="6H"' in call("GET", live.url + "/games/live-1", token=live.tokens["referee"])[2]
     # finished: public again
     live.post("/api/games/live-1/events?expected=8", b"\n".join(LINES[8:]) + b"\n", ctype="application/x-ndjson", token="referee")
@@ -351,7 +351,6 @@ def test_unfinished_game_spectator_sees_no_hidden_card(live: Live) -> None:
     assert live.get("/api/games/live-1")[2]["game"]["view"] == "public"
 
 
-@pytest.mark.skipif(not hasattr(LedgerApp, "journal"), reason="needs the journal's received_at (#14a's append path)")
 def test_spectator_delay(tmp_path: Path) -> None:
     for live in make_live(tmp_path, SPECTATOR_DELAY=1.5):
         started(live)
@@ -375,3 +374,16 @@ def test_spectator_delay(tmp_path: Path) -> None:
         finally:
             spectator.close()
             referee.close()
+
+
+def test_no_token_in_the_access_log(live: Live, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="werkzeug"):
+        started(live)
+        assert live.append(1, token="referee")[0] == 201
+        live.get("/api/games/live-1/state", token="admin")
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "POST /api/games/live-1/events" in logged
+    for token in live.tokens.values():
+        assert token.split(".")[1] not in logged

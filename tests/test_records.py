@@ -58,7 +58,7 @@ BAD_LINES = [
     pytest.param(b'{"type":"meld_laid","seat":0,"meld":"a b","cards":["3H","4H","5H"]}', "meld", "value 'a b' does not match the pattern '^[A-Za-z0-9_-]{1,16}$'", id="bad-meld-id"),
     pytest.param(
         b'{"type":"penalty_assessed","seat":0,"team":1,"points":-50,"rule":"BUR-CLOSE-1"}',
-        "",
+        "seat",  # every rejection names a field (issue 13's fuzz test)
         "a penalty names exactly one of `seat` or `team`",
         id="penalty-seat-and-team",
     ),

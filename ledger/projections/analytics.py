@@ -22,6 +22,7 @@ the batch in flight, and the next run starts after the last tracked id.
 from __future__ import annotations
 
 import os
+from itertools import takewhile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import EllipsisType
@@ -29,13 +30,17 @@ from typing import Any
 
 import duckdb
 import msgspec
+from eventsourcing.domain import EventSourcingError
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import BaseProjectionRunner, Projection
 
 from ledger.application import LedgerApp, store_env
 from ledger.events import Event, GameStarted, decode_event, encode_event
 from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
+from ledger.errors import LedgerError
+from ledger.persistence import StoredEventError
 from ledger.projections.rows import Rows, empty_rows, game_rows
+from ledger.projections.tables import to_arrow
 
 ANALYTICS_ENV_VAR = "RUMMY_LEDGER_ANALYTICS"
 ANALYTICS_SUFFIX = ".analytics.duckdb"
@@ -54,6 +59,38 @@ class UpdateResult(msgspec.Struct, frozen=True, kw_only=True):
     batches: int
     position: int | None
     rebuilt: bool = False
+    #: ``(game, why)`` of each game the projection could not build rows for:
+    #: the view holds its ``games`` row (``error`` set) and its events' JSON only
+    skipped: tuple[tuple[str, str], ...] = ()
+
+
+class Undecodable(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored event that does not decode (tampered with, or stored by a build
+    with other limits): stands in for the domain event of its notification."""
+
+    originator_id: Any
+    originator_version: int
+    raw: str
+    error: str
+    event: None = None
+
+
+#: errors of one game's data (not of the machine): that game is skipped, the others go on
+GAME_DATA_ERRORS: tuple[type[BaseException], ...] = (
+    LedgerError, ValueError, TypeError, LookupError, OverflowError, ArithmeticError, msgspec.MsgspecError,
+)
+
+
+def domain_event_or_undecodable(app: LedgerApp, notification: Any) -> Any:
+    """The notification's domain event, or an :class:`Undecodable` naming why not."""
+    try:
+        return app.mapper.to_domain_event(notification)
+    except (EventSourcingError, *GAME_DATA_ERRORS) as exc:
+        state = notification.state
+        raw = bytes(state).decode("utf-8", "replace") if isinstance(state, (bytes, bytearray, memoryview)) else str(state)
+        reason = exc.reason if isinstance(exc, StoredEventError) else f"the stored event does not decode ({type(exc).__name__}: {exc})"
+        return Undecodable(originator_id=notification.originator_id, originator_version=notification.originator_version,
+                           raw=raw, error=f"position {notification.originator_version - 1}: {reason}")
 
 
 def analytics_path(db: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -95,6 +132,11 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
     name = "analytics"
     topics = ()
 
+    def __init__(self, view: DuckDBTrackingRecorder) -> None:
+        super().__init__(view)
+        #: ``(game, why)`` of the games skipped so far (see :class:`UpdateResult`)
+        self.skipped: list[tuple[str, str]] = []
+
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
         """Apply one stored event (a :class:`~ledger.persistence.GameEvent`)."""
         self.process_batch([(domain_event, tracking)])
@@ -113,30 +155,76 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
         """
         if not items:
             return 0
-        new: dict[str, list[tuple[int, Event]]] = {}
+        new: dict[str, list[tuple[int, Any]]] = {}
         for domain_event, _ in items:
-            new.setdefault(domain_event.originator_id.hex, []).append((domain_event.originator_version - 1, domain_event.event))
+            new.setdefault(_hex(domain_event.originator_id), []).append((domain_event.originator_version - 1, domain_event))
         prior = self.view.stored_events([s for s, evs in new.items() if evs[0][0] != 0])
         rows = empty_rows()
         replaced: list[str] = []
         for stream, fresh in new.items():
             first_new = fresh[0][0]
-            events = [(decode_event(raw), raw) for pos, raw in prior.get(stream, []) if pos < first_new]
-            events += [(e, encode_event(e).decode()) for _, e in fresh]
-            positions = [p for p, _ in prior.get(stream, []) if p < first_new] + [p for p, _ in fresh]
+            earlier = [(pos, raw) for pos, raw in prior.get(stream, []) if pos < first_new]
+            positions = [p for p, _ in earlier] + [p for p, _ in fresh]
             if positions != list(range(len(positions))):
                 raise AnalyticsError(f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run `analytics update --rebuild`")
+            texts = [raw for _, raw in earlier] + [d.raw if isinstance(d, Undecodable) else encode_event(d.event).decode() for _, d in fresh]
+            game = _game_id(texts[0]) or stream
+            try:
+                events: list[tuple[Event, str]] = []
+                for pos, raw in earlier:
+                    try:
+                        events.append((decode_event(raw), raw))
+                    except GAME_DATA_ERRORS as exc:
+                        raise _Skip(f"position {pos}: the event in the view does not decode ({exc})") from None
+                for _, d in fresh:
+                    if isinstance(d, Undecodable):
+                        raise _Skip(d.error)
+                    events.append((d.event, encode_event(d.event).decode()))
+                built = self.build_rows(stream, events)
+                for table, batch in built.items():
+                    if batch:
+                        to_arrow(table, batch)  # a value the columns cannot hold fails here, for this game alone
+            except (_Skip, *GAME_DATA_ERRORS) as exc:
+                why = str(exc) if isinstance(exc, _Skip) else f"{type(exc).__name__}: {exc}"
+                self.skipped.append((game, why))
+                built = _skipped_rows(game, stream, texts, why)
             if first_new:
-                first = events[0][0]
-                assert isinstance(first, GameStarted)
-                replaced.append(first.game_id)
-            _merge(rows, self.build_rows(stream, events))
+                replaced.append(game)
+            _merge(rows, built)
         self.view.replace_games(replaced, rows, items[-1][1], after=after)
         return len(new)
 
     def build_rows(self, stream: str, events: list[tuple[Event, str]]) -> Rows:
         """One game's rows (:func:`ledger.projections.rows.game_rows`); a hook for tests."""
         return game_rows(stream, events)
+
+
+class _Skip(Exception):
+    """This game cannot be projected (the message says why)."""
+
+
+def _hex(originator_id: Any) -> str:
+    return originator_id.hex if hasattr(originator_id, "hex") and not isinstance(originator_id, str) else str(originator_id).replace("-", "")
+
+
+def _game_id(raw: str) -> str | None:
+    """The ``game_id`` in the JSON text of a ``game_started``, or None."""
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.MsgspecError:
+        return None
+    game = value.get("game_id") if isinstance(value, dict) else None
+    return game if isinstance(game, str) and len(game) <= 64 else None
+
+
+def _skipped_rows(game: str, stream: str, texts: list[str], why: str) -> Rows:
+    """The rows of a game that cannot be projected: its ``games`` row with
+    ``error`` and its events' JSON (so that later batches find them)."""
+    rows = empty_rows()
+    rows["games"].append((game, stream) + (None,) * 10 + (len(texts),) + (None,) * 8 + (why,))
+    for pos, raw in enumerate(texts):
+        rows["events"].append((game, pos, None, None, None, None, None, None, None, False, raw))
+    return rows
 
 
 def _merge(into: Rows, rows: Rows) -> None:
@@ -168,10 +256,10 @@ def catch_up(
     total = max((last or 0) - origin, 0)
     done = games = batches = conflicts = 0
     while last is not None and (start is None or start < last):
-        page = app.recorder.select_notifications(start, batch_size, stop=last, inclusive_of_start=False)
+        page = _whole_game_page(app, start, batch_size, last)
         if not page:
             break
-        items = [(app.mapper.to_domain_event(n), Tracking(name, n.id)) for n in page]
+        items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
         try:
             games += projection.process_batch(items, after=start)
         except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException):
@@ -188,7 +276,28 @@ def catch_up(
         start = page[-1].id
         if progress is not None:
             progress(start - origin, total)
-    return UpdateResult(path=view.path, notifications=done, games=games, batches=batches, position=view.max_tracking_id(name), rebuilt=view.rebuilt)
+    return UpdateResult(path=view.path, notifications=done, games=games, batches=batches, position=view.max_tracking_id(name),
+                        rebuilt=view.rebuilt, skipped=tuple(projection.skipped))
+
+
+def _whole_game_page(app: LedgerApp, start: int | None, batch_size: int, last: int) -> list[Any]:
+    """The next ``batch_size`` notifications; when they are all one game's and
+    that game goes on, the rest of that game too. A game is rebuilt from all
+    its events at every batch that touches it: without this a game of ``n``
+    events would be rebuilt ``n / batch_size`` times (a cost in ``n²``)."""
+    page = list(app.recorder.select_notifications(start, batch_size, stop=last, inclusive_of_start=False))
+    if len(page) < batch_size or not page:
+        return page
+    game = page[0].originator_id
+    if any(n.originator_id != game for n in page):
+        return page
+    while page[-1].id < last:
+        more = app.recorder.select_notifications(page[-1].id, batch_size, stop=last, inclusive_of_start=False)
+        same = list(takewhile(lambda n: n.originator_id == game, more))
+        page += same
+        if len(same) < len(more) or len(more) < batch_size:
+            break
+    return page
 
 
 def update(

@@ -42,17 +42,34 @@ class AnalyticsBusyError(AnalyticsError):
     """Another process holds the analytics file (DuckDB allows one writer)."""
 
 
-def open_duckdb(path: str, *, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
+#: DuckDB settings of a connection that runs SQL typed by a user (``query``):
+#: no file, network or extension access beyond the view itself, and settings
+#: that SQL cannot change back (DuckDB's "Securing DuckDB" page)
+SANDBOX: dict[str, Any] = {
+    "enable_external_access": False,
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "allow_community_extensions": False,
+    "lock_configuration": True,
+}
+
+
+def open_duckdb(path: str, *, read_only: bool = False, wait: float = 0.0, sandbox: bool = False) -> duckdb.DuckDBPyConnection:
     """Connect to the DuckDB file ``path``, waiting up to ``wait`` seconds while
     another process holds it. Raises :class:`AnalyticsBusyError` when it stays
     locked and :class:`AnalyticsError` for other failures (a read-only open of
-    a file that does not exist, a file that is not DuckDB)."""
+    a file that does not exist, a file that is not DuckDB).
+
+    ``sandbox``: open with :data:`SANDBOX` (for SQL from a user: no
+    ``read_text``/``COPY ... TO``/``ATTACH``/``INSTALL``, no ``SET``)."""
     if read_only and path != ":memory:" and not os.path.exists(path):
         raise AnalyticsError(f"analytics view {path} does not exist yet: run `rummy-ledger analytics update`")
     deadline = time.monotonic() + max(wait, 0.0)
     delay = 0.05
     while True:
         try:
+            if sandbox:
+                return duckdb.connect(path, read_only=read_only, config=dict(SANDBOX))
             return duckdb.connect(path, read_only=read_only)
         except duckdb.IOException as exc:
             text = str(exc)

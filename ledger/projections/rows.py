@@ -83,10 +83,19 @@ def undone_positions(events: Sequence[Event]) -> set[int]:
     >>> sorted(undone_positions([CardDrawn(seat=0, card="2C")] * 4 + [PositionRestored(target=1, reason="r")]))
     [2, 3]
     """
-    undone: set[int] = set()
+    # the union of the rewound ranges target+1..pos-1, in one sweep (a set
+    # update per restoration would cost the square of a long game)
+    depth = [0] * (len(events) + 1)
     for pos, e in enumerate(events):
-        if e.type == "position_restored":
-            undone.update(range(e.target + 1, pos))  # type: ignore[attr-defined]
+        if e.type == "position_restored" and e.target + 1 < pos:  # type: ignore[attr-defined]
+            depth[e.target + 1] += 1  # type: ignore[attr-defined]
+            depth[pos] -= 1
+    undone: set[int] = set()
+    open_ranges = 0
+    for pos in range(len(events)):
+        open_ranges += depth[pos]
+        if open_ranges > 0:
+            undone.add(pos)
     return undone
 
 
@@ -187,6 +196,9 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
     """``hands`` and ``melds`` rows: each hand's last state (before the next deal)."""
     starts = [pos for pos, e in enumerate(events) if e.type == "hand_dealt"]
     final = folded[-1]
+    per_hand: dict[int | None, int] = {}
+    for f in findings:
+        per_hand[f.hand] = per_hand.get(f.hand, 0) + 1
     results = {r.hand: r for r in final.results}
     label = getattr(final.rules, "meld_label", None)
     for i, first_pos in enumerate(starts):
@@ -201,7 +213,7 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
         rows["hands"].append((
             game, hand, folded[first_pos].dealer, first_pos, last_pos, last_pos - first_pos + 1,
             result.reason if result is not None else None, seat, final.name(seat) if seat is not None else None,
-            sum(end.turns), end.stock_count, restored, sum(1 for f in findings if f.hand == hand),
+            sum(end.turns), end.stock_count, restored, per_hand.get(hand, 0),
         ))
         for m in end.melds:
             lab = dict(label(m)) if label is not None else None

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import pyarrow as pa
 
 #: bump when a table's columns change: an older view is rebuilt from scratch
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: points and totals are BIGINT (penalties may sum past 2**31)
 
 
 class Column(NamedTuple):
@@ -53,8 +53,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("ended", "VARCHAR", "`game_ended` reason; NULL while the game goes on"),
         Column("winner", "INTEGER", "winning side (seat or team, see `unit`) once ended; NULL on a tie or while playing"),
         Column("winner_names", "VARCHAR[]", "names of the winner's seats"),
-        Column("totals", "INTEGER[]", "final points per side as adjudicated (referee penalties applied), side order"),
-        Column("totals_as_played", "INTEGER[]", "final points per side without referee penalties"),
+        Column("totals", "BIGINT[]", "final points per side as adjudicated (referee penalties applied), side order"),
+        Column("totals_as_played", "BIGINT[]", "final points per side without referee penalties"),
         Column("findings", "INTEGER", "number of rule violations found (rows in `findings`)"),
         Column("error", "VARCHAR", "why the fold could not replay the game with this build (then only `games`, `players` and `events` rows exist); NULL normally"),
     ),
@@ -118,9 +118,9 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("seat", "INTEGER", "= side when unit is `seat`, else NULL"),
         Column("team", "INTEGER", "= side when unit is `team`, else NULL"),
         Column("names", "VARCHAR[]", "names of the side's seats"),
-        Column("points", "INTEGER", "points of the side for the hand (game points)"),
-        Column("breakdown", "MAP(VARCHAR, INTEGER)", "every breakdown component of those points, name -> points (README, score components; `penalty` in the adjudicated view)"),
-        Column("claimed", "INTEGER", "points the record's `hand_ended.claimed` sheet gave the side; NULL when not claimed"),
+        Column("points", "BIGINT", "points of the side for the hand (game points)"),
+        Column("breakdown", "MAP(VARCHAR, BIGINT)", "every breakdown component of those points, name -> points (README, score components; `penalty` in the adjudicated view)"),
+        Column("claimed", "BIGINT", "points the record's `hand_ended.claimed` sheet gave the side; NULL when not claimed"),
     ),
     "findings": (
         _GAME,
@@ -140,8 +140,11 @@ _ARROW: dict[str, pa.DataType] = {
     "TIMESTAMPTZ": pa.timestamp("us", tz="UTC"),
     "VARCHAR[]": pa.list_(pa.string()),
     "INTEGER[]": pa.list_(pa.int32()),
+    "BIGINT": pa.int64(),
+    "BIGINT[]": pa.list_(pa.int64()),
     "MAP(VARCHAR, VARCHAR)": pa.map_(pa.string(), pa.string()),
     "MAP(VARCHAR, INTEGER)": pa.map_(pa.string(), pa.int32()),
+    "MAP(VARCHAR, BIGINT)": pa.map_(pa.string(), pa.int64()),
 }
 
 

@@ -176,7 +176,7 @@ class Rules(OutcomeRules):
         """``state`` with one more finding at ``pos``; its ``hand`` is the hand
         in play (None before the first deal and at ``game_ended``)."""
         hand = state.hand if state.hand and state.phase != "ended" else None
-        return replace(state, findings=state.findings + (Finding(pos, hand, seat, rule, message),))
+        return replace(state, findings=state.findings.appended(Finding(pos, hand, seat, rule, message)))
 
     def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
         """Raise ``REC-REF`` for a seat that is not at the table."""

@@ -37,8 +37,10 @@ class OutcomeRules:
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
         result = HandResult(state.hand, pos, e.reason, e.seat, scores, claimed)
-        state = replace(state, results=state.results + (result,), phase="over", turn=None)
-        state = replace(state, totals=self.compute_totals(state))
+        totals = list(state.totals)
+        for s in scores:
+            totals[s.side] += s.points
+        state = replace(state, results=state.results.appended(result), phase="over", turn=None, totals=tuple(totals))
         if claimed is not None:
             state = self.check_claim(state, pos, claimed, self.hand_points(state, state.hand), f"hand {state.hand}")
         return self.after_hand(state, pos)
@@ -79,19 +81,27 @@ class OutcomeRules:
         return state.sides[c.seat]
 
     def hand_points(self, state: TableState, hand: int) -> dict[int, int]:
-        """Adjudicated points per side in ``hand`` (penalties so far included)."""
+        """Adjudicated points per side in ``hand`` (penalties so far included).
+
+        Results and penalties are in hand order, so only the log's tail is
+        read (a game of many hands costs no more per hand)."""
         points: dict[int, int] = {}
-        for r in state.results:
+        for r in reversed(state.results):
+            if r.hand < hand:
+                break
             if r.hand == hand:
                 for s in r.scores:
                     points[s.side] = points.get(s.side, 0) + s.points
-        for p in state.penalties:
+        for p in reversed(state.penalties):
+            if p.hand < hand:
+                break
             if p.hand == hand:
                 points[p.side] = points.get(p.side, 0) + p.points
         return points
 
     def compute_totals(self, state: TableState) -> tuple[int, ...]:
-        """Running totals per side: all hands' points plus all penalties."""
+        """Running totals per side: all hands' points plus all penalties (the
+        fold keeps ``state.totals`` equal to this, step by step)."""
         totals = [0] * state.n_sides
         for r in state.results:
             for s in r.scores:
@@ -148,8 +158,9 @@ class OutcomeRules:
             assert e.team is not None
             side = self.team_side(state, e.team, pos, "team")
         pen = Penalty(pos, state.hand, side, e.points, e.rule)
-        state = replace(state, penalties=state.penalties + (pen,))
-        return replace(state, totals=self.compute_totals(state))
+        totals = list(state.totals)
+        totals[side] += e.points
+        return replace(state, penalties=state.penalties.appended(pen), totals=tuple(totals))
 
     def on_position_restored(self, state: TableState, e: PositionRestored, pos: int) -> TableState:
         if state.phase == "setup":
@@ -160,14 +171,19 @@ class OutcomeRules:
             target = target.history
         if target is None or target.position != e.target or target.hand != state.hand:
             raise self.reject("REC-REF", f"target {e.target} is not a position of the current line of play in hand {state.hand}", pos, "target")
-        restored = replace(
+        # the totals: every penalty stays, a hand scored after the target no longer counts
+        totals = list(state.totals)
+        for r in state.results[len(target.results):]:
+            for s in r.scores:
+                totals[s.side] -= s.points
+        return replace(
             target,
             position=pos,
             findings=state.findings,
             penalties=state.penalties,
             history=target,
+            totals=tuple(totals),
         )
-        return replace(restored, totals=self.compute_totals(restored))
 
     def on_game_ended(self, state: TableState, e: GameEnded, pos: int) -> TableState:
         if state.phase in ("draw", "play"):

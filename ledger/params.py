@@ -1,0 +1,59 @@
+"""Whole-number parameters typed by a user: ``--at 3`` on the command line,
+``?at=3`` in the viewer's URLs.
+
+Python's ``int()`` reads far more than a position: ``int("٣")`` (Arabic-Indic
+digits), ``int("３")`` (full-width), ``int("+3")`` and ``int("3_0")`` (30) all
+succeed. A parameter here is ASCII digits with an optional leading minus,
+at most 18 digits; anything else is refused.
+
+>>> ascii_int("42"), ascii_int("-1")
+(42, -1)
+>>> ascii_int("3_0")
+Traceback (most recent call last):
+...
+ValueError: '3_0' is not a whole number
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
+
+
+def ascii_int(text: str) -> int:
+    """``text`` as an int when it is ``-?[0-9]{1,18}``; raises :class:`ValueError`
+    (``'…' is not a whole number``) otherwise."""
+    if not isinstance(text, str) or _WHOLE.fullmatch(text) is None:
+        raise ValueError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+class AsciiInt(click.ParamType):
+    """A click parameter type: :func:`ascii_int` (click's ``int`` takes ``٣`` and ``3_0``)."""
+
+    name = "integer"
+
+    def __init__(self, min: int | None = None, max: int | None = None) -> None:  # noqa: A002 - click.IntRange's names
+        self.min, self.max = min, max
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value  # a default
+        else:
+            try:
+                number = ascii_int(value)
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number (ASCII digits 0-9)", param, ctx)
+        if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
+            low = "" if self.min is None else f"{self.min}<="
+            high = "" if self.max is None else f"<={self.max}"
+            self.fail(f"{number} is not in the range {low}x{high}", param, ctx)
+        return number
+
+
+#: the type of every whole-number option of the CLI
+ASCII_INT = AsciiInt()

@@ -1,0 +1,78 @@
+"""``rummy-ledger report``: the printable dispute report of a game, as PDF or HTML.
+
+``rummy-ledger report GAME|FILE [--at N] [--finding POS] [--lang it|en] -o
+FILE.pdf|FILE.html``. The report is built and rendered by
+:mod:`replay_web.report` (the same page as the viewer's
+``/games/<id>/report``); a ``.pdf`` is that page printed by headless
+Chromium (:mod:`replay_web.pdf`, needs the ``pdf`` extra: Playwright).
+
+The language is ``--lang``, else the first of ``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG`` that names Italian or English, else English.
+Errors (unknown game, bad position, no finding at POS, PDF tools missing)
+are one line on stderr and exit status 2, as everywhere in the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def env_lang() -> str:
+    """The report language the environment asks for (``it`` or ``en``)."""
+    from replay_web.i18n import DEFAULT_LANG, choose_lang
+
+    for var in LOCALE_VARS:
+        for part in (os.environ.get(var) or "").split(":"):
+            lang = choose_lang(part)
+            if lang:
+                return lang
+    return DEFAULT_LANG
+
+
+def register(cli_group: click.Group, load: Callable[[Any, str], tuple[str, list[Any]]]) -> None:
+    """Add ``report`` to the ``rummy-ledger`` group; ``load(state, target)``
+    gives ``(game_id, events)`` of a stored game id or a record file."""
+
+    @cli_group.command("report")
+    @click.argument("game")
+    @click.option("--at", "at", type=int, default=None, metavar="N",
+                  help="The position in dispute (default: --finding's, else the first finding's, else the last).")
+    @click.option("--finding", type=int, default=None, metavar="POS", help="Position of the finding in dispute (highlighted).")
+    @click.option("--lang", type=click.Choice(["it", "en"]), default=None, help="Language (default: from LANG, else en).")
+    @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+                  help="FILE.pdf (headless Chromium) or FILE.html (printable page).")
+    @click.pass_obj
+    def report_cmd(state: Any, game: str, at: int | None, finding: int | None, lang: str | None, output: Path) -> None:
+        """Write the dispute report of a game (stored id or record file): the
+        game, the table at the position in dispute, the moves around it, the
+        findings with their rules, the rulings, the score sheet (claimed
+        against computed), the seal and lines for the signatures."""
+        suffix = output.suffix.lower()
+        if suffix not in (".pdf", ".html", ".htm"):
+            raise click.BadParameter(f"{output}: the report is written as .pdf or .html", param_hint="-o")
+        from replay_web.report import ReportError, build_report, render_html
+
+        language = lang or env_lang()
+        game_id, events = load(state, game)
+        try:
+            data = build_report(events, at=at, finding=finding, lang=language)
+        except ReportError as exc:
+            raise click.BadParameter(str(exc), param_hint="--finding" if "finding" in str(exc) else "--at") from None
+        html = render_html(data)
+        if suffix == ".pdf":
+            from replay_web.pdf import html_to_pdf
+
+            output.write_bytes(html_to_pdf(html))
+        else:
+            output.write_text(html, encoding="utf-8")
+        click.echo(f"wrote the report of {game_id} at position {data['at']} ({language}) to {output}", err=True)
+
+
+__all__ = ["register", "env_lang"]

@@ -1,0 +1,83 @@
+"""HTML to PDF through headless Chromium's print-to-PDF, driven by Playwright.
+
+The dispute report is the same page the viewer shows and the browser prints
+(``report.css`` has the A4 ``@page`` and the print rules), so the PDF is made
+by the same engine: Chromium's ``Page.printToPDF`` via Playwright's
+:meth:`~playwright.sync_api.Page.pdf`. Playwright is an optional dependency
+(``pip install 'rummy-ledger[pdf]'``); the browser is Debian's chromium
+(``/usr/bin/chromium``, or the path in ``RUMMY_LEDGER_CHROMIUM``), else the
+one Playwright installed itself.
+
+The page is loaded with JavaScript off, offline, and every request aborted:
+the report is one self-contained HTML string and fetches nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ledger.errors import LedgerError
+
+__all__ = ["PdfUnavailableError", "html_to_pdf", "chromium_path", "CHROMIUM_ENV", "CHROMIUM_ARGS"]
+
+#: environment variable naming the Chromium binary
+CHROMIUM_ENV = "RUMMY_LEDGER_CHROMIUM"
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+#: switches for a headless Chromium that may run as root in a container
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-extensions", "--disable-default-apps", "--no-first-run", "--mute-audio",
+]
+#: how long one PDF may take (milliseconds)
+TIMEOUT_MS = 60_000
+
+
+class PdfUnavailableError(LedgerError):
+    """PDF output cannot be made here (no Playwright, no Chromium); the
+    message says what to install, and that ``-o FILE.html`` works without."""
+
+
+def chromium_path() -> str | None:
+    """The Chromium binary to launch: ``$RUMMY_LEDGER_CHROMIUM``, else
+    Debian's ``/usr/bin/chromium`` when present, else None (Playwright's own)."""
+    named = os.environ.get(CHROMIUM_ENV)
+    if named:
+        return named
+    return DEFAULT_CHROMIUM if Path(DEFAULT_CHROMIUM).exists() else None
+
+
+def html_to_pdf(html: str) -> bytes:
+    """The PDF (A4, backgrounds printed, the page's own ``@page`` size and
+    margins) of a self-contained HTML document. Raises
+    :class:`PdfUnavailableError` when Playwright or Chromium is missing or
+    Chromium fails to start."""
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise PdfUnavailableError(
+            "PDF output needs Playwright: pip install 'rummy-ledger[pdf]' and Debian's chromium "
+            "(apt-get install --no-install-recommends chromium); -o FILE.html writes the printable page without them"
+        ) from None
+    exe = chromium_path()
+    with sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, timeout=TIMEOUT_MS)
+        except PlaywrightError as exc:
+            first = (str(exc).strip().splitlines() or ["no message"])[0]
+            raise PdfUnavailableError(
+                f"cannot start Chromium ({exe or 'the browser Playwright installed'}): {first}; install Debian's chromium "
+                f"or set {CHROMIUM_ENV} to a Chromium binary; -o FILE.html writes the printable page without it"
+            ) from None
+        try:
+            context = browser.new_context(java_script_enabled=False, offline=True)
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            page.route("**/*", lambda route: route.abort())
+            page.set_content(html, wait_until="load")
+            page.emulate_media(media="print")
+            return page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
+        finally:
+            browser.close()

@@ -1,0 +1,24 @@
+"""The live service's benchmark runs and reports every figure (issue 14); its
+targets are checked by running ``bench/bench_live.py`` itself, not here."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_live.py"
+
+
+def test_bench_live_runs_and_reports(capsys):
+    spec = importlib.util.spec_from_file_location("bench_live", BENCH)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    status = module.main(["--store", "sqlite", "--events", "20", "--readers", "5", "--rounds", "2"])
+    out = capsys.readouterr().out
+    assert status in (0, 1)
+    assert re.search(r"^1 sqlite: HTTP append one event: p50 [0-9.]+ ms, p99 [0-9.]+ ms \| in-process p50", out, re.M)
+    assert re.search(r"^2 sqlite: 4 writers on 4 games: HTTP [0-9]+ ev/s \| in-process [0-9]+ ev/s \| ratio", out, re.M)
+    assert re.search(r"^3 sqlite: SSE to 5/5 readers, 2 events: p50", out, re.M)
+    assert module.pct([float(i) for i in range(1, 101)], 0.99) == 99.0
