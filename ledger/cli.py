@@ -33,7 +33,7 @@ from ledger.analytics_cli import register, update_after_import
 from ledger.seal_cli import register as register_seal, seal_list, short_or_missing
 from ledger.cli_write import register as register_write
 from ledger.token_cli import register as register_tokens
-from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
+from ledger.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
 from ledger.params import ASCII_INT, AsciiInt, ascii_int
@@ -155,17 +155,17 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
     err = _console(stderr=True)
     tally = {k: [0, 0, 0] for k in ("stored", "appended", "already stored", "rejected")}  # files, games, events
 
-    def one(path: Path) -> None:
-        try:
-            result = app.import_record(read_record(path), strict=strict)
-        except RecordError as exc:
-            problem = error_line(exc, path)
-        except RuleViolationError as exc:
-            problem = str(exc)
-        except GameConflictError as exc:
-            problem = f"{path}: {exc}"
-        except OSError as exc:
-            problem = f"{path}: cannot read: {exc.strerror or exc}"
+    def one(path: Path, result: ImportResult | Exception) -> None:
+        if isinstance(result, RecordError):
+            problem = error_line(result, path)
+        elif isinstance(result, RuleViolationError):
+            problem = str(result)
+        elif isinstance(result, GameConflictError):
+            problem = f"{path}: {result}"
+        elif isinstance(result, OSError):
+            problem = f"{path}: cannot read: {result.strerror or result}"
+        elif isinstance(result, Exception):
+            raise result
         else:
             row = tally[result.status.replace("_", " ")]
             row[0] += 1
@@ -182,12 +182,12 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
         columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=err, transient=True) as progress:
             task = progress.add_task("import", total=len(files))
-            for path in files:
-                one(path)
+            for path, result in app.import_records(files, strict=strict):
+                one(path, result)  # type: ignore[arg-type]
                 progress.advance(task)
     else:
-        for path in files:
-            one(path)
+        for path, result in app.import_records(files, strict=strict):
+            one(path, result)  # type: ignore[arg-type]
 
     table = Table(title=Text(f"import into {state.store}"), title_justify="left")
     for name in ("", "files", "games", "events"):
