@@ -29,7 +29,7 @@ from __future__ import annotations
 import getpass
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID
@@ -54,7 +54,7 @@ from ledger.persistence import (
 )
 from ledger import sealstore
 from ledger.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
-from ledger.records import Record
+from ledger.records import Record, read_record
 from ledger.state import Finding, TableState
 
 #: games whose latest state a process keeps for live appends
@@ -63,6 +63,8 @@ LIVE_CACHE_SIZE = 64
 DEFAULT_DB = "ledger.db"
 DB_ENV_VAR = "RUMMY_LEDGER_DB"
 _PAGE = 1000
+#: events per transaction of a batched folder import (:meth:`LedgerApp.import_records`)
+BULK_BATCH_EVENTS = 20_000
 
 
 def store_env(db: str | None = None, environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -376,6 +378,13 @@ class LedgerApp(Application[UUID]):
         unless everything is. The journal names ``appended_by`` (default
         ``"import:<os user>"``).
         """
+        final, game_id = self._checked(record, strict)
+        return self._import_checked(record, final, game_id, appended_by or f"import:{os_user()}")
+
+    @staticmethod
+    def _checked(record: Record, strict: bool) -> tuple[TableState, str]:
+        """The record validated by the fold: its final state and game id
+        (the checks of :meth:`import_record`, before anything is stored)."""
         final = _replay.validate(record)
         if strict and final.findings:
             first = min(final.findings, key=lambda f: f.position)
@@ -385,8 +394,10 @@ class LedgerApp(Application[UUID]):
             raise RecordError(
                 "REC-ORDER", "a record starts with game_started", line=record.line_of(0), field="type", position=0, path=record.path
             )
-        by = appended_by or f"import:{os_user()}"
-        game_id = first.game_id
+        return final, first.game_id
+
+    def _import_checked(self, record: Record, final: TableState, game_id: str, by: str) -> ImportResult:
+        """Store a validated record (one transaction), or append its tail."""
         oid = game_uuid(game_id)
         for _attempt in range(3):  # a writer appending meanwhile: compare again
             if self.recorder.select_events(oid, limit=1):
@@ -512,6 +523,18 @@ class LedgerApp(Application[UUID]):
         :class:`ConcurrentAppendError` when a position is taken and
         :class:`~ledger.sealstore.SealError` when the previous event has no
         stored seal."""
+        domain_events, journal = self._rows_for(oid, first, events, appended_by)
+        try:
+            self.events.put(domain_events, journal=journal)
+        except IntegrityError:
+            self._live.pop(game_id, None)
+            raise ConcurrentAppendError(game_id, first, length=self._length(oid)) from None
+        self._remember(game_id, state)
+
+    def _rows_for(self, oid: UUID, first: int, events: Sequence[Event], appended_by: str) -> tuple[list[GameEvent], list[JournalEntry]]:
+        """The domain events and journal rows (with seals) that store ``events`` at
+        positions ``first``… (one path for appends, imports and bulk imports:
+        the same bytes, authors and seals whichever way a game is stored)."""
         received = received_now()
         seals = sealstore.seal_batch(self, oid, first, [encode_event(e) for e in events], appended_by, received)
         journal = [
@@ -519,12 +542,114 @@ class LedgerApp(Application[UUID]):
             for i, (seal, jseal) in enumerate(seals)
         ]
         domain_events = [GameEvent(originator_id=oid, originator_version=first + i + 1, event=e) for i, e in enumerate(events)]
+        return domain_events, journal
+
+    def import_records(
+        self,
+        sources: Iterable[Record | str | os.PathLike[str]],
+        *,
+        strict: bool = False,
+        appended_by: str | None = None,
+        batch_events: int = BULK_BATCH_EVENTS,
+    ) -> Iterator[tuple[Record | str | os.PathLike[str], ImportResult | Exception]]:
+        """Import many record files (a folder import), storing new games in
+        batches: one transaction for up to ``batch_events`` events of several
+        games (SQLite: one ``executemany``; PostgreSQL: the library's single
+        ``INSERT … unnest`` plus the journal rows, pipelined).
+
+        ``sources`` are :class:`~ledger.records.Record` objects or file paths
+        (read with :func:`~ledger.records.read_record`). Yields
+        ``(source, outcome)`` for each source, in the order given, once its
+        batch is committed; ``outcome`` is the :class:`ImportResult` that
+        :meth:`import_record` returns, or the exception it would raise:
+        :class:`RecordError`, :class:`RuleViolationError`,
+        :class:`GameConflictError` or ``OSError`` (a file that cannot be
+        read). Any other exception (e.g. :class:`ConcurrentAppendError`
+        after three lost races, as :meth:`import_record`) propagates, after
+        the files before it are stored.
+
+        The same outcome, the same stored bytes, journal authors and seals as
+        :meth:`import_record` file by file, and the same order of
+        notification ids (the order of ``sources``):
+
+        - a rejected file stores nothing, and never enters a batch (every
+          record is validated by the fold before it joins one);
+        - a game already stored, or named twice in the folder, goes through
+          :meth:`import_record` (after the batch before it is stored);
+        - when a batch fails on a taken position (another writer stored one
+          of its games meanwhile), nothing of it is stored and its files are
+          imported one by one instead.
+
+        Memory: at most one batch of records (``batch_events`` events) is held.
+        """
+        by = appended_by or f"import:{os_user()}"
+        pending: list[_Pending] = []
+        names: set[str] = set()
+        size = 0
+
+        def flush() -> Iterator[tuple[Any, ImportResult | Exception]]:
+            nonlocal size
+            if not pending:
+                return
+            batch = list(pending)
+            pending.clear()
+            names.clear()
+            size = 0
+            yield from self._flush(batch, by)
+
         try:
-            self.events.put(domain_events, journal=journal)
-        except IntegrityError:
-            self._live.pop(game_id, None)
-            raise ConcurrentAppendError(game_id, first, length=self._length(oid)) from None
-        self._remember(game_id, state)
+            for source in sources:
+                try:
+                    record = source if isinstance(source, Record) else read_record(source)
+                    final, game_id = self._checked(record, strict)
+                except (RecordError, RuleViolationError, OSError) as exc:
+                    pending.append(_Pending(source, None, None, None, exc))
+                    continue
+                oid = game_uuid(game_id)
+                if game_id in names or self.recorder.select_events(oid, limit=1):
+                    yield from flush()
+                    yield source, self._one(record, final, game_id, by)
+                    continue
+                pending.append(_Pending(source, record, final, self._rows_for(oid, 0, record.events, by), None))
+                names.add(game_id)
+                size += len(record.events)
+                if size >= batch_events:
+                    yield from flush()
+            yield from flush()
+        except GeneratorExit:
+            raise
+        except BaseException:
+            for _ in flush():  # what came before the error is stored, as file by file
+                pass
+            raise
+
+    def _one(self, record: Record, final: TableState, game_id: str, by: str) -> ImportResult | Exception:
+        try:
+            return self._import_checked(record, final, game_id, by)
+        except (RecordError, RuleViolationError, GameConflictError) as exc:
+            return exc
+
+    def _flush(self, batch: list[_Pending], by: str) -> Iterator[tuple[Any, ImportResult | Exception]]:
+        """Store a batch of new games in one transaction; yield their outcomes."""
+        stored = [p for p in batch if p.rows is not None]
+        domain_events = [e for p in stored for e in p.rows[0]]  # type: ignore[index]
+        journal = [j for p in stored for j in p.rows[1]]  # type: ignore[index]
+        together = True
+        if domain_events:
+            try:
+                self.events.put(domain_events, journal=journal, bulk=True)
+            except IntegrityError:
+                together = False  # another writer stored one of these games meanwhile
+        for p in batch:
+            if p.error is not None:
+                yield p.source, p.error
+            elif together:
+                assert p.record is not None and p.final is not None
+                self._remember(p.final.game_id, p.final)
+                yield p.source, ImportResult(game_id=p.final.game_id, events=len(p.record.events), status="stored", path=p.record.path)
+            else:
+                assert p.record is not None and p.final is not None
+                yield p.source, self._one(p.record, p.final, p.final.game_id, by)
 
     def _live_state(self, game_id: str, stored_count: int) -> TableState | None:
         """The state after the ``stored_count`` stored events of a game: from
@@ -547,6 +672,17 @@ class LedgerApp(Application[UUID]):
         live[game_id] = state
         while len(live) > LIVE_CACHE_SIZE:
             live.pop(next(iter(live)))
+
+
+class _Pending(msgspec.Struct, frozen=True):
+    """A source waiting in a batch of :meth:`LedgerApp.import_records`: its
+    validated record and prepared rows, or the error it raised."""
+
+    source: Any
+    record: Record | None
+    final: TableState | None
+    rows: tuple[list[GameEvent], list[JournalEntry]] | None
+    error: Exception | None
 
 
 def _findings_from(state: TableState, first: int) -> tuple[Finding, ...]:

@@ -7,14 +7,17 @@ not audited but rejected (:class:`~ledger.errors.RecordError`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from ledger.events import Event
 from ledger.replay import replay
 from ledger.state import Finding, TableState
+
+if TYPE_CHECKING:
+    from ledger.rulings import Ruling
 
 
 class AuditReport(msgspec.Struct, frozen=True):
@@ -23,15 +26,21 @@ class AuditReport(msgspec.Struct, frozen=True):
     game_id: str
     findings: tuple[Finding, ...]
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``rummy-ledger audit --json`` object of FORMAT.md."""
-        return {
-            "game_id": self.game_id,
-            "findings": [
-                {"position": f.position, "hand": f.hand, "seat": f.seat, "rule": f.rule, "message": f.message}
-                for f in self.findings
-            ],
-        }
+    def to_json(self, rulings: Mapping[int, Sequence[Ruling]] | None = None) -> dict[str, Any]:
+        """The ``rummy-ledger audit --json`` object of FORMAT.md.
+
+        With ``rulings`` (:func:`ledger.rulings.by_finding`) every finding
+        gets the added key ``"ruling"``: the first ruling that answers it
+        (:meth:`ledger.rulings.Ruling.to_json`), or null while it is open.
+        """
+        out = []
+        for f in self.findings:
+            item: dict[str, Any] = {"position": f.position, "hand": f.hand, "seat": f.seat, "rule": f.rule, "message": f.message}
+            if rulings is not None:
+                found = rulings.get(f.position)
+                item["ruling"] = found[0].to_json() if found else None
+            out.append(item)
+        return {"game_id": self.game_id, "findings": out}
 
 
 def report(state: TableState) -> AuditReport:

@@ -33,11 +33,12 @@ from ledger.analytics_cli import register, update_after_import
 from ledger.seal_cli import register as register_seal, seal_list, short_or_missing
 from ledger.cli_write import register as register_write
 from ledger.token_cli import register as register_tokens
-from ledger.application import DB_ENV_VAR, LedgerApp, describe_store, open_app, store_env
+from ledger.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
 from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
-from ledger.params import ASCII_INT, AsciiInt
-from ledger.audit import audit
+from ledger.params import ASCII_INT, AsciiInt, ascii_int
+from ledger.audit import report as audit_report
+from ledger.rulings import by_finding, rewound_by
 from ledger.records import encode_record, find_record_files, read_record
 from ledger.render import render_score, render_state
 from ledger.replay import Replayer, replay, validate
@@ -154,17 +155,17 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
     err = _console(stderr=True)
     tally = {k: [0, 0, 0] for k in ("stored", "appended", "already stored", "rejected")}  # files, games, events
 
-    def one(path: Path) -> None:
-        try:
-            result = app.import_record(read_record(path), strict=strict)
-        except RecordError as exc:
-            problem = error_line(exc, path)
-        except RuleViolationError as exc:
-            problem = str(exc)
-        except GameConflictError as exc:
-            problem = f"{path}: {exc}"
-        except OSError as exc:
-            problem = f"{path}: cannot read: {exc.strerror or exc}"
+    def one(path: Path, result: ImportResult | Exception) -> None:
+        if isinstance(result, RecordError):
+            problem = error_line(result, path)
+        elif isinstance(result, RuleViolationError):
+            problem = str(result)
+        elif isinstance(result, GameConflictError):
+            problem = f"{path}: {result}"
+        elif isinstance(result, OSError):
+            problem = f"{path}: cannot read: {result.strerror or result}"
+        elif isinstance(result, Exception):
+            raise result
         else:
             row = tally[result.status.replace("_", " ")]
             row[0] += 1
@@ -181,12 +182,12 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
         columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=err, transient=True) as progress:
             task = progress.add_task("import", total=len(files))
-            for path in files:
-                one(path)
+            for path, result in app.import_records(files, strict=strict):
+                one(path, result)  # type: ignore[arg-type]
                 progress.advance(task)
     else:
-        for path in files:
-            one(path)
+        for path, result in app.import_records(files, strict=strict):
+            one(path, result)  # type: ignore[arg-type]
 
     table = Table(title=Text(f"import into {state.store}"), title_justify="left")
     for name in ("", "files", "games", "events"):
@@ -246,13 +247,23 @@ def _load(state: _State, target: str) -> tuple[str, list[Event]]:
 @cli.command("show")
 @click.argument("game")
 @click.option("--at", "at", type=ASCII_INT, default=None, help="Show the table state after event position N.")
-@click.option("--pov", type=ASCII_INT, default=None, help="With --at: only what seat N can see.")
+@click.option("--pov", default=None, metavar="SEAT|spectator",
+              help="With --at: only what seat N (or a spectator, at no seat) could know then.")
 @click.pass_obj
-def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
+def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
     """Print a game's record (GAME is a stored game id or a record file), or with
-    --at N the table state after position N."""
+    --at N the table state after position N (and the moves a referee's
+    position_restored rewound, which no longer count)."""
     if pov is not None and at is None:
         raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
+    seat: int | str | None = pov
+    if pov is not None and pov.strip().lower() != "spectator":
+        try:
+            seat = ascii_int(pov)
+        except ValueError:
+            raise click.BadParameter(f"{pov!r} is neither a seat number nor 'spectator'", param_hint="--pov") from None
+    elif pov is not None:
+        seat = "spectator"
     _, events = _load(state, game)
     if at is None:
         sys.stdout.buffer.write(encode_record(events))
@@ -260,10 +271,38 @@ def show_cmd(state: _State, game: str, at: int | None, pov: int | None) -> None:
         return
     if not 0 <= at < len(events):
         raise click.BadParameter(f"position {at} is outside 0..{len(events) - 1}", param_hint="--at")
-    click.echo(render_state(Replayer(events).state_at(at), pov=pov))
-    if pov is None:  # a seal hashes hidden cards too: a seat's view shows none
+    table = Replayer(events).state_at(at)
+    try:
+        click.echo(render_state(table, pov=seat))
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--pov") from None
+    if seat is None:  # a seal hashes hidden cards too: a seat's view shows none
         value = seal_list(state, game, events)[at]
         click.echo(f"\nseal at position {at}: {short_or_missing(value)}" + (f" ({value})" if value else ""))
+    every = rewound_by(events)
+    if at in every:
+        click.echo(f"move {at} is rewound by the referee at position {every[at]}: it no longer counts")
+    rewound = {p: by for p, by in every.items() if by <= at}
+    if rewound:
+        by: dict[int, list[int]] = {}
+        for p, r in sorted(rewound.items()):
+            by.setdefault(r, []).append(p)
+        for r, moves in by.items():
+            click.echo(f"rewound at position {r}: moves {_ranges(moves)} no longer count")
+
+
+def _ranges(positions: list[int]) -> str:
+    """``[7, 8, 9, 12]`` -> ``"7–9, 12"``."""
+    out: list[str] = []
+    start = prev = positions[0]
+    for p in positions[1:] + [None]:  # type: ignore[list-item]
+        if p is not None and p == prev + 1:
+            prev = p
+            continue
+        out.append(str(start) if start == prev else f"{start}–{prev}")
+        if p is not None:
+            start = prev = p
+    return ", ".join(out)
 
 
 @cli.command("export")
@@ -316,7 +355,9 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
     for target in _targets(state, targets):
         try:
             game_id, events = _load(state, target)
-            report = audit(events).to_json()
+            final = replay(events)
+            index = by_finding(events)
+            report = audit_report(final).to_json(index)
         except RecordError as exc:
             status = 2
             if as_json:
@@ -333,9 +374,14 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
             click.echo(json.dumps(report, ensure_ascii=False))
             continue
         click.echo(f"{report['game_id']}: {len(findings)} finding{'s' if len(findings) != 1 else ''}")
+        rewound = rewound_by(events)
         for f in findings:
             who = ", ".join(p for p in (f.get("hand") is not None and f"hand {f['hand']}", f.get("seat") is not None and f"seat {f['seat']}") if p)
-            click.echo(f"  position {f['position']}{f' ({who})' if who else ''}: {f['rule']}: {f['message']}")
+            found = index.get(f["position"])
+            ruled = found[0].status(final) if found else "open"
+            if f["position"] in rewound:
+                ruled += f"; move rewound by position {rewound[f['position']]}"
+            click.echo(f"  position {f['position']}{f' ({who})' if who else ''}: {f['rule']}: {f['message']}  [{ruled}]")
     sys.exit(status)
 
 

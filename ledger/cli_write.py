@@ -50,6 +50,8 @@ def outcome_lines(result: AppendResult, state: TableState) -> list[str]:
         lines.append(f"game ended ({state.ended})")
     elif result.game_over:
         lines.append(f"game over ({state.game_end_reason}): game_ended is next")
+    elif result.hand_over and state.phase in ("draw", "play"):
+        lines.append(f"hand {state.hand} is over by the rules: hand_ended is next")
     elif result.hand_over and state.hand:
         lines.append(f"hand {state.hand} over")
     return lines

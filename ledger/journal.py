@@ -37,7 +37,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.persistence import ApplicationRecorder, ProgrammingError, StoredEvent
 from eventsourcing.popo import POPOApplicationRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteCursor, SQLiteDatastore
 
 JOURNAL_TABLE = "rummy_journal"
 
@@ -91,6 +91,34 @@ def _sqlite_oid(value: UUID | str) -> str:
     return value.hex if isinstance(value, UUID) else str(value)
 
 
+#: page cache of each store connection, in KiB (SQLite's ``PRAGMA cache_size`` with a
+#: negative value); SQLite's default is 2 MiB, which a store of a few million events outgrows
+SQLITE_CACHE_KIB = 32 * 1024
+
+
+class TunedSQLiteConnectionPool(SQLiteConnectionPool):
+    """eventsourcing's SQLite connection pool, with the store's pragmas set on
+    every connection it opens (after the library has put the file in WAL mode):
+
+    - ``cache_size = -SQLITE_CACHE_KIB`` (32 MiB instead of 2 MiB: the events
+      table's primary key on random UUIDs and its notification and topic
+      indexes stay in memory for stores of millions of events);
+    - ``synchronous = NORMAL`` when the file is in WAL mode, as SQLite
+      recommends for WAL: a commit is still atomic and survives a crash of
+      the process; only a power loss or OS crash can undo the last
+      transactions (never corrupt the file). In-memory stores are left alone.
+    """
+
+    def _create_connection(self) -> SQLiteConnection:
+        conn = super()._create_connection()
+        if not self.is_sqlite_memory_mode:
+            raw = conn._sqlite_conn
+            raw.execute(f"PRAGMA cache_size=-{int(SQLITE_CACHE_KIB)}")
+            if self.is_journal_mode_wal:
+                raw.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+
 class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
     """eventsourcing's SQLite application recorder plus ``rummy_journal``.
 
@@ -98,7 +126,23 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
     (``BEGIN`` … ``COMMIT``); the journal rows are inserted after the event
     rows, so a position already taken fails on the events' primary key
     (``IntegrityError``) and rolls both back.
+
+    With ``bulk=True`` (``EventStore.put(..., journal=..., bulk=True)``, the
+    batched import of :meth:`ledger.application.LedgerApp.import_records`)
+    the event rows go in with one ``executemany`` instead of one ``execute``
+    per row; the rows get their notification ids (rowids) in the order
+    given, as before, but the call returns no ids (nothing in rummy-ledger
+    reads them). The live append path keeps the library's per-row insert.
+
+    The recorder switches its datastore's connection pool to
+    :class:`TunedSQLiteConnectionPool` (the library's factory builds the
+    datastore before the recorder, and opens no connection until asked).
     """
+
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name)
+        if type(datastore.pool) is SQLiteConnectionPool:
+            datastore.pool.__class__ = TunedSQLiteConnectionPool
 
     def construct_create_table_statements(self) -> list[str]:
         statements = super().construct_create_table_statements()
@@ -117,7 +161,12 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         rows = _rows(stored_events, kwargs.get("journal"), _sqlite_oid)
-        returning = super()._insert_events(c, stored_events, **kwargs)
+        if kwargs.get("bulk"):
+            params = [(_sqlite_oid(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
+            c.executemany(self.insert_events_statement, params)
+            returning = None
+        else:
+            returning = super()._insert_events(c, stored_events, **kwargs)
         if rows:
             c.executemany(
                 f"INSERT INTO {JOURNAL_TABLE} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (?,?,?,?,?,?)", rows
@@ -255,4 +304,5 @@ def select_journal(recorder: ApplicationRecorder, originator_id: UUID) -> list[J
 __all__ = [
     "JOURNAL_TABLE", "JournalEntry", "received_now", "journal_recorder", "select_journal",
     "JournalSQLiteRecorder", "JournalPostgresRecorder", "JournalPOPORecorder",
+    "SQLITE_CACHE_KIB", "TunedSQLiteConnectionPool",
 ]

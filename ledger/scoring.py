@@ -111,3 +111,71 @@ def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
 def score(events: Iterable[Event], adjudicated: bool = True) -> ScoreSheet:
     """Replay ``events`` and return the score sheet; raises ``RecordError``."""
     return score_sheet(replay(events), adjudicated)
+
+
+class RunningLine(msgspec.Struct, frozen=True):
+    """One side in the hand being played, as the table stands.
+
+    ``cards``: cards held by the side's seats; ``melds``: the side's melds on
+    the table; ``points``/``breakdown``: where the variant scores both sides
+    at a hand's end whoever closes (Burraco), the hand's score were it to
+    stop here without a closing (``hand_ended`` ``stalled``), else None/{}
+    (Scala 40, Ramino 51, Ramino and Gin score the seat that goes out or
+    knocks, so there is no score before that); ``penalty``: the referee's
+    penalties of this hand so far (the adjudicated figure adds them).
+    """
+
+    side: int
+    cards: int
+    melds: int
+    points: int | None
+    breakdown: dict[str, int]
+    penalty: int = 0
+
+    @property
+    def adjudicated(self) -> int | None:
+        """``points`` plus this hand's penalties (None without points)."""
+        return None if self.points is None else self.points + self.penalty
+
+
+class RunningHand(msgspec.Struct, frozen=True):
+    """The hand in play at a position: its number and each side's :class:`RunningLine`."""
+
+    hand: int
+    position: int
+    lines: tuple[RunningLine, ...]
+
+
+def running_hand(state: TableState) -> RunningHand | None:
+    """The current hand's running figures at ``state`` (a hand dealt and not
+    over), or None between hands and before the first deal.
+
+    Burraco's figures come from the variant's own ``score_hand`` applied to
+    the table as it stands (reason ``stalled``: no closing bonus), so they
+    are the fold's scoring, not a second one (RULES.md, Burraco "Scoring").
+    """
+    if state.hand == 0 or state.phase not in ("draw", "play") or state.hand_over:
+        return None
+    points: dict[int, tuple[int, dict[str, int]]] = {}
+    if state.rules.variant == "burraco":
+        from ledger.events import HandEnded
+
+        try:
+            scores = state.rules.score_hand(state, HandEnded(reason="stalled"), state.position)
+        except Exception:  # noqa: BLE001 - a state the variant cannot score yet: no figures
+            scores = ()
+        points = {s.side: (s.points, {k: v for k, v in s.breakdown.items() if v}) for s in scores}
+    lines = []
+    for side in range(state.n_sides):
+        seats = state.seats_of(side)
+        pen = sum(p.points for p in state.penalties if p.hand == state.hand and p.side == side)
+        pts, breakdown = points.get(side, (None, {}))
+        lines.append(RunningLine(
+            side=side,
+            cards=sum(len(state.hands[s]) for s in seats if s < len(state.hands)),
+            melds=len(state.side_melds(side)),
+            points=pts,
+            breakdown=breakdown,
+            penalty=pen,
+        ))
+    return RunningHand(state.hand, state.position, tuple(lines))

@@ -92,7 +92,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import access, api, games, report, stream, write
+    from replay_web import access, api, desk, games, report, stream, write
 
     access.init_app(app)
 
@@ -101,6 +101,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     write.init_app(app)
     app.register_blueprint(stream.bp)
+    desk.init_app(app)  # the referee's sign-in, rulings and CSRF (after the write API: exempt)
     _register_errors(app)
 
     @app.before_request

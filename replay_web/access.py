@@ -77,6 +77,11 @@ class Access(msgspec.Struct, frozen=True, kw_only=True):
     delay: float
 
 
+#: the access of a reader who may see nothing hidden (for redacting events
+#: and findings to face-up fields in a seat's or spectator's view)
+SPECTATOR_ACCESS = Access(omniscient=False, upto=0, finished=False, view="spectator", delay=0.0)
+
+
 # --- tokens ---------------------------------------------------------------
 
 
@@ -247,8 +252,12 @@ def visible_now(received_at: float | None, access: Access, now: float | None = N
 
 
 def reader_access(game: Any) -> Access:
-    """:func:`game_access` for the request's reader (401 for a bad token)."""
-    return game_access(game, bearer_token())
+    """:func:`game_access` for the request's reader (401 for a bad token):
+    its bearer token, else the referee signed in to the viewer
+    (:func:`replay_web.desk.signed_in`)."""
+    from replay_web.desk import signed_in
+
+    return game_access(game, bearer_token() or signed_in())
 
 
 def limit_position(at: int, access: Access) -> int:

@@ -14,6 +14,12 @@
 - ``GET /api/games/<id>/audit``: the ``rummy-ledger audit --json`` object;
 - ``GET /api/games/<id>/score``: the ``rummy-ledger score --json`` object.
 
+``/api/games/<id>``, ``/audit`` and ``/score`` take ``at=N`` (up to that
+position) and ``pov=S`` too: with ``pov`` (a seat, or ``spectator``) the move
+texts, the findings and their count are those that viewer may see at ``at``
+(:mod:`ledger.redaction`; a finding that could tell a hidden card waits for
+the end of its hand) and each ``event`` holds only its face-up fields.
+
 Every route about one game asks :mod:`replay_web.access` first: an
 unfinished game is whole only for a referee token; anyone else gets the
 spectator view up to the delayed position (no hidden card, findings without
@@ -29,7 +35,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from ledger.redaction import SPECTATOR, visible_findings
+from ledger.redaction import SPECTATOR, Pov, visible_findings
 from ledger.scoring import score_sheet
 from ledger.views import move_text
 from replay_web import access, params
@@ -45,13 +51,26 @@ def games():  # type: ignore[no-untyped-def]
     return jsonify({"games": rows})
 
 
+def _seat_reader(g: Any) -> tuple[access.Access, Pov, int]:
+    """The reader's access, ``pov`` (a seat or ``spectator`` as asked; for a
+    reader who may not see the whole game always ``spectator``) and the last
+    position it asks about (``at``, default the last it may see)."""
+    acc = access.reader_access(g)
+    pov = params.pov(request.args, g)
+    access.check_pov(pov, acc)
+    if not acc.omniscient:
+        pov = SPECTATOR
+    at = params.position(request.args, g, pov if acc.omniscient else None) if "at" in request.args else acc.upto
+    return acc, pov, access.limit_position(at, acc)
+
+
 @bp.get("/games/<game_id>")
 def game(game_id: str):  # type: ignore[no-untyped-def]
     g = params.load_game(game_id)
-    acc = access.reader_access(g)
-    upto = acc.upto
-    state = g.final if acc.omniscient else g.state_at(upto)
-    found = access.findings(g.findings if acc.omniscient else visible_findings(state, SPECTATOR), acc)
+    acc, pov, upto = _seat_reader(g)
+    state = g.final if (pov is None and upto == g.last) else g.state_at(upto)
+    found = access.findings(g.findings if pov is None else visible_findings(state, pov), acc)
+    found = [f for f in found if f.position <= upto]
     summary: dict[str, Any] = {
         "game_id": g.game_id,
         "variant": g.started.variant,
@@ -68,10 +87,12 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
         "ended": state.ended,
         "view": acc.view,
     }
-    pov = access.move_pov(acc, None)
+    if pov is not None:
+        summary["pov"] = pov
+    faceup = acc if pov is None else access.SPECTATOR_ACCESS
     events = [
-        {"position": i, "type": e.type, "text": g.moves[i] if acc.omniscient else move_text(e, g.final, pov),
-         "event": access.event_json(e, acc)}
+        {"position": i, "type": e.type, "text": g.moves[i] if pov is None else move_text(e, state, pov),
+         "event": access.event_json(e, faceup)}
         for i, e in enumerate(g.events[: upto + 1])
     ]
     return jsonify({"game": summary, "events": events})
@@ -92,17 +113,17 @@ def state(game_id: str):  # type: ignore[no-untyped-def]
 @bp.get("/games/<game_id>/audit")
 def audit(game_id: str):  # type: ignore[no-untyped-def]
     g = params.load_game(game_id)
-    acc = access.reader_access(g)
-    if acc.omniscient:
+    acc, pov, at = _seat_reader(g)
+    if pov is None and at == g.last:
         return jsonify(g.audit_json)
-    found = visible_findings(g.state_at(acc.upto), SPECTATOR)
+    found = visible_findings(g.state_at(at), pov)
     return jsonify({"game_id": g.game_id, "findings": [access.finding_json(f, acc) for f in found]})
 
 
 @bp.get("/games/<game_id>/score")
 def score(game_id: str):  # type: ignore[no-untyped-def]
     g = params.load_game(game_id)
-    acc = access.reader_access(g)
-    if acc.omniscient:
+    acc, pov, at = _seat_reader(g)
+    if pov is None and at == g.last:
         return jsonify(g.sheet.to_json())
-    return jsonify(score_sheet(g.state_at(acc.upto), adjudicated=True).to_json())
+    return jsonify(score_sheet(g.state_at(at), adjudicated=True).to_json())

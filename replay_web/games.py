@@ -31,7 +31,7 @@ from ledger.seal import short_form
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from ledger.views import move_text
-from replay_web import access, params
+from replay_web import access, desk, params
 from replay_web.cache import GameData
 from replay_web.present import board, scoreboard
 from replay_web.store import meta_of
@@ -236,12 +236,12 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
             "note": event.note if pov is None else None,
         })
     shown_pov = ctx["pov"]
+    ctx.update(desk.context(full, state, horizon, ctx["side_labels"], pov))  # rulings, rewound moves, the score panel at `at`
     ctx.update(
         moves=moves,
         findings=findings,
         violations=violations,
         hand_starts=hand_starts,
-        score=scoreboard(sheet, played, ctx["side_labels"]),
         nav=navigation(game, at, ctx["last"], hand_starts, violations),
         view_kind=acc.view,
         players=game.started.players,
@@ -261,7 +261,10 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 def board_fragment(game_id: str):  # type: ignore[no-untyped-def]
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
-    return render_template("_board.html", **board_context(game, at, pov, acc=acc), **seal_context(full, at, pov, acc))
+    ctx = board_context(game, at, pov, acc=acc)
+    # the score panel follows the position: the script swaps it in with the board
+    score = desk.score_panel(full.state_at(at), ctx["side_labels"], pov)
+    return render_template("_board.html", **ctx, **seal_context(full, at, pov, acc)) + render_template("_score.html", score=score)
 
 
 def seal_context(full: Any, at: int, pov: Pov, acc: access.Access) -> dict[str, Any]:

@@ -10,8 +10,10 @@ when the browser reconnects) is one SSE message::
 then, once the game has ended and everything was sent, ``event: end``. What
 each reader sees is decided by :mod:`replay_web.access` as for the pages: a
 spectator of an unfinished game gets each event only ``SPECTATOR_DELAY``
-seconds after it was received, without hidden cards; a referee token sees
-everything at once.
+seconds after it was received, without hidden cards, and a finding only once
+a spectator may see it (:mod:`ledger.redaction`: one that could tell a hidden
+card, such as BUR-PILE-1, comes with the event that ends its hand); a
+referee token sees everything at once.
 
 How new events are found, in every process (gunicorn worker) on its own, so
 no sticky sessions are needed: one :class:`Hub` thread per process follows
@@ -49,9 +51,9 @@ from flask import Blueprint, Response, current_app, request
 from ledger.events import Event, GameStarted
 from ledger.params import ascii_int
 from ledger.persistence import game_uuid
+from ledger.redaction import SPECTATOR, finding_visible, sight
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
-from ledger.redaction import SPECTATOR
 from ledger.views import describe, move_text
 from replay_web import access
 
@@ -72,13 +74,16 @@ def setting(app: Any, key: str) -> float:
 class Item:
     """One stored event of a watched game and its two JSON forms (made once)."""
 
-    __slots__ = ("position", "event", "findings", "received_at", "text", "spectator_text", "_json")
+    __slots__ = ("position", "event", "findings", "spectator_findings", "received_at", "text", "spectator_text", "_json")
 
     def __init__(self, position: int, event: Event, findings: tuple[Finding, ...], received_at: float | None,
-                 text: str, spectator_text: str) -> None:
+                 text: str, spectator_text: str, spectator_findings: tuple[Finding, ...] | None = None) -> None:
         self.position = position
         self.event = event
         self.findings = findings
+        #: the findings a spectator may see from this event on (ledger.redaction:
+        #: one that could tell a hidden card comes with the end of its hand)
+        self.spectator_findings = findings if spectator_findings is None else spectator_findings
         self.received_at = received_at
         self.text = text
         self.spectator_text = spectator_text
@@ -94,7 +99,7 @@ class Item:
                 "type": self.event.type,
                 "text": self.text if key else self.spectator_text,
                 "event": access.event_json(self.event, view),
-                "findings": [access.finding_json(f, view) for f in self.findings],
+                "findings": [access.finding_json(f, view) for f in (self.findings if key else self.spectator_findings)],
                 "received_at": _iso(self.received_at),
             }
             cached = self._json[key] = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
@@ -117,6 +122,7 @@ class Feed:
         self.state: TableState | None = None
         self.started: GameStarted | None = None
         self.readers = 0
+        self.pending: list[Finding] = []  # findings a spectator may not see yet
         self.cond = threading.Condition()
         self._sync_lock = threading.Lock()
 
@@ -139,8 +145,13 @@ class Feed:
                 state = evolve(state, event)
                 if isinstance(event, GameStarted):
                     self.started = event
-                new.append(Item(position, event, tuple(state.findings[before:]), times.get(position),
-                                describe(event, state), move_text(event, state, SPECTATOR)))
+                fresh = tuple(state.findings[before:])
+                waiting = self.pending + list(fresh)
+                seen = sight(state, SPECTATOR) if waiting else None
+                shown = tuple(f for f in waiting if finding_visible(f, state, SPECTATOR, seen))
+                self.pending = [f for f in waiting if f not in shown]
+                new.append(Item(position, event, fresh, times.get(position),
+                                describe(event, state), move_text(event, state, SPECTATOR), shown))
             with self.cond:
                 self.items.extend(new)
                 self.state = state

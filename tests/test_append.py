@@ -323,3 +323,35 @@ def test_game_started_in_a_batch_with_play(app: LedgerApp) -> None:
     started = GameStarted(game_id="solo", variant="gin", players=(Player(seat=0, name="A"), Player(seat=1, name="B")))
     result = app.append_events("solo", [started, GameEnded(reason="abandoned")], expected=0, appended_by="t")
     assert (result.first, result.length, result.game_over, result.hand_over) == (0, 2, True, True)
+
+
+STARTER = r"""
+import json, os, sys, time
+from ledger.application import LedgerApp
+from ledger.events import GameStarted, Player
+env, name, start = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+while not os.path.exists(start):
+    time.sleep(0.002)
+app = LedgerApp(env=env)  # creates the tables (events, journal) if missing
+started = GameStarted(game_id=name, variant="gin", players=(Player(seat=0, name="A"), Player(seat=1, name="B")))
+print(app.append_events(name, [started], expected=0, appended_by=name).length)
+app.close()
+"""
+
+
+def test_processes_starting_at_once_on_an_empty_store_create_the_tables_once(
+    store_env: dict[str, str], open_store: Callable[[], LedgerApp], tmp_path: Path
+) -> None:
+    start = tmp_path / "go"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", STARTER, json.dumps({**store_env, "SQLITE_LOCK_TIMEOUT": "30"}), f"g{i}", str(start)],
+                         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for i in range(4)
+    ]
+    time.sleep(0.5)
+    start.touch()
+    results = [p.communicate(timeout=300) for p in procs]
+    assert [(p.returncode, out) for p, (out, _) in zip(procs, results)] == [(0, "1\n")] * 4, [err for _, err in results]
+    reader = open_store()
+    assert sorted(g.game_id for g in reader.list_games()) == ["g0", "g1", "g2", "g3"]
+    assert [[(j.position, j.appended_by) for j in reader.journal(f"g{i}")] for i in range(4)] == [[(0, f"g{i}")] for i in range(4)]

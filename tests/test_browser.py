@@ -199,6 +199,17 @@ def test_pov_0_shows_none_of_seat_1s_cards(page):
     assert not shown & set(BRUNO)
 
 
+def test_spectator_steps_page_by_page_and_sees_no_hand(page):
+    page.goto("/games/web-1?at=3&pov=spectator")
+    assert page.locator("#seat-0 .card.back").count() == 8 and page.locator("#seat-1 .card.back").count() == 10
+    assert page.get_attribute("#game", "data-last") == ""
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(re.compile(r"at=4&pov=spectator$"))
+    shown = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    assert shown == {"3H", "4H", "5H", "KD"}  # the meld and the top of the discard pile: nothing hidden
+    assert page.locator("#moves li").count() == 5
+
+
 def _png_colours(data: bytes, limit: int = 64) -> int:
     """Distinct pixel colours of an 8-bit RGB/RGBA PNG (stops counting at ``limit``)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

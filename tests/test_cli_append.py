@@ -249,3 +249,15 @@ def test_append_and_rule_on_postgresql(run: Callable[..., Result], pg_url: str, 
     exported = run("export", "bur-dispute", "--with-journal", store=pg_url).stdout_bytes.splitlines()
     assert len(exported) == 26
     assert json.loads(exported[24][len(b"// journal "):])["by"] == f"cli:{os_user()}"
+
+
+def test_append_says_when_the_hand_is_over_before_hand_ended(run: Callable[..., Result], tmp_path: Path) -> None:
+    events = read_record(Path(__file__).resolve().parent.parent / "fixtures" / "gin" / "standard-game.jsonl").events
+    lines = encode_record(events).splitlines(keepends=True)
+    head = run("append", "gin-standard-1", "-", input=b"".join(lines[:78]))  # through position 77, in hand 3
+    assert head.stdout.splitlines()[0] == "gin-standard-1: 78 events appended (0 → 78)"
+    assert "over" not in head.stdout
+    wall = run("append", "gin-standard-1", "-", input=lines[78])
+    assert wall.stdout.splitlines() == ["gin-standard-1: 1 event appended (78 → 79)", "hand 3 is over by the rules: hand_ended is next"]
+    ended = run("append", "gin-standard-1", "-", input=lines[79])
+    assert ended.stdout.splitlines() == ["gin-standard-1: 1 event appended (79 → 80)", "hand 3 over"]

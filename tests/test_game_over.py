@@ -64,6 +64,21 @@ def test_during_a_hand_nothing_is_over() -> None:
     assert (after.hand_over, after.game_over) == (True, False)
 
 
+@pytest.mark.parametrize(
+    ("name", "position"),
+    [
+        ("gin/standard-game.jsonl", 78),  # the discard that left two stock cards: the wall, a 0–0 draw
+        ("burraco/stock_exhausted_fibur.jsonl", 125),  # the discard that left the last two stock cards (fibur)
+    ],
+)
+def test_a_hand_over_by_the_rules_before_hand_ended(name: str, position: int) -> None:
+    events = read_record(FIXTURES / name).events
+    assert events[position].type == "card_discarded" and events[position + 1].type == "hand_ended"
+    assert replay(events, upto=position - 1).hand_over is False
+    at = replay(events, upto=position)
+    assert (at.phase, at.hand_over, at.game_over) == ("draw", True, False)
+
+
 def test_a_penalty_between_hands_can_end_the_game() -> None:
     """Scala 40: a referee's penalty after the hand pushes Bruno past 100: out; one seat left."""
     events = list(read_record(FIXTURES / "scala40/elimination.jsonl").events)

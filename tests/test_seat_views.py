@@ -322,3 +322,55 @@ def test_the_spectator_page_and_api():
     body = client.get("/api/games/gin-standard-1/state?at=4&pov=spectator").get_json()
     assert body["pov"] == "spectator" and body["move"] == "Anna draws a card from the stock"
     assert client.get("/api/games/gin-standard-1/state?at=4&pov=Spectator").get_json()["pov"] == "spectator"
+
+
+def test_the_api_game_audit_and_score_as_a_seat_sees_them():
+    events = _record("burraco/dispute.jsonl")
+    client = _page_client(events)
+    body = client.get("/api/games/bur-dispute?at=6&pov=1").get_json()
+    game, moves = body["game"], body["events"]
+    assert (game["last"], game["events"], game["pov"], game["violations"], game["findings"]) == (6, 7, 1, [4], 1)
+    assert [m["position"] for m in moves] == list(range(7))
+    assert moves[6]["text"] == "Bruno draws 6♥" and moves[1]["event"] == {"type": "hand_dealt", "hand": 1, "dealer": 1, "discard": ["9C"], "hand_sizes": [11, 11]}
+    assert client.get("/api/games/bur-dispute?at=6&pov=0").get_json()["events"][6]["text"] == "Bruno draws a card from the stock"
+    audit = client.get("/api/games/bur-dispute/audit?at=6&pov=1").get_json()
+    assert [(f["position"], f["rule"]) for f in audit["findings"]] == [(4, "ALL-MELD-1")]
+    assert [(f["position"], f["rule"]) for f in client.get("/api/games/bur-dispute/audit?at=6&pov=0").get_json()["findings"]] == [
+        (4, "ALL-MELD-1"), (5, "BUR-PILE-1")]
+    assert client.get("/api/games/bur-dispute/audit").get_json()["findings"][1]["rule"] == "BUR-PILE-1"  # the referee's, whole
+    assert client.get("/api/games/bur-dispute/score?at=6&pov=1").get_json()["hands"] == []
+    assert client.get("/api/games/bur-dispute/audit?at=19&pov=1").status_code == 404
+
+
+def test_show_pov_on_the_command_line():
+    from click.testing import CliRunner
+
+    from ledger.cli import cli
+
+    path = str(ROOT / "fixtures" / "gin" / "standard-game.jsonl")
+    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None})
+    out = runner.invoke(cli, ["show", path, "--at", "5", "--pov", "spectator"])
+    assert out.exit_code == 0, out.output
+    assert "  seat 0 Anna: 1 card: 9♣\n  seat 1 Bruno (dealer): 10 cards: hidden\n" in out.output
+    assert "discard pile: face down on top (2 cards)\n" in out.output
+    seat = runner.invoke(cli, ["show", path, "--at", "3", "--pov", "1"])
+    assert "  seat 0 Anna: 10 cards: hidden\n" in seat.output and "K♦ on top" in seat.output
+    bad = runner.invoke(cli, ["show", path, "--at", "5", "--pov", "x"])
+    assert bad.exit_code == 2 and "'x' is neither a seat number nor 'spectator'" in bad.output
+
+
+def test_the_stream_gives_a_spectator_a_finding_only_once_it_may_see_it(tmp_path):
+    from ledger.records import Record
+    from replay_web.stream import Feed
+
+    events = _record("burraco/dispute.jsonl")[:18]  # unfinished: no game_ended
+    app = open_app(str(tmp_path / "ledger.db"))
+    app.import_record(Record(events=tuple(events), lines=tuple(range(1, 19)), path="dispute.jsonl"))
+    feed = Feed("bur-dispute")
+    feed.sync(app)
+    referee = [(i.position, [f.rule for f in i.findings]) for i in feed.items if i.findings]
+    spectator = [(i.position, [f.rule for f in i.spectator_findings]) for i in feed.items if i.spectator_findings]
+    assert referee == [(4, ["ALL-MELD-1"]), (5, ["BUR-PILE-1"]), (7, ["BUR-TURN-1"]), (8, ["ALL-TURN-2"]),
+                       (15, ["ALL-TURN-1"]), (17, ["ALL-SCORE-1"])]
+    assert spectator == [(4, ["ALL-MELD-1"]), (7, ["BUR-TURN-1"]), (8, ["ALL-TURN-2"]), (15, ["ALL-TURN-1"]),
+                         (17, ["BUR-PILE-1", "ALL-SCORE-1"])]  # BUR-PILE-1 comes with the end of its hand

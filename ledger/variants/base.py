@@ -161,9 +161,11 @@ class Rules(OutcomeRules):
         pos = state.position + 1
         if state.phase == "ended":
             raise RecordError("REC-ORDER", f"{event.type} after game_ended", field="type", position=pos)
-        handler = getattr(self, "on_" + event.type)
-        new = handler(replace(state, position=pos, history=state), event, pos)
-        return new
+        key = (type(self), type(event))
+        handler = _HANDLERS.get(key)
+        if handler is None:  # once per variant class and event class: no getattr by name per event
+            handler = _HANDLERS[key] = getattr(type(self), "on_" + event.type)
+        return handler(self, replace(state, position=pos, history=state), event, pos)
 
     # --- finding and rejection helpers ---------------------------------------
     @staticmethod
@@ -406,8 +408,9 @@ class Rules(OutcomeRules):
         else:
             self.check_deck_room(state, (e.card,), pos, "card")
             stock = None
-        state = self.set_hand(state, e.seat, state.hands[e.seat] + (e.card,))
-        state = replace(state, stock=stock, stock_count=state.stock_count - 1, drew="stock", phase="play")
+        hands = list(state.hands)
+        hands[e.seat] = hands[e.seat] + (e.card,)
+        state = replace(state, hands=tuple(hands), stock=stock, stock_count=state.stock_count - 1, drew="stock", phase="play")
         return self.after_draw(state, pos, e.seat)
 
     def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
@@ -428,8 +431,9 @@ class Rules(OutcomeRules):
         if tuple(e.cards) != tuple(expected):
             what = "the whole pile" if want is None else "the top card"
             raise self.reject("REC-WHERE", f"taken {pretty_list(e.cards)} but {what} is {pretty_list(expected)}", pos, "cards")
-        state = self.set_hand(state, e.seat, state.hands[e.seat] + tuple(e.cards))
-        return replace(state, discard=pile[:-k], drew="pile", taken=state.taken + tuple(e.cards), phase="play")
+        hands = list(state.hands)
+        hands[e.seat] = hands[e.seat] + tuple(e.cards)
+        return replace(state, hands=tuple(hands), discard=pile[:-k], drew="pile", taken=state.taken + tuple(e.cards), phase="play")
 
     def on_meld_laid(self, state: TableState, e: MeldLaid, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "play", e)
@@ -439,8 +443,9 @@ class Rules(OutcomeRules):
         info = analyze(e.cards, self._meld_rules)
         meld = Meld(e.meld, e.seat, state.sides[e.seat], tuple(e.cards), info, pos)
         before = state
-        state = self.set_hand(state, e.seat, hand)
-        state = replace(state, melds=state.melds + (meld,), turn_melds=state.turn_melds + (e.meld,))
+        hands = list(state.hands)
+        hands[e.seat] = hand
+        state = replace(state, hands=tuple(hands), melds=state.melds + (meld,), turn_melds=state.turn_melds + (e.meld,))
         state = self.check_meld(state, pos, e.seat, meld, e)
         opened = list(state.opened)
         opened[e.seat] = True
@@ -482,9 +487,10 @@ class Rules(OutcomeRules):
             cards = options[0] if options else meld.cards + tuple(e.cards)
         after = replace(meld, cards=cards, info=analyze(cards, self._meld_rules))
         before = state
-        state = self.set_hand(state, e.seat, hand)
-        state = self.replace_meld(state, after)
-        state = replace(state, turn_melds=state.turn_melds + (e.meld,))
+        hands = list(state.hands)
+        hands[e.seat] = hand
+        melds = tuple(after if m.id == after.id else m for m in state.melds)  # as replace_meld
+        state = replace(state, hands=tuple(hands), melds=melds, turn_melds=state.turn_melds + (e.meld,))
         state = self.check_layoff(meld, after, state, pos, e.seat, e)
         return self.after_meld(before, state, pos, e.seat)
 
@@ -516,9 +522,9 @@ class Rules(OutcomeRules):
 
     def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "discard", e)
-        hand = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")
-        state = self.set_hand(state, e.seat, hand)
-        state = replace(state, discard=state.discard + (e.card,))
+        hands = list(state.hands)
+        hands[e.seat] = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")
+        state = replace(state, hands=tuple(hands), discard=state.discard + (e.card,))
         state = self.check_discard(state, pos, e.seat, e.card)
         state = self.end_turn(state, pos)
         return self.pass_turn(state, pos)
@@ -545,6 +551,9 @@ class Rules(OutcomeRules):
 
 
 _VERB = {"play": "melded or laid off", "discard": "discarded"}
+
+#: (rules class, event class) -> the rules class's ``on_<event type>`` function (see ``Rules.apply``)
+_HANDLERS: dict[tuple[type, type], Any] = {}
 
 
 def _spec_text(spec: OptionSpec) -> str:

@@ -553,6 +553,13 @@ class BurracoRules(Rules):
         state = self.check_closing(state, e, pos)
         return super().on_hand_ended(state, e, pos)
 
+    def hand_over(self, state: TableState) -> bool:
+        """Also True after the discard that ended the hand at the stock's end
+        (preset ``fibur``: the last two stock cards are never drawn; RULES.md
+        BUR-STOCK-1), before ``hand_ended`` is recorded."""
+        x = state.extra
+        return super().hand_over(state) or (isinstance(x, BurracoExtra) and x.stock_end is not None)
+
     def game_end_reason(self, state: TableState) -> str | None:
         """Between hands: ``hands_played`` once the ``hands`` option's number
         of hands is played, else ``target_reached`` once a side is at or

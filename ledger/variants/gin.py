@@ -414,6 +414,13 @@ class GinRules(Rules):
         """A seat's counted deadwood after a knock: its hand plus its void cards."""
         return deadwood_value(state.hands[seat]) + deadwood_value(state.extra.void[seat])
 
+    def hand_over(self, state: TableState) -> bool:
+        """Also True once the hand is over by the rules though ``hand_ended``
+        is not recorded yet: the wall (preset ``standard``), OpenSpiel's
+        repeated-move rule or upcard-draw cap (RULES.md GIN-WALL-1, GIN-STALL-1)."""
+        x = state.extra
+        return super().hand_over(state) or (isinstance(x, GinExtra) and x.over is not None)
+
     def game_end_reason(self, state: TableState) -> str | None:
         """Between hands: with a ``target`` (100, preset ``standard``) a seat
         at or above it, ``target_reached``; without one (``target`` 0, preset

@@ -1,6 +1,7 @@
 // rummy-ledger viewer: step through a game without reloading the page.
 // Plain JS, no build step. The server renders every view; this script only
-// swaps the board fragment (/games/<id>/board?at=N) and keeps the URL, the
+// swaps the board fragment (/games/<id>/board?at=N: the board and the
+// score panel at N) and keeps the URL, the
 // slider, the controls and the move list in step. In a seat's or spectator's
 // view (pov) the move list itself depends on the position, so stepping loads
 // the page; such a page knows nothing after its position (no data-last), so
@@ -104,6 +105,9 @@
         tmp.innerHTML = html; // server-rendered, escaped by the template engine
         var fresh = tmp.querySelector("#board");
         if (board && fresh) board.replaceWith(fresh);
+        var score = document.getElementById("score-panel");
+        var freshScore = tmp.querySelector("#score-panel");
+        if (score && freshScore) score.replaceWith(freshScore); // the score panel follows the position
         pending = null;
       })
       .catch(function (err) {

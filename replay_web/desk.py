@@ -1,0 +1,357 @@
+"""The referee's desk in the viewer: sign-in, rulings on findings, what the
+pages show of them (issue 16).
+
+Sign-in: ``GET/POST /signin`` takes a token of :mod:`ledger.tokens`
+(``rummy-ledger token create``), checked by :meth:`TokenStore.check`, the
+one verification there is. On success the session (Flask's cookie, signed
+with ``SECRET_KEY``) holds the token's **id** only, never the token; every
+request looks that id up again in the token table, so a revoked token's
+session ends at once. The cookie is HttpOnly, SameSite=Strict, Secure when
+the request came over https (or always, with ``SESSION_COOKIE_SECURE``), and
+lasts ``PERMANENT_SESSION_LIFETIME`` (default 12 hours). ``POST /signout``
+ends it.
+
+``SECRET_KEY`` comes from the Flask config, else ``RUMMY_LEDGER_SECRET_KEY``;
+without either a random key is made per process: sessions then end when the
+process does, and several worker processes (gunicorn ``-w 2``) do not share
+them, so set the variable for a real deployment.
+
+Every form of the viewer carries a CSRF token (Flask-WTF's
+:class:`~flask_wtf.csrf.CSRFProtect`, on every POST of the app except the
+bearer-token write API, which reads no cookie): a POST without it is 400.
+
+Rulings: ``POST /games/<id>/rulings/penalty`` and ``/rulings/restore``
+append one ``penalty_assessed`` (seat or team, points, rule) or
+``position_restored`` (target, reason) with ``finding`` (the finding's
+position) and ``referee`` (the token's name) through
+``LedgerApp.append_events`` (``appended_by``: the token's name; ``expected``:
+the length the page showed, so a ruling made on a stale page is refused with
+409 instead of landing somewhere unexpected). Refusals, nothing stored: no
+session 401; a token that is not a referee's or admin's, or whose scope does
+not cover the game, 403 (:func:`replay_web.access.check_write`); a bad form
+field or an event the fold refuses (``REC-…``, e.g. a restore target outside
+the hand, any ruling after ``game_ended``) 400; a viewer over record files 405.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import timedelta
+from typing import Any
+
+import msgspec
+from flask import Blueprint, Flask, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf import FlaskForm
+from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import BadRequest, Conflict, Forbidden, MethodNotAllowed, Unauthorized
+from wtforms import HiddenField, IntegerField, PasswordField, StringField, TextAreaField
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
+
+from ledger.errors import ConcurrentAppendError, RecordError
+from ledger.events import decode_event
+from ledger.rulings import Ruling, by_finding, rewound_by
+from ledger.scoring import running_hand, score_sheet
+from ledger.state import TableState
+from ledger.tokens import Token
+from replay_web import access
+
+SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
+_SESSION_KEY = "referee_token"
+csrf = CSRFProtect()
+bp = Blueprint("desk", __name__)
+
+
+class _Sessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, Secure whenever the request is https."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
+def init_app(app: Flask) -> None:
+    """Session, CSRF and the desk's routes on ``app`` (after the write API's
+    blueprint is registered: that one is exempt from CSRF)."""
+    if not app.config.get("SECRET_KEY"):
+        key = os.environ.get(SECRET_ENV)
+        if not key:
+            key = secrets.token_hex(32)
+            app.logger.info("no SECRET_KEY / %s: a random one for this process (referee sessions end with it)", SECRET_ENV)
+        app.config["SECRET_KEY"] = key
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
+    app.config.setdefault("SESSION_COOKIE_SECURE", False)
+    if app.config.get("PERMANENT_SESSION_LIFETIME") == timedelta(days=31):  # Flask's default: too long for a referee's desk
+        app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=12)
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid while the session is (a referee keeps a page open)
+    app.session_interface = _Sessions()
+    csrf.init_app(app)
+    write = app.blueprints.get("write")
+    if write is not None:
+        csrf.exempt(write)
+    app.register_blueprint(bp)
+    app.context_processor(lambda: {"signed_in": signed_in()})
+
+
+# --- the session ----------------------------------------------------------
+
+
+def signed_in() -> Token | None:
+    """The live token of the request's session, or None (no session, the
+    token revoked since, or a viewer without a store). Looked up once per request."""
+    if "desk_token" in g:
+        return g.desk_token
+    token = None
+    token_id = session.get(_SESSION_KEY)
+    if isinstance(token_id, str):
+        tokens = access.token_store()
+        if tokens is not None:
+            token = next((t for t in tokens.list() if t.id == token_id and t.revoked_at is None), None)
+        if token is None:
+            session.pop(_SESSION_KEY, None)
+    g.desk_token = token
+    return token
+
+
+class SignInForm(FlaskForm):
+    token = PasswordField("token", validators=[DataRequired(), Length(max=200)])
+    next = HiddenField(validators=[Optional(), Length(max=2000)])
+
+
+class SignOutForm(FlaskForm):
+    pass
+
+
+def _local(target: str | None) -> str:
+    """``target`` when it is a path of this site, else the games list."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return url_for("games.games_list")
+
+
+@bp.route("/signin", methods=["GET", "POST"])
+def signin():  # type: ignore[no-untyped-def]
+    tokens = access.token_store()
+    form = SignInForm()
+    if request.method == "GET":
+        form.next.data = request.args.get("next", "")
+    error = None
+    status = 200
+    if tokens is None:
+        error, status = "this viewer shows record files: there is no store, so no referee sign-in", 405
+    elif request.method == "POST":
+        if not form.validate_on_submit():
+            error, status = "give the token that rummy-ledger token create printed", 400
+        else:
+            token = tokens.check(form.token.data.strip())
+            if token is None:
+                error, status = "the token is not valid (unknown, mistyped or revoked)", 401
+            else:
+                session.clear()
+                session[_SESSION_KEY] = token.id
+                session.permanent = True
+                flash(f"signed in as {token.name} ({token.role})")
+                return redirect(_local(form.next.data), 303)
+    form.token.data = ""
+    return render_template("signin.html", form=form, error=error), status
+
+
+@bp.post("/signout")
+def signout():  # type: ignore[no-untyped-def]
+    SignOutForm()  # the CSRF check ran before the view (CSRFProtect)
+    session.clear()
+    flash("signed out")
+    return redirect(_local(request.form.get("next")), 303)
+
+
+# --- rulings ----------------------------------------------------------------
+
+_RULE = r"^[A-Z0-9]+-[A-Z0-9-]+$"
+
+
+class PenaltyForm(FlaskForm):
+    finding = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    expected = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    side = StringField(validators=[InputRequired(), Regexp(r"^(seat|team):\d{1,2}$", message="seat:N or team:N")])
+    points = IntegerField(validators=[InputRequired(), NumberRange(-1_000_000, 1_000_000)])
+    rule = StringField(validators=[InputRequired(), Regexp(_RULE, message="a RULES.md rule id, e.g. BUR-TURN-1")])
+    note = TextAreaField(validators=[Optional(), Length(max=2000)])
+
+
+class RestoreForm(FlaskForm):
+    finding = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    expected = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    target = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    reason = StringField(validators=[DataRequired(), Length(min=1, max=2000)])
+    note = TextAreaField(validators=[Optional(), Length(max=2000)])
+
+
+def _form_error(form: FlaskForm) -> BadRequest:
+    parts = [f"{name}: {'; '.join(str(m) for m in msgs)}" for name, msgs in form.errors.items()]
+    return BadRequest(description="the ruling was not stored: " + ", ".join(parts))
+
+
+def _referee(game: Any) -> Token:
+    """The signed-in token, which must be a referee's or admin's covering the game."""
+    token = signed_in()
+    if token is None:
+        raise Unauthorized(description="sign in with a referee token to rule (nothing was stored)")
+    access.check_write(token, game.started, [_Probe()])
+    return token
+
+
+class _Probe:
+    """A stand-in ruling event for :func:`replay_web.access.check_write`'s role check."""
+
+    type = "penalty_assessed"
+
+
+def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Token) -> int:
+    """Append one ruling; returns its position. 400/409 with nothing stored."""
+    ledger = access.ledger_app()
+    if ledger is None:
+        raise MethodNotAllowed(description="this viewer shows record files: it has no store to write to")
+    try:
+        event = decode_event(msgspec.json.encode(data))
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise BadRequest(description=f"the ruling was not stored: REC-FORMAT: {exc}") from None
+    try:
+        result = ledger.append_events(game_id, [event], expected=expected, appended_by=token.label)
+    except RecordError as err:
+        raise BadRequest(description=f"the ruling was not stored: {err.rule}: {err.message} (position {err.position}, field {err.field})") from None
+    except ConcurrentAppendError as err:
+        raise Conflict(description=(f"the ruling was not stored: the game has {err.length} events now, the page showed {expected};"
+                                    " reload the page and rule again")) from None
+    hub = current_app.extensions.get("replay_web.stream")
+    if hub is not None:
+        hub.poke(game_id)
+    return result.first
+
+
+def _game(game_id: str) -> Any:
+    from replay_web import params
+
+    return params.load_game(game_id)
+
+
+@bp.post("/games/<game_id>/rulings/penalty")
+def rule_penalty(game_id: str):  # type: ignore[no-untyped-def]
+    game = _game(game_id)
+    token = _referee(game)
+    form = PenaltyForm()
+    if not form.validate_on_submit():
+        raise _form_error(form)
+    kind, _, number = form.side.data.partition(":")
+    data: dict[str, Any] = {"type": "penalty_assessed", kind: int(number), "points": form.points.data,
+                            "rule": form.rule.data, "finding": form.finding.data, "referee": token.name}
+    if form.note.data:
+        data["note"] = form.note.data
+    pos = _store_ruling(game_id, data, form.expected.data, token)
+    flash(f"penalty stored at position {pos}")
+    return redirect(url_for("games.game_page", game_id=game_id, at=pos), 303)
+
+
+@bp.post("/games/<game_id>/rulings/restore")
+def rule_restore(game_id: str):  # type: ignore[no-untyped-def]
+    game = _game(game_id)
+    token = _referee(game)
+    form = RestoreForm()
+    if not form.validate_on_submit():
+        raise _form_error(form)
+    data: dict[str, Any] = {"type": "position_restored", "target": form.target.data, "reason": form.reason.data,
+                            "finding": form.finding.data, "referee": token.name}
+    if form.note.data:
+        data["note"] = form.note.data
+    pos = _store_ruling(game_id, data, form.expected.data, token)
+    flash(f"table restored to move {form.target.data} at position {pos}")
+    return redirect(url_for("games.game_page", game_id=game_id, at=pos), 303)
+
+
+# --- what the pages show --------------------------------------------------
+
+
+def may_rule(game: Any) -> bool:
+    """The signed-in reader may rule on ``game`` now (referee/admin in scope,
+    a store to write to, the record not closed by ``game_ended``)."""
+    token = signed_in()
+    if token is None or not token.may_rule or access.ledger_app() is None:
+        return False
+    meta = game.started.meta
+    return token.covers(game.game_id, meta.tournament if meta is not None else None) and game.final.ended is None
+
+
+def side_choices(state: TableState) -> list[tuple[str, str]]:
+    """``[(value, label)]`` of the penalty form: each seat, and each team in partnerships."""
+    out = [(f"seat:{p.seat}", f"{p.name} (seat {p.seat})") for p in state.players]
+    if state.n_sides < state.n_seats:
+        out += [(f"team:{s}", state.rules.side_label(state, s)) for s in range(state.n_sides)]
+    return out
+
+
+def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: Any = None) -> dict[str, Any]:
+    """What the game page adds for the desk: ``rulings`` (finding position ->
+    rulings, up to ``horizon``, the last position the page may show),
+    ``rewound`` (position -> the restoring position, likewise), ``score``
+    (the panel at ``state``'s position: :func:`score_panel`), ``can_rule``,
+    the penalty's ``side_choices`` and the page's ``length`` (``expected``).
+    ``pov``: the page's viewer (None the referee, a seat, or a spectator)."""
+    events = game.events[: horizon + 1]
+    index = by_finding(events)
+    rewound = rewound_by(events)
+    rule = may_rule(game)
+    return {
+        "rulings": index,
+        "ruling_text": {pos: [r.status(game.final) for r in rs] for pos, rs in index.items()},
+        "rewound": rewound,
+        "score": score_panel(state, labels, pov),
+        "can_rule": rule,
+        "side_choices": side_choices(game.final) if rule else [],
+        "length": len(game.events),
+    }
+
+
+def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[str, Any]:
+    """The score panel at ``state``'s position: the hands completed by then
+    (:func:`replay_web.present.scoreboard`), the hand in play as the table
+    stands (``running``: ``[{label, cards, melds, points, adjudicated,
+    breakdown, penalty}]``, None between hands) and ``final`` (the game is
+    over here: the finished sheet).
+
+    The running points count the cards in hand, so they are shown only to
+    who may see those cards: every side for the referee (``pov`` None), a
+    seat's own in its view (``pov`` a seat; not a team's, which counts the
+    partner's cards), none for a spectator (any other ``pov``); counts and
+    penalties are public."""
+    from replay_web.present import scoreboard
+
+    panel = scoreboard(score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False), labels)
+    run = running_hand(state)
+    if pov is None:
+        shown = set(range(state.n_sides))
+    elif isinstance(pov, int) and 0 <= pov < state.n_seats and state.seats_of(state.sides[pov]) == (pov,):
+        shown = {state.sides[pov]}  # a partner's cards stay hidden: a team's figures are not shown to one seat
+    else:
+        shown = set()
+    if run is not None:
+        run = msgspec.structs.replace(run, lines=tuple(
+            ln if ln.side in shown else msgspec.structs.replace(ln, points=None, breakdown={}) for ln in run.lines))
+    panel["running"] = None if run is None else {
+        "hand": run.hand,
+        "lines": [{
+            "label": labels[ln.side] if ln.side < len(labels) else f"side {ln.side}",
+            "cards": ln.cards,
+            "melds": ln.melds,
+            "points": ln.points,
+            "adjudicated": ln.adjudicated,
+            "penalty": ln.penalty,
+            "breakdown": [(k, v) for k, v in ln.breakdown.items()],
+        } for ln in run.lines],
+    }
+    panel["final"] = state.ended is not None
+    panel["position"] = state.position
+    panel["differs"] = panel["totals"] != panel["played_totals"]
+    return panel
+
+
+__all__ = ["Ruling", "bp", "context", "csrf", "init_app", "may_rule", "score_panel", "signed_in"]

@@ -1,0 +1,407 @@
+"""The referee's desk (issue 16), server side: sign-in, the session cookie,
+rulings through the viewer's forms with every refusal (status code, and
+nothing stored), finding status in the viewer and in ``audit``, rewound
+moves in the viewer and ``show``, and the score panel at a position.
+
+A real SQLite store; the game is ``fixtures/burraco/dispute.jsonl`` up to
+position 9 (unfinished, so rulings can still be appended): findings at 4
+(ALL-MELD-1), 5 (BUR-PILE-1), 7 (BUR-TURN-1, Bruno's lay-off on Anna's
+meld) and 8 (ALL-TURN-2, Bruno's second draw). Requests go through Flask's
+test client with CSRF protection on, as in production.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ledger.application import open_app
+from ledger.audit import report
+from ledger.cli import cli
+from ledger.records import read_record
+from ledger.replay import replay
+from ledger.rulings import by_finding, rewound_by
+from ledger.tokens import TokenStore
+from replay_web import create_app
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "dispute.jsonl"
+GAME = "bur-dispute"
+PREFIX = list(read_record(FIXTURE).events)[:10]
+
+
+class Desk:
+    def __init__(self, db: str, ledger: Any, tokens: dict[str, str], store: TokenStore) -> None:
+        self.db, self.ledger, self.tokens, self.store = db, ledger, tokens, store
+        self.app = create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0})
+
+    def client(self):  # type: ignore[no-untyped-def]
+        return self.app.test_client()
+
+    def length(self) -> int:
+        return len(self.ledger.get_events(GAME))
+
+
+@pytest.fixture
+def desk(tmp_path: Path) -> Iterator[Desk]:
+    db = str(tmp_path / "desk.db")
+    ledger = open_app(db)
+    ledger.append_events(GAME, PREFIX, expected=0, appended_by="test")
+    store = TokenStore(ledger)
+    tokens = {
+        "referee": store.create("Rita Arbitro", "referee")[0],
+        "recorder": store.create("Mario Rossi", "recorder")[0],
+        "elsewhere": store.create("Gino", "referee", game="another-game")[0],
+    }
+    yield Desk(db, ledger, tokens, store)
+    ledger.close()
+
+
+def csrf_of(page: str) -> str:
+    m = re.search(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"', page)
+    assert m, "no CSRF token in the page"
+    return m.group(1)
+
+
+def sign_in(client: Any, token: str) -> Any:
+    page = client.get("/signin").get_data(as_text=True)
+    return client.post("/signin", data={"csrf_token": csrf_of(page), "token": token, "next": f"/games/{GAME}"})
+
+
+def page_csrf(client: Any) -> str:
+    return csrf_of(client.get(f"/games/{GAME}").get_data(as_text=True))
+
+
+def penalty(csrf: str | None, **over: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"finding": 7, "expected": 10, "side": "seat:1", "points": -50, "rule": "BUR-TURN-1"}
+    if csrf is not None:
+        data["csrf_token"] = csrf
+    data.update(over)
+    return data
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def element(page: str, element_id: str) -> str:
+    i = page.index(f'id="{element_id}"')
+    start = page.rindex("<", 0, i)
+    tag = page[start + 1:i].split()[0]
+    depth, j = 0, start
+    for m in re.finditer(rf"<(/?){tag}\b", page[start:]):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            j = start + m.end()
+            break
+    return page[start:page.index(">", j) + 1]
+
+
+# --- sign-in and the session cookie ------------------------------------------------
+
+
+def test_signin_sets_a_strict_httponly_session_holding_no_token(desk: Desk) -> None:
+    c = desk.client()
+    resp = sign_in(c, desk.tokens["referee"])
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}"
+    cookie = resp.headers["Set-Cookie"]
+    assert cookie.startswith("session=")
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Secure" not in cookie
+    secret = desk.tokens["referee"].split(".")[1]
+    assert secret not in cookie  # the session holds the token's id, never the token
+    page = c.get(f"/games/{GAME}").get_data(as_text=True)
+    assert 'signed in as <b id="signed-in-name">Rita Arbitro</b> (referee)' in page
+
+
+def test_session_cookie_is_secure_over_https(desk: Desk) -> None:
+    c = desk.client()
+    page = c.get("/signin", base_url="https://localhost").get_data(as_text=True)
+    resp = c.post("/signin", base_url="https://localhost", headers={"Referer": "https://localhost/signin"},
+                  data={"csrf_token": csrf_of(page), "token": desk.tokens["referee"]})
+    assert resp.status_code == 303
+    assert "Secure" in resp.headers["Set-Cookie"]
+
+
+def test_signin_with_a_wrong_token_is_401_and_no_session(desk: Desk) -> None:
+    c = desk.client()
+    resp = sign_in(c, desk.tokens["referee"][:-2] + "xx")
+    assert resp.status_code == 401
+    assert "the token is not valid" in resp.get_data(as_text=True)
+    assert "signed in as" not in c.get(f"/games/{GAME}").get_data(as_text=True)
+
+
+def test_signin_without_csrf_is_400(desk: Desk) -> None:
+    resp = desk.client().post("/signin", data={"token": desk.tokens["referee"]})
+    assert resp.status_code == 400
+    assert "CSRF token is missing" in resp.get_data(as_text=True)
+    assert "Set-Cookie" not in resp.headers or "referee_token" not in resp.headers["Set-Cookie"]
+
+
+def test_signout_ends_the_session(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    resp = c.post("/signout", data={"csrf_token": page_csrf(c), "next": f"/games/{GAME}"})
+    assert resp.status_code == 303
+    assert "signed in as" not in c.get(f"/games/{GAME}").get_data(as_text=True)
+    csrf = csrf_of(c.get("/signin").get_data(as_text=True))
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf))
+    assert resp.status_code == 401
+    assert desk.length() == 10
+
+
+def test_a_revoked_token_ends_its_session_at_once(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    csrf = page_csrf(c)
+    desk.store.revoke(desk.tokens["referee"])
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf))
+    assert resp.status_code == 401
+    assert desk.length() == 10
+
+
+# --- a ruling stored ----------------------------------------------------------------
+
+
+def test_penalty_ruling_is_appended_with_finding_and_referee(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c), note="lay-off on the other side"))
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=10"
+    events = desk.ledger.get_events(GAME)
+    assert len(events) == 11
+    e = events[10]
+    assert (e.type, e.seat, e.team, e.points, e.rule, e.finding, e.referee, e.note) == (
+        "penalty_assessed", 1, None, -50, "BUR-TURN-1", 7, "Rita Arbitro", "lay-off on the other side")
+    assert desk.ledger.journal(GAME)[-1].appended_by == "Rita Arbitro"
+    page = c.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "penalty stored at position 10" in page
+    assert text(element(page, "status-7-BUR-TURN-1")).startswith(
+        "ruled at position 10 by Rita Arbitro: penalty -50 to Bruno (BUR-TURN-1)")
+    assert text(element(page, "status-8-ALL-TURN-2")).startswith("open")
+    score = text(element(page, "score-panel"))
+    assert "as adjudicated 0 -50 as played 0 0" in score
+    assert "-235 (played -185) hand -85 no pozzetto -100 penalty -50" in score
+
+
+def test_restore_ruling_rewinds_the_moves(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    resp = c.post(f"/games/{GAME}/rulings/restore",
+                  data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": "second draw undone"})
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=10"
+    e = desk.ledger.get_events(GAME)[10]
+    assert (e.type, e.target, e.reason, e.finding, e.referee) == ("position_restored", 6, "second draw undone", 8, "Rita Arbitro")
+    page = c.get(resp.headers["Location"]).get_data(as_text=True)
+    assert re.findall(r'<li id="move-(\d+)" data-pos="\d+" class="[^"]*\brewound\b', page) == ["7", "8", "9"]
+    assert text(element(page, "move-8")) == "8 Bruno draws 10 ♠ rewound at 10 ALL-TURN-2"
+    assert text(element(page, "status-8-ALL-TURN-2")).startswith(
+        "ruled at position 10 by Rita Arbitro: table restored to move 6 move rewound at 10")
+
+
+# --- refusals: status code, and nothing stored ---------------------------------------
+
+
+def test_no_session_is_401_and_nothing_stored(desk: Desk) -> None:
+    c = desk.client()
+    csrf = csrf_of(c.get("/signin").get_data(as_text=True))  # a valid CSRF token, but nobody signed in
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf))
+    assert resp.status_code == 401
+    assert "sign in with a referee token" in resp.get_data(as_text=True)
+    assert desk.length() == 10
+
+
+def test_a_recorder_is_403_and_nothing_stored(desk: Desk) -> None:
+    c = desk.client()
+    assert sign_in(c, desk.tokens["recorder"]).status_code == 303
+    page = c.get(f"/games/{GAME}").get_data(as_text=True)
+    assert "rule-form" not in page  # no forms for a recorder
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c)))
+    assert resp.status_code == 403
+    assert "only a referee (or admin) token may append rulings" in resp.get_data(as_text=True)
+    resp = c.post(f"/games/{GAME}/rulings/restore",
+                  data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": "x"})
+    assert resp.status_code == 403
+    assert desk.length() == 10
+
+
+def test_a_referee_of_another_game_is_403(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["elsewhere"])
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c)))
+    assert resp.status_code == 403
+    assert desk.length() == 10
+
+
+def test_a_forged_form_without_csrf_is_400_and_nothing_stored(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])  # even with the referee's session cookie
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(None))
+    assert resp.status_code == 400
+    assert "The CSRF token is missing." in resp.get_data(as_text=True)
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty("forged-token"))
+    assert resp.status_code == 400
+    assert desk.length() == 10
+
+
+@pytest.mark.parametrize(("form", "expected"), [
+    ({"points": "lots"}, "points: Not a valid integer value."),
+    ({"side": "seat 1"}, "side: seat:N or team:N"),
+    ({"rule": "turn"}, "rule: a RULES.md rule id"),
+    ({"rule": "BUR-NOPE-9"}, "REC-REF: unknown rule id 'BUR-NOPE-9'"),
+    ({"finding": 6}, "REC-REF: position 6 carries no finding to rule on"),
+    ({"side": "seat:5"}, "REC-REF: unknown seat 5"),
+    ({"side": "team:0"}, "REC-REF: unknown team 0"),
+])
+def test_a_bad_penalty_is_400_and_nothing_stored(desk: Desk, form: dict[str, Any], expected: str) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c), **form))
+    assert resp.status_code == 400
+    body = resp.get_data(as_text=True).replace("&#39;", "'")
+    assert "the ruling was not stored" in body and expected in body
+    assert desk.length() == 10
+
+
+def test_a_restore_outside_the_hand_is_400_rec_ref(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    resp = c.post(f"/games/{GAME}/rulings/restore",
+                  data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 0, "reason": "too far"})
+    assert resp.status_code == 400
+    assert "REC-REF: target 0 is not a position of the current line of play in hand 1" in resp.get_data(as_text=True)
+    assert desk.length() == 10
+
+
+def test_a_ruling_from_a_stale_page_is_409(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c), expected=9))
+    assert resp.status_code == 409
+    assert "the game has 10 events now, the page showed 9" in resp.get_data(as_text=True)
+    assert desk.length() == 10
+
+
+def test_no_ruling_after_game_ended(desk: Desk) -> None:
+    from ledger.events import GameEnded, HandEnded
+
+    desk.ledger.append_events(GAME, [HandEnded(reason="stalled"), GameEnded(reason="abandoned")], expected=10, appended_by="test")
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    page = c.get(f"/games/{GAME}").get_data(as_text=True)
+    assert "rule-form" not in page
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf_of(page), expected=12))
+    assert resp.status_code == 400
+    assert "REC-ORDER: penalty_assessed after game_ended" in resp.get_data(as_text=True)
+    assert desk.length() == 12
+
+
+def test_a_signed_in_referee_sees_an_unfinished_game_whole(desk: Desk) -> None:
+    app = create_app({"LEDGER_DB": desk.db, "SPECTATOR_DELAY": 3600})
+    anonymous = app.test_client().get(f"/games/{GAME}?at=9")
+    assert anonymous.status_code == 403  # a spectator sees up to the delayed position only
+    c = app.test_client()
+    sign_in(c, desk.tokens["referee"])
+    page = c.get(f"/games/{GAME}?at=9")
+    assert page.status_code == 200
+    assert 'data-card="KC"' in page.get_data(as_text=True)
+
+
+# --- the score panel follows the position --------------------------------------------
+
+
+def test_score_panel_mid_hand_shows_the_hand_as_the_table_stands(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])  # an unfinished game: the referee sees it whole
+    page = c.get(f"/games/{GAME}?at=5").get_data(as_text=True)
+    score = text(element(page, "score-panel"))
+    assert score.startswith("Scores at position 5 hand Anna Bruno")
+    assert ("1 in play, as the table stands -70 melds +55 hand -25 no pozzetto -100 4 cards in hand · 2 melds"
+            " -185 hand -85 no pozzetto -100 11 cards in hand · 0 melds totals 0 0") in score
+    assert "winner" not in score
+    fragment = c.get(f"/games/{GAME}/board?at=3").get_data(as_text=True)
+    assert 'id="score-panel" data-position="3"' in fragment
+    assert "-160 melds +15 hand -75 no pozzetto -100" in text(fragment)
+    # a seat sees its own running figures only; a spectator none (they count hidden cards)
+    seat0 = text(element(c.get(f"/games/{GAME}?at=5&pov=0").get_data(as_text=True), "score-panel"))
+    assert ("1 in play, as the table stands -70 melds +55 hand -25 no pozzetto -100 4 cards in hand · 2 melds"
+            " 11 cards in hand · 0 melds totals 0 0") in seat0
+    spectator = text(element(desk.client().get(f"/games/{GAME}?at=5").get_data(as_text=True), "score-panel"))
+    assert "1 in play, as the table stands 4 cards in hand · 2 melds 11 cards in hand · 0 melds totals 0 0" in spectator
+
+
+def test_score_panel_shows_the_final_sheet_only_at_the_end(tmp_path: Path) -> None:
+    from replay_web.store import RecordStore
+
+    app = create_app({"LEDGER_STORE": RecordStore(paths=[str(FIXTURE)])})
+    c = app.test_client()
+    end = text(element(c.get(f"/games/{GAME}?at=18").get_data(as_text=True), "score-panel"))
+    assert end.startswith("Scores final sheet")
+    assert "as adjudicated -70 -235 as played -70 -185" in end and "winner: Anna" in end
+    before = text(element(c.get(f"/games/{GAME}?at=17").get_data(as_text=True), "score-panel"))
+    assert before.startswith("Scores at position 17") and "winner" not in before
+    assert "as adjudicated -70 -235 as played -70 -185" in before
+    early = text(element(c.get(f"/games/{GAME}?at=1").get_data(as_text=True), "score-panel"))
+    assert "No hand scored yet." in early and "-180 hand -80 no pozzetto -100" in early
+
+
+# --- the domain and the CLI ----------------------------------------------------------
+
+
+def _ruled_record(tmp_path: Path) -> Path:
+    lines = FIXTURE.read_text(encoding="utf-8").splitlines()[:10]
+    lines += [
+        '{"type":"penalty_assessed","seat":1,"points":-50,"rule":"BUR-TURN-1","finding":7,"referee":"Rita"}',
+        '{"type":"position_restored","target":6,"reason":"undone","finding":8,"referee":"Rita"}',
+        '{"type":"card_discarded","seat":1,"card":"6H"}',
+    ]
+    path = tmp_path / "ruled.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_rulings_and_rewound_moves_in_the_domain(tmp_path: Path) -> None:
+    events = list(read_record(_ruled_record(tmp_path)).events)
+    index = by_finding(events)
+    assert sorted(index) == [7, 8]
+    assert index[7][0].to_json() == {"position": 10, "kind": "penalty_assessed", "referee": "Rita",
+                                     "seat": 1, "points": -50, "rule": "BUR-TURN-1"}
+    assert index[8][0].to_json() == {"position": 11, "kind": "position_restored", "referee": "Rita",
+                                     "target": 6, "reason": "undone"}
+    assert rewound_by(events) == {7: 11, 8: 11, 9: 11}  # the penalty at 10 is not rewound
+    findings = report(replay(events)).to_json(index)["findings"]
+    assert [(f["position"], f["ruling"] and f["ruling"]["position"]) for f in findings] == [(4, None), (5, None), (7, 10), (8, 11)]
+
+
+def test_audit_shows_each_findings_status(tmp_path: Path) -> None:
+    path = _ruled_record(tmp_path)
+    runner = CliRunner(env={"RUMMY_LEDGER_DB": str(tmp_path / "unused.db")})
+    out = runner.invoke(cli, ["audit", str(path)])
+    assert out.exit_code == 1
+    assert out.stdout.splitlines()[1:] == [
+        "  position 4 (hand 1, seat 0): ALL-MELD-1: meld k K♣ K♦ K♠ Q♠: neither a set nor a sequence  [open]",
+        "  position 5 (hand 1, seat 0): BUR-PILE-1: Anna discarded 9♣, the single card just taken from the discard pile  [open]",
+        "  position 7 (hand 1, seat 1): BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds"
+        "  [ruled at position 10 by Rita: penalty -50 to Bruno (BUR-TURN-1); move rewound by position 11]",
+        "  position 8 (hand 1, seat 1): ALL-TURN-2: Bruno drew a second time in the same turn (card_drawn)"
+        "  [ruled at position 11 by Rita: table restored to move 6; move rewound by position 11]",
+    ]
+    js = json.loads(runner.invoke(cli, ["audit", "--json", str(path)]).stdout)
+    assert [f["ruling"] for f in js["findings"][:2]] == [None, None]
+    assert js["findings"][2]["ruling"] == {"position": 10, "kind": "penalty_assessed", "referee": "Rita",
+                                           "seat": 1, "points": -50, "rule": "BUR-TURN-1"}
+
+
+def test_show_names_rewound_moves(tmp_path: Path) -> None:
+    path = _ruled_record(tmp_path)
+    runner = CliRunner(env={"RUMMY_LEDGER_DB": str(tmp_path / "unused.db")})
+    at8 = runner.invoke(cli, ["show", str(path), "--at", "8"]).stdout.splitlines()
+    assert at8[-1] == "move 8 is rewound by the referee at position 11: it no longer counts"
+    at12 = runner.invoke(cli, ["show", str(path), "--at", "12"]).stdout.splitlines()
+    assert at12[-1] == "rewound at position 11: moves 7–9 no longer count"
+    at9 = runner.invoke(cli, ["show", str(path), "--at", "6"]).stdout
+    assert "rewound at position" not in at9 and "is rewound" not in at9
