@@ -35,6 +35,7 @@ from replay_web import access, desk, params
 from replay_web.cache import GameData
 from replay_web.present import board, scoreboard
 from replay_web.store import meta_of
+from replay_web.words import viewer_move
 
 bp = Blueprint("games", __name__)
 
@@ -221,7 +222,7 @@ def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None,
         at=at,
         last=game.last if (pov is None or not whole) else None,
         pov=pov if whole else None,
-        move=move_text(game.events[at], state, pov),
+        move=viewer_move(game.events[at], state, pov, move_text(game.events[at], state, pov)),  # in the page's language
         rules_here=rules_here,
         hand_no=state.hand,
     )
@@ -266,7 +267,7 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
         event = full.events[i]
         moves.append({
             "pos": i,
-            "text": full.moves[i] if pov is None else move_text(event, state, pov),
+            "text": viewer_move(event, full.final if pov is None else state, pov, full.moves[i] if pov is None else move_text(event, state, pov)),
             "rules": rules_at.get(i, []),
             "deal": event.type == "hand_dealt",
             "note": event.note if pov is None else None,

@@ -12,6 +12,7 @@
   if (!root) return;
 
   var pov = root.dataset.pov;
+  var lang = root.dataset.lang || ""; // ?lang= of the page, kept on every URL it makes (replay_web/i18n.py)
   var last = pov === "" ? parseInt(root.dataset.last, 10) : Infinity;
   var hands = JSON.parse(root.dataset.hands || "[]");
   var violations = JSON.parse(root.dataset.violations || "[]");
@@ -24,6 +25,7 @@
   function query(n) {
     var q = "?at=" + n;
     if (pov !== "") q += "&pov=" + encodeURIComponent(pov);
+    if (lang !== "") q += "&lang=" + encodeURIComponent(lang);
     return q;
   }
 
@@ -76,7 +78,12 @@
       li.setAttribute("aria-current", "step");
       li.scrollIntoView({ block: "nearest" });
     }
-    document.title = document.title.replace(/ at \d+ /, " at " + at + " ");
+    document.title = document.title.replace(/ \d+ · /, " " + at + " · ");
+    // the report links follow the position (the report of the table at `at`)
+    var links = document.querySelectorAll("a.report-link[data-report]");
+    for (var k = 0; k < links.length; k++) {
+      links[k].setAttribute("href", links[k].dataset.report + "?at=" + at + (lang !== "" ? "&lang=" + encodeURIComponent(lang) : ""));
+    }
   }
 
   function go(n, push) {
