@@ -23,17 +23,16 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
-from ledger.scoring import score_sheet
 from ledger.seal import short_form
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from ledger.views import move_text
 from replay_web import access, desk, params
 from replay_web.cache import GameData
-from replay_web.present import board, scoreboard
+from replay_web.present import ORDERS, board
 from replay_web.store import meta_of
 
 bp = Blueprint("games", __name__)
@@ -162,16 +161,32 @@ def _reader(game: GameData) -> tuple[Any, access.Access, int, Pov]:
     return shown, acc, at, pov
 
 
+def hand_order(args: Any) -> str:
+    """``order``: how hands are laid out, ``suit`` (the default: by suit and
+    rank, :func:`replay_web.present.sorted_hand`) or ``dealt`` (the record's
+    order); anything else is a 400 naming both."""
+    raw = (args.get("order") or "suit").strip().lower()
+    if raw not in ORDERS:
+        abort(400, description=f"order={args.get('order')!r}: order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)")
+    return raw
+
+
+def _order_args(order: str) -> dict[str, str]:
+    """The ``order`` query argument every link of the page keeps (none for the default)."""
+    return {} if order == ORDERS[0] else {"order": order}
+
+
 def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None, seen: Sight | None = None,
-                  acc: access.Access | None = None) -> dict[str, Any]:
+                  acc: access.Access | None = None, order: str = "suit") -> dict[str, Any]:
     """What ``_board.html`` needs: the table at ``at`` (``state``, when the
-    caller has it) and the move there, as ``pov`` may see them. A seat's or
-    spectator's page with a whole view of the game (``acc`` omniscient) knows
-    nothing after ``at`` (``last`` None); an unfinished game's spectator
-    knows it up to the delayed last position (``game.last``)."""
+    caller has it) and the move there, as ``pov`` may see them, the hands in
+    ``order`` (:func:`hand_order`). A seat's or spectator's page with a whole
+    view of the game (``acc`` omniscient) knows nothing after ``at`` (``last``
+    None); an unfinished game's spectator knows it up to the delayed last
+    position (``game.last``)."""
     state = state if state is not None else game.state_at(at)
     seen = seen if seen is not None else sight(state, pov)
-    ctx = board(state, pov, seen)
+    ctx = board(state, pov, seen, order)
     whole = acc is None or acc.omniscient
     if not whole:
         ctx["view"] = access.redact_view(ctx["view"])
@@ -189,11 +204,28 @@ def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None,
         rules_here=rules_here,
         hand_no=state.hand,
     )
+    here = {"game_id": game.game_id, "at": at, **_pov_args(ctx["pov"])}
+    ctx["order_links"] = {o: url_for("games.game_page", **here, **_order_args(o)) for o in ORDERS}
     return ctx
 
 
 def _pov_args(pov: Pov) -> dict[str, Any]:
     return {} if pov is None else {"pov": pov}
+
+
+def _known(full: GameData, state: TableState, at: int, last: int | None, pov: Pov,
+           seen: Sight) -> tuple[int, list[Finding], list[int], list[int]]:
+    """What a page at ``at`` seen by ``pov`` may know: ``(horizon, findings,
+    hand_starts, violations)``. ``horizon`` is the last position it may know
+    (``last``, or ``at`` for a seat's or spectator's page that knows nothing
+    after it); the findings (before :func:`replay_web.access.findings`), the
+    positions of the deals and of the violations up to it."""
+    horizon = at if last is None else last
+    if pov is None:
+        return horizon, list(full.findings), full.hand_starts, full.violation_positions
+    known = state if horizon == at else full.state_at(horizon)
+    findings = list(visible_findings(known, pov, seen if horizon == at else None))
+    return horizon, findings, [p for p in full.hand_starts if p <= horizon], sorted({f.position for f in findings})
 
 
 @bp.get("/games/<game_id>")
@@ -206,20 +238,12 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
     game gets the spectator's view of it up to the delayed position."""
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
+    order = hand_order(request.args)
     state = full.state_at(at)
     seen = sight(state, pov)
-    ctx = board_context(game, at, pov, state, seen, acc)
-    horizon = at if ctx["last"] is None else ctx["last"]  # the last position this page may know
-    if pov is None:
-        findings = list(full.findings)
-        sheet, played = full.sheet, full.sheet_as_played
-        hand_starts, violations = full.hand_starts, full.violation_positions
-    else:
-        known = state if horizon == at else full.state_at(horizon)
-        findings = list(visible_findings(known, pov, seen if horizon == at else None))
-        sheet, played = score_sheet(known, adjudicated=True), score_sheet(known, adjudicated=False)
-        hand_starts = [p for p in full.hand_starts if p <= horizon]
-        violations = sorted({f.position for f in findings})
+    ctx = board_context(game, at, pov, state, seen, acc, order)
+    horizon, findings, hand_starts, violations = _known(full, state, at, ctx["last"], pov, seen)
+    ctx["nav"] = navigation(game, at, ctx["last"], hand_starts, violations)
     rules_at: dict[int, list[str]] = {}
     for f in findings:
         rules_at.setdefault(f.position, []).append(f.rule)
@@ -242,11 +266,11 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
         findings=findings,
         violations=violations,
         hand_starts=hand_starts,
-        nav=navigation(game, at, ctx["last"], hand_starts, violations),
         view_kind=acc.view,
         players=game.started.players,
         povs=[(p.seat, p.name) for p in game.started.players] + [(SPECTATOR, "spectator")],
-        pov_args=_pov_args(shown_pov),
+        keep_args=_pov_args(shown_pov) | _order_args(order),  # what every link of the page keeps
+        order_args=_order_args(order),
         ruleset=state.rules.ruleset,
         meta=_meta(game),
         **seal_context(full, at, pov, acc),
@@ -261,9 +285,13 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 def board_fragment(game_id: str):  # type: ignore[no-untyped-def]
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
-    ctx = board_context(game, at, pov, acc=acc)
+    state = full.state_at(at)
+    seen = sight(state, pov)
+    ctx = board_context(game, at, pov, state, seen, acc=acc, order=hand_order(request.args))
+    _, _, hand_starts, violations = _known(full, state, at, ctx["last"], pov, seen)
+    ctx["nav"] = navigation(game, at, ctx["last"], hand_starts, violations)  # the controls' targets, read by the script
     # the score panel follows the position: the script swaps it in with the board
-    score = desk.score_panel(full.state_at(at), ctx["side_labels"], pov)
+    score = desk.score_panel(state, ctx["side_labels"], pov)
     return render_template("_board.html", **ctx, **seal_context(full, at, pov, acc)) + render_template("_score.html", score=score)
 
 
