@@ -34,7 +34,7 @@ from ledger.seal_cli import register as register_seal, seal_list, short_or_missi
 from ledger.cli_write import register as register_write
 from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
-from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
+from ledger.errors import GameConflictError, GameNotFoundError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
 from ledger.params import ASCII_INT, AsciiInt, ascii_int
 from ledger.audit import report as audit_report
@@ -78,6 +78,10 @@ class _Guarded(click.Group):
         except KeyboardInterrupt:
             _fail("interrupted")
             ctx.exit(130)
+        except GameNotFoundError as exc:
+            if exc.store is None and isinstance(ctx.obj, _State) and ctx.obj.opened:
+                exc = ctx.obj.app().not_found(exc.game_id)  # raised without the store's names (e.g. by sealstore)
+            _fail(str(exc))
         except (LedgerError, ValueError) as exc:
             _fail(str(exc))
         except OSError as exc:
@@ -104,10 +108,19 @@ class _State:
         except ValueError:
             return str(self.db)
 
-    def app(self) -> LedgerApp:
+    def app(self, create: bool = False) -> LedgerApp:
+        """The store, opened on first use. Commands that only read leave
+        ``create`` False: where no SQLite file exists they fail with
+        :class:`~ledger.store_probe.StoreMissingError` instead of creating an
+        empty store; writes (import, append, rule, token create) pass True."""
         if self._app is None:
-            self._app = open_app(self.db)
+            self._app = open_app(self.db, create=create)
         return self._app
+
+    @property
+    def opened(self) -> bool:
+        """True once the store has been opened."""
+        return self._app is not None
 
     def close(self) -> None:
         if self._app is not None:
@@ -151,7 +164,7 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
     any file was rejected.
     """
     files = find_record_files(paths)
-    app = state.app()
+    app = state.app(create=True)
     err = _console(stderr=True)
     tally = {k: [0, 0, 0] for k in ("stored", "appended", "already stored", "rejected")}  # files, games, events
 

@@ -90,7 +90,7 @@ def append_cmd(state: Any, game: str, source: str) -> None:
     if record.path is None or source == "-":
         record = Record(record.events, record.lines, "<stdin>" if source == "-" else source)
     try:
-        result, table = _append(state.app(), game, record)
+        result, table = _append(state.app(create=True), game, record)
     except RecordError as exc:
         _refuse(exc if exc.path else exc.with_location(path=record.path))
     for line in outcome_lines(result, table):
@@ -169,7 +169,7 @@ def rule_cmd(state: Any, game: str, penalty: tuple[str, str] | None, rule_id: st
             payload[key] = value
     try:
         event = _event(payload)
-        result, table = _append(state.app(), game, [event])
+        result, table = _append(state.app(create=True), game, [event])
     except RecordError as exc:
         _refuse(exc.with_location(path=game))
     click.echo(f"{game}: {event.type} stored at position {result.first}")

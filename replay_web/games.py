@@ -58,6 +58,7 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         "skipped": [(path, str(err)) for path, err in getattr(cache.store, "skipped", [])],
     }
     rows = []
+    reader = _ListReader()
     for g in games:
         if variant and g.variant.lower() != variant:
             continue
@@ -67,7 +68,8 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             continue
         if q and q not in g.game_id.lower():
             continue
-        rows.append({
+        count, over = cache.summary(g.game_id, g.events)
+        row = {
             "game_id": g.game_id,
             "variant": g.variant,
             "ruleset": g.ruleset or _default_ruleset(g.variant),
@@ -75,9 +77,43 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             "meta": dict(g.meta),
             "hands": g.hands,
             "events": g.events,
-            "findings": cache.finding_count(g.game_id, g.events),
-        })
+            "findings": count,
+            "finished": over,
+        }
+        if not over:
+            row.update(reader.unfinished(cache.get(g.game_id)))
+        rows.append(row)
     return rows, choices
+
+
+class _ListReader:
+    """The request's reader for the games list, looked up once (401 for a
+    bad token). An unfinished game is listed as this reader may see it
+    (issue 14 "Who may read what"): a referee whose token covers it sees
+    its counts; anyone else its events, hands and findings up to the
+    spectator's delayed position, the findings those a spectator could
+    know (:func:`ledger.redaction.visible_findings`), as on its game page."""
+
+    def __init__(self) -> None:
+        self._token: Any = None
+        self._looked_up = False
+
+    def token(self) -> Any:
+        if not self._looked_up:
+            self._token = access.bearer_token() or desk.signed_in()
+            self._looked_up = True
+        return self._token
+
+    def unfinished(self, game: GameData) -> dict[str, Any]:
+        acc = access.game_access(game, self.token())
+        if acc.omniscient:
+            return {}
+        upto = acc.upto
+        return {
+            "events": upto + 1,
+            "hands": sum(1 for p in game.hand_starts if p <= upto),
+            "findings": len(visible_findings(game.state_at(upto), SPECTATOR)),
+        }
 
 
 @bp.get("/")

@@ -387,3 +387,27 @@ def test_no_token_in_the_access_log(live: Live, caplog: pytest.LogCaptureFixture
     assert "POST /api/games/live-1/events" in logged
     for token in live.tokens.values():
         assert token.split(".")[1] not in logged
+
+
+def test_games_list_shows_an_unfinished_game_as_the_reader_may_see_it(tmp_path: Path) -> None:
+    """The games list (HTML and /api/games) is no side door: for an
+    unfinished game a spectator gets the counts up to the delayed position
+    (here nothing after game_started), a referee the whole game's."""
+    for live in make_live(tmp_path, SPECTATOR_DELAY=30):
+        started(live)
+        for p in range(1, 8):
+            assert live.append(p)[0] == 201  # RAM-DISC-1 at 6
+
+        def row(token: str | None) -> dict:  # type: ignore[type-arg]
+            (only,) = live.get("/api/games", token=token)[2]["games"]
+            return {k: only[k] for k in ("events", "hands", "findings", "finished")}
+
+        assert row(None) == {"events": 1, "hands": 0, "findings": 0, "finished": False}
+        assert row("recorder") == {"events": 1, "hands": 0, "findings": 0, "finished": False}
+        assert row("referee") == {"events": 8, "hands": 1, "findings": 1, "finished": False}
+        page = call("GET", live.url + "/games")[2]
+        assert '<td class="num">1</td>' in page and '<td class="num">8</td>' not in page
+        assert '<td class="num">8</td>' in call("GET", live.url + "/games", token=live.tokens["referee"])[2]
+        assert live.get("/api/games", token="nonsense.token")[0] == 401
+        live.post("/api/games/live-1/events?expected=8", b"\n".join(LINES[8:]) + b"\n", ctype="application/x-ndjson", token="referee")
+        assert row(None) == {"events": 19, "hands": 2, "findings": 3, "finished": True}  # RAM-DISC-1, ALL-SCORE-1, ALL-TURN-1

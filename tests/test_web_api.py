@@ -34,6 +34,7 @@ def test_api_games_lists_summaries(client):
             "hands": 2,
             "events": 19,
             "findings": 3,
+            "finished": True,
         }]
     }
     assert client.get("/api/games?variant=gin").get_json() == {"games": []}
