@@ -3,7 +3,8 @@
 Routes (GET only):
 
 - ``/`` -> ``/games``;
-- ``/games?variant=&player=&tournament=&q=``: every game, filtered;
+- ``/games?variant=&player=&tournament=&q=&sort=&dir=``: every game,
+  filtered and sorted (:func:`filter_games`);
 - ``/games/<game_id>?at=N&pov=S``: the game at position ``at`` (default the
   last), seen by seat ``pov`` or by a spectator (``pov=spectator``), redacted
   by :mod:`ledger.redaction` (default: the referee, who sees everything);
@@ -21,6 +22,7 @@ position, with no notes and findings without their messages; seat views
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -38,13 +40,78 @@ from replay_web.store import meta_of
 bp = Blueprint("games", __name__)
 
 
+#: the games list's sortable columns (``?sort=``) and what each sorts by; ``moves`` is a row's ``events``
+SORT_COLUMNS = ("game", "variant", "ruleset", "players", "date", "tournament", "table", "hands", "moves", "findings", "result")
+SORT_DIRS = ("asc", "desc")
+
+
+def _natural(text: str) -> tuple[Any, ...]:
+    """``"table 10"`` after ``"table 9"``: digit runs compare as numbers."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text.lower()) if part)
+
+
+def _sort_value(row: dict[str, Any], col: str) -> Any:
+    """The value a row sorts by in column ``col``; None (sorted last either way) when it has none."""
+    meta = row["meta"]
+    if col == "game":
+        return _natural(row["game_id"])
+    if col in ("variant", "ruleset"):
+        return (row[col] or "").lower() or None
+    if col == "players":
+        return [p.lower() for p in row["players"]] or None
+    if col in ("date", "table"):
+        return _natural(meta[col]) if meta.get(col) else None
+    if col == "tournament":
+        return (_natural(meta["tournament"]), _natural(meta.get("round", ""))) if meta.get("tournament") else None
+    if col in ("hands", "findings"):
+        return row[col]
+    if col == "moves":
+        return row["events"]
+    # result: finished games by winner (a tie or no winner yet after the named ones), games in play last
+    result = row.get("result")
+    if result is None:
+        return None
+    return (0, result["winner"].lower()) if result["winner"] is not None else (1, "")
+
+
+def sort_order(args: Any) -> tuple[str | None, str]:
+    """``sort`` (one of :data:`SORT_COLUMNS`, default none: the store's
+    order) and ``dir`` (``asc``, the default, or ``desc``); anything else is
+    a 400 naming the choices."""
+    col = (args.get("sort") or "").strip().lower() or None
+    way = (args.get("dir") or "asc").strip().lower()
+    if col is not None and col not in SORT_COLUMNS:
+        abort(400, description=f"sort={args.get('sort')!r}: one of {', '.join(SORT_COLUMNS)}")
+    if way not in SORT_DIRS:
+        abort(400, description=f"dir={args.get('dir')!r}: asc or desc")
+    return col, way
+
+
+def sort_rows(rows: list[dict[str, Any]], col: str | None, way: str) -> list[dict[str, Any]]:
+    """``rows`` by column ``col`` (:func:`_sort_value`) ascending or
+    descending, rows without a value last in both directions, ties in the
+    store's order; ``col`` None leaves them as they are."""
+    if col is None:
+        return rows
+    valued = [(v, r) for r in rows if (v := _sort_value(r, col)) is not None]
+    valued.sort(key=lambda vr: vr[0], reverse=way == "desc")
+    return [r for _, r in valued] + [r for r in rows if _sort_value(r, col) is None]
+
+
 def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The games list as rows, filtered by ``variant``, ``player`` (part of a
     name), ``tournament`` (part of it) and ``q`` (part of the game id), all
-    case-insensitive. Returns ``(rows, choices)``; ``choices`` holds the
-    variants and tournaments present, for the filter form, and the record
-    files that could not be read (``skipped``, when serving files)."""
+    case-insensitive, and sorted by ``sort`` and ``dir`` (:func:`sort_order`,
+    :func:`sort_rows`: on what the reader may see of each row). Each row:
+    ``game_id, variant, ruleset, players, meta, hands, events, findings,
+    finished, result`` (``result``: :func:`replay_web.present.game_result`
+    of a finished game, None while it is in play). Returns ``(rows,
+    choices)``; ``choices`` holds the variants and tournaments present, for
+    the filter form, and the record files that could not be read
+    (``skipped``, when serving files). 400 for a bad ``sort`` or ``dir``."""
     from replay_web import cache_of
+
+    col, way = sort_order(args)
 
     cache = cache_of(current_app)
     games = cache.store.list_games()
@@ -68,7 +135,7 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             continue
         if q and q not in g.game_id.lower():
             continue
-        count, over = cache.summary(g.game_id, g.events)
+        count, over, result = cache.summary(g.game_id, g.events)
         row = {
             "game_id": g.game_id,
             "variant": g.variant,
@@ -79,11 +146,12 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             "events": g.events,
             "findings": count,
             "finished": over,
+            "result": result,
         }
         if not over:
             row.update(reader.unfinished(cache.get(g.game_id)))
         rows.append(row)
-    return rows, choices
+    return sort_rows(rows, col, way), choices
 
 
 class _ListReader:
@@ -124,7 +192,17 @@ def index():  # type: ignore[no-untyped-def]
 @bp.get("/games")
 def games_list():  # type: ignore[no-untyped-def]
     rows, choices = filter_games(request.args)
-    return render_template("games.html", rows=rows, choices=choices, args=request.args)
+    return render_template("games.html", rows=rows, choices=choices, args=request.args, sort=sort_links(request.args))
+
+
+def sort_links(args: Any) -> dict[str, Any]:
+    """The column headers' links: ``{col, dir, links: {column: url}}``; each
+    link keeps the filters and sorts by its column, ascending, or descending
+    when the list is sorted ascending by it already."""
+    col, way = sort_order(args)
+    keep = {k: args[k] for k in ("q", "variant", "player", "tournament") if args.get(k)}
+    links = {c: url_for("games.games_list", **keep, sort=c, dir="desc" if (c == col and way == "asc") else "asc") for c in SORT_COLUMNS}
+    return {"col": col, "dir": way, "links": links}
 
 
 def _before(points: list[int], p: int) -> int | None:

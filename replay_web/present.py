@@ -17,12 +17,12 @@ from markupsafe import Markup, escape
 
 from ledger.cards import JOKER, RANK, SUIT, SUIT_NAMES, SUIT_SYMBOLS, pretty
 from ledger.redaction import Pov, Sight, sight
-from ledger.scoring import ScoreSheet
+from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 from ledger.variants.threshold import ThresholdRules
 from ledger.views import PHASES, move_text, state_view
 
-__all__ = ["AREAS", "ORDERS", "around", "board", "face", "has_opening", "move_text", "scoreboard", "sorted_hand",
+__all__ = ["AREAS", "ORDERS", "around", "board", "face", "game_result", "has_opening", "move_text", "scoreboard", "sorted_hand",
            "stands_for_text", "suit_markup"]
 
 #: how the viewer lays out a hand: ``suit`` (by suit, then rank) or ``dealt`` (as the record holds it)
@@ -212,4 +212,18 @@ def scoreboard(sheet: ScoreSheet, played: ScoreSheet, labels: list[str]) -> dict
         "totals": list(sheet.totals),
         "played_totals": list(played.totals),
         "winner": sheet.winner,
+    }
+
+
+def game_result(state: TableState) -> dict[str, Any]:
+    """A finished game's result for the games list, from its score sheet as
+    adjudicated (:func:`ledger.scoring.score_sheet`; the variant's
+    ``winner``, RULES.md): ``{"winner": label or None (a tie, or no
+    game_ended stored yet), "totals": [{"side": label, "points": n}] in side
+    order}``; a label is the seat's name or ``team N (A & B)``."""
+    sheet = score_sheet(state, adjudicated=True)
+    labels = [state.rules.side_label(state, s) for s in range(state.n_sides)]
+    return {
+        "winner": labels[sheet.winner] if sheet.winner is not None else None,
+        "totals": [{"side": labels[s], "points": t} for s, t in enumerate(sheet.totals)],
     }

@@ -68,8 +68,9 @@ def test_index_redirects_to_games(client):
 def test_games_page_lists_each_game_with_its_columns(client):
     page = html(client.get("/games"))
     row = page[page.index('data-game="web-1"'):page.index("</tr>", page.index('data-game="web-1"'))]
-    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-    assert cells == ["web-1", "ramino", "seed", "Anna, Bruno", "2026-11-29", "Club night", "3", "2", "19", "3"]
+    cells = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    # the result (issue 16): the winner, then the totals as adjudicated
+    assert cells == ["web-1", "ramino", "seed", "Anna, Bruno", "2026-11-29", "Club night", "3", "2", "19", "3", "Anna Anna 66 · Bruno -10"]
     assert "2 games" in page
 
 
