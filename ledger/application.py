@@ -709,11 +709,13 @@ def _findings_from(state: TableState, first: int) -> tuple[Finding, ...]:
 
 
 def close_ids(game_id: str, ids: Iterable[str], n: int = 3) -> tuple[str, ...]:
-    """Stored ids close to ``game_id``, best first: one that differs only in
-    case, then :func:`difflib.get_close_matches` (ratio at least 0.6) of the
-    lower-cased ids.
+    """Stored ids close to ``game_id``, best first: the one that differs only
+    in case alone, else up to ``n`` of :func:`difflib.get_close_matches`
+    (ratio at least 0.6) of the lower-cased ids.
 
     >>> close_ids("Bur-Dispute", ["bur-dispute", "gin-knock", "bur-disputes"])
+    ('bur-dispute',)
+    >>> close_ids("bur-disput", ["bur-dispute", "gin-knock", "bur-disputes"])
     ('bur-dispute', 'bur-disputes')
     >>> close_ids("zzz", ["bur-dispute"])
     ()
@@ -721,11 +723,10 @@ def close_ids(game_id: str, ids: Iterable[str], n: int = 3) -> tuple[str, ...]:
     by_lower: dict[str, str] = {}
     for i in ids:
         by_lower.setdefault(i.lower(), i)
-    out = [by_lower[game_id.lower()]] if game_id.lower() in by_lower and by_lower[game_id.lower()] != game_id else []
-    for match in difflib.get_close_matches(game_id.lower(), list(by_lower), n=n + 1):
-        if by_lower[match] not in out and by_lower[match] != game_id:
-            out.append(by_lower[match])
-    return tuple(out[:n])
+    same = by_lower.get(game_id.lower())
+    if same is not None and same != game_id:
+        return (same,)  # the id in other case: that is the one meant
+    return tuple(by_lower[m] for m in difflib.get_close_matches(game_id.lower(), list(by_lower), n=n) if by_lower[m] != game_id)
 
 
 def open_app(db: str | None = None, env: Mapping[str, str] | None = None, *, create: bool = True) -> LedgerApp:
