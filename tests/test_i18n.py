@@ -117,7 +117,7 @@ def test_game_page_in_italian(client) -> None:
         "vista di: arbitro · Anna · Bruno · spettatore",
         "« prima ⇤ smazzata ◁ irregolarità ◀ precedente seguente ▶ irregolarità ▷ smazzata ⇥ ultima »",
         "Rapporto PDF posizione 7 / 18",
-        "smazzata 1 Bruno attacca 6♥ a [a] BUR-TURN-1 Bruno (posto 1) deve calare, attaccare o scartare",
+        "smazzata 1 Bruno attacca 6♥ a [a] BUR-TURN-1 mani: per seme · come distribuite Bruno (posto 1) deve calare, attaccare o scartare",
         "tallone 62 carte",
         "pozzo (monte degli scarti) 9♣ 1 carta",
         "Calate di Anna [a] scala 3♥4♥5♥6♥ punti: 20 [k] non valida K♣K♦K♠Q♠ punti: 40non valida",
