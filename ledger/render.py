@@ -103,7 +103,7 @@ def render_score(sheet: ScoreSheet, state: TableState, played: ScoreSheet | None
         for ln in h.lines:
             running[ln.side] += ln.points
             parts = ", ".join(f"{k} {v:+d}" for k, v in ln.breakdown.items() if v)
-            claim = f"  [claimed {ln.claimed}: differs]" if ln.claimed is not None and ln.claimed != ln.points else ""
+            claim = f"  [claimed {ln.claimed}: differs]" if ln.claim_differs else ""
             lines.append(f"  {label[ln.side]:<{width}} {ln.points:>6}   total {running[ln.side]:>6}   {parts}{claim}".rstrip())
     lines.append("totals: " + ", ".join(f"{label[i]} {t}" for i, t in enumerate(sheet.totals)))
     if played is not None and played.totals != sheet.totals:
