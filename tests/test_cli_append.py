@@ -126,7 +126,7 @@ def test_append_refusals_exit_2_and_store_nothing(run: Callable[..., Result], di
     empty = run("append", "bur-dispute", "-", input=b"\n// nothing\n")
     assert (empty.exit_code, empty.stderr) == (2, "<stdin>: REC-FORMAT: no events to append\n")
     unknown = run("append", "nope", "-", input=dispute[12])
-    assert (unknown.exit_code, unknown.stderr) == (2, "rummy-ledger: error: no game 'nope' in the store\n")
+    assert (unknown.exit_code, unknown.stderr) == (2, f"rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n")
     again = run("append", "bur-dispute", "-", input=dispute[0])
     assert (again.exit_code, again.stderr) == (
         2, "rummy-ledger: error: game 'bur-dispute' already exists (12 events stored); game_started opens a new game only\n")
@@ -210,7 +210,7 @@ def test_rule_usage_errors(run: Callable[..., Result], dispute: list[bytes], arg
 
 def test_rule_on_an_unknown_game(run: Callable[..., Result], db: str) -> None:
     result = run("rule", "nope", "--penalty", "1", "5", "--rule", "ALL-TURN-1")
-    assert (result.exit_code, result.stderr) == (2, "rummy-ledger: error: no game 'nope' in the store\n")
+    assert (result.exit_code, result.stderr) == (2, f"rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n")
 
 
 def test_export_with_journal(run: Callable[..., Result], dispute: list[bytes], tmp_path: Path, db: str) -> None:
