@@ -35,6 +35,7 @@ def test_api_games_lists_summaries(client):
             "events": 19,
             "findings": 3,
             "finished": True,
+            "result": {"winner": "Anna", "totals": [{"side": "Anna", "points": 66}, {"side": "Bruno", "points": -10}]},
         }]
     }
     assert client.get("/api/games?variant=gin").get_json() == {"games": []}
