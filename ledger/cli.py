@@ -221,7 +221,9 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
             row[2] += result.appended if result.status == "appended" else result.events
             if result.status == "appended":
                 n = result.appended
-                _console().print(f"{result.game_id}: {n} event{'s' if n != 1 else ''} appended ({result.previous} → {result.events})", markup=False, soft_wrap=True)
+                text = state.tr.ngettext("%(game)s: %(num)s event appended (%(first)s → %(length)s)",
+                                         "%(game)s: %(num)s events appended (%(first)s → %(length)s)", n)
+                _console().print(text % {"game": result.game_id, "num": n, "first": result.previous, "length": result.events}, markup=False, soft_wrap=True)
             return
         tally["rejected"][0] += 1
         err.print(Text(problem), soft_wrap=True)
@@ -237,14 +239,16 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
         for path, result in app.import_records(files, strict=strict):
             one(path, result)  # type: ignore[arg-type]
 
-    table = Table(title=Text(f"import into {state.store}"), title_justify="left")
-    for name in ("", "files", "games", "events"):
+    _ = state.tr.gettext
+    table = Table(title=Text(_("import into %(store)s") % {"store": state.store}), title_justify="left")
+    for name in ("", _("files"), _("games"), _("events")):
         table.add_column(name, justify="left" if not name else "right")
+    rows = {"stored": _("stored"), "appended": _("appended"), "already stored": _("already stored"), "rejected": _("rejected")}
     for name, (nfiles, games, events) in tally.items():
-        table.add_row(name, str(nfiles), str(games) if name != "rejected" else "-", str(events) if name != "rejected" else "-")
+        table.add_row(rows[name], str(nfiles), str(games) if name != "rejected" else "-", str(events) if name != "rejected" else "-")
     _console().print(table)
     if not files:
-        click.echo("no record files found", err=True)
+        click.echo(_("no record files found"), err=True)
     if not no_analytics and (tally["stored"][0] or tally["appended"][0]):
         update_after_import(app, state.db)
     if tally["rejected"][0]:
