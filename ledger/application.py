@@ -45,6 +45,7 @@ from ledger.variants import find_variant
 from ledger.events import Event, GameStarted, encode_event
 from ledger.persistence import (
     GAME_STARTED_TOPIC,
+    StoredEventError,
     GameEvent,
     MsgspecMapper,
     naming_game,
@@ -244,6 +245,7 @@ class LedgerApp(Application[UUID]):
         super().__init__(env)
         #: game id -> table state after its last stored event (live recording), oldest first
         self._live: dict[str, TableState] = {}
+        self._started: dict[str, GameStarted] = {}
         #: ``(games, events)`` sealed at this open for a store from before the seal chain, else None
         self.backfilled = self._backfill()
 
@@ -280,6 +282,24 @@ class LedgerApp(Application[UUID]):
     def game_length(self, game_id: str) -> int:
         """Events stored in the game: its next position (0 for an unknown game)."""
         return self._length(game_uuid(game_id))
+
+    def game_started(self, game_id: str) -> GameStarted:
+        """The stored ``game_started`` of a game (position 0, which never
+        changes: kept per process, at most ``LIVE_CACHE_SIZE`` games).
+        Raises :class:`GameNotFoundError` for an unknown game."""
+        cached = self._started.get(game_id)
+        if cached is not None:
+            return cached
+        first = self.recorder.select_events(game_uuid(game_id), limit=1)
+        if not first:
+            raise GameNotFoundError(game_id)
+        event = self.mapper.decode_state(first[0])  # type: ignore[attr-defined]
+        if not isinstance(event, GameStarted):
+            raise StoredEventError(f"holds {event.type}, not game_started", 0, game_id)
+        if len(self._started) >= LIVE_CACHE_SIZE:
+            self._started.pop(next(iter(self._started)))
+        self._started[game_id] = event
+        return event
 
     def _length(self, oid: UUID) -> int:
         last = self.recorder.select_events(oid, desc=True, limit=1)
@@ -476,7 +496,14 @@ class LedgerApp(Application[UUID]):
         if not appended_by:
             raise ValueError("appended_by must name who appends (journal)")
         oid = game_uuid(game_id)
-        length = self._length(oid)
+        cached = self._live.get(game_id)
+        if cached is not None and expected is not None and expected == cached.position + 1 and batch and not isinstance(batch[0], GameStarted):
+            # the writer expects what this process stored last: no length query (a
+            # position taken meanwhile by another process fails the insert below
+            # on the store's unique (game, position) key: ConcurrentAppendError)
+            length = expected
+        else:
+            length = self._length(oid)
         if not batch:
             raise RecordError("REC-FORMAT", "no events to append", position=length, path=record.path if record else None)
         head = batch[0]

@@ -1,8 +1,12 @@
 """The ``rummy-ledger`` command line (click): a thin shell over the application.
 
-``rummy-ledger [--db PATH|URL] COMMAND``; the store is chosen as in
-:mod:`ledger.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
-``PERSISTENCE_MODULE``, else ``./ledger.db``).
+``rummy-ledger [--db PATH|URL] [--lang it|en] COMMAND``; the store is chosen
+as in :mod:`ledger.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
+``PERSISTENCE_MODULE``, else ``./ledger.db``). Commands that only read open it
+with ``create=False``: where no SQLite file exists they say "no store at PATH"
+instead of creating one (:mod:`ledger.store_probe`). Human output is in the
+language of ``--lang``, else of the locale variables (:mod:`ledger.i18n`);
+``--json`` never is translated.
 
 Exit status: 0 success; 1 something was rejected (``import``), findings
 (``audit``) or a stale schema (``schema --check``); 2 an error (bad input to
@@ -38,7 +42,7 @@ from ledger.errors import GameConflictError, GameNotFoundError, LedgerError, Rec
 from ledger.events import Event
 from ledger.i18n import LANGUAGES, env_lang, translations
 from ledger.rule_texts import rule_text
-from ledger.store_probe import StoreMissingError
+from ledger.store_probe import REASONS as STORE_REASONS, StoreMissingError, StoreUnreachableError
 from ledger.views import move_text
 from ledger.redaction import visible_findings
 from ledger.params import ASCII_INT, AsciiInt, ascii_int
@@ -111,6 +115,8 @@ class _Guarded(click.Group):
         except StoreMissingError as exc:
             tr = _tr(ctx)
             _fail(tr.gettext("no store at %(path)s (import a record first: rummy-ledger import FILE)") % {"path": exc.path}, tr)
+        except StoreUnreachableError as exc:
+            _fail(_tr(ctx).gettext(STORE_REASONS[exc.kind]) % exc.params, _tr(ctx))
         except (LedgerError, ValueError) as exc:
             _fail(str(exc), _tr(ctx))
         except OSError as exc:
@@ -221,7 +227,9 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
             row[2] += result.appended if result.status == "appended" else result.events
             if result.status == "appended":
                 n = result.appended
-                _console().print(f"{result.game_id}: {n} event{'s' if n != 1 else ''} appended ({result.previous} → {result.events})", markup=False, soft_wrap=True)
+                text = state.tr.ngettext("%(game)s: %(num)s event appended (%(first)s → %(length)s)",
+                                         "%(game)s: %(num)s events appended (%(first)s → %(length)s)", n)
+                _console().print(text % {"game": result.game_id, "num": n, "first": result.previous, "length": result.events}, markup=False, soft_wrap=True)
             return
         tally["rejected"][0] += 1
         err.print(Text(problem), soft_wrap=True)
@@ -237,14 +245,16 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
         for path, result in app.import_records(files, strict=strict):
             one(path, result)  # type: ignore[arg-type]
 
-    table = Table(title=Text(f"import into {state.store}"), title_justify="left")
-    for name in ("", "files", "games", "events"):
+    _ = state.tr.gettext
+    table = Table(title=Text(_("import into %(store)s") % {"store": state.store}), title_justify="left")
+    for name in ("", _("files"), _("games"), _("events")):
         table.add_column(name, justify="left" if not name else "right")
+    rows = {"stored": _("stored"), "appended": _("appended"), "already stored": _("already stored"), "rejected": _("rejected")}
     for name, (nfiles, games, events) in tally.items():
-        table.add_row(name, str(nfiles), str(games) if name != "rejected" else "-", str(events) if name != "rejected" else "-")
+        table.add_row(rows[name], str(nfiles), str(games) if name != "rejected" else "-", str(events) if name != "rejected" else "-")
     _console().print(table)
     if not files:
-        click.echo("no record files found", err=True)
+        click.echo(_("no record files found"), err=True)
     if not no_analytics and (tally["stored"][0] or tally["appended"][0]):
         update_after_import(app, state.db)
     if tally["rejected"][0]:

@@ -28,6 +28,7 @@ from ledger.application import AppendResult, LedgerApp, os_user
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
 from ledger.records import Record, format_error, read_record
+from ledger.render import reason_text
 from ledger.state import Finding, TableState
 
 _ENGLISH = NullTranslations()
@@ -35,6 +36,13 @@ _ENGLISH = NullTranslations()
 
 def _tr(tr: Any) -> Any:
     return tr if tr is not None else _ENGLISH
+
+
+def _reason(value: str | None, tr: Any) -> str | None:
+    """A game's end reason: the record's word in English (``hands_played``), in words in another language."""
+    if tr is None or type(tr) is NullTranslations or value is None:
+        return value
+    return reason_text(value, tr)
 
 
 def finding_line(f: Finding, tr: Any = None) -> str:
@@ -55,9 +63,9 @@ def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> li
              % {"game": result.game_id, "num": n, "first": result.first, "length": result.length}]
     lines += [finding_line(f, tr) for f in result.findings]
     if state.ended is not None:
-        lines.append(_("game ended (%(reason)s)") % {"reason": state.ended})
+        lines.append(_("game ended (%(reason)s)") % {"reason": _reason(state.ended, tr)})
     elif result.game_over:
-        lines.append(_("game over (%(reason)s): game_ended is next") % {"reason": state.game_end_reason})
+        lines.append(_("game over (%(reason)s): game_ended is next") % {"reason": _reason(state.game_end_reason, tr)})
     elif result.hand_over and state.phase in ("draw", "play"):
         lines.append(_("hand %(hand)s is over by the rules: hand_ended is next") % {"hand": state.hand})
     elif result.hand_over and state.hand:

@@ -177,7 +177,7 @@ def render_score(sheet: ScoreSheet, state: TableState, played: ScoreSheet | None
         for ln in h.lines:
             running[ln.side] += ln.points
             parts = ", ".join(f"{component_text(k, tr)} {v:+d}" for k, v in ln.breakdown.items() if v)
-            claim = "  [" + _("claimed %(n)s: differs") % {"n": ln.claimed} + "]" if ln.claimed is not None and ln.claimed != ln.points else ""
+            claim = "  [" + _("claimed %(n)s: differs") % {"n": ln.claimed} + "]" if ln.claim_differs else ""
             lines.append(f"  {label[ln.side]:<{width}} {ln.points:>6}   {total} {running[ln.side]:>6}   {parts}{claim}".rstrip())
     lines.append(_("totals: %(totals)s") % {"totals": ", ".join(f"{label[i]} {t}" for i, t in enumerate(sheet.totals))})
     if played is not None and played.totals != sheet.totals:

@@ -261,3 +261,19 @@ def test_append_says_when_the_hand_is_over_before_hand_ended(run: Callable[..., 
     assert wall.stdout.splitlines() == ["gin-standard-1: 1 event appended (78 → 79)", "hand 3 is over by the rules: hand_ended is next"]
     ended = run("append", "gin-standard-1", "-", input=lines[79])
     assert ended.stdout.splitlines() == ["gin-standard-1: 1 event appended (79 → 80)", "hand 3 over"]
+
+
+def test_a_penalty_after_the_hand_is_no_claim_difference(run: Callable[..., Result], tmp_path: Path) -> None:
+    """The README's live session: Anna's claim differs (ALL-SCORE-1), and the
+    referee's later penalty on Bruno, whose claim of 0 was right as played,
+    does not make his claim look wrong (``SheetLine.claim_differs``)."""
+    hand = Path(__file__).resolve().parent.parent / "examples" / "live" / "club-live.jsonl"
+    assert run("import", "--no-analytics", str(hand)).exit_code == 0
+    penalty = b'{"type":"penalty_assessed","seat":1,"points":-10,"rule":"RAM-DISC-1","finding":6,"referee":"Rita Arbitro"}\n'
+    assert run("append", "club-live", "-", input=penalty).exit_code == 0
+    lines = run("score", "club-live").output.splitlines()
+    assert lines[2:5] == [
+        "  Anna      66   total     66   hands_collected +66  [claimed 70: differs]",
+        "  Bruno    -10   total    -10   penalty -10",
+        "totals: Anna 66, Bruno -10",
+    ]

@@ -181,7 +181,7 @@ def test_italian_audit_score_and_show(run: Callable[..., Result]) -> None:
 def test_italian_list_and_errors(run: Callable[..., Result], db: Path) -> None:
     missing = run("--lang", "it", "list")
     assert (missing.exit_code, missing.stderr) == (
-        2, f"rummy-ledger: errore: nessun archivio in {db} (prima importa un verbale: rummy-ledger import FILE)\n")
+        2, f"rummy-ledger: errore: nessun archivio in {db} (prima importa un file di partita: rummy-ledger import FILE)\n")
     run("import", "--no-analytics", str(DISPUTE))
     listed = run("--lang", "it", "list").stdout
     title, table = listed.split("┏")
