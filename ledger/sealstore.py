@@ -27,7 +27,7 @@ and what differs, so every finding reads the same whichever path met it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -60,10 +60,10 @@ def link(prev_seal: str | None, prev_journal: str | None, position: int, line: b
     return h.hex(), j.hex()
 
 
-def seal_batch(app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended_by: str, received_at: str) -> list[tuple[str | None, str | None]]:
+def seal_batch(app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended_by: str, received_at: str) -> Iterable[tuple[str | None, str | None]]:
     """The ``(seal, journal_seal)`` of events about to be stored at
-    positions ``first``… of game ``oid`` (the append path, before its
-    transaction), continuing from the previous event's *stored* seals.
+    positions ``first``… of game ``oid``, in order, to iterate once (the
+    append path, before its transaction), continuing from the previous event's *stored* seals.
     Raises :class:`SealError` when the previous event has none (an event
     written into the database directly: ``verify`` names it)."""
     prev_seal = prev_journal = None
@@ -91,7 +91,7 @@ def seal_batch(app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended
 
 
 def _links(prev_seal: str | None, prev_journal: str | None, first: int, lines: Sequence[bytes], appended_by: str,
-           received_at: str) -> list[tuple[str | None, str | None]]:
+           received_at: str) -> Iterable[tuple[str | None, str | None]]:
     """:func:`link` over a batch, keeping the raw digests between events: the
     journal lines of the batch (one author and time) made at once from
     :func:`_witness`, the same bytes as :func:`ledger.seal.journal_line`
@@ -103,7 +103,7 @@ def _links(prev_seal: str | None, prev_journal: str | None, first: int, lines: S
     j = bytes.fromhex(prev_journal) if first else _seal.JOURNAL_PREFIX  # type: ignore[arg-type]
     hs = [h := sha(h + line).digest() for line in lines]
     js = [j := sha(j + x + y).digest() for x, y in zip(hs, _journal_lines(first, len(lines), appended_by, received_at))]
-    return list(zip(b"".join(hs).hex(",", 32).split(","), b"".join(js).hex(",", 32).split(",")))
+    return zip(b"".join(hs).hex(",", 32).split(","), b"".join(js).hex(",", 32).split(","))
 
 
 def _journal_lines(first: int, n: int, appended_by: str, received_at: str) -> list[bytes]:
