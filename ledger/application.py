@@ -26,6 +26,7 @@ Which store (first that applies):
 
 from __future__ import annotations
 
+import difflib
 import getpass
 import os
 import sys
@@ -45,6 +46,7 @@ from ledger.events import Event, GameStarted, encode_event
 from ledger.persistence import (
     GAME_STARTED_TOPIC,
     EncodedGameEvent,
+    StoredEventError,
     GameEvent,
     MsgspecMapper,
     naming_game,
@@ -54,6 +56,7 @@ from ledger.persistence import (
     game_uuid,
 )
 from ledger import sealstore
+from ledger.store_probe import check_store
 from ledger.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
 from ledger.records import Record, read_record
 from ledger.state import Finding, TableState
@@ -243,6 +246,7 @@ class LedgerApp(Application[UUID]):
         super().__init__(env)
         #: game id -> table state after its last stored event (live recording), oldest first
         self._live: dict[str, TableState] = {}
+        self._started: dict[str, GameStarted] = {}
         #: ``(games, events)`` sealed at this open for a store from before the seal chain, else None
         self.backfilled = self._backfill()
 
@@ -259,6 +263,16 @@ class LedgerApp(Application[UUID]):
                   "stored before the seal chain (once; rummy-ledger verify checks them)", file=sys.stderr)
         return done
 
+    def not_found(self, game_id: str) -> GameNotFoundError:
+        """The error for an unknown ``game_id``: it names this store and the
+        stored ids close to it (:func:`close_ids`), e.g. ``no game
+        'Bur-Dispute' in the store (SQLite ./ledger.db); did you mean bur-dispute?``."""
+        try:
+            ids = [g.game_id for g in self.list_games()]
+        except Exception:  # noqa: BLE001 - a store that cannot list still gets the plain error
+            ids = []
+        return GameNotFoundError(game_id, store=describe_store(self.env), suggestions=close_ids(game_id, ids))
+
     def _stored(self, game_id: str) -> list[StoredEvent]:
         return list(self.recorder.select_events(game_uuid(game_id)))
 
@@ -269,6 +283,24 @@ class LedgerApp(Application[UUID]):
     def game_length(self, game_id: str) -> int:
         """Events stored in the game: its next position (0 for an unknown game)."""
         return self._length(game_uuid(game_id))
+
+    def game_started(self, game_id: str) -> GameStarted:
+        """The stored ``game_started`` of a game (position 0, which never
+        changes: kept per process, at most ``LIVE_CACHE_SIZE`` games).
+        Raises :class:`GameNotFoundError` for an unknown game."""
+        cached = self._started.get(game_id)
+        if cached is not None:
+            return cached
+        first = self.recorder.select_events(game_uuid(game_id), limit=1)
+        if not first:
+            raise GameNotFoundError(game_id)
+        event = self.mapper.decode_state(first[0])  # type: ignore[attr-defined]
+        if not isinstance(event, GameStarted):
+            raise StoredEventError(f"holds {event.type}, not game_started", 0, game_id)
+        if len(self._started) >= LIVE_CACHE_SIZE:
+            self._started.pop(next(iter(self._started)))
+        self._started[game_id] = event
+        return event
 
     def _length(self, oid: UUID) -> int:
         last = self.recorder.select_events(oid, desc=True, limit=1)
@@ -281,7 +313,7 @@ class LedgerApp(Application[UUID]):
         length = self.game_length(game_id)
         state = self._live_state(game_id, length)
         if state is None:
-            raise GameNotFoundError(game_id)
+            raise self.not_found(game_id)
         return state
 
     def journal(self, game_id: str) -> list[JournalEntry]:
@@ -292,14 +324,14 @@ class LedgerApp(Application[UUID]):
         oid = game_uuid(game_id)
         rows = select_journal(self.recorder, oid)
         if not rows and not self.recorder.select_events(oid, limit=1):
-            raise GameNotFoundError(game_id)
+            raise self.not_found(game_id)
         return rows
 
     def get_events(self, game_id: str) -> list[Event]:
         """The game's record events in position order; raises :class:`GameNotFoundError`."""
         stored = self._stored(game_id)
         if not stored:
-            raise GameNotFoundError(game_id)
+            raise self.not_found(game_id)
         with naming_game(game_id):
             return [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
 
@@ -314,7 +346,7 @@ class LedgerApp(Application[UUID]):
         """
         stored = self._stored(game_id)
         if not stored:
-            raise GameNotFoundError(game_id)
+            raise self.not_found(game_id)
         with naming_game(game_id):
             lines = [self.mapper.plain_state(s) + b"\n" for s in stored]  # type: ignore[attr-defined]
         if not with_journal:
@@ -465,13 +497,20 @@ class LedgerApp(Application[UUID]):
         if not appended_by:
             raise ValueError("appended_by must name who appends (journal)")
         oid = game_uuid(game_id)
-        length = self._length(oid)
+        cached = self._live.get(game_id)
+        if cached is not None and expected is not None and expected == cached.position + 1 and batch and not isinstance(batch[0], GameStarted):
+            # the writer expects what this process stored last: no length query (a
+            # position taken meanwhile by another process fails the insert below
+            # on the store's unique (game, position) key: ConcurrentAppendError)
+            length = expected
+        else:
+            length = self._length(oid)
         if not batch:
             raise RecordError("REC-FORMAT", "no events to append", position=length, path=record.path if record else None)
         head = batch[0]
         if length == 0:
             if not isinstance(head, GameStarted) or expected not in (None, 0):
-                raise GameNotFoundError(game_id)
+                raise self.not_found(game_id)
             if head.game_id != game_id:
                 err = RecordError("REC-REF", f"game_started names game {head.game_id!r}, not {game_id!r}", field="game_id", position=0)
                 raise self._located(err, record, 0)
@@ -699,10 +738,39 @@ def _findings_from(state: TableState, first: int) -> tuple[Finding, ...]:
     return tuple(reversed(found))
 
 
-def open_app(db: str | None = None, env: Mapping[str, str] | None = None) -> LedgerApp:
+def close_ids(game_id: str, ids: Iterable[str], n: int = 3) -> tuple[str, ...]:
+    """Stored ids close to ``game_id``, best first: the one that differs only
+    in case alone, else up to ``n`` of :func:`difflib.get_close_matches`
+    (ratio at least 0.6) of the lower-cased ids.
+
+    >>> close_ids("Bur-Dispute", ["bur-dispute", "gin-knock", "bur-disputes"])
+    ('bur-dispute',)
+    >>> close_ids("bur-disput", ["bur-dispute", "gin-knock", "bur-disputes"])
+    ('bur-dispute', 'bur-disputes')
+    >>> close_ids("zzz", ["bur-dispute"])
+    ()
+    """
+    by_lower: dict[str, str] = {}
+    for i in ids:
+        by_lower.setdefault(i.lower(), i)
+    same = by_lower.get(game_id.lower())
+    if same is not None and same != game_id:
+        return (same,)  # the id in other case: that is the one meant
+    return tuple(by_lower[m] for m in difflib.get_close_matches(game_id.lower(), list(by_lower), n=n) if by_lower[m] != game_id)
+
+
+def open_app(db: str | None = None, env: Mapping[str, str] | None = None, *, create: bool = True) -> LedgerApp:
     """The :class:`LedgerApp` on the store named by ``db`` (path or URL) or the
-    environment (see the module docstring); ``env`` adds eventsourcing settings."""
+    environment (see the module docstring); ``env`` adds eventsourcing settings.
+
+    Checked first by :func:`ledger.store_probe.check_store`: with
+    ``create=False`` (commands that only read) a SQLite file that does not
+    exist raises :class:`~ledger.store_probe.StoreMissingError` instead of
+    being created; a PostgreSQL database that does not exist or a server that
+    does not answer raises :class:`~ledger.store_probe.StoreUnreachableError`
+    at once."""
     settings = store_env(db)
     if env:
         settings.update(env)
+    check_store(settings, create=create)
     return LedgerApp(env=settings)

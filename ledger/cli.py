@@ -34,11 +34,16 @@ from ledger.seal_cli import register as register_seal, seal_list, short_or_missi
 from ledger.cli_write import register as register_write
 from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
-from ledger.errors import GameConflictError, LedgerError, RecordError, RuleViolationError
+from ledger.errors import GameConflictError, GameNotFoundError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
+from ledger.i18n import LANGUAGES, env_lang, translations
+from ledger.rule_texts import rule_text
+from ledger.store_probe import StoreMissingError
+from ledger.views import move_text
+from ledger.redaction import visible_findings
 from ledger.params import ASCII_INT, AsciiInt, ascii_int
 from ledger.audit import report as audit_report
-from ledger.rulings import by_finding, rewound_by
+from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.records import encode_record, find_record_files, read_record
 from ledger.render import render_score, render_state
 from ledger.replay import Replayer, replay, validate
@@ -60,8 +65,29 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False, markup=False, emoji=False)
 
 
-def _fail(message: str) -> None:
-    click.echo(f"rummy-ledger: error: {message}", err=True)
+def _fail(message: str, tr: Any = None) -> None:
+    prefix = tr.gettext("rummy-ledger: error: %(message)s") if tr is not None else "rummy-ledger: error: %(message)s"
+    click.echo(prefix % {"message": message}, err=True)
+
+
+def _tr(ctx: click.Context | None = None) -> Any:
+    """The translations of this invocation (``--lang``, else the locale variables)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    state = ctx.find_object(_State) if ctx is not None else None
+    return state.tr if state is not None else translations(env_lang())
+
+
+def not_found_text(exc: GameNotFoundError, tr: Any) -> str:
+    """The unknown-game error in the language of ``tr`` (English: ``str(exc)``)."""
+    _ = tr.gettext
+    text = _("no game %(game)s in the store") % {"game": repr(exc.game_id)}
+    if exc.store:
+        text += f" ({exc.store})"
+    if exc.suggestions:
+        names = exc.suggestions
+        either = names[0] if len(names) == 1 else _("%(first)s or %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+        text += _("; did you mean %(names)s?") % {"names": either}
+    return text
 
 
 class _Guarded(click.Group):
@@ -76,10 +102,17 @@ class _Guarded(click.Group):
             sys.stderr.close()  # the reader went away (``| head``): stop quietly
             ctx.exit(0)
         except KeyboardInterrupt:
-            _fail("interrupted")
+            _fail(_tr(ctx).gettext("interrupted"), _tr(ctx))
             ctx.exit(130)
+        except GameNotFoundError as exc:
+            if exc.store is None and isinstance(ctx.obj, _State) and ctx.obj.opened:
+                exc = ctx.obj.app().not_found(exc.game_id)  # raised without the store's names (e.g. by sealstore)
+            _fail(not_found_text(exc, _tr(ctx)), _tr(ctx))
+        except StoreMissingError as exc:
+            tr = _tr(ctx)
+            _fail(tr.gettext("no store at %(path)s (import a record first: rummy-ledger import FILE)") % {"path": exc.path}, tr)
         except (LedgerError, ValueError) as exc:
-            _fail(str(exc))
+            _fail(str(exc), _tr(ctx))
         except OSError as exc:
             _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc))
         except (EventSourcingError, TopicError, *_DB_ERRORS) as exc:
@@ -93,8 +126,12 @@ class _Guarded(click.Group):
 class _State:
     """Per-invocation state: the ``--db`` option and the lazily opened store."""
 
-    def __init__(self, db: str | None) -> None:
+    def __init__(self, db: str | None, lang: str | None = None) -> None:
         self.db = db
+        #: the language of human output (``--lang``, else the locale variables): ``en`` or ``it``
+        self.lang = lang or env_lang()
+        #: its gettext translations (:mod:`ledger.i18n`)
+        self.tr = translations(self.lang)
         self._app: LedgerApp | None = None
 
     @property
@@ -104,10 +141,19 @@ class _State:
         except ValueError:
             return str(self.db)
 
-    def app(self) -> LedgerApp:
+    def app(self, create: bool = False) -> LedgerApp:
+        """The store, opened on first use. Commands that only read leave
+        ``create`` False: where no SQLite file exists they fail with
+        :class:`~ledger.store_probe.StoreMissingError` instead of creating an
+        empty store; writes (import, append, rule, token create) pass True."""
         if self._app is None:
-            self._app = open_app(self.db)
+            self._app = open_app(self.db, create=create)
         return self._app
+
+    @property
+    def opened(self) -> bool:
+        """True once the store has been opened."""
+        return self._app is not None
 
     def close(self) -> None:
         if self._app is not None:
@@ -117,11 +163,13 @@ class _State:
 
 @click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", metavar="PATH|URL", default=None, help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR}, else eventsourcing's PERSISTENCE_MODULE settings, else ./ledger.db).")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+              help="Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). Never --json.")
 @click.version_option(__version__, prog_name="rummy-ledger")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None) -> None:
+def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
     """Import, list, show, export and check rummy game records (rummy-ledger/1)."""
-    state = _State(db)
+    state = _State(db, lang)
     ctx.obj = state
     ctx.call_on_close(state.close)
 
@@ -151,7 +199,7 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
     any file was rejected.
     """
     files = find_record_files(paths)
-    app = state.app()
+    app = state.app(create=True)
     err = _console(stderr=True)
     tally = {k: [0, 0, 0] for k in ("stored", "appended", "already stored", "rejected")}  # files, games, events
 
@@ -173,7 +221,9 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
             row[2] += result.appended if result.status == "appended" else result.events
             if result.status == "appended":
                 n = result.appended
-                _console().print(f"{result.game_id}: {n} event{'s' if n != 1 else ''} appended ({result.previous} → {result.events})", markup=False, soft_wrap=True)
+                text = state.tr.ngettext("%(game)s: %(num)s event appended (%(first)s → %(length)s)",
+                                         "%(game)s: %(num)s events appended (%(first)s → %(length)s)", n)
+                _console().print(text % {"game": result.game_id, "num": n, "first": result.previous, "length": result.events}, markup=False, soft_wrap=True)
             return
         tally["rejected"][0] += 1
         err.print(Text(problem), soft_wrap=True)
@@ -189,14 +239,16 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
         for path, result in app.import_records(files, strict=strict):
             one(path, result)  # type: ignore[arg-type]
 
-    table = Table(title=Text(f"import into {state.store}"), title_justify="left")
-    for name in ("", "files", "games", "events"):
+    _ = state.tr.gettext
+    table = Table(title=Text(_("import into %(store)s") % {"store": state.store}), title_justify="left")
+    for name in ("", _("files"), _("games"), _("events")):
         table.add_column(name, justify="left" if not name else "right")
+    rows = {"stored": _("stored"), "appended": _("appended"), "already stored": _("already stored"), "rejected": _("rejected")}
     for name, (nfiles, games, events) in tally.items():
-        table.add_row(name, str(nfiles), str(games) if name != "rejected" else "-", str(events) if name != "rejected" else "-")
+        table.add_row(rows[name], str(nfiles), str(games) if name != "rejected" else "-", str(events) if name != "rejected" else "-")
     _console().print(table)
     if not files:
-        click.echo("no record files found", err=True)
+        click.echo(_("no record files found"), err=True)
     if not no_analytics and (tally["stored"][0] or tally["appended"][0]):
         update_after_import(app, state.db)
     if tally["rejected"][0]:
@@ -213,15 +265,17 @@ def list_cmd(state: _State, as_json: bool) -> None:
         for g in games:
             click.echo(json.dumps(g.to_json(), ensure_ascii=False))
         return
+    _, ngettext = state.tr.gettext, state.tr.ngettext
     if not games:
-        click.echo(f"no games in {state.store}")
+        click.echo(_("no games in %(store)s") % {"store": state.store})
         return
-    table = Table(title=Text(f"{len(games)} game{'' if len(games) == 1 else 's'} in {state.store}"), title_justify="left")
-    table.add_column("game", overflow="fold")
-    table.add_column("variant")
-    table.add_column("players", overflow="fold")
-    table.add_column("hands", justify="right")
-    table.add_column("events", justify="right")
+    title = ngettext("%(num)s game in %(store)s", "%(num)s games in %(store)s", len(games)) % {"num": len(games), "store": state.store}
+    table = Table(title=Text(title), title_justify="left")
+    table.add_column(_("game"), overflow="fold")
+    table.add_column(_("variant"))
+    table.add_column(_("players"), overflow="fold")
+    table.add_column(_("hands"), justify="right")
+    table.add_column(_("events"), justify="right")
     for g in games:
         table.add_row(Text(g.game_id), Text(g.variant + (f" ({g.ruleset})" if g.ruleset else "")), Text(", ".join(g.players)), str(g.hands), str(g.events))
     _console().print(table)
@@ -269,26 +323,82 @@ def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
         sys.stdout.buffer.write(encode_record(events))
         sys.stdout.flush()
         return
+    tr = state.tr
+    _ = tr.gettext
     if not 0 <= at < len(events):
-        raise click.BadParameter(f"position {at} is outside 0..{len(events) - 1}", param_hint="--at")
+        raise click.BadParameter(_("position %(at)s is outside 0..%(last)s") % {"at": at, "last": len(events) - 1}, param_hint="--at")
     table = Replayer(events).state_at(at)
+    every = rewound_by(events)
     try:
-        click.echo(render_state(table, pov=seat))
+        header = move_lines(events, at, table, seat, state.lang, every)
+        body = render_state(table, pov=seat, tr=tr)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--pov") from None
+    click.echo("\n".join(header) + "\n")
+    click.echo(body)
     if seat is None:  # a seal hashes hidden cards too: a seat's view shows none
         value = seal_list(state, game, events)[at]
-        click.echo(f"\nseal at position {at}: {short_or_missing(value)}" + (f" ({value})" if value else ""))
-    every = rewound_by(events)
+        short = short_or_missing(value) if value else _("none stored (run rummy-ledger verify)")
+        click.echo("\n" + _("seal at position %(at)s: %(seal)s") % {"at": at, "seal": short} + (f" ({value})" if value else ""))
     if at in every:
-        click.echo(f"move {at} is rewound by the referee at position {every[at]}: it no longer counts")
+        click.echo(_("move %(at)s is rewound by the referee at position %(by)s: it no longer counts") % {"at": at, "by": every[at]})
     rewound = {p: by for p, by in every.items() if by <= at}
     if rewound:
         by: dict[int, list[int]] = {}
         for p, r in sorted(rewound.items()):
             by.setdefault(r, []).append(p)
         for r, moves in by.items():
-            click.echo(f"rewound at position {r}: moves {_ranges(moves)} no longer count")
+            click.echo(_("rewound at position %(by)s: moves %(moves)s no longer count") % {"by": r, "moves": _ranges(moves)})
+
+
+def ruling_text(ruling: Ruling, state: Any, tr: Any) -> str:
+    """:meth:`ledger.rulings.Ruling.status` in the language of ``tr``:
+    ``ruled at position 16 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)``."""
+    _ = tr.gettext
+    if ruling.kind == "penalty_assessed":
+        who = state.name(ruling.seat) if ruling.seat is not None else _("team %(team)s") % {"team": ruling.team}
+        what = _("penalty %(points)s to %(who)s (%(rule)s)") % {"points": f"{ruling.points:+d}", "who": who, "rule": ruling.rule}
+    else:
+        what = _("table restored to move %(target)s") % {"target": ruling.target}
+    if ruling.referee:
+        return _("ruled at position %(at)s by %(referee)s: %(what)s") % {"at": ruling.position, "referee": ruling.referee, "what": what}
+    return _("ruled at position %(at)s: %(what)s") % {"at": ruling.position, "what": what}
+
+
+def finding_status(position: int, index: dict[int, tuple[Ruling, ...]], rewound: dict[int, int], state: Any, tr: Any) -> str:
+    """``open``, ``ruled at position P by NAME: what``, then ``; move rewound
+    by position R`` when the finding's move was rewound (as ``audit`` prints it)."""
+    found = index.get(position)
+    text = ruling_text(found[0], state, tr) if found else tr.gettext("open")
+    if position in rewound:
+        text += tr.gettext("; move rewound by position %(by)s") % {"by": rewound[position]}
+    return text
+
+
+def move_lines(events: list[Event], at: int, after: Any, pov: int | str | None, lang: str,
+               rewound: dict[int, int]) -> list[str]:
+    """The head of ``show --at N``: the move at N in move notation (as
+    ``pov`` may read it), its findings with their status and rule text
+    (RULES.md, :mod:`ledger.rule_texts`), its note (not in a seat's view:
+    free text may name any card) and its time (``at``) when recorded;
+    ``after`` is the table after the move, ``lang`` the language."""
+    tr = translations(lang)
+    _ = tr.gettext
+    event = events[at]
+    lines = [_("move %(at)s: %(text)s") % {"at": at, "text": move_text(event, after, pov, tr)}]
+    found = [f for f in (after.findings if pov is None else visible_findings(after, pov)) if f.position == at]
+    index = by_finding(events)
+    for f in found:
+        status = finding_status(f.position, index, rewound, after, tr)
+        lines.append(_("  finding %(rule)s: %(message)s  [%(status)s]") % {"rule": f.rule, "message": f.message, "status": status})
+        text = rule_text(f.rule, lang)
+        if text:
+            lines.append("    " + _("rule %(rule)s: %(text)s") % {"rule": f.rule, "text": text})
+    if event.note and pov is None:
+        lines.append(_("  note: %(note)s") % {"note": event.note})
+    if event.at:
+        lines.append(_("  at: %(at)s") % {"at": event.at})
+    return lines
 
 
 def _ranges(positions: list[int]) -> str:
@@ -373,15 +483,18 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(report, ensure_ascii=False))
             continue
-        click.echo(f"{report['game_id']}: {len(findings)} finding{'s' if len(findings) != 1 else ''}")
+        _, ngettext = state.tr.gettext, state.tr.ngettext
+        click.echo(ngettext("%(game)s: %(num)s finding", "%(game)s: %(num)s findings", len(findings)) % {"game": report["game_id"], "num": len(findings)})
         rewound = rewound_by(events)
         for f in findings:
-            who = ", ".join(p for p in (f.get("hand") is not None and f"hand {f['hand']}", f.get("seat") is not None and f"seat {f['seat']}") if p)
-            found = index.get(f["position"])
-            ruled = found[0].status(final) if found else "open"
-            if f["position"] in rewound:
-                ruled += f"; move rewound by position {rewound[f['position']]}"
-            click.echo(f"  position {f['position']}{f' ({who})' if who else ''}: {f['rule']}: {f['message']}  [{ruled}]")
+            parts = (f.get("hand") is not None and _("hand %(hand)s") % {"hand": f["hand"]},
+                     f.get("seat") is not None and _("seat %(seat)s") % {"seat": f["seat"]})
+            who = ", ".join(p for p in parts if p)
+            ruled = finding_status(f["position"], index, rewound, final, state.tr)
+            where = _("position %(at)s") % {"at": f["position"]} + (f" ({who})" if who else "")
+            click.echo(f"  {where}: {f['rule']}: {f['message']}  [{ruled}]")
+            if state.lang != "en" and rule_text(f["rule"], state.lang):  # the message is English: the rule in the reader's words
+                click.echo("      " + _("rule %(rule)s: %(text)s") % {"rule": f["rule"], "text": rule_text(f["rule"], state.lang)})
     sys.exit(status)
 
 
@@ -407,8 +520,10 @@ def score_cmd(state: _State, target: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({**sheet.to_json(), "seal": seals[-1]}, ensure_ascii=False))
         return
-    click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False)))
-    click.echo(f"seal: {short_or_missing(seals[-1])} (after {len(seals)} events)")
+    _ = state.tr.gettext
+    click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False), tr=state.tr))
+    short = short_or_missing(seals[-1]) if seals[-1] else _("none stored (run rummy-ledger verify)")
+    click.echo(state.tr.ngettext("seal: %(seal)s (after %(num)s event)", "seal: %(seal)s (after %(num)s events)", len(seals)) % {"seal": short, "num": len(seals)})
 
 
 @cli.command("serve")

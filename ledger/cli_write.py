@@ -17,6 +17,7 @@ conflicting writer and bad options as the other commands do.
 from __future__ import annotations
 
 import sys
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 
@@ -27,40 +28,56 @@ from ledger.application import AppendResult, LedgerApp, os_user
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
 from ledger.records import Record, format_error, read_record
+from ledger.render import reason_text
 from ledger.state import Finding, TableState
 
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+_ENGLISH = NullTranslations()
 
 
-def finding_line(f: Finding) -> str:
-    """``  position P (hand H, seat S): RULE: message``, as ``audit`` prints it."""
-    who = ", ".join(p for p in (f.hand is not None and f"hand {f.hand}", f.seat is not None and f"seat {f.seat}") if p)
-    return f"  position {f.position}{f' ({who})' if who else ''}: {f.rule}: {f.message}"
+def _tr(tr: Any) -> Any:
+    return tr if tr is not None else _ENGLISH
 
 
-def outcome_lines(result: AppendResult, state: TableState) -> list[str]:
+def _reason(value: str | None, tr: Any) -> str | None:
+    """A game's end reason: the record's word in English (``hands_played``), in words in another language."""
+    if tr is None or type(tr) is NullTranslations or value is None:
+        return value
+    return reason_text(value, tr)
+
+
+def finding_line(f: Finding, tr: Any = None) -> str:
+    """``  position P (hand H, seat S): RULE: message``, as ``audit`` prints
+    it (``tr``: the language, a gettext translations object; English when None)."""
+    _ = _tr(tr).gettext
+    parts = (f.hand is not None and _("hand %(hand)s") % {"hand": f.hand}, f.seat is not None and _("seat %(seat)s") % {"seat": f.seat})
+    who = ", ".join(p for p in parts if p)
+    return "  " + _("position %(at)s") % {"at": f.position} + (f" ({who})" if who else "") + f": {f.rule}: {f.message}"
+
+
+def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> list[str]:
     """What an append stored and what it raised: the count and positions,
     each finding, whether the hand or the game is over."""
+    _, ngettext = _tr(tr).gettext, _tr(tr).ngettext
     n = result.length - result.first
-    lines = [f"{result.game_id}: {_plural(n, 'event')} appended ({result.first} → {result.length})"]
-    lines += [finding_line(f) for f in result.findings]
+    lines = [ngettext("%(game)s: %(num)s event appended (%(first)s → %(length)s)", "%(game)s: %(num)s events appended (%(first)s → %(length)s)", n)
+             % {"game": result.game_id, "num": n, "first": result.first, "length": result.length}]
+    lines += [finding_line(f, tr) for f in result.findings]
     if state.ended is not None:
-        lines.append(f"game ended ({state.ended})")
+        lines.append(_("game ended (%(reason)s)") % {"reason": _reason(state.ended, tr)})
     elif result.game_over:
-        lines.append(f"game over ({state.game_end_reason}): game_ended is next")
+        lines.append(_("game over (%(reason)s): game_ended is next") % {"reason": _reason(state.game_end_reason, tr)})
     elif result.hand_over and state.phase in ("draw", "play"):
-        lines.append(f"hand {state.hand} is over by the rules: hand_ended is next")
+        lines.append(_("hand %(hand)s is over by the rules: hand_ended is next") % {"hand": state.hand})
     elif result.hand_over and state.hand:
-        lines.append(f"hand {state.hand} over")
+        lines.append(_("hand %(hand)s over") % {"hand": state.hand})
     return lines
 
 
-def totals_line(state: TableState) -> str:
+def totals_line(state: TableState, tr: Any = None) -> str:
     """``totals: Anna -70, Bruno -285`` (as adjudicated)."""
     rules = state.rules
-    return "totals: " + ", ".join(f"{rules.side_label(state, side)} {points}" for side, points in enumerate(state.totals))
+    totals = ", ".join(f"{rules.side_label(state, side)} {points}" for side, points in enumerate(state.totals))
+    return _tr(tr).gettext("totals: %(totals)s") % {"totals": totals}
 
 
 def _append(app: LedgerApp, game: str, events: list[Event] | Record) -> tuple[AppendResult, TableState]:
@@ -90,10 +107,10 @@ def append_cmd(state: Any, game: str, source: str) -> None:
     if record.path is None or source == "-":
         record = Record(record.events, record.lines, "<stdin>" if source == "-" else source)
     try:
-        result, table = _append(state.app(), game, record)
+        result, table = _append(state.app(create=True), game, record)
     except RecordError as exc:
         _refuse(exc if exc.path else exc.with_location(path=record.path))
-    for line in outcome_lines(result, table):
+    for line in outcome_lines(result, table, getattr(state, "tr", None)):
         click.echo(line)
 
 
@@ -169,13 +186,14 @@ def rule_cmd(state: Any, game: str, penalty: tuple[str, str] | None, rule_id: st
             payload[key] = value
     try:
         event = _event(payload)
-        result, table = _append(state.app(), game, [event])
+        result, table = _append(state.app(create=True), game, [event])
     except RecordError as exc:
         _refuse(exc.with_location(path=game))
-    click.echo(f"{game}: {event.type} stored at position {result.first}")
+    tr = _tr(getattr(state, "tr", None))
+    click.echo(tr.gettext("%(game)s: %(type)s stored at position %(at)s") % {"game": game, "type": event.type, "at": result.first})
     for f in result.findings:
-        click.echo(finding_line(f))
-    click.echo(totals_line(table))
+        click.echo(finding_line(f, tr))
+    click.echo(totals_line(table, tr))
 
 
 def register(cli_group: click.Group) -> None:

@@ -73,11 +73,30 @@ class RecordError(LedgerError, ValueError):
 
 
 class GameNotFoundError(LedgerError, LookupError):
-    """No game with that id is stored."""
+    """No game with that id is stored.
 
-    def __init__(self, game_id: str) -> None:
+    ``store`` names the store (``"SQLite ./ledger.db"``) and ``suggestions``
+    holds stored ids close to ``game_id`` (best first), when the raiser
+    knows them (:meth:`ledger.application.LedgerApp.not_found`).
+
+    >>> str(GameNotFoundError("Bur-Dispute", store="SQLite ./ledger.db", suggestions=("bur-dispute",)))
+    "no game 'Bur-Dispute' in the store (SQLite ./ledger.db); did you mean bur-dispute?"
+    >>> str(GameNotFoundError("x"))
+    "no game 'x' in the store"
+    """
+
+    def __init__(self, game_id: str, *, store: str | None = None, suggestions: tuple[str, ...] = ()) -> None:
         self.game_id = game_id
-        super().__init__(f"no game {game_id!r} in the store")
+        self.store = store
+        self.suggestions = tuple(suggestions)
+        where = f" ({store})" if store else ""
+        hint = f"; did you mean {_either(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"no game {game_id!r} in the store{where}{hint}")
+
+
+def _either(names: tuple[str, ...]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 class GameConflictError(LedgerError, ValueError):

@@ -3,115 +3,189 @@
 Pure rendering over :func:`ledger.views.state_view`: each seat's hand, the
 melds per side (with the variant's marks, e.g. burraco kind), the top of the
 discard pile (the whole pile in Burraco), the stock count and whose turn it is.
+
+Every function takes ``tr``, a gettext translations object (``gettext`` and
+``ngettext``; English, the msgids, when None): the CLI passes
+:func:`ledger.i18n.translations` of its language. Rule ids, card faces,
+meld ids and score components' keys in English output stay as they are.
 """
 
 from __future__ import annotations
 
+import re
+from gettext import NullTranslations
 from typing import Any
 
 from ledger.cards import pretty, pretty_list
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
-from ledger.views import PHASES, state_view
+from ledger.views import PHASES, REASONS, N_, state_view
+
+_ENGLISH = NullTranslations()
 
 
-def _n(count: int, noun: str) -> str:
-    """``1 card``, ``2 cards``.
+#: score components in Italian output (English keeps the keys, as ``score --json`` has them)
+COMPONENTS = frozenset((
+    N_("melds"), N_("hand"), N_("no_pozzetto"), N_("penalty"), N_("closing"), N_("burraco_clean"),
+    N_("burraco_semi_clean"), N_("burraco_dirty"), N_("cards"), N_("unopened"), N_("jokers"),
+    N_("deadwood_difference"), N_("gin_bonus"), N_("undercut_bonus"), N_("game_bonus"), N_("box_bonus"),
+    N_("hands_collected"), N_("chiusura_in_mano"), N_("all_at_once"), N_("joker_double"), N_("rummy_double"),
+))
+#: meld kinds (melds.py) and burraco kinds (variants/burraco.py)
+KINDS = {"set": N_("set"), "sequence": N_("sequence"), "invalid": N_("invalid")}
+_BURRACO_KINDS = (N_("clean"), N_("semi-clean"), N_("dirty"))
 
-    >>> _n(1, "card"), _n(0, "card")
-    ('1 card', '0 cards')
+
+#: the variants' note lines (``extra_view`` "notes": Burraco's pozzetti, Gin's deadwood,
+#: the elimination threshold), English as the variants write them -> their msgid
+NOTES = (
+    (re.compile(r"(?P<who>.+): pozzetto not taken yet"), N_("%(who)s: pozzetto not taken yet")),
+    (re.compile(r"(?P<who>.+): pozzetto taken"), N_("%(who)s: pozzetto taken")),
+    (re.compile(r"pozzetto (?P<n>\d+) became the stock"), N_("pozzetto %(n)s became the stock")),
+    (re.compile(r"the hand ended at the stock's end after position (?P<at>\d+): later play does not count"),
+     N_("the hand ended at the stock's end after position %(at)s: later play does not count")),
+    (re.compile(r"(?P<who>.+): deadwood (?P<n>-?\d+) \(knocked\)"), N_("%(who)s: deadwood %(n)s (knocked)")),
+    (re.compile(r"(?P<who>.+): deadwood (?P<n>-?\d+)"), N_("%(who)s: deadwood %(n)s")),
+    (re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)"),
+     N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)")),
+    (re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could knock"), N_("%(who)s: best deadwood %(n)s, could knock")),
+    (re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock"), N_("%(who)s: best deadwood %(n)s, could not knock")),
+    (re.compile(r"a seat reaching (?P<n>\d+) points is out; out: (?P<out>.+)"), N_("a seat reaching %(n)s points is out; out: %(out)s")),
+    (re.compile(r"a seat reaching (?P<n>\d+) points is out"), N_("a seat reaching %(n)s points is out")),
+)
+
+
+def note_text(note: str, tr: NullTranslations | None = None) -> str:
+    """A variant's note line in the language of ``tr`` (as it is when no
+    pattern of :data:`NOTES` matches, or in English).
+
+    >>> note_text("Anna: pozzetto not taken yet")
+    'Anna: pozzetto not taken yet'
     """
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    if tr is None or type(tr) is NullTranslations:  # English: the note as the variant wrote it
+        return note
+    for pattern, msgid in NOTES:
+        found = pattern.fullmatch(note)
+        if found:
+            return tr.gettext(msgid) % found.groupdict()
+    return note
 
 
-def _meld_line(m: dict[str, Any]) -> str:
+def reason_text(reason: str, tr: NullTranslations | None = None) -> str:
+    """``"hands_played"`` -> ``"hands played"`` (Italian: ``"smazzate giocate"``)."""
+    words = REASONS.get(reason)
+    return (tr or _ENGLISH).gettext(words) if words else reason.replace("_", " ")
+
+
+def component_text(key: str, tr: NullTranslations | None = None) -> str:
+    """A score component's name: the key itself in English, its words in Italian."""
+    return (tr or _ENGLISH).gettext(key) if key in COMPONENTS else key
+
+
+def _cards(count: int, tr: NullTranslations) -> str:
+    return tr.ngettext("%(num)s card", "%(num)s cards", count) % {"num": count}
+
+
+def _meld_line(m: dict[str, Any], tr: NullTranslations) -> str:
+    _ = tr.gettext
     marks = []
     if m.get("burraco"):
-        marks.append(f"burraco {m['burraco']}")
+        marks.append(_("burraco %(kind)s") % {"kind": _(m["burraco"])})
     if not m["valid"]:
-        marks.append("INVALID")
+        marks.append(_("INVALID"))
     wilds = [f"{pretty(c)}={pretty(s) if len(s) > 1 else s}" for c, s in zip(m["cards"], m["stands_for"]) if s]
     if wilds:
-        marks.append("wild " + ", ".join(wilds))
+        marks.append(_("wild %(wilds)s") % {"wilds": ", ".join(wilds)})
     tail = f"  ({'; '.join(marks)})" if marks else ""
-    return f"    [{m['id']}] {m['kind']:<8} {pretty_list(m['cards'])}{tail}"
+    kind = _(KINDS[m["kind"]]) if m["kind"] in KINDS else m["kind"]
+    width = max(len(_(k)) for k in KINDS.values())  # the kinds line up in every language
+    return f"    [{m['id']}] {kind:<{width}} {pretty_list(m['cards'])}{tail}"
 
 
-def render_state(state: TableState, pov: int | str | None = None) -> str:
+def render_state(state: TableState, pov: int | str | None = None, tr: NullTranslations | None = None) -> str:
     """Multi-line text of the table at ``state.position`` (``pov``: redacted
-    to one seat, or ``"spectator"``, by :func:`ledger.views.state_view`)."""
+    to one seat, or ``"spectator"``, by :func:`ledger.views.state_view`;
+    ``tr``: the language, English when None)."""
+    tr = tr or _ENGLISH
+    _ = tr.gettext
     v = state_view(state, pov)
-    lines = [f"{v['game_id']} — {v['variant']} ({v['ruleset']}) — position {v['position']}, hand {v['hand']}"]
+    lines = [_("%(game)s — %(variant)s (%(ruleset)s) — position %(position)s, hand %(hand)s") % {
+        "game": v["game_id"], "variant": v["variant"], "ruleset": v["ruleset"], "position": v["position"], "hand": v["hand"]}]
+    phase = _(PHASES[v["phase"]]) if v["phase"] in PHASES else v["phase"]
     if v["ended"]:
-        lines.append(f"game over: {v['ended'].replace('_', ' ')}")
+        lines.append(_("game over: %(reason)s") % {"reason": reason_text(v["ended"], tr)})
     elif v["turn"] is not None:
-        lines.append(f"turn: {state.name(v['turn'])} (seat {v['turn']}), {PHASES.get(v['phase'], v['phase'])}")
+        lines.append(_("turn: %(who)s (seat %(seat)s), %(phase)s") % {"who": state.name(v["turn"]), "seat": v["turn"], "phase": phase})
     else:
-        lines.append(PHASES.get(v["phase"], v["phase"]))
+        lines.append(phase)
     lines.append("")
     for s in v["seats"]:
-        team = f", team {s['team']}" if s["team"] is not None else ""
-        dealer = " (dealer)" if s["seat"] == v["dealer"] else ""
-        cards = pretty_list(s["cards"]) if s["cards"] is not None else "hidden"
+        team = _(", team %(team)s") % {"team": s["team"]} if s["team"] is not None else ""
+        dealer = _(" (dealer)") if s["seat"] == v["dealer"] else ""
+        cards = pretty_list(s["cards"]) if s["cards"] is not None else _("hidden")
         if s["cards"] is None and s.get("seen"):
-            cards += f" (seen: {pretty_list(s['seen'])})"
-        flag = " — out" if s["eliminated"] else ""
-        lines.append(f"  seat {s['seat']} {s['name']}{team}{dealer}: {_n(s['count'], 'card')}: {cards}{flag}")
+            cards += _(" (seen: %(cards)s)") % {"cards": pretty_list(s["seen"])}
+        flag = _(" — out") if s["eliminated"] else ""
+        lines.append(_("  seat %(seat)s %(name)s%(team)s%(dealer)s: %(count)s: %(cards)s%(flag)s") % {
+            "seat": s["seat"], "name": s["name"], "team": team, "dealer": dealer, "count": _cards(s["count"], tr), "cards": cards, "flag": flag})
     sides = sorted({m["side"] for m in v["melds"]})
     if sides:
         lines.append("")
-        lines.append("melds:")
+        lines.append(_("melds:"))
         for side in sides:
-            lines.append(f"  side {side} ({state.rules.side_label(state, side)}):")
-            lines.extend(_meld_line(m) for m in v["melds"] if m["side"] == side)
+            lines.append(_("  side %(side)s (%(who)s):") % {"side": side, "who": state.rules.side_label(state, side)})
+            lines.extend(_meld_line(m, tr) for m in v["melds"] if m["side"] == side)
     lines.append("")
     pile = v["discard"]
     if state.rules.pile_take_count(state) is None:
-        lines.append(f"discard pile ({len(pile)}): {pretty_list(pile) or 'empty'}")
+        lines.append(_("discard pile (%(count)s): %(cards)s") % {"count": len(pile), "cards": pretty_list(pile) or _("empty")})
     else:
         hidden = v.get("discard_hidden", 0)
         if hidden:
-            lines.append(f"discard pile: face down on top ({_n(len(pile) + hidden, 'card')})")
+            lines.append(_("discard pile: face down on top (%(cards)s)") % {"cards": _cards(len(pile) + hidden, tr)})
         else:
-            lines.append(f"discard pile: {pretty(pile[-1]) if pile else 'empty'} on top ({_n(len(pile), 'card')})")
-    lines.append(f"stock: {_n(v['stock_count'], 'card')}")
+            lines.append(_("discard pile: %(top)s on top (%(cards)s)") % {"top": pretty(pile[-1]) if pile else _("empty"), "cards": _cards(len(pile), tr)})
+    lines.append(_("stock: %(cards)s") % {"cards": _cards(v["stock_count"], tr)})
     for p in v["pozzetti"]:
-        taken = f"taken by {state.name(p['taken_by'])}" if p["taken_by"] is not None else "not taken"
-        lines.append(f"pozzetto {p['index']}: {taken}")
-    lines.extend(v.get("notes", ()))  # a variant's extra_view lines (Gin: best deadwood per seat)
+        taken = _("taken by %(who)s") % {"who": state.name(p["taken_by"])} if p["taken_by"] is not None else _("not taken")
+        lines.append(_("pozzetto %(n)s: %(taken)s") % {"n": p["index"], "taken": taken})
+    lines.extend(note_text(n, tr) for n in v.get("notes", ()))  # a variant's extra_view lines (Gin: best deadwood per seat)
     if v["totals"] and any(v["totals"]):
-        lines.append("totals: " + ", ".join(f"{state.rules.side_label(state, i)} {t}" for i, t in enumerate(v["totals"])))
+        lines.append(_("totals: %(totals)s") % {"totals": ", ".join(f"{state.rules.side_label(state, i)} {t}" for i, t in enumerate(v["totals"]))})
     if v["findings"]:
-        lines.append(f"findings so far: {v['findings']}")
+        lines.append(_("findings so far: %(n)s") % {"n": v["findings"]})
     return "\n".join(lines)
 
 
-def render_score(sheet: ScoreSheet, state: TableState, played: ScoreSheet | None = None) -> str:
+def render_score(sheet: ScoreSheet, state: TableState, played: ScoreSheet | None = None, tr: NullTranslations | None = None) -> str:
     """Multi-line text of a score sheet: each hand with how it ended, each
     side's points and breakdown, claimed points where they differ, the
     running totals, and the winner (``played``: the as-played sheet, shown
-    when its totals differ from the adjudicated ones)."""
+    when its totals differ from the adjudicated ones; ``tr``: the language)."""
+    tr = tr or _ENGLISH
+    _ = tr.gettext
     rules = state.rules
     label = {i: rules.side_label(state, i) for i in range(state.n_sides)}
     width = max((len(v) for v in label.values()), default=4)
-    kind = "as adjudicated" if sheet.adjudicated else "as played"
-    lines = [f"score of {sheet.game_id} — {rules.variant} ({rules.ruleset}), {kind}"]
+    kind = _("as adjudicated") if sheet.adjudicated else _("as played")
+    lines = [_("score of %(game)s — %(variant)s (%(ruleset)s), %(kind)s") % {"game": sheet.game_id, "variant": rules.variant, "ruleset": rules.ruleset, "kind": kind}]
     running = [0] * state.n_sides
+    total = _("total")
     for h in sheet.hands:
         by = f", {state.name(h.seat)}" if h.seat is not None else ""
-        lines.append(f"hand {h.hand} ({h.reason.replace('_', ' ')}{by})")
+        lines.append(_("hand %(hand)s (%(reason)s%(by)s)") % {"hand": h.hand, "reason": reason_text(h.reason, tr), "by": by})
         for ln in h.lines:
             running[ln.side] += ln.points
-            parts = ", ".join(f"{k} {v:+d}" for k, v in ln.breakdown.items() if v)
-            claim = f"  [claimed {ln.claimed}: differs]" if ln.claimed is not None and ln.claimed != ln.points else ""
-            lines.append(f"  {label[ln.side]:<{width}} {ln.points:>6}   total {running[ln.side]:>6}   {parts}{claim}".rstrip())
-    lines.append("totals: " + ", ".join(f"{label[i]} {t}" for i, t in enumerate(sheet.totals)))
+            parts = ", ".join(f"{component_text(k, tr)} {v:+d}" for k, v in ln.breakdown.items() if v)
+            claim = "  [" + _("claimed %(n)s: differs") % {"n": ln.claimed} + "]" if ln.claim_differs else ""
+            lines.append(f"  {label[ln.side]:<{width}} {ln.points:>6}   {total} {running[ln.side]:>6}   {parts}{claim}".rstrip())
+    lines.append(_("totals: %(totals)s") % {"totals": ", ".join(f"{label[i]} {t}" for i, t in enumerate(sheet.totals))})
     if played is not None and played.totals != sheet.totals:
-        lines.append("as played (no referee penalties): " + ", ".join(f"{label[i]} {t}" for i, t in enumerate(played.totals)))
+        lines.append(_("as played (no referee penalties): %(totals)s") % {"totals": ", ".join(f"{label[i]} {t}" for i, t in enumerate(played.totals))})
     if sheet.ended is None:
-        lines.append("game not over")
+        lines.append(_("game not over"))
     elif sheet.winner is not None:
-        lines.append(f"winner: {label[sheet.winner]}")
+        lines.append(_("winner: %(who)s") % {"who": label[sheet.winner]})
     else:
-        lines.append("no winner (tie or no result)")
+        lines.append(_("no winner (tie or no result)"))
     return "\n".join(lines)

@@ -6,8 +6,9 @@ FILE.pdf|FILE.html``. The report is built and rendered by
 ``/games/<id>/report``); a ``.pdf`` is that page printed by headless
 Chromium (:mod:`replay_web.pdf`, needs the ``pdf`` extra: Playwright).
 
-The language is ``--lang``, else the first of ``LANGUAGE``, ``LC_ALL``,
-``LC_MESSAGES``, ``LANG`` that names Italian or English, else English.
+The language is ``--lang`` (the report's, else the global ``rummy-ledger
+--lang``), else the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+``LANG`` that names Italian or English, else English.
 Errors (unknown game, bad position, no finding at POS, PDF tools missing)
 are one line on stderr and exit status 2, as everywhere in the CLI.
 """
@@ -59,7 +60,7 @@ def register(cli_group: click.Group, load: Callable[[Any, str], tuple[str, list[
             raise click.BadParameter(f"{output}: the report is written as .pdf or .html", param_hint="-o")
         from replay_web.report import ReportError, build_report, render_html
 
-        language = lang or env_lang()
+        language = lang or getattr(state, "lang", None) or env_lang()
         game_id, events = load(state, game)
         try:
             data = build_report(events, at=at, finding=finding, lang=language)
@@ -72,7 +73,9 @@ def register(cli_group: click.Group, load: Callable[[Any, str], tuple[str, list[
             output.write_bytes(html_to_pdf(html))
         else:
             output.write_text(html, encoding="utf-8")
-        click.echo(f"wrote the report of {game_id} at position {data['at']} ({language}) to {output}", err=True)
+        _ = state.tr.gettext if hasattr(state, "tr") else str
+        click.echo(_("wrote the report of %(game)s at position %(at)s (%(lang)s) to %(path)s")
+                   % {"game": game_id, "at": data["at"], "lang": language, "path": output}, err=True)
 
 
 __all__ = ["register", "env_lang"]

@@ -27,6 +27,19 @@ class SheetLine(msgspec.Struct, frozen=True):
     breakdown: dict[str, int]
     claimed: int | None = None
 
+    @property
+    def as_played(self) -> int:
+        """The hand's points without the referee's penalty (the breakdown's ``penalty``)."""
+        return self.points - self.breakdown.get("penalty", 0)
+
+    @property
+    def claim_differs(self) -> bool:
+        """The recorded claim (``hand_ended.claimed``) is neither the hand's
+        points as adjudicated nor as played: a claim that counts a penalty
+        assessed during the hand, or one written before a later penalty, is
+        no difference (the viewer's score panel compares the same way)."""
+        return self.claimed is not None and self.claimed not in (self.points, self.as_played)
+
 
 class SheetHand(msgspec.Struct, frozen=True):
     """A scored hand: how it ended and each side's line."""

@@ -17,8 +17,9 @@ import click
 from ledger.tokens import ROLES, TokenStore
 
 
-def _tokens(ctx: click.Context) -> TokenStore:
-    return TokenStore(ctx.obj.app())
+def _tokens(ctx: click.Context, create: bool = False) -> TokenStore:
+    """The token table of the store; only ``create`` may make a new store."""
+    return TokenStore(ctx.obj.app(create=create))
 
 
 def _scope(t: Any) -> str:
@@ -39,7 +40,7 @@ def _group() -> click.Group:
     @click.pass_context
     def create(ctx: click.Context, name: str, role: str, tournament: str | None, game: str | None) -> None:
         """Create a token and print it once (only its SHA-256 is kept)."""
-        secret, t = _tokens(ctx).create(name, role, tournament=tournament, game=game)
+        secret, t = _tokens(ctx, create=True).create(name, role, tournament=tournament, game=game)
         click.echo(secret)
         click.echo(f"token {t.id}: {t.role} {t.name!r}, {_scope(t)}; shown once, keep it secret", err=True)
 

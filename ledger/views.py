@@ -14,6 +14,7 @@ same way. Records stay omniscient; redaction happens only here, at the edge
 
 from __future__ import annotations
 
+from gettext import NullTranslations
 from typing import Any
 
 from ledger.cards import pretty, pretty_list
@@ -21,12 +22,29 @@ from ledger.events import Event
 from ledger.redaction import SPECTATOR, Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
 
+_ENGLISH = NullTranslations()
+
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the CLI's catalog (``ledger/translations``);
+    translated where it is shown."""
+    return message
+
+
+#: how hands and games end (events.py HandEndReason / GameEndReason), as words
+REASONS = {
+    "went_out": N_("went out"), "knocked": N_("knocked"), "stock_exhausted": N_("stock exhausted"),
+    "time_out": N_("time out"), "stalled": N_("stalled"), "abandoned": N_("abandoned"),
+    "target_reached": N_("target reached"), "hands_played": N_("hands played"), "elimination": N_("elimination"),
+}
+
 PHASES = {
-    "setup": "before the first deal",
-    "draw": "to draw",
-    "play": "to meld, lay off or discard",
-    "over": "hand over",
-    "ended": "game over",
+    "setup": N_("before the first deal"),
+    "draw": N_("to draw"),
+    "play": N_("to meld, lay off or discard"),
+    "over": N_("hand over"),
+    "ended": N_("game over"),
 }
 
 
@@ -119,83 +137,94 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
     return view
 
 
-def move_text(event: Event, state: TableState | None = None, pov: Pov = None) -> str:
+def move_text(event: Event, state: TableState | None = None, pov: Pov = None, tr: NullTranslations | None = None) -> str:
     """Move notation (:func:`describe`) as ``pov`` may read it: another
     seat's stock draw is "draws a card from the stock", a knock's face-down
     discard is not named, and a referee's free-text reason is left out (it
-    may name any card). ``state`` supplies the player names.
+    may name any card). ``state`` supplies the player names; ``tr`` the
+    language (a gettext translations object; English when None).
 
     >>> from ledger.events import CardDrawn
     >>> move_text(CardDrawn(seat=0, card="7H"), pov="spectator")
     'seat 0 draws a card from the stock'
     """
     if pov is None:
-        return describe(event, state)
+        return describe(event, state, tr)
+    _ = (tr or _ENGLISH).gettext
     seat = getattr(event, "seat", None)
-    name = state.name(seat) if state is not None else f"seat {seat}"
+    name = state.name(seat) if state is not None else _("seat %(seat)s") % {"seat": seat}
     if seat != pov:
         if event.type == "card_drawn":
-            return f"{name} draws a card from the stock"
+            return _("%(who)s draws a card from the stock") % {"who": name}
         if event.type == "knocked":
             deadwood = getattr(event, "deadwood", ())
-            kind = "goes gin" if not deadwood else f"knocks with {len(deadwood)} deadwood card(s)"
-            return f"{name} {kind}, discarding face down"
+            if not deadwood:
+                return _("%(who)s goes gin, discarding face down") % {"who": name}
+            return _("%(who)s knocks with %(n)s deadwood card(s), discarding face down") % {"who": name, "n": len(deadwood)}
     if event.type == "position_restored":
-        return f"referee restores the table to move {getattr(event, 'target')}"
-    return describe(event, state)
+        return _("referee restores the table to move %(target)s") % {"target": getattr(event, "target")}
+    return describe(event, state, tr)
 
 
-def describe(event: Event, state: TableState | None = None) -> str:
+def describe(event: Event, state: TableState | None = None, tr: NullTranslations | None = None) -> str:
     """One line of move notation for ``event``; ``state`` (before or after
-    the event) supplies player names.
+    the event) supplies player names; ``tr`` the language (a gettext
+    translations object, :func:`ledger.i18n.translations`; English when None).
 
     >>> from ledger.events import CardDrawn
     >>> describe(CardDrawn(seat=0, card="7H"))
     'seat 0 draws 7♥'
     """
+    _ = (tr or _ENGLISH).gettext
 
     def who(seat: int | None) -> str:
-        return state.name(seat) if state is not None else f"seat {seat}"
+        return state.name(seat) if state is not None else _("seat %(seat)s") % {"seat": seat}
+
+    def reason(value: str) -> str:
+        words = REASONS.get(value)
+        return _(words) if words else value.replace("_", " ")
 
     t = event.type
     e: Any = event
     if t == "game_started":
         names = ", ".join(p.name for p in e.players)
-        ruleset = e.ruleset or (state.rules.ruleset if state is not None else "default rules")
-        return f"game {e.game_id} starts: {e.variant} ({ruleset}), {names}"
+        ruleset = e.ruleset or (state.rules.ruleset if state is not None else _("default rules"))
+        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {"game": e.game_id, "variant": e.variant, "ruleset": ruleset, "names": names}
     if t == "hand_dealt":
-        return f"hand {e.hand} dealt by {who(e.dealer)}; upcard {pretty_list(e.discard)}"
+        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {"hand": e.hand, "dealer": who(e.dealer), "cards": pretty_list(e.discard)}
     if t == "card_drawn":
-        return f"{who(e.seat)} draws {pretty(e.card)}"
+        return _("%(who)s draws %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "upcard_passed":
-        return f"{who(e.seat)} passes the upcard"
+        return _("%(who)s passes the upcard") % {"who": who(e.seat)}
     if t == "discard_taken":
         if len(e.cards) == 1:
-            return f"{who(e.seat)} takes {pretty(e.cards[0])} from the discard pile"
-        return f"{who(e.seat)} takes the pile ({len(e.cards)} cards)"
+            return _("%(who)s takes %(card)s from the discard pile") % {"who": who(e.seat), "card": pretty(e.cards[0])}
+        return _("%(who)s takes the pile (%(n)s cards)") % {"who": who(e.seat), "n": len(e.cards)}
     if t == "meld_laid":
-        return f"{who(e.seat)} melds {pretty_list(e.cards)} [{e.meld}]"
+        return _("%(who)s melds %(cards)s [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
     if t == "meld_extended":
-        return f"{who(e.seat)} lays off {pretty_list(e.cards)} on [{e.meld}]"
+        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
     if t == "joker_swapped":
-        return f"{who(e.seat)} swaps {pretty(e.card)} for the {pretty(e.joker)} in [{e.meld}]"
+        return _("%(who)s swaps %(card)s for the %(joker)s in [%(meld)s]") % {"who": who(e.seat), "card": pretty(e.card), "joker": pretty(e.joker), "meld": e.meld}
     if t == "pozzetto_taken":
-        return f"{who(e.seat)} takes pozzetto {e.pozzetto}"
+        return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
     if t == "card_discarded":
-        return f"{who(e.seat)} discards {pretty(e.card)}"
+        return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "knocked":
-        kind = "goes gin" if not e.deadwood else f"knocks with {len(e.deadwood)} deadwood card(s)"
-        return f"{who(e.seat)} {kind}, discarding {pretty(e.discard)} face down"
+        if not e.deadwood:
+            return _("%(who)s goes gin, discarding %(card)s face down") % {"who": who(e.seat), "card": pretty(e.discard)}
+        return _("%(who)s knocks with %(n)s deadwood card(s), discarding %(card)s face down") % {"who": who(e.seat), "n": len(e.deadwood), "card": pretty(e.discard)}
     if t == "stock_restocked":
-        return "the discard pile becomes the stock"
+        return _("the discard pile becomes the stock")
     if t == "hand_ended":
-        by = f" ({who(e.seat)})" if e.seat is not None else ""
-        return f"hand ends: {e.reason.replace('_', ' ')}{by}"
+        if e.seat is not None:
+            return _("hand ends: %(reason)s (%(who)s)") % {"reason": reason(e.reason), "who": who(e.seat)}
+        return _("hand ends: %(reason)s") % {"reason": reason(e.reason)}
     if t == "penalty_assessed":
-        target = who(e.seat) if e.seat is not None else f"team {e.team}"
-        return f"referee: {e.points:+d} to {target} ({e.rule})"
+        target = who(e.seat) if e.seat is not None else _("team %(team)s") % {"team": e.team}
+        return _("referee: %(points)s to %(target)s (%(rule)s)") % {"points": f"{e.points:+d}", "target": target, "rule": e.rule}
     if t == "position_restored":
-        return f"referee restores the table to move {e.target}: {e.reason}"
+        return _("referee restores the table to move %(target)s: %(reason)s") % {"target": e.target, "reason": e.reason}
     if t == "game_ended":
-        return f"game ends: {e.reason.replace('_', ' ')}"
+        return _("game ends: %(reason)s") % {"reason": reason(e.reason)}
     return t

@@ -28,7 +28,9 @@ object (``{"error": {"status", "title", "message"}}``).
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
@@ -124,14 +126,39 @@ def _unauthorized(message: str) -> Unauthorized:
 def refuse_url_credentials() -> None:
     """Abort 400 for a credential-like query parameter (``?token=`` …): tokens
     go only in the ``Authorization`` header. Runs before every request."""
-    for name in _URL_CREDENTIALS:
-        if name in request.args:
+    for name in request.args:
+        if name.lower() in _URL_CREDENTIALS:
             abort(400, description=f"a token never goes in the URL (?{name}=): send it as 'Authorization: Bearer <token>'")
 
 
+class RedactCredentials(logging.Filter):
+    """A logging filter that blanks credential-like query parameters
+    (``?token=…`` and the other names of :data:`_URL_CREDENTIALS`) in a log
+    line: such a request is refused (:func:`refuse_url_credentials`), but
+    the server's access log would still hold the secret."""
+
+    _PATTERN = re.compile(r"([?&](?:%s)=)[^&\s\"']*" % "|".join(_URL_CREDENTIALS), re.IGNORECASE)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = self._PATTERN.sub(r"\1[redacted]", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+#: the loggers that write request lines: werkzeug's server, gunicorn's access log
+ACCESS_LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error")
+
+
 def init_app(app: Flask) -> None:
-    """Refuse credentials in URLs on every route of ``app``."""
+    """Refuse credentials in URLs on every route of ``app``, and keep them
+    out of the request logs of werkzeug's server and gunicorn."""
     app.before_request(refuse_url_credentials)
+    for name in ACCESS_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactCredentials) for f in logger.filters):
+            logger.addFilter(RedactCredentials())
 
 
 def bearer_token() -> Token | None:

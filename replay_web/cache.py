@@ -21,7 +21,8 @@ from collections import OrderedDict
 from functools import cached_property
 from typing import Any
 
-from ledger.audit import audit, report
+from ledger.audit import report
+from ledger.replay import replay
 from ledger.errors import RecordError
 from ledger.events import Event, GameStarted
 from ledger.replay import Replayer
@@ -29,6 +30,8 @@ from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
 from ledger.views import describe
 
+from replay_web.access import finished
+from replay_web.present import game_result
 from replay_web.store import Store
 
 
@@ -139,7 +142,7 @@ class ReplayCache:
         self.every = every
         self._lock = threading.Lock()
         self._games: OrderedDict[str, GameData] = OrderedDict()
-        self._counts: dict[tuple[str, int], int | None] = {}
+        self._counts: dict[tuple[str, int], tuple[int | None, bool, dict[str, Any] | None]] = {}
         self.hits = 0
         self.misses = 0
 
@@ -164,31 +167,46 @@ class ReplayCache:
         return data
 
     def finding_count(self, game_id: str, version: int) -> int | None:
-        """Number of findings of a game at a stored version (kept apart from
-        the LRU, so the games list replays each game once per version); None
-        when the record cannot be replayed."""
+        """Number of findings of a game at a stored version; None when the
+        record cannot be replayed (see :meth:`summary`)."""
+        return self.summary(game_id, version)[0]
+
+    def summary(self, game_id: str, version: int) -> tuple[int | None, bool, dict[str, Any] | None]:
+        """``(findings, finished, result)`` of a game at a stored version, for
+        the games list: the number of findings (None when the record cannot
+        be replayed), whether the game is over (``game_ended`` stored or the
+        table state says so; :func:`replay_web.access.finished`) and, when it
+        is, its result (:func:`replay_web.present.game_result`; None while it
+        goes on). Kept apart from the LRU, so the list replays each game once
+        per version and listing does not evict the games being viewed."""
         key = (game_id, version)
         with self._lock:
             if key in self._counts:
                 return self._counts[key]
             cached = self._games.get(game_id)
         if cached is not None and cached.version == version:
-            count: int | None = len(cached.findings)
-        else:  # replay without taking a place in the LRU: listing must not evict the games being viewed
+            entry: tuple[int | None, bool, dict[str, Any] | None] = _summary(len(cached.findings), cached.final)
+        else:
             events = self.store.events(game_id)
             key = (game_id, len(events))
             try:
-                count = len(audit(events).findings)
+                state = replay(events)
+                entry = _summary(len(report(state).findings), state)
             except RecordError:
-                count = None
+                entry = (None, True, None)
         with self._lock:
             if len(self._counts) > 100_000:
                 self._counts.clear()
-            self._counts[key] = count
-        return count
+            self._counts[key] = entry
+        return entry
 
     def clear(self) -> None:
         """Forget every cached game."""
         with self._lock:
             self._games.clear()
             self._counts.clear()
+
+
+def _summary(findings: int, state: TableState) -> tuple[int, bool, dict[str, Any] | None]:
+    over = finished(state)
+    return findings, over, game_result(state) if over else None

@@ -3,7 +3,8 @@
 Routes (GET only):
 
 - ``/`` -> ``/games``;
-- ``/games?variant=&player=&tournament=&q=``: every game, filtered;
+- ``/games?variant=&player=&tournament=&q=&sort=&dir=``: every game,
+  filtered and sorted (:func:`filter_games`);
 - ``/games/<game_id>?at=N&pov=S``: the game at position ``at`` (default the
   last), seen by seat ``pov`` or by a spectator (``pov=spectator``), redacted
   by :mod:`ledger.redaction` (default: the referee, who sees everything);
@@ -21,31 +22,96 @@ position, with no notes and findings without their messages; seat views
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
-from ledger.scoring import score_sheet
 from ledger.seal import short_form
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from ledger.views import move_text
 from replay_web import access, desk, params
 from replay_web.cache import GameData
-from replay_web.present import board, scoreboard
+from replay_web.present import ORDERS, board
 from replay_web.store import meta_of
 
 bp = Blueprint("games", __name__)
 
 
+#: the games list's sortable columns (``?sort=``) and what each sorts by; ``moves`` is a row's ``events``
+SORT_COLUMNS = ("game", "variant", "ruleset", "players", "date", "tournament", "table", "hands", "moves", "findings", "result")
+SORT_DIRS = ("asc", "desc")
+
+
+def _natural(text: str) -> tuple[Any, ...]:
+    """``"table 10"`` after ``"table 9"``: digit runs compare as numbers."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text.lower()) if part)
+
+
+def _sort_value(row: dict[str, Any], col: str) -> Any:
+    """The value a row sorts by in column ``col``; None (sorted last either way) when it has none."""
+    meta = row["meta"]
+    if col == "game":
+        return _natural(row["game_id"])
+    if col in ("variant", "ruleset"):
+        return (row[col] or "").lower() or None
+    if col == "players":
+        return [p.lower() for p in row["players"]] or None
+    if col in ("date", "table"):
+        return _natural(meta[col]) if meta.get(col) else None
+    if col == "tournament":
+        return (_natural(meta["tournament"]), _natural(meta.get("round", ""))) if meta.get("tournament") else None
+    if col in ("hands", "findings"):
+        return row[col]
+    if col == "moves":
+        return row["events"]
+    # result: finished games by winner (a tie or no winner yet after the named ones), games in play last
+    result = row.get("result")
+    if result is None:
+        return None
+    return (0, result["winner"].lower()) if result["winner"] is not None else (1, "")
+
+
+def sort_order(args: Any) -> tuple[str | None, str]:
+    """``sort`` (one of :data:`SORT_COLUMNS`, default none: the store's
+    order) and ``dir`` (``asc``, the default, or ``desc``); anything else is
+    a 400 naming the choices."""
+    col = (args.get("sort") or "").strip().lower() or None
+    way = (args.get("dir") or "asc").strip().lower()
+    if col is not None and col not in SORT_COLUMNS:
+        abort(400, description=f"sort={args.get('sort')!r}: one of {', '.join(SORT_COLUMNS)}")
+    if way not in SORT_DIRS:
+        abort(400, description=f"dir={args.get('dir')!r}: asc or desc")
+    return col, way
+
+
+def sort_rows(rows: list[dict[str, Any]], col: str | None, way: str) -> list[dict[str, Any]]:
+    """``rows`` by column ``col`` (:func:`_sort_value`) ascending or
+    descending, rows without a value last in both directions, ties in the
+    store's order; ``col`` None leaves them as they are."""
+    if col is None:
+        return rows
+    valued = [(v, r) for r in rows if (v := _sort_value(r, col)) is not None]
+    valued.sort(key=lambda vr: vr[0], reverse=way == "desc")
+    return [r for _, r in valued] + [r for r in rows if _sort_value(r, col) is None]
+
+
 def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The games list as rows, filtered by ``variant``, ``player`` (part of a
     name), ``tournament`` (part of it) and ``q`` (part of the game id), all
-    case-insensitive. Returns ``(rows, choices)``; ``choices`` holds the
-    variants and tournaments present, for the filter form, and the record
-    files that could not be read (``skipped``, when serving files)."""
+    case-insensitive, and sorted by ``sort`` and ``dir`` (:func:`sort_order`,
+    :func:`sort_rows`: on what the reader may see of each row). Each row:
+    ``game_id, variant, ruleset, players, meta, hands, events, findings,
+    finished, result`` (``result``: :func:`replay_web.present.game_result`
+    of a finished game, None while it is in play). Returns ``(rows,
+    choices)``; ``choices`` holds the variants and tournaments present, for
+    the filter form, and the record files that could not be read
+    (``skipped``, when serving files). 400 for a bad ``sort`` or ``dir``."""
     from replay_web import cache_of
+
+    col, way = sort_order(args)
 
     cache = cache_of(current_app)
     games = cache.store.list_games()
@@ -59,6 +125,7 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         "skipped": [(path, str(err)) for path, err in getattr(cache.store, "skipped", [])],
     }
     rows = []
+    reader = _ListReader()
     for g in games:
         if variant and g.variant.lower() != variant:
             continue
@@ -68,7 +135,8 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             continue
         if q and q not in g.game_id.lower():
             continue
-        rows.append({
+        count, over, result = cache.summary(g.game_id, g.events)
+        row = {
             "game_id": g.game_id,
             "variant": g.variant,
             "ruleset": g.ruleset or _default_ruleset(g.variant),
@@ -76,9 +144,44 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             "meta": dict(g.meta),
             "hands": g.hands,
             "events": g.events,
-            "findings": cache.finding_count(g.game_id, g.events),
-        })
-    return rows, choices
+            "findings": count,
+            "finished": over,
+            "result": result,
+        }
+        if not over:
+            row.update(reader.unfinished(cache.get(g.game_id)))
+        rows.append(row)
+    return sort_rows(rows, col, way), choices
+
+
+class _ListReader:
+    """The request's reader for the games list, looked up once (401 for a
+    bad token). An unfinished game is listed as this reader may see it
+    (issue 14 "Who may read what"): a referee whose token covers it sees
+    its counts; anyone else its events, hands and findings up to the
+    spectator's delayed position, the findings those a spectator could
+    know (:func:`ledger.redaction.visible_findings`), as on its game page."""
+
+    def __init__(self) -> None:
+        self._token: Any = None
+        self._looked_up = False
+
+    def token(self) -> Any:
+        if not self._looked_up:
+            self._token = access.bearer_token() or desk.signed_in()
+            self._looked_up = True
+        return self._token
+
+    def unfinished(self, game: GameData) -> dict[str, Any]:
+        acc = access.game_access(game, self.token())
+        if acc.omniscient:
+            return {}
+        upto = acc.upto
+        return {
+            "events": upto + 1,
+            "hands": sum(1 for p in game.hand_starts if p <= upto),
+            "findings": len(visible_findings(game.state_at(upto), SPECTATOR)),
+        }
 
 
 @bp.get("/")
@@ -89,7 +192,17 @@ def index():  # type: ignore[no-untyped-def]
 @bp.get("/games")
 def games_list():  # type: ignore[no-untyped-def]
     rows, choices = filter_games(request.args)
-    return render_template("games.html", rows=rows, choices=choices, args=request.args)
+    return render_template("games.html", rows=rows, choices=choices, args=request.args, sort=sort_links(request.args))
+
+
+def sort_links(args: Any) -> dict[str, Any]:
+    """The column headers' links: ``{col, dir, links: {column: url}}``; each
+    link keeps the filters and sorts by its column, ascending, or descending
+    when the list is sorted ascending by it already."""
+    col, way = sort_order(args)
+    keep = {k: args[k] for k in ("q", "variant", "player", "tournament") if args.get(k)}
+    links = {c: url_for("games.games_list", **keep, sort=c, dir="desc" if (c == col and way == "asc") else "asc") for c in SORT_COLUMNS}
+    return {"col": col, "dir": way, "links": links}
 
 
 def _before(points: list[int], p: int) -> int | None:
@@ -162,16 +275,32 @@ def _reader(game: GameData) -> tuple[Any, access.Access, int, Pov]:
     return shown, acc, at, pov
 
 
+def hand_order(args: Any) -> str:
+    """``order``: how hands are laid out, ``suit`` (the default: by suit and
+    rank, :func:`replay_web.present.sorted_hand`) or ``dealt`` (the record's
+    order); anything else is a 400 naming both."""
+    raw = (args.get("order") or "suit").strip().lower()
+    if raw not in ORDERS:
+        abort(400, description=f"order={args.get('order')!r}: order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)")
+    return raw
+
+
+def _order_args(order: str) -> dict[str, str]:
+    """The ``order`` query argument every link of the page keeps (none for the default)."""
+    return {} if order == ORDERS[0] else {"order": order}
+
+
 def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None, seen: Sight | None = None,
-                  acc: access.Access | None = None) -> dict[str, Any]:
+                  acc: access.Access | None = None, order: str = "suit") -> dict[str, Any]:
     """What ``_board.html`` needs: the table at ``at`` (``state``, when the
-    caller has it) and the move there, as ``pov`` may see them. A seat's or
-    spectator's page with a whole view of the game (``acc`` omniscient) knows
-    nothing after ``at`` (``last`` None); an unfinished game's spectator
-    knows it up to the delayed last position (``game.last``)."""
+    caller has it) and the move there, as ``pov`` may see them, the hands in
+    ``order`` (:func:`hand_order`). A seat's or spectator's page with a whole
+    view of the game (``acc`` omniscient) knows nothing after ``at`` (``last``
+    None); an unfinished game's spectator knows it up to the delayed last
+    position (``game.last``)."""
     state = state if state is not None else game.state_at(at)
     seen = seen if seen is not None else sight(state, pov)
-    ctx = board(state, pov, seen)
+    ctx = board(state, pov, seen, order)
     whole = acc is None or acc.omniscient
     if not whole:
         ctx["view"] = access.redact_view(ctx["view"])
@@ -189,11 +318,28 @@ def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None,
         rules_here=rules_here,
         hand_no=state.hand,
     )
+    here = {"game_id": game.game_id, "at": at, **_pov_args(ctx["pov"])}
+    ctx["order_links"] = {o: url_for("games.game_page", **here, **_order_args(o)) for o in ORDERS}
     return ctx
 
 
 def _pov_args(pov: Pov) -> dict[str, Any]:
     return {} if pov is None else {"pov": pov}
+
+
+def _known(full: GameData, state: TableState, at: int, last: int | None, pov: Pov,
+           seen: Sight) -> tuple[int, list[Finding], list[int], list[int]]:
+    """What a page at ``at`` seen by ``pov`` may know: ``(horizon, findings,
+    hand_starts, violations)``. ``horizon`` is the last position it may know
+    (``last``, or ``at`` for a seat's or spectator's page that knows nothing
+    after it); the findings (before :func:`replay_web.access.findings`), the
+    positions of the deals and of the violations up to it."""
+    horizon = at if last is None else last
+    if pov is None:
+        return horizon, list(full.findings), full.hand_starts, full.violation_positions
+    known = state if horizon == at else full.state_at(horizon)
+    findings = list(visible_findings(known, pov, seen if horizon == at else None))
+    return horizon, findings, [p for p in full.hand_starts if p <= horizon], sorted({f.position for f in findings})
 
 
 @bp.get("/games/<game_id>")
@@ -206,20 +352,12 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
     game gets the spectator's view of it up to the delayed position."""
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
+    order = hand_order(request.args)
     state = full.state_at(at)
     seen = sight(state, pov)
-    ctx = board_context(game, at, pov, state, seen, acc)
-    horizon = at if ctx["last"] is None else ctx["last"]  # the last position this page may know
-    if pov is None:
-        findings = list(full.findings)
-        sheet, played = full.sheet, full.sheet_as_played
-        hand_starts, violations = full.hand_starts, full.violation_positions
-    else:
-        known = state if horizon == at else full.state_at(horizon)
-        findings = list(visible_findings(known, pov, seen if horizon == at else None))
-        sheet, played = score_sheet(known, adjudicated=True), score_sheet(known, adjudicated=False)
-        hand_starts = [p for p in full.hand_starts if p <= horizon]
-        violations = sorted({f.position for f in findings})
+    ctx = board_context(game, at, pov, state, seen, acc, order)
+    horizon, findings, hand_starts, violations = _known(full, state, at, ctx["last"], pov, seen)
+    ctx["nav"] = navigation(game, at, ctx["last"], hand_starts, violations)
     rules_at: dict[int, list[str]] = {}
     for f in findings:
         rules_at.setdefault(f.position, []).append(f.rule)
@@ -242,11 +380,11 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
         findings=findings,
         violations=violations,
         hand_starts=hand_starts,
-        nav=navigation(game, at, ctx["last"], hand_starts, violations),
         view_kind=acc.view,
         players=game.started.players,
         povs=[(p.seat, p.name) for p in game.started.players] + [(SPECTATOR, "spectator")],
-        pov_args=_pov_args(shown_pov),
+        keep_args=_pov_args(shown_pov) | _order_args(order),  # what every link of the page keeps
+        order_args=_order_args(order),
         ruleset=state.rules.ruleset,
         meta=_meta(game),
         **seal_context(full, at, pov, acc),
@@ -261,9 +399,13 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 def board_fragment(game_id: str):  # type: ignore[no-untyped-def]
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
-    ctx = board_context(game, at, pov, acc=acc)
+    state = full.state_at(at)
+    seen = sight(state, pov)
+    ctx = board_context(game, at, pov, state, seen, acc=acc, order=hand_order(request.args))
+    _, _, hand_starts, violations = _known(full, state, at, ctx["last"], pov, seen)
+    ctx["nav"] = navigation(game, at, ctx["last"], hand_starts, violations)  # the controls' targets, read by the script
     # the score panel follows the position: the script swaps it in with the board
-    score = desk.score_panel(full.state_at(at), ctx["side_labels"], pov)
+    score = desk.score_panel(state, ctx["side_labels"], pov)
     return render_template("_board.html", **ctx, **seal_context(full, at, pov, acc)) + render_template("_score.html", score=score)
 
 

@@ -15,13 +15,20 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ledger.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, pretty
+from ledger.cards import JOKER, RANK, SUIT, SUIT_NAMES, SUIT_SYMBOLS, pretty
 from ledger.redaction import Pov, Sight, sight
-from ledger.scoring import ScoreSheet
+from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
+from ledger.variants.threshold import ThresholdRules
 from ledger.views import PHASES, move_text, state_view
 
-__all__ = ["around", "board", "face", "move_text", "scoreboard", "stands_for_text", "suit_markup"]
+__all__ = ["AREAS", "ORDERS", "around", "board", "face", "game_result", "has_opening", "move_text", "scoreboard", "sorted_hand",
+           "stands_for_text", "suit_markup"]
+
+#: how the viewer lays out a hand: ``suit`` (by suit, then rank) or ``dealt`` (as the record holds it)
+ORDERS = ("suit", "dealt")
+#: suit order of a sorted hand: black and red alternate (♠ ♥ ♣ ♦), jokers last
+_SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
 
 _RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
@@ -63,18 +70,43 @@ def stands_for_text(value: str | None) -> str:
     return pretty(value) if len(value) > 1 and value[-1] in SUIT_SYMBOLS else value
 
 
-def board(state: TableState, pov: Pov, seen: Sight | None = None) -> dict[str, Any]:
+def sorted_hand(cards: Any) -> list[str]:
+    """A hand as the viewer shows it by default: by suit (♠ ♥ ♣ ♦, black and
+    red alternating), within a suit by rank A 2 … 10 J Q K (FORMAT.md
+    "Cards": A=1), jokers last; equal cards (two decks) stay together.
+
+    >>> sorted_hand(["KD", "JK", "3S", "AH", "10S", "2H", "QC", "AS", "3S"])
+    ['AS', '3S', '3S', '10S', 'AH', '2H', 'QC', 'KD', 'JK']
+    """
+    return sorted(cards, key=lambda c: (_SUIT_ORDER[SUIT[c]], RANK[c]))
+
+
+def has_opening(state: TableState) -> bool:
+    """True where the variant has an opening requirement, so a seat's
+    "opened" matters: Scala 40 (40 points) and Ramino 51 (51 points),
+    RULES.md "Opening"; Burraco ("No opening minimum"), classic Ramino and
+    Gin have none."""
+    return isinstance(state.rules, ThresholdRules)
+
+
+def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "dealt") -> dict[str, Any]:
     """Template data of the table at ``state.position`` seen from ``pov``
     (a seat, ``"spectator"`` or None for the referee; ``seen`` its
-    :class:`~ledger.redaction.Sight`, computed when not given).
+    :class:`~ledger.redaction.Sight`, computed when not given); ``order``
+    (:data:`ORDERS`) ``suit`` shows each hand's cards (and the cards seen
+    face up) by :func:`sorted_hand`, ``dealt`` as the record holds them.
 
     Keys: ``view`` (:func:`state_view`), ``turn_text``, ``sides`` (melds
     grouped per side in table order: ``[{side, label, melds}]``, each meld
     with ``marks``, the variant's badges), ``pile_whole`` (show the whole
     discard pile: the variant takes it whole, as in Burraco), ``extra``
-    (variant data ``[(key, value)]``). Raises ``ValueError`` for a bad seat.
+    (variant data ``[(key, value)]``), ``opening`` (:func:`has_opening`),
+    ``order``. Raises ``ValueError`` for a bad seat.
     """
     view = state_view(state, pov, seen if seen is not None else sight(state, pov))
+    if order == "suit":
+        view["seats"] = [dict(s, cards=None if s["cards"] is None else sorted_hand(s["cards"]),
+                              seen=sorted_hand(s["seen"]) if s.get("seen") else s.get("seen")) for s in view["seats"]]
     if view["ended"]:
         turn_text = f"game over: {view['ended'].replace('_', ' ')}"
     elif view["turn"] is not None:
@@ -101,32 +133,42 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None) -> dict[str, A
         "pile_whole": pile_whole,
         "extra": extra,
         "side_labels": [state.rules.side_label(state, s) for s in range(state.n_sides)],
+        "opening": has_opening(state),
+        "order": order,
     }
 
 
-#: table areas of the seats in clockwise order from the viewer's own seat (south)
+#: the table's areas, as ``_board.html`` draws them (a grid, viewer.css ``.felt``)
+AREAS = ("northwest", "north", "northeast", "west", "east", "south")
+#: table areas of the seats in clockwise order from the viewer's own seat
+#: (south): south, then west, round the top from left to right, east
 _AREAS = {
     1: ("south",),
     2: ("south", "north"),
     3: ("south", "west", "east"),
     4: ("south", "west", "north", "east"),
-    5: ("south", "west", "north", "north", "east"),
-    6: ("south", "west", "north", "north", "north", "east"),
+    5: ("south", "west", "northwest", "northeast", "east"),
+    6: ("south", "west", "northwest", "north", "northeast", "east"),
 }
 
 
 def around(seats: list[dict[str, Any]], pov: int | None) -> dict[str, list[dict[str, Any]]]:
-    """Seats placed around the table: the ``pov`` seat (else seat 0) south,
-    the others clockwise (west, north, east); more than six go north.
+    """Seats placed around the table (:data:`AREAS`): the ``pov`` seat (else
+    seat 0) south, the others clockwise: west, along the top from left to
+    right, east. Five seats take north-west and north-east, six also north;
+    more than six share the north area, left to right.
 
     >>> a = around([{"seat": i} for i in range(4)], pov=2)
-    >>> [(k, [s["seat"] for s in v]) for k, v in a.items()]
-    [('south', [2]), ('west', [3]), ('north', [0]), ('east', [1])]
+    >>> [(k, [s["seat"] for s in v]) for k, v in a.items() if v]
+    [('north', [0]), ('west', [3]), ('east', [1]), ('south', [2])]
+    >>> a = around([{"seat": i} for i in range(6)], pov=None)
+    >>> [(k, [s["seat"] for s in v]) for k, v in a.items() if v]
+    [('northwest', [2]), ('north', [3]), ('northeast', [4]), ('west', [1]), ('east', [5]), ('south', [0])]
     """
     n = len(seats)
     start = pov if pov is not None else 0
     areas = _AREAS.get(n, ("south", "west") + ("north",) * max(n - 3, 0) + ("east",))
-    out: dict[str, list[dict[str, Any]]] = {"south": [], "west": [], "north": [], "east": []}
+    out: dict[str, list[dict[str, Any]]] = {a: [] for a in AREAS}
     for k in range(n):
         out[areas[k]].append(seats[(start + k) % n])
     return out
@@ -170,4 +212,18 @@ def scoreboard(sheet: ScoreSheet, played: ScoreSheet, labels: list[str]) -> dict
         "totals": list(sheet.totals),
         "played_totals": list(played.totals),
         "winner": sheet.winner,
+    }
+
+
+def game_result(state: TableState) -> dict[str, Any]:
+    """A finished game's result for the games list, from its score sheet as
+    adjudicated (:func:`ledger.scoring.score_sheet`; the variant's
+    ``winner``, RULES.md): ``{"winner": label or None (a tie, or no
+    game_ended stored yet), "totals": [{"side": label, "points": n}] in side
+    order}``; a label is the seat's name or ``team N (A & B)``."""
+    sheet = score_sheet(state, adjudicated=True)
+    labels = [state.rules.side_label(state, s) for s in range(state.n_sides)]
+    return {
+        "winner": labels[sheet.winner] if sheet.winner is not None else None,
+        "totals": [{"side": labels[s], "points": t} for s, t in enumerate(sheet.totals)],
     }

@@ -74,9 +74,9 @@ def setting(app: Any, key: str) -> float:
 class Item:
     """One stored event of a watched game and its two JSON forms (made once)."""
 
-    __slots__ = ("position", "event", "findings", "spectator_findings", "received_at", "text", "spectator_text", "_json")
+    __slots__ = ("position", "event", "findings", "spectator_findings", "received_at", "received_text", "text", "spectator_text", "_json")
 
-    def __init__(self, position: int, event: Event, findings: tuple[Finding, ...], received_at: float | None,
+    def __init__(self, position: int, event: Event, findings: tuple[Finding, ...], received_at: str | None,
                  text: str, spectator_text: str, spectator_findings: tuple[Finding, ...] | None = None) -> None:
         self.position = position
         self.event = event
@@ -84,7 +84,9 @@ class Item:
         #: the findings a spectator may see from this event on (ledger.redaction:
         #: one that could tell a hidden card comes with the end of its hand)
         self.spectator_findings = findings if spectator_findings is None else spectator_findings
-        self.received_at = received_at
+        #: the journal's receive time as stored (shown as is) and as POSIX seconds (for the delay)
+        self.received_text = received_at
+        self.received_at = access._parse_time(received_at)
         self.text = text
         self.spectator_text = spectator_text
         self._json: dict[bool, str] = {}
@@ -100,16 +102,10 @@ class Item:
                 "text": self.text if key else self.spectator_text,
                 "event": access.event_json(self.event, view),
                 "findings": [access.finding_json(f, view) for f in (self.findings if key else self.spectator_findings)],
-                "received_at": _iso(self.received_at),
+                "received_at": self.received_text,
             }
             cached = self._json[key] = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         return cached
-
-
-def _iso(t: float | None) -> str | None:
-    if t is None:
-        return None
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1e6):06d}Z"
 
 
 class Feed:
@@ -133,9 +129,9 @@ class Feed:
             if not stored:
                 return
             journal = getattr(ledger, "journal", None)
-            times = {}
+            times: dict[int, str] = {}
             if journal is not None:
-                times = {e.position: access._parse_time(e.received_at) for e in journal(self.game_id) if e.position >= len(self.items)}
+                times = {e.position: e.received_at for e in journal(self.game_id) if e.position >= len(self.items)}
             state = self.state
             new: list[Item] = []
             for s in stored:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
@@ -41,7 +41,7 @@ bp = Blueprint("write", __name__, url_prefix="/api")
 
 JSON_TYPES = ("application/json",)
 LINES_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines")
-_IF_MATCH = re.compile(r'^\s*(?:W/)?"([0-9]{1,12})"\s*$')
+_IF_MATCH = re.compile(r'^\s*"([0-9]{1,12})"\s*$')  # a strong tag only (RFC 9110 13.1.1)
 DEFAULT_MAX_BODY = 1024 * 1024
 
 
@@ -72,8 +72,13 @@ def _events_from_body() -> tuple[list[Event], list[int]]:
     """The body's events and their body lines; 415/413/400 otherwise."""
     ctype = (request.mimetype or "").lower()
     if ctype not in JSON_TYPES + LINES_TYPES:
-        raise ApiError(415, f"send the events as application/json (one event) or application/x-ndjson (JSON Lines), not {ctype or 'no content type'}")
-    body = request.get_data(cache=False)  # 413 above MAX_CONTENT_LENGTH
+        raise ApiError(415, f"send the events as application/json (one event) or application/x-ndjson (JSON Lines), not {ctype}" if ctype else "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON Lines)")
+    body = request.get_data(cache=False)  # 413 when Content-Length is above MAX_CONTENT_LENGTH
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if request.content_length is None and limit is not None and len(body) >= limit:
+        # a chunked body: werkzeug stops reading at the limit without a word, so a
+        # body that reached it was cut; refuse it whole rather than store its start
+        raise ApiError(413, f"the body is {limit:,} bytes or more (sent in chunks); the limit is {limit - 1:,} bytes: send fewer events per request")
     try:
         if ctype in JSON_TYPES:
             if not body.strip():
@@ -106,7 +111,8 @@ def _expected() -> int:
     if header is not None:
         m = _IF_MATCH.match(header)
         if m is None:
-            raise ApiError(400, f"If-Match {header!r}: give the expected next position as a quoted number, e.g. If-Match: \"12\"")
+            shown = header.encode("latin-1", "replace").decode("utf-8", "replace")  # WSGI headers arrive as latin-1
+            raise ApiError(400, f"If-Match {shown!r}: give the expected next position as a quoted number, e.g. If-Match: \"12\"")
         values.append(int(m.group(1)))
     if query is not None:
         if not (query.isascii() and query.isdigit()):  # "٣".isdigit() is true
@@ -145,14 +151,9 @@ def _length(app: Any, game_id: str) -> int:
 
 
 def _started(app: Any, game_id: str) -> GameStarted:
-    from ledger.persistence import game_uuid
-
-    first = app.recorder.select_events(game_uuid(game_id), limit=1)
-    if not first:
-        raise GameNotFoundError(game_id)
-    event = app.mapper.decode_state(first[0])
-    assert isinstance(event, GameStarted)
-    return event
+    """The game's ``game_started`` (:meth:`ledger.application.LedgerApp.game_started`); 404 for an unknown game."""
+    started: GameStarted = app.game_started(game_id)
+    return started
 
 
 def _created(result: Any, status: int, location: str) -> Any:

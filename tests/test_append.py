@@ -91,6 +91,23 @@ def test_a_refused_call_stores_nothing_and_the_game_stays_appendable(open_store:
     assert other.append_events("live-r", events[4:], expected=4, appended_by="t").length == len(events)
 
 
+def test_a_stale_cached_state_never_hides_another_writers_events(open_store: Callable[[], LedgerApp], make_record: MakeRecord) -> None:
+    """Each app keeps the state after its own last append (no length query
+    when the writer expects exactly that position): a position taken by
+    another app meanwhile is still a conflict, and the true length then
+    continues from the stored events, not from the stale cache."""
+    events = events_of(make_record, "live-s", turns=3)
+    mine, other = open_store(), open_store()
+    mine.append_events("live-s", events[:4], expected=0, appended_by="a")
+    other.append_events("live-s", events[4:5], expected=4, appended_by="b")  # behind mine's back
+    with pytest.raises(ConcurrentAppendError) as info:
+        mine.append_events("live-s", events[4:5], expected=4, appended_by="a")
+    assert info.value.length == 5
+    assert mine.append_events("live-s", events[5:7], expected=5, appended_by="a").length == 7
+    assert mine.export_record("live-s") == encode_record(events[:7])
+    assert [j.appended_by for j in mine.journal("live-s")] == ["a"] * 4 + ["b", "a", "a"]
+
+
 def test_refusals_unknown_game_existing_game_stale_position_after_game_ended(app: LedgerApp, make_record: MakeRecord) -> None:
     events = events_of(make_record, "live-x", turns=1)
     with pytest.raises(GameNotFoundError, match="no game 'live-x' in the store"):

@@ -104,7 +104,8 @@ def wait_position(pg, n: int) -> None:
 def test_game_page_renders_cards(page):
     page.goto("/games/web-1?at=9")
     faces = page.eval_on_selector_all("#seat-1 .card[data-card]", "els => els.map(e => e.dataset.card)")
-    assert faces == list(BRUNO)
+    assert faces == ["AS", "4S", "5S", "8H", "7C", "10C", "QC", "6D", "7D", "8D"]  # by suit and rank (issue 16)
+    assert sorted(faces) == sorted(BRUNO)
     assert page.inner_text("#seat-1 .card[data-card='8H']").split() == ["8", "♥"]
     red = page.eval_on_selector(".card[data-card='8H']", "e => getComputedStyle(e).color")
     black = page.eval_on_selector(".card[data-card='AS']", "e => getComputedStyle(e).color")

@@ -108,7 +108,8 @@ def test_show_prints_the_record_from_the_store_or_a_file(run: Callable[..., Resu
 
 
 def test_list(run: Callable[..., Result], write_record_file: WriteRecord) -> None:
-    assert run("list").stdout.startswith("no games in SQLite ")
+    empty = run("list")  # no store at the path: nothing is created (issue 16)
+    assert (empty.exit_code, empty.stdout) == (2, "")
     run("import", str(write_record_file("listed", hands=3, turns=1)))
     result = run("list", "--json")
     assert json.loads(result.stdout) == {
@@ -122,20 +123,24 @@ def test_list(run: Callable[..., Result], write_record_file: WriteRecord) -> Non
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["export", "nope"], "rummy-ledger: error: no game 'nope' in the store\n"),
-        (["show", "nope"], "rummy-ledger: error: no game 'nope' in the store\n"),
+        (["export", "nope"], "rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n"),
+        (["show", "nope"], "rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n"),
         (["import", "/no/such/dir"], "rummy-ledger: error: no such file or folder: /no/such/dir\n"),
     ],
 )
-def test_errors_are_one_line_with_status_2(run: Callable[..., Result], args: list[str], message: str) -> None:
+def test_errors_are_one_line_with_status_2(run: Callable[..., Result], db: str, write_record_file: WriteRecord,
+                                           args: list[str], message: str) -> None:
+    run("import", "--no-analytics", str(write_record_file("stored-one")))
     result = run(*args)
-    assert (result.exit_code, result.stderr) == (2, message)
+    assert (result.exit_code, result.stderr) == (2, message.format(db=db))
 
 
-def test_unopenable_store_is_one_line(run: Callable[..., Result], tmp_path: Path) -> None:
+def test_unopenable_store_is_one_line(run: Callable[..., Result], tmp_path: Path, write_record_file: WriteRecord) -> None:
     result = run("list", store=str(tmp_path / "missing-dir" / "x.db"))
     assert result.exit_code == 2
-    assert result.stderr == f"rummy-ledger: error: store SQLite {tmp_path}/missing-dir/x.db: InterfaceError: unable to open database file\n"
+    assert result.stderr == f"rummy-ledger: error: no store at {tmp_path}/missing-dir/x.db (import a record first: rummy-ledger import FILE)\n"
+    result = run("import", "--no-analytics", str(write_record_file("one")), store=str(tmp_path / "missing-dir" / "x.db"))
+    assert (result.exit_code, result.stderr) == (2, f"rummy-ledger: error: store SQLite {tmp_path}/missing-dir/x.db: InterfaceError: unable to open database file\n")
 
 
 def test_unsupported_store_url(run: Callable[..., Result]) -> None:
@@ -201,7 +206,7 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run([console_script(), "list"], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert done.stderr.startswith("rummy-ledger: error: store SQLite ")
+    assert done.stderr == f"rummy-ledger: error: no store at {tmp_path}/no/such/dir.db (import a record first: rummy-ledger import FILE)\n"
 
 
 @pytest.mark.postgres

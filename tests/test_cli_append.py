@@ -126,7 +126,7 @@ def test_append_refusals_exit_2_and_store_nothing(run: Callable[..., Result], di
     empty = run("append", "bur-dispute", "-", input=b"\n// nothing\n")
     assert (empty.exit_code, empty.stderr) == (2, "<stdin>: REC-FORMAT: no events to append\n")
     unknown = run("append", "nope", "-", input=dispute[12])
-    assert (unknown.exit_code, unknown.stderr) == (2, "rummy-ledger: error: no game 'nope' in the store\n")
+    assert (unknown.exit_code, unknown.stderr) == (2, f"rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n")
     again = run("append", "bur-dispute", "-", input=dispute[0])
     assert (again.exit_code, again.stderr) == (
         2, "rummy-ledger: error: game 'bur-dispute' already exists (12 events stored); game_started opens a new game only\n")
@@ -210,7 +210,7 @@ def test_rule_usage_errors(run: Callable[..., Result], dispute: list[bytes], arg
 
 def test_rule_on_an_unknown_game(run: Callable[..., Result], db: str) -> None:
     result = run("rule", "nope", "--penalty", "1", "5", "--rule", "ALL-TURN-1")
-    assert (result.exit_code, result.stderr) == (2, "rummy-ledger: error: no game 'nope' in the store\n")
+    assert (result.exit_code, result.stderr) == (2, f"rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n")
 
 
 def test_export_with_journal(run: Callable[..., Result], dispute: list[bytes], tmp_path: Path, db: str) -> None:
@@ -261,3 +261,19 @@ def test_append_says_when_the_hand_is_over_before_hand_ended(run: Callable[..., 
     assert wall.stdout.splitlines() == ["gin-standard-1: 1 event appended (78 → 79)", "hand 3 is over by the rules: hand_ended is next"]
     ended = run("append", "gin-standard-1", "-", input=lines[79])
     assert ended.stdout.splitlines() == ["gin-standard-1: 1 event appended (79 → 80)", "hand 3 over"]
+
+
+def test_a_penalty_after_the_hand_is_no_claim_difference(run: Callable[..., Result], tmp_path: Path) -> None:
+    """The README's live session: Anna's claim differs (ALL-SCORE-1), and the
+    referee's later penalty on Bruno, whose claim of 0 was right as played,
+    does not make his claim look wrong (``SheetLine.claim_differs``)."""
+    hand = Path(__file__).resolve().parent.parent / "examples" / "live" / "club-live.jsonl"
+    assert run("import", "--no-analytics", str(hand)).exit_code == 0
+    penalty = b'{"type":"penalty_assessed","seat":1,"points":-10,"rule":"RAM-DISC-1","finding":6,"referee":"Rita Arbitro"}\n'
+    assert run("append", "club-live", "-", input=penalty).exit_code == 0
+    lines = run("score", "club-live").output.splitlines()
+    assert lines[2:5] == [
+        "  Anna      66   total     66   hands_collected +66  [claimed 70: differs]",
+        "  Bruno    -10   total    -10   penalty -10",
+        "totals: Anna 66, Bruno -10",
+    ]

@@ -141,7 +141,7 @@ def test_show_at_takes_ascii_digits_only(cli: click.Group, store: str, value: st
 
 def test_show_at_ascii_still_works(cli: click.Group, store: str) -> None:
     code, out = run(cli, "--db", store, "show", "syn-1", "--at", "3")
-    assert code == 0 and out.startswith("syn-1 — ramino (seed) — position 3, hand 1"), out
+    assert code == 0 and out.startswith("move 3: Bruno discards 7♣\n\nsyn-1 — ramino (seed) — position 3, hand 1"), out
 
 
 def test_batch_option_range(cli: click.Group, store: str) -> None:

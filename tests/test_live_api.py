@@ -176,6 +176,14 @@ def test_conflict_404_415_428_413(tmp_path: Path) -> None:
         status, _, body = live.post("/api/games/live-1/events", LINES[1])
         assert status == 428 and "If-Match" in body["error"]["message"]
         assert live.post("/api/games/live-1/events", LINES[1], headers={"If-Match": "1"})[0] == 400
+        weak = live.post("/api/games/live-1/events", LINES[1], headers={"If-Match": 'W/"1"'})
+        assert weak[0] == 400 and weak[2]["error"]["message"].startswith("If-Match 'W/\"1\"': give the expected next position")
+        wide = call("POST", live.url + "/api/games/live-1/events", LINES[1], token=live.tokens["recorder"],
+                    headers={"If-Match": '"１４"'.encode().decode("latin-1")})
+        assert wide[2]["error"]["message"].startswith("If-Match '\"１４\"': give")
+        untyped = call("POST", live.url + "/api/games/live-1/events", LINES[1], token=live.tokens["recorder"], ctype="", headers={"If-Match": '"1"'})
+        assert untyped[0] == 415 and untyped[2]["error"]["message"] == (
+            "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON Lines)")
         assert live.post("/api/games/live-1/events?expected=2", LINES[1], headers={"If-Match": '"1"'})[0] == 400
         huge = b"// " + b"x" * 5000 + b"\n" + LINES[1]
         status, _, body = live.post("/api/games/live-1/events", huge, ctype="application/x-ndjson", headers={"If-Match": '"1"'})
@@ -269,6 +277,10 @@ def test_stream_sends_each_event_as_stored_and_resumes(live: Live) -> None:
         assert got[0][2]["event"]["hands"][0][:3] == ["3H", "4H", "5H"]  # a referee sees the deal
         assert [f["rule"] for f in got[5][2]["findings"]] == ["RAM-DISC-1"]
         assert got[5][2]["text"] == "Bruno discards K♦"
+        ledger = open_app(live.db)
+        journal = [j.received_at for j in ledger.journal("live-1")]
+        ledger.close()
+        assert [d["received_at"] for _, _, d, _ in got] == journal[1:7]  # the journal's own string, to the microsecond
     finally:
         stream.close()
     resumed = Stream(live.url + "/api/games/live-1/events?after=0", last_event_id="4", token=live.tokens["referee"])
@@ -383,7 +395,70 @@ def test_no_token_in_the_access_log(live: Live, caplog: pytest.LogCaptureFixture
         started(live)
         assert live.append(1, token="referee")[0] == 201
         live.get("/api/games/live-1/state", token="admin")
+        # a token in the URL is refused, and the request line is logged without it
+        assert live.get(f"/api/games/live-1/state?at=1&token={live.tokens['referee']}")[0] == 400
+        assert live.get(f"/signin?ACCESS_TOKEN={live.tokens['admin']}")[0] == 400
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert "POST /api/games/live-1/events" in logged
+    assert "GET /api/games/live-1/state?at=1&token=[redacted] HTTP/1.1" in logged
+    assert "GET /signin?ACCESS_TOKEN=[redacted] HTTP/1.1" in logged
     for token in live.tokens.values():
         assert token.split(".")[1] not in logged
+
+
+def test_no_token_in_gunicorns_access_log(tmp_path: Path) -> None:
+    from tests.livekit import gunicorn
+
+    db = str(tmp_path / "g.db")
+    ledger = open_app(db)
+    secret = TokenStore(ledger).create("Rita Arbitro", "referee")[0]
+    ledger.close()
+    log = tmp_path / "access.log"
+    with gunicorn(db, workers=1, threads=2, log=log) as url:
+        assert call("GET", f"{url}/api/games?token={secret}")[0] == 400
+        assert call("GET", f"{url}/api/games?bearer={secret}&x=1")[0] == 400
+    text = log.read_text()
+    assert '"GET /api/games?token=[redacted] HTTP/1.1" 400' in text
+    assert '"GET /api/games?bearer=[redacted]&x=1 HTTP/1.1" 400' in text
+    assert secret.split(".")[1] not in text
+
+
+def test_a_chunked_body_over_the_limit_is_refused_whole(tmp_path: Path) -> None:
+    """Without Content-Length the body limit is met while reading: a body that
+    reaches it is refused with 413 and nothing of it is stored (werkzeug
+    itself would stop reading at the limit and pass on the start)."""
+    for live in make_live(tmp_path, MAX_CONTENT_LENGTH=4096):
+        started(live)
+        padding = [b"// " + b"x" * 200 + b"\n"] * 30  # comment lines: 6 KiB
+        body = [LINES[1] + b"\n", *padding, b"NOT JSON\n"]
+        status, _, answer = live.post("/api/games/live-1/events?expected=1", iter(body), ctype="application/x-ndjson")  # type: ignore[arg-type]
+        assert status == 413, answer
+        assert answer["error"]["message"].startswith("the body is 4,096 bytes or more (sent in chunks); the limit is 4,095 bytes")
+        assert live.length() == 1
+        small = [LINES[1] + b"\n", LINES[2] + b"\n"]
+        assert live.post("/api/games/live-1/events?expected=1", iter(small), ctype="application/x-ndjson")[0] == 201
+        assert live.length() == 3
+
+
+def test_games_list_shows_an_unfinished_game_as_the_reader_may_see_it(tmp_path: Path) -> None:
+    """The games list (HTML and /api/games) is no side door: for an
+    unfinished game a spectator gets the counts up to the delayed position
+    (here nothing after game_started), a referee the whole game's."""
+    for live in make_live(tmp_path, SPECTATOR_DELAY=30):
+        started(live)
+        for p in range(1, 8):
+            assert live.append(p)[0] == 201  # RAM-DISC-1 at 6
+
+        def row(token: str | None) -> dict:  # type: ignore[type-arg]
+            (only,) = live.get("/api/games", token=token)[2]["games"]
+            return {k: only[k] for k in ("events", "hands", "findings", "finished")}
+
+        assert row(None) == {"events": 1, "hands": 0, "findings": 0, "finished": False}
+        assert row("recorder") == {"events": 1, "hands": 0, "findings": 0, "finished": False}
+        assert row("referee") == {"events": 8, "hands": 1, "findings": 1, "finished": False}
+        page = call("GET", live.url + "/games")[2]
+        assert '<td class="num">1</td>' in page and '<td class="num">8</td>' not in page
+        assert '<td class="num">8</td>' in call("GET", live.url + "/games", token=live.tokens["referee"])[2]
+        assert live.get("/api/games", token="nonsense.token")[0] == 401
+        live.post("/api/games/live-1/events?expected=8", b"\n".join(LINES[8:]) + b"\n", ctype="application/x-ndjson", token="referee")
+        assert row(None) == {"events": 19, "hands": 2, "findings": 3, "finished": True}  # RAM-DISC-1, ALL-SCORE-1, ALL-TURN-1

@@ -68,8 +68,9 @@ def test_index_redirects_to_games(client):
 def test_games_page_lists_each_game_with_its_columns(client):
     page = html(client.get("/games"))
     row = page[page.index('data-game="web-1"'):page.index("</tr>", page.index('data-game="web-1"'))]
-    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-    assert cells == ["web-1", "ramino", "seed", "Anna, Bruno", "2026-11-29", "Club night", "3", "2", "19", "3"]
+    cells = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    # the result (issue 16): the winner, then the totals as adjudicated
+    assert cells == ["web-1", "ramino", "seed", "Anna, Bruno", "2026-11-29", "Club night", "3", "2", "19", "3", "Anna Anna 66 · Bruno -10"]
     assert "2 games" in page
 
 
@@ -105,9 +106,9 @@ def test_game_page_defaults_to_the_last_position(client):
 def test_game_page_at_a_position_shows_the_table(client):
     page = html(client.get("/games/web-1?at=9"))
     assert 'data-position="9"' in page
-    # the referee sees both hands, face up, in hand order
-    assert cards_in(element(page, "seat-1")) == list(BRUNO)
-    assert cards_in(element(page, "seat-0")) == ["JC", "JD", "JH", "2S"]
+    # the referee sees both hands, face up, by suit (♠ ♥ ♣ ♦) and rank (issue 16)
+    assert cards_in(element(page, "seat-1")) == ["AS", "4S", "5S", "8H", "7C", "10C", "QC", "6D", "7D", "8D"]
+    assert cards_in(element(page, "seat-0")) == ["2S", "JH", "JC", "JD"]
     # melds of Anna: the run with the laid-off 6♥, then the set of nines
     melds = page[page.index('class="melds"'):page.index('class="at-position"')]
     assert "Melds of Anna" in melds
@@ -186,7 +187,7 @@ def test_pov_0_shows_none_of_seat_1s_cards(client):
     assert [c for c in BRUNO if pretty(c) in text] == []
     seat1 = element(page, "seat-1")
     assert seat1.count('class="card back"') == 10 and "10 cards" in seat1
-    assert cards_in(element(page, "seat-0")) == ["9C", "9D", "9S", "JC", "JD", "JH", "2S", "KD"]
+    assert cards_in(element(page, "seat-0")) == ["2S", "9S", "JH", "9C", "JC", "9D", "JD", "KD"]
     assert "order (top first)" not in page  # never the stock order
     # nothing after the position: the move list ends at 3, no future findings or scores
     assert re.findall(r'<li id="move-(\d+)"', page) == ["0", "1", "2", "3"]

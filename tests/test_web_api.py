@@ -34,6 +34,8 @@ def test_api_games_lists_summaries(client):
             "hands": 2,
             "events": 19,
             "findings": 3,
+            "finished": True,
+            "result": {"winner": "Anna", "totals": [{"side": "Anna", "points": 66}, {"side": "Bruno", "points": -10}]},
         }]
     }
     assert client.get("/api/games?variant=gin").get_json() == {"games": []}

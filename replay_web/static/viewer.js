@@ -1,47 +1,58 @@
 // rummy-ledger viewer: step through a game without reloading the page.
-// Plain JS, no build step. The server renders every view; this script only
-// swaps the board fragment (/games/<id>/board?at=N: the board and the
-// score panel at N) and keeps the URL, the
-// slider, the controls and the move list in step. In a seat's or spectator's
-// view (pov) the move list itself depends on the position, so stepping loads
-// the page; such a page knows nothing after its position (no data-last), so
-// "next" always asks for the following position.
+// Plain JS, no build step. The server renders every view and decides every
+// control's target (replay_web/games.py navigation): the page's links carry
+// them, and so does each board fragment (/games/<id>/board?at=N: the board
+// and the score panel at N; its data-nav). This script swaps the fragment in,
+// sets the controls from its data-nav, keeps the URL, the slider and the move
+// list in step, and maps the keys onto the controls; it computes no target.
+// A key pressed while a fragment is on its way waits for that fragment's
+// targets. In a seat's or spectator's view (pov) the move list itself
+// depends on the position, so stepping loads the page.
 (function () {
   "use strict";
   var root = document.getElementById("game");
   if (!root) return;
 
   var pov = root.dataset.pov;
-  var last = pov === "" ? parseInt(root.dataset.last, 10) : Infinity;
-  var hands = JSON.parse(root.dataset.hands || "[]");
-  var violations = JSON.parse(root.dataset.violations || "[]");
+  var order = root.dataset.order; // "" (hands by suit, the default) or "dealt"
   var pageUrl = root.dataset.page;
   var boardUrl = root.dataset.board;
   var at = parseInt(root.dataset.at, 10);
   var slider = document.getElementById("slider");
-  var pending = null;
+  var pending = null; // the fragment fetch under way
+  var queued = []; // controls asked for while it is under way, in order
+
+  // control id -> key of the server's navigation targets (data-nav)
+  var CONTROLS = {
+    "nav-first": "first", "nav-prev": "prev", "nav-next": "next", "nav-last": "last",
+    "nav-prev-hand": "prev_hand", "nav-next-hand": "next_hand",
+    "nav-prev-violation": "prev_violation", "nav-next-violation": "next_violation"
+  };
+  var KEYS = {
+    ArrowRight: "nav-next", ArrowLeft: "nav-prev", Home: "nav-first", End: "nav-last",
+    n: "nav-next-violation", p: "nav-prev-violation", PageDown: "nav-next-hand", PageUp: "nav-prev-hand"
+  };
 
   function query(n) {
     var q = "?at=" + n;
     if (pov !== "") q += "&pov=" + encodeURIComponent(pov);
+    if (order) q += "&order=" + encodeURIComponent(order);
     return q;
   }
 
-  function before(list, n) {
-    var best = null;
-    for (var i = 0; i < list.length; i++) if (list[i] < n) best = list[i];
-    return best;
-  }
-
-  function after(list, n) {
-    for (var i = 0; i < list.length; i++) if (list[i] > n) return list[i];
-    return null;
+  // Bring the current move into view inside the move list only: scrolling the
+  // page (scrollIntoView) would, on a one-column phone layout, open the page
+  // at the move list, far below the table.
+  function showMove(li) {
+    var list = li.parentElement;
+    if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+    else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
   }
 
   function setControl(id, n) {
     var el = document.getElementById(id);
     if (!el) return;
-    if (n === null) {
+    if (n === null || n === undefined) {
       el.classList.add("disabled");
       el.removeAttribute("href");
       el.setAttribute("aria-disabled", "true");
@@ -54,15 +65,12 @@
     }
   }
 
-  function refreshControls() {
-    setControl("nav-first", 0);
-    setControl("nav-prev", Math.max(at - 1, 0));
-    setControl("nav-next", Math.min(at + 1, last));
-    setControl("nav-last", last);
-    setControl("nav-prev-hand", before(hands, at));
-    setControl("nav-next-hand", after(hands, at));
-    setControl("nav-prev-violation", before(violations, at));
-    setControl("nav-next-violation", after(violations, at));
+  function target(id) {
+    var el = document.getElementById(id);
+    return el && el.dataset.at !== undefined ? parseInt(el.dataset.at, 10) : null;
+  }
+
+  function showPosition() {
     slider.value = String(at);
     root.dataset.at = String(at);
     var old = document.querySelector("#moves li.current");
@@ -74,21 +82,20 @@
     if (li) {
       li.classList.add("current");
       li.setAttribute("aria-current", "step");
-      li.scrollIntoView({ block: "nearest" });
+      showMove(li);
     }
     document.title = document.title.replace(/ at \d+ /, " at " + at + " ");
   }
 
   function go(n, push) {
     if (n === null || isNaN(n)) return;
-    n = Math.max(0, Math.min(last, n));
     if (pov !== "") {
       // a seat's view: the move list and panels end at the position
       if (n !== at) window.location.assign(pageUrl + query(n));
       return;
     }
     at = n;
-    refreshControls();
+    showPosition();
     if (push !== false) history.pushState({ at: n }, "", pageUrl + query(n));
     if (pending) pending.abort();
     var ctrl = new AbortController();
@@ -108,12 +115,28 @@
         var score = document.getElementById("score-panel");
         var freshScore = tmp.querySelector("#score-panel");
         if (score && freshScore) score.replaceWith(freshScore); // the score panel follows the position
+        if (fresh && fresh.dataset.nav) {
+          var nav = JSON.parse(fresh.dataset.nav);
+          for (var id in CONTROLS) setControl(id, nav[CONTROLS[id]]);
+        }
         pending = null;
+        while (queued.length && !pending) press(queued.shift());
       })
       .catch(function (err) {
         if (err && err.name === "AbortError") return;
         window.location.assign(pageUrl + query(n)); // fall back to a full load
       });
+  }
+
+  // A control, by key or click: its target as the server set it; while a
+  // fragment is on its way the control waits for that fragment's targets.
+  function press(id) {
+    if (pending) {
+      queued.push(id);
+      return;
+    }
+    var n = target(id);
+    if (n !== null && n !== at) go(n);
   }
 
   // Controls, move list and audit links: step in place.
@@ -122,10 +145,12 @@
     var a = ev.target.closest("a[data-at]");
     if (!a || !root.contains(a)) return;
     ev.preventDefault();
-    go(parseInt(a.dataset.at, 10));
+    if (CONTROLS[a.id]) press(a.id);
+    else go(parseInt(a.dataset.at, 10));
   });
 
   slider.addEventListener("input", function () {
+    queued = [];
     go(parseInt(slider.value, 10));
   });
 
@@ -134,29 +159,20 @@
     var t = ev.target;
     var typing = t && (t.tagName === "INPUT" && t.type !== "range" || t.tagName === "TEXTAREA" || t.isContentEditable);
     if (typing) return;
-    var target = null;
-    switch (ev.key) {
-      case "ArrowRight": target = at + 1; break;
-      case "ArrowLeft": target = at - 1; break;
-      case "Home": target = 0; break;
-      case "End": target = isFinite(last) ? last : null; break;
-      case "n": target = after(violations, at); break;
-      case "p": target = before(violations, at); break;
-      case "PageDown": target = after(hands, at); break;
-      case "PageUp": target = before(hands, at); break;
-      default: return;
-    }
+    var id = KEYS[ev.key];
+    if (!id) return;
     ev.preventDefault();
-    if (target !== null && target >= 0 && target <= last && target !== at) go(target);
+    press(id);
   });
 
   window.addEventListener("popstate", function (ev) {
-    var n = ev.state && typeof ev.state.at === "number" ? ev.state.at : parseInt(new URLSearchParams(location.search).get("at") || String(last), 10);
+    var n = ev.state && typeof ev.state.at === "number" ? ev.state.at : parseInt(new URLSearchParams(location.search).get("at") || root.dataset.last, 10);
+    queued = [];
     go(n, false);
   });
 
   // The URL always names the position, even when the page was opened without ?at=.
   history.replaceState({ at: at }, "", pageUrl + query(at));
   var cur = document.getElementById("move-" + at);
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) showMove(cur);
 })();

@@ -1,0 +1,117 @@
+"""Is the store there? Checked before the eventsourcing application is built.
+
+Two questions eventsourcing answers badly:
+
+- a command that only reads, on a SQLite path where no file exists, would
+  create an empty store there (``list`` from another folder made a new
+  ``./ledger.db``): :func:`check_store` with ``create=False`` raises
+  :class:`StoreMissingError` instead;
+- a PostgreSQL database that does not exist, or a server that does not
+  answer, shows up as "couldn't get a connection after 5.00 sec" from the
+  connection pool: :func:`probe_postgres` makes one ``psycopg`` connection
+  with a short ``connect_timeout`` first and raises
+  :class:`StoreUnreachableError` saying what is wrong.
+
+``env`` is eventsourcing's settings (``PERSISTENCE_MODULE``,
+``SQLITE_DBNAME``, ``POSTGRES_*``) laid over ``os.environ``, as
+:func:`ledger.application.store_env` returns them.
+
+>>> check_store({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": "/no/such/x.db"}, create=False)
+Traceback (most recent call last):
+...
+ledger.store_probe.StoreMissingError: no store at /no/such/x.db (import a record first: rummy-ledger import FILE)
+>>> _pg_reason('connection failed: connection to server at "h", port 5432 failed: FATAL:  database "nosuch" does not exist', "nosuch", "h:5432")
+"database 'nosuch' does not exist on h:5432"
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+
+from ledger.errors import LedgerError
+
+#: seconds the probe waits for a PostgreSQL server (eventsourcing's pool waits 5 s, then says only that)
+PROBE_TIMEOUT = 3
+
+
+class StoreMissingError(LedgerError, LookupError):
+    """No store at ``path`` and the command only reads (nothing was created)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"no store at {path} (import a record first: rummy-ledger import FILE)")
+
+
+class StoreUnreachableError(LedgerError, ConnectionError):
+    """The PostgreSQL store cannot be used: ``reason`` says why, naming the
+    database and ``host:port``."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def _merged(env: Mapping[str, str]) -> dict[str, str]:
+    return {**os.environ, **env}
+
+
+def check_store(env: Mapping[str, str], *, create: bool) -> None:
+    """Raise unless the store named by ``env`` can be used as asked.
+
+    SQLite: with ``create=False`` the file must exist (``:memory:`` and
+    ``file:`` URIs are not checked), else :class:`StoreMissingError`.
+    PostgreSQL: :func:`probe_postgres` (its errors), whatever ``create`` is:
+    a database is never created here. Other modules are not checked.
+    """
+    merged = _merged(env)
+    module = merged.get("PERSISTENCE_MODULE", "")
+    if module.endswith("sqlite"):
+        name = merged.get("SQLITE_DBNAME", "")
+        if not create and name and name != ":memory:" and not name.startswith("file:") and not os.path.exists(name):
+            raise StoreMissingError(name)
+    elif module.endswith("postgres"):
+        probe_postgres(merged)
+
+
+def probe_postgres(settings: Mapping[str, str], timeout: int = PROBE_TIMEOUT) -> None:
+    """One ``psycopg.connect`` to ``POSTGRES_HOST:POSTGRES_PORT/POSTGRES_DBNAME``
+    as ``POSTGRES_USER`` with ``connect_timeout`` at most ``timeout`` seconds;
+    raises :class:`StoreUnreachableError` ("database 'nosuch' does not exist on
+    127.0.0.1:5432", "no PostgreSQL server answers at 127.0.0.1:5499: connection
+    refused", ...) when it fails."""
+    import psycopg
+
+    host = settings.get("POSTGRES_HOST") or "localhost"
+    port = settings.get("POSTGRES_PORT") or "5432"
+    dbname = settings.get("POSTGRES_DBNAME", "")
+    configured = settings.get("POSTGRES_CONNECT_TIMEOUT", "")
+    wait = min(timeout, int(configured)) if configured.isdigit() and int(configured) > 0 else timeout
+    try:
+        conn = psycopg.connect(
+            host=host, port=port, dbname=dbname, user=settings.get("POSTGRES_USER") or None,
+            password=settings.get("POSTGRES_PASSWORD") or None, connect_timeout=wait,
+        )
+    except psycopg.OperationalError as exc:
+        raise StoreUnreachableError(_pg_reason(str(exc), dbname, f"{host}:{port}", wait)) from None
+    conn.close()
+
+
+def _pg_reason(text: str, dbname: str, where: str, wait: int = PROBE_TIMEOUT) -> str:
+    """A one-line reason from libpq's connection error ``text``."""
+    if re.search(r'database "[^"]*" does not exist', text):
+        return f"database {dbname!r} does not exist on {where}"
+    if "Connection refused" in text:
+        return f"no PostgreSQL server answers at {where}: connection refused"
+    if "timeout expired" in text or "timed out" in text:
+        return f"no PostgreSQL server answers at {where} within {wait} s"
+    role = re.search(r'role "([^"]*)" does not exist', text)
+    if role:
+        return f"PostgreSQL at {where}: role {role.group(1)!r} does not exist"
+    fatal = re.search(r"FATAL:\s+(.*)", text)
+    detail = fatal.group(1) if fatal else text.removeprefix("connection failed: ")
+    return f"PostgreSQL at {where} (database {dbname!r}): {detail.splitlines()[0].strip()}"
+
+
+__all__ = ["PROBE_TIMEOUT", "StoreMissingError", "StoreUnreachableError", "check_store", "probe_postgres"]

@@ -1,0 +1,247 @@
+"""The CLI in Italian and English (issue 16): ``--lang`` and the locale
+variables, the frames of ``audit``, ``score``, ``show`` and ``list``, the
+errors seen most; ``--json`` is never translated. ``show --at N`` starts with
+the move at N: who did what, its findings with status and rule text, its note
+and its time. And the CLI's gettext catalog is in step with the sources.
+Real SQLite stores, the bundled Burraco dispute."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+from click.testing import CliRunner, Result
+
+from ledger.cli import cli
+from ledger.i18n import po_path
+from tests.conftest import REPO
+
+DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
+NO_LOCALE = {"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None, "LANG": "C.UTF-8", "LC_ALL": None, "LC_MESSAGES": None, "LANGUAGE": None}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "club.db"
+
+
+@pytest.fixture
+def run(db: Path) -> Callable[..., Result]:
+    def invoke(*args: str, env: dict[str, str | None] | None = None, input: str | None = None) -> Result:
+        runner = CliRunner(env={**NO_LOCALE, **(env or {})})
+        return runner.invoke(cli, ["--db", str(db), *args], input=input, catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def timed(tmp_path: Path) -> Path:
+    """The dispute with a time and a note on position 15 (Anna's draw out of turn)."""
+    lines = DISPUTE.read_text(encoding="utf-8").splitlines()
+    event = json.loads(lines[15])
+    event.update(at="2026-11-29T20:15:00+01:00", note="Carla saw it from the next table")
+    lines[15] = json.dumps(event)
+    path = tmp_path / "timed.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def head(out: str) -> list[str]:
+    """The lines before the first blank one: ``show --at``'s move block."""
+    return out.split("\n\n", 1)[0].splitlines()
+
+
+def test_show_at_starts_with_the_move_its_findings_note_and_time(run: Callable[..., Result], timed: Path) -> None:
+    shown = run("show", str(timed), "--at", "15")
+    assert shown.exit_code == 0
+    assert head(shown.stdout) == [
+        "move 15: Anna draws Q♣",
+        "  finding ALL-TURN-1: Anna played out of turn: it was Bruno's turn  [open]",
+        "    rule ALL-TURN-1: Play out of turn: a seat acts when it is not its turn.",
+        "  note: Carla saw it from the next table",
+        "  at: 2026-11-29T20:15:00+01:00",
+    ]
+    assert shown.stdout.split("\n\n")[1].splitlines()[0] == "bur-dispute — burraco (fibur) — position 15, hand 1"
+    assert "\nseal at position 15: " in shown.stdout  # kept after the table
+    # a seat's view: the other seat's draw unnamed, no free-text note, its own findings only
+    seat = run("show", str(timed), "--at", "15", "--pov", "1")
+    assert head(seat.stdout) == [
+        "move 15: Anna draws a card from the stock",
+        "  finding ALL-TURN-1: Anna played out of turn: it was Bruno's turn  [open]",
+        "    rule ALL-TURN-1: Play out of turn: a seat acts when it is not its turn.",
+        "  at: 2026-11-29T20:15:00+01:00",
+    ]
+
+
+def test_show_at_a_referee_move_and_a_rewound_move(run: Callable[..., Result]) -> None:
+    assert head(run("show", str(DISPUTE), "--at", "10").stdout) == [
+        "move 10: referee: -50 to Bruno (BUR-TURN-1)",
+        "  note: laid off on the opponents' meld",
+    ]
+    rewound = run("show", str(DISPUTE), "--at", "7").stdout
+    assert head(rewound) == [
+        "move 7: Bruno lays off 6♥ on [a]",
+        "  finding BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds  [open; move rewound by position 11]",
+        "    rule BUR-TURN-1: Lay-off onto a meld of the other side.",
+    ]
+    assert rewound.splitlines()[-1] == "move 7 is rewound by the referee at position 11: it no longer counts"
+
+
+def test_show_at_names_the_ruling_in_both_languages(run: Callable[..., Result], tmp_path: Path) -> None:
+    part = tmp_path / "part.jsonl"
+    part.write_text("".join(DISPUTE.read_text(encoding="utf-8").splitlines(keepends=True)[:17]), encoding="utf-8")
+    assert run("import", "--no-analytics", str(part)).exit_code == 0
+    ruled = run("--lang", "it", "rule", "bur-dispute", "--penalty", "0", "-20", "--rule", "ALL-TURN-1", "--finding", "15",
+                "--referee", "Carla Bianchi", "--note", "ha giocato fuori turno")
+    assert (ruled.exit_code, ruled.stdout) == (0, "bur-dispute: penalty_assessed registrato alla posizione 17\ntotali: Anna -20, Bruno -50\n")
+    assert head(run("show", "bur-dispute", "--at", "15").stdout)[1] == (
+        "  finding ALL-TURN-1: Anna played out of turn: it was Bruno's turn  "
+        "[ruled at position 17 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)]")
+    assert head(run("--lang", "it", "show", "bur-dispute", "--at", "15").stdout) == [
+        "mossa 15: Anna pesca Q♣",
+        "  irregolarità ALL-TURN-1: Anna played out of turn: it was Bruno's turn  "
+        "[decisa alla posizione 17 da Carla Bianchi: penalità -20 a carico di Anna (ALL-TURN-1)]",
+        "    regola ALL-TURN-1: Gioco fuori turno: un posto agisce quando non è il suo turno.",
+    ]
+    assert head(run("--lang", "it", "show", "bur-dispute", "--at", "17").stdout) == [
+        "mossa 17: arbitro: -20 a carico di Anna (ALL-TURN-1)", "  nota: ha giocato fuori turno"]
+    appended = run("--lang", "it", "append", "bur-dispute", "-", input=DISPUTE.read_text(encoding="utf-8").splitlines(keepends=True)[17])
+    assert (appended.exit_code, appended.stderr) == (0, "")
+    assert appended.stdout.splitlines()[0] == "bur-dispute: 1 evento aggiunto (18 → 19)"
+
+
+IT_AUDIT = """\
+bur-dispute: 6 irregolarità
+  posizione 4 (smazzata 1, posto 0): ALL-MELD-1: meld k K♣ K♦ K♠ Q♠: neither a set nor a sequence  [aperta]
+      regola ALL-MELD-1: Una combinazione che non è né un tris né una scala validi per la variante (dopo l'attacco, per `meld_extended`).
+  posizione 5 (smazzata 1, posto 0): BUR-PILE-1: Anna discarded 9♣, the single card just taken from the discard pile  [aperta]
+      regola BUR-PILE-1: Il pozzo era di una sola carta e quella stessa carta è stata scartata nello stesso turno.
+  posizione 7 (smazzata 1, posto 1): BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds  [aperta; mossa annullata dalla posizione 11]
+      regola BUR-TURN-1: Attacco su una combinazione della coppia avversaria.
+  posizione 8 (smazzata 1, posto 1): ALL-TURN-2: Bruno drew a second time in the same turn (card_drawn)  [aperta; mossa annullata dalla posizione 11]
+      regola ALL-TURN-2: Più di una pescata (dal tallone o dal pozzo) nello stesso turno, oppure calata, attacco o scarto prima di pescare.
+  posizione 15 (smazzata 1, posto 0): ALL-TURN-1: Anna played out of turn: it was Bruno's turn  [aperta]
+      regola ALL-TURN-1: Gioco fuori turno: un posto agisce quando non è il suo turno.
+  posizione 17 (smazzata 1, posto 0): ALL-SCORE-1: hand 1: claimed 0 for Anna, computed -70 (difference +70); computed as melds +55, hand -25, no_pozzetto -100  [aperta]
+      regola ALL-SCORE-1: Un punteggio dichiarato (`claimed`) differisce da quello calcolato.
+"""
+
+IT_SCORE = """\
+punteggio di bur-dispute — burraco (fibur), dopo le decisioni arbitrali
+smazzata 1 (bloccata)
+  Anna     -70   totale    -70   calate +55, carte in mano -25, senza pozzetto -100  [dichiarato 0: diverso]
+  Bruno   -235   totale   -235   carte in mano -85, senza pozzetto -100, penalità -50
+totali: Anna -70, Bruno -235
+come giocato (senza penalità arbitrali): Anna -70, Bruno -185
+vincitore: Anna
+sigillo: 050b-3d21-0db6-36a0 (dopo 19 eventi)
+"""
+
+IT_SHOW_7 = """\
+mossa 7: Bruno attacca 6♥ a [a]
+  irregolarità BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds  [aperta; mossa annullata dalla posizione 11]
+    regola BUR-TURN-1: Attacco su una combinazione della coppia avversaria.
+
+bur-dispute — burraco (fibur) — posizione 7, smazzata 1
+turno: Bruno (posto 1), deve calare, attaccare o scartare
+
+  posto 0 Anna: 4 carte: 8♥ 4♣ 6♦ 7♠
+  posto 1 Bruno (mazziere): 11 carte: 4♣ 4♦ 9♠ 9♦ J♦ J♥ Q♦ Q♥ 6♣ 6♦ 7♣
+
+calate:
+  lato 0 (Anna):
+    [a] scala      3♥ 4♥ 5♥ 6♥
+    [k] non valida K♣ K♦ K♠ Q♠  (NON VALIDA)
+
+pozzo (1): 9♣
+tallone: 62 carte
+pozzetto 0: non preso
+pozzetto 1: non preso
+Anna: pozzetto non ancora preso
+Bruno: pozzetto non ancora preso
+irregolarità finora: 3
+
+sigillo alla posizione 7: b34e-38e4-48bc-2068 (b34e38e448bc206891236d00e909b1edc5144aa0ad25cdf3c32f6aa2df40dd81)
+la mossa 7 è annullata dall'arbitro alla posizione 11: non conta più
+"""
+
+
+def test_italian_audit_score_and_show(run: Callable[..., Result]) -> None:
+    audit = run("--lang", "it", "audit", str(DISPUTE))
+    assert (audit.exit_code, audit.stdout) == (1, IT_AUDIT)
+    assert run("--lang", "it", "score", str(DISPUTE)).stdout == IT_SCORE
+    assert run("--lang", "it", "show", str(DISPUTE), "--at", "7").stdout == IT_SHOW_7
+
+
+def test_italian_list_and_errors(run: Callable[..., Result], db: Path) -> None:
+    missing = run("--lang", "it", "list")
+    assert (missing.exit_code, missing.stderr) == (
+        2, f"rummy-ledger: errore: nessun archivio in {db} (prima importa un file di partita: rummy-ledger import FILE)\n")
+    run("import", "--no-analytics", str(DISPUTE))
+    listed = run("--lang", "it", "list").stdout
+    title, table = listed.split("┏")
+    assert " ".join(title.split()) == f"1 partita in SQLite {db}"  # rich may wrap a long title
+    header = next(line for line in table.splitlines() if line.startswith("┃"))
+    assert [c.strip() for c in header.strip("┃").split("┃")] == ["partita", "variante", "giocatori", "smazzate", "eventi"]
+    unknown = run("--lang", "it", "show", "Bur-Dispute")
+    assert (unknown.exit_code, unknown.stderr) == (
+        2, f"rummy-ledger: errore: nessuna partita 'Bur-Dispute' nell'archivio (SQLite {db}); forse bur-dispute?\n")
+    outside = run("--lang", "it", "show", "bur-dispute", "--at", "19")
+    assert outside.exit_code == 2 and outside.stderr.endswith("Error: Invalid value for --at: la posizione 19 è fuori da 0..18\n")
+
+
+@pytest.mark.parametrize(
+    ("env", "first"),
+    [
+        ({"LANG": "it_IT.UTF-8"}, "punteggio di bur-dispute"),
+        ({"LC_ALL": "it_IT.UTF-8", "LANG": "en_GB.UTF-8"}, "punteggio di bur-dispute"),
+        ({"LANGUAGE": "it:en", "LANG": "C.UTF-8"}, "punteggio di bur-dispute"),
+        ({"LC_ALL": "C", "LANG": "it_IT.UTF-8"}, "score of bur-dispute"),
+        ({"LANG": "fr_FR.UTF-8"}, "score of bur-dispute"),
+    ],
+)
+def test_the_language_comes_from_the_locale(run: Callable[..., Result], env: dict[str, str], first: str) -> None:
+    assert run("score", str(DISPUTE), env=env).stdout.startswith(first)
+
+
+def test_lang_option_beats_the_locale_and_json_is_never_translated(run: Callable[..., Result]) -> None:
+    italian = {"LANG": "it_IT.UTF-8"}
+    assert run("--lang", "en", "score", str(DISPUTE), env=italian).stdout.startswith("score of bur-dispute — burraco (fibur), as adjudicated\n")
+    for args in (["audit", "--json"], ["score", "--json"]):
+        assert run(*args, str(DISPUTE), env=italian).stdout == run("--lang", "en", *args, str(DISPUTE)).stdout
+    assert json.loads(run("--lang", "it", "audit", "--json", str(DISPUTE)).stdout)["findings"][0]["rule"] == "ALL-MELD-1"
+    bad = run("--lang", "fr", "list")
+    assert bad.exit_code == 2 and "Invalid value for '--lang': 'fr' is not one of 'en', 'it'." in bad.stderr
+
+
+def _extracted() -> set[str]:
+    """The msgids ``pybabel extract -F ledger/babel.cfg -k N_`` finds."""
+    cfg = (REPO / "ledger" / "babel.cfg").read_text(encoding="utf-8")
+    files = re.findall(r"^\[python: (.+)\]$", cfg, re.M)
+    assert files, cfg
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+    found: set[str] = set()
+    for name in files:
+        for _line, message, _comments, _context in extract_from_file("python", REPO / name, keywords=keywords):
+            found.add(message[0] if isinstance(message, tuple) else message)
+    return found
+
+
+def test_the_catalog_is_in_step_with_the_sources_and_complete() -> None:
+    with po_path("it").open("rb") as fp:
+        catalog = read_po(fp, locale="it", domain="ledger")
+    ids = {m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id}
+    assert ids == _extracted()
+    for m in catalog:
+        if not m.id:
+            continue
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        source = m.id[0] if isinstance(m.id, tuple) else m.id
+        assert all(strings) and "fuzzy" not in m.flags, source
+        for s in strings:  # the same placeholders, or the text would fail at run time
+            assert set(re.findall(r"%\((\w+)\)s", s)) == set(re.findall(r"%\((\w+)\)s", source)), (source, s)
