@@ -1,8 +1,12 @@
 """The ``rummy-ledger`` command line (click): a thin shell over the application.
 
-``rummy-ledger [--db PATH|URL] COMMAND``; the store is chosen as in
-:mod:`ledger.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
-``PERSISTENCE_MODULE``, else ``./ledger.db``).
+``rummy-ledger [--db PATH|URL] [--lang it|en] COMMAND``; the store is chosen
+as in :mod:`ledger.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
+``PERSISTENCE_MODULE``, else ``./ledger.db``). Commands that only read open it
+with ``create=False``: where no SQLite file exists they say "no store at PATH"
+instead of creating one (:mod:`ledger.store_probe`). Human output is in the
+language of ``--lang``, else of the locale variables (:mod:`ledger.i18n`);
+``--json`` never is translated.
 
 Exit status: 0 success; 1 something was rejected (``import``), findings
 (``audit``) or a stale schema (``schema --check``); 2 an error (bad input to
@@ -38,7 +42,7 @@ from ledger.errors import GameConflictError, GameNotFoundError, LedgerError, Rec
 from ledger.events import Event
 from ledger.i18n import LANGUAGES, env_lang, translations
 from ledger.rule_texts import rule_text
-from ledger.store_probe import StoreMissingError
+from ledger.store_probe import REASONS as STORE_REASONS, StoreMissingError, StoreUnreachableError
 from ledger.views import move_text
 from ledger.redaction import visible_findings
 from ledger.params import ASCII_INT, AsciiInt, ascii_int
@@ -111,6 +115,8 @@ class _Guarded(click.Group):
         except StoreMissingError as exc:
             tr = _tr(ctx)
             _fail(tr.gettext("no store at %(path)s (import a record first: rummy-ledger import FILE)") % {"path": exc.path}, tr)
+        except StoreUnreachableError as exc:
+            _fail(_tr(ctx).gettext(STORE_REASONS[exc.kind]) % exc.params, _tr(ctx))
         except (LedgerError, ValueError) as exc:
             _fail(str(exc), _tr(ctx))
         except OSError as exc:

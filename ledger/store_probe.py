@@ -20,7 +20,7 @@ Two questions eventsourcing answers badly:
 Traceback (most recent call last):
 ...
 ledger.store_probe.StoreMissingError: no store at /no/such/x.db (import a record first: rummy-ledger import FILE)
->>> _pg_reason('connection failed: connection to server at "h", port 5432 failed: FATAL:  database "nosuch" does not exist', "nosuch", "h:5432")
+>>> str(StoreUnreachableError(*_pg_reason('connection failed: connection to server at "h", port 5432 failed: FATAL:  database "nosuch" does not exist', "nosuch", "h:5432")))
 "database 'nosuch' does not exist on h:5432"
 """
 
@@ -44,13 +44,30 @@ class StoreMissingError(LedgerError, LookupError):
         super().__init__(f"no store at {path} (import a record first: rummy-ledger import FILE)")
 
 
-class StoreUnreachableError(LedgerError, ConnectionError):
-    """The PostgreSQL store cannot be used: ``reason`` says why, naming the
-    database and ``host:port``."""
+def N_(message: str) -> str:
+    """Marks ``message`` for the CLI's catalog (:mod:`ledger.i18n`)."""
+    return message
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(reason)
+
+#: what can be wrong with a PostgreSQL store -> the sentence (``%``-formatted with ``params``)
+REASONS = {
+    "no_database": N_("database %(db)s does not exist on %(where)s"),
+    "refused": N_("no PostgreSQL server answers at %(where)s: connection refused"),
+    "timeout": N_("no PostgreSQL server answers at %(where)s within %(wait)s s"),
+    "no_role": N_("PostgreSQL at %(where)s: role %(role)s does not exist"),
+    "other": N_("PostgreSQL at %(where)s (database %(db)s): %(detail)s"),
+}
+
+
+class StoreUnreachableError(LedgerError, ConnectionError):
+    """The PostgreSQL store cannot be used: ``kind`` (a key of
+    :data:`REASONS`) and ``params`` say why, naming the database and
+    ``host:port``; ``reason`` is the English sentence."""
+
+    def __init__(self, kind: str, params: Mapping[str, object]) -> None:
+        self.kind, self.params = kind, dict(params)
+        self.reason = REASONS[kind] % self.params
+        super().__init__(self.reason)
 
 
 def _merged(env: Mapping[str, str]) -> dict[str, str]:
@@ -94,24 +111,25 @@ def probe_postgres(settings: Mapping[str, str], timeout: int = PROBE_TIMEOUT) ->
             password=settings.get("POSTGRES_PASSWORD") or None, connect_timeout=wait,
         )
     except psycopg.OperationalError as exc:
-        raise StoreUnreachableError(_pg_reason(str(exc), dbname, f"{host}:{port}", wait)) from None
+        raise StoreUnreachableError(*_pg_reason(str(exc), dbname, f"{host}:{port}", wait)) from None
     conn.close()
 
 
-def _pg_reason(text: str, dbname: str, where: str, wait: int = PROBE_TIMEOUT) -> str:
-    """A one-line reason from libpq's connection error ``text``."""
+def _pg_reason(text: str, dbname: str, where: str, wait: int = PROBE_TIMEOUT) -> tuple[str, dict[str, object]]:
+    """``(kind, params)`` of :data:`REASONS` from libpq's connection error ``text``."""
+    params: dict[str, object] = {"db": repr(dbname), "where": where}
     if re.search(r'database "[^"]*" does not exist', text):
-        return f"database {dbname!r} does not exist on {where}"
+        return "no_database", params
     if "Connection refused" in text:
-        return f"no PostgreSQL server answers at {where}: connection refused"
+        return "refused", params
     if "timeout expired" in text or "timed out" in text:
-        return f"no PostgreSQL server answers at {where} within {wait} s"
+        return "timeout", {**params, "wait": wait}
     role = re.search(r'role "([^"]*)" does not exist', text)
     if role:
-        return f"PostgreSQL at {where}: role {role.group(1)!r} does not exist"
+        return "no_role", {**params, "role": repr(role.group(1))}
     fatal = re.search(r"FATAL:\s+(.*)", text)
     detail = fatal.group(1) if fatal else text.removeprefix("connection failed: ")
-    return f"PostgreSQL at {where} (database {dbname!r}): {detail.splitlines()[0].strip()}"
+    return "other", {**params, "detail": detail.splitlines()[0].strip()}
 
 
-__all__ = ["PROBE_TIMEOUT", "StoreMissingError", "StoreUnreachableError", "check_store", "probe_postgres"]
+__all__ = ["PROBE_TIMEOUT", "REASONS", "StoreMissingError", "StoreUnreachableError", "check_store", "probe_postgres"]

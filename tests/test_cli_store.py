@@ -37,6 +37,8 @@ def run(db: Path) -> Callable[..., Result]:
     runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None, "LANG": "C", "LC_ALL": None, "LANGUAGE": None})
 
     def invoke(*args: str, store: str | None = None) -> Result:
+        if args and args[0] == "--lang":
+            return runner.invoke(cli, [*args[:2], "--db", store or str(db), *args[2:]], catch_exceptions=False)
         return runner.invoke(cli, ["--db", store or str(db), *args], catch_exceptions=False)
 
     return invoke
@@ -147,8 +149,11 @@ def test_a_postgres_database_that_does_not_exist_says_so(run: Callable[..., Resu
     for args in (["list"], ["import", "--no-analytics", str(DISPUTE)]):
         result = run(*args, store=url)
         assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"rummy-ledger: error: database 'nosuch' does not exist on {where}\n")
-    with pytest.raises(StoreUnreachableError, match=f"^database 'nosuch' does not exist on {where}$"):
+    italian = run("--lang", "it", "list", store=url)
+    assert (italian.exit_code, italian.stderr) == (2, f"rummy-ledger: errore: il database 'nosuch' non esiste su {where}\n")
+    with pytest.raises(StoreUnreachableError, match=f"^database 'nosuch' does not exist on {where}$") as caught:
         open_app(url)
+    assert (caught.value.kind, caught.value.params) == ("no_database", {"db": "'nosuch'", "where": where})
 
 
 @pytest.mark.postgres
