@@ -45,6 +45,7 @@ from ledger.variants import find_variant
 from ledger.events import Event, GameStarted, encode_event
 from ledger.persistence import (
     GAME_STARTED_TOPIC,
+    EncodedGameEvent,
     StoredEventError,
     GameEvent,
     MsgspecMapper,
@@ -575,12 +576,14 @@ class LedgerApp(Application[UUID]):
         positions ``first``… (one path for appends, imports and bulk imports:
         the same bytes, authors and seals whichever way a game is stored)."""
         received = received_now()
-        seals = sealstore.seal_batch(self, oid, first, [encode_event(e) for e in events], appended_by, received)
+        lines = [encode_event(e) for e in events]
+        seals = sealstore.seal_batch(self, oid, first, lines, appended_by, received)
         journal = [
             JournalEntry(position=first + i, appended_by=appended_by, received_at=received, seal=seal, journal_seal=jseal)
             for i, (seal, jseal) in enumerate(seals)
         ]
-        domain_events = [GameEvent(originator_id=oid, originator_version=first + i + 1, event=e) for i, e in enumerate(events)]
+        domain_events: list[GameEvent] = [EncodedGameEvent(originator_id=oid, originator_version=first + i + 1, event=e, line=line)
+                                          for i, (e, line) in enumerate(zip(events, lines))]
         return domain_events, journal
 
     def import_records(

@@ -92,6 +92,15 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
         return datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
+class EncodedGameEvent(GameEvent, frozen=True, kw_only=True):
+    """A :class:`GameEvent` about to be stored whose canonical JSON ``line``
+    (:func:`ledger.events.encode_event` of ``event``) is already made: the
+    append path makes it for the seal chain, and the mapper stores it as
+    it is instead of encoding the event a second time."""
+
+    line: bytes
+
+
 class NullTranscoder(Transcoder):
     """A transcoder that is never used: :class:`MsgspecMapper` encodes itself."""
 
@@ -132,7 +141,7 @@ class MsgspecMapper(Mapper[UUID]):
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         event: Event = domain_event.event
-        state = encode_event(event)
+        state = domain_event.line if type(domain_event) is EncodedGameEvent else encode_event(event)
         if self.compressor:
             state = self.compressor.compress(state)
         if self.cipher:

@@ -49,6 +49,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ledger.errors import GameNotFoundError, RecordError
 from replay_web.cache import ReplayCache
+from replay_web.i18n import gettext
 from replay_web.present import face, suit_markup
 from replay_web.store import open_store
 
@@ -92,8 +93,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import access, api, desk, games, report, stream, write
+    from replay_web import access, api, desk, games, i18n, report, stream, write
 
+    i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
     access.init_app(app)
 
     app.register_blueprint(games.bp)
@@ -131,30 +133,38 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def _error(status: int, title: str, message: str, extra: Mapping[str, Any] | None = None, headers: Any = None):  # type: ignore[no-untyped-def]
+def _error(status: int, title: str, message: str, extra: Mapping[str, Any] | None = None, headers: Any = None,
+           page_message: str | None = None):  # type: ignore[no-untyped-def]
+    """The error answer: JSON (English) under ``/api/``, else the error page
+    in the page's language (``page_message``: the message translated, when
+    it differs from the JSON one)."""
     if _wants_json():
         body = {"status": status, "title": title, "message": message, **(extra or {})}
         return jsonify({"error": body}), status, headers or []
-    return render_template("error.html", status=status, title=title, message=message), status, headers or []
+    return render_template("error.html", status=status, title=title, message=page_message or message), status, headers or []
 
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):  # type: ignore[no-untyped-def]
         if isinstance(exc, InternalServerError):
-            return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged")
+            return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged",
+                          page_message=gettext("the viewer failed on this request; the record is unchanged"))
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
         return _error(exc.code or 500, exc.name, exc.description or exc.name, getattr(exc, "extra", None), headers)
 
     @app.errorhandler(GameNotFoundError)
     def _not_found(exc: GameNotFoundError):  # type: ignore[no-untyped-def]
-        return _error(404, "Not Found", f"no game {exc.game_id!r} in the store")
+        return _error(404, "Not Found", f"no game {exc.game_id!r} in the store",
+                      page_message=gettext("no game %(game)s in the store", game=repr(exc.game_id)))
 
     @app.errorhandler(RecordError)
     def _bad_record(exc: RecordError):  # type: ignore[no-untyped-def]
-        return _error(422, "Unprocessable Record", f"the stored record cannot be replayed: {exc}")
+        return _error(422, "Unprocessable Record", f"the stored record cannot be replayed: {exc}",
+                      page_message=gettext("the stored record cannot be replayed: %(error)s", error=str(exc)))
 
     @app.errorhandler(Exception)
     def _crash(exc: Exception):  # type: ignore[no-untyped-def]
         app.logger.exception("request failed: %s", request.path)
-        return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged")
+        return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged",
+                      page_message=gettext("the viewer failed on this request; the record is unchanged"))

@@ -70,6 +70,11 @@ class GameData:
         """The state just after ``position`` (checkpointed); ``IndexError`` outside."""
         return self.replayer.state_at(position)
 
+    @property
+    def seals_stored(self) -> bool:
+        """The seals are the store's (read), not computed here from record files."""
+        return self._stored_seals is not None
+
     @cached_property
     def seals(self) -> list[str | None]:
         """The seal after each position (FORMAT.md "Seal"): the store's stored

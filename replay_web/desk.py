@@ -56,8 +56,12 @@ from ledger.scoring import running_hand, score_sheet
 from ledger.state import TableState
 from ledger.tokens import Token
 from replay_web import access
+from replay_web.i18n import N_
+from replay_web.i18n import gettext as _
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
+#: the token roles (ledger/tokens.py), as the header and the flash name them
+ROLE_NAMES = (N_("recorder"), N_("referee"), N_("admin"))
 _SESSION_KEY = "referee_token"
 csrf = CSRFProtect()
 bp = Blueprint("desk", __name__)
@@ -139,19 +143,19 @@ def signin():  # type: ignore[no-untyped-def]
     error = None
     status = 200
     if tokens is None:
-        error, status = "this viewer shows record files: there is no store, so no referee sign-in", 405
+        error, status = _("this viewer shows record files: there is no store, so no referee sign-in"), 405
     elif request.method == "POST":
         if not form.validate_on_submit():
-            error, status = "give the token that rummy-ledger token create printed", 400
+            error, status = _("give the token that rummy-ledger token create printed"), 400
         else:
             token = tokens.check(form.token.data.strip())
             if token is None:
-                error, status = "the token is not valid (unknown, mistyped or revoked)", 401
+                error, status = _("the token is not valid (unknown, mistyped or revoked)"), 401
             else:
                 session.clear()
                 session[_SESSION_KEY] = token.id
                 session.permanent = True
-                flash(f"signed in as {token.name} ({token.role})")
+                flash(_("signed in as %(name)s (%(role)s)", name=token.name, role=_(token.role)))
                 return redirect(_local(form.next.data), 303)
     form.token.data = ""
     return render_template("signin.html", form=form, error=error), status
@@ -161,7 +165,7 @@ def signin():  # type: ignore[no-untyped-def]
 def signout():  # type: ignore[no-untyped-def]
     SignOutForm()  # the CSRF check ran before the view (CSRFProtect)
     session.clear()
-    flash("signed out")
+    flash(_("signed out"))
     return redirect(_local(request.form.get("next")), 303)
 
 
@@ -189,14 +193,14 @@ class RestoreForm(FlaskForm):
 
 def _form_error(form: FlaskForm) -> BadRequest:
     parts = [f"{name}: {'; '.join(str(m) for m in msgs)}" for name, msgs in form.errors.items()]
-    return BadRequest(description="the ruling was not stored: " + ", ".join(parts))
+    return BadRequest(description=_("the ruling was not stored: %(errors)s", errors=", ".join(parts)))
 
 
 def _referee(game: Any) -> Token:
     """The signed-in token, which must be a referee's or admin's covering the game."""
     token = signed_in()
     if token is None:
-        raise Unauthorized(description="sign in with a referee token to rule (nothing was stored)")
+        raise Unauthorized(description=_("sign in with a referee token to rule (nothing was stored)"))
     access.check_write(token, game.started, [_Probe()])
     return token
 
@@ -211,18 +215,20 @@ def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Toke
     """Append one ruling; returns its position. 400/409 with nothing stored."""
     ledger = access.ledger_app()
     if ledger is None:
-        raise MethodNotAllowed(description="this viewer shows record files: it has no store to write to")
+        raise MethodNotAllowed(description=_("this viewer shows record files: it has no store to write to"))
     try:
         event = decode_event(msgspec.json.encode(data))
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise BadRequest(description=f"the ruling was not stored: REC-FORMAT: {exc}") from None
+        raise BadRequest(description=_("the ruling was not stored: %(errors)s", errors=f"REC-FORMAT: {exc}")) from None
     try:
         result = ledger.append_events(game_id, [event], expected=expected, appended_by=token.label)
     except RecordError as err:
-        raise BadRequest(description=f"the ruling was not stored: {err.rule}: {err.message} (position {err.position}, field {err.field})") from None
+        raise BadRequest(description=_("the ruling was not stored: %(errors)s", errors=_(
+            "%(rule)s: %(message)s (position %(position)s, field %(field)s)",
+            rule=err.rule, message=err.message, position=err.position, field=err.field))) from None
     except ConcurrentAppendError as err:
-        raise Conflict(description=(f"the ruling was not stored: the game has {err.length} events now, the page showed {expected};"
-                                    " reload the page and rule again")) from None
+        raise Conflict(description=_("the ruling was not stored: the game has %(now)s events now, the page showed %(shown)s;"
+                                     " reload the page and rule again", now=err.length, shown=expected)) from None
     hub = current_app.extensions.get("replay_web.stream")
     if hub is not None:
         hub.poke(game_id)
@@ -242,13 +248,13 @@ def rule_penalty(game_id: str):  # type: ignore[no-untyped-def]
     form = PenaltyForm()
     if not form.validate_on_submit():
         raise _form_error(form)
-    kind, _, number = form.side.data.partition(":")
+    kind, _sep, number = form.side.data.partition(":")
     data: dict[str, Any] = {"type": "penalty_assessed", kind: int(number), "points": form.points.data,
                             "rule": form.rule.data, "finding": form.finding.data, "referee": token.name}
     if form.note.data:
         data["note"] = form.note.data
     pos = _store_ruling(game_id, data, form.expected.data, token)
-    flash(f"penalty stored at position {pos}")
+    flash(_("penalty stored at position %(pos)s", pos=pos))
     return redirect(url_for("games.game_page", game_id=game_id, at=pos), 303)
 
 
@@ -264,7 +270,7 @@ def rule_restore(game_id: str):  # type: ignore[no-untyped-def]
     if form.note.data:
         data["note"] = form.note.data
     pos = _store_ruling(game_id, data, form.expected.data, token)
-    flash(f"table restored to move {form.target.data} at position {pos}")
+    flash(_("table restored to move %(target)s at position %(pos)s", target=form.target.data, pos=pos))
     return redirect(url_for("games.game_page", game_id=game_id, at=pos), 303)
 
 
@@ -282,19 +288,27 @@ def may_rule(game: Any) -> bool:
 
 
 def side_choices(state: TableState) -> list[tuple[str, str]]:
+    from replay_web.words import side_words
+
     """``[(value, label)]`` of the penalty form: each seat, and each team in partnerships."""
-    out = [(f"seat:{p.seat}", f"{p.name} (seat {p.seat})") for p in state.players]
+    out = [(f"seat:{p.seat}", _("%(name)s (seat %(seat)s)", name=p.name, seat=p.seat)) for p in state.players]
     if state.n_sides < state.n_seats:
-        out += [(f"team:{s}", state.rules.side_label(state, s)) for s in range(state.n_sides)]
+        out += [(f"team:{s}", side_words(state.rules.side_label(state, s))) for s in range(state.n_sides)]
     return out
 
 
 def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: Any = None) -> dict[str, Any]:
+    from replay_web.report import move_seconds, tempo_text
+    from replay_web.words import ruling_status
+
     """What the game page adds for the desk: ``rulings`` (finding position ->
     rulings, up to ``horizon``, the last position the page may show),
     ``rewound`` (position -> the restoring position, likewise), ``score``
     (the panel at ``state``'s position: :func:`score_panel`), ``can_rule``,
-    the penalty's ``side_choices`` and the page's ``length`` (``expected``).
+    the penalty's ``side_choices``, the page's ``length`` (``expected``) and
+    ``tempo`` (per position up to ``horizon``, the time since the previous
+    timed move, ``"+12 s"``, or ``""``: :func:`replay_web.report.move_seconds`).
+    Texts are in the page's language (:mod:`replay_web.words`).
     ``pov``: the page's viewer (None the referee, a seat, or a spectator)."""
     events = game.events[: horizon + 1]
     index = by_finding(events)
@@ -302,7 +316,8 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     rule = may_rule(game)
     return {
         "rulings": index,
-        "ruling_text": {pos: [r.status(game.final) for r in rs] for pos, rs in index.items()},
+        "ruling_text": {pos: [ruling_status(r, game.final) for r in rs] for pos, rs in index.items()},
+        "tempo": [tempo_text(t) for t in move_seconds(events)],
         "rewound": rewound,
         "score": score_panel(state, labels, pov),
         "can_rule": rule,

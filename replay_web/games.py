@@ -36,6 +36,8 @@ from replay_web import access, desk, params
 from replay_web.cache import GameData
 from replay_web.present import ORDERS, board
 from replay_web.store import meta_of
+from replay_web.i18n import gettext as _
+from replay_web.words import viewer_move
 
 bp = Blueprint("games", __name__)
 
@@ -81,9 +83,9 @@ def sort_order(args: Any) -> tuple[str | None, str]:
     col = (args.get("sort") or "").strip().lower() or None
     way = (args.get("dir") or "asc").strip().lower()
     if col is not None and col not in SORT_COLUMNS:
-        abort(400, description=f"sort={args.get('sort')!r}: one of {', '.join(SORT_COLUMNS)}")
+        abort(400, description=_("sort=%(value)s: one of %(columns)s", value=repr(args.get("sort")), columns=", ".join(SORT_COLUMNS)))
     if way not in SORT_DIRS:
-        abort(400, description=f"dir={args.get('dir')!r}: asc or desc")
+        abort(400, description=_("dir=%(value)s: asc or desc", value=repr(args.get("dir"))))
     return col, way
 
 
@@ -281,7 +283,8 @@ def hand_order(args: Any) -> str:
     order); anything else is a 400 naming both."""
     raw = (args.get("order") or "suit").strip().lower()
     if raw not in ORDERS:
-        abort(400, description=f"order={args.get('order')!r}: order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)")
+        abort(400, description=_("order=%(value)s: order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)",
+                                 value=repr(args.get("order"))))
     return raw
 
 
@@ -314,7 +317,7 @@ def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None,
         at=at,
         last=game.last if (pov is None or not whole) else None,
         pov=pov if whole else None,
-        move=move_text(game.events[at], state, pov),
+        move=viewer_move(game.events[at], state, pov, move_text(game.events[at], state, pov)),  # in the page's language
         rules_here=rules_here,
         hand_no=state.hand,
     )
@@ -368,7 +371,7 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
         event = full.events[i]
         moves.append({
             "pos": i,
-            "text": full.moves[i] if pov is None else move_text(event, state, pov),
+            "text": viewer_move(event, full.final if pov is None else state, pov, full.moves[i] if pov is None else move_text(event, state, pov)),
             "rules": rules_at.get(i, []),
             "deal": event.type == "hand_dealt",
             "note": event.note if pov is None else None,

@@ -1,13 +1,32 @@
-"""Italian and English for the dispute report: gettext catalogs read with Babel.
+"""Italian and English for the whole viewer and the dispute report: one
+gettext catalog read with Babel.
 
 The catalog is ``replay_web/translations/<lang>/LC_MESSAGES/messages.po``
 (English is the source language: its msgids are the English text, so ``en``
 needs no catalog). The ``.po`` file is the one kept in git; it is compiled to
 the gettext binary form in memory the first time a language is used
 (:func:`babel.messages.mofile.write_mo`), so a clean checkout needs no build
-step and no compiled ``.mo`` file can go stale. ``pybabel extract -F
-babel.cfg`` / ``pybabel update`` keep the catalog in step with the sources
-(README, "Dispute report").
+step and no compiled ``.mo`` file can go stale. Italian uses the federations'
+words: smazzata (hand), tallone (stock), pozzo / monte degli scarti (discard
+pile), pozzetto, pinella, calata (meld), chiusura (going out), arbitro,
+penalità.
+
+Keeping the catalog in step with the sources (``babel.cfg`` names every
+Python module and template of the viewer)::
+
+    pybabel extract -F babel.cfg -k N_ --no-location --sort-output --no-wrap -o /tmp/messages.pot .
+    pybabel update -i /tmp/messages.pot -d replay_web/translations --no-fuzzy-matching
+    # translate the new empty msgstr entries, then:
+    pytest -q -p no:xdist tests/test_i18n.py tests/test_report.py -k catalog
+
+In the viewer (:func:`init_app`): the page's language is ``?lang=it|en``
+(sticky: every ``url_for`` link of that page carries it), else the best of
+the browser's ``Accept-Language``, else English; another ``lang`` is 400.
+Templates call ``_()`` / ``ngettext()`` (Jinja's i18n extension, new style:
+``_("hand %(n)s", n=3)``); Python code calls :func:`gettext` /
+:func:`ngettext` of this module, which read the request's language. HTML
+pages answer with ``Content-Language`` and ``Vary: Accept-Language``; the
+JSON API stays English.
 
 >>> choose_lang("it_IT.UTF-8"), choose_lang("en-GB"), choose_lang("fr"), choose_lang(None)
 ('it', 'en', None, None)
@@ -22,22 +41,38 @@ import threading
 from functools import lru_cache
 from gettext import NullTranslations
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-#: languages of the report: English (the source) and Italian
+#: languages of the viewer and the report: English (the source) and Italian
 LANGUAGES: tuple[str, ...] = ("en", "it")
 DEFAULT_LANG = "en"
 DOMAIN = "messages"
 TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
+#: names of the languages, each in its own language (the header's switch)
+LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
 
 _lock = threading.Lock()
 
 
+def N_(text: str) -> str:
+    """Marks ``text`` for the catalog; it is translated where it is shown."""
+    return text
+
+
+#: Werkzeug's titles of the HTTP errors the viewer's pages answer with (error.html)
+HTTP_TITLES = (
+    N_("Bad Request"), N_("Unauthorized"), N_("Forbidden"), N_("Not Found"), N_("Method Not Allowed"),
+    N_("Conflict"), N_("Request Entity Too Large"), N_("Unprocessable Record"), N_("Internal Server Error"),
+    N_("Service Unavailable"),
+)
+
+
 def choose_lang(value: str | None) -> str | None:
-    """The report language named by ``value`` (``it``, ``it_IT.UTF-8``,
+    """The language named by ``value`` (``it``, ``it_IT.UTF-8``,
     ``en-GB``…), or None when it names none of :data:`LANGUAGES`."""
     if not value:
         return None
@@ -67,3 +102,105 @@ def translations(lang: str) -> NullTranslations:
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
     return Translations(buf, domain=DOMAIN)
+
+
+# --- the viewer's request language ------------------------------------------------
+
+
+def current_lang() -> str:
+    """The language of the request being served (English outside a request)."""
+    from flask import g, has_request_context
+
+    if not has_request_context():
+        return DEFAULT_LANG
+    return g.get("lang", DEFAULT_LANG)
+
+
+def gettext(text: str, **variables: Any) -> str:
+    """``text`` in the request's language, ``%(name)s`` filled from ``variables``."""
+    out = translations(current_lang()).gettext(text)
+    return out % variables if variables else out
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The singular or plural of the request's language; ``%(num)s`` is ``num``."""
+    out = translations(current_lang()).ngettext(singular, plural, num)
+    return out % {"num": num, **variables}
+
+
+def request_lang() -> tuple[str, str | None]:
+    """``(lang, sticky)`` of the request: ``?lang=it|en`` (then also
+    ``sticky``, kept on the page's links), else the browser's
+    ``Accept-Language``, else English. Another ``lang`` value aborts with 400."""
+    from flask import abort, request
+
+    raw = request.args.get("lang")
+    if raw:
+        if raw not in LANGUAGES:
+            abort(400, description=f"lang={raw!r}: the viewer is in {' or '.join(LANGUAGES)}")
+        return raw, raw
+    best = request.accept_languages.best_match(LANGUAGES)
+    return (choose_lang(best) or DEFAULT_LANG), None
+
+
+def _html_request() -> bool:
+    from flask import request
+
+    return not request.path.startswith("/api/") and request.endpoint != "static"
+
+
+def lang_url(lang: str) -> str:
+    """The page being shown, in ``lang`` (the header's language switch)."""
+    from flask import request, url_for
+
+    if request.endpoint is None or request.method != "GET":
+        return url_for("games.games_list", lang=lang)
+    args = {k: v for k, v in request.args.items() if k != "lang"}
+    return url_for(request.endpoint, **(request.view_args or {}), **args, lang=lang)
+
+
+def init_app(app: Any) -> None:
+    """The request language on ``app``: chosen before each page, kept on
+    its links, said in the response headers, and ``_`` / ``ngettext`` in
+    its templates (Jinja's i18n extension, new style)."""
+    from flask import g
+
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda s: translations(current_lang()).gettext(s),
+        lambda s, p, n: translations(current_lang()).ngettext(s, p, n),
+        newstyle=True,
+    )
+
+    @app.before_request
+    def _choose() -> None:
+        if _html_request():
+            g.lang, g.lang_sticky = request_lang()
+
+    @app.url_defaults
+    def _sticky(endpoint: str, values: dict[str, Any]) -> None:
+        sticky = g.get("lang_sticky") if _has_g() else None
+        if sticky and endpoint != "static" and not endpoint.startswith(("api.", "write.", "stream.")):
+            values.setdefault("lang", sticky)
+
+    @app.after_request
+    def _headers(response: Any) -> Any:
+        if _html_request() and response.mimetype == "text/html":
+            response.headers["Content-Language"] = current_lang()
+            response.vary.add("Accept-Language")
+        return response
+
+    from ledger.rule_texts import rule_text
+    from replay_web import words
+    from replay_web.report import _code_markup
+
+    app.jinja_env.globals.update(lang_url=lang_url, current_lang=current_lang, LANGUAGE_NAMES=LANGUAGE_NAMES,
+                                 turn_words=words.turn_line, rule_text=lambda rule: rule_text(rule, current_lang()) or "")
+    app.jinja_env.filters.update(side_words=words.side_words, component=words.component, hand_reason=words.hand_reason,
+                                 code=_code_markup)
+
+
+def _has_g() -> bool:
+    from flask import has_app_context
+
+    return has_app_context()

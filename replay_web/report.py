@@ -28,7 +28,7 @@ language.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -38,17 +38,21 @@ from flask import Blueprint, abort, make_response, request, url_for
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.audit import report as audit_report
-from ledger.cards import pretty, pretty_list
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
+from ledger.rulings import by_finding, rewound_by
 from ledger.scoring import ScoreSheet, score_sheet
-from ledger.state import Finding, TableState
+from ledger.state import TableState
 from replay_web import params
-from replay_web.i18n import DEFAULT_LANG, LANGUAGES, choose_lang, translations
+from replay_web.i18n import DEFAULT_LANG, N_, translations
 from replay_web.present import board, face, suit_markup
+from replay_web.words import (BREAKDOWN, GAME_END_REASONS, HAND_END_REASONS, META_LABELS, PHASES, VARIANT_NAMES, Gettext,
+                              move_line, side_label)
+from replay_web.words import _signed
 
-__all__ = ["bp", "build_report", "render_html", "report_css", "seal_of", "ReportError", "MOVES_BEFORE", "MOVES_AFTER"]
+__all__ = ["bp", "build_report", "render_html", "report_css", "seal_of", "rewound_by", "move_line", "ReportError",
+           "MOVES_BEFORE", "MOVES_AFTER"]
 
 #: moves shown before and after the position in dispute
 MOVES_BEFORE = 6
@@ -58,8 +62,6 @@ HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 CSS = HERE / "static" / "report.css"
 
-Gettext = Callable[[str], str]
-
 bp = Blueprint("report", __name__)
 
 
@@ -68,181 +70,32 @@ class ReportError(ValueError):
     ``finding`` position without a finding); the message says what is allowed."""
 
 
-def N_(text: str) -> str:
-    """Marks ``text`` for the catalog; it is translated where it is shown."""
-    return text
+# --- the seal (FORMAT.md "Seal") ------------------------------------------------
+
+#: where the report's seal comes from
+SEAL_STORED, SEAL_COMPUTED = "store", "computed"
 
 
-VARIANT_NAMES = {"burraco": "Burraco", "scala40": "Scala 40", "ramino51": "Ramino 51", "ramino": "Ramino", "gin": "Gin Rummy"}
+def seal_of(events: Sequence[Event], stored: Sequence[str | None] | None = None) -> dict[str, Any] | None:
+    """The game's seal after its last event: ``{"short", "full", "position",
+    "source"}`` (FORMAT.md "Seal": SHA-256 chain over the canonical lines).
 
-META_LABELS = {
-    "tournament": N_("tournament"),
-    "round": N_("round"),
-    "table": N_("table"),
-    "date": N_("date"),
-    "referee": N_("referee"),
-    "site": N_("site"),
-}
+    ``stored``: the seals the store wrote with the events (the viewer's
+    :attr:`replay_web.cache.GameData.seals`, :func:`ledger.sealstore.stored_seals`):
+    the last one is **read**, not recomputed (``source`` ``"store"``; None
+    when the store holds no seal for the last event: ``rummy-ledger verify``
+    says why). Without them (a record file) the chain is computed from the
+    events by :mod:`ledger.seal` (``source`` ``"computed"``)."""
+    from ledger import seal as seal_module
 
-HAND_END_REASONS = {
-    "went_out": N_("went out"),
-    "knocked": N_("knocked"),
-    "stock_exhausted": N_("stock exhausted"),
-    "time_out": N_("time out"),
-    "stalled": N_("stalled"),
-    "abandoned": N_("abandoned"),
-}
-
-GAME_END_REASONS = {
-    "target_reached": N_("target reached"),
-    "hands_played": N_("hands played"),
-    "elimination": N_("elimination"),
-    "abandoned": N_("abandoned"),
-    "time_out": N_("time out"),
-}
-
-PHASES = {
-    "setup": N_("before the first deal"),
-    "draw": N_("to draw"),
-    "play": N_("to meld, lay off or discard"),
-    "over": N_("hand over"),
-    "ended": N_("game over"),
-}
-
-#: score breakdown components (README, "breakdown components") as shown
-BREAKDOWN = {
-    "melds": N_("melds"),
-    "burraco_clean": N_("clean burraco"),
-    "burraco_semi_clean": N_("semi-clean burraco"),
-    "burraco_dirty": N_("dirty burraco"),
-    "closing": N_("going out"),
-    "hand": N_("cards in hand"),
-    "no_pozzetto": N_("no pozzetto"),
-    "penalty": N_("penalty"),
-    "cards": N_("cards in hand"),
-    "jokers": N_("jokers in hand"),
-    "unopened": N_("not opened"),
-    "chiusura_in_mano": N_("chiusura in mano"),
-    "joker_double": N_("joker double"),
-    "all_at_once": N_("all at once"),
-    "hands_collected": N_("hands collected"),
-    "rummy_double": N_("rummy double"),
-    "deadwood_difference": N_("deadwood difference"),
-    "gin_bonus": N_("gin bonus"),
-    "big_gin_bonus": N_("big gin bonus"),
-    "undercut_bonus": N_("undercut bonus"),
-    "game_bonus": N_("game bonus"),
-    "box_bonus": N_("box bonus"),
-}
-
-
-# --- the seal (engineer #15's ledger.seal; FORMAT.md "Seal") ----------------
-
-def seal_of(events: Sequence[Event]) -> dict[str, Any] | None:
-    """The game's seal after its last event: ``{"short", "full", "position"}``
-    (FORMAT.md "Seal": SHA-256 chain over the canonical lines), or None when
-    this build has no :mod:`ledger.seal` (the hook: the report shows no seal
-    then). The chain itself is defined and computed by :mod:`ledger.seal`."""
-    try:
-        from ledger import seal as seal_module  # type: ignore[attr-defined]
-    except ImportError:
-        return None
+    position = len(events) - 1
+    if stored is not None:
+        full = stored[position] if len(stored) > position else None
+        if not full:
+            return None
+        return {"short": seal_module.short_form(full), "full": full, "position": position, "source": SEAL_STORED}
     full = seal_module.seal_hex([encode_event(e) for e in events])
-    return {"short": seal_module.short_form(full), "full": full, "position": len(events) - 1}
-
-
-# --- words ---------------------------------------------------------------------
-
-def _side_label(state: TableState, side: int, _: Gettext) -> str:
-    seats = state.seats_of(side)
-    if len(seats) == 1:
-        return state.name(seats[0])
-    return _("team %(n)s (%(names)s)") % {"n": side, "names": " & ".join(state.name(s) for s in seats)}
-
-
-def _signed(n: int) -> str:
-    """``+70``, ``−50`` (a true minus sign), ``0``.
-
-    >>> _signed(70), _signed(-50), _signed(0)
-    ('+70', '−50', '0')
-    """
-    return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
-
-
-def move_line(event: Event, state: TableState, _: Gettext) -> str:
-    """One line of move notation in the report's language (``state`` names
-    the players). Same content as :func:`ledger.views.describe`."""
-    e: Any = event
-    t = event.type
-
-    def who(seat: int | None) -> str:
-        return state.name(seat)
-
-    if t == "game_started":
-        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
-            "game": e.game_id, "variant": VARIANT_NAMES.get(e.variant, e.variant),
-            "ruleset": e.ruleset or state.rules.ruleset, "names": ", ".join(p.name for p in e.players)}
-    if t == "hand_dealt":
-        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {"hand": e.hand, "dealer": who(e.dealer), "cards": pretty_list(e.discard)}
-    if t == "card_drawn":
-        return _("%(who)s draws %(card)s from the stock") % {"who": who(e.seat), "card": pretty(e.card)}
-    if t == "upcard_passed":
-        return _("%(who)s passes the upcard") % {"who": who(e.seat)}
-    if t == "discard_taken":
-        if len(e.cards) == 1:
-            return _("%(who)s takes %(card)s from the discard pile") % {"who": who(e.seat), "card": pretty(e.cards[0])}
-        return _("%(who)s takes the discard pile: %(cards)s") % {"who": who(e.seat), "cards": pretty_list(e.cards)}
-    if t == "meld_laid":
-        return _("%(who)s melds %(cards)s [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
-    if t == "meld_extended":
-        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
-    if t == "joker_swapped":
-        return _("%(who)s swaps %(card)s for the %(joker)s in [%(meld)s]") % {
-            "who": who(e.seat), "card": pretty(e.card), "joker": pretty(e.joker), "meld": e.meld}
-    if t == "pozzetto_taken":
-        return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
-    if t == "card_discarded":
-        return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
-    if t == "knocked":
-        if not e.deadwood:
-            return _("%(who)s goes gin, discarding %(card)s face down") % {"who": who(e.seat), "card": pretty(e.discard)}
-        return _("%(who)s knocks with deadwood %(cards)s, discarding %(card)s face down") % {
-            "who": who(e.seat), "cards": pretty_list(e.deadwood), "card": pretty(e.discard)}
-    if t == "stock_restocked":
-        return _("the discard pile becomes the stock")
-    if t == "hand_ended":
-        reason = _(HAND_END_REASONS.get(e.reason, e.reason))
-        if e.seat is not None:
-            return _("hand ends: %(reason)s (%(who)s)") % {"reason": reason, "who": who(e.seat)}
-        return _("hand ends: %(reason)s") % {"reason": reason}
-    if t == "penalty_assessed":
-        target = who(e.seat) if e.seat is not None else _("team %(n)s") % {"n": e.team}
-        return _("referee: penalty %(points)s to %(target)s (%(rule)s)") % {"points": _signed(e.points), "target": target, "rule": e.rule}
-    if t == "position_restored":
-        return _("referee restores the table to move %(target)s: %(reason)s") % {"target": e.target, "reason": e.reason}
-    if t == "game_ended":
-        return _("game ends: %(reason)s") % {"reason": _(GAME_END_REASONS.get(e.reason, e.reason))}
-    return t
-
-
-def rewound_by(events: Sequence[Event]) -> dict[int, int]:
-    """Position -> position of the ``position_restored`` that rewound it:
-    the moves after its ``target`` and before it (FORMAT.md "Events"); the
-    referee's own rulings in between are not rewound (a penalty stays).
-
-    >>> from ledger.events import CardDrawn, PenaltyAssessed, PositionRestored
-    >>> evs = [CardDrawn(seat=0, card="7H")] * 3 + [PenaltyAssessed(seat=0, points=-5, rule="ALL-TURN-2"),
-    ...        PositionRestored(target=1, reason="two draws")]
-    >>> rewound_by(evs)
-    {2: 4}
-    """
-    out: dict[int, int] = {}
-    for pos, e in enumerate(events):
-        if isinstance(e, PositionRestored):
-            for p in range(e.target + 1, pos):
-                if not isinstance(events[p], (PenaltyAssessed, PositionRestored)):
-                    out.setdefault(p, pos)
-    return out
+    return {"short": seal_module.short_form(full), "full": full, "position": position, "source": SEAL_COMPUTED}
 
 
 def _when(value: str | None) -> datetime | None:
@@ -301,6 +154,37 @@ def longest_turns(events: Sequence[Event], state: TableState, top: int = 3) -> l
     return out
 
 
+def move_seconds(events: Sequence[Event]) -> list[int | None]:
+    """Per position, the seconds since the previous event that carries
+    ``at`` (FORMAT.md "Events": ``at``, ISO 8601), or None where this event
+    or every one before it has no time.
+
+    >>> from ledger.events import CardDrawn
+    >>> move_seconds([CardDrawn(seat=0, card="7H", at="2026-11-29T20:00:00Z"), CardDrawn(seat=1, card="8H"),
+    ...               CardDrawn(seat=0, card="9H", at="2026-11-29T20:00:12Z")])
+    [None, None, 12]
+    """
+    out: list[int | None] = []
+    previous: datetime | None = None
+    for e in events:
+        when = _when(e.at)
+        out.append(int((when - previous).total_seconds()) if when is not None and previous is not None else None)
+        if when is not None:
+            previous = when
+    return out
+
+
+def tempo_text(seconds: int | None) -> str:
+    """A move's time as the move list shows it: ``+12 s``, ``+1:05`` from a minute on, ``""`` without one.
+
+    >>> tempo_text(12), tempo_text(65), tempo_text(None)
+    ('+12 s', '+1:05', '')
+    """
+    if seconds is None:
+        return ""
+    return f"+{seconds} s" if seconds < 60 else f"+{_duration(seconds)}"
+
+
 def _duration(seconds: int) -> str:
     """``1:05`` (minutes:seconds), ``1:02:03`` past an hour.
 
@@ -314,33 +198,21 @@ def _duration(seconds: int) -> str:
 
 # --- the report's data ----------------------------------------------------------
 
-def _rulings(events: Sequence[Event], final: TableState, findings: Sequence[Finding], _: Gettext) -> list[dict[str, Any]]:
-    """The referee's rulings in record order, each with the findings it rules
-    on: the one its ``finding`` field names, else (for a penalty) the
-    findings of the same hand that cite its rule and come before it."""
+def _rulings(events: Sequence[Event], final: TableState, _: Gettext) -> list[dict[str, Any]]:
+    """The referee's ``penalty_assessed`` / ``position_restored`` events in
+    record order, each with the finding it rules on: its ``finding`` field
+    (:mod:`ledger.rulings`, the same answer the viewer and ``audit`` give;
+    a ruling without ``finding`` answers none)."""
     out = []
-    hand = 0
     for pos, e in enumerate(events):
-        if e.type == "hand_dealt":
-            hand = e.hand  # type: ignore[attr-defined]
         if not isinstance(e, (PenaltyAssessed, PositionRestored)):
             continue
-        linked = getattr(e, "finding", None)
-        if linked is not None:
-            on = [linked]
-            explicit = True
-        elif isinstance(e, PenaltyAssessed):
-            on = sorted({f.position for f in findings if f.rule == e.rule and f.hand == hand and f.position < pos})
-            explicit = False
-        else:
-            on, explicit = [], False
         row: dict[str, Any] = {
             "position": pos,
             "kind": "penalty" if isinstance(e, PenaltyAssessed) else "restore",
             "text": move_line(e, final, _),
-            "referee": getattr(e, "referee", None),
-            "findings": on,
-            "explicit": explicit,
+            "referee": e.referee,
+            "findings": [e.finding] if e.finding is not None else [],
             "note": e.note,
         }
         if isinstance(e, PenaltyAssessed):
@@ -434,7 +306,7 @@ def _table(state: TableState, _: Gettext) -> dict[str, Any]:
     else:
         turn = _(PHASES.get(v["phase"], v["phase"]))
     for g in b["sides"]:
-        g["label"] = _side_label(state, g["side"], _)
+        g["label"] = side_label(state, g["side"], _)
     return {
         "seats": v["seats"],
         "dealer": v["dealer"],
@@ -450,14 +322,17 @@ def _table(state: TableState, _: Gettext) -> dict[str, Any]:
 
 
 def build_report(events: Sequence[Event], *, at: int | None = None, finding: int | None = None,
-                 lang: str = DEFAULT_LANG, replayer: Replayer | None = None) -> dict[str, Any]:
+                 lang: str = DEFAULT_LANG, replayer: Replayer | None = None,
+                 seals: Sequence[str | None] | None = None) -> dict[str, Any]:
     """The report's data (the template's context) for a validated record.
 
     ``at``: the position in dispute (default: ``finding``, else the first
     finding's position, else the last position); ``finding``: the position
     of the finding(s) in dispute, highlighted (None: all findings alike).
     ``replayer``: an existing :class:`Replayer` over ``events`` (the viewer's
-    cache), else one is made. Raises :class:`ReportError` for an ``at``
+    cache), else one is made. ``seals``: the store's seal after each
+    position (read, not recomputed: :func:`seal_of`); None for a record
+    file (the seal is computed). Raises :class:`ReportError` for an ``at``
     outside ``0..last`` or a ``finding`` position that has no finding,
     ``ValueError`` for a language that is not ``it``/``en``, and
     :class:`~ledger.errors.RecordError` for an impossible record.
@@ -480,15 +355,13 @@ def build_report(events: Sequence[Event], *, at: int | None = None, finding: int
     state = rp.state_at(at)
     first = events[0]
     assert isinstance(first, GameStarted)
-    labels = [_side_label(final, s, _) for s in range(final.n_sides)]
+    labels = [side_label(final, s, _) for s in range(final.n_sides)]
     rewound = rewound_by(events)
-    rulings = _rulings(events, final, findings, _)
-    ruled_by: dict[int, list[int]] = {}
-    for r in rulings:
-        for p in r["findings"]:
-            ruled_by.setdefault(p, []).append(r["position"])
+    rulings = _rulings(events, final, _)
+    ruled_by = {p: [r.position for r in rs] for p, rs in by_finding(events).items()}
 
     lo, hi = max(0, at - MOVES_BEFORE), min(last, at + MOVES_AFTER)
+    since = move_seconds(events)
     rules_at: dict[int, list[str]] = {}
     for f in findings:
         rules_at.setdefault(f.position, []).append(f.rule)
@@ -500,6 +373,7 @@ def build_report(events: Sequence[Event], *, at: int | None = None, finding: int
         "rewound_by": rewound.get(p),
         "note": events[p].note,
         "time": events[p].at,
+        "tempo": tempo_text(since[p]),
     } for p in range(lo, hi + 1)]
 
     finding_rows = [{
@@ -549,7 +423,8 @@ def build_report(events: Sequence[Event], *, at: int | None = None, finding: int
         "rulings": rulings,
         "score": _score(sheet, played, labels, _),
         "claims": _claims(sheet, played, final, labels, _),
-        "seal": seal_of(events),
+        "seal": seal_of(events, seals),
+        "seal_stored": seals is not None,
         "tempo": [{**row, "turns": [{**t, "time": _duration(t["seconds"])} for t in row["turns"]]}
                   for row in longest_turns(events, final)],
     }
@@ -588,12 +463,14 @@ def report_css() -> str:
     return CSS.read_text(encoding="utf-8")
 
 
-def render_html(data: dict[str, Any], *, css_href: str | None = None, back_href: str | None = None) -> str:
+def render_html(data: dict[str, Any], *, css_href: str | None = None, back_href: str | None = None,
+                pdf_href: str | None = None) -> str:
     """The report page. ``css_href``: link the stylesheet there (the viewer,
     whose Content-Security-Policy allows no inline style); None: the
     stylesheet is inlined, so the file stands alone (``-o FILE.html``, PDF)."""
     template = _env(data["lang"]).get_template("report.html")
-    return template.render(r=data, css_href=css_href, css_text=None if css_href else report_css(), back_href=back_href)
+    return template.render(r=data, css_href=css_href, css_text=None if css_href else report_css(), back_href=back_href,
+                           pdf_href=pdf_href)
 
 
 # --- the viewer's route -------------------------------------------------------------
@@ -607,24 +484,9 @@ def _whole(name: str) -> int | None:
     return int(raw)
 
 
-def request_lang() -> str:
-    """``?lang=it|en``, else the browser's ``Accept-Language``, else English;
-    another ``lang`` value aborts with 400."""
-    raw = request.args.get("lang")
-    if raw:
-        if raw not in LANGUAGES:
-            abort(400, description=f"lang={raw!r}: the report is in {' or '.join(LANGUAGES)}")
-        return raw
-    best = request.accept_languages.best_match(LANGUAGES)
-    return choose_lang(best) or DEFAULT_LANG
-
-
-@bp.get("/games/<game_id>/report")
-def report_page(game_id: str):  # type: ignore[no-untyped-def]
-    """The printable dispute report (HTML): 404 for an unknown game, 400 for
-    a bad ``at``, ``finding`` or ``lang``, 403 for an unfinished game without
-    a referee's token (the report shows every card; :mod:`replay_web.access`)."""
+def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
     from replay_web import access
+    from replay_web.i18n import current_lang
 
     game = params.load_game(game_id)
     if not access.reader_access(game).omniscient:
@@ -632,17 +494,58 @@ def report_page(game_id: str):  # type: ignore[no-untyped-def]
                                "(Authorization: Bearer …); a finished game's report is public")
     at = params.position(request.args, game) if request.args.get("at") not in (None, "") else None
     finding = _whole("finding")
-    lang = request_lang()
+    fmt = request.args.get("format", "html")
+    if fmt not in ("html", "pdf"):
+        abort(400, description=f"format={fmt!r}: the report is html or pdf")
     try:
-        data = build_report(game.events, at=at, finding=finding, lang=lang, replayer=game.replayer)
+        data = build_report(game.events, at=at, finding=finding, lang=current_lang(), replayer=game.replayer,
+                            seals=game.seals if game.seals_stored else None)
     except ReportError as exc:
         abort(400, description=str(exc))
+    return game, data
+
+
+@bp.get("/games/<game_id>/report")
+def report_page(game_id: str):  # type: ignore[no-untyped-def]
+    """The printable dispute report, HTML (or ``format=pdf``: :func:`report_pdf`).
+    The language is the page's (:mod:`replay_web.i18n`: ``?lang=it|en``,
+    ``Accept-Language``). 404 for an unknown game, 400 for a bad ``at``,
+    ``finding``, ``lang`` or ``format``, 403 for an unfinished game without
+    a referee's token (the report shows every card; :mod:`replay_web.access`)."""
+    if request.args.get("format") == "pdf":
+        return report_pdf(game_id)
+    _game, data = _report(game_id)
     html = render_html(
         data,
         css_href=url_for("static", filename="report.css"),
         back_href=url_for("games.game_page", game_id=game_id, at=data["at"]),
+        pdf_href=url_for("report.report_pdf", game_id=game_id, at=data["at"], finding=data["finding"], lang=data["lang"]),
     )
-    response = make_response(html)
-    response.headers["Content-Language"] = lang
+    return make_response(html)
+
+
+@bp.get("/games/<game_id>/report.pdf")
+def report_pdf(game_id: str):  # type: ignore[no-untyped-def]
+    """The dispute report as a PDF download (A4, :func:`replay_web.pdf.html_to_pdf`:
+    headless Chromium's print-to-PDF), same arguments and errors as
+    :func:`report_page`; 503 (HTML, or JSON when the client asks for JSON)
+    when this server has no Chromium or Playwright, naming what to install."""
+    from flask import jsonify
+
+    from replay_web.pdf import PdfUnavailableError, html_to_pdf
+
+    _game, data = _report(game_id)
+    try:
+        pdf = html_to_pdf(render_html(data))
+    except PdfUnavailableError as exc:
+        message = f"no PDF on this server: {exc}"
+        if request.accept_mimetypes.best == "application/json":
+            return jsonify({"error": {"status": 503, "title": "Service Unavailable", "message": message}}), 503
+        abort(503, description=message)
+    response = make_response(pdf)
+    response.mimetype = "application/pdf"
+    name = f"report-{data['game']['id']}-{data['at']}-{data['lang']}.pdf"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Content-Language"] = data["lang"]
     response.vary.add("Accept-Language")
     return response

@@ -224,6 +224,63 @@ def test_appends_continue_the_stored_chain(store) -> None:  # noqa: ANN001
     assert journal == [(0, "cli:test"), (1, "cli:test"), (2, "cli:test"), (3, "api:token-1"), (4, "api:token-1")]
 
 
+# --- verify's fast read (one row per game and table) agrees with the row-by-row check ---
+
+
+def _fast(app: LedgerApp, games: list[str]) -> dict[str, Any]:
+    from ledger import sealstore
+
+    t = sealstore._tables(app)
+    got = t.fast_batch([t.key(game_uuid(g)) for g in games], {game_uuid(g).hex: None for g in games})
+    return {g: got.get(game_uuid(g).hex) for g in games}
+
+
+def _slow(app: LedgerApp, game: str) -> Any:
+    from ledger import sealstore
+
+    t = sealstore._tables(app)
+    key = t.key(game_uuid(game))
+    rows, journal = t.batch([key])
+    return sealstore.check_game(None, game_uuid(game).hex, rows[game_uuid(game).hex], journal[game_uuid(game).hex])
+
+
+def test_an_intact_store_is_verified_by_the_fast_read(store) -> None:  # noqa: ANN001
+    """Imported games (one author and time each) and a live game (several
+    authors, one of them with a quote, an accent, a percent sign and a
+    newline in its name) are verified without the row-by-row check, with
+    the same game, length and seal."""
+    app, _raw, run = store
+    record = read_record(_record_of_ramino("live"))
+    app.append_events("live", list(record.events[:1]), expected=0, appended_by="cli:test")
+    app.append_events("live", list(record.events[1:3]), appended_by='api:zoë "%d"\n\\x')
+    app.append_events("live", list(record.events[3:5]), expected=3, appended_by="api:token-1")
+    games = ["g1", "bur-dispute", "live"]
+    fast = _fast(app, games)
+    for game in games:
+        slow = _slow(app, game)
+        assert slow.ok and fast[game] is not None
+        assert (fast[game].ok, fast[game].game_id, fast[game].length, fast[game].seal) == (True, game, slow.length, slow.seal)
+    assert [fast[g].length for g in games] == [16, 19, 5]
+    assert run("verify").stdout == "3 of 3 games verified (40 events)\n"
+
+
+def test_the_fast_read_gives_no_verdict_on_a_broken_game(store) -> None:  # noqa: ANN001
+    """Every journal entry of a game rewritten to one other author (the
+    fast read's one-author case) and two versions swapped: the fast read
+    leaves both to the row-by-row check, which names the position."""
+    app, raw, run = store
+    raw.run("UPDATE {journal} SET appended_by = 'cli:mallory' WHERE originator_id = ?", raw.oid("g1"))
+    a, b = raw.state("bur-dispute", 3), raw.state("bur-dispute", 4)
+    raw.run("UPDATE {events} SET originator_version = -1 WHERE originator_id = ? AND originator_version = ?", raw.oid("bur-dispute"), 4)
+    raw.run("UPDATE {events} SET originator_version = 4 WHERE originator_id = ? AND originator_version = ?", raw.oid("bur-dispute"), 5)
+    raw.run("UPDATE {events} SET originator_version = 5 WHERE originator_id = ? AND originator_version = ?", raw.oid("bur-dispute"), -1)
+    assert (raw.state("bur-dispute", 3), raw.state("bur-dispute", 4)) == (b, a)
+    assert _fast(app, ["g1", "bur-dispute"]) == {"g1": None, "bur-dispute": None}
+    lines = _broken(run("verify"))
+    assert sorted(line.split(": ", 2)[1] for line in lines) == ["position 0", "position 3"]
+    assert next(x for x in lines if x.startswith("g1:")).startswith("g1: position 0: journal entry (by 'cli:mallory', received ")
+
+
 def _record_of_ramino(game_id: str) -> bytes:
     from tests.conftest import record_bytes
 

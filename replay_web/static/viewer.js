@@ -15,6 +15,7 @@
 
   var pov = root.dataset.pov;
   var order = root.dataset.order; // "" (hands by suit, the default) or "dealt"
+  var lang = root.dataset.lang || ""; // ?lang= of the page, kept on every URL it makes (replay_web/i18n.py)
   var pageUrl = root.dataset.page;
   var boardUrl = root.dataset.board;
   var at = parseInt(root.dataset.at, 10);
@@ -37,6 +38,7 @@
     var q = "?at=" + n;
     if (pov !== "") q += "&pov=" + encodeURIComponent(pov);
     if (order) q += "&order=" + encodeURIComponent(order);
+    if (lang !== "") q += "&lang=" + encodeURIComponent(lang);
     return q;
   }
 
@@ -84,7 +86,12 @@
       li.setAttribute("aria-current", "step");
       showMove(li);
     }
-    document.title = document.title.replace(/ at \d+ /, " at " + at + " ");
+    document.title = document.title.replace(/ \d+ · /, " " + at + " · ");
+    // the report links follow the position (the report of the table at `at`)
+    var links = document.querySelectorAll("a.report-link[data-report]");
+    for (var k = 0; k < links.length; k++) {
+      links[k].setAttribute("href", links[k].dataset.report + "?at=" + at + (lang !== "" ? "&lang=" + encodeURIComponent(lang) : ""));
+    }
   }
 
   function go(n, push) {

@@ -1,0 +1,259 @@
+"""The viewer's and the report's words: move notation, phases, reasons and
+score components in the page's language (:mod:`replay_web.i18n`).
+
+:func:`move_line` is the notation of :func:`ledger.views.describe` in
+English or Italian; :func:`viewer_move` is what the viewer's move list and
+board show: the fold's own English notation on English pages (unchanged),
+the translated line on Italian ones, redacted as
+:func:`ledger.views.move_text` redacts it for a seat or a spectator
+(another seat's stock draw unnamed, a knock's face-down discard unnamed, a
+referee's free-text reason left out). No rule is evaluated here.
+
+>>> from ledger.events import CardDrawn
+>>> from replay_web.i18n import translations
+>>> move_line(CardDrawn(seat=0, card="7H"), None, translations("it").gettext)
+'posto 0 pesca 7♥ dal tallone'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ledger.cards import pretty, pretty_list
+from ledger.events import Event
+from ledger.state import TableState
+from replay_web.i18n import N_, current_lang, translations
+
+Gettext = Callable[[str], str]
+
+VARIANT_NAMES = {"burraco": "Burraco", "scala40": "Scala 40", "ramino51": "Ramino 51", "ramino": "Ramino", "gin": "Gin Rummy"}
+
+META_LABELS = {
+    "tournament": N_("tournament"),
+    "round": N_("round"),
+    "table": N_("table"),
+    "date": N_("date"),
+    "referee": N_("referee"),
+    "site": N_("site"),
+}
+
+HAND_END_REASONS = {
+    "went_out": N_("went out"),
+    "knocked": N_("knocked"),
+    "stock_exhausted": N_("stock exhausted"),
+    "time_out": N_("time out"),
+    "stalled": N_("stalled"),
+    "abandoned": N_("abandoned"),
+}
+
+GAME_END_REASONS = {
+    "target_reached": N_("target reached"),
+    "hands_played": N_("hands played"),
+    "elimination": N_("elimination"),
+    "abandoned": N_("abandoned"),
+    "time_out": N_("time out"),
+}
+
+PHASES = {
+    "setup": N_("before the first deal"),
+    "draw": N_("to draw"),
+    "play": N_("to meld, lay off or discard"),
+    "over": N_("hand over"),
+    "ended": N_("game over"),
+}
+
+#: score breakdown components (README, "breakdown components") as shown
+BREAKDOWN = {
+    "melds": N_("melds"),
+    "burraco_clean": N_("clean burraco"),
+    "burraco_semi_clean": N_("semi-clean burraco"),
+    "burraco_dirty": N_("dirty burraco"),
+    "closing": N_("going out"),
+    "hand": N_("cards in hand"),
+    "no_pozzetto": N_("no pozzetto"),
+    "penalty": N_("penalty"),
+    "cards": N_("cards in hand"),
+    "jokers": N_("jokers in hand"),
+    "unopened": N_("not opened"),
+    "chiusura_in_mano": N_("chiusura in mano"),
+    "joker_double": N_("joker double"),
+    "all_at_once": N_("all at once"),
+    "hands_collected": N_("hands collected"),
+    "rummy_double": N_("rummy double"),
+    "deadwood_difference": N_("deadwood difference"),
+    "gin_bonus": N_("gin bonus"),
+    "big_gin_bonus": N_("big gin bonus"),
+    "undercut_bonus": N_("undercut bonus"),
+    "game_bonus": N_("game bonus"),
+    "box_bonus": N_("box bonus"),
+}
+
+
+
+def side_label(state: TableState, side: int, _: Gettext) -> str:
+    seats = state.seats_of(side)
+    if len(seats) == 1:
+        return state.name(seats[0])
+    return _("team %(n)s (%(names)s)") % {"n": side, "names": " & ".join(state.name(s) for s in seats)}
+
+
+def _signed(n: int) -> str:
+    """``+70``, ``−50`` (a true minus sign), ``0``.
+
+    >>> _signed(70), _signed(-50), _signed(0)
+    ('+70', '−50', '0')
+    """
+    return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
+
+
+def move_line(event: Event, state: TableState | None, _: Gettext) -> str:
+    """One line of move notation in the report's language (``state`` names
+    the players). Same content as :func:`ledger.views.describe`."""
+    e: Any = event
+    t = event.type
+
+    def who(seat: int | None) -> str:
+        return state.name(seat) if state is not None else _("seat %(n)s") % {"n": seat}
+
+    if t == "game_started":
+        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
+            "game": e.game_id, "variant": VARIANT_NAMES.get(e.variant, e.variant),
+            "ruleset": e.ruleset or (state.rules.ruleset if state is not None else "default"), "names": ", ".join(p.name for p in e.players)}
+    if t == "hand_dealt":
+        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {"hand": e.hand, "dealer": who(e.dealer), "cards": pretty_list(e.discard)}
+    if t == "card_drawn":
+        return _("%(who)s draws %(card)s from the stock") % {"who": who(e.seat), "card": pretty(e.card)}
+    if t == "upcard_passed":
+        return _("%(who)s passes the upcard") % {"who": who(e.seat)}
+    if t == "discard_taken":
+        if len(e.cards) == 1:
+            return _("%(who)s takes %(card)s from the discard pile") % {"who": who(e.seat), "card": pretty(e.cards[0])}
+        return _("%(who)s takes the discard pile: %(cards)s") % {"who": who(e.seat), "cards": pretty_list(e.cards)}
+    if t == "meld_laid":
+        return _("%(who)s melds %(cards)s [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
+    if t == "meld_extended":
+        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
+    if t == "joker_swapped":
+        return _("%(who)s swaps %(card)s for the %(joker)s in [%(meld)s]") % {
+            "who": who(e.seat), "card": pretty(e.card), "joker": pretty(e.joker), "meld": e.meld}
+    if t == "pozzetto_taken":
+        return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
+    if t == "card_discarded":
+        return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
+    if t == "knocked":
+        if not e.deadwood:
+            return _("%(who)s goes gin, discarding %(card)s face down") % {"who": who(e.seat), "card": pretty(e.discard)}
+        return _("%(who)s knocks with deadwood %(cards)s, discarding %(card)s face down") % {
+            "who": who(e.seat), "cards": pretty_list(e.deadwood), "card": pretty(e.discard)}
+    if t == "stock_restocked":
+        return _("the discard pile becomes the stock")
+    if t == "hand_ended":
+        reason = _(HAND_END_REASONS.get(e.reason, e.reason))
+        if e.seat is not None:
+            return _("hand ends: %(reason)s (%(who)s)") % {"reason": reason, "who": who(e.seat)}
+        return _("hand ends: %(reason)s") % {"reason": reason}
+    if t == "penalty_assessed":
+        target = who(e.seat) if e.seat is not None else _("team %(n)s") % {"n": e.team}
+        return _("referee: penalty %(points)s to %(target)s (%(rule)s)") % {"points": _signed(e.points), "target": target, "rule": e.rule}
+    if t == "position_restored":
+        return _("referee restores the table to move %(target)s: %(reason)s") % {"target": e.target, "reason": e.reason}
+    if t == "game_ended":
+        return _("game ends: %(reason)s") % {"reason": _(GAME_END_REASONS.get(e.reason, e.reason))}
+    return t
+
+
+
+
+def _gettext() -> Gettext:
+    return translations(current_lang()).gettext
+
+
+def viewer_move(event: Event, state: TableState | None, pov: Any, english: str) -> str:
+    """The move as the viewer's page shows it: ``english`` (the fold's
+    notation, already redacted for ``pov``) on an English page; on another
+    language's page :func:`move_line`, redacted for ``pov`` as
+    :func:`ledger.views.move_text` is."""
+    lang = current_lang()
+    if lang == "en":
+        return english
+    _ = translations(lang).gettext
+    if pov is not None:
+        seat = getattr(event, "seat", None)
+        name = state.name(seat) if state is not None else _("seat %(n)s") % {"n": seat}
+        if seat != pov and event.type == "card_drawn":
+            return _("%(who)s draws a card from the stock") % {"who": name}
+        if seat != pov and event.type == "knocked":
+            if not getattr(event, "deadwood", ()):
+                return _("%(who)s goes gin, discarding face down") % {"who": name}
+            return _("%(who)s knocks, discarding face down") % {"who": name}
+        if event.type == "position_restored":
+            return _("referee restores the table to move %(target)s") % {"target": getattr(event, "target")}
+    return move_line(event, state, _)
+
+
+def turn_line(view: dict[str, Any], english: str) -> str:
+    """Whose turn and what to do (``view``: :func:`ledger.views.state_view`),
+    in the page's language: ``english`` (the viewer's own line) on an
+    English page, else ``"Bruno (posto 1) deve pescare"``."""
+    lang = current_lang()
+    if lang == "en":
+        return english
+    _ = translations(lang).gettext
+    if view["ended"]:
+        return _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(view["ended"], view["ended"].replace("_", " ")))}
+    if view["turn"] is not None:
+        return _("%(who)s (seat %(seat)s) %(phase)s") % {"who": view["seats"][view["turn"]]["name"], "seat": view["turn"],
+                                                        "phase": _(PHASES.get(view["phase"], view["phase"]))}
+    return _(PHASES.get(view["phase"], view["phase"]))
+
+
+def component(key: str) -> str:
+    """A score component (README, "breakdown components") as the viewer's
+    score panel names it: the key itself on an English page (``no
+    pozzetto``), the report's term in another language (``pozzetto non preso``)."""
+    if current_lang() == "en":
+        return key.replace("_", " ")
+    return _gettext()(BREAKDOWN.get(key, key.replace("_", " ")))
+
+
+def hand_reason(reason: str) -> str:
+    """Why a hand ended (``went_out`` or the scoreboard's ``went out``), in the page's language."""
+    key = reason.replace(" ", "_")
+    return _gettext()(HAND_END_REASONS.get(key, reason.replace("_", " ")))
+
+
+def side_words(label: str) -> str:
+    """A side's label (:meth:`side_label` of the variant: a player's name,
+    or ``"team 0 (Anna & Carla)"``) in the page's language."""
+    m = _TEAM.match(label)
+    if m is None or current_lang() == "en":
+        return label
+    return _gettext()("team %(n)s (%(names)s)") % {"n": m.group(1), "names": m.group(2)}
+
+
+def ruling_status(ruling: Any, state: TableState | None) -> str:
+    """A finding's status line (:meth:`ledger.rulings.Ruling.status`) in the
+    page's language: ``"ruled at position 20 by Rita: penalty -50 to Bruno (BUR-TURN-1)"``."""
+    lang = current_lang()
+    if lang == "en":
+        return ruling.status(state)
+    _ = translations(lang).gettext
+    if ruling.kind == "penalty_assessed":
+        if ruling.seat is not None:
+            who = state.name(ruling.seat) if state is not None else _("seat %(n)s") % {"n": ruling.seat}
+        else:
+            who = _("team %(n)s") % {"n": ruling.team}
+        what = _("penalty %(points)s to %(target)s (%(rule)s)") % {"points": f"{ruling.points:+d}", "target": who, "rule": ruling.rule}
+    else:
+        what = _("table restored to move %(n)s") % {"n": ruling.target}
+    if ruling.referee:
+        return _("ruled at position %(pos)s by %(referee)s: %(what)s") % {"pos": ruling.position, "referee": ruling.referee, "what": what}
+    return _("ruled at position %(pos)s: %(what)s") % {"pos": ruling.position, "what": what}
+
+
+_TEAM = re.compile(r"^team (\d+) \((.*)\)$")
+
+#: meld kinds and the variants' meld labels (:func:`ledger.views.state_view`), for the catalog
+MELD_WORDS = (N_("set"), N_("sequence"), N_("burraco"), N_("points"), N_("clean"), N_("semi-clean"), N_("dirty"))
