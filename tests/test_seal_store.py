@@ -244,7 +244,7 @@ def _slow(app: LedgerApp, game: str) -> Any:
     return sealstore.check_game(None, game_uuid(game).hex, rows[game_uuid(game).hex], journal[game_uuid(game).hex])
 
 
-def test_an_intact_store_is_verified_by_the_fast_read(store) -> None:  # noqa: ANN001
+def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     """Imported games (one author and time each) and a live game (several
     authors, one of them with a quote, an accent, a percent sign and a
     newline in its name) are verified without the row-by-row check, with
@@ -262,6 +262,13 @@ def test_an_intact_store_is_verified_by_the_fast_read(store) -> None:  # noqa: A
         assert (fast[game].ok, fast[game].game_id, fast[game].length, fast[game].seal) == (True, game, slow.length, slow.seal)
     assert [fast[g].length for g in games] == [16, 19, 5]
     assert run("verify").stdout == "3 of 3 games verified (40 events)\n"
+    from ledger import sealstore
+
+    monkeypatch.setattr(sealstore, "FAST_BATCH", 1)  # three batches: each read on the reader thread ahead of its turn
+    targets = sealstore.game_keys(app, None)
+    ahead = [(c.game_id, c.ok, c.seal) for c in sealstore.verify_games(app, targets)]
+    assert ahead == [(c.game_id, c.ok, c.seal) for c in sealstore.verify_games(app, targets, read_ahead=False)]
+    assert sorted(ahead) == sorted((g, True, fast[g].seal) for g in games)
 
 
 def test_the_fast_read_gives_no_verdict_on_a_broken_game(store) -> None:  # noqa: ANN001
@@ -276,6 +283,11 @@ def test_the_fast_read_gives_no_verdict_on_a_broken_game(store) -> None:  # noqa
     raw.run("UPDATE {events} SET originator_version = 5 WHERE originator_id = ? AND originator_version = ?", raw.oid("bur-dispute"), -1)
     assert (raw.state("bur-dispute", 3), raw.state("bur-dispute", 4)) == (b, a)
     assert _fast(app, ["g1", "bur-dispute"]) == {"g1": None, "bur-dispute": None}
+    from ledger import sealstore
+
+    targets = sealstore.game_keys(app, None)
+    one = [c.line() for c in sealstore.verify_games(app, targets, read_ahead=False)]
+    assert one == [c.line() for c in sealstore.verify_games(app, targets)]
     lines = _broken(run("verify"))
     assert sorted(line.split(": ", 2)[1] for line in lines) == ["position 0", "position 3"]
     assert next(x for x in lines if x.startswith("g1:")).startswith("g1: position 0: journal entry (by 'cli:mallory', received ")
