@@ -10,8 +10,7 @@ ratio from figures measured in the same run (the machine is shared).
    stored in the append path); ``--keep`` reuses it;
 2. ``verify``: :func:`ledger.sealstore.verify_games` over every stored game
    (the fast read: one row per game and table, both chains recomputed and
-   compared, every row's type and topic checked; the next batch read on a
-   second thread), events/s, and the same on one thread. The **baseline**
+   compared, every row's type and topic checked), events/s. The **baseline**
    ("raw SHA-256 over the same canonical bytes"): the canonical lines
    already in memory as a list of ``bytes``, one ``hashlib.sha256(line).digest()``
    call per event, no chaining, nothing compared. Beside it, same run, same
@@ -107,11 +106,6 @@ def bench_verify(path: Path) -> dict[str, float]:
             t = time.perf_counter()
             results = list(sealstore.verify_games(app, targets))
             t_verify = time.perf_counter() - t
-        with quiet():
-            t = time.perf_counter()
-            one = list(sealstore.verify_games(app, targets, read_ahead=False))
-            t_one = time.perf_counter() - t
-        assert [r.seal for r in one] == [r.seal for r in results]
         assert all(r.ok for r in results), [r.line() for r in results if not r.ok][:3]
         n = sum(r.length for r in results)
         tables = sealstore._tables(app)
@@ -157,7 +151,7 @@ def bench_verify(path: Path) -> dict[str, float]:
         t = time.perf_counter()
         sha(blob).digest()
         t_bulk = time.perf_counter() - t
-    return {"events": n, "bytes": size, "games": len(results), "verify": t_verify, "one": t_one, "sha": t_sha, "chain": t_chain, "both": t_both,
+    return {"events": n, "bytes": size, "games": len(results), "verify": t_verify, "sha": t_sha, "chain": t_chain, "both": t_both,
             "bulk": t_bulk, "read": t_read}
 
 
@@ -226,7 +220,6 @@ def main(argv: list[str] | None = None) -> int:
     n = v["events"]
     print(f"verify: {v['games']:,} games, {n:,} events, {v['bytes'] / 1e6:.0f} MB of canonical lines")
     rows = [("verify (fast read, both chains, checks)", v["verify"]),
-            ("verify without read-ahead (one thread)", v["one"]),
             ("baseline: sha256(line) per event, in memory", v["sha"]),
             ("seal chain alone, in memory", v["chain"]),
             ("seal and journal chains, in memory", v["both"]),
@@ -234,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             ("SQL of the fast read alone", v["read"])]
     for label, t in rows:
         print(f"  {label:<44}{n / t:>12,.0f} ev/s  {t:.2f} s")
-    print(f"  ratio verify / baseline: {v['sha'] / v['verify']:.3f}x (target >= 0.5x), one thread {v['sha'] / v['one']:.3f}x; "
+    print(f"  ratio verify / baseline: {v['sha'] / v['verify']:.3f}x (target >= 0.5x); "
           f"both chains / baseline: {v['sha'] / v['both']:.2f}x; SQL / baseline: {v['sha'] / v['read']:.2f}x")
     imp = bench_import(base, args.import_events, args.rounds)
     over = (imp["with"] - imp["without"]) / imp["without"]

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -225,25 +224,12 @@ class _Tables:
         are joined too, in the same pass: they prove the order. A game with
         several authors or times (a live game) has its journal entries read
         in a third query."""
-        return self.fast_checks(self.fast_rows(keys), names)
-
-    def fast_rows(self, keys: Sequence[Any]) -> tuple[dict[str, tuple[Any, ...]], dict[str, tuple[Any, ...]]]:
-        """The two summary rows per game of :meth:`fast_batch` (events,
-        journal; per originator id hex). Only SQL: ``verify_games`` runs it
-        for the next batch on a second thread while this one hashes (the
-        drivers let go of the GIL while the database works)."""
         if not keys:
-            return {}, {}
+            return {}
         marks = ",".join("?" * len(keys))
         sql_events, sql_journal = self._fast_sql()
         events = {_hex(r[0]): r[1:] for r in self.query(sql_events.format(events=self.events, marks=marks), [*_TOPIC_PARAMS, *keys])}
         journal = {_hex(r[0]): r[1:] for r in self.query(sql_journal.format(journal=self.journal, marks=marks), keys)}
-        return events, journal
-
-    def fast_checks(self, summary: tuple[dict[str, tuple[Any, ...]], dict[str, tuple[Any, ...]]], names: dict[str, str | None]
-                    ) -> dict[str, GameCheck | None]:
-        """:meth:`fast_batch` on the rows :meth:`fast_rows` read."""
-        events, journal = summary
         out: dict[str, GameCheck | None] = {}
         several: dict[str, tuple[list[bytes], str]] = {}
         for oid_hex, ev in events.items():
@@ -369,45 +355,21 @@ def game_keys(app: Any, game_ids: Sequence[str] | None) -> list[tuple[Any, str |
     return [(k, None) for k in t.all_games()]
 
 
-def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]], *, deep: bool = False, read_ahead: bool = True) -> Iterator[GameCheck]:
+def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]], *, deep: bool = False) -> Iterator[GameCheck]:
     """Verify each game of ``targets`` (from :func:`game_keys`), yielding a
-    :class:`GameCheck` per game in order. With ``read_ahead`` the fast read
-    of the next batch runs on a second thread while this one hashes."""
+    :class:`GameCheck` per game in order."""
     t = _tables(app)
     step = BATCH if deep else FAST_BATCH
-    chunks = [targets[start:start + step] for start in range(0, len(targets), step)]
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="verify-read") if read_ahead else _Inline() as reader:
-        ahead = None if deep or not chunks else reader.submit(t.fast_rows, [k for k, _ in chunks[0]])
-        for i, chunk in enumerate(chunks):
-            fast: dict[str, GameCheck | None] = {}
-            if ahead is not None:
-                summary = ahead.result()
-                ahead = reader.submit(t.fast_rows, [k for k, _ in chunks[i + 1]]) if i + 1 < len(chunks) else None
-                fast = t.fast_checks(summary, {_hex(k): name for k, name in chunk})
-            slow = [k for k, _ in chunk if fast.get(_hex(k)) is None]
-            rows, journal = t.batch(slow) if slow else ({}, {})
-            for key, name in chunk:
-                h = _hex(key)
-                check = fast.get(h)
-                yield check if check is not None else check_game(name, h, rows.get(h, []), journal.get(h), deep=deep)
-
-
-class _Inline:
-    """An executor that runs each call at once, on this thread (``read_ahead=False``)."""
-
-    def __enter__(self) -> _Inline:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def submit(self, fn: Any, *args: Any) -> Future[Any]:
-        done: Future[Any] = Future()
-        try:
-            done.set_result(fn(*args))
-        except BaseException as exc:  # noqa: BLE001 - raised again by result(), as a thread's would be
-            done.set_exception(exc)
-        return done
+    for start in range(0, len(targets), step):
+        chunk = targets[start:start + step]
+        names = {_hex(k): name for k, name in chunk}
+        fast = {} if deep else t.fast_batch([k for k, _ in chunk], names)
+        slow = [k for k, _ in chunk if fast.get(_hex(k)) is None]
+        rows, journal = t.batch(slow) if slow else ({}, {})
+        for key, name in chunk:
+            h = _hex(key)
+            check = fast.get(h)
+            yield check if check is not None else check_game(name, h, rows.get(h, []), journal.get(h), deep=deep)
 
 
 def _name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
