@@ -257,3 +257,26 @@ _TEAM = re.compile(r"^team (\d+) \((.*)\)$")
 
 #: meld kinds and the variants' meld labels (:func:`ledger.views.state_view`), for the catalog
 MELD_WORDS = (N_("set"), N_("sequence"), N_("burraco"), N_("points"), N_("clean"), N_("semi-clean"), N_("dirty"))
+
+
+#: card names for a face's title (``present.face``), for the catalog
+RANK_WORDS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king")}
+SUIT_WORDS = {"H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs"), "S": N_("spades")}
+
+
+def card_title(code: str, english: str, lang: str | None = None) -> str:
+    """A card face's title in ``lang`` (default: the page's): ``english``
+    (``"ace of hearts"``) in English, else ``"asso di cuori"``, ``"jolly"``.
+
+    >>> card_title("AH", "ace of hearts", "it"), card_title("10S", "10 of spades", "it"), card_title("JK", "joker", "en")
+    ('asso di cuori', '10 di picche', 'joker')
+    """
+    lang = lang or current_lang()
+    if lang == "en":
+        return english
+    _ = translations(lang).gettext
+    if code == "JK":
+        return _("joker")
+    rank, suit = code[:-1], code[-1]
+    return _("%(rank)s of %(suit)s") % {"rank": _(RANK_WORDS[rank]) if rank in RANK_WORDS else rank,
+                                       "suit": _(SUIT_WORDS.get(suit, suit))}

@@ -113,6 +113,8 @@ def test_game_page_in_italian(client) -> None:
     page = client.get("/games/bur-dispute?at=7&lang=it").get_data(as_text=True)
     text = text_of(page)
     assert "<title>bur-dispute alla mossa 7 · visore rummy-ledger</title>" in page
+    assert '<span class="card red " data-card="JH" title="fante di cuori">' in page  # a face's name too
+    assert '<span class="card joker small" data-card="JK" title="jolly">' in page
     for phrase in (
         "vista di: arbitro · Anna · Bruno · spettatore",
         "« prima ⇤ smazzata ◁ irregolarità ◀ precedente seguente ▶ irregolarità ▷ smazzata ⇥ ultima »",
