@@ -123,6 +123,7 @@ def test_game_page_in_italian(client) -> None:
         "tallone 62 carte",
         "pozzo (monte degli scarti) 9♣ 1 carta",
         "Calate di Anna [a] scala 3♥4♥5♥6♥ punti: 20 [k] non valida K♣K♦K♠Q♠ punti: 40non valida",
+        "irregolarità finora: 3 Anna: pozzetto non ancora preso Bruno: pozzetto non ancora preso",  # the variant's notes
         "Mosse 0 inizia la partita bur-dispute: Burraco (fibur), Anna, Bruno 1 smazzata 1, mazziere Bruno; carta scoperta 9♣",
         "2 Anna prende 9♣ dal pozzo",
         "7 Bruno attacca 6♥ a [a] annullata alla 11BUR-TURN-1",
