@@ -323,3 +323,13 @@ def variant_note(line: str) -> str:
                 values["who"] = side_words(values["who"])
             return _(msg) % values
     return line
+
+
+#: :data:`replay_web.access.HIDDEN_MESSAGE`, the finding message a spectator sees, for the catalog
+HIDDEN_FINDING = N_("(shown to referees, and to everyone when the game is over)")
+
+
+def finding_message(message: str) -> str:
+    """A finding's message as the page shows it: the audit's own words
+    (English), except the spectator's placeholder, in the page's language."""
+    return _gettext()(message) if message == HIDDEN_FINDING else message

@@ -266,3 +266,26 @@ def test_every_viewer_page_links_the_print_stylesheet(client) -> None:
     css = client.get("/static/print.css").get_data(as_text=True)
     assert "@media print" in css and ".moves { max-height: none !important; overflow: visible !important;" in css
     assert ".felt { background: #fff !important;" in css
+
+
+def test_page_errors_and_the_spectators_placeholder_in_italian(client) -> None:
+    from replay_web.access import HIDDEN_MESSAGE
+    from replay_web.words import HIDDEN_FINDING
+
+    assert HIDDEN_FINDING == HIDDEN_MESSAGE  # the catalog's copy of the placeholder is the one access.py shows
+    bad = client.get("/games/bur-dispute?at=abc&lang=it")
+    assert bad.status_code == 400
+    assert "400 · Richiesta non valida at='abc' non è un numero intero" in text_of(bad.get_data(as_text=True))
+    far = client.get("/games/bur-dispute?at=19&lang=it")
+    assert "la posizione 19 è fuori dalle posizioni 0–18 di questa partita" in text_of(far.get_data(as_text=True))
+    api = client.get("/api/games/bur-dispute/state?at=abc&lang=it")
+    assert api.get_json()["error"]["message"] == "at='abc' is not a whole number"  # the API stays English
+    live = create_app({"TESTING": True, "SPECTATOR_DELAY": 0,
+                       "LEDGER_STORE": RecordStore(records=[dispute_events()[:10]])}).test_client()  # unfinished: a spectator's view
+    page = text_of(live.get("/games/bur-dispute?lang=it").get_data(as_text=True))
+    assert "vista di: spettatore (partita in corso: nessuna carta coperta, eventi in differita)" in page
+    assert "BUR-TURN-1 (visibile all'arbitro, e a tutti a partita finita) Attacco su una combinazione della coppia avversaria." in page
+    seat = live.get("/games/bur-dispute?pov=1&lang=it")
+    assert seat.status_code == 403
+    assert ("la vista di un posto in una partita in corso richiede un token da arbitro; gli spettatori non vedono alcuna mano"
+            in text_of(seat.get_data(as_text=True)))
