@@ -289,3 +289,14 @@ def test_page_errors_and_the_spectators_placeholder_in_italian(client) -> None:
     assert seat.status_code == 403
     assert ("la vista di un posto in una partita in corso richiede un token da arbitro; gli spettatori non vedono alcuna mano"
             in text_of(seat.get_data(as_text=True)))
+
+
+def test_pdf_waits_for_a_free_chromium_slot_then_says_busy() -> None:
+    from replay_web import pdf
+
+    assert pdf.SLOTS.acquire(timeout=1)  # another PDF is being printed
+    try:
+        with pytest.raises(pdf.PdfUnavailableError, match=r"^every PDF slot of this server is busy \(waited 0.05 s\); try again in a moment$"):
+            pdf.html_to_pdf("<p>x</p>", wait=0.05)
+    finally:
+        pdf.SLOTS.release()
