@@ -1,8 +1,10 @@
 """The JSON API: the same data the pages show. Errors are JSON too:
 ``{"error": {"status", "title", "message"}}`` with the status code.
 
-- ``GET /api/games?variant=&player=&tournament=&q=``: ``{"games": [...]}``
-  (``game_id, variant, ruleset, players, meta, hands, events, findings``);
+- ``GET /api/games?variant=&player=&tournament=&q=&sort=&dir=``: ``{"games": [...]}``
+  (``game_id, variant, ruleset, players, meta, hands, events, findings,
+  finished, result``), filtered and sorted as the games page
+  (:func:`replay_web.games.filter_games`);
 - ``GET /api/games/<id>``: the summary and the events
   (``{"game": {...}, "events": [{"position", "type", "text", "event"}]}``);
 - ``GET /api/games/<id>/state?at=N&pov=S``: :func:`ledger.views.state_view`

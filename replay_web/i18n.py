@@ -195,8 +195,9 @@ def init_app(app: Any) -> None:
     from replay_web.report import _code_markup
 
     app.jinja_env.globals.update(lang_url=lang_url, current_lang=current_lang, LANGUAGE_NAMES=LANGUAGE_NAMES,
-                                 turn_words=words.turn_line, rule_text=lambda rule: rule_text(rule, current_lang()) or "")
-    app.jinja_env.filters.update(side_words=words.side_words, component=words.component, hand_reason=words.hand_reason,
+                                 turn_words=words.turn_line, card_title=words.card_title, rule_text=lambda rule: rule_text(rule, current_lang()) or "")
+    app.jinja_env.filters.update(side_words=words.side_words, component=words.component, hand_reason=words.hand_reason, variant_note=words.variant_note,
+                                 finding_message=words.finding_message,
                                  code=_code_markup)
 
 

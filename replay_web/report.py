@@ -48,7 +48,7 @@ from replay_web import params
 from replay_web.i18n import DEFAULT_LANG, N_, translations
 from replay_web.present import board, face, suit_markup
 from replay_web.words import (BREAKDOWN, GAME_END_REASONS, HAND_END_REASONS, META_LABELS, PHASES, VARIANT_NAMES, Gettext,
-                              move_line, side_label)
+                              card_title, move_line, side_label)
 from replay_web.words import _signed
 
 __all__ = ["bp", "build_report", "render_html", "report_css", "seal_of", "rewound_by", "move_line", "ReportError",
@@ -445,6 +445,7 @@ def _env(lang: str) -> Environment:
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["face"] = face
+    env.globals["card_title"] = lambda code, english: card_title(code, english, lang)
     env.filters["suits"] = suit_markup
     env.filters["code"] = _code_markup
     return env

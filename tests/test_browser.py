@@ -33,6 +33,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "artifacts"
 JOKER_FIXTURE = REPO / "fixtures" / "burraco" / "semi_clean_and_dirty.jsonl"
+#: the layout's games (issue 16): a 2-seat Burraco and a 6-seat Scala 40
+LAYOUT_FIXTURES = [REPO / "fixtures" / "burraco" / "dispute.jsonl", REPO / "fixtures" / "scala40" / "stock_restock.jsonl"]
 
 
 def _unavailable() -> str | None:
@@ -52,6 +54,7 @@ def base_url() -> Iterator[str]:
     records = [small_game()]
     if JOKER_FIXTURE.exists():
         records.append(list(read_record(JOKER_FIXTURE).events))
+    records += [list(read_record(p).events) for p in LAYOUT_FIXTURES]
     app = create_app({"LEDGER_STORE": RecordStore(records=records)})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -78,13 +81,27 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, base_url):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, base_url=base_url)
+def _open(browser, base_url, width: int, height: int):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return context, pg, errors
+
+
+@pytest.fixture
+def page(browser, base_url):
+    context, pg, errors = _open(browser, base_url, 1400, 1000)
+    yield pg
+    context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def phone(browser, base_url):
+    """A page at 390×844 (a phone held upright)."""
+    context, pg, errors = _open(browser, base_url, 390, 844)
     yield pg
     context.close()
     assert errors == []
@@ -275,3 +292,195 @@ def test_png_check_sees_a_blank_image():
 
     png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0)) + chunk(b"IDAT", blank) + chunk(b"IEND", b"")
     assert _png_colours(png) == 1
+
+
+# --- layout (issue 16): phone and desktop, seating, sorting, hand order ----------------
+
+VIEWPORTS = {"phone": (390, 844), "desktop": (1400, 1000)}
+GAME_PAGES = {"burraco-2": "/games/bur-dispute?at=3", "scala40-6": "/games/scala40-stock-restock?at=2"}
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    """Where the layout tests save their screenshots (a temporary folder, not committed)."""
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def _fits(pg) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    return pg.evaluate("() => ({scroll: document.documentElement.scrollWidth, inner: innerWidth})")
+
+
+def _hand_on_screen(pg, seat: int) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    """Where seat ``seat``'s hand is: its box, the window, the sticky controls'
+    bottom edge, and whether the element at the hand's centre is in the hand."""
+    return pg.evaluate(
+        """(seat) => {
+            const hand = document.querySelector('#seat-' + seat + ' .hand');
+            const b = hand.getBoundingClientRect();
+            const at = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+            const controls = document.querySelector('.controls').getBoundingClientRect();
+            return {top: b.top, bottom: b.bottom, left: b.left, right: b.right, width: innerWidth, height: innerHeight,
+                    controls: controls.bottom, hit: hand.contains(at), scrollY: scrollY};
+        }""",
+        seat,
+    )
+
+
+@pytest.mark.parametrize("view", VIEWPORTS)
+@pytest.mark.parametrize("which", GAME_PAGES)
+def test_the_game_page_opens_at_the_table_with_the_hand_in_view(browser, base_url, screenshots, view, which):
+    context, pg, errors = _open(browser, base_url, *VIEWPORTS[view])
+    try:
+        pg.goto(GAME_PAGES[which])
+        pg.screenshot(path=str(screenshots / f"game-{which}-{view}.png"))
+        assert (screenshots / f"game-{which}-{view}.png").stat().st_size > 10_000
+        fit = _fits(pg)
+        assert fit["scroll"] <= fit["inner"], fit
+        hand = _hand_on_screen(pg, 0)  # the referee's page: seat 0 sits south
+        assert hand["scrollY"] == 0  # not scrolled down to the move list
+        assert 0 <= hand["left"] and hand["right"] <= hand["width"], hand
+        assert hand["controls"] <= hand["top"] and hand["bottom"] <= hand["height"], hand
+        assert hand["hit"] is True, hand
+        # stepping keeps the page where it is (the move list scrolls, not the page)
+        start = position(pg)
+        for n in (start + 1, start + 2, start + 3):
+            pg.keyboard.press("ArrowRight")
+            pg.wait_for_selector(f'#board[data-position="{n}"]')
+        hand = _hand_on_screen(pg, 0)
+        assert hand["scrollY"] == 0 and hand["hit"] is True and hand["bottom"] <= hand["height"], hand
+    finally:
+        context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("view", VIEWPORTS)
+def test_the_games_list_fits_without_scrolling_sideways(browser, base_url, screenshots, view):
+    context, pg, errors = _open(browser, base_url, *VIEWPORTS[view])
+    try:
+        pg.goto("/games")
+        pg.screenshot(path=str(screenshots / f"games-{view}.png"), full_page=True)
+        fit = _fits(pg)
+        assert fit["scroll"] <= fit["inner"], fit
+        assert pg.locator("tr.game-row").count() == 4
+        # the result column is there at both widths
+        assert pg.inner_text('tr[data-game="bur-dispute"] td.result .winner') == "Anna"
+        right = pg.evaluate("() => Math.max(...[...document.querySelectorAll('table.games td.result')].map(e => e.getBoundingClientRect().right))")
+        assert right <= VIEWPORTS[view][0]
+    finally:
+        context.close()
+    assert errors == []
+
+
+def _seat_centres(pg) -> dict[int, tuple[float, float]]:  # type: ignore[no-untyped-def]
+    boxes = pg.evaluate("() => [...document.querySelectorAll('.felt .seat')].map(e => { const b = e.getBoundingClientRect(); "
+                        "return [Number(e.dataset.seat), b.left + b.width / 2, b.top + b.height / 2]; })")
+    return {s: (x, y) for s, x, y in boxes}
+
+
+@pytest.mark.parametrize("view", VIEWPORTS)
+def test_six_seats_read_clockwise_around_the_table(browser, base_url, view):
+    import math
+
+    context, pg, errors = _open(browser, base_url, *VIEWPORTS[view])
+    try:
+        pg.goto("/games/scala40-stock-restock?at=2")
+        centres = _seat_centres(pg)
+        felt = pg.locator(".felt").bounding_box()
+        cx, cy = felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2
+
+        def clockwise_from_south(p: tuple[float, float]) -> float:  # screen y grows downwards
+            return (math.degrees(math.atan2(p[1] - cy, p[0] - cx)) - 90) % 360
+
+        angles = {s: clockwise_from_south(p) for s, p in centres.items()}
+        assert sorted(angles, key=angles.get) == [0, 1, 2, 3, 4, 5], angles
+        # three seats along the top, left to right, in one row; one each side; one south
+        x, y = {s: p[0] for s, p in centres.items()}, {s: p[1] for s, p in centres.items()}
+        assert y[2] == y[3] == y[4] and x[2] < x[3] < x[4]
+        assert y[1] == y[5] and x[1] < x[3] < x[5] and y[1] > y[3]
+        assert y[0] > y[1] and abs(x[0] - x[3]) < 1
+        # seen from seat 3 (south), seat 4 sits to its left
+        pg.goto("/games/scala40-stock-restock?at=2&pov=3")
+        seat3 = _seat_centres(pg)
+        angles = {s: clockwise_from_south(p) for s, p in seat3.items()}
+        assert sorted(angles, key=angles.get) == [3, 4, 5, 0, 1, 2], angles
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_sorting_the_games_list_by_a_column(page):
+    page.goto("/games")
+    before = page.eval_on_selector_all("tr.game-row", "rows => rows.map(r => r.dataset.game)")
+    page.click("th >> text=Moves")
+    page.wait_for_url(re.compile(r"/games\?sort=moves&dir=asc$"))
+    rows = page.eval_on_selector_all("tr.game-row", "rows => rows.map(r => r.dataset.game)")
+    assert rows == ["bur-semi-dirty", "web-1", "bur-dispute", "scala40-stock-restock"]  # 19 and 19: the store's order
+    assert sorted(rows) == sorted(before)
+    moves = [int(t) for t in page.eval_on_selector_all("tr.game-row td:nth-child(9)", "cells => cells.map(c => c.innerText)")]
+    assert moves == [16, 19, 19, 65]
+    assert page.get_attribute("th[aria-sort]", "aria-sort") == "ascending"
+    page.click("th >> text=Moves")
+    page.wait_for_url(re.compile(r"/games\?sort=moves&dir=desc$"))
+    assert page.eval_on_selector_all("tr.game-row", "rows => rows.map(r => r.dataset.game)") == [
+        "scala40-stock-restock", "web-1", "bur-dispute", "bur-semi-dirty"]
+    assert page.get_attribute("th[aria-sort]", "aria-sort") == "descending"
+    # a filter keeps the sort
+    page.fill("input[name=player]", "Fabio")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"sort=moves&dir=desc"))
+    assert page.eval_on_selector_all("tr.game-row", "rows => rows.map(r => r.dataset.game)") == ["scala40-stock-restock"]
+
+
+BRUNO_BY_SUIT = ["AS", "4S", "5S", "8H", "7C", "10C", "QC", "6D", "7D", "8D"]
+
+
+def test_dealt_order_toggle_is_kept_across_navigation(page):
+    def bruno() -> list[str]:
+        return page.eval_on_selector_all("#seat-1 .card[data-card]", "els => els.map(e => e.dataset.card)")
+
+    page.goto("/games/web-1?at=9")
+    assert bruno() == BRUNO_BY_SUIT
+    page.click("#hand-order >> text=as dealt")
+    page.wait_for_url(re.compile(r"\?at=9&order=dealt$"))
+    assert bruno() == list(BRUNO)
+    # stepping in place (the board fragment) and by the controls keeps the order
+    page.keyboard.press("ArrowRight")
+    wait_position(page, 10)
+    assert page.url.endswith("?at=10&order=dealt") and bruno() == list(BRUNO)
+    page.click("#nav-prev")
+    wait_position(page, 9)
+    assert page.url.endswith("?at=9&order=dealt") and bruno() == list(BRUNO)
+    assert page.get_attribute("#nav-next", "href").endswith("?at=10&order=dealt")
+    # a seat's view keeps it too
+    page.click("a.pov-link >> text=Bruno")
+    page.wait_for_url(re.compile(r"\?at=9&pov=1&order=dealt$"))
+    assert bruno() == list(BRUNO)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(re.compile(r"\?at=8&pov=1&order=dealt$"))
+    page.click("#hand-order >> text=by suit")
+    page.wait_for_url(re.compile(r"\?at=8&pov=1$"))
+    assert bruno() == BRUNO_BY_SUIT
+
+
+def test_controls_take_their_targets_from_the_server(page, base_url):
+    """Keys pressed faster than the board arrives each move one step, and the
+    controls end with the targets the server renders for that position."""
+    page.goto("/games/web-1?at=2")
+    for _ in range(4):
+        page.keyboard.press("n")  # violations at 6, 12, 15; none after
+    wait_position(page, 15)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("PageUp")
+    wait_position(page, 1)
+    shown = page.eval_on_selector_all(".controls .ctl", "els => els.map(e => [e.id, e.dataset.at === undefined ? null : Number(e.dataset.at)])")
+    import json
+    import urllib.request
+
+    fragment = urllib.request.urlopen(base_url + "/games/web-1/board?at=1").read().decode()
+    nav = json.loads(__import__("html").unescape(re.search(r'data-nav="([^"]*)"', fragment).group(1)))
+    ids = {"nav-first": "first", "nav-prev-hand": "prev_hand", "nav-prev-violation": "prev_violation", "nav-prev": "prev",
+           "nav-next": "next", "nav-next-violation": "next_violation", "nav-next-hand": "next_hand", "nav-last": "last"}
+    assert dict(shown) == {i: nav[k] for i, k in ids.items()}
+    assert dict(shown) == {"nav-first": 0, "nav-prev-hand": None, "nav-prev-violation": None, "nav-prev": 0,
+                           "nav-next": 2, "nav-next-violation": 6, "nav-next-hand": 14, "nav-last": 18}

@@ -185,7 +185,7 @@ def test_italian_list_and_errors(run: Callable[..., Result], db: Path) -> None:
     run("import", "--no-analytics", str(DISPUTE))
     listed = run("--lang", "it", "list").stdout
     title, table = listed.split("┏")
-    assert " ".join(title.split()) == f"1 partita in SQLite {db}"  # rich may wrap a long title
+    assert "".join(title.split()) == "".join(f"1 partita in SQLite {db}".split())  # rich folds a long title, even inside the path
     header = next(line for line in table.splitlines() if line.startswith("┃"))
     assert [c.strip() for c in header.strip("┃").split("┃")] == ["partita", "variante", "giocatori", "smazzate", "eventi"]
     unknown = run("--lang", "it", "show", "Bur-Dispute")
@@ -245,3 +245,13 @@ def test_the_catalog_is_in_step_with_the_sources_and_complete() -> None:
         assert all(strings) and "fuzzy" not in m.flags, source
         for s in strings:  # the same placeholders, or the text would fail at run time
             assert set(re.findall(r"%\((\w+)\)s", s)) == set(re.findall(r"%\((\w+)\)s", source)), (source, s)
+
+
+def test_the_global_lang_chooses_the_report_language(run: Callable[..., Result], tmp_path: Path) -> None:
+    out = tmp_path / "verbale.html"
+    made = run("--lang", "it", "report", str(DISPUTE), "--finding", "15", "-o", str(out))
+    assert (made.exit_code, made.stderr) == (0, f"scritto il verbale di bur-dispute alla posizione 15 (it) in {out}\n")
+    assert "Verbale di contestazione" in out.read_text(encoding="utf-8")
+    english = run("--lang", "it", "report", str(DISPUTE), "--lang", "en", "-o", str(out))  # the report's own --lang wins
+    assert english.stderr == f"scritto il verbale di bur-dispute alla posizione 4 (en) in {out}\n"
+    assert "Dispute report" in out.read_text(encoding="utf-8")

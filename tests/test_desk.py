@@ -188,6 +188,35 @@ def test_penalty_ruling_is_appended_with_finding_and_referee(desk: Desk) -> None
     assert "-235 (played -185) hand -85 no pozzetto -100 penalty -50" in score
 
 
+def test_the_desk_in_italian(desk: Desk) -> None:
+    """The same ruling from Italian pages (README, "La contestazione nel
+    visore"): the form posts keep ?lang=it, so the flash, the status and the
+    redirect are Italian too."""
+    c = desk.client()
+    signin = c.get("/signin?lang=it&next=/games/bur-dispute?lang=it").get_data(as_text=True)
+    assert "<h1>Accesso dell'arbitro</h1>" in signin and 'action="/signin?lang=it"' in signin
+    resp = c.post("/signin?lang=it", data={"csrf_token": csrf_of(signin), "token": desk.tokens["referee"], "next": f"/games/{GAME}?lang=it"})
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?lang=it"
+    page = c.get(f"/games/{GAME}?lang=it").get_data(as_text=True)
+    assert "connesso come Rita Arbitro (arbitro)" in text(page)
+    assert f'action="/games/{GAME}/rulings/penalty?lang=it"' in page
+    assert text(element(page, "rule-7-BUR-TURN-1")).startswith(
+        "decidi penalità a Anna (posto 0) Bruno (posto 1) punti regola nota assegna la penalità "
+        "riporta il tavolo a subito dopo la mossa motivo ripristina la posizione")
+    resp = c.post(f"/games/{GAME}/rulings/penalty?lang=it", data=penalty(csrf_of(page)))
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=10&lang=it"
+    page = c.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "penalità registrata alla posizione 10" in page
+    assert text(element(page, "status-7-BUR-TURN-1")).startswith(
+        "decisa alla posizione 10 da Rita Arbitro: penalità -50 a Bruno (BUR-TURN-1)")
+    assert text(element(page, "status-8-ALL-TURN-2")).startswith("aperta")
+    assert "dopo le decisioni arbitrali 0 -50 come giocato 0 0" in text(element(page, "score-panel"))
+    stale = c.post(f"/games/{GAME}/rulings/penalty?lang=it", data=penalty(csrf_of(page)))  # the page showed 10 events
+    assert stale.status_code == 409
+    assert ("la decisione non è stata registrata: ora la partita ha 11 eventi, la pagina ne mostrava 10; "
+            "ricarica la pagina e decidi di nuovo") in stale.get_data(as_text=True)
+
+
 def test_restore_ruling_rewinds_the_moves(desk: Desk) -> None:
     c = desk.client()
     sign_in(c, desk.tokens["referee"])
