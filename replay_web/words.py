@@ -333,3 +333,15 @@ def finding_message(message: str) -> str:
     """A finding's message as the page shows it: the audit's own words
     (English), except the spectator's placeholder, in the page's language."""
     return _gettext()(message) if message == HIDDEN_FINDING else message
+
+
+def code_markup(text: str) -> Any:
+    """RULES.md's back-quoted names as ``<code>`` (the text escaped first).
+
+    >>> str(code_markup("a `meld_extended` <b>"))
+    'a <code>meld_extended</code> &lt;b&gt;'
+    """
+    from markupsafe import Markup, escape
+
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
