@@ -62,8 +62,13 @@ def register(cli_group: click.Group, load: Callable[[Any, str], tuple[str, list[
 
         language = lang or getattr(state, "lang", None) or env_lang()
         game_id, events = load(state, game)
+        seals = None
+        if not Path(game).is_file():  # a stored game: its seal is read from the store, not recomputed
+            from ledger.sealstore import stored_seals
+
+            seals = stored_seals(state.app(), game_id, strict=False)[1]
         try:
-            data = build_report(events, at=at, finding=finding, lang=language)
+            data = build_report(events, at=at, finding=finding, lang=language, seals=seals)
         except ReportError as exc:
             raise click.BadParameter(str(exc), param_hint="--finding" if "finding" in str(exc) else "--at") from None
         html = render_html(data)

@@ -46,6 +46,7 @@ from ledger.redaction import SPECTATOR, Pov
 from ledger.state import Finding, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
 from ledger.views import state_view
+from replay_web.i18n import gettext as _  # the pages' 403s in the page's language; the JSON API stays English
 
 DELAY_ENV = "RUMMY_LEDGER_SPECTATOR_DELAY"
 DEFAULT_DELAY = 60.0
@@ -290,10 +291,9 @@ def reader_access(game: Any) -> Access:
 def limit_position(at: int, access: Access) -> int:
     """``at`` if the reader may see it, else abort 403 naming what is visible."""
     if at > access.upto:
-        abort(403, description=(
-            f"position {at} is not visible yet: spectators see an unfinished game up to position {access.upto}"
-            f" (events older than {access.delay:g} s); a referee token sees everything"
-        ))
+        abort(403, description=_(
+            "position %(at)s is not visible yet: spectators see an unfinished game up to position %(upto)s"
+            " (events older than %(delay)s s); a referee token sees everything", at=at, upto=access.upto, delay=f"{access.delay:g}"))
     return at
 
 
@@ -301,7 +301,7 @@ def check_pov(pov: Pov, access: Access) -> None:
     """A seat's view of an unfinished game shows that seat's hidden cards:
     referees only (403); ``pov="spectator"`` is anyone's."""
     if pov is not None and pov != SPECTATOR and not access.omniscient:
-        abort(403, description="a seat's view of an unfinished game needs a referee token; spectators see no hand")
+        abort(403, description=_("a seat's view of an unfinished game needs a referee token; spectators see no hand"))
 
 
 # --- redaction for spectators (no hidden card at all) ----------------------

@@ -163,7 +163,7 @@ def init_app(app: Any) -> None:
     """The request language on ``app``: chosen before each page, kept on
     its links, said in the response headers, and ``_`` / ``ngettext`` in
     its templates (Jinja's i18n extension, new style)."""
-    from flask import g
+    from flask import g, has_app_context
 
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -179,7 +179,7 @@ def init_app(app: Any) -> None:
 
     @app.url_defaults
     def _sticky(endpoint: str, values: dict[str, Any]) -> None:
-        sticky = g.get("lang_sticky") if _has_g() else None
+        sticky = g.get("lang_sticky") if has_app_context() else None
         if sticky and endpoint != "static" and not endpoint.startswith(("api.", "write.", "stream.")):
             values.setdefault("lang", sticky)
 
@@ -192,15 +192,10 @@ def init_app(app: Any) -> None:
 
     from ledger.rule_texts import rule_text
     from replay_web import words
-    from replay_web.report import _code_markup
 
-    app.jinja_env.globals.update(lang_url=lang_url, current_lang=current_lang, LANGUAGE_NAMES=LANGUAGE_NAMES,
-                                 turn_words=words.turn_line, rule_text=lambda rule: rule_text(rule, current_lang()) or "")
-    app.jinja_env.filters.update(side_words=words.side_words, component=words.component, hand_reason=words.hand_reason,
-                                 code=_code_markup)
-
-
-def _has_g() -> bool:
-    from flask import has_app_context
-
-    return has_app_context()
+    app.jinja_env.globals.update(
+        lang_url=lang_url, current_lang=current_lang, LANGUAGE_NAMES=LANGUAGE_NAMES, turn_words=words.turn_line,
+        card_title=words.card_title, rule_text=lambda rule: rule_text(rule, current_lang()) or "")
+    app.jinja_env.filters.update(
+        side_words=words.side_words, component=words.component, hand_reason=words.hand_reason,
+        variant_note=words.variant_note, finding_message=words.finding_message, code=words.code_markup)

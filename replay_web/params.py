@@ -14,6 +14,7 @@ from flask import abort, current_app
 from ledger.params import ascii_int
 from ledger.redaction import SPECTATOR, Pov
 from replay_web.cache import GameData
+from replay_web.i18n import gettext as _  # pages in the page's language; the JSON API stays English
 
 
 def load_game(game_id: str) -> GameData:
@@ -30,7 +31,7 @@ def _int(args: Mapping[str, str], name: str) -> int | None:
     try:
         return ascii_int(raw)  # ASCII digits only: int() also reads "٣", "３", "+3" and "3_0"
     except ValueError:
-        abort(400, description=f"{name}={raw!r} is not a whole number")
+        abort(400, description=_("%(name)s=%(raw)s is not a whole number", name=name, raw=repr(raw)))
 
 
 def position(args: Mapping[str, str], game: GameData, pov: Pov = None) -> int:
@@ -41,9 +42,9 @@ def position(args: Mapping[str, str], game: GameData, pov: Pov = None) -> int:
     if at is None:
         return game.last
     if pov is not None and at > game.last >= 0:
-        abort(404, description=f"position {at} is not recorded (yet)")
+        abort(404, description=_("position %(at)s is not recorded (yet)", at=at))
     if not 0 <= at <= game.last:
-        abort(400, description=f"position {at} is outside this game's positions 0–{game.last}")
+        abort(400, description=_("position %(at)s is outside this game's positions 0–%(last)s", at=at, last=game.last))
     return at
 
 
@@ -57,5 +58,6 @@ def pov(args: Mapping[str, str], game: GameData) -> Pov:
         return None
     n = len(game.started.players)
     if not 0 <= seat < n:
-        abort(400, description=f"pov={seat}: no such seat at this table (seats 0–{n - 1}); pov={SPECTATOR} is the view from no seat")
+        abort(400, description=_("pov=%(seat)s: no such seat at this table (seats 0–%(last)s); pov=%(spectator)s is the view from no seat",
+                                 seat=seat, last=n - 1, spectator=SPECTATOR))
     return seat

@@ -10,11 +10,18 @@ one Playwright installed itself.
 
 The page is loaded with JavaScript off, offline, and every request aborted:
 the report is one self-contained HTML string and fetches nothing.
+
+One Chromium at a time per process (:data:`SLOTS`): the viewer's
+``/games/<id>/report.pdf`` runs in a request thread, and a burst of
+downloads waits its turn instead of starting a browser each; one that
+waits longer than ``wait`` seconds is refused (:class:`PdfUnavailableError`,
+the viewer's 503) rather than piling up.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from ledger.errors import LedgerError
@@ -32,6 +39,8 @@ CHROMIUM_ARGS = [
 ]
 #: how long one PDF may take (milliseconds)
 TIMEOUT_MS = 60_000
+#: Chromiums this process runs at once for PDFs
+SLOTS = threading.BoundedSemaphore(1)
 
 
 class PdfUnavailableError(LedgerError):
@@ -48,11 +57,21 @@ def chromium_path() -> str | None:
     return DEFAULT_CHROMIUM if Path(DEFAULT_CHROMIUM).exists() else None
 
 
-def html_to_pdf(html: str) -> bytes:
+def html_to_pdf(html: str, wait: float = TIMEOUT_MS / 1000) -> bytes:
     """The PDF (A4, backgrounds printed, the page's own ``@page`` size and
     margins) of a self-contained HTML document. Raises
-    :class:`PdfUnavailableError` when Playwright or Chromium is missing or
-    Chromium fails to start."""
+    :class:`PdfUnavailableError` when Playwright or Chromium is missing,
+    Chromium fails to start, or no slot (:data:`SLOTS`) frees within
+    ``wait`` seconds."""
+    if not SLOTS.acquire(timeout=wait):
+        raise PdfUnavailableError(f"every PDF slot of this server is busy (waited {wait:g} s); try again in a moment")
+    try:
+        return _print(html)
+    finally:
+        SLOTS.release()
+
+
+def _print(html: str) -> bytes:
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright

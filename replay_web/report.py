@@ -2,7 +2,9 @@
 
 ``rummy-ledger report GAME|FILE [--at N] [--finding POS] [--lang it|en] -o
 FILE.pdf|FILE.html`` (:mod:`ledger.report_cli`) and the viewer's
-``/games/<id>/report?at=N&finding=POS&lang=it|en`` (:data:`bp`) both build
+``/games/<id>/report?at=N&finding=POS&lang=it|en`` and its PDF download
+``/games/<id>/report.pdf`` (or ``report?format=pdf``) (:data:`bp`; the game
+page links both at its position) build
 the report with :func:`build_report` and render it with :func:`render_html`
 (template ``report.html``, stylesheet ``static/report.css``, screen and
 print); the PDF is that page printed by headless Chromium
@@ -11,12 +13,16 @@ print); the PDF is that page printed by headless Chromium
 What the report holds (issue 16): the game (variant, ruleset, meta, players,
 referee); the position in dispute with the table drawn (hands, melds per
 side, discard pile, stock, pozzetti); a window of moves around it (rewound
-moves marked); the findings with their rule ids and each cited rule's text
+moves marked, with the time per move where events carry ``at``); the
+findings with their rule ids, status and each cited rule's text
 (:mod:`ledger.rule_texts`); the rulings (``penalty_assessed`` /
-``position_restored`` with ``finding`` and ``referee`` when the record has
-them); the score sheet, claimed against computed with the difference
-explained; the game's seal (FORMAT.md "Seal", when :mod:`ledger.seal` is
-present); lines for the signatures of the referee and of every player.
+``position_restored``; which finding each answers and which moves a restore
+rewound come from :mod:`ledger.rulings`, as in the viewer and ``audit``);
+the score sheet, claimed against computed with the difference explained;
+each seat's three longest turns (FIBur art. 15, time-outs); the game's seal
+(FORMAT.md "Seal": the store's stored seal for a stored game, computed for
+a record file, and the report says which: :func:`seal_of`); lines for the
+signatures of the referee and of every player.
 
 Everything comes from the fold (:class:`~ledger.replay.Replayer`,
 :func:`ledger.audit.report`, :func:`ledger.scoring.score_sheet`,
@@ -48,7 +54,7 @@ from replay_web import params
 from replay_web.i18n import DEFAULT_LANG, N_, translations
 from replay_web.present import board, face, suit_markup
 from replay_web.words import (BREAKDOWN, GAME_END_REASONS, HAND_END_REASONS, META_LABELS, PHASES, VARIANT_NAMES, Gettext,
-                              move_line, side_label)
+                              card_title, code_markup, move_line, side_label)
 from replay_web.words import _signed
 
 __all__ = ["bp", "build_report", "render_html", "report_css", "seal_of", "rewound_by", "move_line", "ReportError",
@@ -445,17 +451,10 @@ def _env(lang: str) -> Environment:
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["face"] = face
+    env.globals["card_title"] = lambda code, english: card_title(code, english, lang)
     env.filters["suits"] = suit_markup
-    env.filters["code"] = _code_markup
+    env.filters["code"] = code_markup
     return env
-
-
-def _code_markup(text: str) -> Any:
-    """RULES.md's back-quoted names as ``<code>`` (the text escaped first)."""
-    from markupsafe import Markup, escape
-
-    parts = str(escape(text)).split("`")
-    return Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
 
 
 def report_css() -> str:

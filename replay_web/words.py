@@ -257,3 +257,91 @@ _TEAM = re.compile(r"^team (\d+) \((.*)\)$")
 
 #: meld kinds and the variants' meld labels (:func:`ledger.views.state_view`), for the catalog
 MELD_WORDS = (N_("set"), N_("sequence"), N_("burraco"), N_("points"), N_("clean"), N_("semi-clean"), N_("dirty"))
+
+
+#: card names for a face's title (``present.face``), for the catalog
+RANK_WORDS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king")}
+SUIT_WORDS = {"H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs"), "S": N_("spades")}
+
+
+def card_title(code: str, english: str, lang: str | None = None) -> str:
+    """A card face's title in ``lang`` (default: the page's): ``english``
+    (``"ace of hearts"``) in English, else ``"asso di cuori"``, ``"jolly"``.
+
+    >>> card_title("AH", "ace of hearts", "it"), card_title("10S", "10 of spades", "it"), card_title("JK", "joker", "en")
+    ('asso di cuori', '10 di picche', 'joker')
+    """
+    lang = lang or current_lang()
+    if lang == "en":
+        return english
+    _ = translations(lang).gettext
+    if code == "JK":
+        return _("joker")
+    rank, suit = code[:-1], code[-1]
+    return _("%(rank)s of %(suit)s") % {"rank": _(RANK_WORDS[rank]) if rank in RANK_WORDS else rank,
+                                       "suit": _(SUIT_WORDS.get(suit, suit))}
+
+
+#: the variants' board notes (``extra_view``'s ``notes``, English sentences
+#: made in ledger/variants) and their catalog entries, tried in order
+_NOTES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(rx), msg) for rx, msg in (
+    (r"^(?P<who>.+): pozzetto taken$", N_("%(who)s: pozzetto taken")),
+    (r"^(?P<who>.+): pozzetto not taken yet$", N_("%(who)s: pozzetto not taken yet")),
+    (r"^pozzetto (?P<n>\d+) became the stock$", N_("pozzetto %(n)s became the stock")),
+    (r"^the hand ended at the stock's end after position (?P<n>\d+): later play does not count$",
+     N_("the hand ended at the stock's end after position %(n)s: later play does not count")),
+    (r"^(?P<who>.+): deadwood (?P<n>-?\d+) \(knocked\)$", N_("%(who)s: deadwood %(n)s (knocked)")),
+    (r"^(?P<who>.+): deadwood (?P<n>-?\d+)$", N_("%(who)s: deadwood %(n)s")),
+    (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)$",
+     N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)")),
+    (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock$", N_("%(who)s: best deadwood %(n)s, could knock")),
+    (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock$", N_("%(who)s: best deadwood %(n)s, could not knock")),
+    (r"^a seat reaching (?P<n>\d+) points is out; out: (?P<who>.+)$", N_("a seat reaching %(n)s points is out; out: %(who)s")),
+    (r"^a seat reaching (?P<n>\d+) points is out$", N_("a seat reaching %(n)s points is out")),
+))
+
+
+def variant_note(line: str) -> str:
+    """A variant's board note (``"Anna: pozzetto not taken yet"``) in the
+    page's language; a note this module does not know stays as it is.
+
+    >>> from flask import Flask, g
+    >>> with Flask("t").test_request_context():
+    ...     g.lang = "it"
+    ...     variant_note("team 1 (Bruno & Dario): pozzetto not taken yet"), variant_note("something new")
+    ('coppia 1 (Bruno & Dario): pozzetto non ancora preso', 'something new')
+    """
+    lang = current_lang()
+    if lang == "en":
+        return line
+    _ = translations(lang).gettext
+    for rx, msg in _NOTES:
+        m = rx.match(line)
+        if m:
+            values = m.groupdict()
+            if "who" in values:
+                values["who"] = side_words(values["who"])
+            return _(msg) % values
+    return line
+
+
+#: :data:`replay_web.access.HIDDEN_MESSAGE`, the finding message a spectator sees, for the catalog
+HIDDEN_FINDING = N_("(shown to referees, and to everyone when the game is over)")
+
+
+def finding_message(message: str) -> str:
+    """A finding's message as the page shows it: the audit's own words
+    (English), except the spectator's placeholder, in the page's language."""
+    return _gettext()(message) if message == HIDDEN_FINDING else message
+
+
+def code_markup(text: str) -> Any:
+    """RULES.md's back-quoted names as ``<code>`` (the text escaped first).
+
+    >>> str(code_markup("a `meld_extended` <b>"))
+    'a <code>meld_extended</code> &lt;b&gt;'
+    """
+    from markupsafe import Markup, escape
+
+    parts = str(escape(text)).split("`")
+    return Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))

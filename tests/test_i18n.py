@@ -113,6 +113,8 @@ def test_game_page_in_italian(client) -> None:
     page = client.get("/games/bur-dispute?at=7&lang=it").get_data(as_text=True)
     text = text_of(page)
     assert "<title>bur-dispute alla mossa 7 · visore rummy-ledger</title>" in page
+    assert '<span class="card red " data-card="JH" title="fante di cuori">' in page  # a face's name too
+    assert '<span class="card joker small" data-card="JK" title="jolly">' in page
     for phrase in (
         "vista di: arbitro · Anna · Bruno · spettatore",
         "« prima ⇤ smazzata ◁ irregolarità ◀ precedente seguente ▶ irregolarità ▷ smazzata ⇥ ultima »",
@@ -121,6 +123,7 @@ def test_game_page_in_italian(client) -> None:
         "tallone 62 carte",
         "pozzo (monte degli scarti) 9♣ 1 carta",
         "Calate di Anna [a] scala 3♥4♥5♥6♥ punti: 20 [k] non valida K♣K♦K♠Q♠ punti: 40non valida",
+        "irregolarità finora: 3 Anna: pozzetto non ancora preso Bruno: pozzetto non ancora preso",  # the variant's notes
         "Mosse 0 inizia la partita bur-dispute: Burraco (fibur), Anna, Bruno 1 smazzata 1, mazziere Bruno; carta scoperta 9♣",
         "2 Anna prende 9♣ dal pozzo",
         "7 Bruno attacca 6♥ a [a] annullata alla 11BUR-TURN-1",
@@ -263,3 +266,37 @@ def test_every_viewer_page_links_the_print_stylesheet(client) -> None:
     css = client.get("/static/print.css").get_data(as_text=True)
     assert "@media print" in css and ".moves { max-height: none !important; overflow: visible !important;" in css
     assert ".felt { background: #fff !important;" in css
+
+
+def test_page_errors_and_the_spectators_placeholder_in_italian(client) -> None:
+    from replay_web.access import HIDDEN_MESSAGE
+    from replay_web.words import HIDDEN_FINDING
+
+    assert HIDDEN_FINDING == HIDDEN_MESSAGE  # the catalog's copy of the placeholder is the one access.py shows
+    bad = client.get("/games/bur-dispute?at=abc&lang=it")
+    assert bad.status_code == 400
+    assert "400 · Richiesta non valida at='abc' non è un numero intero" in text_of(bad.get_data(as_text=True))
+    far = client.get("/games/bur-dispute?at=19&lang=it")
+    assert "la posizione 19 è fuori dalle posizioni 0–18 di questa partita" in text_of(far.get_data(as_text=True))
+    api = client.get("/api/games/bur-dispute/state?at=abc&lang=it")
+    assert api.get_json()["error"]["message"] == "at='abc' is not a whole number"  # the API stays English
+    live = create_app({"TESTING": True, "SPECTATOR_DELAY": 0,
+                       "LEDGER_STORE": RecordStore(records=[dispute_events()[:10]])}).test_client()  # unfinished: a spectator's view
+    page = text_of(live.get("/games/bur-dispute?lang=it").get_data(as_text=True))
+    assert "vista di: spettatore (partita in corso: nessuna carta coperta, eventi in differita)" in page
+    assert "BUR-TURN-1 (visibile all'arbitro, e a tutti a partita finita) Attacco su una combinazione della coppia avversaria." in page
+    seat = live.get("/games/bur-dispute?pov=1&lang=it")
+    assert seat.status_code == 403
+    assert ("la vista di un posto in una partita in corso richiede un token da arbitro; gli spettatori non vedono alcuna mano"
+            in text_of(seat.get_data(as_text=True)))
+
+
+def test_pdf_waits_for_a_free_chromium_slot_then_says_busy() -> None:
+    from replay_web import pdf
+
+    assert pdf.SLOTS.acquire(timeout=1)  # another PDF is being printed
+    try:
+        with pytest.raises(pdf.PdfUnavailableError, match=r"^every PDF slot of this server is busy \(waited 0.05 s\); try again in a moment$"):
+            pdf.html_to_pdf("<p>x</p>", wait=0.05)
+    finally:
+        pdf.SLOTS.release()

@@ -276,6 +276,7 @@ def test_cli_html_report_of_a_stored_game(run, tmp_path: Path) -> None:
     page = out.read_text(encoding="utf-8")
     assert "<style>" in page and "@page { size: A4;" in page and "<link" not in page  # a file that stands alone
     assert "Posizione contestata: 7 di 18" in text_of(page)
+    assert f"{seal_of(dispute_events())['short']} (letto dall'archivio, scritto con l'evento)" in text_of(page)  # the stored seal
     # the language from LANG when --lang is not given
     res = run("report", "bur-dispute", "-o", str(out), env={"LANG": "it_IT.UTF-8"})
     assert res.exit_code == 0 and "Posizione contestata: 4 di 18" in text_of(out.read_text(encoding="utf-8"))

@@ -244,7 +244,7 @@ def _slow(app: LedgerApp, game: str) -> Any:
     return sealstore.check_game(None, game_uuid(game).hex, rows[game_uuid(game).hex], journal[game_uuid(game).hex])
 
 
-def test_an_intact_store_is_verified_by_the_fast_read(store) -> None:  # noqa: ANN001
+def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     """Imported games (one author and time each) and a live game (several
     authors, one of them with a quote, an accent, a percent sign and a
     newline in its name) are verified without the row-by-row check, with
@@ -262,6 +262,11 @@ def test_an_intact_store_is_verified_by_the_fast_read(store) -> None:  # noqa: A
         assert (fast[game].ok, fast[game].game_id, fast[game].length, fast[game].seal) == (True, game, slow.length, slow.seal)
     assert [fast[g].length for g in games] == [16, 19, 5]
     assert run("verify").stdout == "3 of 3 games verified (40 events)\n"
+    from ledger import sealstore
+
+    monkeypatch.setattr(sealstore, "FAST_BATCH", 1)  # one game per batch
+    checks = [(c.game_id, c.ok, c.seal) for c in sealstore.verify_games(app, sealstore.game_keys(app, None))]
+    assert sorted(checks) == sorted((g, True, fast[g].seal) for g in games)
 
 
 def test_the_fast_read_gives_no_verdict_on_a_broken_game(store) -> None:  # noqa: ANN001
