@@ -37,7 +37,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ledger.params import ASCII_INT, AsciiInt
+from ledger.params import ASCII_INT, AsciiInt, VariantChoice
 from ledger.projections import analytics_path, open_duckdb, update
 from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
 from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait
@@ -127,7 +127,7 @@ def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--all", "all_games", is_flag=True, help="Every game (the filters still apply)."),
         click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None, help="File format (default parquet)."),
         click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the files (one per table)."),
-        click.option("--variant", "variants", multiple=True, type=click.Choice(["burraco", "scala40", "ramino", "ramino51", "gin"]), help="Only games of this variant (repeatable)."),
+        click.option("--variant", "variants", multiple=True, type=VariantChoice(), help="Only games of this variant (repeatable)."),
         click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or after this date (YYYY-MM-DD)."),
         click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or before this date."),
         click.option("--tournament", "tournaments", multiple=True, help="Only games of this tournament (meta.tournament; repeatable)."),

@@ -45,7 +45,7 @@ from ledger.rule_texts import rule_text
 from ledger.store_probe import REASONS as STORE_REASONS, StoreMissingError, StoreUnreachableError
 from ledger.views import move_text
 from ledger.redaction import visible_findings
-from ledger.params import ASCII_INT, AsciiInt, ascii_int
+from ledger.params import ASCII_INT, AsciiInt, VariantChoice, ascii_int
 from ledger.audit import report as audit_report
 from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.records import encode_record, find_record_files, read_record
@@ -551,7 +551,7 @@ def serve_cmd(state: _State, host: str, port: int) -> None:
 
 
 @cli.command("simulate")
-@click.option("--variant", required=True, type=click.Choice(["burraco", "scala40", "ramino", "ramino51", "gin"]), help="Variant to play.")
+@click.option("--variant", required=True, type=VariantChoice(simulated=True), help="Variant to play.")
 @click.option("--ruleset", default=None, help="Preset (default: the variant's).")
 @click.option("--players", type=AsciiInt(2, 6), default=2, show_default=True, help="Seats at the table.")
 @click.option("--games", type=AsciiInt(min=1), required=True, help="How many complete games to write.")

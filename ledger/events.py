@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 from msgspec import Meta
 
-from ledger import FORMAT
+from ledger import FORMAT, catalog
 from ledger.cards import CARD_PATTERN
 
 CardStr = Annotated[str, Meta(pattern=CARD_PATTERN, description="A card: rank A 2-10 J Q K and suit C D H S, or JK")]
@@ -70,8 +70,11 @@ def check_at(at: str) -> datetime:
     return moment
 
 
-VARIANTS = ("burraco", "scala40", "ramino", "ramino51", "gin")
-Variant = Literal["burraco", "scala40", "ramino", "ramino51", "gin"]
+#: a record's ``variant``: a name of the variant catalog (:mod:`ledger.catalog`). Not a
+#: ``Literal``, so that a game registered at run time is accepted: :func:`decode_event`
+#: checks it against the catalog, and ``ledger.schema`` writes the catalog's names as
+#: its JSON Schema ``enum``.
+Variant = str
 OptionValue = Union[bool, Annotated[int, Meta(ge=0, le=1_000_000)], Annotated[str, Meta(max_length=64)]]
 #: a name of the format's vocabulary: a ruleset, an option key
 Name = Annotated[str, Meta(max_length=64)]
@@ -330,12 +333,51 @@ def decode_event(data: bytes | str) -> Event:
     :class:`msgspec.DecodeError` (the record reader turns them into ``REC-FORMAT``).
 
     ``game_started`` must carry ``format`` (FORMAT.md: it is required even
-    though the struct fills it in for code that builds events).
+    though the struct fills it in for code that builds events), and its
+    ``variant`` must be in the catalog (``Invalid enum value 'poker' - at
+    `$.variant```, as msgspec words it for a ``Literal``).
     """
-    event = _decoder.decode(data)
-    if type(event) is GameStarted and "format" not in msgspec.json.decode(data):
-        raise msgspec.ValidationError("Object missing required field `format`")
+    try:
+        event = _decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        _raise_variant_first(data, exc)
+        raise
+    if type(event) is GameStarted:
+        if event.variant not in catalog.CATALOG:
+            raise _unknown_variant(event.variant)
+        if "format" not in msgspec.json.decode(data):
+            raise msgspec.ValidationError("Object missing required field `format`")
     return event
+
+
+def _unknown_variant(variant: str) -> msgspec.ValidationError:
+    return msgspec.ValidationError(f"Invalid enum value {variant!r} - at `$.variant`")
+
+
+_ERROR_KEY = re.compile(r" - at `\$\.(?P<path>[^.`\[]+)|^Object contains unknown field `(?P<field>[^`]*)`$")
+
+
+def _raise_variant_first(data: bytes | str, exc: msgspec.ValidationError) -> None:
+    """Raise the unknown-variant error where msgspec, checking ``variant`` as
+    a ``Literal`` while it read the object, would have met it before ``exc``:
+    ``variant`` comes before the failing key, or ``exc`` is found only once
+    the object is read (a missing field, a ``__post_init__`` check)."""
+    if b'"game_started"' not in (data.encode() if isinstance(data, str) else data):
+        return
+    try:
+        obj = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return
+    if not isinstance(obj, dict) or obj.get("type") != "game_started":
+        return
+    variant = obj.get("variant")
+    if not isinstance(variant, str) or variant in catalog.CATALOG:
+        return
+    m = _ERROR_KEY.search(str(exc))
+    key = (m.group("path") or m.group("field")) if m else None
+    keys = list(obj)
+    if key is None or key not in keys or keys.index(key) > keys.index("variant"):
+        raise _unknown_variant(variant) from None
 
 
 _FORMAT_PREFIX = b'{"type":"game_started",'

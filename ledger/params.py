@@ -21,6 +21,8 @@ from typing import Any
 
 import click
 
+from ledger import catalog
+
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
 
 
@@ -57,3 +59,22 @@ class AsciiInt(click.ParamType):
 
 #: the type of every whole-number option of the CLI
 ASCII_INT = AsciiInt()
+
+
+class VariantChoice(click.Choice):  # type: ignore[type-arg]
+    """A click ``--variant`` choice read from the variant catalog each time
+    (:mod:`ledger.catalog`): a game registered at run time is accepted and
+    listed by ``--help``. ``simulated=True``: only the games that have a
+    simulator strategy."""
+
+    def __init__(self, simulated: bool = False) -> None:
+        self.simulated = simulated
+        super().__init__((), case_sensitive=True)
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return tuple(e.id for e in catalog.CATALOG.values() if e.strategy is not None or not self.simulated)
+
+    @choices.setter
+    def choices(self, _value: object) -> None:
+        """click's ``__init__`` sets the choices; the catalog gives them."""

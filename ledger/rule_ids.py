@@ -1,28 +1,76 @@
 """Every rule id of RULES.md, the ids findings and referees' rulings cite.
 
+The shared families (``REC`` rejections, ``ALL`` rules of every game) are
+written here; each variant's family comes from its catalog entry
+(:mod:`ledger.catalog`), so both views follow the catalog, games registered
+at run time included.
+
 >>> "BUR-PILE-1" in RULE_IDS, "NOPE-1" in RULE_IDS
 (True, False)
+>>> list(RULES_BY_FAMILY)
+['REC', 'ALL', 'BUR', 'S40', 'R51', 'RAM', 'GIN']
 >>> prefix_of("S40-OPEN-1")
 'S40'
 """
 
 from __future__ import annotations
 
-#: rule ids by family, in RULES.md order (REC: rejections; the rest: violations)
-RULES_BY_FAMILY: dict[str, tuple[str, ...]] = {
+from collections.abc import Iterable, Iterator, Mapping, Set
+
+from ledger import catalog
+
+#: the rule ids no variant owns, by family, in RULES.md order
+SHARED_RULES: dict[str, tuple[str, ...]] = {
     "REC": ("REC-FORMAT", "REC-DECK", "REC-WHERE", "REC-REF", "REC-ORDER"),
     "ALL": ("ALL-TURN-1", "ALL-TURN-2", "ALL-TURN-3", "ALL-MELD-1", "ALL-MELD-2", "ALL-DEAL-1", "ALL-SCORE-1"),
-    "BUR": ("BUR-TURN-1", "BUR-MELD-1", "BUR-MELD-2", "BUR-MELD-3", "BUR-PILE-1", "BUR-POZZ-1", "BUR-POZZ-2",
-            "BUR-CLOSE-1", "BUR-CLOSE-2", "BUR-CLOSE-3", "BUR-STOCK-1"),
-    "S40": ("S40-OPEN-1", "S40-OPEN-2", "S40-PILE-1", "S40-PILE-2", "S40-MELD-1", "S40-SWAP-1", "S40-SWAP-2",
-            "S40-DISC-1", "S40-OUT-1"),
-    "R51": ("R51-PILE-1", "R51-PILE-2", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1"),
-    "RAM": ("RAM-DISC-1", "RAM-MELD-1", "RAM-OUT-1"),
-    "GIN": ("GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1", "GIN-DISC-1", "GIN-WALL-1", "GIN-STALL-1"),
 }
 
-#: every rule id of RULES.md
-RULE_IDS: frozenset[str] = frozenset(r for ids in RULES_BY_FAMILY.values() for r in ids)
+
+def _families() -> dict[str, tuple[str, ...]]:
+    return {**SHARED_RULES, **{e.family: e.rule_ids for e in catalog.CATALOG.values()}}
+
+
+class _RulesByFamily(Mapping[str, tuple[str, ...]]):
+    """family -> its rule ids, the shared families first, then the catalog's (RULES.md order)."""
+
+    def __getitem__(self, family: str) -> tuple[str, ...]:
+        return _families()[family]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_families())
+
+    def __len__(self) -> int:
+        return len(_families())
+
+    def __repr__(self) -> str:
+        return repr(_families())
+
+
+class _RuleIds(Set[str]):
+    """Every rule id (a set that follows the catalog)."""
+
+    def __contains__(self, rule: object) -> bool:
+        return isinstance(rule, str) and rule in _families().get(prefix_of(rule), ())
+
+    def __iter__(self) -> Iterator[str]:
+        return (r for ids in _families().values() for r in ids)
+
+    def __len__(self) -> int:
+        return sum(len(ids) for ids in _families().values())
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[str]) -> frozenset[str]:
+        return frozenset(it)
+
+    def __repr__(self) -> str:
+        return f"RULE_IDS({sorted(self)!r})"
+
+
+#: rule ids by family, in RULES.md order (REC: rejections; the rest: violations)
+RULES_BY_FAMILY: Mapping[str, tuple[str, ...]] = _RulesByFamily()
+
+#: every rule id of RULES.md (and of any variant registered in the catalog)
+RULE_IDS: Set[str] = _RuleIds()
 
 
 def prefix_of(rule: str) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from ledger import FORMAT
+from ledger import FORMAT, catalog
 from ledger.events import EVENT_TYPES, EventUnion
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -44,10 +44,14 @@ def default_dir() -> Path:
 def _close_objects(schema: dict[str, Any]) -> dict[str, Any]:
     """Forbid unknown fields everywhere, and require ``game_started.format``
     (the struct gives it a default for code that builds events, but a record
-    must carry it: FORMAT.md, "Events")."""
+    must carry it: FORMAT.md, "Events"), and give ``game_started.variant``
+    the catalog's names as its ``enum`` (:mod:`ledger.catalog`; the struct
+    types it ``str`` so that the catalog can grow)."""
     for name, definition in schema.get("$defs", {}).items():
         if definition.get("type") == "object":
             definition["additionalProperties"] = False
+        if name == "GameStarted" and "variant" in definition.get("properties", {}):
+            definition["properties"]["variant"] = {"enum": sorted(catalog.CATALOG)}
         if name == "GameStarted" and "format" not in definition.get("required", []):
             required = definition.setdefault("required", [])
             required.insert(1 if required[:1] == ["type"] else 0, "format")

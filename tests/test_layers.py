@@ -12,7 +12,7 @@ import sys
 import pytest
 
 PURE = [
-    "ledger.cards", "ledger.events", "ledger.records", "ledger.melds", "ledger.state",
+    "ledger.cards", "ledger.catalog", "ledger.events", "ledger.records", "ledger.melds", "ledger.state",
     "ledger.variants", "ledger.variants.outcome", "ledger.rule_ids", "ledger.replay", "ledger.audit", "ledger.scoring", "ledger.views", "ledger.redaction", "ledger.render",
     "ledger.seal", "ledger.rulings",
 ]

@@ -20,32 +20,43 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
-from importlib import import_module
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+from ledger import catalog
 from ledger.events import Event
 from ledger.simulate.inject import Injector
 from ledger.simulate.strategy import SimulationError, Strategy
 from ledger.variants import find_variant
 
-#: variant -> "module:Class" of its strategy
-STRATEGIES: dict[str, str] = {
-    "ramino": "ledger.simulate.ramino:RaminoStrategy",
-    "burraco": "ledger.simulate.burraco:BurracoStrategy",
-    "scala40": "ledger.simulate.scala40:Scala40Strategy",
-    "ramino51": "ledger.simulate.ramino51:Ramino51Strategy",
-    "gin": "ledger.simulate.gin:GinStrategy",
-}
+class _Strategies(Mapping[str, str]):
+    """variant -> ``"module:Class"`` of its strategy, read from the catalog (variants that have one)."""
+
+    def __getitem__(self, variant: str) -> str:
+        target = catalog.CATALOG[variant].strategy
+        if target is None:
+            raise KeyError(variant)
+        return target
+
+    def __iter__(self) -> Iterator[str]:
+        return (e.id for e in catalog.CATALOG.values() if e.strategy is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+#: variant -> "module:Class" of its strategy (:mod:`ledger.catalog`)
+STRATEGIES: Mapping[str, str] = _Strategies()
 
 
 def find_strategy(variant: str) -> type[Strategy]:
     """The strategy class of a variant; raises :class:`KeyError` when unknown."""
     try:
-        module, _, cls = STRATEGIES[variant].partition(":")
+        target = STRATEGIES[variant]
     except KeyError:
         raise KeyError(f"no simulator for variant {variant!r} (known: {', '.join(sorted(STRATEGIES))})") from None
-    return getattr(import_module(module), cls)
+    strategy: type[Strategy] = catalog.load(target)
+    return strategy
 
 
 def simulate_game(

@@ -10,28 +10,33 @@ KeyError: "unknown variant 'poker' (known: burraco, gin, ramino, ramino51, scala
 
 from __future__ import annotations
 
-from importlib import import_module
+from collections.abc import Iterator, Mapping
 
+from ledger import catalog
 from ledger.variants.base import Rules
 
-#: variant name -> "module:Class" of its rules object
-REGISTRY: dict[str, str] = {
-    "burraco": "ledger.variants.burraco:BurracoRules",
-    "scala40": "ledger.variants.scala40:Scala40Rules",
-    "ramino51": "ledger.variants.ramino51:Ramino51Rules",
-    "ramino": "ledger.variants.ramino:RaminoRules",
-    "gin": "ledger.variants.gin:GinRules",
-}
+
+class _Registry(Mapping[str, str]):
+    """variant name -> ``"module:Class"`` of its rules object, read from the catalog."""
+
+    def __getitem__(self, name: str) -> str:
+        return catalog.CATALOG[name].rules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(catalog.CATALOG)
+
+    def __len__(self) -> int:
+        return len(catalog.CATALOG)
+
+
+#: variant name -> "module:Class" of its rules object (:mod:`ledger.catalog`)
+REGISTRY: Mapping[str, str] = _Registry()
 
 
 def find_variant(name: str) -> type[Rules]:
     """The rules class of a variant; raises :class:`KeyError` for an unknown name."""
-    try:
-        target = REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown variant {name!r} (known: {', '.join(sorted(REGISTRY))})") from None
-    module, _, cls = target.partition(":")
-    return getattr(import_module(module), cls)
+    rules: type[Rules] = catalog.load(catalog.entry(name).rules)
+    return rules
 
 
 __all__ = ["REGISTRY", "Rules", "find_variant"]

@@ -1,0 +1,145 @@
+"""The variant catalog: one entry per game, the one list everything else derives from.
+
+Each :class:`VariantEntry` names a variant's record id (FORMAT.md, the
+``variant`` of ``game_started``), its label, its rules class, its rule-id
+family with the ids of that family (RULES.md), and its simulator strategy.
+From the catalog come: the values :mod:`ledger.events` accepts for
+``variant`` and the JSON Schema's ``enum`` of them, the rules registry
+(:func:`ledger.variants.find_variant`), the simulator's strategies
+(:func:`ledger.simulate.find_strategy`), the rule-id families
+(:mod:`ledger.rule_ids`) and the CLI's ``--variant`` choices.
+
+Adding a game is one package under ``ledger/variants/`` (rules) and
+``ledger/simulate/`` (strategy) plus one entry in :data:`BUILTIN`; a test
+or a plug-in may :func:`register` one at run time (and :func:`unregister` it).
+
+Classes are named by ``"module:Class"`` and imported only when asked for
+(:func:`load`), so this module imports nothing of the project: the record
+format (:mod:`ledger.events`) can depend on it without a cycle.
+
+>>> ids()
+('burraco', 'scala40', 'ramino51', 'ramino', 'gin')
+>>> entry("scala40").label, entry("scala40").family
+('Scala 40', 'S40')
+>>> entry("poker")
+Traceback (most recent call last):
+...
+KeyError: "unknown variant 'poker' (known: burraco, gin, ramino, ramino51, scala40)"
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+#: a variant id: what a record's ``variant`` may be (lower-case ASCII name)
+_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
+#: a rule-id family: the prefix of its ids (``BUR`` in ``BUR-PILE-1``)
+_FAMILY = re.compile(r"[A-Z][A-Z0-9]{1,7}")
+#: families of the rule ids no variant owns (RULES.md: rejections, rules of every game)
+SHARED_FAMILIES = ("REC", "ALL")
+
+
+@dataclass(frozen=True)
+class VariantEntry:
+    """One game of the catalog.
+
+    ``id``: the record's ``variant`` (FORMAT.md); ``label``: its name as
+    shown to people (viewer, report); ``rules``: ``"module:Class"`` of its
+    :class:`ledger.variants.base.Rules` subclass; ``family``: the prefix of
+    its own rule ids and ``rule_ids`` those ids in RULES.md order;
+    ``strategy``: ``"module:Class"`` of its simulator
+    (:class:`ledger.simulate.strategy.Strategy`), or None when it has none.
+    """
+
+    id: str
+    label: str
+    rules: str
+    family: str
+    rule_ids: tuple[str, ...]
+    strategy: str | None = None
+
+    def __post_init__(self) -> None:
+        if not _ID.fullmatch(self.id):
+            raise ValueError(f"variant id {self.id!r} is not a lower-case name")
+        if not _FAMILY.fullmatch(self.family) or self.family in SHARED_FAMILIES:
+            raise ValueError(f"rule-id family {self.family!r} of {self.id} is not an upper-case prefix of its own")
+        for rule in self.rule_ids:
+            if not re.fullmatch(rf"{self.family}-[A-Z0-9]+-[0-9]+", rule):
+                raise ValueError(f"rule id {rule!r} of {self.id} is not {self.family}-WORD-N")
+
+
+#: the games of the format, in RULES.md order
+BUILTIN: tuple[VariantEntry, ...] = (
+    VariantEntry(
+        "burraco", "Burraco", "ledger.variants.burraco:BurracoRules", "BUR",
+        ("BUR-TURN-1", "BUR-MELD-1", "BUR-MELD-2", "BUR-MELD-3", "BUR-PILE-1", "BUR-POZZ-1", "BUR-POZZ-2",
+         "BUR-CLOSE-1", "BUR-CLOSE-2", "BUR-CLOSE-3", "BUR-STOCK-1"),
+        "ledger.simulate.burraco:BurracoStrategy",
+    ),
+    VariantEntry(
+        "scala40", "Scala 40", "ledger.variants.scala40:Scala40Rules", "S40",
+        ("S40-OPEN-1", "S40-OPEN-2", "S40-PILE-1", "S40-PILE-2", "S40-MELD-1", "S40-SWAP-1", "S40-SWAP-2",
+         "S40-DISC-1", "S40-OUT-1"),
+        "ledger.simulate.scala40:Scala40Strategy",
+    ),
+    VariantEntry(
+        "ramino51", "Ramino 51", "ledger.variants.ramino51:Ramino51Rules", "R51",
+        ("R51-PILE-1", "R51-PILE-2", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1"),
+        "ledger.simulate.ramino51:Ramino51Strategy",
+    ),
+    VariantEntry(
+        "ramino", "Ramino", "ledger.variants.ramino:RaminoRules", "RAM",
+        ("RAM-DISC-1", "RAM-MELD-1", "RAM-OUT-1"),
+        "ledger.simulate.ramino:RaminoStrategy",
+    ),
+    VariantEntry(
+        "gin", "Gin Rummy", "ledger.variants.gin:GinRules", "GIN",
+        ("GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1", "GIN-DISC-1", "GIN-WALL-1", "GIN-STALL-1"),
+        "ledger.simulate.gin:GinStrategy",
+    ),
+)
+
+#: id -> entry, in catalog order (the built-in games, then any registered)
+CATALOG: dict[str, VariantEntry] = {e.id: e for e in BUILTIN}
+
+
+def ids() -> tuple[str, ...]:
+    """The variant ids, in catalog order."""
+    return tuple(CATALOG)
+
+
+def entry(variant: str) -> VariantEntry:
+    """The catalog entry of ``variant``; raises :class:`KeyError` naming the known ids."""
+    try:
+        return CATALOG[variant]
+    except KeyError:
+        raise KeyError(f"unknown variant {variant!r} (known: {', '.join(sorted(CATALOG))})") from None
+
+
+def register(new: VariantEntry) -> None:
+    """Add a game to the catalog; raises :class:`ValueError` when its id or
+    its rule-id family is already taken."""
+    if new.id in CATALOG:
+        raise ValueError(f"variant {new.id!r} is already in the catalog")
+    if any(e.family == new.family for e in CATALOG.values()):
+        raise ValueError(f"rule-id family {new.family!r} is already taken")
+    CATALOG[new.id] = new
+
+
+def unregister(variant: str) -> None:
+    """Remove a game added by :func:`register` (the built-in games stay)."""
+    if any(e.id == variant for e in BUILTIN):
+        raise ValueError(f"{variant!r} is a built-in variant")
+    CATALOG.pop(variant, None)
+
+
+def load(target: str) -> Any:
+    """The object a ``"module:Name"`` reference names (imported on first use)."""
+    module, _, name = target.partition(":")
+    return getattr(import_module(module), name)
+
+
+__all__ = ["BUILTIN", "CATALOG", "SHARED_FAMILIES", "VariantEntry", "entry", "ids", "load", "register", "unregister"]
