@@ -217,8 +217,9 @@ class _Tables:
         number of rows, lowest and highest version, how many rows are bytes
         whose ``{"type":"…"`` is their topic's, and the ``state`` bytes
         joined by ``\\n`` in version order; the journal gives its number of
-        rows, lowest and highest position, how many rows have text seals,
-        the lowest and highest author and time, and the seals and journal
+        rows, lowest and highest position, how many rows have text seals and
+        an author and time (MIN and MAX leave NULLs out), the lowest and
+        highest author and time, and the seals and journal
         seals joined by ``,`` in position order. SQLite before 3.44 has no
         ``ORDER BY`` inside ``group_concat``, so the versions and positions
         are joined too, in the same pass: they prove the order. A game with
@@ -260,13 +261,13 @@ class _Tables:
         if self.sqlite:
             events = ["COUNT(*)", "MIN(originator_version)", "MAX(originator_version)", f"SUM(typeof(state) = 'blob' AND {topic_ok} ELSE 0 END)",
                       "group_concat(originator_version)", "CAST(group_concat(state, X'0A') AS BLOB)"]
-            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text')",
+            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND received_at IS NOT NULL)",
                        "MIN(appended_by)", "MAX(appended_by)", "MIN(received_at)", "MAX(received_at)",
                        "group_concat(position)", "group_concat(seal, ',')", "group_concat(journal_seal, ',')"]
         else:
             events = ["COUNT(*)", "MIN(originator_version)", "MAX(originator_version)", f"SUM(CASE WHEN {topic_ok} ELSE false END THEN 1 ELSE 0 END)",
                       "NULL", "string_agg(state, '\\x0a'::bytea ORDER BY originator_version)"]
-            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL THEN 1 ELSE 0 END)",
+            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND received_at IS NOT NULL THEN 1 ELSE 0 END)",
                        "MIN(appended_by)", "MAX(appended_by)", "MIN(received_at)", "MAX(received_at)",
                        "NULL", "string_agg(seal, ',' ORDER BY position)", "string_agg(journal_seal, ',' ORDER BY position)"]
 

@@ -269,6 +269,14 @@ def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest
     assert sorted(checks) == sorted((g, True, fast[g].seal) for g in games)
 
 
+def test_deep_verify_reads_row_by_row_and_decodes_every_event(store) -> None:  # noqa: ANN001
+    _app, raw, run = store
+    assert (run("verify", "--deep").exit_code, run("verify", "--deep").stdout) == (0, "2 of 2 games verified (35 events)\n")
+    raw.set_state("g1", 4, raw.state("g1", 4)[:-1] + b',"seat":"x"}')
+    (line,) = _broken(run("verify", "--deep", "g1"))
+    assert line.startswith("g1: position 4: event bytes differ from those sealed")
+
+
 def test_the_fast_read_gives_no_verdict_on_a_broken_game(store) -> None:  # noqa: ANN001
     """Every journal entry of a game rewritten to one other author (the
     fast read's one-author case) and two versions swapped: the fast read
