@@ -114,7 +114,7 @@ class GameConflictError(LedgerError, ValueError):
 
 
 class PositionError(LedgerError, IndexError):
-    """A position outside the game's events."""
+    """A position outside the game's events (:meth:`ledger.replay.Replayer.state_at`)."""
 
 
 class ConcurrentAppendError(LedgerError, RuntimeError):

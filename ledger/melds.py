@@ -57,7 +57,6 @@ class MeldRules(msgspec.Struct, frozen=True, kw_only=True):
         max_set: most cards in a set; ``set_distinct_suits``: suits must differ.
         max_sequence: most cards in a sequence.
         wild_ends_only: a wild in a sequence only at either end (Ramino 51).
-        twos_set_forbidden: a set of 2s is not a meld (Burraco).
     """
 
     wild_twos: bool = False
@@ -69,8 +68,6 @@ class MeldRules(msgspec.Struct, frozen=True, kw_only=True):
     set_distinct_suits: bool = False
     max_sequence: int = 14
     wild_ends_only: bool = False
-    twos_set_forbidden: bool = False
-    jokers: bool = True
 
 
 class MeldInfo(msgspec.Struct, frozen=True):

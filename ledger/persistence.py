@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any
@@ -332,8 +332,3 @@ def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOP
 
 def _hex(value: UUID | str) -> str:
     return value.hex if isinstance(value, UUID) else UUID(str(value)).hex
-
-
-def stored_states(stored: Sequence[StoredEvent], mapper: MsgspecMapper) -> list[bytes]:
-    """The canonical JSON of each stored event, in order."""
-    return [mapper.plain_state(s) for s in stored]

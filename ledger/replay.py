@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
 
-from ledger.errors import RecordError
+from ledger.errors import PositionError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import Record
 from ledger.state import TableState
@@ -131,10 +131,11 @@ class Replayer:
     def state_at(self, position: int) -> TableState:
         """The state just after the event at ``position`` (0-based).
 
-        Raises :class:`IndexError` outside ``0..len-1``.
+        Raises :class:`~ledger.errors.PositionError` (an :class:`IndexError`)
+        outside ``0..len-1``.
         """
         if not 0 <= position < len(self.events):
-            raise IndexError(f"position {position} is outside 0..{len(self.events) - 1}")
+            raise PositionError(f"position {position} is outside 0..{len(self.events) - 1}")
         if position == len(self.events) - 1:
             return self.final
         k = bisect.bisect_right(self._checkpoints, position) - 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from ledger.audit import report
-from ledger.errors import RecordError
+from ledger.errors import LedgerError, PositionError, RecordError
 from ledger.records import read_record
 from ledger.replay import Replayer, validate
 from tests.recordkit import game_started, lines, ramino_deal, ramino_game
@@ -277,3 +277,11 @@ def test_ALL_TURN_2_not_raised_on_the_real_draw_after_an_out_of_turn_meld() -> N
     data = ramino_game({"type": "meld_laid", "seat": 1, "meld": "b", "cards": ["6D", "7D", "8D"]},
                        {"type": "card_drawn", "seat": 1, "card": "6H"}, {"type": "card_discarded", "seat": 1, "card": "6H"})
     assert findings(data) == [(2, 1, 1, "ALL-TURN-1", "Bruno played out of turn: it was Anna's turn")]
+
+
+@pytest.mark.parametrize("position", [-1, 3])
+def test_a_position_outside_the_game_is_a_named_error(position: int) -> None:
+    replayer = Replayer(read_record(ramino_game({"type": "card_drawn", "seat": 0, "card": "6H"})).events)
+    with pytest.raises(PositionError, match=rf"^position {position} is outside 0\.\.2$") as info:
+        replayer.state_at(position)
+    assert isinstance(info.value, IndexError) and isinstance(info.value, LedgerError)

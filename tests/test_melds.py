@@ -6,7 +6,7 @@ import pytest
 
 from ledger.melds import MeldRules, analyze, layoff_candidates
 
-BURRACO = MeldRules(wild_twos=True, max_wilds=1, natural_two_bonus=True, max_set=9, max_sequence=14, twos_set_forbidden=True)
+BURRACO = MeldRules(wild_twos=True, max_wilds=1, natural_two_bonus=True, max_set=9, max_sequence=14)
 SCALA40 = MeldRules(max_wilds=1, max_set=4, set_distinct_suits=True)
 RAMINO51 = MeldRules(max_wilds=1, max_set=4, set_distinct_suits=True, wild_ends_only=True)
 

@@ -6,7 +6,7 @@ They read a variant's :class:`~ledger.melds.MeldRules` to propose sensible
 candidates (distinct suits in sets, one wild, ace low/high), never to judge.
 
 >>> from ledger.melds import MeldRules
->>> find_melds(("3H", "4H", "5H", "9C", "9D", "9S", "KS"), MeldRules(jokers=False, max_wilds=0))
+>>> find_melds(("3H", "4H", "5H", "9C", "9D", "9S", "KS"), MeldRules(max_wilds=0))
 [('9C', '9D', '9S'), ('3H', '4H', '5H')]
 >>> discard_order(("3H", "4H", "KS", "9C"), MeldRules())[0]
 'KS'

@@ -48,7 +48,6 @@ BURRACO_MELDS = MeldRules(
     max_set=9,
     set_distinct_suits=False,
     max_sequence=14,
-    twos_set_forbidden=True,
 )
 
 #: burraco kind -> bonus points

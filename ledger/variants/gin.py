@@ -145,7 +145,7 @@ class GinRules(Rules):
         return 10
 
     def meld_rules(self) -> MeldRules:
-        return MeldRules(jokers=False, max_wilds=0, ace_high=False, max_set=4, max_sequence=13)
+        return MeldRules(max_wilds=0, ace_high=False, max_set=4, max_sequence=13)
 
     def new_extra(self, state: TableState) -> GinExtra:
         return GinExtra(limit=self.hand_knock_limit(state.discard[:1]), first_upcard=state.discard[0] if state.discard else "")

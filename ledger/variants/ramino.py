@@ -46,7 +46,6 @@ class RaminoExtra(msgspec.Struct, frozen=True):
     reported there), else None."""
 
     melded_before: tuple[int, ...] = ()
-    new_melds: int = 0
     melded_out: int | None = None
 
 
@@ -73,7 +72,7 @@ class RaminoRules(Rules):
         return 10 if n_seats == 2 else 7 if n_seats <= 4 else 6
 
     def meld_rules(self) -> MeldRules:
-        return MeldRules(jokers=False, max_wilds=0, ace_high=bool(self.opt("ace_high")), max_set=4, max_sequence=14 if self.opt("ace_high") else 13)
+        return MeldRules(max_wilds=0, ace_high=bool(self.opt("ace_high")), max_set=4, max_sequence=14 if self.opt("ace_high") else 13)
 
     def new_extra(self, state: TableState) -> RaminoExtra:
         return RaminoExtra()
