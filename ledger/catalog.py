@@ -52,14 +52,15 @@ class VariantEntry:
     its own rule ids and ``rule_ids`` those ids in RULES.md order;
     ``strategy``: ``"module:Class"`` of its simulator
     (:class:`ledger.simulate.strategy.Strategy`), or None when it has none.
+    A game registered at run time may give the classes themselves.
     """
 
     id: str
     label: str
-    rules: str
+    rules: str | type
     family: str
     rule_ids: tuple[str, ...]
-    strategy: str | None = None
+    strategy: str | type | None = None
 
     def __post_init__(self) -> None:
         if not _ID.fullmatch(self.id):
@@ -136,8 +137,11 @@ def unregister(variant: str) -> None:
     CATALOG.pop(variant, None)
 
 
-def load(target: str) -> Any:
-    """The object a ``"module:Name"`` reference names (imported on first use)."""
+def load(target: str | type) -> Any:
+    """The object a ``"module:Name"`` reference names (imported on first use);
+    a class given as itself is returned as it is."""
+    if not isinstance(target, str):
+        return target
     module, _, name = target.partition(":")
     return getattr(import_module(module), name)
 

@@ -29,10 +29,10 @@ from ledger.simulate.inject import Injector
 from ledger.simulate.strategy import SimulationError, Strategy
 from ledger.variants import find_variant
 
-class _Strategies(Mapping[str, str]):
+class _Strategies(Mapping[str, str | type]):
     """variant -> ``"module:Class"`` of its strategy, read from the catalog (variants that have one)."""
 
-    def __getitem__(self, variant: str) -> str:
+    def __getitem__(self, variant: str) -> str | type:
         target = catalog.CATALOG[variant].strategy
         if target is None:
             raise KeyError(variant)
@@ -46,7 +46,7 @@ class _Strategies(Mapping[str, str]):
 
 
 #: variant -> "module:Class" of its strategy (:mod:`ledger.catalog`)
-STRATEGIES: Mapping[str, str] = _Strategies()
+STRATEGIES: Mapping[str, str | type] = _Strategies()
 
 
 def find_strategy(variant: str) -> type[Strategy]:

@@ -16,10 +16,10 @@ from ledger import catalog
 from ledger.variants.base import Rules
 
 
-class _Registry(Mapping[str, str]):
+class _Registry(Mapping[str, str | type]):
     """variant name -> ``"module:Class"`` of its rules object, read from the catalog."""
 
-    def __getitem__(self, name: str) -> str:
+    def __getitem__(self, name: str) -> str | type:
         return catalog.CATALOG[name].rules
 
     def __iter__(self) -> Iterator[str]:
@@ -29,8 +29,8 @@ class _Registry(Mapping[str, str]):
         return len(catalog.CATALOG)
 
 
-#: variant name -> "module:Class" of its rules object (:mod:`ledger.catalog`)
-REGISTRY: Mapping[str, str] = _Registry()
+#: variant name -> "module:Class" of its rules object (or the class: :mod:`ledger.catalog`)
+REGISTRY: Mapping[str, str | type] = _Registry()
 
 
 def find_variant(name: str) -> type[Rules]:
