@@ -59,7 +59,7 @@ class _RuleIds(Set[str]):
         return sum(len(ids) for ids in _families().values())
 
     @classmethod
-    def _from_iterable(cls, it: Iterable[str]) -> frozenset[str]:
+    def _from_iterable(cls, it: Iterable[str]) -> frozenset[str]:  # type: ignore[override]  # set operations give frozensets
         return frozenset(it)
 
     def __repr__(self) -> str:

@@ -8,8 +8,13 @@ moving cards (and rejecting a card that is not where an event takes it from,
 order of events (``REC-ORDER``), whose turn it is (``ALL-TURN-1/2/3``), meld
 validity (``ALL-MELD-1/2``), deals (``ALL-DEAL-1``) and claimed scores
 (``ALL-SCORE-1``). A variant subclass overrides the hooks (``check_meld``,
-``check_layoff``, ``check_discard``, ``end_turn``, ``score_hand`` …) or a whole
-handler (``on_<event type>``), calling ``super()`` for the shared part.
+``check_layoff``, ``check_discard``, ``end_turn``, ``score_hand`` …; the whole
+list, with what each is for, is :class:`ledger.variants.hooks.VariantHooks`) or
+a whole handler (``on_<event type>``), calling ``super()`` for the shared part.
+
+Dispatch is explicit: :func:`handler_table` names the handler of each event
+class, and every rules class gets its table, with its own overrides, once
+when the class is created (``Rules._handlers``).
 
 Rejections raise :class:`~ledger.errors.RecordError` with the event's
 ``position``; violations are appended to ``state.findings``.
@@ -18,29 +23,42 @@ Rejections raise :class:`~ledger.errors.RecordError` with the event's
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ledger.cards import deck_counter, pretty_list
 from ledger.errors import RecordError
 from ledger.events import (
+    EVENT_TYPES,
     CardDiscarded,
     CardDrawn,
     DiscardTaken,
     Event,
+    GameEnded,
     GameStarted,
     HandDealt,
+    HandEnded,
     JokerSwapped,
+    Knocked,
     MeldExtended,
     MeldLaid,
+    PenaltyAssessed,
+    PositionRestored,
+    PozzettoTaken,
     StockRestocked,
+    UpcardPassed,
 )
 from ledger.melds import FAULTS, MeldInfo, MeldRules, analyze, layoff_candidates
 from ledger.state import Finding, Meld, TableState, replace
 from ledger.variants.outcome import OutcomeRules
 
+if TYPE_CHECKING:
+    from ledger.variants.hooks import VariantHooks
+
 #: option value types accepted in ``game_started.options``
 OptionSpec = tuple[type, ...] | tuple[str, ...]
+#: a handler: ``(rules, state, event, position) -> state`` (an unbound ``Rules.on_…``)
+Handler = Callable[[Any, TableState, Any, int], TableState]
 
 
 class Rules(OutcomeRules):
@@ -63,6 +81,12 @@ class Rules(OutcomeRules):
     option_types: ClassVar[dict[str, OptionSpec]] = {}
     players_allowed: ClassVar[tuple[int, ...]] = (2,)
     discard_required: ClassVar[bool] = True
+    #: event class -> this class's handler of it (:func:`handler_table`, set when the class is made)
+    _handlers: ClassVar[dict[type[Event], Handler]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handlers = handler_table(cls)
 
     def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, n_players: int = 2):
         self.ruleset = ruleset or self.default_ruleset
@@ -161,11 +185,7 @@ class Rules(OutcomeRules):
         pos = state.position + 1
         if state.phase == "ended":
             raise RecordError("REC-ORDER", f"{event.type} after game_ended", field="type", position=pos)
-        key = (type(self), type(event))
-        handler = _HANDLERS.get(key)
-        if handler is None:  # once per variant class and event class: no getattr by name per event
-            handler = _HANDLERS[key] = getattr(type(self), "on_" + event.type)
-        return handler(self, replace(state, position=pos, history=state), event, pos)
+        return self._handlers[type(event)](self, replace(state, position=pos, history=state), event, pos)
 
     # --- finding and rejection helpers ---------------------------------------
     @staticmethod
@@ -417,7 +437,7 @@ class Rules(OutcomeRules):
         """Hook after a stock draw (Burraco's last-two-cards rule)."""
         return state
 
-    def on_upcard_passed(self, state: TableState, e: Event, pos: int) -> TableState:
+    def on_upcard_passed(self, state: TableState, e: UpcardPassed, pos: int) -> TableState:
         raise self.reject("REC-FORMAT", f"upcard_passed is a Gin event, not {self.variant}", pos, "type")
 
     def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
@@ -514,10 +534,10 @@ class Rules(OutcomeRules):
         state = self.check_swap(meld, after, state, pos, e.seat, e)
         return self.after_meld(before, state, pos, e.seat)
 
-    def on_pozzetto_taken(self, state: TableState, e: Event, pos: int) -> TableState:
+    def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
         raise self.reject("REC-FORMAT", f"pozzetto_taken is a Burraco event, not {self.variant}", pos, "type")
 
-    def on_knocked(self, state: TableState, e: Event, pos: int) -> TableState:
+    def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:
         raise self.reject("REC-FORMAT", f"knocked is a Gin event, not {self.variant}", pos, "type")
 
     def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
@@ -552,8 +572,36 @@ class Rules(OutcomeRules):
 
 _VERB = {"play": "melded or laid off", "discard": "discarded"}
 
-#: (rules class, event class) -> the rules class's ``on_<event type>`` function (see ``Rules.apply``)
-_HANDLERS: dict[tuple[type, type], Any] = {}
+
+def handler_table(cls: type[Rules]) -> dict[type[Event], Handler]:
+    """Event class -> ``cls``'s handler of it (its own override or the one it
+    inherits): the fold's dispatch (:meth:`Rules.apply`), one entry per event
+    of FORMAT.md. Raises :class:`TypeError` when an event class has none."""
+    table: dict[type[Event], Handler] = {
+        GameStarted: cls.on_game_started,
+        HandDealt: cls.on_hand_dealt,
+        CardDrawn: cls.on_card_drawn,
+        UpcardPassed: cls.on_upcard_passed,
+        DiscardTaken: cls.on_discard_taken,
+        MeldLaid: cls.on_meld_laid,
+        MeldExtended: cls.on_meld_extended,
+        JokerSwapped: cls.on_joker_swapped,
+        PozzettoTaken: cls.on_pozzetto_taken,
+        CardDiscarded: cls.on_card_discarded,
+        Knocked: cls.on_knocked,
+        StockRestocked: cls.on_stock_restocked,
+        HandEnded: cls.on_hand_ended,
+        PenaltyAssessed: cls.on_penalty_assessed,
+        PositionRestored: cls.on_position_restored,
+        GameEnded: cls.on_game_ended,
+    }
+    missing = [t.__name__ for t in EVENT_TYPES if t not in table]
+    if missing:
+        raise TypeError(f"no handler in {cls.__name__} for {', '.join(missing)}")
+    return table
+
+
+Rules._handlers = handler_table(Rules)
 
 
 def _spec_text(spec: OptionSpec) -> str:
@@ -561,3 +609,6 @@ def _spec_text(spec: OptionSpec) -> str:
         return ", ".join(spec)  # type: ignore[arg-type]
     return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]
 
+
+if TYPE_CHECKING:  # Rules implements every hook of the declared interface (checked by mypy)
+    _RULES_ARE_HOOKS: type[VariantHooks] = Rules
