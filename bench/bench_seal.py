@@ -3,6 +3,7 @@ over the same canonical bytes, and the cost the chain adds to import; each
 ratio from figures measured in the same run (the machine is shared).
 
     .venv/bin/python bench/bench_seal.py [--events 1000000] [--import-events 100000] [--rounds 3] [--dir DIR] [--keep]
+                                         [--pg postgresql://postgres@127.0.0.1:5432/test [--pg-events 100000]]
 
 1. builds a SQLite store of about ``--events`` events (synthetic two-player
    Ramino games of 16 hands, ~960 events each) the way ``rummy-ledger import
@@ -20,7 +21,9 @@ ratio from figures measured in the same run (the machine is shared).
    (seal and journal, the hashing any verify must do), one SHA-256 over all
    the bytes at once (``sha256sum`` of the export), and the fast read's two
    SQL queries alone;
-3. import cost: ``--import-events`` events imported into fresh stores,
+3. with ``--pg``: the same verify, row-by-row check and baseline over a
+   fresh PostgreSQL schema of ``--pg-events`` events (dropped afterwards);
+4. import cost: ``--import-events`` events imported into fresh stores,
    alternately with the seal chain and with it switched off (the journal
    rows still written, seals NULL), ``--rounds`` times each; the overhead
    is the difference of the medians, and also the time spent in the chain
@@ -168,6 +171,55 @@ def bench_verify(path: Path) -> dict[str, float]:
             "bulk": t_bulk, "read": t_read}
 
 
+def bench_pg(url: str, n_events: int) -> dict[str, float]:
+    """``verify`` (fast read) and the row-by-row check over a fresh
+    PostgreSQL schema of about ``n_events`` events, beside the same baseline
+    over its canonical lines; the schema is dropped afterwards."""
+    import psycopg
+
+    from ledger.application import store_env
+
+    schema = f"bench_seal_{int(time.time())}"
+    env = store_env(f"{url}{'&' if '?' in url else '?'}schema={schema}")
+    connect = {"host": env["POSTGRES_HOST"], "port": env["POSTGRES_PORT"], "user": env["POSTGRES_USER"],
+               "password": env.get("POSTGRES_PASSWORD") or None, "dbname": env["POSTGRES_DBNAME"], "autocommit": True}
+    with psycopg.connect(**connect) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        app = LedgerApp(env=env)
+        try:
+            _t, n = import_all(app, records(n_events, "pg"))
+            targets = sealstore.game_keys(app, None)
+            tables = sealstore._tables(app)
+            with quiet():
+                t = time.perf_counter()
+                results = list(sealstore.verify_games(app, targets))
+                t_verify = time.perf_counter() - t
+            assert all(r.ok for r in results) and sum(r.length for r in results) == n
+            with quiet():
+                t = time.perf_counter()
+                for start in range(0, len(targets), sealstore.BATCH):
+                    chunk = targets[start:start + sealstore.BATCH]
+                    rows, journal = tables.batch([k for k, _ in chunk])
+                    for key, name in chunk:
+                        h = sealstore._hex(key)
+                        assert sealstore.check_game(name, h, rows.get(h, []), journal.get(h)).ok
+                t_rows = time.perf_counter() - t
+            lines = [bytes(r[0]) for r in tables.query(f"SELECT state FROM {tables.events} ORDER BY originator_id, originator_version")]
+        finally:
+            app.close()
+    finally:
+        with psycopg.connect(**connect) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    sha = hashlib.sha256
+    with quiet():
+        t = time.perf_counter()
+        for line in lines:
+            sha(line).digest()
+        t_sha = time.perf_counter() - t
+    return {"events": n, "verify": t_verify, "rows": t_rows, "sha": t_sha}
+
+
 def bench_import(base: Path, n_events: int, rounds: int) -> dict[str, float]:
     recs = records(n_events, "imp")
     with_chain: list[float] = []
@@ -220,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="import rounds of each kind (default 3)")
     ap.add_argument("--dir", type=Path, default=None, help="folder for the stores (default: a temporary one)")
     ap.add_argument("--keep", action="store_true", help="reuse the verify store in --dir when it exists")
+    ap.add_argument("--pg", metavar="URL", default=None, help="also verify a fresh schema on this PostgreSQL server (postgresql://user@host:port/db)")
+    ap.add_argument("--pg-events", type=int, default=100_000, help="events in the PostgreSQL store (default 100,000)")
     args = ap.parse_args(argv)
     base = args.dir or Path(tempfile.mkdtemp(prefix="bench-seal-"))
     base.mkdir(parents=True, exist_ok=True)
@@ -244,6 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  ratio verify / baseline: {v['sha'] / v['verify']:.3f}x (target >= 0.5x); "
           f"both chains / baseline: {v['sha'] / v['both']:.2f}x; SQL / baseline: {v['sha'] / v['read']:.2f}x; "
           f"row by row / baseline: {v['sha'] / v['rows']:.3f}x")
+    if args.pg:
+        pg = bench_pg(args.pg, args.pg_events)
+        print(f"PostgreSQL: {pg['events']:,} events: verify {pg['events'] / pg['verify']:,.0f} ev/s ({pg['sha'] / pg['verify']:.3f}x), "
+              f"row by row {pg['events'] / pg['rows']:,.0f} ev/s ({pg['sha'] / pg['rows']:.3f}x), "
+              f"baseline {pg['events'] / pg['sha']:,.0f} ev/s")
     imp = bench_import(base, args.import_events, args.rounds)
     over = (imp["with"] - imp["without"]) / imp["without"]
     over_cpu = (imp["cpu_with"] - imp["cpu_without"]) / imp["cpu_without"]

@@ -14,7 +14,7 @@ schema), a batch of games at a time, so that a stored row the mapper could
 not decode (bytes edited, or stored as text) is a finding, not a traceback.
 
 ``verify`` reads each batch twice at most. The fast read
-(:meth:`_Tables.fast_batch`, :func:`_fast_check`) asks each table for one
+(:meth:`_Tables.fast_batch`, :func:`_fast_chain`) asks each table for one
 row per game: counts, the checks SQL can make on every row (types, each
 row's topic against its bytes' type, positions 1..n) and the game's stored
 bytes, seals and journal seals each concatenated in position order; Python
@@ -463,7 +463,7 @@ _TOPIC_PARAMS = [x for pair in _TOPIC_PREFIX for x in pair]
 _SUBSTR = {True: "substr(state, 1, {n})", False: "substring(state from 1 for {n})"}
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _witness(first: int, n: int) -> str:
     """``"first,first+1,…,first+n-1"``: with ``first`` 1 or 0 what SQLite's
     ``group_concat`` of the versions or positions of an intact game of ``n``
