@@ -89,7 +89,7 @@ MAX_UPCARD_DRAWS = 50
 WALL = 2
 _SUITS = "SCDH"  # OpenSpiel's suit order s c d h
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_RULES = MeldRules(jokers=False, max_wilds=0, ace_high=False, max_set=4, max_sequence=13)
+_RULES = MeldRules(max_wilds=0, ace_high=False, max_set=4, max_sequence=13)
 
 
 def card(action: int) -> str:
