@@ -45,6 +45,9 @@ RANK: dict[str, int] = {r + s: i + 1 for i, r in enumerate(RANKS) for s in SUITS
 SUIT: dict[str, str] = {r + s: s for r in RANKS for s in SUITS} | {JOKER: ""}
 #: rank number -> rank text
 RANK_TEXT: dict[int, str] = {i + 1: r for i, r in enumerate(RANKS)}
+#: card string -> its value in a hand's count in Ramino and Gin: A 1, 2–10 face, J Q K 10 (joker 0)
+#: (RULES.md, "Ramino" and "Gin Rummy": scoring, deadwood)
+LOW_VALUE: dict[str, int] = {card: min(rank, 10) for card, rank in RANK.items()}
 
 
 def is_card(text: str) -> bool:

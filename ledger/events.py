@@ -18,7 +18,7 @@ b'{"type":"card_drawn","seat":0,"card":"6H"}'
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, Union
 
 import msgspec
@@ -58,7 +58,7 @@ def check_at(at: str) -> datetime:
     datetime.timedelta(seconds=3600)
     """
     try:
-        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+        moment = _parse_iso(at)
     except ValueError:
         raise ValueError(f"`at` is not an ISO-8601 time: {at!r}") from None
     if _AT_SHAPE.fullmatch(at) is None:
@@ -68,6 +68,23 @@ def check_at(at: str) -> datetime:
     if not AT_YEARS[0] <= moment.year <= AT_YEARS[1]:
         raise ValueError(f"`at` {at!r} is outside the years {AT_YEARS[0]}–{AT_YEARS[1]}")
     return moment
+
+
+def _parse_iso(at: str) -> datetime:
+    """``datetime.fromisoformat`` with ``Z`` read as ``+00:00`` (the one parse of an ``at``)."""
+    return datetime.fromisoformat(at.replace("Z", "+00:00"))
+
+
+def at_moment(at: str) -> datetime:
+    """The aware moment an ``at`` names, parsed as :func:`check_at` parses it;
+    a time without a zone (which :func:`check_at` refuses) is taken as UTC.
+    Raises :class:`ValueError` for a text that is no ISO-8601 time.
+
+    >>> at_moment("2026-11-29T20:15:00Z").isoformat(), at_moment("2026-11-29T20:15:00").isoformat()
+    ('2026-11-29T20:15:00+00:00', '2026-11-29T20:15:00+00:00')
+    """
+    moment = _parse_iso(at)
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 #: a record's ``variant``: a name of the variant catalog (:mod:`ledger.catalog`). Not a

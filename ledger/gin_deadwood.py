@@ -34,7 +34,7 @@ from itertools import combinations
 
 import msgspec
 
-from ledger.cards import RANK, SUIT
+from ledger.cards import LOW_VALUE, RANK, SUIT
 
 
 def card_value(card: str) -> int:
@@ -43,7 +43,7 @@ def card_value(card: str) -> int:
     >>> card_value("AS"), card_value("10C"), card_value("QD")
     (1, 10, 10)
     """
-    return min(RANK[card], 10)
+    return LOW_VALUE[card]
 
 
 def deadwood_value(cards: Sequence[str]) -> int:

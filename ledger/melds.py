@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import msgspec
 
-from ledger.cards import JOKER, RANK, SUIT, make
+from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, make
 
 #: fault codes :func:`analyze` may report (variants map them to rule ids)
 FAULTS = {
@@ -167,7 +167,7 @@ def _as_set(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
     rank = RANK[naturals[0]]
     if any(RANK[c] != rank for c in naturals):
         return None
-    stands = tuple(None if not is_wild(c, rules) else RANK_STR[rank] for c in cards)
+    stands = tuple(None if not is_wild(c, rules) else RANK_TEXT[rank] for c in cards)
     wilds = sum(1 for s in stands if s is not None)
     faults: list[str] = []
     if len(cards) < 3:
@@ -179,9 +179,6 @@ def _as_set(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
     if wilds > rules.max_wilds:
         faults.append("too_many_wilds")
     return MeldInfo("set", cards, stands, wilds, rank=rank, faults=tuple(faults))
-
-
-RANK_STR = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10", 11: "J", 12: "Q", 13: "K"}
 
 
 def _as_sequence(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:

@@ -47,7 +47,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import get_topic, resolve_topic
 
 from ledger.errors import LedgerError
-from ledger.events import EVENT_TYPES, Event, GameStarted, HandDealt, encode_event
+from ledger.events import EVENT_TYPES, Event, GameStarted, HandDealt, at_moment, encode_event
 
 #: namespace of the games' originator ids; stored data depends on it: never change it
 GAME_NAMESPACE = uuid5(NAMESPACE_URL, "https://rummy-ledger/games/")
@@ -87,8 +87,7 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
         """The event's ``at`` when given, else the epoch (eventsourcing expects a timestamp)."""
         at = self.event.at
         if at:
-            moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
-            return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+            return at_moment(at)
         return datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 

@@ -26,7 +26,7 @@ import msgspec
 
 from ledger.audit import report
 from ledger.errors import LedgerError
-from ledger.events import Event, GameStarted
+from ledger.events import Event, GameStarted, at_moment
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
@@ -53,8 +53,7 @@ def parse_at(at: str | None) -> datetime | None:
     """
     if not at:
         return None
-    moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    return at_moment(at).astimezone(timezone.utc)
 
 
 def event_cards(e: Any) -> list[str] | None:

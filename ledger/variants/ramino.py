@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from ledger.cards import RANK, pretty
+from ledger.cards import LOW_VALUE, pretty
 from ledger.events import HandEnded
 from ledger.melds import MeldRules
 from ledger.state import SideScore, TableState, replace
@@ -36,7 +36,7 @@ def hand_value(cards: tuple[str, ...]) -> int:
     >>> hand_value(("AS", "7H", "KD"))
     18
     """
-    return sum(min(RANK[c], 10) for c in cards)
+    return sum(LOW_VALUE[c] for c in cards)
 
 
 class RaminoExtra(msgspec.Struct, frozen=True):
