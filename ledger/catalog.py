@@ -30,6 +30,7 @@ KeyError: "unknown variant 'poker' (known: burraco, gin, ramino, ramino51, scala
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -137,6 +138,23 @@ def unregister(variant: str) -> None:
     CATALOG.pop(variant, None)
 
 
+class _Labels(Mapping[str, str]):
+    """variant id -> its label (the viewer's and the report's name of the game)."""
+
+    def __getitem__(self, variant: str) -> str:
+        return CATALOG[variant].label
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(CATALOG)
+
+    def __len__(self) -> int:
+        return len(CATALOG)
+
+
+#: variant id -> label, following the catalog (``LABELS["scala40"] == "Scala 40"``)
+LABELS: Mapping[str, str] = _Labels()
+
+
 def load(target: str | type) -> Any:
     """The object a ``"module:Name"`` reference names (imported on first use);
     a class given as itself is returned as it is."""
@@ -146,4 +164,4 @@ def load(target: str | type) -> Any:
     return getattr(import_module(module), name)
 
 
-__all__ = ["BUILTIN", "CATALOG", "SHARED_FAMILIES", "VariantEntry", "entry", "ids", "load", "register", "unregister"]
+__all__ = ["BUILTIN", "CATALOG", "LABELS", "SHARED_FAMILIES", "VariantEntry", "entry", "ids", "load", "register", "unregister"]

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ledger import catalog
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event
 from ledger.state import TableState
@@ -28,7 +29,8 @@ from replay_web.i18n import N_, current_lang, translations
 
 Gettext = Callable[[str], str]
 
-VARIANT_NAMES = {"burraco": "Burraco", "scala40": "Scala 40", "ramino51": "Ramino 51", "ramino": "Ramino", "gin": "Gin Rummy"}
+#: variant id -> the game's name (from the variant catalog)
+VARIANT_NAMES = catalog.LABELS
 
 META_LABELS = {
     "tournament": N_("tournament"),

@@ -181,6 +181,9 @@ def test_the_toy_variant_is_shown_in_the_viewer(toy: VariantEntry) -> None:
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert "Anna discards K" in text and "TOY-DISC-1" in text
+    report = app.test_client().get("/games/toy-1/report")
+    assert report.status_code == 200
+    assert "game toy-1 starts: Toy Rummy (casa), Anna, Bruno" in report.get_data(as_text=True)
 
 
 def test_without_the_entry_the_variant_is_unknown_again(toy: VariantEntry) -> None:
