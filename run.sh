@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up and run the main job on the embedded store:   ./run.sh [serve options]
 #
-# Creates .venv (when missing), installs rummy-ledger, imports fixtures/ into
+# Creates .venv (when missing), installs rummy-ledger (with the pdf extra), imports fixtures/ into
 # ./ledger.db (or $RUMMY_LEDGER_DB), lists the games, audits them, and serves
 # the replay viewer on http://127.0.0.1:5000 (Ctrl-C stops it).
 set -euo pipefail
@@ -14,7 +14,11 @@ if [ ! -x "$VENV/bin/python" ]; then
     echo "run.sh: creating $VENV" >&2
     "$PYTHON" -m venv "$VENV"
 fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e .
+# the pdf extra (Playwright) prints the dispute report as PDF through Debian's chromium
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[pdf]'
+if [ ! -x /usr/bin/chromium ] && [ -z "${RUMMY_LEDGER_CHROMIUM:-}" ]; then
+    echo "run.sh: no /usr/bin/chromium: PDF reports need it (apt-get install --no-install-recommends chromium; ./test.sh installs it); HTML reports work without" >&2
+fi
 
 export RUMMY_LEDGER_DB="${RUMMY_LEDGER_DB:-$PWD/ledger.db}"
 ledger() { "$VENV/bin/rummy-ledger" "$@"; }

@@ -334,9 +334,10 @@ def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
     if not 0 <= at < len(events):
         raise click.BadParameter(_("position %(at)s is outside 0..%(last)s") % {"at": at, "last": len(events) - 1}, param_hint="--at")
     table = Replayer(events).state_at(at)
-    every = rewound_by(events)
+    known = events if seat is None else events[: at + 1]  # a seat's view knows no later ruling (FORMAT.md "Per-seat views")
+    every = rewound_by(known)
     try:
-        header = move_lines(events, at, table, seat, state.lang, every)
+        header = move_lines(known, at, table, seat, state.lang, every)
         body = render_state(table, pov=seat, tr=tr)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--pov") from None

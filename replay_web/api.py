@@ -62,8 +62,20 @@ def _seat_reader(g: Any) -> tuple[access.Access, Pov, int]:
     access.check_pov(pov, acc)
     if not acc.omniscient:
         pov = SPECTATOR
-    at = params.position(request.args, g, pov if acc.omniscient else None) if "at" in request.args else acc.upto
-    return acc, pov, access.limit_position(at, acc)
+    return acc, pov, _position(g, acc, pov)
+
+
+def _position(g: Any, acc: access.Access, pov: Pov) -> int:
+    """``at`` (default: the last position the reader may see), judged
+    against what this reader may see: no error tells a spectator the
+    unfinished game's true length; 403 beyond the visible positions."""
+    if "at" not in request.args:
+        return acc.upto
+    if acc.omniscient:
+        at = params.position(request.args, g, pov)
+    else:
+        at = params.limited_position(request.args, acc)
+    return access.limit_position(at, acc)
 
 
 @bp.get("/games/<game_id>")
@@ -105,7 +117,7 @@ def state(game_id: str):  # type: ignore[no-untyped-def]
     g = params.load_game(game_id)
     acc = access.reader_access(g)
     pov = params.pov(request.args, g)
-    at = access.limit_position(params.position(request.args, g, pov if acc.omniscient else None) if "at" in request.args else acc.upto, acc)
+    at = _position(g, acc, pov)
     s = g.state_at(at)
     view = access.table_view(s, acc, pov)
     view["move"] = move_text(g.events[at], s, access.move_pov(acc, pov))

@@ -272,7 +272,12 @@ def _reader(game: GameData) -> tuple[Any, access.Access, int, Pov]:
     shown: Any = game
     if not acc.omniscient:
         shown, pov = LimitedGame(game, acc.upto), SPECTATOR
-    at = params.position(request.args, game, pov if acc.omniscient else None) if request.args.get("at") else acc.upto
+    if not request.args.get("at"):
+        at = acc.upto
+    elif acc.omniscient:
+        at = params.position(request.args, game, pov)
+    else:  # judged against what this reader may see: no error may tell the game's true length
+        at = params.limited_position(request.args, acc)
     access.limit_position(at, acc)
     return shown, acc, at, pov
 

@@ -8,6 +8,7 @@ an unknown game raises :class:`~ledger.errors.GameNotFoundError` (404).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from flask import abort, current_app
 
@@ -46,6 +47,22 @@ def position(args: Mapping[str, str], game: GameData, pov: Pov = None) -> int:
     if not 0 <= at <= game.last:
         abort(400, description=_("position %(at)s is outside this game's positions 0–%(last)s", at=at, last=game.last))
     return at
+
+
+def limited_position(args: Mapping[str, str], acc: Any) -> int:
+    """``at`` for a reader who may see an unfinished game only up to
+    ``acc.upto`` (a spectator, issue 14; ``acc`` a
+    :class:`replay_web.access.Access`): default ``acc.upto``; past it the
+    403 of :func:`replay_web.access.limit_position`, the same for every later
+    position, stored or not, so that no answer tells the game's true length."""
+    from replay_web.access import limit_position
+
+    at = _int(args, "at")
+    if at is None:
+        return int(acc.upto)
+    if at < 0:
+        abort(400, description=_("position %(at)s is outside this game's positions 0–%(last)s", at=at, last=acc.upto))
+    return limit_position(at, acc)
 
 
 def pov(args: Mapping[str, str], game: GameData) -> Pov:

@@ -90,6 +90,14 @@ def test_show_at_a_referee_move_and_a_rewound_move(run: Callable[..., Result]) -
         "    rule BUR-TURN-1: Lay-off onto a meld of the other side.",
     ]
     assert rewound.splitlines()[-1] == "move 7 is rewound by the referee at position 11: it no longer counts"
+    # a seat's view at 7 knows nothing of the restore at 11
+    seat = run("show", str(DISPUTE), "--at", "7", "--pov", "0").stdout
+    assert head(seat) == [
+        "move 7: Bruno lays off 6♥ on [a]",
+        "  finding BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds  [open]",
+        "    rule BUR-TURN-1: Lay-off onto a meld of the other side.",
+    ]
+    assert "rewound" not in seat and "11" not in seat.split("\n\n", 1)[0]
 
 
 def test_show_at_names_the_ruling_in_both_languages(run: Callable[..., Result], tmp_path: Path) -> None:

@@ -208,7 +208,7 @@ def test_the_desk_in_italian(desk: Desk) -> None:
     page = c.get(resp.headers["Location"]).get_data(as_text=True)
     assert "penalità registrata alla posizione 10" in page
     assert text(element(page, "status-7-BUR-TURN-1")).startswith(
-        "decisa alla posizione 10 da Rita Arbitro: penalità -50 a Bruno (BUR-TURN-1)")
+        "decisa alla posizione 10 da Rita Arbitro: penalità -50 a carico di Bruno (BUR-TURN-1)")
     assert text(element(page, "status-8-ALL-TURN-2")).startswith("aperta")
     assert "dopo le decisioni arbitrali 0 -50 come giocato 0 0" in text(element(page, "score-panel"))
     stale = c.post(f"/games/{GAME}/rulings/penalty?lang=it", data=penalty(csrf_of(page)))  # the page showed 10 events

@@ -127,7 +127,7 @@ def test_game_page_in_italian(client) -> None:
         "Mosse 0 inizia la partita bur-dispute: Burraco (fibur), Anna, Bruno 1 smazzata 1, mazziere Bruno; carta scoperta 9♣",
         "2 Anna prende 9♣ dal pozzo",
         "7 Bruno attacca 6♥ a [a] annullata alla 11BUR-TURN-1",
-        "10 arbitro: penalità −50 a Bruno (BUR-TURN-1) nota: laid off on the opponents' meld",
+        "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld",
         "Verifica 6 irregolarità pos. smazzata posto regola descrizione stato",
         # the rule's Italian text beside the audit's (English) message
         "BUR-TURN-1 Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds "

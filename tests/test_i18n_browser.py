@@ -143,7 +143,7 @@ def test_the_pdf_from_the_viewer_in_italian(page, pdf_tools, tmp_path: Path) -> 
         "Posizione contestata: 7 di 18",
         "BUR-TURN-1",  # the finding
         "Attacco su una combinazione della coppia avversaria.",  # its rule, in Italian
-        "arbitro: penalità −50 a Bruno (BUR-TURN-1)",  # the ruling
+        "arbitro: penalità −50 a carico di Bruno (BUR-TURN-1)",  # the ruling
         "Il punteggio dichiarato supera di 70 punti quello calcolato.",  # the score: claimed against computed
         "Vincitore: Anna",
         "L'arbitro",

@@ -460,5 +460,14 @@ def test_games_list_shows_an_unfinished_game_as_the_reader_may_see_it(tmp_path: 
         assert '<td class="num">1</td>' in page and '<td class="num">8</td>' not in page
         assert '<td class="num">8</td>' in call("GET", live.url + "/games", token=live.tokens["referee"])[2]
         assert live.get("/api/games", token="nonsense.token")[0] == 401
+        # past what a spectator may see, position 6 (stored) and 100 (not) get the same answer
+        for path in ("/api/games/live-1/state?at={}", "/api/games/live-1?at={}", "/games/live-1?at={}"):
+            answers = [live.get(path.format(at)) for at in (6, 100)]
+            assert [a[0] for a in answers] == [403, 403], path
+            texts = [str(a[2]).replace(str(at), "N") for a, at in zip(answers, (6, 100))]
+            assert texts[0] == texts[1] and "7" not in texts[0] and "up to position 0" in texts[0], path
+        assert live.get("/api/games/live-1/state?at=6", token="referee")[0] == 200
+        assert live.get("/api/games/live-1/state?at=100", token="referee")[2]["error"]["message"] == (
+            "position 100 is outside this game's positions 0–7")
         live.post("/api/games/live-1/events?expected=8", b"\n".join(LINES[8:]) + b"\n", ctype="application/x-ndjson", token="referee")
         assert row(None) == {"events": 19, "hands": 2, "findings": 3, "finished": True}  # RAM-DISC-1, ALL-SCORE-1, ALL-TURN-1

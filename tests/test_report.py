@@ -146,7 +146,7 @@ def test_report_html_in_english() -> None:
     page = text_of(render_html(build_report(dispute_events(), finding=7, lang="en")))
     for phrase in (
         "Dispute report bur-dispute",
-        "Burraco (rules fibur) · tournament: fixtures · table: 1 · 19 events, 1 hands",
+        "Burraco (rules fibur) · tournament: fixtures · table: 1 · 19 events, 1 hand",
         "Position in dispute: 7 of 18 · hand 1",
         "Bruno lays off 6♥ on [a] BUR-TURN-1 rewound by the ruling at position 11",
         "stock 62 cards",
@@ -166,7 +166,7 @@ def test_report_html_in_italian() -> None:
     page = text_of(render_html(build_report(dispute_events(), finding=7, lang="it")))
     for phrase in (
         "Verbale di contestazione bur-dispute",
-        "Burraco (regolamento fibur) · torneo: fixtures · tavolo: 1 · 19 eventi, 1 smazzate",
+        "Burraco (regolamento fibur) · torneo: fixtures · tavolo: 1 · 19 eventi, 1 smazzata",
         "Giocatori: posto 0 Anna , posto 1 Bruno · Arbitro: —",
         "Posizione contestata: 7 di 18 · smazzata 1",
         "Bruno attacca 6♥ a [a] BUR-TURN-1 annullata dalla decisione alla posizione 11",
@@ -181,7 +181,7 @@ def test_report_html_in_italian() -> None:
         "BUR-TURN-1 Attacco su una combinazione della coppia avversaria.",
         "aperta; annullata alla 11 · contestata",
         "Decisioni arbitrali (2)",
-        "10 arbitro: penalità −50 a Bruno (BUR-TURN-1)",
+        "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1)",
         "11 l'arbitro riporta il tavolo alla mossa 6",
         "Foglio dei punti",
         "1 gioco bloccato -70 carte calate +55, carte in mano −25, pozzetto non preso −100 dichiarato 0",
@@ -373,7 +373,7 @@ def test_pdf_report_in_italian(pdf_tools, run, tmp_path: Path) -> None:
         "Verbale di contestazione bur-dispute",
         "Posizione contestata: 7 di 18",
         "Attacco su una combinazione della coppia avversaria.",
-        "arbitro: penalità −50 a Bruno (BUR-TURN-1)",
+        "arbitro: penalità −50 a carico di Bruno (BUR-TURN-1)",
         "Il punteggio dichiarato supera di 70 punti quello calcolato.",
         "Vincitore: Anna",
         "L'arbitro",
@@ -407,7 +407,7 @@ def test_rulings_with_their_finding_and_referee() -> None:
     assert [(f["position"], f["ruled_by"]) for f in r["findings"] if f["ruled_by"]] == [(7, [10]), (8, [11])]
     page = text_of(render_html(r))
     assert "Arbitro: Carla Rossi, Dario Neri" in page
-    assert "10 arbitro: penalità −50 a Bruno (BUR-TURN-1) nota: laid off on the opponents' meld 7 Carla Rossi" in page
+    assert "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld 7 Carla Rossi" in page
     assert "L'arbitro: Carla Rossi, Dario Neri" in page
 
 
