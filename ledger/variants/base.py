@@ -175,6 +175,12 @@ class Rules(OutcomeRules):
         """Variant-specific state for a new hand (None by default)."""
         return None
 
+    def set_extra(self, state: TableState, **changes: Any) -> TableState:
+        """``state`` with fields of its variant state (``state.extra``, a
+        frozen struct made by :meth:`new_extra`) changed: the one way the
+        variants update it."""
+        return replace(state, extra=replace(state.extra, **changes))
+
     # --- dispatch -------------------------------------------------------------
     def apply(self, state: TableState, event: Event) -> TableState:
         """Apply one event; returns the state at the next position.

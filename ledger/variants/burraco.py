@@ -235,8 +235,8 @@ class BurracoRules(Rules):
         """The state's :class:`BurracoExtra`."""
         return state.extra if isinstance(state.extra, BurracoExtra) else BurracoExtra()
 
-    def with_ex(self, state: TableState, **changes: Any) -> TableState:
-        """``state`` with its extra changed."""
+    def set_extra(self, state: TableState, **changes: Any) -> TableState:
+        """``state`` with fields of its :class:`BurracoExtra` changed (a fresh one when it has none)."""
         return replace(state, extra=replace(self.ex(state), **changes))
 
     def side_took_pozzetto(self, state: TableState, side: int) -> bool:
@@ -246,7 +246,7 @@ class BurracoRules(Rules):
     def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
         state = super().start_turn(state, seat, pos)
         if self.ex(state).early_seat == seat:
-            state = self.with_ex(state, early_seat=None)
+            state = self.set_extra(state, early_seat=None)
         return state
 
     # --- play after the hand ended at the stock's end (fibur) -------------------
@@ -263,14 +263,14 @@ class BurracoRules(Rules):
             got = Counter(new.hands[event.seat]) - Counter(state.hands[event.seat])
             hands = list(end.hands)
             hands[event.seat] = end.hands[event.seat] + tuple(got.elements())
-            return self.with_ex(new, stock_end=replace(end, hands=tuple(hands), pozzetto_by=new.pozzetto_by))
+            return self.set_extra(new, stock_end=replace(end, hands=tuple(hands), pozzetto_by=new.pozzetto_by))
         new = replace(new, findings=state.findings)  # a play that does not count: its own faults are not reported
         ex = self.ex(state)
         if ex.late_play is not None:
             return new
         pos = new.position
         new = self.flag(new, pos, getattr(event, "seat", None), "BUR-STOCK-1", self.late_play_text(state, event, end))
-        return self.with_ex(new, late_play=pos)
+        return self.set_extra(new, late_play=pos)
 
     @staticmethod
     def late_play_text(state: TableState, event: Event, end: TableAtEnd) -> str:
@@ -352,7 +352,7 @@ class BurracoRules(Rules):
         faults = self.closing_faults(state, seat, melded, last)
         for rule, message in faults:
             state = self.flag(state, pos, seat, rule, message)
-        return self.with_ex(state, going_out=(pos, seat, tuple(r for r, _ in faults)))
+        return self.set_extra(state, going_out=(pos, seat, tuple(r for r, _ in faults)))
 
     def goes_out_now(self, before: TableState, state: TableState, seat: int) -> bool:
         """True when this event emptied ``seat``'s hand while its side already
@@ -397,7 +397,7 @@ class BurracoRules(Rules):
             state = self.judge_going_out(state, pos, e.seat, melded=False, last=e.card)
         if self.opt("stock_end") == "last_two" and state.stock_count <= 2 and self.ex(state).stock_end is None:
             end = TableAtEnd(pos, e.seat, state.hands, state.melds, state.pozzetto_by)
-            state = self.with_ex(state, stock_end=end)
+            state = self.set_extra(state, stock_end=end)
         return state
 
     # --- drawing and discarding -------------------------------------------------
@@ -405,7 +405,7 @@ class BurracoRules(Rules):
         held = state.hands[e.seat] if 0 <= e.seat < len(state.hands) else ()
         state = super().on_discard_taken(state, e, pos)
         single = (pos, e.cards[0]) if len(e.cards) == 1 and e.cards[0] not in held else None
-        return self.with_ex(state, single_take=single)
+        return self.set_extra(state, single_take=single)
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """BUR-PILE-1: a one-card pile taken and that card discarded in the same turn."""
@@ -413,7 +413,7 @@ class BurracoRules(Rules):
         if took is not None and took[0] >= state.turn_start and took[1] == card and state.turn == seat:
             state = self.flag(state, pos, seat, "BUR-PILE-1",
                               f"{state.name(seat)} discarded {pretty(card)}, the single card just taken from the discard pile")
-        return self.with_ex(state, last_discard=(pos, seat, card), single_take=None)
+        return self.set_extra(state, last_discard=(pos, seat, card), single_take=None)
 
     def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
         """BUR-STOCK-1 (preset fibur): a draw from the last two stock cards."""
@@ -459,7 +459,7 @@ class BurracoRules(Rules):
         pozzetti = list(state.pozzetti)
         pozzetti[index] = None
         state = replace(state, stock=stock, stock_count=count, pozzetti=tuple(pozzetti))
-        return self.with_ex(state, restocked_from=self.ex(state).restocked_from + (index,))
+        return self.set_extra(state, restocked_from=self.ex(state).restocked_from + (index,))
 
     def on_stock_restocked(self, state: TableState, e: StockRestocked, pos: int) -> TableState:
         """Preset seed: an untaken pozzetto becomes the stock; fibur never restocks."""
@@ -515,7 +515,7 @@ class BurracoRules(Rules):
         state = self.set_hand(state, e.seat, held + cards)
         state = replace(state, pozzetti=tuple(pozzetti), pozzetto_by=tuple(taken_by))
         if by_discard and not held:
-            state = self.with_ex(state, early_seat=e.seat)
+            state = self.set_extra(state, early_seat=e.seat)
         return state
 
     # --- the end of a hand --------------------------------------------------------

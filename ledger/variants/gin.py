@@ -216,7 +216,7 @@ class GinRules(Rules):
             card: str = event.card  # type: ignore[attr-defined]
             again = before.drew == "pile" and card in before.taken
             if openspiel and again and x.repeat:
-                return replace(state, extra=replace(x, over="repeat", over_at=pos, repeat=x.repeat + (pos,)))
+                return self.set_extra(state, over="repeat", over_at=pos, repeat=x.repeat + (pos,))
             x = replace(x, repeat=(pos,) if again else ())
             if state.stock_count <= WALL and x.knocker is None:
                 x = replace(x, wall=pos, over="wall" if not openspiel else None, over_at=pos if not openspiel else None)
@@ -362,7 +362,7 @@ class GinRules(Rules):
     def _void(self, state: TableState, seat: int, cards: tuple[str, ...]) -> TableState:
         voids = list(state.extra.void)
         voids[seat] = voids[seat] + cards
-        return replace(state, extra=replace(state.extra, void=tuple(voids)))
+        return self.set_extra(state, void=tuple(voids))
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:  # type: ignore[override]
         """After a knock: the defender's melds (invalid ones stay deadwood);

@@ -87,7 +87,7 @@ class RaminoRules(Rules):
         if limit and new > limit:
             state = self.flag(state, pos, seat, "RAM-MELD-1", f"{state.name(seat)} laid {new} new melds in one turn; at most {limit} allowed")
         if state.turn_melds and seat not in state.extra.melded_before and state.hands[seat]:
-            state = replace(state, extra=replace(state.extra, melded_before=state.extra.melded_before + (seat,)))
+            state = self.set_extra(state, melded_before=state.extra.melded_before + (seat,))
         return state
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
@@ -104,7 +104,7 @@ class RaminoRules(Rules):
                 and state.extra.melded_out is None):
             state = self.flag(state, pos, seat, "RAM-OUT-1",
                               f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last card went into a meld")
-            state = replace(state, extra=replace(state.extra, melded_out=pos))
+            state = self.set_extra(state, melded_out=pos)
         return state
 
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:

@@ -176,12 +176,8 @@ class ThresholdRules(Rules):
         """The base's turn start, plus the turn-local fields of the extra reset."""
         state = super().start_turn(state, seat, pos)
         if isinstance(state.extra, ThresholdExtra):
-            state = replace(state, extra=replace(state.extra, played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None))
+            state = self.set_extra(state, played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None)
         return state
-
-    def set_extra(self, state: TableState, **changes: Any) -> TableState:
-        """``state`` with fields of its :class:`ThresholdExtra` changed."""
-        return replace(state, extra=replace(state.extra, **changes))
 
     def opened_this_turn(self, state: TableState, seat: int) -> bool:
         """True when ``seat`` first melded in its current (or last) turn."""
