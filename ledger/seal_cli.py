@@ -20,6 +20,7 @@ broken game or reason), 2 the store or a file cannot be read.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,14 @@ PROGRESS_MIN_GAMES = 20
 
 def _state(ctx: click.Context) -> Any:
     return ctx.obj
+
+
+def _tr(ctx: click.Context) -> Any:
+    """The human output's translations (``--lang`` / ``LANG``: :mod:`ledger.i18n`)."""
+    from ledger.i18n import env_lang, translations
+
+    state = ctx.find_root().obj
+    return state.tr if state is not None and hasattr(state, "tr") else translations(env_lang())
 
 
 def _file_lines(target: str) -> tuple[str, list[bytes]] | None:
@@ -99,17 +108,19 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
     if as_json:
         click.echo(json.dumps({"game_id": game_id, "position": position, "length": length, "seal": value, "short": _seal.short_form(value)}))
         return
-    click.echo(f"{game_id} at position {position} ({length} event{'s' if length != 1 else ''}): {_seal.short_form(value)}")
+    click.echo(_tr(ctx).ngettext("%(game)s at position %(at)s (%(num)s event): %(seal)s", "%(game)s at position %(at)s (%(num)s events): %(seal)s", length)
+               % {"game": game_id, "at": position, "num": length, "seal": _seal.short_form(value)})
     click.echo(value)
 
 
 @click.command("keygen")
 @click.argument("keyfile", type=click.Path(dir_okay=False, path_type=Path))
-def keygen_cmd(keyfile: Path) -> None:
+@click.pass_context
+def keygen_cmd(ctx: click.Context, keyfile: Path) -> None:
     """Make an Ed25519 key pair for signing checkpoints: KEYFILE (private,
     mode 0600, never overwritten) and KEYFILE.pub (public)."""
     pub, kid = _cp.generate_key(keyfile)
-    click.echo(f"wrote private key {keyfile} (mode 0600) and public key {pub}; key id {kid}")
+    click.echo(_tr(ctx).gettext("wrote private key %(key)s (mode 0600) and public key %(pub)s; key id %(kid)s") % {"key": keyfile, "pub": pub, "kid": kid})
 
 
 @click.command("checkpoint")
@@ -127,15 +138,18 @@ def checkpoint_cmd(ctx: click.Context, output: Path, tournament: str | None, key
     entries = [_cp.Entry(gid, *sealstore.head(app, gid)) for gid in games]
     doc = _cp.build(entries, tournament=tournament, key=key)
     output.write_text(_cp.dumps(doc), encoding="utf-8")
-    signed = f", signed by key {doc['signature']['key_id']}" if key else ""
-    click.echo(f"wrote checkpoint {output}: {len(entries)} game{'s' if len(entries) != 1 else ''}, root {doc['root'][:16]}…{signed}")
+    tr = _tr(ctx)
+    signed = tr.gettext(", signed by key %(kid)s") % {"kid": doc["signature"]["key_id"]} if key else ""
+    click.echo(tr.ngettext("wrote checkpoint %(file)s: %(num)s game, root %(root)s…", "wrote checkpoint %(file)s: %(num)s games, root %(root)s…", len(entries))
+               % {"file": output, "num": len(entries), "root": doc["root"][:16]} + signed)
 
 
 @click.command("prove")
 @click.argument("game")
 @click.option("--checkpoint", "cp_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=True, help="The checkpoint the game is in.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the proof here (default: standard output).")
-def prove_cmd(game: str, cp_file: Path, output: Path | None) -> None:
+@click.pass_context
+def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None) -> None:
     """Print the inclusion proof of GAME in a checkpoint (the RFC 6962 audit
     path, with the checkpoint's signed head). Needs only the checkpoint file;
     check the proof anywhere with `verify --proof FILE`."""
@@ -145,7 +159,8 @@ def prove_cmd(game: str, cp_file: Path, output: Path | None) -> None:
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
-        click.echo(f"wrote the inclusion proof of {game} (leaf {proof['index']} of {proof['size']}) to {output}", err=True)
+        click.echo(_tr(ctx).gettext("wrote the inclusion proof of %(game)s (leaf %(index)s of %(size)s) to %(file)s")
+                   % {"game": game, "index": proof["index"], "size": proof["size"], "file": output}, err=True)
 
 
 def _progress(total: int, enabled: bool):  # noqa: ANN202
@@ -183,10 +198,20 @@ def verify_cmd(ctx: click.Context, games: tuple[str, ...], as_json: bool, cp_fil
         raise click.UsageError("--key goes with --checkpoint or --proof")
     public = _cp.load_public_key(key_file) if key_file else None
     if proof_file is not None:
-        sys.exit(_verify_proof(proof_file, public, record_file, as_json))
+        sys.exit(_verify_proof(proof_file, public, record_file, as_json, _tr(ctx)))
     if cp_file is not None:
         sys.exit(_verify_checkpoint(ctx, cp_file, public, as_json))
     sys.exit(_verify_store(ctx, games, as_json, deep))
+
+
+def _signer_text(signer: str, tr: Any) -> str:
+    """:func:`ledger.checkpoint.check_checkpoint`'s signature line in the language of ``tr``."""
+    m = re.fullmatch(r"signed by key ([0-9a-f]+)( \(key not pinned: pass --key to check who signed\))?", signer)
+    if m is None:
+        return tr.gettext("not signed") if signer == "not signed" else signer
+    if m.group(2):
+        return tr.gettext("signed by key %(kid)s (key not pinned: pass --key to check who signed)") % {"kid": m.group(1)}
+    return tr.gettext("signed by key %(kid)s") % {"kid": m.group(1)}
 
 
 def _say(as_json: bool, ok: bool, text: str, obj: dict[str, Any]) -> None:
@@ -196,7 +221,7 @@ def _say(as_json: bool, ok: bool, text: str, obj: dict[str, Any]) -> None:
         click.echo(text, err=not ok)
 
 
-def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bool) -> int:
+def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bool, tr: Any) -> int:
     try:
         entry, signer = _cp.check_proof(_cp.load(path, _cp.PROOF_FORMAT), public)
         if record_file is not None:
@@ -210,10 +235,14 @@ def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bo
             if got != entry.seal:
                 raise _cp.CheckpointError(f"{record_file}: seal at position {entry.length - 1} is {_seal.short_form(got)}, the proof's is {_seal.short_form(entry.seal)}")
     except _cp.CheckpointError as exc:
-        _say(as_json, False, f"{path}: proof does not verify: {exc}", {"ok": False, "proof": str(path), "reason": str(exc)})
+        _say(as_json, False, tr.gettext("%(file)s: proof does not verify: %(reason)s") % {"file": path, "reason": exc},
+             {"ok": False, "proof": str(path), "reason": str(exc)})
         return 1
-    also = f"; {record_file} has that seal" if record_file else ""
-    _say(as_json, True, f"{path}: {entry.game_id} ({entry.length} events, seal {_seal.short_form(entry.seal)}) is in the checkpoint; {signer}{also}",
+    also = tr.gettext("; %(file)s has that seal") % {"file": record_file} if record_file else ""
+    text = tr.ngettext("%(file)s: %(game)s (%(num)s event, seal %(seal)s) is in the checkpoint; %(signer)s",
+                       "%(file)s: %(game)s (%(num)s events, seal %(seal)s) is in the checkpoint; %(signer)s", entry.length)
+    _say(as_json, True, text % {"file": path, "game": entry.game_id, "num": entry.length, "seal": _seal.short_form(entry.seal),
+                                "signer": _signer_text(signer, tr)} + also,
          {"ok": True, "proof": str(path), "game_id": entry.game_id, "length": entry.length, "seal": entry.seal, "signature": signer})
     return 0
 
@@ -222,7 +251,8 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     try:
         entries, signer = _cp.check_checkpoint(_cp.load(path), public)
     except _cp.CheckpointError as exc:
-        _say(as_json, False, f"{path}: checkpoint does not verify: {exc}", {"ok": False, "checkpoint": str(path), "reason": str(exc)})
+        _say(as_json, False, _tr(ctx).gettext("%(file)s: checkpoint does not verify: %(reason)s") % {"file": path, "reason": exc},
+             {"ok": False, "checkpoint": str(path), "reason": str(exc)})
         return 1
     problems = sealstore.check_checkpoint(_state(ctx).app(), entries)
     if problems:
@@ -230,7 +260,9 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
             _say(as_json, False, f"{path}: {p}", {"ok": False, "checkpoint": str(path), "reason": p})
         return 1
     n = len(entries)
-    _say(as_json, True, f"{path}: the store is consistent with the checkpoint ({n} game{'s' if n != 1 else ''}, root verified); {signer}",
+    text = _tr(ctx).ngettext("%(file)s: the store is consistent with the checkpoint (%(num)s game, root verified); %(signer)s",
+                             "%(file)s: the store is consistent with the checkpoint (%(num)s games, root verified); %(signer)s", n)
+    _say(as_json, True, text % {"file": path, "num": n, "signer": _signer_text(signer, _tr(ctx))},
          {"ok": True, "checkpoint": str(path), "games": n, "signature": signer})
     return 0
 
@@ -255,10 +287,12 @@ def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, dee
         elif not r.ok:
             click.echo(r.line())
     if not as_json:
+        tr = _tr(ctx)
         events = sum(r.length for r in results)
+        summary = tr.ngettext("%(ok)s of %(num)s game verified (%(events)s events)", "%(ok)s of %(num)s games verified (%(events)s events)", len(results))
         click.echo(
-            f"{len(results) - len(broken)} of {len(results)} game{'s' if len(results) != 1 else ''} verified ({events} events)"
-            + (f"; {len(broken)} broken" if broken else ""),
+            summary % {"ok": len(results) - len(broken), "num": len(results), "events": events}
+            + (tr.gettext("; %(num)s broken") % {"num": len(broken)} if broken else ""),
             err=bool(broken),
         )
     return 1 if broken else 0

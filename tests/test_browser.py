@@ -371,6 +371,51 @@ def test_the_games_list_fits_without_scrolling_sideways(browser, base_url, scree
     assert errors == []
 
 
+@pytest.fixture(scope="module")
+def every_fixture_url() -> Iterator[str]:
+    """The viewer over every valid record of fixtures/ (18 games: long ids,
+    six-seat tables, team results), for the phone-width checks."""
+    from werkzeug.serving import make_server
+
+    from ledger.errors import RecordError
+    from ledger.replay import validate
+
+    records = []
+    for path in sorted((REPO / "fixtures").rglob("*.jsonl")):
+        try:
+            record = read_record(path)
+            validate(record)
+        except RecordError:
+            continue  # the fixtures that are refused on purpose
+        records.append(list(record.events))
+    app = create_app({"LEDGER_STORE": RecordStore(records=records)})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.mark.parametrize("path", ["/games", "/games?lang=it", "/games/bur-dispute?at=7&lang=it", "/games/bur-4p-teams?lang=it"])
+def test_every_fixture_fits_a_phone_in_both_languages(browser, every_fixture_url, screenshots, path):
+    """Found by a new user: the full games list (result column, Italian
+    headers) and the Italian audit table were wider than a phone."""
+    context, pg, errors = _open(browser, every_fixture_url, *VIEWPORTS["phone"])
+    try:
+        pg.goto(path)
+        pg.screenshot(path=str(screenshots / f"phone-{re.sub(r'[^a-z0-9]+', '-', path)}.png"), full_page=True)
+        fit = _fits(pg)
+        assert fit == {"scroll": 390, "inner": 390}, fit
+        if path.startswith("/games?") or path == "/games":
+            assert pg.locator("tr.game-row").count() == 18
+    finally:
+        context.close()
+    assert errors == []
+
+
 def _seat_centres(pg) -> dict[int, tuple[float, float]]:  # type: ignore[no-untyped-def]
     boxes = pg.evaluate("() => [...document.querySelectorAll('.felt .seat')].map(e => { const b = e.getBoundingClientRect(); "
                         "return [Number(e.dataset.seat), b.left + b.width / 2, b.top + b.height / 2]; })")

@@ -263,3 +263,24 @@ def test_the_global_lang_chooses_the_report_language(run: Callable[..., Result],
     english = run("--lang", "it", "report", str(DISPUTE), "--lang", "en", "-o", str(out))  # the report's own --lang wins
     assert english.stderr == f"scritto il verbale di bur-dispute alla posizione 4 (en) in {out}\n"
     assert "Dispute report" in out.read_text(encoding="utf-8")
+
+
+def test_seal_verify_and_checkpoint_speak_italian(run: Callable[..., Result], tmp_path: Path) -> None:
+    """The seal commands' human lines (issue 15) in Italian; the seal itself and --json never change."""
+    run("import", "--no-analytics", str(DISPUTE))
+    assert run("--lang", "it", "verify").stdout == "partite verificate: 1 su 1 (19 eventi)\n"
+    assert run("--lang", "it", "seal", "bur-dispute").stdout == (
+        "bur-dispute alla posizione 18 (19 eventi): 050b-3d21-0db6-36a0\n"
+        "050b3d210db636a005cd643e343458cd0ba0057ae1cbe79e389e9193f6d950ed\n")
+    assert json.loads(run("--lang", "it", "seal", "bur-dispute", "--json").stdout)["short"] == "050b-3d21-0db6-36a0"
+    key, cp = tmp_path / "k", tmp_path / "c.json"
+    made = run("--lang", "it", "keygen", str(key)).stdout
+    assert made.startswith(f"scritta la chiave privata {key} (modo 0600) e la chiave pubblica {key}.pub; id della chiave ")
+    kid = made.rsplit(" ", 1)[1].strip()
+    assert run("--lang", "it", "checkpoint", "-o", str(cp), "--sign", str(key)).stdout.endswith(f"…, firmato con la chiave {kid}\n")
+    checked = run("--lang", "it", "verify", "--checkpoint", str(cp), "--key", f"{key}.pub")
+    assert (checked.exit_code, checked.stdout) == (
+        0, f"{cp}: l'archivio è coerente con il checkpoint (1 partita, radice verificata); firmato con la chiave {kid}\n")
+    assert run("verify", "--checkpoint", str(cp)).stdout == (
+        f"{cp}: the store is consistent with the checkpoint (1 game, root verified);"
+        f" signed by key {kid} (key not pinned: pass --key to check who signed)\n")
