@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
+
 from ledger.cards import deck_counter, pretty_list
 from ledger.errors import RecordError
 from ledger.events import (
@@ -50,13 +52,12 @@ from ledger.events import (
 )
 from ledger.melds import FAULTS, MeldInfo, MeldRules, analyze, layoff_candidates
 from ledger.state import Finding, Meld, TableState, replace
+from ledger.variants.options import OptionSpec, Options, option_specs, preset_values
 from ledger.variants.outcome import OutcomeRules
 
 if TYPE_CHECKING:
     from ledger.variants.hooks import VariantHooks
 
-#: option value types accepted in ``game_started.options``
-OptionSpec = tuple[type, ...] | tuple[str, ...]
 #: a handler: ``(rules, state, event, position) -> state`` (an unbound ``Rules.on_…``)
 Handler = Callable[[Any, TableState, Any, int], TableState]
 
@@ -66,7 +67,9 @@ class Rules(OutcomeRules):
 
     Class attributes a variant sets:
         variant: the FORMAT.md variant name.
-        presets: ruleset name -> option values it fixes.
+        options_type: its options struct (:mod:`ledger.variants.options`), from
+            which ``option_types`` is made; or ``option_types`` written out.
+        presets: ruleset name -> its options (an ``options_type`` instance, or a dict).
         default_ruleset: the preset used when the record names none.
         option_types: option name -> allowed type(s) or allowed strings.
         players_allowed: the player counts the variant is played with.
@@ -76,7 +79,8 @@ class Rules(OutcomeRules):
     """
 
     variant: ClassVar[str] = ""
-    presets: ClassVar[dict[str, dict[str, Any]]] = {}
+    options_type: ClassVar[type[Options] | None] = None
+    presets: ClassVar[dict[str, Any]] = {}
     default_ruleset: ClassVar[str] = ""
     option_types: ClassVar[dict[str, OptionSpec]] = {}
     players_allowed: ClassVar[tuple[int, ...]] = (2,)
@@ -86,6 +90,8 @@ class Rules(OutcomeRules):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "options_type" in vars(cls) and cls.options_type is not None:
+            cls.option_types = option_specs(cls.options_type)
         cls._handlers = handler_table(cls)
 
     def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, n_players: int = 2):
@@ -94,7 +100,8 @@ class Rules(OutcomeRules):
             known = ", ".join(sorted(self.presets))
             raise RecordError("REC-FORMAT", f"unknown ruleset {self.ruleset!r} for {self.variant} (known: {known})", field="ruleset", position=0)
         self.n_players = n_players
-        resolved = dict(self.presets[self.ruleset])
+        preset = self.presets[self.ruleset]
+        resolved = preset_values(preset) if isinstance(preset, Options) else dict(preset)
         for key, value in (options or {}).items():
             spec = self.option_types.get(key)
             if spec is None:
@@ -108,6 +115,8 @@ class Rules(OutcomeRules):
                 raise RecordError("REC-FORMAT", f"option {key!r} cannot be {value!r} (allowed: {_spec_text(spec)})", field=f"options.{key}", position=0)
             resolved[key] = value
         self.options = resolved
+        #: the same options as the variant's typed struct (None for a variant without ``options_type``)
+        self.settings: Options | None = msgspec.structs.replace(preset, **(options or {})) if isinstance(preset, Options) else None
         self._meld_rules = self.meld_rules()
 
     def __repr__(self) -> str:

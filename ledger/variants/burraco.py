@@ -79,7 +79,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -89,6 +89,7 @@ from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, HandEnd
 from ledger.melds import MeldRules
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
+from ledger.variants.options import FIXED, Options
 from ledger.variants.burraco_scoring import BURRACO_MELDS, burraco_kind, burraco_rank, cards_value, side_breakdown
 
 
@@ -145,22 +146,36 @@ class BurracoExtra(msgspec.Struct, frozen=True):
 PLAY_EVENTS = frozenset({"card_drawn", "discard_taken", "meld_laid", "meld_extended", "joker_swapped", "card_discarded", "pozzetto_taken"})
 
 
+class BurracoOptions(Options, frozen=True, kw_only=True):
+    """Burraco's options (RULES.md, "Burraco": presets and options)."""
+
+    #: jokers in the two decks (preset only)
+    jokers: Annotated[int, FIXED]
+    #: the end of the stock: ``last_two`` (FIBUR) or ``pozzetto`` (an untaken pozzetto is the new stock; preset only)
+    stock_end: Annotated[Literal["last_two", "pozzetto"], FIXED]
+    #: two sets of the same rank may be on a side's table
+    duplicate_sets: bool = False
+    #: the semi-clean burraco (150: the wild at one end of 7+ naturals) is a kind of its own
+    semi_clean: bool = True
+    #: the burraco closing requires: ``any``, ``clean`` or ``clean_or_semi``
+    closing_requires: Literal["any", "clean", "clean_or_semi"] = "any"
+    #: the game ends when a side reaches this total
+    target: int = 2005
+    #: a fixed number of hands instead of the target, as in tournaments (0: the target)
+    hands: int = 0
+    #: the player count the record must seat, 2, 3 or 4 (unset: any the variant allows)
+    players: int | None = None
+
+
 class BurracoRules(Rules):
     """Rules object for Burraco (see the module docstring)."""
 
     variant = "burraco"
     default_ruleset = "fibur"
-    presets: ClassVar[dict[str, dict[str, Any]]] = {
-        "fibur": {"jokers": 4, "stock_end": "last_two", "duplicate_sets": False, "semi_clean": True, "closing_requires": "any", "target": 2005, "hands": 0},
-        "seed": {"jokers": 2, "stock_end": "pozzetto", "duplicate_sets": False, "semi_clean": True, "closing_requires": "any", "target": 2005, "hands": 0},
-    }
-    option_types: ClassVar[dict[str, Any]] = {
-        "players": (int,),
-        "duplicate_sets": (bool,),
-        "semi_clean": (bool,),
-        "closing_requires": ("any", "clean", "clean_or_semi"),
-        "target": (int,),
-        "hands": (int,),
+    options_type = BurracoOptions
+    presets: ClassVar[dict[str, BurracoOptions]] = {
+        "fibur": BurracoOptions(jokers=4, stock_end="last_two"),
+        "seed": BurracoOptions(jokers=2, stock_end="pozzetto"),
     }
     players_allowed = (2, 3, 4)
 

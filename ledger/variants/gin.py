@@ -65,7 +65,7 @@ defender's melds).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
@@ -75,6 +75,7 @@ from ledger.gin_deadwood import best_after_discard, best_arrangement, card_value
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
+from ledger.variants.options import FIXED, Options
 
 #: offer stages of the first-turn upcard (GinExtra.offer)
 OFFER_NON_DEALER, OFFER_DEALER, OFFER_BOTH_PASSED, OFFER_OVER = 0, 1, 2, 3
@@ -119,6 +120,34 @@ class GinExtra(msgspec.Struct, frozen=True):
     reported: bool = False
 
 
+class GinOptions(Options, frozen=True, kw_only=True):
+    """Gin Rummy's options (RULES.md, "Gin Rummy"); the bonuses past the first
+    three and the endings are fixed by the preset."""
+
+    #: the most deadwood a knock may leave (GIN-KNOCK-1)
+    knock_card: int = 10
+    #: the bonus for going gin
+    gin_bonus: int = 25
+    #: the bonus for an undercut
+    undercut_bonus: int = 25
+    #: the game ends when a seat reaches this total (0: one hand)
+    target: int
+    #: Oklahoma: the first upcard sets the knock limit
+    oklahoma: bool = False
+    #: the bonus for big gin (0: none)
+    big_gin_bonus: Annotated[int, FIXED]
+    #: the bonus for winning the game
+    game_bonus: Annotated[int, FIXED]
+    #: the bonus per hand won (the box)
+    box_bonus: Annotated[int, FIXED]
+    #: equal deadwood is an undercut
+    undercut_on_equal: Annotated[bool, FIXED]
+    #: the card just taken from the pile may not be discarded (GIN-DISC-1)
+    retake_forbidden: Annotated[bool, FIXED]
+    #: OpenSpiel's endings: the wall, the repeated move and the upcard cap (GIN-WALL-1, GIN-STALL-1)
+    openspiel_endings: Annotated[bool, FIXED]
+
+
 class GinRules(Rules):
     """Rules object for Gin Rummy (two seats)."""
 
@@ -126,18 +155,12 @@ class GinRules(Rules):
 
     variant = "gin"
     default_ruleset = "standard"
-    presets: ClassVar[dict[str, dict[str, Any]]] = {
-        "standard": {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 100, "oklahoma": False, "big_gin_bonus": 31,
-                     "game_bonus": 100, "box_bonus": 25, "undercut_on_equal": True, "retake_forbidden": True, "openspiel_endings": False},
-        "openspiel": {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "target": 0, "oklahoma": False, "big_gin_bonus": 0,
-                      "game_bonus": 0, "box_bonus": 0, "undercut_on_equal": False, "retake_forbidden": False, "openspiel_endings": True},
-    }
-    option_types: ClassVar[dict[str, Any]] = {
-        "knock_card": (int,),
-        "gin_bonus": (int,),
-        "undercut_bonus": (int,),
-        "target": (int,),
-        "oklahoma": (bool,),
+    options_type = GinOptions
+    presets: ClassVar[dict[str, GinOptions]] = {
+        "standard": GinOptions(target=100, big_gin_bonus=31, game_bonus=100, box_bonus=25, undercut_on_equal=True,
+                               retake_forbidden=True, openspiel_endings=False),
+        "openspiel": GinOptions(target=0, big_gin_bonus=0, game_bonus=0, box_bonus=0, undercut_on_equal=False,
+                                retake_forbidden=False, openspiel_endings=True),
     }
     players_allowed = (2,)
 

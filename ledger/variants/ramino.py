@@ -19,7 +19,7 @@ Rule ids: RAM-DISC-1, RAM-MELD-1, RAM-OUT-1.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -28,6 +28,7 @@ from ledger.events import HandEnded
 from ledger.melds import MeldRules
 from ledger.state import SideScore, TableState, replace
 from ledger.variants.base import Rules
+from ledger.variants.options import Options
 
 
 def hand_value(cards: tuple[str, ...]) -> int:
@@ -49,22 +50,32 @@ class RaminoExtra(msgspec.Struct, frozen=True):
     melded_out: int | None = None
 
 
+class RaminoOptions(Options, frozen=True, kw_only=True):
+    """Classic Ramino's options (RULES.md, "Ramino": options and presets)."""
+
+    #: going out: ``discard`` (the last card must be discarded) or ``any`` (melding it too)
+    going_out: Literal["discard", "any"]
+    #: an empty stock: the pile ``shuffle``d or ``turn_over``ed into a new stock, or ``end_hand``
+    restock: Literal["shuffle", "turn_over", "end_hand"]
+    #: most new melds in one turn (0: no limit; RAM-MELD-1)
+    max_new_melds_per_turn: int = 0
+    #: an ace may stand above the king in a sequence
+    ace_high: bool = False
+    #: going rummy (all cards in one turn) doubles the winner's points
+    rummy_doubles: bool = True
+    #: the game ends when a seat reaches this total
+    target: int = 100
+
+
 class RaminoRules(Rules):
     """Rules object for classic Ramino."""
 
     variant = "ramino"
     default_ruleset = "seed"
-    presets: ClassVar[dict[str, dict[str, Any]]] = {
-        "seed": {"going_out": "discard", "restock": "shuffle", "max_new_melds_per_turn": 0, "ace_high": False, "rummy_doubles": True, "target": 100},
-        "pagat": {"going_out": "any", "restock": "turn_over", "max_new_melds_per_turn": 0, "ace_high": False, "rummy_doubles": True, "target": 100},
-    }
-    option_types: ClassVar[dict[str, Any]] = {
-        "restock": ("shuffle", "turn_over", "end_hand"),
-        "max_new_melds_per_turn": (int,),
-        "ace_high": (bool,),
-        "rummy_doubles": (bool,),
-        "target": (int,),
-        "going_out": ("discard", "any"),
+    options_type = RaminoOptions
+    presets: ClassVar[dict[str, RaminoOptions]] = {
+        "seed": RaminoOptions(going_out="discard", restock="shuffle"),
+        "pagat": RaminoOptions(going_out="any", restock="turn_over"),
     }
     players_allowed = (2, 3, 4, 5, 6)
 

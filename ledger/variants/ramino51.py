@@ -36,12 +36,13 @@ R51-MELD-1, R51-SWAP-1.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar
+from typing import ClassVar, Literal
 
 from ledger.cards import JOKER, deck_counter, pretty
 from ledger.events import DiscardTaken, MeldExtended
 from ledger.melds import MeldRules
 from ledger.state import Meld, TableState
+from ledger.variants.options import Options
 from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
 
 OPENING_POINTS = 51
@@ -49,20 +50,26 @@ UNOPENED = 100
 ALL_AT_ONCE = 200
 
 
+class Ramino51Options(Options, frozen=True, kw_only=True):
+    """Ramino 51's options (RULES.md, "Ramino 51, as on ClubdelGioco")."""
+
+    #: cards dealt to each seat
+    hand_size: int = 14
+    #: the clean meld an opening needs: ``run_or_set`` or ``run`` (R51-OPEN-2)
+    opening_clean: Literal["run_or_set", "run"] = "run_or_set"
+    #: a joker only at either end of a sequence
+    joker_ends_only: bool = True
+    #: a seat at or above this total is out of the game
+    elimination: int = 101
+
+
 class Ramino51Rules(ThresholdRules):
     """Rules object for Ramino 51 (preset ``clubdelgioco``)."""
 
     variant = "ramino51"
     default_ruleset = "clubdelgioco"
-    presets: ClassVar[dict[str, dict[str, Any]]] = {
-        "clubdelgioco": {"hand_size": 14, "opening_clean": "run_or_set", "joker_ends_only": True, "elimination": 101},
-    }
-    option_types: ClassVar[dict[str, Any]] = {
-        "hand_size": (int,),
-        "opening_clean": ("run_or_set", "run"),
-        "joker_ends_only": (bool,),
-        "elimination": (int,),
-    }
+    options_type = Ramino51Options
+    presets: ClassVar[dict[str, Ramino51Options]] = {"clubdelgioco": Ramino51Options()}
     early_play_rule = "R51-OPEN-3"
     swap_rule = "R51-SWAP-1"
 

@@ -41,15 +41,40 @@ S40-SWAP-1, S40-SWAP-2, S40-DISC-1, S40-OUT-1.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Annotated, ClassVar, Literal
 
 from ledger.cards import JOKER, deck_counter, pretty
 from ledger.events import HandEnded
 from ledger.melds import MeldRules
 from ledger.state import TableState
+from ledger.variants.options import FIXED, Options
 from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
 
 JOKER_IN_HAND = 25
+
+
+class Scala40Options(Options, frozen=True, kw_only=True):
+    """Scala 40's options (RULES.md, "Scala 40"); ``jokers``, ``ace_low``,
+    ``pile_after_opening`` and ``chiusura`` are fixed by the preset."""
+
+    #: the least points of an opening (S40-OPEN-1)
+    opening_points: int = 40
+    #: a joker freed by a swap must be melded in the same turn (S40-SWAP-2)
+    freed_joker_must_be_melded: bool = False
+    #: discarding a card that could be laid off: ``never``, ``always`` or ``multiplayer_only`` refused (S40-DISC-1)
+    forbid_discard_of_attachable: Literal["never", "always", "multiplayer_only"] = "never"
+    #: the points a seat that never opened adds instead of its hand (0: off)
+    unopened_penalty: int = 100
+    #: a seat at or above this total is out of the game
+    elimination: int = 101
+    #: jokers in the two decks
+    jokers: Annotated[int, FIXED]
+    #: an ace may stand below the 2 in a sequence
+    ace_low: Annotated[bool, FIXED]
+    #: a card taken from the pile after opening: ``meld`` (must be melded at once, S40-PILE-2) or ``free``
+    pile_after_opening: Annotated[Literal["meld", "free"], FIXED]
+    #: going out in one turn (chiusura in mano): ``double`` the points or ``plus25``
+    chiusura: Annotated[Literal["double", "plus25"], FIXED]
 
 
 class Scala40Rules(ThresholdRules):
@@ -57,24 +82,10 @@ class Scala40Rules(ThresholdRules):
 
     variant = "scala40"
     default_ruleset = "fisca"
-    _common: ClassVar[dict[str, Any]] = {
-        "opening_points": 40,
-        "freed_joker_must_be_melded": False,
-        "forbid_discard_of_attachable": "never",
-        "unopened_penalty": 100,
-        "elimination": 101,
-    }
-    # jokers, ace_low, pile_after_opening and chiusura are fixed by the preset (not options)
-    presets: ClassVar[dict[str, dict[str, Any]]] = {
-        "fisca": _common | {"jokers": 4, "ace_low": True, "pile_after_opening": "meld", "chiusura": "double"},
-        "seed": _common | {"jokers": 2, "ace_low": False, "pile_after_opening": "free", "chiusura": "plus25"},
-    }
-    option_types: ClassVar[dict[str, Any]] = {
-        "opening_points": (int,),
-        "freed_joker_must_be_melded": (bool,),
-        "forbid_discard_of_attachable": ("never", "always", "multiplayer_only"),
-        "unopened_penalty": (int,),
-        "elimination": (int,),
+    options_type = Scala40Options
+    presets: ClassVar[dict[str, Scala40Options]] = {
+        "fisca": Scala40Options(jokers=4, ace_low=True, pile_after_opening="meld", chiusura="double"),
+        "seed": Scala40Options(jokers=2, ace_low=False, pile_after_opening="free", chiusura="plus25"),
     }
     early_play_rule = "S40-OPEN-2"
     swap_rule = "S40-SWAP-1"
