@@ -217,6 +217,22 @@ def test_pov_0_shows_none_of_seat_1s_cards(page):
     assert not shown & set(BRUNO)
 
 
+def test_v_switches_between_the_referee_the_seats_and_the_spectator(page):
+    """One key (issue 16): v goes referee → seat 0 → seat 1 → spectator →
+    referee, keeping the position reached by stepping."""
+    page.goto("/games/web-1?at=3")
+    page.keyboard.press("ArrowRight")
+    wait_position(page, 4)
+    seen = []
+    for _ in range(4):
+        page.keyboard.press("v")
+        page.wait_for_load_state("load")
+        page.wait_for_selector("#board")
+        seen.append((page.url.split("?", 1)[1], page.inner_text("nav.pov b")))
+    assert seen == [("at=4&pov=0", "Anna"), ("at=4&pov=1", "Bruno"), ("at=4&pov=spectator", "spectator"), ("at=4", "referee")]
+    assert page.locator("#seat-1 .card.back").count() == 0  # the referee's view again: every card face up
+
+
 def test_spectator_steps_page_by_page_and_sees_no_hand(page):
     page.goto("/games/web-1?at=3&pov=spectator")
     assert page.locator("#seat-0 .card.back").count() == 8 and page.locator("#seat-1 .card.back").count() == 10

@@ -166,11 +166,26 @@
     var t = ev.target;
     var typing = t && (t.tagName === "INPUT" && t.type !== "range" || t.tagName === "TEXTAREA" || t.isContentEditable);
     if (typing) return;
+    if (ev.key === "v" && nextView()) { ev.preventDefault(); return; }
     var id = KEYS[ev.key];
     if (!id) return;
     ev.preventDefault();
     press(id);
   });
+
+  // "v": the next view in the header's list (referee, each seat, spectator, and round
+  // again), at the position shown now; the server decides what that view shows.
+  function nextView() {
+    var options = Array.prototype.slice.call(document.querySelectorAll("[data-pov-option]"));
+    if (options.length < 2) return false;
+    var i = options.findIndex(function (o) { return o.hasAttribute("data-current"); });
+    var target = options[(i + 1) % options.length];
+    if (!target.href) return false;
+    var url = new URL(target.href, location.href);
+    url.searchParams.set("at", at);
+    location.assign(url.toString());
+    return true;
+  }
 
   window.addEventListener("popstate", function (ev) {
     var n = ev.state && typeof ev.state.at === "number" ? ev.state.at : parseInt(new URLSearchParams(location.search).get("at") || root.dataset.last, 10);
