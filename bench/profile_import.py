@@ -6,7 +6,7 @@ into a fresh SQLite store, summarised by part (issue 17).
 Parts (by the file of each function's *own* time, cProfile's ``tottime``):
 
 - ``fold``: ledger/replay.py, ledger/state.py, ledger/variants/, ledger/melds.py,
-  ledger/cards.py, ledger/gin_deadwood.py (validation of the record);
+  ledger/cards.py (validation of the record; the Gin deadwood search is in variants/);
 - ``decode``: ledger/records.py, ledger/events.py and msgspec's decoders;
 - ``store``: eventsourcing, sqlite3 and ledger's persistence/journal/application;
 - ``other``: the rest (interpreter built-ins called from anywhere, ...).
@@ -38,7 +38,7 @@ from ledger.records import read_record  # noqa: E402
 from ledger.replay import replay  # noqa: E402
 
 PARTS = {
-    "fold": ("ledger/replay.py", "ledger/state.py", "ledger/variants/", "ledger/melds.py", "ledger/cards.py", "ledger/gin_deadwood.py"),
+    "fold": ("ledger/replay.py", "ledger/state.py", "ledger/variants/", "ledger/melds.py", "ledger/cards.py"),
     "decode": ("ledger/records.py", "ledger/events.py", "msgspec"),
     "store": ("eventsourcing/", "sqlite3", "ledger/persistence.py", "ledger/journal.py", "ledger/application.py", "ledger/seal"),
 }

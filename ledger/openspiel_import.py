@@ -80,7 +80,7 @@ from ledger.events import (
     Player,
     UpcardPassed,
 )
-from ledger.gin_deadwood import deadwood_value
+from ledger.variants.gin_deadwood import deadwood_value
 from ledger.melds import MeldRules, layoff_candidates
 
 DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD_BASE = 52, 53, 54, 55, 56
@@ -555,7 +555,7 @@ def play_gin_state(seed: int, knock: str = "always", epsilon: float = 0.15, para
 
     import pyspiel  # a test dependency: imported only here
 
-    from ledger.gin_deadwood import best_arrangement, card_value
+    from ledger.variants.gin_deadwood import best_arrangement, card_value
 
     rng = random.Random(seed)
     state = pyspiel.load_game("gin_rummy", dict(params or {})).new_initial_state()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger import gin_deadwood as gd
+from ledger.variants import gin_deadwood as gd
 from ledger.cards import standard_deck
 from ledger.projections.rows import undone_positions
 from ledger.records import read_record

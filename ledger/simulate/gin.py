@@ -1,7 +1,7 @@
 """Gin Rummy play (RULES.md "Gin Rummy"): the upcard offer, knocking, the defence.
 
 The player takes the upcard or the top discard when it lowers its best
-deadwood (:mod:`ledger.gin_deadwood`, the same arrangement search the
+deadwood (:mod:`ledger.variants.gin_deadwood`, the same arrangement search the
 ledger's views use), knocks as soon as its deadwood is within the knock
 card, declaring its best arrangement; the defender then lays its own best
 melds and lays off on the knocker's melds (not after gin), and the hand ends
@@ -17,7 +17,7 @@ from __future__ import annotations
 from ledger.events import DeclaredMeld, DiscardTaken, HandEnded, Knocked, MeldLaid, UpcardPassed
 from functools import lru_cache
 
-from ledger import gin_deadwood
+from ledger.variants import gin_deadwood
 from ledger.simulate.players import card_points, discard_order, find_melds, layoffs
 from ledger.simulate.strategy import Strategy
 from ledger.simulate.table import Table
@@ -36,12 +36,12 @@ def _best_after(cards: tuple[str, ...]) -> gin_deadwood.DiscardChoice:
 
 
 def best_arrangement(cards: tuple[str, ...]) -> gin_deadwood.Arrangement:
-    """:func:`ledger.gin_deadwood.best_arrangement`, memoized on the sorted hand."""
+    """:func:`ledger.variants.gin_deadwood.best_arrangement`, memoized on the sorted hand."""
     return _best(tuple(sorted(cards)))
 
 
 def best_after_discard(cards: tuple[str, ...]) -> gin_deadwood.DiscardChoice:
-    """:func:`ledger.gin_deadwood.best_after_discard`, memoized on the sorted hand."""
+    """:func:`ledger.variants.gin_deadwood.best_after_discard`, memoized on the sorted hand."""
     return _best_after(tuple(sorted(cards)))
 
 

@@ -45,7 +45,7 @@ How a hand reads in a record (FORMAT.md events):
   stock cards is GIN-WALL-1.
 * **Big gin** (``standard``): a gin whose eleven cards before the face-down
   discard are all in melds (the ledger checks this with
-  :mod:`ledger.gin_deadwood`); it scores 31 instead of the gin bonus.
+  :mod:`ledger.variants.gin_deadwood`); it scores 31 instead of the gin bonus.
 
 Scoring uses the melds each seat declared: a seat's deadwood is the value of
 the cards left in its hand, plus the cards of its declared melds that are not
@@ -71,7 +71,7 @@ import msgspec
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, HandEnded, Knocked, MeldExtended, MeldLaid
-from ledger.gin_deadwood import best_after_discard, best_arrangement, card_value, deadwood_value
+from ledger.variants.gin_deadwood import best_after_discard, best_arrangement, card_value, deadwood_value
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
@@ -494,7 +494,7 @@ class GinRules(Rules):
 
     # --- views ---------------------------------------------------------------------
     def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
-        """Every visible seat's best deadwood (:mod:`ledger.gin_deadwood`):
+        """Every visible seat's best deadwood (:mod:`ledger.variants.gin_deadwood`):
         ``{"deadwood": [{seat, best, could_knock, discard, melds}], "notes": [text]}``.
         After a knock: each seat's counted deadwood instead."""
         x: GinExtra | None = state.extra
