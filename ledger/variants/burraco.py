@@ -173,6 +173,7 @@ class BurracoRules(Rules):
     variant = "burraco"
     default_ruleset = "fibur"
     options_type = BurracoOptions
+    settings: BurracoOptions  # the record's options, typed (set by Rules.__init__)
     presets: ClassVar[dict[str, BurracoOptions]] = {
         "fibur": BurracoOptions(jokers=4, stock_end="last_two"),
         "seed": BurracoOptions(jokers=2, stock_end="pozzetto"),
@@ -181,14 +182,14 @@ class BurracoRules(Rules):
 
     def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, n_players: int = 2):
         super().__init__(ruleset, options, n_players)
-        want = self.opt("players")
+        want = self.settings.players
         if want is not None and want != n_players:
             raise RecordError("REC-REF", f"option players is {want} but the record seats {n_players} players", field="options.players", position=0)
 
     # --- parameters ---------------------------------------------------------
     def deck(self) -> Counter[str]:
         """Two 52-card decks plus the preset's jokers (fibur 4, seed 2)."""
-        return deck_counter(2, int(self.opt("jokers")))
+        return deck_counter(2, self.settings.jokers)
 
     def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
         return 11
@@ -232,7 +233,7 @@ class BurracoRules(Rules):
 
     def meld_label(self, meld: Meld) -> dict[str, Any]:
         """``{"burraco": "clean"|"semi-clean"|"dirty"|None, "points": card points}``."""
-        return {"burraco": burraco_kind(meld.info, bool(self.opt("semi_clean"))), "points": cards_value(meld.cards)}
+        return {"burraco": burraco_kind(meld.info, self.settings.semi_clean), "points": cards_value(meld.cards)}
 
     def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
         """Per side: has it taken a pozzetto; which pozzetti became the stock."""
@@ -310,7 +311,7 @@ class BurracoRules(Rules):
     def check_duplicate_sets(self, before: Meld | None, after: Meld, state: TableState, pos: int, seat: int) -> TableState:
         """BUR-MELD-2: the meld just laid or extended (``before`` -> ``after``)
         made its side hold two sets of one rank (unless ``duplicate_sets``)."""
-        if self.opt("duplicate_sets") or after.info.kind != "set" or after.info.rank == 2:
+        if self.settings.duplicate_sets or after.info.kind != "set" or after.info.rank == 2:
             return state
         rank = after.info.rank
         if before is not None and before.info.kind == "set" and before.info.rank == rank:
@@ -351,8 +352,8 @@ class BurracoRules(Rules):
         faults = []
         if not self.side_took_pozzetto(state, side):
             faults.append(("BUR-CLOSE-1", f"{name} went out without {self.side_label(state, side)}'s pozzetto"))
-        requires = str(self.opt("closing_requires"))
-        kinds = [burraco_kind(m.info, bool(self.opt("semi_clean"))) for m in state.side_melds(side)]
+        requires = self.settings.closing_requires
+        kinds = [burraco_kind(m.info, self.settings.semi_clean) for m in state.side_melds(side)]
         if not any(burraco_rank(k, requires) for k in kinds):
             what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[requires]
             faults.append(("BUR-CLOSE-2", f"{name} went out without {what} for {self.side_label(state, side)}"))
@@ -410,7 +411,7 @@ class BurracoRules(Rules):
         state = self._early_play(state, e, pos, super().on_card_discarded)
         if 0 <= e.seat < state.n_seats and self.goes_out_now(before, state, e.seat):
             state = self.judge_going_out(state, pos, e.seat, melded=False, last=e.card)
-        if self.opt("stock_end") == "last_two" and state.stock_count <= 2 and self.ex(state).stock_end is None:
+        if self.settings.stock_end == "last_two" and state.stock_count <= 2 and self.ex(state).stock_end is None:
             end = TableAtEnd(pos, e.seat, state.hands, state.melds, state.pozzetto_by)
             state = self.set_extra(state, stock_end=end)
         return state
@@ -432,14 +433,14 @@ class BurracoRules(Rules):
 
     def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
         """BUR-STOCK-1 (preset fibur): a draw from the last two stock cards."""
-        if self.opt("stock_end") == "last_two" and state.stock_count < 2:
+        if self.settings.stock_end == "last_two" and state.stock_count < 2:
             drawn = state.hands[seat][-1]
             state = self.flag(state, pos, seat, "BUR-STOCK-1",
                               f"{state.name(seat)} drew {pretty(drawn)} from the last two stock cards, which are never drawn")
         return state
 
     def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
-        if state.stock_count <= 0 and self.opt("stock_end") == "pozzetto" and state.phase in ("draw", "play") and self.untaken(state):
+        if state.stock_count <= 0 and self.settings.stock_end == "pozzetto" and state.phase in ("draw", "play") and self.untaken(state):
             state = self.restock_from_pozzetto(state, None, pos, drawn=e.card)
         return super().on_card_drawn(state, e, pos)
 
@@ -479,7 +480,7 @@ class BurracoRules(Rules):
     def on_stock_restocked(self, state: TableState, e: StockRestocked, pos: int) -> TableState:
         """Preset seed: an untaken pozzetto becomes the stock; fibur never restocks."""
         self.in_hand(state, e, pos)
-        if self.opt("stock_end") != "pozzetto":
+        if self.settings.stock_end != "pozzetto":
             raise self.reject("REC-ORDER", f"stock_restocked: preset {self.ruleset} never restocks (the hand ends with the stock)", pos, "type")
         if state.stock_count > 0:
             raise self.reject("REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type")
@@ -581,10 +582,10 @@ class BurracoRules(Rules):
         above ``target`` (2005 by default) (RULES.md, Burraco "Scoring")."""
         if state.phase != "over":
             return super().game_end_reason(state)
-        hands = int(self.opt("hands") or 0)
+        hands = self.settings.hands
         if hands:
             return "hands_played" if len({r.hand for r in state.results}) >= hands else None
-        return "target_reached" if any(t >= int(self.opt("target")) for t in state.totals) else None
+        return "target_reached" if any(t >= self.settings.target for t in state.totals) else None
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Each side's score with the breakdown of the module docstring (the
@@ -601,7 +602,7 @@ class BurracoRules(Rules):
                 (state.hands[s] for s in state.seats_of(side)),
                 closed=side == closer,
                 took_pozzetto=self.side_took_pozzetto(state, side),
-                semi_clean=bool(self.opt("semi_clean")),
+                semi_clean=self.settings.semi_clean,
             )
             scores.append(SideScore(side, sum(breakdown.values()), breakdown))
         return tuple(scores)

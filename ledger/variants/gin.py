@@ -156,6 +156,7 @@ class GinRules(Rules):
     variant = "gin"
     default_ruleset = "standard"
     options_type = GinOptions
+    settings: GinOptions  # the record's options, typed (set by Rules.__init__)
     presets: ClassVar[dict[str, GinOptions]] = {
         "standard": GinOptions(target=100, big_gin_bonus=31, game_bonus=100, box_bonus=25, undercut_on_equal=True,
                                retake_forbidden=True, openspiel_endings=False),
@@ -177,15 +178,15 @@ class GinRules(Rules):
         """The knock limit of a hand whose first upcard is ``upcard`` (a
         1-tuple, or empty): option ``knock_card``; under ``oklahoma`` the
         upcard's value (face cards 10), an ace 0 (gin only), RULES.md."""
-        if self.opt("oklahoma") and upcard:
+        if self.settings.oklahoma and upcard:
             value = card_value(upcard[0])
             return 0 if value == 1 else value
-        return int(self.opt("knock_card"))
+        return self.settings.knock_card
 
     def knock_limit(self, state: TableState) -> int:
         """The knock limit in force in the current hand."""
         x: GinExtra | None = state.extra
-        return x.limit if isinstance(x, GinExtra) else int(self.opt("knock_card"))
+        return x.limit if isinstance(x, GinExtra) else self.settings.knock_card
 
     # --- the hand's endings: the wall, OpenSpiel's stalls (GIN-WALL-1, GIN-STALL-1) ---
     def apply(self, state: TableState, event: Event) -> TableState:
@@ -213,7 +214,7 @@ class GinRules(Rules):
     def _past_the_end(self, state: TableState, x: GinExtra, event: Event, pos: int) -> tuple[str, int] | None:
         """``(over, position)`` when ``event`` is the first play after the
         hand's end (found only at this event), else None."""
-        openspiel = bool(self.opt("openspiel_endings"))
+        openspiel = self.settings.openspiel_endings
         if x.knocker is not None:
             return None
         if event.type == "card_drawn" and state.stock_count <= WALL:
@@ -229,7 +230,7 @@ class GinRules(Rules):
     def _track_endings(self, before: TableState, state: TableState, event: Event, pos: int) -> TableState:
         """After a counted play: the wall, the repeated-move rule, the upcard-draw count."""
         x: GinExtra = state.extra
-        openspiel = bool(self.opt("openspiel_endings"))
+        openspiel = self.settings.openspiel_endings
         if event.type == "discard_taken":
             if x.wall is not None:
                 x = replace(x, wall_take=event.seat)  # type: ignore[attr-defined]
@@ -262,7 +263,7 @@ class GinRules(Rules):
             return seat, "GIN-WALL-1", f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is taken only to knock; {tail}"
         if x.wall is None:
             return seat, "GIN-WALL-1", f"{who} drew one of the last two stock cards, which are never drawn: {tail}"
-        if self.opt("openspiel_endings"):
+        if self.settings.openspiel_endings:
             return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where only taking "
                                         f"the upcard to knock, or passing, is allowed; {tail}")
         return seat, "GIN-WALL-1", f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the hand (0–0); later play does not count"
@@ -314,7 +315,7 @@ class GinRules(Rules):
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """GIN-DISC-1 (``standard``): the card just taken from the discard pile discarded again."""
-        if self.opt("retake_forbidden") and card in state.taken:
+        if self.settings.retake_forbidden and card in state.taken:
             state = self.flag(state, pos, seat, "GIN-DISC-1", f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile")
         return state
 
@@ -367,7 +368,7 @@ class GinRules(Rules):
             state = self.flag(state, pos, seat, "GIN-KNOCK-1",
                               f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above the knock card {limit}{self._limit_source(state)}")
         gin = counted == 0
-        big = gin and bool(self.opt("big_gin_bonus")) and best_arrangement(eleven).deadwood_value == 0
+        big = gin and bool(self.settings.big_gin_bonus) and best_arrangement(eleven).deadwood_value == 0
         voids = list(state.extra.void)
         voids[seat] = voids[seat] + tuple(void)
         state = self.set_hand(state, seat, rest)
@@ -380,7 +381,7 @@ class GinRules(Rules):
     def _limit_source(self, state: TableState) -> str:
         """`` (oklahoma: the first upcard K♦)`` when the upcard set the limit."""
         x: GinExtra = state.extra
-        return f" (oklahoma: the first upcard {pretty(x.first_upcard)})" if self.opt("oklahoma") and x.first_upcard else ""
+        return f" (oklahoma: the first upcard {pretty(x.first_upcard)})" if self.settings.oklahoma and x.first_upcard else ""
 
     def _void(self, state: TableState, seat: int, cards: tuple[str, ...]) -> TableState:
         voids = list(state.extra.void)
@@ -449,7 +450,7 @@ class GinRules(Rules):
         at or above it, ``target_reached``; without one (``target`` 0, preset
         ``openspiel``: a single hand) ``hands_played`` after the first hand
         (RULES.md, Gin "Scoring")."""
-        if state.phase == "over" and not int(self.opt("target") or 0):
+        if state.phase == "over" and not self.settings.target:
             return "hands_played" if state.results else None
         return super().game_end_reason(state)
 
@@ -466,25 +467,25 @@ class GinRules(Rules):
             k, d = x.knocker, 1 - x.knocker
             kd, dd = self.deadwood_of(state, k), self.deadwood_of(state, d)
             if x.gin:
-                key, bonus = ("big_gin_bonus", int(self.opt("big_gin_bonus"))) if x.big_gin else ("gin_bonus", int(self.opt("gin_bonus")))
+                key, bonus = ("big_gin_bonus", self.settings.big_gin_bonus) if x.big_gin else ("gin_bonus", self.settings.gin_bonus)
                 points[k] = dd + bonus
                 breakdown[k] = {"deadwood_difference": dd, key: bonus}
             elif kd < dd:
                 points[k] = dd - kd
                 breakdown[k] = {"deadwood_difference": dd - kd}
-            elif kd > dd or self.opt("undercut_on_equal"):
-                ub = int(self.opt("undercut_bonus"))
+            elif kd > dd or self.settings.undercut_on_equal:
+                ub = self.settings.undercut_bonus
                 points[d] = kd - dd + ub
                 breakdown[d] = {"deadwood_difference": kd - dd, "undercut_bonus": ub}
-        target = int(self.opt("target") or 0)
+        target = self.settings.target
         if target:
             won = [sum(1 for r in state.results for s in r.scores if s.side == seat and "deadwood_difference" in s.breakdown)
                    + ("deadwood_difference" in breakdown[seat]) for seat in (0, 1)]
             for seat in (0, 1):
                 if points[seat] > 0 and state.totals[seat] + points[seat] >= target:
-                    breakdown[seat]["game_bonus"] = int(self.opt("game_bonus"))
+                    breakdown[seat]["game_bonus"] = self.settings.game_bonus
                     for s in (0, 1):
-                        box = int(self.opt("box_bonus")) * won[s]
+                        box = self.settings.box_bonus * won[s]
                         if box:
                             breakdown[s]["box_bonus"] = box
                     break

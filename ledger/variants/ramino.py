@@ -73,6 +73,7 @@ class RaminoRules(Rules):
     variant = "ramino"
     default_ruleset = "seed"
     options_type = RaminoOptions
+    settings: RaminoOptions  # the record's options, typed (set by Rules.__init__)
     presets: ClassVar[dict[str, RaminoOptions]] = {
         "seed": RaminoOptions(going_out="discard", restock="shuffle"),
         "pagat": RaminoOptions(going_out="any", restock="turn_over"),
@@ -83,7 +84,7 @@ class RaminoRules(Rules):
         return 10 if n_seats == 2 else 7 if n_seats <= 4 else 6
 
     def meld_rules(self) -> MeldRules:
-        return MeldRules(max_wilds=0, ace_high=bool(self.opt("ace_high")), max_set=4, max_sequence=14 if self.opt("ace_high") else 13)
+        return MeldRules(max_wilds=0, ace_high=self.settings.ace_high, max_set=4, max_sequence=14 if self.settings.ace_high else 13)
 
     def new_extra(self, state: TableState) -> RaminoExtra:
         return RaminoExtra()
@@ -93,7 +94,7 @@ class RaminoRules(Rules):
         seat = state.turn
         if seat is None:
             return state
-        limit = int(self.opt("max_new_melds_per_turn") or 0)
+        limit = self.settings.max_new_melds_per_turn
         new = sum(1 for m in state.melds if m.laid_at >= state.turn_start and m.seat == seat)
         if limit and new > limit:
             state = self.flag(state, pos, seat, "RAM-MELD-1", f"{state.name(seat)} laid {new} new melds in one turn; at most {limit} allowed")
@@ -111,7 +112,7 @@ class RaminoRules(Rules):
         """RAM-OUT-1 at the meld or lay-off that empties the hand of the seat
         due when the preset requires going out by a discard (RULES.md: a
         finding belongs to the event that breaks the rule)."""
-        if (self.opt("going_out") == "discard" and seat == state.turn and before.hands[seat] and not state.hands[seat]
+        if (self.settings.going_out == "discard" and seat == state.turn and before.hands[seat] and not state.hands[seat]
                 and state.extra.melded_out is None):
             state = self.flag(state, pos, seat, "RAM-OUT-1",
                               f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last card went into a meld")
@@ -120,7 +121,7 @@ class RaminoRules(Rules):
 
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         """RAM-OUT-1 for a going out without a discard not already reported at the meld that emptied the hand."""
-        if (e.reason == "went_out" and e.seat is not None and self.opt("going_out") == "discard" and state.phase == "play" and state.turn == e.seat
+        if (e.reason == "went_out" and e.seat is not None and self.settings.going_out == "discard" and state.phase == "play" and state.turn == e.seat
                 and state.extra.melded_out is None):
             state = self.flag(state, pos, e.seat, "RAM-OUT-1", f"{state.name(e.seat)} went out without a discard (preset {self.ruleset} requires one)")
         return super().on_hand_ended(state, e, pos)
@@ -138,6 +139,6 @@ class RaminoRules(Rules):
                 scores.append(SideScore(seat, 0, {}))
                 continue
             collected = sum(hand_value(state.hands[s]) for s in range(state.n_seats) if s != seat)
-            bonus = collected if (self.opt("rummy_doubles") and self.went_rummy(state, seat)) else 0
+            bonus = collected if (self.settings.rummy_doubles and self.went_rummy(state, seat)) else 0
             scores.append(SideScore(seat, collected + bonus, {"hands_collected": collected, "rummy_double": bonus}))
         return tuple(scores)

@@ -69,6 +69,7 @@ class Ramino51Rules(ThresholdRules):
     variant = "ramino51"
     default_ruleset = "clubdelgioco"
     options_type = Ramino51Options
+    settings: Ramino51Options  # the record's options, typed (set by Rules.__init__)
     presets: ClassVar[dict[str, Ramino51Options]] = {"clubdelgioco": Ramino51Options()}
     early_play_rule = "R51-OPEN-3"
     swap_rule = "R51-SWAP-1"
@@ -77,11 +78,11 @@ class Ramino51Rules(ThresholdRules):
         return deck_counter(2, 4)
 
     def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
-        return int(self.opt("hand_size"))
+        return self.settings.hand_size
 
     def meld_rules(self) -> MeldRules:
         return MeldRules(max_wilds=1, ace_low=True, ace_high=True, max_set=4, set_distinct_suits=True,
-                         max_sequence=14, wild_ends_only=bool(self.opt("joker_ends_only")))
+                         max_sequence=14, wild_ends_only=self.settings.joker_ends_only)
 
     def meld_rule_ids(self) -> dict[str, str]:
         """R51-MELD-1 for repeated suits, long sets, a joker inside a sequence
@@ -125,7 +126,7 @@ class Ramino51Rules(ThresholdRules):
 
     def check_open(self, state: TableState, pos: int, seat: int) -> TableState:
         """R51-OPEN-2: under 51 points, or no clean meld of the required kind."""
-        clean = ("sequence",) if self.opt("opening_clean") == "run" else ("sequence", "set")
+        clean = ("sequence",) if self.settings.opening_clean == "run" else ("sequence", "set")
         return self.check_opening(state, pos, seat, "R51-OPEN-2", OPENING_POINTS, clean)
 
     # --- scoring -------------------------------------------------------------------------

@@ -83,6 +83,7 @@ class Scala40Rules(ThresholdRules):
     variant = "scala40"
     default_ruleset = "fisca"
     options_type = Scala40Options
+    settings: Scala40Options  # the record's options, typed (set by Rules.__init__)
     presets: ClassVar[dict[str, Scala40Options]] = {
         "fisca": Scala40Options(jokers=4, ace_low=True, pile_after_opening="meld", chiusura="double"),
         "seed": Scala40Options(jokers=2, ace_low=False, pile_after_opening="free", chiusura="plus25"),
@@ -91,13 +92,13 @@ class Scala40Rules(ThresholdRules):
     swap_rule = "S40-SWAP-1"
 
     def deck(self) -> Counter[str]:
-        return deck_counter(2, int(self.opt("jokers")))
+        return deck_counter(2, self.settings.jokers)
 
     def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
         return 13
 
     def meld_rules(self) -> MeldRules:
-        return MeldRules(max_wilds=1, ace_low=bool(self.opt("ace_low")), ace_high=True, max_set=4,
+        return MeldRules(max_wilds=1, ace_low=self.settings.ace_low, ace_high=True, max_set=4,
                          set_distinct_suits=True, max_sequence=14)
 
     def meld_rule_ids(self) -> dict[str, str]:
@@ -114,7 +115,7 @@ class Scala40Rules(ThresholdRules):
         x = state.extra
         name = state.name(seat)
         if self.opened_this_turn(state, seat) and state.hands[seat]:
-            state = self.check_opening(state, pos, seat, "S40-OPEN-1", int(self.opt("opening_points")))
+            state = self.check_opening(state, pos, seat, "S40-OPEN-1", self.settings.opening_points)
         if state.drew == "pile" and state.taken:
             card = state.taken[-1]
             if not x.taken_opened:
@@ -122,7 +123,7 @@ class Scala40Rules(ThresholdRules):
                 if not (self.opened_this_turn(state, seat) and laid[card]):
                     state = self.flag(state, pos, seat, "S40-PILE-1",
                                       f"{name} took {pretty(card)} from the discard pile without having opened and did not open with it")
-            elif card not in x.played and self.opt("pile_after_opening") == "meld":
+            elif card not in x.played and self.settings.pile_after_opening == "meld":
                 # judged on the face: when no card of that face went into a meld, neither copy was used (RULES.md)
                 state = self.flag(state, pos, seat, "S40-PILE-2",
                                   f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn")
@@ -130,7 +131,7 @@ class Scala40Rules(ThresholdRules):
                 # RULES.md: not raised when the seat already held another copy of that face
                 state = self.flag(state, pos, seat, "S40-PILE-2",
                                   f"{name} discarded {pretty(card)}, the card just taken from the discard pile")
-        if self.opt("freed_joker_must_be_melded") and x.freed > x.played.count(JOKER):
+        if self.settings.freed_joker_must_be_melded and x.freed > x.played.count(JOKER):
             state = self.flag(state, pos, seat, "S40-SWAP-2",
                               f"{name} took a joker from a meld and did not meld it in the same turn")
         return state
@@ -142,7 +143,7 @@ class Scala40Rules(ThresholdRules):
         exempt; a card that fits only a joker's place (a swap, not a
         lay-off: jokers never move) is not attachable (RULES.md)."""
         state = super().check_discard(state, pos, seat, card)
-        mode = self.opt("forbid_discard_of_attachable")
+        mode = self.settings.forbid_discard_of_attachable
         players = sum(1 for s in range(state.n_seats) if self.active(state, s))
         if mode == "never" or (mode == "multiplayer_only" and players <= 2):
             return state
@@ -176,7 +177,7 @@ class Scala40Rules(ThresholdRules):
     # --- scoring -------------------------------------------------------------------
     def penalty(self, state: TableState, seat: int, winner: int) -> dict[str, int]:
         """``unopened`` or ``cards`` + ``jokers``, plus ``chiusura_in_mano``."""
-        unopened = int(self.opt("unopened_penalty"))
+        unopened = self.settings.unopened_penalty
         hand = state.hands[seat]
         if unopened and not state.opened[seat]:
             parts = {"unopened": unopened}
@@ -186,5 +187,5 @@ class Scala40Rules(ThresholdRules):
             if jokers:
                 parts["jokers"] = jokers
         if self.went_out_at_once(state, winner):
-            parts["chiusura_in_mano"] = sum(parts.values()) if self.opt("chiusura") == "double" else 25
+            parts["chiusura_in_mano"] = sum(parts.values()) if self.settings.chiusura == "double" else 25
         return parts
