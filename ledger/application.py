@@ -316,13 +316,14 @@ class LedgerApp(Application[UUID]):
             raise self.not_found(game_id)
         return state
 
-    def journal(self, game_id: str) -> list[JournalEntry]:
+    def journal(self, game_id: str, after: int = -1) -> list[JournalEntry]:
         """Who appended each stored event of a game, and when: its
-        ``rummy_journal`` rows in position order (CONTRACT-append.md).
-        Events stored before the journal existed have no row. Raises
-        :class:`GameNotFoundError` for an unknown game."""
+        ``rummy_journal`` rows in position order (CONTRACT-append.md), those
+        at positions after ``after`` (default: all; a live reader asks for
+        the new rows only). Events stored before the journal existed have no
+        row. Raises :class:`GameNotFoundError` for an unknown game."""
         oid = game_uuid(game_id)
-        rows = select_journal(self.recorder, oid)
+        rows = select_journal(self.recorder, oid, after)
         if not rows and not self.recorder.select_events(oid, limit=1):
             raise self.not_found(game_id)
         return rows

@@ -79,8 +79,9 @@ def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] 
 class JournalRecorder:
     """What :class:`~ledger.application.LedgerApp` asks of its recorder."""
 
-    def select_journal(self, originator_id: UUID) -> list[JournalEntry]:  # pragma: no cover - interface
-        """The journal rows of one aggregate sequence, in position order."""
+    def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:  # pragma: no cover - interface
+        """The journal rows of one aggregate sequence at positions after
+        ``after`` (default: all), in position order."""
         raise NotImplementedError
 
 
@@ -173,11 +174,11 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             )
         return returning
 
-    def select_journal(self, originator_id: UUID) -> list[JournalEntry]:
+    def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
         with self.datastore.transaction(commit=False) as c:
             c.execute(
-                f"SELECT position, appended_by, received_at, seal FROM {JOURNAL_TABLE} WHERE originator_id=? ORDER BY position",
-                (_sqlite_oid(originator_id),),
+                f"SELECT position, appended_by, received_at, seal FROM {JOURNAL_TABLE} WHERE originator_id=? AND position>? ORDER BY position",
+                (_sqlite_oid(originator_id), after),
             )
             return [JournalEntry(position=r[0], appended_by=r[1], received_at=r[2], seal=r[3]) for r in c.fetchall()]
 
@@ -226,7 +227,7 @@ if PostgresApplicationRecorder is not None:
                 "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (%s, %s, %s, %s, %s, %s)"
             ).format(table=self.journal_table)
             self.select_journal_statement = SQL(
-                "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s ORDER BY position"
+                "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s AND position > %s ORDER BY position"
             ).format(table=self.journal_table)
 
         def _oid(self, value: UUID | str) -> Any:
@@ -242,9 +243,9 @@ if PostgresApplicationRecorder is not None:
                 with curs.connection.cursor() as journal_curs:
                     journal_curs.executemany(self.insert_journal_statement, rows)
 
-        def select_journal(self, originator_id: UUID) -> list[JournalEntry]:
+        def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
             with self.datastore.get_connection() as conn, conn.cursor() as curs:
-                curs.execute(self.select_journal_statement, (self._oid(originator_id),))
+                curs.execute(self.select_journal_statement, (self._oid(originator_id), after))
                 return [
                     JournalEntry(position=r["position"], appended_by=r["appended_by"], received_at=r["received_at"], seal=r["seal"])
                     for r in curs.fetchall()
@@ -272,10 +273,10 @@ class JournalPOPORecorder(POPOApplicationRecorder, JournalRecorder):
             self._journal.setdefault(str(s.originator_id), {})[j.position] = j
         return ids
 
-    def select_journal(self, originator_id: UUID) -> list[JournalEntry]:
+    def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
         with self._database_lock:
             rows = self._journal.get(str(originator_id), {})
-            return [rows[p] for p in sorted(rows)]
+            return [rows[p] for p in sorted(rows) if p > after]
 
 
 def journal_recorder(factory: Any) -> ApplicationRecorder:
@@ -294,10 +295,11 @@ def journal_recorder(factory: Any) -> ApplicationRecorder:
     return factory.application_recorder()
 
 
-def select_journal(recorder: ApplicationRecorder, originator_id: UUID) -> list[JournalEntry]:
-    """The journal rows of ``originator_id`` (empty for a recorder without a journal)."""
+def select_journal(recorder: ApplicationRecorder, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
+    """The journal rows of ``originator_id`` at positions after ``after``
+    (default: all; empty for a recorder without a journal)."""
     if isinstance(recorder, JournalRecorder):
-        return recorder.select_journal(originator_id)
+        return recorder.select_journal(originator_id, after)
     return []
 
 

@@ -131,7 +131,7 @@ class Feed:
             journal = getattr(ledger, "journal", None)
             times: dict[int, str] = {}
             if journal is not None:
-                times = {e.position: e.received_at for e in journal(self.game_id) if e.position >= len(self.items)}
+                times = {e.position: e.received_at for e in journal(self.game_id, after=len(self.items) - 1)}
             state = self.state
             new: list[Item] = []
             for s in stored:

@@ -54,6 +54,8 @@ def test_append_events_creates_a_game_and_appends_with_journal_rows(app: LedgerA
         [(0, "Mario Rossi", seals[0]), (1, "Mario Rossi", seals[1])] + [(p, "cli:anna", seals[p]) for p in range(2, 10)]
     )
     assert all(RECEIVED.match(j.received_at) for j in journal)
+    assert app.journal("live-a", after=7) == journal[8:]  # a live reader's new rows only
+    assert app.journal("live-a", after=9) == []
     # one receive time per call, in call order
     assert journal[0].received_at == journal[1].received_at <= journal[2].received_at == journal[8].received_at <= journal[9].received_at
 
