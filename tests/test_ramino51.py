@@ -9,17 +9,13 @@ first ``hand_dealt`` 1, the first play 2. Anna (seat 0) plays first.
 from __future__ import annotations
 
 import functools
-import sys
-from pathlib import Path
 
 import pytest
 
 from ledger.audit import report
 from ledger.scoring import score_sheet
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from threshold_scenarios import deal, discard, draw, extend, meld, swap, take, went_out  # noqa: E402
-from threshold_scenarios import play as _play  # noqa: E402
+from tools.threshold_scenarios import deal, discard, draw, extend, meld, swap, take, went_out
+from tools.threshold_scenarios import play as _play
 
 
 
