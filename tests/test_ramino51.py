@@ -12,15 +12,14 @@ import functools
 
 import pytest
 
-from ledger.audit import report
 from ledger.scoring import score_sheet
+from tests.recordkit import findings_of
 from tools.threshold_scenarios import deal, discard, draw, extend, meld, swap, take, went_out
 from tools.threshold_scenarios import play as _play
 
 
 
-def findings(state) -> list[tuple]:
-    return [(f["position"], f["hand"], f["seat"], f["rule"], f["message"]) for f in report(state).to_json()["findings"]]
+findings = findings_of
 
 
 def hand_scores(state, hand: int = 1) -> list[tuple[int, int, dict]]:
