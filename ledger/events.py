@@ -126,7 +126,7 @@ class Event(
         return type(self).__struct_config__.tag  # type: ignore[return-value]
 
 
-class Player(_Struct, kw_only=True):
+class Player(_Struct, frozen=True, kw_only=True):
     """A seat at the table: ``{seat, name, team?}``."""
 
     seat: Seat
@@ -134,7 +134,7 @@ class Player(_Struct, kw_only=True):
     team: Annotated[int, Meta(ge=0, le=7)] | None = None
 
 
-class GameMeta(_Struct, kw_only=True):
+class GameMeta(_Struct, frozen=True, kw_only=True):
     """Descriptive strings about a game (all optional)."""
 
     tournament: MetaText | None = None
@@ -145,7 +145,7 @@ class GameMeta(_Struct, kw_only=True):
     site: MetaText | None = None
 
 
-class ClaimedScore(_Struct, kw_only=True):
+class ClaimedScore(_Struct, frozen=True, kw_only=True):
     """One line of a score sheet: ``{seat or team, points}``."""
 
     seat: Seat | None = None
@@ -157,14 +157,14 @@ class ClaimedScore(_Struct, kw_only=True):
             raise ValueError("a claimed score names exactly one of `seat` or `team`")
 
 
-class DeclaredMeld(_Struct, kw_only=True):
+class DeclaredMeld(_Struct, frozen=True, kw_only=True):
     """A meld declared by a knock: ``{meld, cards}``."""
 
     meld: MeldId
     cards: Cards
 
 
-class GameStarted(Event, tag="game_started", kw_only=True):
+class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
     """Opens the record (position 0)."""
 
     format: Literal["rummy-ledger/1"] = FORMAT  # type: ignore[assignment]
@@ -181,7 +181,7 @@ class GameStarted(Event, tag="game_started", kw_only=True):
             raise ValueError(f"`game_id` {self.game_id!r} is not a usable id: . and .. are path segments a browser resolves away")
 
 
-class HandDealt(Event, tag="hand_dealt", kw_only=True):
+class HandDealt(Event, tag="hand_dealt", frozen=True, kw_only=True):
     """A new hand: each seat's cards, the face-up discard(s), the stock (top first)."""
 
     hand: Annotated[int, Meta(ge=1, le=10_000)]
@@ -192,27 +192,27 @@ class HandDealt(Event, tag="hand_dealt", kw_only=True):
     pozzetti: Annotated[tuple[Cards, ...], Meta(max_length=2)] | None = None
 
 
-class CardDrawn(Event, tag="card_drawn", kw_only=True):
+class CardDrawn(Event, tag="card_drawn", frozen=True, kw_only=True):
     """The top card of the stock goes into ``seat``'s hand."""
 
     seat: Seat
     card: CardStr
 
 
-class UpcardPassed(Event, tag="upcard_passed", kw_only=True):
+class UpcardPassed(Event, tag="upcard_passed", frozen=True, kw_only=True):
     """Gin, first turn: the seat declines the upcard."""
 
     seat: Seat
 
 
-class DiscardTaken(Event, tag="discard_taken", kw_only=True):
+class DiscardTaken(Event, tag="discard_taken", frozen=True, kw_only=True):
     """Cards taken from the discard pile (bottom first): the top card, or in Burraco the whole pile."""
 
     seat: Seat
     cards: Annotated[Cards, Meta(min_length=1)]
 
 
-class MeldLaid(Event, tag="meld_laid", kw_only=True):
+class MeldLaid(Event, tag="meld_laid", frozen=True, kw_only=True):
     """A new meld on the table, cards as laid (sequences ascending, wilds in place)."""
 
     seat: Seat
@@ -220,7 +220,7 @@ class MeldLaid(Event, tag="meld_laid", kw_only=True):
     cards: Annotated[Cards, Meta(min_length=1)]
 
 
-class MeldExtended(Event, tag="meld_extended", kw_only=True):
+class MeldExtended(Event, tag="meld_extended", frozen=True, kw_only=True):
     """A lay-off onto a meld; ``result`` is the whole meld afterwards when the placement is ambiguous."""
 
     seat: Seat
@@ -229,7 +229,7 @@ class MeldExtended(Event, tag="meld_extended", kw_only=True):
     result: Cards | None = None
 
 
-class JokerSwapped(Event, tag="joker_swapped", kw_only=True):
+class JokerSwapped(Event, tag="joker_swapped", frozen=True, kw_only=True):
     """A natural ``card`` replaces the wild ``joker`` in a meld; the wild goes to the hand."""
 
     seat: Seat
@@ -239,7 +239,7 @@ class JokerSwapped(Event, tag="joker_swapped", kw_only=True):
     result: Cards | None = None
 
 
-class PozzettoTaken(Event, tag="pozzetto_taken", kw_only=True):
+class PozzettoTaken(Event, tag="pozzetto_taken", frozen=True, kw_only=True):
     """Burraco: a seat takes pozzetto 0 or 1 into its hand."""
 
     seat: Seat
@@ -247,14 +247,14 @@ class PozzettoTaken(Event, tag="pozzetto_taken", kw_only=True):
     cards: Cards | None = None
 
 
-class CardDiscarded(Event, tag="card_discarded", kw_only=True):
+class CardDiscarded(Event, tag="card_discarded", frozen=True, kw_only=True):
     """A card onto the discard pile; ends the turn."""
 
     seat: Seat
     card: CardStr
 
 
-class Knocked(Event, tag="knocked", kw_only=True):
+class Knocked(Event, tag="knocked", frozen=True, kw_only=True):
     """Gin: a knock (or gin when ``deadwood`` is empty) with the declared melds."""
 
     seat: Seat
@@ -263,7 +263,7 @@ class Knocked(Event, tag="knocked", kw_only=True):
     deadwood: Cards
 
 
-class StockRestocked(Event, tag="stock_restocked", kw_only=True):
+class StockRestocked(Event, tag="stock_restocked", frozen=True, kw_only=True):
     """The discard pile less its top card becomes the stock (top first, when known)."""
 
     cards: Cards | None = None
@@ -273,7 +273,7 @@ HandEndReason = Literal["went_out", "knocked", "stock_exhausted", "time_out", "s
 GameEndReason = Literal["target_reached", "hands_played", "elimination", "abandoned", "time_out"]
 
 
-class HandEnded(Event, tag="hand_ended", kw_only=True):
+class HandEnded(Event, tag="hand_ended", frozen=True, kw_only=True):
     """Closes the hand, with the score sheet's claim when there is one."""
 
     reason: HandEndReason
@@ -281,7 +281,7 @@ class HandEnded(Event, tag="hand_ended", kw_only=True):
     claimed: Annotated[tuple[ClaimedScore, ...], Meta(max_length=16)] | None = None
 
 
-class PenaltyAssessed(Event, tag="penalty_assessed", kw_only=True):
+class PenaltyAssessed(Event, tag="penalty_assessed", frozen=True, kw_only=True):
     """A referee's ruling: ``points`` (signed) added to a seat's or team's score;
     ``finding``: the position of the finding it rules on (it must carry one,
     else ``REC-REF``); ``referee``: who rules."""
@@ -299,7 +299,7 @@ class PenaltyAssessed(Event, tag="penalty_assessed", kw_only=True):
             raise ValueError("a penalty names exactly one of `seat` or `team`")
 
 
-class PositionRestored(Event, tag="position_restored", kw_only=True):
+class PositionRestored(Event, tag="position_restored", frozen=True, kw_only=True):
     """A referee rewinds the hand to just after position ``target``;
     ``finding``: the position of the finding it rules on (it must carry one,
     else ``REC-REF``); ``referee``: who rules."""
@@ -310,7 +310,7 @@ class PositionRestored(Event, tag="position_restored", kw_only=True):
     referee: Referee | None = None
 
 
-class GameEnded(Event, tag="game_ended", kw_only=True):
+class GameEnded(Event, tag="game_ended", frozen=True, kw_only=True):
     """Closes the record."""
 
     reason: GameEndReason

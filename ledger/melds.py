@@ -149,7 +149,7 @@ def _analyze(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo:
     if len(cards) > rules.max_sequence and len(suits) == 1:
         # more cards of one suit than any sequence can hold (13 naturals + 1 wild)
         return MeldInfo("invalid", cards, tuple(None for _ in cards), wilds, suit=suits.pop(), faults=("sequence_too_long",))
-    faults = ("wilds_only",) if cards and wilds == len(cards) else ("invalid",)
+    faults: tuple[str, ...] = ("wilds_only",) if cards and wilds == len(cards) else ("invalid",)
     if len(cards) < 3:
         faults = ("too_short",) + tuple(f for f in faults if f != "invalid")
     return MeldInfo("invalid", cards, tuple(None for _ in cards), wilds, faults=faults)

@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ledger.audit import report
 from ledger.cards import standard_deck
+from ledger.events import Event
+from ledger.replay import replay
+from ledger.state import TableState
 
 
 def lines(*events: dict[str, Any]) -> bytes:
@@ -58,3 +62,13 @@ def ramino_deal(hand: int = 1, dealer: int = 1, with_stock: bool = True) -> dict
 def ramino_game(*events: dict[str, Any], with_stock: bool = True) -> bytes:
     """A Ramino record: game_started, the fixed deal, then ``events``."""
     return lines(game_started(), ramino_deal(with_stock=with_stock), *events)
+
+
+def findings_of(state: TableState) -> list[tuple[Any, ...]]:
+    """The audit's findings of a replayed game as ``(position, hand, seat, rule, message)``, by position."""
+    return [(f["position"], f["hand"], f["seat"], f["rule"], f["message"]) for f in report(state).to_json()["findings"]]
+
+
+def seat_findings(events: list[Event]) -> list[tuple[Any, ...]]:
+    """The audit's findings of ``events`` (replayed) as ``(position, seat, rule, message)``, by position."""
+    return [(f["position"], f["seat"], f["rule"], f["message"]) for f in report(replay(events)).to_json()["findings"]]

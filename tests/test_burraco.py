@@ -3,12 +3,7 @@ with the exact findings (RULES.md, "Burraco")."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_burraco_support import deal, findings, run, start  # noqa: E402
+from tests.test_burraco_support import deal, findings, run, start
 
 # Move builders (FORMAT.md event shapes).
 

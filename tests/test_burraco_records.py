@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from test_burraco_support import deal, findings, run, start, text  # noqa: E402
-
-from ledger.errors import RecordError  # noqa: E402
-from ledger.records import read_record  # noqa: E402
-from ledger.render import render_state  # noqa: E402
-from ledger.replay import validate  # noqa: E402
-from ledger.views import state_view  # noqa: E402
+from ledger.errors import RecordError
+from ledger.records import read_record
+from ledger.render import render_state
+from ledger.replay import validate
+from ledger.views import state_view
+from tests.test_burraco_support import deal, findings, run, start, text
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "burraco"
 ANNA = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "9D", "9S", "9C", "2C"]

@@ -13,12 +13,12 @@ import random
 from collections import Counter
 from typing import Any
 
-from ledger.audit import report
 from ledger.cards import deck_counter
 from ledger.records import read_record
 from ledger.replay import validate
 from ledger.scoring import score_sheet
 from ledger.state import TableState
+from tests.recordkit import findings_of
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario")
 
@@ -89,9 +89,8 @@ def run(events: list[dict]) -> TableState:
     return validate(read_record(text(events)))
 
 
-def findings(state: TableState) -> list[tuple]:
-    """Findings as ``(position, hand, seat, rule, message)`` tuples."""
-    return [(f["position"], f["hand"], f["seat"], f["rule"], f["message"]) for f in report(state).to_json()["findings"]]
+#: findings as ``(position, hand, seat, rule, message)`` tuples
+findings = findings_of
 
 
 def rules_of(state: TableState) -> list[str]:

@@ -13,12 +13,12 @@ import json
 
 import pytest
 
-from ledger.audit import report
 from ledger.errors import RecordError
 from ledger.events import decode_event
 from ledger.render import render_state
 from ledger.replay import replay
 from ledger.scoring import score_sheet
+from tests.recordkit import seat_findings
 
 H0 = ["AS", "2S", "3S", "7C", "7D", "7H", "9H", "10H", "JH", "KC"]
 H1 = ["4S", "5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "8H"]
@@ -57,8 +57,7 @@ END = {"type": "hand_ended", "reason": "knocked", "seat": 0}
 DEFENCE = [lay(1, "d1", ["4S", "5S", "6S"]), lay(1, "d2", ["QC", "QD", "QH"]), off(1, "k3", ["8H"])]
 
 
-def findings(events) -> list[tuple]:
-    return [(f["position"], f["seat"], f["rule"], f["message"]) for f in report(replay(events)).to_json()["findings"]]
+findings = seat_findings
 
 
 def hand_scores(events, hand: int = 0) -> list[tuple[int, dict]]:

@@ -9,22 +9,17 @@ first ``hand_dealt`` 1, the first play 2. Anna (seat 0) plays first.
 from __future__ import annotations
 
 import functools
-import sys
-from pathlib import Path
 
 import pytest
 
-from ledger.audit import report
 from ledger.scoring import score_sheet
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from threshold_scenarios import deal, discard, draw, extend, meld, swap, take, went_out  # noqa: E402
-from threshold_scenarios import play as _play  # noqa: E402
-
+from tests.recordkit import findings_of
+from tools.threshold_scenarios import deal, discard, draw, extend, meld, swap, take, went_out
+from tools.threshold_scenarios import play as _play
 
 
-def findings(state) -> list[tuple]:
-    return [(f["position"], f["hand"], f["seat"], f["rule"], f["message"]) for f in report(state).to_json()["findings"]]
+
+findings = findings_of
 
 
 def hand_scores(state, hand: int = 1) -> list[tuple[int, int, dict]]:

@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from ledger.audit import report
 from ledger.errors import RecordError
 from ledger.events import decode_event
 from ledger.replay import replay
 from ledger.scoring import score_sheet
+from tests.recordkit import seat_findings
 
 H0 = ["AS", "2S", "3S", "7C", "7D", "7H", "9H", "10H", "JH", "KC"]
 H1 = ["4S", "5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "5H"]  # 4+5+6+30+1+2+3+5 = 56
@@ -46,8 +46,7 @@ def out(seat):
     return {"type": "hand_ended", "reason": "went_out", "seat": seat}
 
 
-def findings(events) -> list[tuple]:
-    return [(f["position"], f["seat"], f["rule"], f["message"]) for f in report(replay(events)).to_json()["findings"]]
+findings = seat_findings
 
 
 def scores(events, hand: int = 0) -> list[tuple[int, dict]]:

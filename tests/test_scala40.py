@@ -9,20 +9,14 @@ is 0, the first ``hand_dealt`` 1, the first play 2.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-from ledger.audit import report
 from ledger.scoring import score_sheet
 from ledger.variants.threshold import meld_points, opening_summary
+from tests.recordkit import findings_of
+from tools.threshold_scenarios import deal, discard, draw, extend, meld, play, swap, take, three_player_hand, went_out
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from threshold_scenarios import deal, discard, draw, extend, meld, play, swap, take, three_player_hand, went_out  # noqa: E402
-
-def findings(state) -> list[tuple]:
-    return [(f["position"], f["hand"], f["seat"], f["rule"], f["message"]) for f in report(state).to_json()["findings"]]
+findings = findings_of
 
 
 def hand_scores(state, hand: int = 1) -> list[tuple[int, int, dict]]:

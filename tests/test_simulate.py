@@ -69,7 +69,6 @@ def check_game(events, expected_findings=()):  # noqa: ANN001, ANN201
 @pytest.mark.parametrize("config", CONFIGS, ids=_ids)
 def test_simulated_games_import_replay_audit_clean(config, tmp_path: Path) -> None:  # noqa: ANN001
     variant, ruleset, players = config
-    pytest.importorskip(f"ledger.variants.{variant}")
     out = tmp_path / "records"
     paths = simulate_main(variant, ruleset, players, GAMES, seed=1000, out=out, progress=lambda k: None)
     assert len(paths) == GAMES and not list(out.glob("*.injected.json"))
@@ -89,7 +88,6 @@ def test_simulated_games_import_replay_audit_clean(config, tmp_path: Path) -> No
 @pytest.mark.parametrize("config", CONFIGS, ids=_ids)
 def test_injected_violations_audit_exactly(config, tmp_path: Path) -> None:  # noqa: ANN001
     variant, ruleset, players = config
-    pytest.importorskip(f"ledger.variants.{variant}")
     rules = Counter()
     paths = simulate_main(variant, ruleset, players, 30, seed=7000, out=tmp_path, violations=0.1, progress=lambda k: None)
     for path in paths:

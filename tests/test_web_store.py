@@ -86,7 +86,6 @@ def test_create_app_serves_a_folder_of_records(tmp_path):
     assert [g["game_id"] for g in client.get("/api/games").get_json()["games"]] == ["a-1", "b-1"]
 
 
-@pytest.mark.skipif(not FIXTURES, reason="no bundled fixtures yet")
 @pytest.mark.parametrize("path", FIXTURES, ids=[str(p.relative_to(REPO)) for p in FIXTURES])
 def test_every_bundled_fixture_is_viewable(path):
     """Every game of every variant shows, at the start, the middle and the end,

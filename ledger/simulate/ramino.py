@@ -9,7 +9,7 @@ as the ``restock`` option says.
 
 from __future__ import annotations
 
-from ledger.events import HandEnded, StockRestocked
+from ledger.events import HandEnded, HandEndReason, StockRestocked
 from ledger.simulate.strategy import SimulationError, Strategy
 from ledger.simulate.table import Table
 
@@ -41,7 +41,7 @@ def restock_or_end(strategy: Strategy, t: Table, max_restocks: int) -> None:
     start = max(i for i, e in enumerate(t.events) if e.type == "hand_dealt")
     restocks = sum(1 for e in t.events[start:] if e.type == "stock_restocked")
     if mode == "end_hand" or len(state.discard) < 2 or restocks >= max_restocks:
-        reason = "stock_exhausted" if mode == "end_hand" else "stalled"
+        reason: HandEndReason = "stock_exhausted" if mode == "end_hand" else "stalled"
         if not t.try_(HandEnded(reason=reason)):
             raise SimulationError(f"hand_ended ({reason}) is not clean")
         return

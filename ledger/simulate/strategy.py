@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from ledger.events import (
     CardDiscarded,
@@ -35,6 +36,9 @@ from ledger.melds import MeldRules
 from ledger.simulate.players import discard_order, find_melds, layoffs, may_lay_off
 from ledger.simulate.table import Table
 from ledger.state import TableState
+
+if TYPE_CHECKING:
+    from ledger.simulate.inject import Injector
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco")
 
@@ -61,7 +65,7 @@ class Strategy:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.injector = None  # set by simulate_game when violations are asked for
+        self.injector: Injector | None = None  # set by simulate_game when violations are asked for
 
     # --- the game -----------------------------------------------------------------
     def players(self, n: int) -> tuple[Player, ...]:

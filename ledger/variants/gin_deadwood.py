@@ -241,9 +241,9 @@ def _by_ranks(cards: tuple[str, ...], *, discard: bool) -> tuple[Arrangement, st
     at_rank: list[list[tuple[int, str]]] = [[] for _ in range(14)]  # rank -> [(suit index, card)]
     loose: list[str] = []  # a second copy or a card of no rank (JK): deadwood, or the discard
     for c, i in sorted(first_seen.items(), key=lambda kv: kv[1]):
-        rank, suit = RANK.get(c, 0), SUIT.get(c, "")
-        if 1 <= rank <= 13 and suit in suits:
-            at_rank[rank].append((suits.index(suit), c))
+        rank, letter = RANK.get(c, 0), SUIT.get(c, "")
+        if 1 <= rank <= 13 and letter in suits:
+            at_rank[rank].append((suits.index(letter), c))
         else:
             loose.append(c)
     loose += [c for i, c in enumerate(cards) if first_seen[c] != i]
@@ -288,16 +288,16 @@ def _by_ranks(cards: tuple[str, ...], *, discard: bool) -> tuple[Arrangement, st
     for key, (cost, _) in layer.items():
         if any(k in (1, 2) for k in key[:4]):
             continue
-        options = [((cost[0] + loose_value, cost[1]), None)]
+        options: list[tuple[tuple[int, int], str | None]] = [((cost[0] + loose_value, cost[1]), None)]
         if discard and not key[4]:
             options = [((cost[0] + loose_value - card_value(c), -card_value(c)), c) for c in loose]
             if not options:
                 continue
         elif discard and key[4]:
             options = [((cost[0] + loose_value, cost[1]), None)]
-        for total, card in options:
+        for total, out in options:
             if best_cost is None or total < best_cost:
-                best_key, best_cost, best_loose = key, total, card
+                best_key, best_cost, best_loose = key, total, out
     if best_key is None:
         raise ValueError("no cards to discard")
     # walk back: each rank's choice
