@@ -44,6 +44,7 @@ from ledger.i18n import LANGUAGES, env_lang, translations
 from ledger.rule_texts import rule_text
 from ledger.store_probe import REASONS as STORE_REASONS, StoreMissingError, StoreUnreachableError
 from ledger.views import move_text
+from ledger.finding_texts import finding_text
 from ledger.redaction import visible_findings
 from ledger.params import ASCII_INT, AsciiInt, VariantChoice, ascii_int
 from ledger.audit import report as audit_report
@@ -397,7 +398,7 @@ def move_lines(events: list[Event], at: int, after: Any, pov: int | str | None, 
     index = by_finding(events)
     for f in found:
         status = finding_status(f.position, index, rewound, after, tr)
-        lines.append(_("  finding %(rule)s: %(message)s  [%(status)s]") % {"rule": f.rule, "message": f.message, "status": status})
+        lines.append(_("  finding %(rule)s: %(message)s  [%(status)s]") % {"rule": f.rule, "message": finding_text(f.message, tr), "status": status})
         text = rule_text(f.rule, lang)
         if text:
             lines.append("    " + _("rule %(rule)s: %(text)s") % {"rule": f.rule, "text": text})
@@ -499,8 +500,8 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
             who = ", ".join(p for p in parts if p)
             ruled = finding_status(f["position"], index, rewound, final, state.tr)
             where = _("position %(at)s") % {"at": f["position"]} + (f" ({who})" if who else "")
-            click.echo(f"  {where}: {f['rule']}: {f['message']}  [{ruled}]")
-            if state.lang != "en" and rule_text(f["rule"], state.lang):  # the message is English: the rule in the reader's words
+            click.echo(f"  {where}: {f['rule']}: {finding_text(f['message'], state.tr)}  [{ruled}]")
+            if state.lang != "en" and rule_text(f["rule"], state.lang):  # beside the message, the rule in the reader's words
                 click.echo("      " + _("rule %(rule)s: %(text)s") % {"rule": f["rule"], "text": rule_text(f["rule"], state.lang)})
     sys.exit(status)
 

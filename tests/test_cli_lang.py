@@ -112,7 +112,7 @@ def test_show_at_names_the_ruling_in_both_languages(run: Callable[..., Result], 
         "[ruled at position 17 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)]")
     assert head(run("--lang", "it", "show", "bur-dispute", "--at", "15").stdout) == [
         "mossa 15: Anna pesca Q♣",
-        "  irregolarità ALL-TURN-1: Anna played out of turn: it was Bruno's turn  "
+        "  irregolarità ALL-TURN-1: Anna ha giocato fuori turno: era il turno di Bruno  "
         "[decisa alla posizione 17 da Carla Bianchi: penalità -20 a carico di Anna (ALL-TURN-1)]",
         "    regola ALL-TURN-1: Gioco fuori turno: un posto agisce quando non è il suo turno.",
     ]
@@ -125,17 +125,17 @@ def test_show_at_names_the_ruling_in_both_languages(run: Callable[..., Result], 
 
 IT_AUDIT = """\
 bur-dispute: 6 irregolarità
-  posizione 4 (smazzata 1, posto 0): ALL-MELD-1: meld k K♣ K♦ K♠ Q♠: neither a set nor a sequence  [aperta]
+  posizione 4 (smazzata 1, posto 0): ALL-MELD-1: combinazione k K♣ K♦ K♠ Q♠: né un tris né una scala  [aperta]
       regola ALL-MELD-1: Una combinazione che non è né un tris né una scala validi per la variante (dopo l'attacco, per `meld_extended`).
-  posizione 5 (smazzata 1, posto 0): BUR-PILE-1: Anna discarded 9♣, the single card just taken from the discard pile  [aperta]
+  posizione 5 (smazzata 1, posto 0): BUR-PILE-1: Anna ha scartato 9♣, l'unica carta appena presa dal pozzo  [aperta]
       regola BUR-PILE-1: Il pozzo era di una sola carta e quella stessa carta è stata scartata nello stesso turno.
-  posizione 7 (smazzata 1, posto 1): BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds  [aperta; mossa annullata dalla posizione 11]
+  posizione 7 (smazzata 1, posto 1): BUR-TURN-1: Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a quelle del compagno  [aperta; mossa annullata dalla posizione 11]
       regola BUR-TURN-1: Attacco su una combinazione della coppia avversaria.
-  posizione 8 (smazzata 1, posto 1): ALL-TURN-2: Bruno drew a second time in the same turn (card_drawn)  [aperta; mossa annullata dalla posizione 11]
+  posizione 8 (smazzata 1, posto 1): ALL-TURN-2: Bruno ha pescato una seconda volta nello stesso turno (dal tallone)  [aperta; mossa annullata dalla posizione 11]
       regola ALL-TURN-2: Più di una pescata (dal tallone o dal pozzo) nello stesso turno, oppure calata, attacco o scarto prima di pescare.
-  posizione 15 (smazzata 1, posto 0): ALL-TURN-1: Anna played out of turn: it was Bruno's turn  [aperta]
+  posizione 15 (smazzata 1, posto 0): ALL-TURN-1: Anna ha giocato fuori turno: era il turno di Bruno  [aperta]
       regola ALL-TURN-1: Gioco fuori turno: un posto agisce quando non è il suo turno.
-  posizione 17 (smazzata 1, posto 0): ALL-SCORE-1: hand 1: claimed 0 for Anna, computed -70 (difference +70); computed as melds +55, hand -25, no_pozzetto -100  [aperta]
+  posizione 17 (smazzata 1, posto 0): ALL-SCORE-1: smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: calate +55, carte in mano -25, senza pozzetto -100  [aperta]
       regola ALL-SCORE-1: Un punteggio dichiarato (`claimed`) differisce da quello calcolato.
 """
 
@@ -152,7 +152,7 @@ sigillo: 050b-3d21-0db6-36a0 (dopo 19 eventi)
 
 IT_SHOW_7 = """\
 mossa 7: Bruno attacca 6♥ a [a]
-  irregolarità BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds  [aperta; mossa annullata dalla posizione 11]
+  irregolarità BUR-TURN-1: Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a quelle del compagno  [aperta; mossa annullata dalla posizione 11]
     regola BUR-TURN-1: Attacco su una combinazione della coppia avversaria.
 
 bur-dispute — burraco (fibur) — posizione 7, smazzata 1
