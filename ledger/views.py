@@ -60,9 +60,8 @@ def meld_view(meld: Meld, state: TableState) -> dict[str, Any]:
         "stands_for": list(meld.info.stands_for),
         "valid": meld.info.valid,
     }
-    label = getattr(state.rules, "meld_label", None)
-    if label is not None:
-        view.update(label(meld))
+    if state.rules is not None:
+        view.update(state.rules.meld_label(meld))
     return view
 
 
@@ -129,11 +128,10 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
         "findings": len(state.findings) if pov is None else len(visible_findings(state, pov, s)),
         "ended": state.ended,
     }
-    extra = getattr(state.rules, "extra_view", None)
-    if extra is not None:
+    if state.rules is not None:
         # a variant's extra data about hands: the viewer's own (no seat's for a
         # spectator, -1), every seat's once every hand is shown
-        view.update(extra(state, None if (pov is None or s.revealed) else (-1 if pov == SPECTATOR else pov)))
+        view.update(state.rules.extra_view(state, None if (pov is None or s.revealed) else (-1 if pov == SPECTATOR else pov)))
     return view
 
 

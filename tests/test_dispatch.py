@@ -43,7 +43,7 @@ def _hooks() -> list[str]:
 
 
 def test_the_declared_hooks_are_the_rules_methods() -> None:
-    assert len(_hooks()) == 27
+    assert len(_hooks()) == 29
     for name in _hooks():
         declared = list(inspect.signature(getattr(VariantHooks, name)).parameters)
         implemented = list(inspect.signature(getattr(Rules, name)).parameters)

@@ -199,7 +199,7 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
     for f in findings:
         per_hand[f.hand] = per_hand.get(f.hand, 0) + 1
     results = {r.hand: r for r in final.results}
-    label = getattr(final.rules, "meld_label", None)
+    label = final.rules.meld_label if final.rules is not None else None
     for i, first_pos in enumerate(starts):
         last_pos = (starts[i + 1] - 1) if i + 1 < len(starts) else len(events) - 1
         if last_pos > first_pos and events[last_pos].type == "game_ended":

@@ -184,6 +184,18 @@ class Rules(OutcomeRules):
         """Variant-specific state for a new hand (None by default)."""
         return None
 
+    # --- presentation (what the views add; to move out of the rules, issue 11) ----
+    def meld_label(self, meld: Meld) -> dict[str, Any]:
+        """Keys a variant adds to a meld's view (Burraco: ``burraco`` kind and
+        ``points``; the threshold games: ``points``); none by default."""
+        return {}
+
+    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
+        """Keys a variant adds to the table's view as ``pov`` (None: every
+        seat's; -1: no seat's) sees it (Burraco's pozzetti, Gin's deadwood,
+        ``notes``); none by default."""
+        return {}
+
     def set_extra(self, state: TableState, **changes: Any) -> TableState:
         """``state`` with fields of its variant state (``state.extra``, a
         frozen struct made by :meth:`new_extra`) changed: the one way the
