@@ -28,8 +28,9 @@ Everything comes from the fold (:class:`~ledger.replay.Replayer`,
 :func:`ledger.audit.report`, :func:`ledger.scoring.score_sheet`,
 :func:`replay_web.present.board`); no rule is evaluated here. The text is
 English or Italian (:mod:`replay_web.i18n`); finding messages are the
-audit's own words (English), next to the rule's text in the report's
-language.
+audit's own words in the report's language
+(:func:`ledger.finding_texts.finding_text`, with the CLI's catalog), next
+to the rule's text.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.audit import report as audit_report
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
+from ledger.finding_texts import finding_text
+from ledger.i18n import translations as ledger_translations
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
@@ -345,6 +348,7 @@ def build_report(events: Sequence[Event], *, at: int | None = None, finding: int
     """
     t = translations(lang)
     _ = t.gettext
+    finding_words = ledger_translations(lang)
     rp = replayer if replayer is not None else Replayer(events)
     events = rp.events
     last = len(events) - 1
@@ -387,7 +391,7 @@ def build_report(events: Sequence[Event], *, at: int | None = None, finding: int
         "hand": f.hand,
         "seat": final.name(f.seat) if f.seat is not None else "",
         "rule": f.rule,
-        "message": f.message,
+        "message": finding_text(f.message, finding_words),
         "disputed": finding is not None and f.position == finding,
         "ruled_by": ruled_by.get(f.position, []),
         "rewound_by": rewound.get(f.position),

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger import catalog
+from ledger import i18n as ledger_i18n
+from ledger.finding_texts import finding_text
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event
 from ledger.state import TableState
@@ -332,9 +334,20 @@ HIDDEN_FINDING = N_("(shown to referees, and to everyone when the game is over)"
 
 
 def finding_message(message: str) -> str:
-    """A finding's message as the page shows it: the audit's own words
-    (English), except the spectator's placeholder, in the page's language."""
-    return _gettext()(message) if message == HIDDEN_FINDING else message
+    """A finding's message as the page shows it, in the page's language: the
+    audit's English words translated by :func:`ledger.finding_texts.finding_text`
+    with the CLI's catalog (``ledger/translations``, where the message
+    shapes' msgids are); the spectator's placeholder by the viewer's catalog.
+
+    >>> from flask import Flask, g
+    >>> with Flask("t").test_request_context():
+    ...     g.lang = "it"
+    ...     finding_message("Anna played out of turn: it was Bruno's turn")
+    'Anna ha giocato fuori turno: era il turno di Bruno'
+    """
+    if message == HIDDEN_FINDING:
+        return _gettext()(message)
+    return finding_text(message, ledger_i18n.translations(current_lang()))
 
 
 def code_markup(text: str) -> Any:

@@ -14,7 +14,7 @@ import pytest
 PURE = [
     "ledger.cards", "ledger.catalog", "ledger.events", "ledger.records", "ledger.melds", "ledger.state",
     "ledger.variants", "ledger.variants.outcome", "ledger.rule_ids", "ledger.replay", "ledger.audit", "ledger.scoring", "ledger.views", "ledger.redaction", "ledger.render",
-    "ledger.seal", "ledger.rulings",
+    "ledger.seal", "ledger.rulings", "ledger.finding_texts",
 ]
 FORBIDDEN = ("eventsourcing", "duckdb", "flask", "click", "psycopg", "sqlite3")
 

@@ -178,6 +178,8 @@ def test_report_html_in_italian() -> None:
         "2 Anna prende 9♣ dal pozzo",
         "3 Anna cala 3♥ 4♥ 5♥ [a]",
         "Irregolarità rilevate (6)",
+        "BUR-TURN-1 Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a quelle del compagno",
+        "17 1 Anna ALL-SCORE-1 smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: calate +55, carte in mano -25, senza pozzetto -100",
         "BUR-TURN-1 Attacco su una combinazione della coppia avversaria.",
         "aperta; annullata alla 11 · contestata",
         "Decisioni arbitrali (2)",
@@ -192,7 +194,7 @@ def test_report_html_in_italian() -> None:
         "Bruno (posto 1)",
     ):
         assert phrase in page, phrase
-    for english in ("Dispute report", "stock 62", "Findings", "Score sheet", "Signatures", "Rulings"):  # (the audit's messages stay English)
+    for english in ("Dispute report", "stock 62", "Findings", "Score sheet", "Signatures", "Rulings", "lay-offs go", "claimed 0"):  # the audit's messages too
         assert english not in page, english
 
 
