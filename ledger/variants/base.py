@@ -115,8 +115,9 @@ class Rules(OutcomeRules):
                 raise RecordError("REC-FORMAT", f"option {key!r} cannot be {value!r} (allowed: {_spec_text(spec)})", field=f"options.{key}", position=0)
             resolved[key] = value
         self.options = resolved
-        #: the same options as the variant's typed struct (None for a variant without ``options_type``)
-        self.settings: Options | None = msgspec.structs.replace(preset, **(options or {})) if isinstance(preset, Options) else None
+        #: the same options as the variant's typed struct (None for a variant without ``options_type``);
+        #: each variant declares its type (``settings: RaminoOptions``)
+        self.settings: Any = msgspec.structs.replace(preset, **(options or {})) if isinstance(preset, Options) else None
         self._meld_rules = self.meld_rules()
 
     def __repr__(self) -> str:

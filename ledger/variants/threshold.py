@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import msgspec
 
@@ -156,6 +156,15 @@ class ThresholdExtra(msgspec.Struct, frozen=True):
     melded_out: int | None = None
 
 
+class ThresholdSettings(Protocol):
+    """What the shared half reads of a threshold game's options (Scala40Options, Ramino51Options)."""
+
+    @property
+    def elimination(self) -> int:
+        """A seat at or above this total is out of the game."""
+        ...
+
+
 class ThresholdRules(Rules):
     """Shared half of Scala 40 and Ramino 51 (subclassed, never used alone).
 
@@ -167,6 +176,7 @@ class ThresholdRules(Rules):
     early_play_rule: ClassVar[str] = ""
     swap_rule: ClassVar[str] = ""
     players_allowed = (2, 3, 4, 5, 6)
+    settings: ThresholdSettings  # the subclass's options struct (set by Rules.__init__)
 
     # --- per-hand and per-turn bookkeeping ------------------------------------
     def new_extra(self, state: TableState) -> ThresholdExtra:
@@ -297,7 +307,7 @@ class ThresholdRules(Rules):
 
     def eliminate(self, state: TableState) -> TableState:
         """Seats whose total reached the ``elimination`` option are out."""
-        limit = int(self.opt("elimination"))
+        limit = self.settings.elimination
         out = tuple(s for s in range(state.n_seats) if s not in state.eliminated and state.totals[state.sides[s]] >= limit)
         if out:
             state = replace(state, eliminated=state.eliminated + out)
@@ -340,7 +350,7 @@ class ThresholdRules(Rules):
 
     def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
         """Elimination threshold and which seats are out."""
-        limit = int(self.opt("elimination"))
+        limit = self.settings.elimination
         out = ", ".join(state.name(s) for s in state.eliminated)
         notes = [f"a seat reaching {limit} points is out" + (f"; out: {out}" if out else "")]
         return {"elimination": limit, "eliminated": list(state.eliminated), "notes": notes}
