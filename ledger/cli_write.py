@@ -27,6 +27,7 @@ import msgspec
 from ledger.application import AppendResult, LedgerApp, os_user
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
+from ledger.finding_texts import finding_text
 from ledger.records import Record, format_error, read_record
 from ledger.render import reason_text
 from ledger.state import Finding, TableState
@@ -51,7 +52,7 @@ def finding_line(f: Finding, tr: Any = None) -> str:
     _ = _tr(tr).gettext
     parts = (f.hand is not None and _("hand %(hand)s") % {"hand": f.hand}, f.seat is not None and _("seat %(seat)s") % {"seat": f.seat})
     who = ", ".join(p for p in parts if p)
-    return "  " + _("position %(at)s") % {"at": f.position} + (f" ({who})" if who else "") + f": {f.rule}: {f.message}"
+    return "  " + _("position %(at)s") % {"at": f.position} + (f" ({who})" if who else "") + f": {f.rule}: {finding_text(f.message, tr)}"
 
 
 def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> list[str]:

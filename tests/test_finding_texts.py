@@ -241,3 +241,15 @@ def test_english_is_the_message_itself_and_unknown_messages_stay() -> None:
 ])
 def test_representative_messages_in_italian(message: str, italian: str) -> None:
     assert finding_text(message, IT) == italian
+
+
+def test_the_append_summary_line_speaks_italian() -> None:
+    """``append``/``rule`` print each new finding as ``audit`` does (ledger/cli_write.py)."""
+    from ledger.cli_write import finding_line
+    from ledger.state import Finding
+
+    f = Finding(18, 1, 0, "ALL-SCORE-1", "hand 1: claimed 0 for Anna, computed -90 (difference +90); computed as melds +55, hand -25, no_pozzetto -100")
+    assert finding_line(f, IT) == ("  posizione 18 (smazzata 1, posto 0): ALL-SCORE-1: smazzata 1: dichiarati 0 per Anna, calcolati -90 "
+                                   "(differenza +90); calcolo: calate +55, carte in mano -25, senza pozzetto -100")
+    assert finding_line(f) == ("  position 18 (hand 1, seat 0): ALL-SCORE-1: hand 1: claimed 0 for Anna, computed -90 (difference +90); "
+                               "computed as melds +55, hand -25, no_pozzetto -100")
