@@ -159,13 +159,11 @@ _KNOCK_PART = (
     (r"leaves out (?P<cards><CARDS>)", N_("leaves out %(cards)s")),
 )
 
-#: what an opening lacks (``S40-OPEN-1``, ``R51-OPEN-2``), joined by "and"
+#: what an opening lacks (``S40-OPEN-1``, ``R51-OPEN-2`` with ``opening_clean`` ``run_or_set`` / ``run``), joined by "and"
 _OPENING_NEED = (
     (r"the opening needs (?P<n>\d+)", N_("the opening needs %(n)s")),
     (r"the opening needs a clean sequence or set \(no joker\)", N_("the opening needs a clean sequence or set (no joker)")),
-    (r"the opening needs a clean set or sequence \(no joker\)", N_("the opening needs a clean sequence or set (no joker)")),
     (r"the opening needs a clean sequence \(no joker\)", N_("the opening needs a clean sequence (no joker)")),
-    (r"the opening needs a clean set \(no joker\)", N_("the opening needs a clean set (no joker)")),
 )
 
 #: an opening's itemised value (threshold.py ``opening_summary``): ``7♥8♥9♥ = 24, Q♠Q♥JK = 30 (not a meld)``
