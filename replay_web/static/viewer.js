@@ -176,9 +176,10 @@
   // "v": the next view in the header's list (referee, each seat, spectator, and round
   // again), at the position shown now; the server decides what that view shows.
   function nextView() {
-    var options = Array.prototype.slice.call(document.querySelectorAll("[data-pov-option]"));
+    // the header's "view as:" list: a link per other view, the current one in bold
+    var options = Array.prototype.slice.call(document.querySelectorAll("nav.pov > a, nav.pov > b"));
     if (options.length < 2) return false;
-    var i = options.findIndex(function (o) { return o.hasAttribute("data-current"); });
+    var i = options.findIndex(function (o) { return o.tagName === "B"; });
     var target = options[(i + 1) % options.length];
     if (!target.href) return false;
     var url = new URL(target.href, location.href);
