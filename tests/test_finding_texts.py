@@ -14,6 +14,7 @@ registry against the source and has no records of its own.)
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from gettext import NullTranslations
@@ -253,3 +254,47 @@ def test_the_append_summary_line_speaks_italian() -> None:
                                    "(differenza +90); calcolo: calate +55, carte in mano -25, senza pozzetto -100")
     assert finding_line(f) == ("  position 18 (hand 1, seat 0): ALL-SCORE-1: hand 1: claimed 0 for Anna, computed -90 (difference +90); "
                                "computed as melds +55, hand -25, no_pozzetto -100")
+
+
+@pytest.mark.parametrize(("lang", "message", "shown"), [
+    ("it", "Anna played out of turn: it was Bruno's turn", "Anna ha giocato fuori turno: era il turno di Bruno"),
+    ("en", "Anna played out of turn: it was Bruno's turn", "Anna played out of turn: it was Bruno's turn"),
+    ("it", "(shown to referees, and to everyone when the game is over)", "(visibile all'arbitro, e a tutti a partita finita)"),
+    ("en", "(shown to referees, and to everyone when the game is over)", "(shown to referees, and to everyone when the game is over)"),
+])
+def test_the_viewers_filter_follows_the_page_language(lang: str, message: str, shown: str) -> None:
+    """``finding_message`` (replay_web/words.py): the ledger catalog for the rules' messages, the
+    viewer's for the spectator's placeholder."""
+    from flask import Flask, g
+
+    from replay_web.words import finding_message
+
+    with Flask("t").test_request_context():
+        g.lang = lang
+        assert finding_message(message) == shown
+
+
+def _shape(node: ast.expr) -> str:
+    """A regex of what an f-string message can be: its literal text, anything for each ``{...}``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return re.escape(node.value)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(_shape(v) if isinstance(v, ast.Constant) else "(?:.*)" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _shape(node.left) + _shape(node.right)
+    return "(?:.*)"
+
+
+def test_every_flag_call_with_its_own_words_has_a_sample() -> None:
+    """Each ``flag(..., f"...")`` of the rules (ledger/variants) written out in place has a
+    sample of its shape in SAMPLES, so a reworded message fails here, not silently in English.
+    (Messages built elsewhere and passed by name are covered through the fixtures, the
+    simulated games and the samples above.)"""
+    calls = []
+    for path in sorted((Path(__file__).resolve().parent.parent / "ledger" / "variants").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "flag"
+                    and len(node.args) == 5 and isinstance(node.args[4], (ast.JoinedStr, ast.BinOp))):
+                calls.append((f"{path.name}:{node.lineno}", _shape(node.args[4])))
+    assert len(calls) > 40
+    assert [where for where, rx in calls if not any(re.fullmatch(rx, s) for s in SAMPLES)] == []
