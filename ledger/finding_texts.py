@@ -150,7 +150,8 @@ _LATE_PLAY = (
 #: why a pozzetto was taken wrongly (``BUR-POZZ-1``), joined by "and"
 _POZZ_FAULT = (
     (r"(?P<side>.+) already had its pozzetto", N_("%(side)s already had its pozzetto")),
-    (r"(?P<who>.+) still held (?P<n>\d+) card\(s\) \((?P<cards><CARDS>)\)", N_("%(who)s still held %(n)s card(s) (%(cards)s)")),
+    (r"(?P<who>.+) still held 1 card\(s\) \((?P<cards><CARD>)\)", N_("%(who)s still held 1 card (%(cards)s)")),
+    (r"(?P<who>.+) still held (?P<n>\d+) card\(s\) \((?P<cards><CARDS>)\)", N_("%(who)s still held %(n)s cards (%(cards)s)")),
 )
 
 #: what is wrong with a Gin knock's cards (``GIN-KNOCK-2``), joined by "and"

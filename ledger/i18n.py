@@ -13,7 +13,9 @@ sources with::
     pybabel update -D ledger -i /tmp/ledger.pot -d ledger/translations
 
 Only human output is translated: never ``--json``, rule ids, event types or
-the record format. The rendering functions (:mod:`ledger.render`,
+the record format. Finding messages, which the rules write in English, are
+translated where they are shown (:func:`ledger.finding_texts.finding_text`;
+their sentences are in this catalog, used by the viewer and the report too). The rendering functions (:mod:`ledger.render`,
 :func:`ledger.views.describe`) stay pure: they take a translations object
 (``gettext``/``ngettext``), English by default, and the CLI passes
 :func:`translations` of the language chosen by ``--lang`` or the
