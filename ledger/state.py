@@ -186,6 +186,21 @@ class Penalty(msgspec.Struct, frozen=True):
     rule: str
 
 
+class VariantState(msgspec.Struct, frozen=True):
+    """A variant's own per-hand table state (``TableState.extra``).
+
+    Each variant that keeps state of its own subclasses this frozen struct
+    (``BurracoExtra``, ``GinExtra``, ``RaminoExtra``, ``ThresholdExtra`` for
+    Scala 40 and Ramino 51), makes a fresh one at each deal
+    (``Rules.new_extra``), reads it through its rules' typed accessor
+    (``ex(state)``, :func:`variant_state`) and changes it with
+    ``Rules.set_extra``. It is never stored: the fold rebuilds it.
+    """
+
+
+VS = TypeVar("VS", bound=VariantState)
+
+
 class TableState(msgspec.Struct, frozen=True, kw_only=True):
     """The table at one position of a record.
 
@@ -218,7 +233,8 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
         ended: the ``game_ended`` reason once ended.
         history: the state of the previous position within this hand (for
             ``position_restored``), None at a deal.
-        extra: variant-specific state (a struct the variant defines).
+        extra: the variant's own state (a :class:`VariantState` subclass the
+            variant defines; None for a variant without one or before a deal).
     """
 
     rules: Any
@@ -250,7 +266,7 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     eliminated: tuple[int, ...] = ()
     ended: str | None = None
     history: "TableState | None" = None
-    extra: Any = None
+    extra: VariantState | None = None
 
     # --- derived views ---------------------------------------------------
     @property
@@ -310,3 +326,21 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
         """True once ``game_ended`` is applied or the variant's end condition
         holds after the last hand (no more hands are to be dealt)."""
         return self.game_end_reason is not None
+
+
+def variant_state(state: TableState, kind: type[VS]) -> VS:
+    """``state.extra`` as the variant state struct ``kind`` (what a variant's
+    typed accessor returns). Raises :class:`TypeError` when the table holds
+    another (or none, before the first deal): a rules error, never a
+    record's. (The variants' accessors check ``isinstance`` in place and call
+    this only to raise: they are read at nearly every event.)
+
+    >>> class Toy(VariantState, frozen=True):
+    ...     n: int = 0
+    >>> variant_state(TableState(rules=None, game_id="g", players=(), sides=(), extra=Toy(3)), Toy).n
+    3
+    """
+    x = state.extra
+    if isinstance(x, kind):
+        return x
+    raise TypeError(f"the table at position {state.position} holds {type(x).__name__}, not {kind.__name__}")

@@ -14,15 +14,22 @@ the knock card, declared honestly).
 
 from __future__ import annotations
 
-from ledger.events import DeclaredMeld, DiscardTaken, HandEnded, Knocked, MeldLaid, UpcardPassed
 from functools import lru_cache
 
-from ledger.variants import gin_deadwood
+from ledger.events import (
+    DeclaredMeld,
+    DiscardTaken,
+    HandEnded,
+    Knocked,
+    MeldLaid,
+    UpcardPassed,
+)
 from ledger.simulate.players import card_points, discard_order, find_melds, layoffs
 from ledger.simulate.strategy import Strategy
 from ledger.simulate.table import Table
 from ledger.state import TableState
-from ledger.variants.gin import OFFER_BOTH_PASSED, OFFER_OVER
+from ledger.variants import gin_deadwood
+from ledger.variants.gin import OFFER_BOTH_PASSED, OFFER_OVER, GinRules
 
 
 @lru_cache(maxsize=65536)
@@ -54,7 +61,7 @@ class GinStrategy(Strategy):
     max_hands = 40
 
     def stock_low(self, state: TableState) -> bool:
-        return state.phase == "draw" and state.stock_count <= 2 and state.extra.offer >= OFFER_BOTH_PASSED
+        return state.phase == "draw" and state.stock_count <= 2 and GinRules.ex(state).offer >= OFFER_BOTH_PASSED
 
     def _improves(self, state: TableState, seat: int) -> bool:
         """Taking the top discard makes a new meld with the hand."""
@@ -67,7 +74,7 @@ class GinStrategy(Strategy):
 
     def play_turn(self, t: Table, seat: int, expect_first=()) -> None:  # noqa: ANN001
         state = t.state
-        if state.extra.offer < OFFER_BOTH_PASSED and not expect_first:
+        if GinRules.ex(state).offer < OFFER_BOTH_PASSED and not expect_first:
             if not self._improves(state, seat):
                 if t.try_(UpcardPassed(seat=seat)):
                     return
@@ -79,7 +86,7 @@ class GinStrategy(Strategy):
 
     def draw_plans(self, state: TableState, seat: int) -> list[tuple[str, bool]]:
         plans = [("stock", True)]
-        if state.discard and state.extra.offer == OFFER_OVER and self._improves(state, seat):
+        if state.discard and GinRules.ex(state).offer == OFFER_OVER and self._improves(state, seat):
             plans.insert(0, ("pile", True))
         return plans
 
@@ -112,7 +119,7 @@ class GinStrategy(Strategy):
         for i, cards in enumerate(own.melds):
             if not t.try_(MeldLaid(seat=seat, meld=f"d{i + 1}", cards=cards)):
                 return False
-        if not t.state.extra.gin:
+        if not GinRules.ex(t.state).gin:
             progress = True
             while progress:
                 progress = False
@@ -141,16 +148,16 @@ class GinStrategy(Strategy):
         return [knock_high]
 
     def can_inject_out_of_turn(self, state: TableState) -> bool:
-        return state.extra.offer == OFFER_OVER
+        return GinRules.ex(state).offer == OFFER_OVER
 
     def can_retake(self, state: TableState, seat: int) -> bool:
-        return bool(state.rules.opt("retake_forbidden")) and state.extra.offer == OFFER_OVER
+        return bool(state.rules.opt("retake_forbidden")) and GinRules.ex(state).offer == OFFER_OVER
 
 
 def knock_high(inj, strategy: GinStrategy, t: Table, seat: int):  # noqa: ANN001, ANN201
     """Knock with deadwood above the knock card (honest declaration): GIN-KNOCK-1."""
     state = t.state
-    if state.phase != "draw" or state.extra.offer != OFFER_OVER:
+    if state.phase != "draw" or GinRules.ex(state).offer != OFFER_OVER:
         return None
     if not strategy.draw(t, seat, "stock"):
         return None

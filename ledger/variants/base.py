@@ -51,7 +51,7 @@ from ledger.events import (
     UpcardPassed,
 )
 from ledger.melds import FAULTS, MeldInfo, MeldRules, analyze, layoff_candidates
-from ledger.state import Finding, Meld, TableState, replace
+from ledger.state import Finding, Meld, TableState, VariantState, replace
 from ledger.variants.options import OptionSpec, Options, option_specs, preset_values
 from ledger.variants.outcome import OutcomeRules
 
@@ -181,8 +181,8 @@ class Rules(OutcomeRules):
                 return cand
         return (seat + 1) % n
 
-    def new_extra(self, state: TableState) -> Any:
-        """Variant-specific state for a new hand (None by default)."""
+    def new_extra(self, state: TableState) -> VariantState | None:
+        """The variant's own state for a new hand (a :class:`~ledger.state.VariantState`; None by default)."""
         return None
 
     # --- presentation (what the views add; to move out of the rules, issue 11) ----
@@ -198,10 +198,14 @@ class Rules(OutcomeRules):
         return {}
 
     def set_extra(self, state: TableState, **changes: Any) -> TableState:
-        """``state`` with fields of its variant state (``state.extra``, a
-        frozen struct made by :meth:`new_extra`) changed: the one way the
-        variants update it."""
-        return replace(state, extra=replace(state.extra, **changes))
+        """``state`` with fields of its variant state (``state.extra``, the
+        :class:`~ledger.state.VariantState` made by :meth:`new_extra`)
+        changed: the one way the variants update it. Raises
+        :class:`TypeError` when the table holds none (before a deal)."""
+        x = state.extra
+        if x is None:
+            raise TypeError(f"no variant state at position {state.position} to change")
+        return replace(state, extra=replace(x, **changes))
 
     # --- dispatch -------------------------------------------------------------
     def apply(self, state: TableState, event: Event) -> TableState:

@@ -87,7 +87,7 @@ from ledger.cards import JOKER, RANK, deck_counter, pretty, pretty_list
 from ledger.errors import RecordError
 from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PozzettoTaken, StockRestocked
 from ledger.melds import MeldRules
-from ledger.state import Meld, SideScore, TableState, replace
+from ledger.state import Meld, SideScore, TableState, VariantState, replace
 from ledger.variants.base import Rules
 from ledger.variants.options import FIXED, Options
 from ledger.variants.burraco_scoring import BURRACO_MELDS, burraco_kind, burraco_rank, cards_value, side_breakdown
@@ -113,7 +113,7 @@ class TableAtEnd(msgspec.Struct, frozen=True):
     pozzetto_by: tuple[int | None, ...]
 
 
-class BurracoExtra(msgspec.Struct, frozen=True):
+class BurracoExtra(VariantState, frozen=True):
     """Burraco's per-hand state (``TableState.extra``).
 
     Attributes:
@@ -237,7 +237,7 @@ class BurracoRules(Rules):
 
     def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
         """Per side: has it taken a pozzetto; which pozzetti became the stock."""
-        ex = state.extra if isinstance(state.extra, BurracoExtra) else BurracoExtra()
+        ex = self.ex(state)
         taken = [self.side_took_pozzetto(state, side) for side in range(state.n_sides)]
         notes = [f"{self.side_label(state, side)}: pozzetto {'taken' if t else 'not taken yet'}" for side, t in enumerate(taken)] if state.hand else []
         notes += [f"pozzetto {i} became the stock" for i in ex.restocked_from]

@@ -67,14 +67,24 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated, Any, ClassVar
 
-import msgspec
-
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, HandEnded, Knocked, MeldExtended, MeldLaid
-from ledger.variants.gin_deadwood import best_after_discard, best_arrangement, card_value, deadwood_value
 from ledger.melds import FAULTS, MeldRules, analyze
-from ledger.state import Meld, SideScore, TableState, replace
+from ledger.state import (
+    Meld,
+    SideScore,
+    TableState,
+    VariantState,
+    replace,
+    variant_state,
+)
 from ledger.variants.base import Rules
+from ledger.variants.gin_deadwood import (
+    best_after_discard,
+    best_arrangement,
+    card_value,
+    deadwood_value,
+)
 from ledger.variants.options import FIXED, Options
 
 #: offer stages of the first-turn upcard (GinExtra.offer)
@@ -88,7 +98,7 @@ WALL = 2
 PLAY_EVENTS = frozenset({"card_drawn", "discard_taken", "card_discarded", "knocked", "meld_laid", "meld_extended", "upcard_passed", "joker_swapped"})
 
 
-class GinExtra(msgspec.Struct, frozen=True):
+class GinExtra(VariantState, frozen=True):
     """Per hand: the upcard offer stage, the knock, per seat the cards that
     count as deadwood although they left the hand (``void``), and the hand's
     endings (RULES.md GIN-WALL-1, GIN-STALL-1).
@@ -174,6 +184,12 @@ class GinRules(Rules):
     def new_extra(self, state: TableState) -> GinExtra:
         return GinExtra(limit=self.hand_knock_limit(state.discard[:1]), first_upcard=state.discard[0] if state.discard else "")
 
+    @staticmethod
+    def ex(state: TableState) -> GinExtra:
+        """The hand's :class:`GinExtra` (raises :class:`TypeError` before the first deal)."""
+        x = state.extra
+        return x if isinstance(x, GinExtra) else variant_state(state, GinExtra)
+
     def hand_knock_limit(self, upcard: tuple[str, ...]) -> int:
         """The knock limit of a hand whose first upcard is ``upcard`` (a
         1-tuple, or empty): option ``knock_card``; under ``oklahoma`` the
@@ -185,7 +201,7 @@ class GinRules(Rules):
 
     def knock_limit(self, state: TableState) -> int:
         """The knock limit in force in the current hand."""
-        x: GinExtra | None = state.extra
+        x = state.extra
         return x.limit if isinstance(x, GinExtra) else self.settings.knock_card
 
     # --- the hand's endings: the wall, OpenSpiel's stalls (GIN-WALL-1, GIN-STALL-1) ---
@@ -204,7 +220,7 @@ class GinRules(Rules):
                 state = replace(state, extra=x)
         if x.over is not None:
             after = super().apply(state, event)
-            after = replace(after, findings=state.findings, extra=replace(after.extra, over=x.over, over_at=x.over_at, reported=True))
+            after = replace(after, findings=state.findings, extra=replace(self.ex(after), over=x.over, over_at=x.over_at, reported=True))
             if not x.reported:
                 after = self.flag(after, pos, *self._ending_finding(state, x, event))
             return after
@@ -229,12 +245,13 @@ class GinRules(Rules):
 
     def _track_endings(self, before: TableState, state: TableState, event: Event, pos: int) -> TableState:
         """After a counted play: the wall, the repeated-move rule, the upcard-draw count."""
-        x: GinExtra = state.extra
+        x = state.extra
+        assert isinstance(x, GinExtra)  # in a hand (apply checked); written out, not self.ex: read at every play
         openspiel = self.settings.openspiel_endings
         if event.type == "discard_taken":
             if x.wall is not None:
                 x = replace(x, wall_take=event.seat)  # type: ignore[attr-defined]
-            elif before.extra.offer == OFFER_OVER:
+            elif self.ex(before).offer == OFFER_OVER:
                 x = replace(x, upcard_draws=x.upcard_draws + 1)
         elif event.type == "card_discarded":
             card: str = event.card  # type: ignore[attr-defined]
@@ -273,8 +290,8 @@ class GinRules(Rules):
         """After a knock only the defender's melds and lay-offs remain: any
         draw or discard is out of turn (``ALL-TURN-1``); melds and lay-offs
         are judged by :meth:`check_meld` / :meth:`check_layoff`."""
-        x: GinExtra = state.extra
-        if x is None or x.knocker is None:
+        x = state.extra
+        if not isinstance(x, GinExtra) or x.knocker is None:
             return super().act(state, seat, pos, kind, event)
         self.in_hand(state, event, pos)
         self.check_seat(state, seat, pos)
@@ -289,7 +306,7 @@ class GinRules(Rules):
         self.in_hand(state, e, pos)
         seat: int = e.seat  # type: ignore[attr-defined]
         self.check_seat(state, seat, pos)
-        x: GinExtra = state.extra
+        x = self.ex(state)
         if x.knocker is not None or x.offer >= OFFER_BOTH_PASSED or state.phase != "draw":
             raise self.reject("REC-ORDER", "upcard_passed outside the first-turn upcard offer", pos, "type")
         if seat != state.turn:
@@ -309,9 +326,10 @@ class GinRules(Rules):
 
     @staticmethod
     def _offer_over(state: TableState) -> TableState:
-        if state.extra.offer == OFFER_OVER:
+        x = GinRules.ex(state)
+        if x.offer == OFFER_OVER:
             return state
-        return replace(state, extra=replace(state.extra, offer=OFFER_OVER))
+        return replace(state, extra=replace(x, offer=OFFER_OVER))
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """GIN-DISC-1 (``standard``): the card just taken from the discard pile discarded again."""
@@ -369,29 +387,29 @@ class GinRules(Rules):
                               f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above the knock card {limit}{self._limit_source(state)}")
         gin = counted == 0
         big = gin and bool(self.settings.big_gin_bonus) and best_arrangement(eleven).deadwood_value == 0
-        voids = list(state.extra.void)
+        voids = list(self.ex(state).void)
         voids[seat] = voids[seat] + tuple(void)
         state = self.set_hand(state, seat, rest)
         state = replace(state, melds=state.melds + tuple(melds))
         state = self.end_turn(state, pos)
-        x = replace(state.extra, knocker=seat, gin=gin, big_gin=big, void=tuple(voids), offer=OFFER_OVER)
+        x = replace(self.ex(state), knocker=seat, gin=gin, big_gin=big, void=tuple(voids), offer=OFFER_OVER)
         state = self.start_turn(state, 1 - seat, pos)
         return replace(state, phase="play", extra=x)
 
     def _limit_source(self, state: TableState) -> str:
         """`` (oklahoma: the first upcard K♦)`` when the upcard set the limit."""
-        x: GinExtra = state.extra
+        x = self.ex(state)
         return f" (oklahoma: the first upcard {pretty(x.first_upcard)})" if self.settings.oklahoma and x.first_upcard else ""
 
     def _void(self, state: TableState, seat: int, cards: tuple[str, ...]) -> TableState:
-        voids = list(state.extra.void)
+        voids = list(self.ex(state).void)
         voids[seat] = voids[seat] + cards
         return self.set_extra(state, void=tuple(voids))
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:  # type: ignore[override]
         """After a knock: the defender's melds (invalid ones stay deadwood);
         a meld by the knocker after its knock is GIN-LAY-1."""
-        x: GinExtra = state.extra
+        x = self.ex(state)
         if x.knocker is not None and seat == x.knocker:
             state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid {pretty_list(meld.cards)} after knocking: the knocker's melds are those declared with the knock")
             return self._void(state, seat, meld.cards)
@@ -403,7 +421,7 @@ class GinRules(Rules):
     def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:  # type: ignore[override]
         """GIN-LAY-1: a lay-off by the knocker, or onto the knocker's melds
         after gin; the cards stay deadwood. Other lay-offs must leave a valid meld."""
-        x: GinExtra = state.extra
+        x = self.ex(state)
         cards = tuple(event.cards)
         if x.knocker is not None and seat == x.knocker:
             state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id}: the knocker does not lay off")
@@ -418,8 +436,8 @@ class GinRules(Rules):
 
     # --- the end of a hand ----------------------------------------------------------
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
-        x: GinExtra | None = state.extra
-        if isinstance(x, GinExtra) and state.phase in ("draw", "play") and x.over is None and x.wall_take is not None and x.knocker is None:
+        x = state.extra if isinstance(state.extra, GinExtra) else None
+        if x is not None and state.phase in ("draw", "play") and x.over is None and x.wall_take is not None and x.knocker is None:
             # openspiel: the upcard taken at the wall, and the hand ends without the knock
             state = self.flag(state, pos, x.wall_take, "GIN-WALL-1",
                               f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall the upcard is taken only to knock; "
@@ -436,7 +454,7 @@ class GinRules(Rules):
 
     def deadwood_of(self, state: TableState, seat: int) -> int:
         """A seat's counted deadwood after a knock: its hand plus its void cards."""
-        return deadwood_value(state.hands[seat]) + deadwood_value(state.extra.void[seat])
+        return deadwood_value(state.hands[seat]) + deadwood_value(self.ex(state).void[seat])
 
     def hand_over(self, state: TableState) -> bool:
         """Also True once the hand is over by the rules though ``hand_ended``
@@ -458,7 +476,7 @@ class GinRules(Rules):
         """Knock, gin, big gin, undercut; 0–0 for every other ending and for
         a hand played past its end (GIN-WALL-1, GIN-STALL-1); the game and
         box bonuses on the hand that reaches the target."""
-        x: GinExtra = state.extra
+        x = self.ex(state)
         points = [0, 0]
         breakdown: list[dict[str, int]] = [{}, {}]
         if x.over is not None:  # GIN-WALL-1 / GIN-STALL-1: later play does not count
@@ -497,7 +515,7 @@ class GinRules(Rules):
         """Every visible seat's best deadwood (:mod:`ledger.variants.gin_deadwood`):
         ``{"deadwood": [{seat, best, could_knock, discard, melds}], "notes": [text]}``.
         After a knock: each seat's counted deadwood instead."""
-        x: GinExtra | None = state.extra
+        x = state.extra if isinstance(state.extra, GinExtra) else None
         rows: list[dict[str, Any]] = []
         notes: list[str] = []
         if x is None or state.phase in ("setup",):

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from ledger.events import HandDealt, HandEnded, JokerSwapped, MeldExtended, MeldLaid
     from ledger.melds import MeldRules
-    from ledger.state import Meld, SideScore, TableState
+    from ledger.state import Meld, SideScore, TableState, VariantState
 
 
 class VariantHooks(Protocol):
@@ -67,8 +67,8 @@ class VariantHooks(Protocol):
         """True while ``seat`` plays (False once eliminated)."""
         ...
 
-    def new_extra(self, state: TableState) -> Any:
-        """The variant's own state for a new hand (``TableState.extra``)."""
+    def new_extra(self, state: TableState) -> VariantState | None:
+        """The variant's own state for a new hand (``TableState.extra``, a frozen struct)."""
         ...
 
     def check_deal(self, before: TableState, state: TableState, e: HandDealt, pos: int) -> TableState:

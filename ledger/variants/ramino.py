@@ -21,12 +21,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-import msgspec
-
 from ledger.cards import LOW_VALUE, pretty
 from ledger.events import HandEnded
 from ledger.melds import MeldRules
-from ledger.state import SideScore, TableState, replace
+from ledger.state import SideScore, TableState, VariantState, variant_state
 from ledger.variants.base import Rules
 from ledger.variants.options import Options
 
@@ -40,7 +38,7 @@ def hand_value(cards: tuple[str, ...]) -> int:
     return sum(LOW_VALUE[c] for c in cards)
 
 
-class RaminoExtra(msgspec.Struct, frozen=True):
+class RaminoExtra(VariantState, frozen=True):
     """Per hand: the seats that melded or laid off before their going-out
     turn; ``melded_out``: position of the meld or lay-off that emptied the
     hand of the seat due where the preset requires a discard (``RAM-OUT-1``
@@ -89,6 +87,12 @@ class RaminoRules(Rules):
     def new_extra(self, state: TableState) -> RaminoExtra:
         return RaminoExtra()
 
+    @staticmethod
+    def ex(state: TableState) -> RaminoExtra:
+        """The hand's :class:`RaminoExtra` (raises :class:`TypeError` before the first deal)."""
+        x = state.extra
+        return x if isinstance(x, RaminoExtra) else variant_state(state, RaminoExtra)
+
     def end_turn(self, state: TableState, pos: int) -> TableState:
         """RAM-MELD-1 (more new melds than allowed this turn); remembers who melded."""
         seat = state.turn
@@ -98,8 +102,8 @@ class RaminoRules(Rules):
         new = sum(1 for m in state.melds if m.laid_at >= state.turn_start and m.seat == seat)
         if limit and new > limit:
             state = self.flag(state, pos, seat, "RAM-MELD-1", f"{state.name(seat)} laid {new} new melds in one turn; at most {limit} allowed")
-        if state.turn_melds and seat not in state.extra.melded_before and state.hands[seat]:
-            state = self.set_extra(state, melded_before=state.extra.melded_before + (seat,))
+        if state.turn_melds and state.hands[seat] and seat not in (melded_before := self.ex(state).melded_before):
+            state = self.set_extra(state, melded_before=melded_before + (seat,))
         return state
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
@@ -113,7 +117,7 @@ class RaminoRules(Rules):
         due when the preset requires going out by a discard (RULES.md: a
         finding belongs to the event that breaks the rule)."""
         if (self.settings.going_out == "discard" and seat == state.turn and before.hands[seat] and not state.hands[seat]
-                and state.extra.melded_out is None):
+                and self.ex(state).melded_out is None):
             state = self.flag(state, pos, seat, "RAM-OUT-1",
                               f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last card went into a meld")
             state = self.set_extra(state, melded_out=pos)
@@ -122,13 +126,13 @@ class RaminoRules(Rules):
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         """RAM-OUT-1 for a going out without a discard not already reported at the meld that emptied the hand."""
         if (e.reason == "went_out" and e.seat is not None and self.settings.going_out == "discard" and state.phase == "play" and state.turn == e.seat
-                and state.extra.melded_out is None):
+                and self.ex(state).melded_out is None):
             state = self.flag(state, pos, e.seat, "RAM-OUT-1", f"{state.name(e.seat)} went out without a discard (preset {self.ruleset} requires one)")
         return super().on_hand_ended(state, e, pos)
 
     def went_rummy(self, state: TableState, seat: int) -> bool:
         """Going rummy: all cards in one turn with no earlier meld or lay-off."""
-        return seat not in state.extra.melded_before and state.turns[seat] >= 1
+        return seat not in self.ex(state).melded_before and state.turns[seat] >= 1
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """The winner scores the others' hand values (doubled after rummy); others 0."""

@@ -119,7 +119,7 @@ class Ramino51Rules(ThresholdRules):
             state = self.check_open(state, pos, seat)
         if state.drew == "pile" and state.taken:
             card = state.taken[-1]
-            if card not in state.extra.played:
+            if card not in self.ex(state).played:
                 state = self.flag(state, pos, seat, "R51-PILE-2",
                                   f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn")
         return state

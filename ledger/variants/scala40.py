@@ -48,7 +48,7 @@ from ledger.events import HandEnded
 from ledger.melds import MeldRules
 from ledger.state import TableState
 from ledger.variants.options import FIXED, Options
-from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
+from ledger.variants.threshold import ThresholdExtra, ThresholdRules, compact, hand_cards_value
 
 JOKER_IN_HAND = 25
 
@@ -110,9 +110,9 @@ class Scala40Rules(ThresholdRules):
     def end_turn(self, state: TableState, pos: int) -> TableState:
         """S40-OPEN-1, S40-PILE-1, S40-PILE-2, S40-SWAP-2, reported at ``pos``."""
         seat = state.turn
-        if seat is None or state.extra is None:
-            return state
         x = state.extra
+        if seat is None or not isinstance(x, ThresholdExtra):  # before the first deal
+            return state
         name = state.name(seat)
         if self.opened_this_turn(state, seat) and state.hands[seat]:
             state = self.check_opening(state, pos, seat, "S40-OPEN-1", self.settings.opening_points)
@@ -160,7 +160,7 @@ class Scala40Rules(ThresholdRules):
         due: it can no longer discard, so it goes out without a discard
         (RULES.md: a finding belongs to the event that breaks the rule)."""
         state = super().after_meld(before, state, pos, seat)
-        if seat == state.turn and before.hands[seat] and not state.hands[seat] and state.extra.melded_out is None:
+        if seat == state.turn and before.hands[seat] and not state.hands[seat] and self.ex(state).melded_out is None:
             state = self.flag(state, pos, seat, "S40-OUT-1",
                               f"{state.name(seat)} went out without a discard: the last card went into a meld")
             state = self.set_extra(state, melded_out=pos)
@@ -170,7 +170,7 @@ class Scala40Rules(ThresholdRules):
         """S40-OUT-1: the seat that went out did so without a discard (when
         not already reported at the meld that emptied its hand)."""
         if (e.reason == "went_out" and e.seat is not None and state.phase == "play" and state.turn == e.seat
-                and state.extra is not None and state.extra.melded_out is None):
+                and state.extra is not None and self.ex(state).melded_out is None):
             state = self.flag(state, pos, e.seat, "S40-OUT-1", f"{state.name(e.seat)} went out without a discard")
         return super().on_hand_ended(state, e, pos)
 

@@ -28,12 +28,24 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Protocol
 
-import msgspec
-
 from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty, pretty_list
-from ledger.events import DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PenaltyAssessed
+from ledger.events import (
+    DiscardTaken,
+    HandEnded,
+    JokerSwapped,
+    MeldExtended,
+    MeldLaid,
+    PenaltyAssessed,
+)
 from ledger.melds import MeldInfo, analyze
-from ledger.state import Meld, SideScore, TableState, replace
+from ledger.state import (
+    Meld,
+    SideScore,
+    TableState,
+    VariantState,
+    replace,
+    variant_state,
+)
 from ledger.variants.base import Rules
 
 
@@ -132,7 +144,7 @@ def moved_wilds(before: MeldInfo, after: MeldInfo) -> tuple[tuple[str, str | Non
     return tuple((stood, gained[i] if i < len(gained) else None) for i, stood in enumerate(moved))
 
 
-class ThresholdExtra(msgspec.Struct, frozen=True):
+class ThresholdExtra(VariantState, frozen=True):
     """Per-hand state of a threshold game.
 
     Attributes:
@@ -182,6 +194,12 @@ class ThresholdRules(Rules):
     def new_extra(self, state: TableState) -> ThresholdExtra:
         return ThresholdExtra(opened_turn=tuple(0 for _ in range(state.n_seats)))
 
+    @staticmethod
+    def ex(state: TableState) -> ThresholdExtra:
+        """The hand's :class:`ThresholdExtra` (raises :class:`TypeError` before the first deal)."""
+        x = state.extra
+        return x if isinstance(x, ThresholdExtra) else variant_state(state, ThresholdExtra)
+
     def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
         """The base's turn start, plus the turn-local fields of the extra reset."""
         state = super().start_turn(state, seat, pos)
@@ -191,7 +209,7 @@ class ThresholdRules(Rules):
 
     def opened_this_turn(self, state: TableState, seat: int) -> bool:
         """True when ``seat`` first melded in its current (or last) turn."""
-        first = state.extra.opened_turn[seat]
+        first = self.ex(state).opened_turn[seat]
         return first != 0 and first == state.turns[seat]
 
     def melds_this_turn(self, state: TableState, seat: int) -> tuple[Meld, ...]:
@@ -215,13 +233,14 @@ class ThresholdRules(Rules):
         moved = Counter(before.hands[seat]) - Counter(state.hands[seat])
         if seat != state.turn or not moved:
             return state
-        return self.set_extra(state, played=state.extra.played + tuple(moved.elements()))
+        return self.set_extra(state, played=self.ex(state).played + tuple(moved.elements()))
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Meld validity (the variant's ids), and the turn a seat opens in."""
         state = super().check_meld(state, pos, seat, meld, event)
-        if state.extra.opened_turn[seat] == 0:
-            opened = list(state.extra.opened_turn)
+        opened_turn = self.ex(state).opened_turn
+        if opened_turn[seat] == 0:
+            opened = list(opened_turn)
             opened[seat] = state.turns[seat]
             state = self.set_extra(state, opened_turn=tuple(opened))
         return state
@@ -263,7 +282,7 @@ class ThresholdRules(Rules):
                 why = f"{pretty(event.joker)} is not a wild there"
             state = self.flag(state, pos, seat, self.swap_rule,
                               f"{name} put {pretty(event.card)} in place of the {pretty(event.joker)} in meld {before.id} ({compact(before.cards)}), but {why}")
-        return self.set_extra(state, freed=state.extra.freed + 1)
+        return self.set_extra(state, freed=self.ex(state).freed + 1)
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """Remembers the discard for the per-turn rules."""
