@@ -169,6 +169,12 @@ def _export(ctx: click.Context, games: tuple[str, ...], all_games: bool, fmt: st
     click.echo(f"exported {counts['games']} game{'s' if counts['games'] != 1 else ''} to {out}: " + ", ".join(f"{t}.{ext} {n}" for t, n in counts.items()), err=True)
 
 
+class _QueryError(click.ClickException):
+    """A query DuckDB rejects: exit status 2, bad input, as everywhere in the CLI."""
+
+    exit_code = 2
+
+
 @contextmanager
 def _progress_tables(n: int) -> Iterator[Callable[[str, int], None] | None]:
     console = _err()
@@ -195,9 +201,7 @@ def _query(ctx: click.Context, sql: str, as_csv: bool, as_json: bool, analytics:
         try:
             cur = con.execute(sql)
         except duckdb.Error as exc:
-            err = click.ClickException(f"query failed: {exc}")
-            err.exit_code = 2  # bad input, as everywhere in the CLI
-            raise err from None
+            raise _QueryError(f"query failed: {exc}") from None
         if cur.description is None:
             return
         names = [d[0] for d in cur.description]

@@ -212,7 +212,8 @@ def load(path: Path, kind: str = CHECKPOINT_FORMAT) -> dict[str, Any]:
 def entries(doc: Mapping[str, Any]) -> list[Entry]:
     """The games of a checkpoint object, checked for shape, order and uniqueness."""
     games = doc.get("games")
-    _require(isinstance(games, list), "games is not a list")
+    if not isinstance(games, list):  # raised here, not by _require, so that mypy narrows the type
+        raise CheckpointError("games is not a list")
     out: list[Entry] = []
     for i, g in enumerate(games):
         _require(isinstance(g, dict) and set(g) == {"game_id", "length", "seal"}, f"games[{i}] is not {{game_id, length, seal}}")
@@ -229,7 +230,8 @@ def _check_head(doc: Mapping[str, Any], size: int, root: bytes, public: Ed25519P
     """Check the signed head (time, tournament, size, root) and the signature;
     returns a description of who signed."""
     created, tournament = doc.get("created_at"), doc.get("tournament")
-    _require(isinstance(created, str), "created_at is missing")
+    if not isinstance(created, str):
+        raise CheckpointError("created_at is missing")
     _require(tournament is None or isinstance(tournament, str), "tournament is not a string")
     signature = doc.get("signature")
     if signature is None:
@@ -300,9 +302,11 @@ def check_proof(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) 
     _hex(doc.get("seal"), 64, "seal")
     entry = Entry(doc["game_id"], doc["length"], doc["seal"])
     index, size = doc.get("index"), doc.get("size")
-    _require(type(index) is int and type(size) is int and 0 <= index < size, "index and size are not a leaf of a tree")
+    if not (type(index) is int and type(size) is int and 0 <= index < size):
+        raise CheckpointError("index and size are not a leaf of a tree")
     path = doc.get("path")
-    _require(isinstance(path, list) and len(path) <= 64, "path is not a list of hashes")
+    if not (isinstance(path, list) and len(path) <= 64):
+        raise CheckpointError("path is not a list of hashes")
     hashes = [_hex(p, 64, f"path[{i}]") for i, p in enumerate(path)]
     root = _hex(doc.get("root"), 64, "root")
     reached = _seal.root_from_path(_seal.leaf_hash(entry.leaf()), index, size, hashes)

@@ -77,6 +77,7 @@ from ledger.events import (
     Knocked,
     MeldExtended,
     MeldLaid,
+    OptionValue,
     Player,
     UpcardPassed,
 )
@@ -227,7 +228,7 @@ def merge_params(game: Params, given: Params) -> Params:
     return out
 
 
-def record_options(params: Params) -> dict[str, bool | int]:
+def record_options(params: Params) -> dict[str, OptionValue]:
     """The record's ``options`` for OpenSpiel ``params``: the mapped
     parameters that differ from the defaults. Raises :class:`ValueError`
     naming a parameter that cannot be represented, is unknown or out of
@@ -240,7 +241,7 @@ def record_options(params: Params) -> dict[str, bool | int]:
     ...
     ValueError: OpenSpiel parameter hand_size=7 cannot be represented: rummy-ledger's Gin deals 10 cards each from 52 (hand_size=10, num_ranks=13, num_suits=4 only)
     """
-    options: dict[str, bool | int] = {}
+    options: dict[str, OptionValue] = {}
     for key, value in sorted(params.items()):
         if key not in DEFAULT_PARAMS:
             raise ValueError(f"unknown gin_rummy parameter {key!r} (known: {', '.join(sorted(DEFAULT_PARAMS))})")

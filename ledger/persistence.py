@@ -152,7 +152,7 @@ class MsgspecMapper(Mapper[UUID]):
             state=state,
         )
 
-    def to_domain_event(self, stored_event: StoredEvent) -> GameEvent:  # type: ignore[override]
+    def to_domain_event(self, stored_event: StoredEvent) -> GameEvent:
         return GameEvent(
             originator_id=_as_uuid(stored_event.originator_id),
             originator_version=stored_event.originator_version,

@@ -139,7 +139,7 @@ def _line(state: TableState) -> list[TableState]:
     """The states of the current hand's line of play, oldest first, ending at ``state``."""
     chain = [state]
     while chain[-1].history is not None:
-        chain.append(chain[-1].history)  # type: ignore[arg-type]
+        chain.append(chain[-1].history)
     chain.reverse()
     return chain
 

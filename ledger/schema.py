@@ -93,7 +93,7 @@ def schema_files() -> dict[str, bytes]:
     """``{relative path: file bytes}`` of every generated schema file."""
     files = {UNION_FILE: _dump(event_schema())}
     for cls in EVENT_TYPES:
-        files[f"events/{cls.__struct_config__.tag}.schema.json"] = _dump(type_schema(cls))  # type: ignore[attr-defined]
+        files[f"events/{cls.__struct_config__.tag}.schema.json"] = _dump(type_schema(cls))
     return files
 
 

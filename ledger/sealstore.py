@@ -150,7 +150,7 @@ class _Tables:
 
         self.recorder = recorder
         self.sqlite = isinstance(recorder, SQLiteApplicationRecorder)
-        if self.sqlite:
+        if isinstance(recorder, SQLiteApplicationRecorder):  # (not `if self.sqlite`: mypy narrows on isinstance only)
             self.events = recorder.events_table_name
             self.journal = JOURNAL_TABLE
         else:

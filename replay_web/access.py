@@ -34,7 +34,7 @@ import re
 import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from flask import Flask, abort, current_app, request
@@ -91,7 +91,7 @@ SPECTATOR_ACCESS = Access(omniscient=False, upto=0, finished=False, view="specta
 def spectator_delay(app: Flask | None = None) -> float:
     """Seconds: the app's ``SPECTATOR_DELAY``, else ``RUMMY_LEDGER_SPECTATOR_DELAY``, else 60."""
     app = app or current_app
-    value = app.config.get("SPECTATOR_DELAY")
+    value: Any = app.config.get("SPECTATOR_DELAY")  # whatever the config holds: float() below rejects a non-number
     if value is None:
         value = os.environ.get(DELAY_ENV, DEFAULT_DELAY)
     try:
@@ -190,7 +190,15 @@ def _tournament(started: GameStarted) -> str | None:
     return started.meta.tournament if started.meta is not None else None
 
 
-def check_write(token: Token, started: GameStarted, events: Sequence[Event]) -> None:
+class Typed(Protocol):
+    """What :func:`check_write` reads of an event: its ``type`` (an :class:`~ledger.events.Event`,
+    or the desk's stand-in for a ruling it is about to build)."""
+
+    @property
+    def type(self) -> str: ...
+
+
+def check_write(token: Token, started: GameStarted, events: Sequence[Typed]) -> None:
     """Abort 403 unless ``token`` may append ``events`` to the game opened by
     ``started``: the game in its scope, and rulings only by a referee/admin."""
     if not token.covers(started.game_id, _tournament(started)):

@@ -300,7 +300,7 @@ def _after() -> int:
 
 
 @bp.get("/games/<game_id>/events")
-def events(game_id: str):  # type: ignore[no-untyped-def]
+def events(game_id: str):
     token = access.bearer_token()
     hub = hub_of(current_app)
     if hub is None:
@@ -337,7 +337,7 @@ def events(game_id: str):  # type: ignore[no-untyped-def]
     heartbeat = setting(current_app, "STREAM_HEARTBEAT")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
 
-    def generate():  # type: ignore[no-untyped-def]
+    def generate():
         try:
             with app.app_context():
                 yield from _serve(feed, token, after, time.monotonic() + lifetime, heartbeat)
@@ -352,7 +352,7 @@ def events(game_id: str):  # type: ignore[no-untyped-def]
     return response
 
 
-def _serve(feed: Feed, token: Any, after: int, deadline: float, heartbeat: float):  # type: ignore[no-untyped-def]
+def _serve(feed: Feed, token: Any, after: int, deadline: float, heartbeat: float):
     yield f"retry: 2000\n: game {feed.game_id}, events after position {after}\n\n"
     sent = after
     idle_since = time.monotonic()

@@ -170,7 +170,7 @@ def _created(result: Any, status: int, location: str) -> Any:
 
 
 @bp.post("/games")
-def create_game():  # type: ignore[no-untyped-def]
+def create_game():
     token = access.writer()
     app = _ledger()
     events, lines = _events_from_body()
@@ -189,7 +189,7 @@ def create_game():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/games/<game_id>/events")
-def append(game_id: str):  # type: ignore[no-untyped-def]
+def append(game_id: str):
     token = access.writer()
     app = _ledger()
     expected = _expected()

@@ -127,8 +127,8 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
     folded: list[TableState] = []
     error: str | None = None
     try:
-        for state in states(e for e, _ in events):
-            folded.append(state)
+        for after in states(e for e, _ in events):
+            folded.append(after)
     except REPLAY_ERRORS as exc:
         error = f"{type(exc).__name__}: {exc}"
 

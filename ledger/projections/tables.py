@@ -167,8 +167,9 @@ def to_arrow(table: str, rows: list[tuple]) -> pa.Table:
     arrays = []
     for field, values in zip(schema, columns):
         if pa.types.is_map(field.type):
-            values = [list(v.items()) if v is not None else None for v in values]
-        arrays.append(pa.array(values, type=field.type))
+            arrays.append(pa.array([list(v.items()) if v is not None else None for v in values], type=field.type))
+        else:
+            arrays.append(pa.array(values, type=field.type))
     return pa.Table.from_arrays(arrays, schema=schema)
 
 

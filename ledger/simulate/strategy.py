@@ -73,7 +73,7 @@ class Strategy:
         return tuple(Player(seat=i, name=NAMES[i % len(NAMES)]) for i in range(n))
 
     def game_started(self, game_id: str, ruleset: str | None, n: int) -> GameStarted:
-        return GameStarted(game_id=game_id, variant=self.variant, ruleset=ruleset, players=self.players(n))  # type: ignore[arg-type]
+        return GameStarted(game_id=game_id, variant=self.variant, ruleset=ruleset, players=self.players(n))
 
     def play_game(self, game_id: str, ruleset: str | None, n: int) -> Table:
         """A complete game: hands until :meth:`game_over` (or ``max_hands``)."""

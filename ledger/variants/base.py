@@ -124,7 +124,7 @@ class Rules(OutcomeRules):
         return f"{type(self).__name__}(ruleset={self.ruleset!r}, options={self.options!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and (other.ruleset, other.options, other.n_players) == (self.ruleset, self.options, self.n_players)  # type: ignore[attr-defined]
+        return type(other) is type(self) and (other.ruleset, other.options, other.n_players) == (self.ruleset, self.options, self.n_players)
 
     def __hash__(self) -> int:
         return hash((type(self), self.ruleset, tuple(sorted(self.options.items())), self.n_players))
@@ -634,7 +634,7 @@ Rules._handlers = handler_table(Rules)
 
 def _spec_text(spec: OptionSpec) -> str:
     if spec and isinstance(spec[0], str):
-        return ", ".join(spec)  # type: ignore[arg-type]
+        return ", ".join(spec)
     return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]
 
 

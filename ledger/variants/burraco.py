@@ -226,7 +226,7 @@ class BurracoRules(Rules):
             return (0, 1, 0, 1)
         if any(t is None for t in teams) or set(teams) != {0, 1} or teams[0] != teams[2] or teams[1] != teams[3]:
             raise RecordError("REC-REF", f"teams {teams}: Burraco partners sit opposite (seats 0 and 2, seats 1 and 3) in teams 0 and 1", field="players", position=0)
-        return tuple(int(t) for t in teams)  # type: ignore[arg-type]
+        return tuple(int(t) for t in teams)
 
     def new_extra(self, state: TableState) -> BurracoExtra:
         return BurracoExtra()
@@ -486,7 +486,7 @@ class BurracoRules(Rules):
             raise self.reject("REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type")
         return self.restock_from_pozzetto(state, e.cards, pos)
 
-    def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:  # type: ignore[override]
+    def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
         """A seat takes pozzetto ``e.pozzetto`` into its (empty) hand.
 
         Raises ``REC-WHERE`` for a pozzetto already taken or turned into the

@@ -320,7 +320,7 @@ class GinRules(Rules):
         return state
 
     # --- the knock --------------------------------------------------------------
-    def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:  # type: ignore[override]
+    def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:
         """A knock: the face-down discard goes on the pile, the declared melds
         on the table; GIN-DISC-1, GIN-KNOCK-2 (invalid melds, a declaration
         that is not the hand), GIN-KNOCK-1 (deadwood above the knock card)."""
@@ -388,7 +388,7 @@ class GinRules(Rules):
         voids[seat] = voids[seat] + cards
         return self.set_extra(state, void=tuple(voids))
 
-    def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:  # type: ignore[override]
+    def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """After a knock: the defender's melds (invalid ones stay deadwood);
         a meld by the knocker after its knock is GIN-LAY-1."""
         x: GinExtra = state.extra
@@ -400,7 +400,7 @@ class GinRules(Rules):
             state = self._void(state, seat, meld.cards)
         return state
 
-    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:  # type: ignore[override]
+    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
         """GIN-LAY-1: a lay-off by the knocker, or onto the knocker's melds
         after gin; the cards stay deadwood. Other lay-offs must leave a valid meld."""
         x: GinExtra = state.extra
