@@ -40,26 +40,26 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import ApplicationRecorder, IntegrityError, StoredEvent
 
 from ledger import replay as _replay
+from ledger import sealstore
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError, RuleViolationError
-from ledger.variants import find_variant
 from ledger.events import Event, GameStarted, encode_event
+from ledger.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
 from ledger.persistence import (
     GAME_STARTED_TOPIC,
     EncodedGameEvent,
-    StoredEventError,
     GameEvent,
     MsgspecMapper,
-    naming_game,
-    schema_lock,
+    StoredEventError,
     ensure_topic_index,
     event_counts,
     game_uuid,
+    naming_game,
+    schema_lock,
 )
-from ledger import sealstore
-from ledger.store_probe import check_store
-from ledger.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
 from ledger.records import Record, read_record
 from ledger.state import Finding, TableState
+from ledger.store_probe import check_store
+from ledger.variants import find_variant
 
 #: games whose latest state a process keeps for live appends
 LIVE_CACHE_SIZE = 64

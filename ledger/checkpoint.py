@@ -42,7 +42,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,7 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
 
 def utc_now() -> str:
     """The current UTC time, ISO-8601 with ``Z``, whole seconds."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def build(entries: Iterable[Entry], *, tournament: str | None = None, created_at: str | None = None,

@@ -56,7 +56,7 @@ class RecordError(LedgerError, ValueError):
             where = self.path or ""
         return ": ".join(p for p in (where, self.field, self.rule, self.message) if p)
 
-    def with_location(self, *, line: int | None = None, path: str | None = None) -> "RecordError":
+    def with_location(self, *, line: int | None = None, path: str | None = None) -> RecordError:
         """A copy of this error located at ``line`` of ``path``."""
         return RecordError(
             self.rule,

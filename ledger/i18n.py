@@ -35,7 +35,7 @@ import io
 import os
 import threading
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
 
@@ -83,7 +83,7 @@ def po_path(lang: str) -> Path:
     return TRANSLATIONS_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> NullTranslations:
     """The gettext translations of ``lang`` (English: the msgids themselves).
 

@@ -30,14 +30,20 @@ JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:0
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import ApplicationRecorder, ProgrammingError, StoredEvent
 from eventsourcing.popo import POPOApplicationRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteCursor, SQLiteDatastore
+from eventsourcing.sqlite import (
+    SQLiteApplicationRecorder,
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteCursor,
+    SQLiteDatastore,
+)
 
 JOURNAL_TABLE = "rummy_journal"
 
@@ -56,7 +62,7 @@ class JournalEntry(msgspec.Struct, frozen=True, kw_only=True):
 
 def received_now() -> str:
     """The current UTC time as the journal writes it: ``YYYY-MM-DDTHH:MM:SS.ffffffZ``."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] | None, oid: Any) -> list[tuple]:

@@ -81,8 +81,8 @@ from ledger.events import (
     Player,
     UpcardPassed,
 )
-from ledger.variants.gin_deadwood import deadwood_value
 from ledger.melds import MeldRules, layoff_candidates
+from ledger.variants.gin_deadwood import deadwood_value
 
 DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD_BASE = 52, 53, 54, 55, 56
 NUM_MELDS = 185

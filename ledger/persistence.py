@@ -29,8 +29,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Iterator
-from datetime import datetime, timezone
-from functools import lru_cache
+from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -88,7 +88,7 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
         at = self.event.at
         if at:
             return at_moment(at)
-        return datetime(1970, 1, 1, tzinfo=timezone.utc)
+        return datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class EncodedGameEvent(GameEvent, frozen=True, kw_only=True):
@@ -110,7 +110,7 @@ class NullTranscoder(Transcoder):
         raise NotImplementedError("MsgspecMapper does not use a transcoder")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _decoder_for(topic: str) -> tuple[type[Event], msgspec.json.Decoder]:
     cls = resolve_topic(topic)
     if not (isinstance(cls, type) and issubclass(cls, Event)):
@@ -198,7 +198,7 @@ class StoredEventError(LedgerError, MapperDeserialisationError):
         where = f"game {game_id!r} position {position}" if game_id is not None else f"position {position}"
         super().__init__(f"{where}: {reason}")
 
-    def of_game(self, game_id: str) -> "StoredEventError":
+    def of_game(self, game_id: str) -> StoredEventError:
         """The same error naming ``game_id``."""
         return StoredEventError(self.reason, self.position, game_id)
 

@@ -44,6 +44,7 @@ hidden: a new rule is safe before it is classified.
 from __future__ import annotations
 
 from collections import Counter
+
 import msgspec
 
 from ledger.state import Finding, TableState

@@ -415,7 +415,7 @@ def check_game(game_id: str | None, oid_hex: str, rows: list[tuple[Any, ...]], j
     p = -1
     for p, (version, topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows):
         if version != p + 1:
-            return fail(p, "missing", "event missing (deleted: the next stored event is at position {})".format(int(version) - 1))
+            return fail(p, "missing", f"event missing (deleted: the next stored event is at position {int(version) - 1})")
         if type(state) is not bytes:
             if isinstance(state, (bytearray, memoryview)):
                 state = bytes(state)

@@ -33,7 +33,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import msgspec
@@ -138,7 +138,7 @@ class RedactCredentials(logging.Filter):
     line: such a request is refused (:func:`refuse_url_credentials`), but
     the server's access log would still hold the secret."""
 
-    _PATTERN = re.compile(r"([?&](?:%s)=)[^&\s\"']*" % "|".join(_URL_CREDENTIALS), re.IGNORECASE)
+    _PATTERN = re.compile(rf"([?&](?:{'|'.join(_URL_CREDENTIALS)})=)[^&\s\"']*", re.IGNORECASE)
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
@@ -224,7 +224,7 @@ def _parse_time(value: str | None) -> float | None:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def received_times(game_id: str, count: int) -> list[float | None]:

@@ -45,7 +45,7 @@ from flask import Blueprint, Flask, current_app, flash, g, redirect, render_temp
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.exceptions import BadRequest, Conflict, Forbidden, MethodNotAllowed, Unauthorized
+from werkzeug.exceptions import BadRequest, Conflict, MethodNotAllowed, Unauthorized
 from wtforms import HiddenField, IntegerField, PasswordField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
 

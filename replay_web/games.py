@@ -34,9 +34,9 @@ from ledger.variants import find_variant
 from ledger.views import move_text
 from replay_web import access, desk, params
 from replay_web.cache import GameData
+from replay_web.i18n import gettext as _
 from replay_web.present import ORDERS, board
 from replay_web.store import meta_of
-from replay_web.i18n import gettext as _
 from replay_web.words import viewer_move
 
 bp = Blueprint("games", __name__)

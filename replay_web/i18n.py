@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import io
 import threading
-from functools import lru_cache
+from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
@@ -85,7 +85,7 @@ def po_path(lang: str) -> Path:
     return TRANSLATIONS_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> NullTranslations:
     """The gettext translations of ``lang`` (English: the msgids themselves).
 

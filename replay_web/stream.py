@@ -384,7 +384,7 @@ def _serve(feed: Feed, token: Any, after: int, deadline: float, heartbeat: float
             return
         timeout = min(left, heartbeat, wake if wake is not None else heartbeat)
         with feed.cond:
-            feed.cond.wait_for(lambda: len(feed.items) > n, timeout=max(timeout, 0.01))
+            feed.cond.wait_for(lambda: len(feed.items) > n, timeout=max(timeout, 0.01))  # noqa: B023 (called in this iteration)
         if time.monotonic() - idle_since >= heartbeat:
             yield ": keep-alive\n\n"
             idle_since = time.monotonic()

@@ -32,7 +32,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
+from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import iter_lines, parse_line
 from replay_web import access

@@ -22,8 +22,8 @@ the batch in flight, and the next run starts after the last tracked id.
 from __future__ import annotations
 
 import os
-from itertools import takewhile
 from collections.abc import Callable, Mapping, Sequence
+from itertools import takewhile
 from pathlib import Path
 from types import EllipsisType
 from typing import Any
@@ -35,10 +35,10 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import BaseProjectionRunner, Projection
 
 from ledger.application import LedgerApp, store_env
-from ledger.events import Event, GameStarted, decode_event, encode_event
-from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
 from ledger.errors import LedgerError
+from ledger.events import Event, decode_event, encode_event
 from ledger.persistence import StoredEventError
+from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
 from ledger.projections.rows import Rows, empty_rows, game_rows
 from ledger.projections.tables import to_arrow
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 import msgspec
@@ -27,12 +27,11 @@ import msgspec
 from ledger.audit import report
 from ledger.errors import LedgerError
 from ledger.events import Event, GameStarted, at_moment
+from ledger.projections.tables import TABLES
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 from ledger.views import describe
-
-from ledger.projections.tables import TABLES
 
 Rows = dict[str, list[tuple]]
 
@@ -53,7 +52,7 @@ def parse_at(at: str | None) -> datetime | None:
     """
     if not at:
         return None
-    return at_moment(at).astimezone(timezone.utc)
+    return at_moment(at).astimezone(UTC)
 
 
 def event_cards(e: Any) -> list[str] | None:

@@ -29,6 +29,7 @@ from ledger.simulate.inject import Injector
 from ledger.simulate.strategy import SimulationError, Strategy
 from ledger.variants import find_variant
 
+
 class _Strategies(Mapping[str, str | type]):
     """variant -> ``"module:Class"`` of its strategy, read from the catalog (variants that have one)."""
 

@@ -14,14 +14,14 @@ the knock card, declared honestly).
 
 from __future__ import annotations
 
-from ledger.events import DeclaredMeld, DiscardTaken, HandEnded, Knocked, MeldLaid, UpcardPassed
 from functools import lru_cache
 
-from ledger.variants import gin_deadwood
+from ledger.events import DeclaredMeld, DiscardTaken, HandEnded, Knocked, MeldLaid, UpcardPassed
 from ledger.simulate.players import card_points, discard_order, find_melds, layoffs
 from ledger.simulate.strategy import Strategy
 from ledger.simulate.table import Table
 from ledger.state import TableState
+from ledger.variants import gin_deadwood
 from ledger.variants.gin import OFFER_BOTH_PASSED, OFFER_OVER
 
 

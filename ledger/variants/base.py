@@ -52,7 +52,7 @@ from ledger.events import (
 )
 from ledger.melds import FAULTS, MeldInfo, MeldRules, analyze, layoff_candidates
 from ledger.state import Finding, Meld, TableState, replace
-from ledger.variants.options import OptionSpec, Options, option_specs, preset_values
+from ledger.variants.options import Options, OptionSpec, option_specs, preset_values
 from ledger.variants.outcome import OutcomeRules
 
 if TYPE_CHECKING:

@@ -85,12 +85,23 @@ import msgspec
 
 from ledger.cards import JOKER, RANK, deck_counter, pretty, pretty_list
 from ledger.errors import RecordError
-from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PozzettoTaken, StockRestocked
+from ledger.events import (
+    CardDiscarded,
+    CardDrawn,
+    DiscardTaken,
+    Event,
+    HandEnded,
+    JokerSwapped,
+    MeldExtended,
+    MeldLaid,
+    PozzettoTaken,
+    StockRestocked,
+)
 from ledger.melds import MeldRules
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
-from ledger.variants.options import FIXED, Options
 from ledger.variants.burraco_scoring import BURRACO_MELDS, burraco_kind, burraco_rank, cards_value, side_breakdown
+from ledger.variants.options import FIXED, Options
 
 
 def is_wild_card(card: str) -> bool:

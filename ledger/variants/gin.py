@@ -71,10 +71,10 @@ import msgspec
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, HandEnded, Knocked, MeldExtended, MeldLaid
-from ledger.variants.gin_deadwood import best_after_discard, best_arrangement, card_value, deadwood_value
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
+from ledger.variants.gin_deadwood import best_after_discard, best_arrangement, card_value, deadwood_value
 from ledger.variants.options import FIXED, Options
 
 #: offer stages of the first-turn upcard (GinExtra.offer)
@@ -196,7 +196,6 @@ class GinRules(Rules):
         if event.type not in PLAY_EVENTS or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
             return super().apply(state, event)
         pos = state.position + 1
-        seat: int = event.seat  # type: ignore[attr-defined]
         if x.over is None:
             fault = self._past_the_end(state, x, event, pos)
             if fault is not None:

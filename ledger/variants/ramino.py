@@ -26,7 +26,7 @@ import msgspec
 from ledger.cards import LOW_VALUE, pretty
 from ledger.events import HandEnded
 from ledger.melds import MeldRules
-from ledger.state import SideScore, TableState, replace
+from ledger.state import SideScore, TableState
 from ledger.variants.base import Rules
 from ledger.variants.options import Options
 
