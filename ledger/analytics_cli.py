@@ -342,7 +342,7 @@ def _merged_export(original: click.Command | None) -> click.Command:
             raise click.UsageError("a record export takes one GAME; for tables pass --format and --out DIR")
         ctx.invoke(original, game=kw["games"][0], output=output, with_journal=with_journal)
 
-    export_cmd.record_export = original  # type: ignore[attr-defined]
+    export_cmd.record_export = original  # type: ignore[attr-defined]  # our mark on the click.Command, read back by register()
     return export_cmd
 
 

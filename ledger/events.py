@@ -123,7 +123,7 @@ class Event(
     @property
     def type(self) -> str:
         """The event's ``type`` tag, e.g. ``"card_drawn"``."""
-        return type(self).__struct_config__.tag  # type: ignore[return-value]
+        return type(self).__struct_config__.tag  # type: ignore[return-value]  # every event class has a str tag
 
 
 class Player(_Struct, frozen=True, kw_only=True):
@@ -167,7 +167,7 @@ class DeclaredMeld(_Struct, frozen=True, kw_only=True):
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
     """Opens the record (position 0)."""
 
-    format: Literal["rummy-ledger/1"] = FORMAT  # type: ignore[assignment]
+    format: Literal["rummy-ledger/1"] = FORMAT  # type: ignore[assignment]  # FORMAT is that literal, typed str in ledger/__init__
     game_id: GameId
     variant: Variant
     ruleset: Name | None = None
@@ -337,9 +337,9 @@ EventUnion = Union[  # noqa: UP007 (EVENT_TYPES reads a typing.Union's __args__)
 ]
 
 #: every event class, in FORMAT.md order
-EVENT_TYPES: tuple[type[Event], ...] = EventUnion.__args__  # type: ignore[attr-defined]
+EVENT_TYPES: tuple[type[Event], ...] = EventUnion.__args__  # type: ignore[attr-defined]  # a typing.Union's __args__
 #: ``type`` tag -> event class
-BY_TAG: dict[str, type[Event]] = {cls.__struct_config__.tag: cls for cls in EVENT_TYPES}  # type: ignore[misc]
+BY_TAG: dict[str, type[Event]] = {cls.__struct_config__.tag: cls for cls in EVENT_TYPES}  # type: ignore[misc]  # every event class has a str tag
 
 _decoder = msgspec.json.Decoder(EventUnion)
 _encoder = msgspec.json.Encoder()

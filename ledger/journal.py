@@ -197,7 +197,7 @@ try:  # psycopg is a dependency; keep SQLite usable without it
     from psycopg.rows import DictRow
     from psycopg.sql import SQL, Identifier
 except ImportError:  # pragma: no cover
-    PostgresApplicationRecorder = None  # type: ignore[assignment,misc]
+    PostgresApplicationRecorder = None  # type: ignore[assignment,misc]  # without psycopg: no PostgreSQL recorder
 
 
 if PostgresApplicationRecorder is not None:
@@ -258,7 +258,7 @@ if PostgresApplicationRecorder is not None:
                 ]
 
 else:  # pragma: no cover
-    JournalPostgresRecorder = None  # type: ignore[assignment,misc]
+    JournalPostgresRecorder = None  # type: ignore[assignment,misc]  # without psycopg: no PostgreSQL recorder
 
 
 # --- in memory (eventsourcing's POPO store, no database) ----------------------------

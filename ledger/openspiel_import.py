@@ -484,7 +484,7 @@ def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", name
             raise ValueError(f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: nothing to convert")
         return events
     seat = hand.knocker if hand.ending == "knocked" else None
-    events.append(HandEnded(reason=hand.ending, seat=seat))  # type: ignore[arg-type]
+    events.append(HandEnded(reason=hand.ending, seat=seat))  # type: ignore[arg-type]  # hand.ending is a HandEndReason once the hand is over
     events.append(GameEnded(reason="hands_played"))
     return events
 

@@ -251,17 +251,17 @@ def ensure_topic_index(recorder: ApplicationRecorder) -> None:
     every event. Harmless when it exists; ignored for other recorders."""
     table = _sqlite_table(recorder)
     if table is not None:
-        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"CREATE INDEX IF NOT EXISTS {table}_topic_idx ON {table} (topic, originator_id)")
         return
     pg_table = _postgres_table(recorder)
     if pg_table is not None:
         from psycopg.sql import SQL, Identifier
 
-        index = Identifier(recorder.events_table_name + "_topic_idx")  # type: ignore[attr-defined]
+        index = Identifier(recorder.events_table_name + "_topic_idx")  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have it, ApplicationRecorder does not
         statement = SQL("CREATE INDEX IF NOT EXISTS {} ON {} (topic, originator_id)").format(index, pg_table)
         # two processes creating the index at once: the loser's error is harmless
-        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             with conn.transaction(), conn.cursor() as curs:
                 curs.execute(statement)
 
@@ -307,7 +307,7 @@ def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOP
     to reading each game)."""
     table = _sqlite_table(recorder)
     if table is not None:
-        with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+        with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"SELECT originator_id, MAX(originator_version) FROM {table} GROUP BY originator_id")
             events = {_hex(row[0]): int(row[1]) for row in c.fetchall()}
             c.execute(f"SELECT originator_id, COUNT(*) FROM {table} WHERE topic=? GROUP BY originator_id", (hand_topic,))
@@ -317,7 +317,7 @@ def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOP
     if pg_table is not None:
         from psycopg.sql import SQL
 
-        with recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]
+        with recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             curs.execute(SQL("SELECT originator_id, MAX(originator_version) AS n FROM {} GROUP BY originator_id").format(pg_table))
             events = {_hex(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
             curs.execute(

@@ -54,8 +54,8 @@ def link(prev_seal: str | None, prev_journal: str | None, position: int, line: b
     position 0). Raises ``ValueError`` when a previous seal is missing."""
     if position and (prev_seal is None or prev_journal is None):
         raise ValueError(f"position {position}: the previous event has no stored seal")
-    h = _seal.chain(bytes.fromhex(prev_seal) if position else None, line)  # type: ignore[arg-type]
-    j = _seal.journal_chain(bytes.fromhex(prev_journal) if position else None, h,  # type: ignore[arg-type]
+    h = _seal.chain(bytes.fromhex(prev_seal) if position and prev_seal is not None else None, line)
+    j = _seal.journal_chain(bytes.fromhex(prev_journal) if position and prev_journal is not None else None, h,
                             _seal.journal_line(position, appended_by, received_at))
     return h.hex(), j.hex()
 
@@ -99,8 +99,8 @@ def _links(prev_seal: str | None, prev_journal: str | None, first: int, lines: S
     if not lines:
         return []
     sha = hashlib.sha256
-    h = bytes.fromhex(prev_seal) if first else _seal.CHAIN_PREFIX  # type: ignore[arg-type]
-    j = bytes.fromhex(prev_journal) if first else _seal.JOURNAL_PREFIX  # type: ignore[arg-type]
+    h = bytes.fromhex(prev_seal) if first else _seal.CHAIN_PREFIX  # type: ignore[arg-type]  # links() passes the previous seals when first > 0
+    j = bytes.fromhex(prev_journal) if first else _seal.JOURNAL_PREFIX  # type: ignore[arg-type]  # as above
     hs = [h := sha(h + line).digest() for line in lines]
     js = [j := sha(j + x + y).digest() for x, y in zip(hs, _journal_lines(first, len(lines), appended_by, received_at))]
     return zip(b"".join(hs).hex(",", 32).split(","), b"".join(js).hex(",", 32).split(","))
@@ -165,11 +165,11 @@ class _Tables:
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         if self.sqlite:
-            with self.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            with self.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
                 c.execute(sql, tuple(params))
                 return [tuple(r) for r in c.fetchall()]
         sql = sql.replace("?", "%s")
-        with self.recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]
+        with self.recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             curs.execute(sql, tuple(params))
             return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in curs.fetchall()]
 
@@ -385,7 +385,7 @@ def _name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
 
 
 #: ``b"card_drawn"`` -> its stored topic (the check that a row's topic is its bytes' type)
-_TAG_TOPIC = {cls.__struct_config__.tag.encode(): topic for cls, topic in TOPICS.items()}  # type: ignore[union-attr]
+_TAG_TOPIC = {cls.__struct_config__.tag.encode(): topic for cls, topic in TOPICS.items()}  # type: ignore[union-attr]  # every event class has a str tag
 _TYPE_PREFIX = b'{"type":"'
 
 
@@ -600,7 +600,7 @@ def ensure_schema(recorder: ApplicationRecorder) -> None:
     processes may run this at once)."""
     t = _Tables(recorder)
     if t.sqlite:
-        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"PRAGMA table_info({JOURNAL_TABLE})")
             columns = {row[1] for row in c.fetchall()}
             if columns and "journal_seal" not in columns:
@@ -613,7 +613,7 @@ def ensure_schema(recorder: ApplicationRecorder) -> None:
     for statement in (f"ALTER TABLE {t.journal} ADD COLUMN IF NOT EXISTS journal_seal text",
                       f"CREATE TABLE IF NOT EXISTS {marker} (key text PRIMARY KEY, value text NOT NULL)"):
         # two processes altering at once: the loser's error is harmless
-        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             with conn.transaction(), conn.cursor() as curs:
                 curs.execute(statement)
 
@@ -662,13 +662,13 @@ def _write_backfill(t: _Tables, writes: list[tuple[Any, ...]]) -> None:
     if not writes:
         return
     if t.sqlite:
-        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.executemany(
                 f"INSERT INTO {t.journal} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (?,?,?,?,?,?) "
                 "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = excluded.journal_seal "
                 "WHERE seal IS NULL OR journal_seal IS NULL", writes)
         return
-    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]
+    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
         curs.executemany(
             f"INSERT INTO {t.journal} AS j (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (%s,%s,%s,%s,%s,%s) "
             "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = excluded.journal_seal "
@@ -677,8 +677,8 @@ def _write_backfill(t: _Tables, writes: list[tuple[Any, ...]]) -> None:
 
 def _mark(t: _Tables, marker: str) -> None:
     if t.sqlite:
-        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"INSERT OR IGNORE INTO {marker} (key, value) VALUES (?, ?)", (BACKFILL_DONE, "1"))
         return
-    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]
+    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
         curs.execute(f"INSERT INTO {marker} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (BACKFILL_DONE, "1"))

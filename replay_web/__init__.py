@@ -82,8 +82,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.from_mapping(config)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask's DefaultJSONProvider has it; app.json is typed JSONProvider
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # as above
 
     store = open_store(app.config)
     app.extensions[EXT] = ReplayCache(store, size=int(app.config["REPLAY_CACHE_SIZE"]), every=int(app.config["REPLAY_EVERY"]))

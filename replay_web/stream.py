@@ -335,7 +335,7 @@ def events(game_id: str):
         raise
     lifetime = setting(current_app, "STREAM_MAX_SECONDS")
     heartbeat = setting(current_app, "STREAM_HEARTBEAT")
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug LocalProxy, typed as Flask
 
     def generate():
         try:
@@ -368,7 +368,7 @@ def _serve(feed: Feed, token: Any, after: int, deadline: float, heartbeat: float
         while sent + 1 < n:
             item = items[sent + 1]
             if item.position > 0 and not access.visible_now(item.received_at, view, now):  # game_started: always
-                wake = item.received_at + view.delay - now  # type: ignore[operator]
+                wake = item.received_at + view.delay - now  # type: ignore[operator]  # visible_now is False only for a stamped time
                 break
             out.append(f"id: {item.position}\ndata: {item.data(view)}\n\n")
             sent += 1

@@ -26,7 +26,7 @@ import msgspec
 
 from ledger.audit import report
 from ledger.errors import LedgerError
-from ledger.events import Event, GameStarted, at_moment
+from ledger.events import Event, GameStarted, PositionRestored, at_moment
 from ledger.projections.tables import TABLES
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
@@ -85,8 +85,8 @@ def undone_positions(events: Sequence[Event]) -> set[int]:
     # update per restoration would cost the square of a long game)
     depth = [0] * (len(events) + 1)
     for pos, e in enumerate(events):
-        if e.type == "position_restored" and e.target + 1 < pos:  # type: ignore[attr-defined]
-            depth[e.target + 1] += 1  # type: ignore[attr-defined]
+        if isinstance(e, PositionRestored) and e.target + 1 < pos:
+            depth[e.target + 1] += 1
             depth[pos] -= 1
     undone: set[int] = set()
     open_ranges = 0

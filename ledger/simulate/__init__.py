@@ -93,7 +93,7 @@ def write_game(out: Path, events: list[Event], injected: list[dict[str, object]]
     is not None) in ``out``; returns the record's path."""
     from ledger.records import write_record
 
-    gid = events[0].game_id  # type: ignore[attr-defined]
+    gid = events[0].game_id  # type: ignore[attr-defined]  # events[0] is the game_started
     path = out / f"{gid}.jsonl"
     write_record(events, path)
     if injected is not None:

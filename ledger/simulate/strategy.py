@@ -95,7 +95,7 @@ class Strategy:
     def game_ended(self, t: Table, reason: str) -> Event:
         from ledger.events import GameEnded
 
-        return GameEnded(reason=reason)  # type: ignore[arg-type]
+        return GameEnded(reason=reason)  # type: ignore[arg-type]  # the strategies give a GameEndReason
 
     def game_over(self, state: TableState) -> str | None:
         """The ``game_ended`` reason once the game is over, else None: the

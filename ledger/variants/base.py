@@ -110,7 +110,7 @@ class Rules(OutcomeRules):
             if spec and isinstance(spec[0], str):
                 ok = value in spec
             else:
-                ok = isinstance(value, spec) and not (bool not in spec and isinstance(value, bool))  # type: ignore[arg-type]
+                ok = isinstance(value, spec) and not (bool not in spec and isinstance(value, bool))  # type: ignore[arg-type]  # spec is a tuple of types here
             if not ok:
                 raise RecordError("REC-FORMAT", f"option {key!r} cannot be {value!r} (allowed: {_spec_text(spec)})", field=f"options.{key}", position=0)
             resolved[key] = value
@@ -635,7 +635,7 @@ Rules._handlers = handler_table(Rules)
 def _spec_text(spec: OptionSpec) -> str:
     if spec and isinstance(spec[0], str):
         return ", ".join(spec)
-    return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]
+    return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]  # spec is a tuple of types here
 
 
 if TYPE_CHECKING:  # Rules implements every hook of the declared interface (checked by mypy)

@@ -478,7 +478,7 @@ class BurracoRules(Rules):
             stock: tuple[str, ...] | None = tuple(cards)
         else:
             if drawn is not None:
-                first = [i for i in left if state.pozzetti[i] and state.pozzetti[i][0] == drawn]  # type: ignore[index]
+                first = [i for i in left if (pozzetto := state.pozzetti[i]) and pozzetto[0] == drawn]
                 index = first[0] if first else index
             known = state.pozzetti[index]
             stock = tuple(known) if known is not None else None

@@ -70,7 +70,7 @@ from typing import Annotated, Any, ClassVar
 import msgspec
 
 from ledger.cards import pretty, pretty_list
-from ledger.events import Event, HandEnded, Knocked, MeldExtended, MeldLaid
+from ledger.events import CardDiscarded, DiscardTaken, Event, HandEnded, Knocked, MeldExtended, MeldLaid, UpcardPassed
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace
 from ledger.variants.base import Rules
@@ -221,7 +221,7 @@ class GinRules(Rules):
         if openspiel and x.wall is not None:
             if x.wall_take is None:
                 return None if event.type == "discard_taken" else ("wall", x.wall)
-            return None if event.type == "knocked" and event.seat == x.wall_take else ("wall", x.wall)  # type: ignore[attr-defined]
+            return None if isinstance(event, Knocked) and event.seat == x.wall_take else ("wall", x.wall)
         if openspiel and event.type == "discard_taken" and x.offer == OFFER_OVER and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS:
             return ("cap", pos)
         return None
@@ -230,13 +230,13 @@ class GinRules(Rules):
         """After a counted play: the wall, the repeated-move rule, the upcard-draw count."""
         x: GinExtra = state.extra
         openspiel = self.settings.openspiel_endings
-        if event.type == "discard_taken":
+        if isinstance(event, DiscardTaken):
             if x.wall is not None:
-                x = replace(x, wall_take=event.seat)  # type: ignore[attr-defined]
+                x = replace(x, wall_take=event.seat)
             elif before.extra.offer == OFFER_OVER:
                 x = replace(x, upcard_draws=x.upcard_draws + 1)
-        elif event.type == "card_discarded":
-            card: str = event.card  # type: ignore[attr-defined]
+        elif isinstance(event, CardDiscarded):
+            card: str = event.card
             again = before.drew == "pile" and card in before.taken
             if openspiel and again and x.repeat:
                 return self.set_extra(state, over="repeat", over_at=pos, repeat=x.repeat + (pos,))
@@ -247,7 +247,7 @@ class GinRules(Rules):
 
     def _ending_finding(self, state: TableState, x: GinExtra, event: Event) -> tuple[int, str, str]:
         """``(seat, rule, message)`` of the first play after the hand's end."""
-        seat: int = event.seat  # type: ignore[attr-defined]
+        seat: int = event.seat  # type: ignore[attr-defined]  # only PLAY_EVENTS reach here, all with a seat
         who = state.name(seat)
         act = _act_text(event)
         tail = "the hand is a 0–0 draw and later play does not count"
@@ -283,10 +283,10 @@ class GinRules(Rules):
                               f"{state.name(seat)} {verb} after {state.name(x.knocker)} knocked: only the defender's melds and lay-offs remain")
         return state
 
-    def on_upcard_passed(self, state: TableState, e: Event, pos: int) -> TableState:
+    def on_upcard_passed(self, state: TableState, e: UpcardPassed, pos: int) -> TableState:
         """The first-turn offer: non-dealer, then dealer, may decline the upcard."""
         self.in_hand(state, e, pos)
-        seat: int = e.seat  # type: ignore[attr-defined]
+        seat = e.seat
         self.check_seat(state, seat, pos)
         x: GinExtra = state.extra
         if x.knocker is not None or x.offer >= OFFER_BOTH_PASSED or state.phase != "draw":
@@ -303,8 +303,8 @@ class GinRules(Rules):
     def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
         return self._offer_over(state)
 
-    def on_discard_taken(self, state: TableState, e: Event, pos: int) -> TableState:
-        return self._offer_over(super().on_discard_taken(state, e, pos))  # type: ignore[arg-type]
+    def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
+        return self._offer_over(super().on_discard_taken(state, e, pos))
 
     @staticmethod
     def _offer_over(state: TableState) -> TableState:
@@ -529,9 +529,9 @@ def _act_text(event: Event) -> str:
     kind = event.type
     if kind == "card_drawn":
         return "drew from the stock"
-    if kind == "discard_taken":
-        return f"took {pretty_list(event.cards)} from the discard pile"  # type: ignore[attr-defined]
-    if kind == "card_discarded":
-        return f"discarded {pretty(event.card)}"  # type: ignore[attr-defined]
+    if isinstance(event, DiscardTaken):
+        return f"took {pretty_list(event.cards)} from the discard pile"
+    if isinstance(event, CardDiscarded):
+        return f"discarded {pretty(event.card)}"
     return {"knocked": "knocked", "meld_laid": "laid a meld", "meld_extended": "laid off", "upcard_passed": "passed the upcard",
             "joker_swapped": "swapped a joker"}.get(kind, kind)
