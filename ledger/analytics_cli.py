@@ -90,7 +90,7 @@ def _counts(result: UpdateResult) -> str:
     if not result.notifications:
         return f"analytics view {result.path} is up to date (event {result.position or 0})"
     return (
-        f"analytics view {result.path}: {result.notifications} event{'s' if result.notifications != 1 else ''} applied, "
+        f"analytics view {result.path}: {result.notifications} event{'s' if result.notifications != 1 else ''} " "applied, "
         f"{result.games} game{'s' if result.games != 1 else ''} (re)built "
         f"in {result.batches} transaction{'s' if result.batches != 1 else ''}" + (" (rebuilt from scratch)" if result.rebuilt else "")
     )
@@ -329,7 +329,8 @@ def _merged_export(original: click.Command | None) -> click.Command:
         """Export a game's record (GAME [-o FILE]), or with --format/--out/--all
         the analytics tables, one file per table:
 
-        rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D] [--until D] [--tournament T] [--player NAME]
+        rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D]
+        [--until D] [--tournament T] [--player NAME]
         """
         tables = kw["all_games"] or kw["fmt"] is not None or kw["out"] is not None
         if tables or original is None:

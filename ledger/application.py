@@ -261,7 +261,7 @@ class LedgerApp(Application[UUID]):
         done = sealstore.backfill(self, f"backfill:{os_user()}", received_now())
         if done and done[1]:
             games, events = done
-            print(f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} game{'s' if games != 1 else ''} "
+            print(f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} " f"game{'s' if games != 1 else ''} "
                   "stored before the seal chain (once; rummy-ledger verify checks them)", file=sys.stderr)
         return done
 
@@ -520,7 +520,7 @@ class LedgerApp(Application[UUID]):
         elif isinstance(head, GameStarted):
             raise GameConflictError(
                 game_id, f"{length} events stored",
-                message=f"game {game_id!r} already exists ({length} event{'s' if length != 1 else ''} stored); game_started opens a new game only",
+                message=f"game {game_id!r} already exists ({length} event{'s' if length != 1 else ''} stored); " "game_started opens a new game only",
             )
         if expected is not None and expected != length:
             raise ConcurrentAppendError(game_id, expected, length=length)

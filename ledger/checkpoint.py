@@ -187,7 +187,7 @@ _PROOF_KEYS = {"format", "game_id", "length", "seal", "index", "size", "root", "
 def _keys(doc: Mapping[str, Any], allowed: set[str], what: str) -> None:
     """Exactly the fields of the format (``signature`` optional): a renamed field is an edit."""
     have = set(doc) - {"signature"} if what != "signature" else set(doc)
-    _require(have == allowed, f"{what} fields are not those of the format (unknown: {sorted(have - allowed)}, missing: {sorted(allowed - have)})")
+    _require(have == allowed, f"{what} fields are not those of the format (unknown: {sorted(have - allowed)}, missing: " f"{sorted(allowed - have)})")
 
 
 def _hex(value: Any, digits: int, what: str) -> bytes:
@@ -248,7 +248,7 @@ def _check_head(doc: Mapping[str, Any], size: int, root: bytes, public: Ed25519P
     try:
         embedded.verify(value, _seal.signed_message(created, tournament, size, root.hex()))
     except InvalidSignature:
-        raise CheckpointError(f"signature by key {key_id(embedded)} does not verify: the signed head (time, tournament, size, root) was changed") from None
+        raise CheckpointError(f"signature by key {key_id(embedded)} does not verify: the signed head (time, tournament, size, " "root) was changed") from None
     except ValueError as exc:
         raise CheckpointError(f"signed head cannot be checked: {exc}") from None
     return f"signed by key {key_id(embedded)}" + ("" if public is not None else " (key not pinned: pass --key to check who signed)")
@@ -264,7 +264,7 @@ def check_checkpoint(doc: Mapping[str, Any], public: Ed25519PublicKey | None = N
     _require(doc.get("size") == len(games), f"size {doc.get('size')!r} but {len(games)} games listed")
     root = _hex(doc.get("root"), 64, "root")
     computed = _seal.merkle_root([e.leaf() for e in games])
-    _require(computed == root, f"root {root.hex()[:16]}… is not the Merkle root of the games listed ({computed.hex()[:16]}…): the file was edited")
+    _require(computed == root, f"root {root.hex()[:16]}… is not the Merkle root of the games listed ({computed.hex()[:16]}…): the file " "was edited")
     return games, _check_head(doc, len(games), root, public)
 
 
@@ -311,5 +311,5 @@ def check_proof(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) 
     root = _hex(doc.get("root"), 64, "root")
     reached = _seal.root_from_path(_seal.leaf_hash(entry.leaf()), index, size, hashes)
     _require(reached is not None, f"path of {len(hashes)} hashes does not fit leaf {index} of a tree of {size}")
-    _require(reached == root, f"the audit path does not lead from game {entry.game_id!r} (length {entry.length}, seal {_seal.short_form(entry.seal)}) to the root: the proof was edited")
+    _require(reached == root, f"the audit path does not lead from game {entry.game_id!r} (length {entry.length}, seal " f"{_seal.short_form(entry.seal)}) to the root: the proof was edited")
     return entry, _check_head(doc, size, root, public)

@@ -137,7 +137,7 @@ class ConcurrentAppendError(LedgerError, RuntimeError):
         self.position = position
         self.length = length
         if length is not None and position >= length:
-            text = f"game {game_id!r}: position {position} is not the next one: the game has {length} event{'s' if length != 1 else ''}; reload and retry"
+            text = (f"game {game_id!r}: position {position} is not the next one: the game has {length} " f"event{'s' if length != 1 else ''}; reload and retry")
         else:
             now = f" (the game has {length} events)" if length is not None else ""
             text = f"game {game_id!r}: position {position} was written by another writer first{now}; reload and retry"

@@ -15,8 +15,9 @@ sources with::
 Only human output is translated: never ``--json``, rule ids, event types or
 the record format. Finding messages, which the rules write in English, are
 translated where they are shown (:func:`ledger.finding_texts.finding_text`;
-their sentences are in this catalog, used by the viewer and the report too). The rendering functions (:mod:`ledger.render`,
-:func:`ledger.views.describe`) stay pure: they take a translations object
+their sentences are in this catalog, used by the viewer and the report too).
+The rendering functions (:mod:`ledger.render`, :func:`ledger.views.describe`)
+stay pure: they take a translations object
 (``gettext``/``ngettext``), English by default, and the CLI passes
 :func:`translations` of the language chosen by ``--lang`` or the
 environment (:func:`env_lang`).

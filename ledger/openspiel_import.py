@@ -240,17 +240,17 @@ def record_options(params: Params) -> dict[str, OptionValue]:
     Traceback (most recent call last):
     ...
     ValueError: OpenSpiel parameter hand_size=7 cannot be represented: rummy-ledger's Gin deals 10 cards each from 52 (hand_size=10, num_ranks=13, num_suits=4 only)
-    """
+    """  # noqa: E501 (a doctest's output line)
     options: dict[str, OptionValue] = {}
     for key, value in sorted(params.items()):
         if key not in DEFAULT_PARAMS:
             raise ValueError(f"unknown gin_rummy parameter {key!r} (known: {', '.join(sorted(DEFAULT_PARAMS))})")
         default = DEFAULT_PARAMS[key]
         if type(value) is not type(default):
-            raise ValueError(f"parameter {key} must be {'true or false' if isinstance(default, bool) else 'an integer'}, not {value!r}")
+            raise ValueError(f"parameter {key} must be {'true or false' if isinstance(default, bool) else 'an integer'}, not " f"{value!r}")
         if key not in MAPPED_PARAMS:
             if value != default:
-                raise ValueError(f"OpenSpiel parameter {key}={value} cannot be represented: rummy-ledger's Gin deals 10 cards each from 52 "
+                raise ValueError(f"OpenSpiel parameter {key}={value} cannot be represented: rummy-ledger's Gin deals 10 cards " "each from 52 "
                                  "(hand_size=10, num_ranks=13, num_suits=4 only)")
             continue
         if key == "knock_card" and not 0 <= int(value) <= 10:
@@ -490,7 +490,8 @@ def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", name
 
 
 def convert_main(source: str, output: str | None = None, game_id: str | None = None, params: Sequence[str] = (), partial: bool = False) -> int:
-    """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID] [--param KEY=VALUE ...] [--partial]``.
+    """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID]
+    [--param KEY=VALUE ...] [--partial]``.
 
     Reads a history (``-`` for stdin; see :func:`parse_input`), with the
     game's parameters from a ``serialize_game_and_state`` text and from
@@ -521,7 +522,7 @@ def convert_main(source: str, output: str | None = None, game_id: str | None = N
         print(f"rummy-ledger: error: import-openspiel {source}: {err}", file=sys.stderr)
         return 2
     if events[-1].type != "game_ended":
-        print(f"rummy-ledger: note: import-openspiel {source}: partial game: {len(history)} actions converted into {len(events)} events, "
+        print(f"rummy-ledger: note: import-openspiel {source}: partial game: {len(history)} actions converted into " f"{len(events)} events, "
               "without hand_ended or game_ended", file=sys.stderr)
     if output is None:
         sys.stdout.write(data.decode())

@@ -17,7 +17,8 @@ Stored shape (one row per record event, FORMAT.md "Events"):
 >>> from ledger.events import CardDrawn
 >>> mapper = MsgspecMapper()
 >>> gid = game_uuid("club-1")
->>> stored = mapper.to_stored_event(GameEvent(originator_id=gid, originator_version=3, event=CardDrawn(seat=0, card="6H")))
+>>> stored = mapper.to_stored_event(
+...     GameEvent(originator_id=gid, originator_version=3, event=CardDrawn(seat=0, card="6H")))
 >>> stored.topic, stored.state
 ('ledger.events:CardDrawn', b'{"type":"card_drawn","seat":0,"card":"6H"}')
 >>> mapper.to_domain_event(stored).position

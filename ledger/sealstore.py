@@ -192,7 +192,7 @@ class _Tables:
         current: list[tuple[Any, ...]] = []
         last = None
         for oid, *rest in self.query(
-            f"SELECT e.originator_id, e.originator_version, e.topic, e.state, j.appended_by, j.received_at, j.seal, j.journal_seal "
+            "SELECT e.originator_id, e.originator_version, e.topic, e.state, j.appended_by, j.received_at, " "j.seal, j.journal_seal "
             f"FROM {self.events} e LEFT JOIN {self.journal} j "
             "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
             f"WHERE e.originator_id IN ({marks}) ORDER BY e.originator_id, e.originator_version", keys):
@@ -203,7 +203,7 @@ class _Tables:
         journal = {
             _hex(oid): (int(n), int(top))
             for oid, n, top in self.query(
-                f"SELECT originator_id, COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id IN ({marks}) GROUP BY originator_id", keys)
+                f"SELECT originator_id, COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id IN " f"({marks}) GROUP BY originator_id", keys)
         }
         return rows, journal
 
@@ -261,19 +261,19 @@ class _Tables:
         if self.sqlite:
             events = ["COUNT(*)", "MIN(originator_version)", "MAX(originator_version)", f"SUM(typeof(state) = 'blob' AND {topic_ok} ELSE 0 END)",
                       "group_concat(originator_version)", "CAST(group_concat(state, X'0A') AS BLOB)"]
-            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND received_at IS NOT NULL)",
+            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND " "received_at IS NOT NULL)",
                        "MIN(appended_by)", "MAX(appended_by)", "MIN(received_at)", "MAX(received_at)",
                        "group_concat(position)", "group_concat(seal, ',')", "group_concat(journal_seal, ',')"]
         else:
             events = ["COUNT(*)", "MIN(originator_version)", "MAX(originator_version)", f"SUM(CASE WHEN {topic_ok} ELSE false END THEN 1 ELSE 0 END)",
                       "NULL", "string_agg(state, '\\x0a'::bytea ORDER BY originator_version)"]
-            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND received_at IS NOT NULL THEN 1 ELSE 0 END)",
+            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND " "received_at IS NOT NULL THEN 1 ELSE 0 END)",
                        "MIN(appended_by)", "MAX(appended_by)", "MIN(received_at)", "MAX(received_at)",
                        "NULL", "string_agg(seal, ',' ORDER BY position)", "string_agg(journal_seal, ',' ORDER BY position)"]
 
         def select(columns: list[str], table: str) -> str:
             named = ", ".join(f"{c} AS c{i}" for i, c in enumerate(columns))
-            return f"SELECT originator_id, {named} FROM {{{table}}} WHERE originator_id IN ({{marks}}) GROUP BY originator_id"
+            return (f"SELECT originator_id, {named} FROM {{{table}}} WHERE originator_id IN ({{marks}}) GROUP BY " "originator_id")
 
         return select(events, "events"), select(journal, "journal")
 
@@ -306,7 +306,7 @@ def stored_seals(app: Any, game_id: str, *, strict: bool = True) -> tuple[int, l
             seals[int(p)] = value
     missing = next((p for p, v in enumerate(seals) if not v), None)
     if missing is not None and strict:
-        raise ValueError(f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger verify {game_id})")
+        raise ValueError(f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger " f"verify {game_id})")
     return int(n), seals
 
 
@@ -541,7 +541,7 @@ def _which(line: bytes, stored_seal: Any, nxt: tuple[Any, ...] | None, good: byt
     short = _seal.short_form(stored_seal) if isinstance(stored_seal, str) and _seal.SEAL_RE.match(stored_seal) else repr(stored_seal)
     if nxt is not None and isinstance(nxt[2], bytes) and isinstance(nxt[5], str):
         if _seal.chain(good, nxt[2]).hex() == nxt[5]:
-            return "seal", f"stored seal {short} differs from the chain of the stored events ({_seal.short_form(good.hex())}): the seal was edited"
+            return "seal", (f"stored seal {short} differs from the chain of the stored events " f"({_seal.short_form(good.hex())}): the seal was edited")
     return "event", f"event bytes differ from those sealed (stored seal {short}, the bytes give {_seal.short_form(good.hex())})"
 
 
@@ -575,15 +575,15 @@ def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
                     break
                 h = _seal.chain(h, bytes(state))
             if bad is not None:
-                problems.append(f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten since the checkpoint")
+                problems.append(f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten " "since the checkpoint")
                 continue
             assert h is not None
             if h.hex() != e.seal:
-                problems.append(f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the stored events, "
+                problems.append(f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the " "stored events, "
                                 f"the checkpoint's is {_seal.short_form(e.seal)}: the game was rewritten since the checkpoint")
                 continue
             if rows[e.length - 1][5] != e.seal:
-                problems.append(f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's {_seal.short_form(e.seal)}")
+                problems.append(f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's " f"{_seal.short_form(e.seal)}")
     return problems
 
 
@@ -664,14 +664,14 @@ def _write_backfill(t: _Tables, writes: list[tuple[Any, ...]]) -> None:
     if t.sqlite:
         with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.executemany(
-                f"INSERT INTO {t.journal} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (?,?,?,?,?,?) "
-                "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = excluded.journal_seal "
+                f"INSERT INTO {t.journal} (originator_id, position, appended_by, received_at, seal, " "journal_seal) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = " "excluded.journal_seal "
                 "WHERE seal IS NULL OR journal_seal IS NULL", writes)
         return
     with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
         curs.executemany(
-            f"INSERT INTO {t.journal} AS j (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (%s,%s,%s,%s,%s,%s) "
-            "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = excluded.journal_seal "
+            f"INSERT INTO {t.journal} AS j (originator_id, position, appended_by, received_at, seal, " "journal_seal) VALUES (%s,%s,%s,%s,%s,%s) "
+            "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = " "excluded.journal_seal "
             "WHERE j.seal IS NULL OR j.journal_seal IS NULL", writes)
 
 

@@ -206,7 +206,8 @@ def check_write(token: Token, started: GameStarted, events: Sequence[Typed]) -> 
     if not token.may_rule:
         for i, e in enumerate(events):
             if e.type in RULING_TYPES:
-                raise Forbidden(description=f"event {i + 1} is {e.type}: only a referee (or admin) token may append rulings; this is a {token.role} token")
+                raise Forbidden(description=f"event {i + 1} is {e.type}: only a referee (or admin) token may append "
+                                            f"rulings; this is a {token.role} token")
 
 
 # --- reading --------------------------------------------------------------

@@ -168,7 +168,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
             earlier = [(pos, raw) for pos, raw in prior.get(stream, []) if pos < first_new]
             positions = [p for p, _ in earlier] + [p for p, _ in fresh]
             if positions != list(range(len(positions))):
-                raise AnalyticsError(f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run `analytics update --rebuild`")
+                raise AnalyticsError(f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run " "`analytics update --rebuild`")
             texts = [raw for _, raw in earlier] + [d.raw if isinstance(d, Undecodable) else encode_event(d.event).decode() for _, d in fresh]
             game = _game_id(texts[0]) or stream
             try:

@@ -531,7 +531,7 @@ class Rules(OutcomeRules):
             options = self.layoff_options(meld, e.cards)
             if len(options) > 1:
                 shown = " or ".join(pretty_list(o) for o in options[:3])
-                raise self.reject("REC-FORMAT", f"ambiguous lay-off of {pretty_list(e.cards)} on meld {e.meld}: the record must give `result` ({shown})", pos, "result")
+                raise self.reject("REC-FORMAT", f"ambiguous lay-off of {pretty_list(e.cards)} on meld {e.meld}: the record must give " f"`result` ({shown})", pos, "result")
             cards = options[0] if options else meld.cards + tuple(e.cards)
         after = replace(meld, cards=cards, info=analyze(cards, self._meld_rules))
         before = state

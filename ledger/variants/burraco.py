@@ -343,14 +343,14 @@ class BurracoRules(Rules):
         side = state.sides[seat]
         if before.side != side:
             state = self.flag(state, pos, seat, "BUR-TURN-1",
-                              f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of {self.side_label(state, before.side)}: lay-offs go only on one's own side's melds")
+                              f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of " f"{self.side_label(state, before.side)}: lay-offs go only on one's own side's melds")
         state = super().check_layoff(before, after, state, pos, seat, event)
         return self.check_duplicate_sets(before, after, state, pos, seat)
 
     def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
         """BUR-MELD-3: a wild never goes back to the hand."""
         return self.flag(state, pos, seat, "BUR-MELD-3",
-                         f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} (put in {pretty(event.card)}): in Burraco a wild never leaves the table")
+                         f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} " f"(put in {pretty(event.card)}): in Burraco a wild never leaves the table")
 
     # --- going out ----------------------------------------------------------------
     def closing_faults(self, state: TableState, seat: int, melded: bool, last: str | None) -> list[tuple[str, str]]:
@@ -402,7 +402,7 @@ class BurracoRules(Rules):
             return handler(state, e, pos)
         cards = e.cards if not isinstance(e, CardDiscarded) else (e.card,)
         state = self.flag(state, pos, e.seat, "BUR-POZZ-2",
-                          f"{state.name(e.seat)} played {pretty_list(cards)} from the pozzetto taken with the discard before its next turn")
+                          f"{state.name(e.seat)} played {pretty_list(cards)} from the pozzetto taken with the discard before " "its next turn")
         keep = {"turn": state.turn, "phase": state.phase, "drew": state.drew, "taken": state.taken, "turn_start": state.turn_start,
                 "turn_melds": state.turn_melds, "turns": state.turns}
         new = handler(replace(state, turn=e.seat, phase="play"), e, pos)

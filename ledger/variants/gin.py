@@ -259,13 +259,13 @@ class GinRules(Rules):
             return seat, "GIN-STALL-1", (f"{who} {act}, the {MAX_UPCARD_DRAWS}th upcard draw after the first turn: "
                                          f"OpenSpiel ends the hand before that draw; {tail}")
         if x.wall_take is not None and event.type != "card_drawn":
-            return seat, "GIN-WALL-1", f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is taken only to knock; {tail}"
+            return seat, "GIN-WALL-1", (f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is " f"taken only to knock; {tail}")
         if x.wall is None:
             return seat, "GIN-WALL-1", f"{who} drew one of the last two stock cards, which are never drawn: {tail}"
         if self.settings.openspiel_endings:
-            return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where only taking "
+            return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where " "only taking "
                                         f"the upcard to knock, or passing, is allowed; {tail}")
-        return seat, "GIN-WALL-1", f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the hand (0–0); later play does not count"
+        return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the " "hand (0–0); later play does not count")
 
     # --- turns -----------------------------------------------------------------
     def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
@@ -280,7 +280,7 @@ class GinRules(Rules):
         if kind != "play":
             verb = "drew" if kind == "draw" else "discarded"
             state = self.flag(state, pos, seat, "ALL-TURN-1",
-                              f"{state.name(seat)} {verb} after {state.name(x.knocker)} knocked: only the defender's melds and lay-offs remain")
+                              f"{state.name(seat)} {verb} after {state.name(x.knocker)} knocked: only the defender's melds and " "lay-offs remain")
         return state
 
     def on_upcard_passed(self, state: TableState, e: UpcardPassed, pos: int) -> TableState:
@@ -359,13 +359,13 @@ class GinRules(Rules):
                 parts.append(f"declares {pretty_list(sorted(extra_cards.elements()))} beyond the cards held")
             if missing:
                 parts.append(f"leaves out {pretty_list(sorted(missing.elements()))}")
-            state = self.flag(state, pos, seat, "GIN-KNOCK-2", f"{state.name(seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten cards held")
+            state = self.flag(state, pos, seat, "GIN-KNOCK-2", f"{state.name(seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten " "cards held")
         rest = tuple(c for c in hand if left[c] > 0)  # one deck: no face twice
         counted = deadwood_value(rest) + deadwood_value(void)
         limit = self.knock_limit(state)
         if counted > limit:
             state = self.flag(state, pos, seat, "GIN-KNOCK-1",
-                              f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above the knock card {limit}{self._limit_source(state)}")
+                              f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above " f"the knock card {limit}{self._limit_source(state)}")
         gin = counted == 0
         big = gin and bool(self.settings.big_gin_bonus) and best_arrangement(eleven).deadwood_value == 0
         voids = list(state.extra.void)
@@ -392,7 +392,7 @@ class GinRules(Rules):
         a meld by the knocker after its knock is GIN-LAY-1."""
         x: GinExtra = state.extra
         if x.knocker is not None and seat == x.knocker:
-            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid {pretty_list(meld.cards)} after knocking: the knocker's melds are those declared with the knock")
+            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid {pretty_list(meld.cards)} after knocking: the knocker's melds are " "those declared with the knock")
             return self._void(state, seat, meld.cards)
         state = super().check_meld(state, pos, seat, meld, event)
         if not meld.info.valid:
@@ -408,7 +408,7 @@ class GinRules(Rules):
             state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id}: the knocker does not lay off")
             return self._void(state, seat, cards)
         if x.knocker is not None and x.gin and before.seat == x.knocker:
-            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id} after {state.name(x.knocker)} went gin")
+            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id} after " f"{state.name(x.knocker)} went gin")
             return self._void(state, seat, cards)
         state = super().check_layoff(before, after, state, pos, seat, event)
         if not after.info.valid:
@@ -421,7 +421,7 @@ class GinRules(Rules):
         if isinstance(x, GinExtra) and state.phase in ("draw", "play") and x.over is None and x.wall_take is not None and x.knocker is None:
             # openspiel: the upcard taken at the wall, and the hand ends without the knock
             state = self.flag(state, pos, x.wall_take, "GIN-WALL-1",
-                              f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall the upcard is taken only to knock; "
+                              f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall " "the upcard is taken only to knock; "
                               "the hand is a 0–0 draw")
             x = replace(x, over="wall", over_at=x.wall, reported=True)
             state = replace(state, extra=x)
@@ -520,7 +520,7 @@ class GinRules(Rules):
             could = arr.deadwood_value <= limit
             rows.append({"seat": seat, "best": arr.deadwood_value, "could_knock": could, "discard": discard, "melds": [list(m) for m in arr.melds]})
             how = f" (discarding {pretty(discard)})" if discard and could else ""
-            notes.append(f"{state.name(seat)}: best deadwood {arr.deadwood_value}, {'could knock' + how if could else 'could not knock'}")
+            notes.append(f"{state.name(seat)}: best deadwood {arr.deadwood_value}, " f"{'could knock' + how if could else 'could not knock'}")
         return {"deadwood": rows, "notes": notes}
 
 
