@@ -90,7 +90,7 @@ def _counts(result: UpdateResult) -> str:
     if not result.notifications:
         return f"analytics view {result.path} is up to date (event {result.position or 0})"
     return (
-        f"analytics view {result.path}: {result.notifications} event{'s' if result.notifications != 1 else ''} applied, "
+        f"analytics view {result.path}: {result.notifications} event{'s' if result.notifications != 1 else ''} " "applied, "
         f"{result.games} game{'s' if result.games != 1 else ''} (re)built "
         f"in {result.batches} transaction{'s' if result.batches != 1 else ''}" + (" (rebuilt from scratch)" if result.rebuilt else "")
     )
@@ -169,6 +169,12 @@ def _export(ctx: click.Context, games: tuple[str, ...], all_games: bool, fmt: st
     click.echo(f"exported {counts['games']} game{'s' if counts['games'] != 1 else ''} to {out}: " + ", ".join(f"{t}.{ext} {n}" for t, n in counts.items()), err=True)
 
 
+class _QueryError(click.ClickException):
+    """A query DuckDB rejects: exit status 2, bad input, as everywhere in the CLI."""
+
+    exit_code = 2
+
+
 @contextmanager
 def _progress_tables(n: int) -> Iterator[Callable[[str, int], None] | None]:
     console = _err()
@@ -195,9 +201,7 @@ def _query(ctx: click.Context, sql: str, as_csv: bool, as_json: bool, analytics:
         try:
             cur = con.execute(sql)
         except duckdb.Error as exc:
-            err = click.ClickException(f"query failed: {exc}")
-            err.exit_code = 2  # bad input, as everywhere in the CLI
-            raise err from None
+            raise _QueryError(f"query failed: {exc}") from None
         if cur.description is None:
             return
         names = [d[0] for d in cur.description]
@@ -325,7 +329,8 @@ def _merged_export(original: click.Command | None) -> click.Command:
         """Export a game's record (GAME [-o FILE]), or with --format/--out/--all
         the analytics tables, one file per table:
 
-        rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D] [--until D] [--tournament T] [--player NAME]
+        rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D]
+        [--until D] [--tournament T] [--player NAME]
         """
         tables = kw["all_games"] or kw["fmt"] is not None or kw["out"] is not None
         if tables or original is None:
@@ -338,7 +343,7 @@ def _merged_export(original: click.Command | None) -> click.Command:
             raise click.UsageError("a record export takes one GAME; for tables pass --format and --out DIR")
         ctx.invoke(original, game=kw["games"][0], output=output, with_journal=with_journal)
 
-    export_cmd.record_export = original  # type: ignore[attr-defined]
+    export_cmd.record_export = original  # type: ignore[attr-defined]  # our mark on the click.Command, read back by register()
     return export_cmd
 
 

@@ -40,26 +40,26 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import ApplicationRecorder, IntegrityError, StoredEvent
 
 from ledger import replay as _replay
+from ledger import sealstore
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError, RuleViolationError
-from ledger.variants import find_variant
 from ledger.events import Event, GameStarted, encode_event
+from ledger.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
 from ledger.persistence import (
     GAME_STARTED_TOPIC,
     EncodedGameEvent,
-    StoredEventError,
     GameEvent,
     MsgspecMapper,
-    naming_game,
-    schema_lock,
+    StoredEventError,
     ensure_topic_index,
     event_counts,
     game_uuid,
+    naming_game,
+    schema_lock,
 )
-from ledger import sealstore
-from ledger.store_probe import check_store
-from ledger.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
 from ledger.records import Record, read_record
 from ledger.state import Finding, TableState
+from ledger.store_probe import check_store
+from ledger.variants import find_variant
 
 #: games whose latest state a process keeps for live appends
 LIVE_CACHE_SIZE = 64
@@ -216,8 +216,10 @@ class LedgerApp(Application[UUID]):
     """
 
     name = "LedgerApp"
+    #: set by ``Application.__init__`` from :meth:`construct_mapper` (declared here with its own type)
+    mapper: MsgspecMapper
 
-    def construct_mapper(self) -> MsgspecMapper:  # type: ignore[override]
+    def construct_mapper(self) -> MsgspecMapper:
         return MsgspecMapper(compressor=self.factory.compressor(), cipher=self.factory.cipher())
 
     def construct_recorder(self) -> ApplicationRecorder:
@@ -259,7 +261,7 @@ class LedgerApp(Application[UUID]):
         done = sealstore.backfill(self, f"backfill:{os_user()}", received_now())
         if done and done[1]:
             games, events = done
-            print(f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} game{'s' if games != 1 else ''} "
+            print(f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} " f"game{'s' if games != 1 else ''} "
                   "stored before the seal chain (once; rummy-ledger verify checks them)", file=sys.stderr)
         return done
 
@@ -294,7 +296,7 @@ class LedgerApp(Application[UUID]):
         first = self.recorder.select_events(game_uuid(game_id), limit=1)
         if not first:
             raise GameNotFoundError(game_id)
-        event = self.mapper.decode_state(first[0])  # type: ignore[attr-defined]
+        event = self.mapper.decode_state(first[0])
         if not isinstance(event, GameStarted):
             raise StoredEventError(f"holds {event.type}, not game_started", 0, game_id)
         if len(self._started) >= LIVE_CACHE_SIZE:
@@ -334,7 +336,7 @@ class LedgerApp(Application[UUID]):
         if not stored:
             raise self.not_found(game_id)
         with naming_game(game_id):
-            return [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
+            return [self.mapper.decode_state(s) for s in stored]
 
     def export_record(self, game_id: str, *, with_journal: bool = False) -> bytes:
         """The game's record as canonical JSON Lines (the stored bytes, one event a
@@ -349,7 +351,7 @@ class LedgerApp(Application[UUID]):
         if not stored:
             raise self.not_found(game_id)
         with naming_game(game_id):
-            lines = [self.mapper.plain_state(s) + b"\n" for s in stored]  # type: ignore[attr-defined]
+            lines = [self.mapper.plain_state(s) + b"\n" for s in stored]
         if not with_journal:
             return b"".join(lines)
         rows = {j.position: j for j in select_journal(self.recorder, game_uuid(game_id))}
@@ -373,7 +375,7 @@ class LedgerApp(Application[UUID]):
         while True:
             page = self.recorder.select_notifications(start, _PAGE, topics=[GAME_STARTED_TOPIC], inclusive_of_start=False)
             for n in page:
-                first = self.mapper.decode_state(n)  # type: ignore[attr-defined]
+                first = self.mapper.decode_state(n)
                 assert isinstance(first, GameStarted)
                 if counts is not None:
                     events, hands = counts.get(n.originator_id.hex if isinstance(n.originator_id, UUID) else str(n.originator_id), (1, 0))
@@ -421,8 +423,8 @@ class LedgerApp(Application[UUID]):
         (the checks of :meth:`import_record`, before anything is stored)."""
         final = _replay.validate(record)
         if strict and final.findings:
-            first = min(final.findings, key=lambda f: f.position)
-            raise RuleViolationError(first, len(final.findings), line=record.line_of(first.position), path=record.path)
+            earliest = min(final.findings, key=lambda f: f.position)
+            raise RuleViolationError(earliest, len(final.findings), line=record.line_of(earliest.position), path=record.path)
         first = record.events[0] if record.events else None
         if not isinstance(first, GameStarted):
             raise RecordError(
@@ -453,7 +455,7 @@ class LedgerApp(Application[UUID]):
     def _compare(self, record: Record, game_id: str) -> int:
         """How many of the record's events are stored, when the stored game is
         the record or its beginning; else :class:`GameConflictError`."""
-        stored = [self.mapper.plain_state(s) for s in self._stored(game_id)]  # type: ignore[attr-defined]
+        stored = [self.mapper.plain_state(s) for s in self._stored(game_id)]
         mine = [encode_event(e) for e in record.events]
         if len(stored) <= len(mine) and stored == mine[: len(stored)]:
             return len(stored)
@@ -494,7 +496,7 @@ class LedgerApp(Application[UUID]):
         - :class:`GameConflictError` for a ``game_started`` when the game exists.
         """
         record = events if isinstance(events, Record) else None
-        batch = tuple(record.events if record is not None else events)
+        batch = tuple(events.events if isinstance(events, Record) else events)
         if not appended_by:
             raise ValueError("appended_by must name who appends (journal)")
         oid = game_uuid(game_id)
@@ -518,7 +520,7 @@ class LedgerApp(Application[UUID]):
         elif isinstance(head, GameStarted):
             raise GameConflictError(
                 game_id, f"{length} events stored",
-                message=f"game {game_id!r} already exists ({length} event{'s' if length != 1 else ''} stored); game_started opens a new game only",
+                message=f"game {game_id!r} already exists ({length} event{'s' if length != 1 else ''} stored); " "game_started opens a new game only",
             )
         if expected is not None and expected != length:
             raise ConcurrentAppendError(game_id, expected, length=length)
@@ -675,8 +677,8 @@ class LedgerApp(Application[UUID]):
     def _flush(self, batch: list[_Pending], by: str) -> Iterator[tuple[Any, ImportResult | Exception]]:
         """Store a batch of new games in one transaction; yield their outcomes."""
         stored = [p for p in batch if p.rows is not None]
-        domain_events = [e for p in stored for e in p.rows[0]]  # type: ignore[index]
-        journal = [j for p in stored for j in p.rows[1]]  # type: ignore[index]
+        domain_events = [e for p in stored if p.rows is not None for e in p.rows[0]]
+        journal = [j for p in stored if p.rows is not None for j in p.rows[1]]
         together = True
         if domain_events:
             try:
@@ -704,7 +706,7 @@ class LedgerApp(Application[UUID]):
             return cached
         # exactly the first ``stored_count`` events: another writer may have appended meanwhile
         stored = self.recorder.select_events(game_uuid(game_id), lte=stored_count)
-        events = [self.mapper.decode_state(s) for s in stored]  # type: ignore[attr-defined]
+        events = [self.mapper.decode_state(s) for s in stored]
         state = _replay.replay(events)
         self._remember(game_id, state)
         return state

@@ -114,12 +114,12 @@ class Card:
         self.code = code
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Parse canonical notation; raises :class:`ValueError` otherwise."""
         return cls(text)
 
     @classmethod
-    def parse_lenient(cls, text: str) -> "Card":
+    def parse_lenient(cls, text: str) -> Card:
         """Parse human input: ``T`` or ``10``, any case, suit letters or ``♥♦♣♠``,
         ``joker``/``jolly``/``*`` for a joker. Raises :class:`ValueError`.
 

@@ -42,7 +42,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,7 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
 
 def utc_now() -> str:
     """The current UTC time, ISO-8601 with ``Z``, whole seconds."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def build(entries: Iterable[Entry], *, tournament: str | None = None, created_at: str | None = None,
@@ -187,7 +187,7 @@ _PROOF_KEYS = {"format", "game_id", "length", "seal", "index", "size", "root", "
 def _keys(doc: Mapping[str, Any], allowed: set[str], what: str) -> None:
     """Exactly the fields of the format (``signature`` optional): a renamed field is an edit."""
     have = set(doc) - {"signature"} if what != "signature" else set(doc)
-    _require(have == allowed, f"{what} fields are not those of the format (unknown: {sorted(have - allowed)}, missing: {sorted(allowed - have)})")
+    _require(have == allowed, f"{what} fields are not those of the format (unknown: {sorted(have - allowed)}, missing: " f"{sorted(allowed - have)})")
 
 
 def _hex(value: Any, digits: int, what: str) -> bytes:
@@ -212,7 +212,8 @@ def load(path: Path, kind: str = CHECKPOINT_FORMAT) -> dict[str, Any]:
 def entries(doc: Mapping[str, Any]) -> list[Entry]:
     """The games of a checkpoint object, checked for shape, order and uniqueness."""
     games = doc.get("games")
-    _require(isinstance(games, list), "games is not a list")
+    if not isinstance(games, list):  # raised here, not by _require, so that mypy narrows the type
+        raise CheckpointError("games is not a list")
     out: list[Entry] = []
     for i, g in enumerate(games):
         _require(isinstance(g, dict) and set(g) == {"game_id", "length", "seal"}, f"games[{i}] is not {{game_id, length, seal}}")
@@ -229,7 +230,8 @@ def _check_head(doc: Mapping[str, Any], size: int, root: bytes, public: Ed25519P
     """Check the signed head (time, tournament, size, root) and the signature;
     returns a description of who signed."""
     created, tournament = doc.get("created_at"), doc.get("tournament")
-    _require(isinstance(created, str), "created_at is missing")
+    if not isinstance(created, str):
+        raise CheckpointError("created_at is missing")
     _require(tournament is None or isinstance(tournament, str), "tournament is not a string")
     signature = doc.get("signature")
     if signature is None:
@@ -246,7 +248,7 @@ def _check_head(doc: Mapping[str, Any], size: int, root: bytes, public: Ed25519P
     try:
         embedded.verify(value, _seal.signed_message(created, tournament, size, root.hex()))
     except InvalidSignature:
-        raise CheckpointError(f"signature by key {key_id(embedded)} does not verify: the signed head (time, tournament, size, root) was changed") from None
+        raise CheckpointError(f"signature by key {key_id(embedded)} does not verify: the signed head (time, tournament, size, " "root) was changed") from None
     except ValueError as exc:
         raise CheckpointError(f"signed head cannot be checked: {exc}") from None
     return f"signed by key {key_id(embedded)}" + ("" if public is not None else " (key not pinned: pass --key to check who signed)")
@@ -262,7 +264,7 @@ def check_checkpoint(doc: Mapping[str, Any], public: Ed25519PublicKey | None = N
     _require(doc.get("size") == len(games), f"size {doc.get('size')!r} but {len(games)} games listed")
     root = _hex(doc.get("root"), 64, "root")
     computed = _seal.merkle_root([e.leaf() for e in games])
-    _require(computed == root, f"root {root.hex()[:16]}… is not the Merkle root of the games listed ({computed.hex()[:16]}…): the file was edited")
+    _require(computed == root, f"root {root.hex()[:16]}… is not the Merkle root of the games listed ({computed.hex()[:16]}…): the file " "was edited")
     return games, _check_head(doc, len(games), root, public)
 
 
@@ -300,12 +302,14 @@ def check_proof(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) 
     _hex(doc.get("seal"), 64, "seal")
     entry = Entry(doc["game_id"], doc["length"], doc["seal"])
     index, size = doc.get("index"), doc.get("size")
-    _require(type(index) is int and type(size) is int and 0 <= index < size, "index and size are not a leaf of a tree")
+    if not (type(index) is int and type(size) is int and 0 <= index < size):
+        raise CheckpointError("index and size are not a leaf of a tree")
     path = doc.get("path")
-    _require(isinstance(path, list) and len(path) <= 64, "path is not a list of hashes")
+    if not (isinstance(path, list) and len(path) <= 64):
+        raise CheckpointError("path is not a list of hashes")
     hashes = [_hex(p, 64, f"path[{i}]") for i, p in enumerate(path)]
     root = _hex(doc.get("root"), 64, "root")
     reached = _seal.root_from_path(_seal.leaf_hash(entry.leaf()), index, size, hashes)
     _require(reached is not None, f"path of {len(hashes)} hashes does not fit leaf {index} of a tree of {size}")
-    _require(reached == root, f"the audit path does not lead from game {entry.game_id!r} (length {entry.length}, seal {_seal.short_form(entry.seal)}) to the root: the proof was edited")
+    _require(reached == root, f"the audit path does not lead from game {entry.game_id!r} (length {entry.length}, seal " f"{_seal.short_form(entry.seal)}) to the root: the proof was edited")
     return entry, _check_head(doc, size, root, public)

@@ -7,6 +7,11 @@ position and the offending values.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for the checker only: ledger.state imports ledger.cards, which imports this module
+    from ledger.state import Finding
+
 
 class LedgerError(Exception):
     """Base class of every error the ledger raises on purpose."""
@@ -56,7 +61,7 @@ class RecordError(LedgerError, ValueError):
             where = self.path or ""
         return ": ".join(p for p in (where, self.field, self.rule, self.message) if p)
 
-    def with_location(self, *, line: int | None = None, path: str | None = None) -> "RecordError":
+    def with_location(self, *, line: int | None = None, path: str | None = None) -> RecordError:
         """A copy of this error located at ``line`` of ``path``."""
         return RecordError(
             self.rule,
@@ -132,7 +137,7 @@ class ConcurrentAppendError(LedgerError, RuntimeError):
         self.position = position
         self.length = length
         if length is not None and position >= length:
-            text = f"game {game_id!r}: position {position} is not the next one: the game has {length} event{'s' if length != 1 else ''}; reload and retry"
+            text = (f"game {game_id!r}: position {position} is not the next one: the game has {length} " f"event{'s' if length != 1 else ''}; reload and retry")
         else:
             now = f" (the game has {length} events)" if length is not None else ""
             text = f"game {game_id!r}: position {position} was written by another writer first{now}; reload and retry"
@@ -146,11 +151,11 @@ class RuleViolationError(LedgerError, ValueError):
     ``count`` how many there are; ``line``/``path`` locate it in the file.
     """
 
-    def __init__(self, finding: object, count: int, *, line: int | None = None, path: str | None = None) -> None:
+    def __init__(self, finding: Finding, count: int, *, line: int | None = None, path: str | None = None) -> None:
         self.finding = finding
         self.count = count
         self.line = line
         self.path = path
-        where = f"{path}:{line}" if path and line is not None else (f"line {line}" if line is not None else f"position {finding.position}")  # type: ignore[attr-defined]
+        where = f"{path}:{line}" if path and line is not None else (f"line {line}" if line is not None else f"position {finding.position}")
         more = f" (and {count - 1} more)" if count > 1 else ""
-        super().__init__(f"{where}: {finding.rule}: {finding.message}{more}; refused by --strict")  # type: ignore[attr-defined]
+        super().__init__(f"{where}: {finding.rule}: {finding.message}{more}; refused by --strict")

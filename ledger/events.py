@@ -18,7 +18,7 @@ b'{"type":"card_drawn","seat":0,"card":"6H"}'
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Union
 
 import msgspec
@@ -84,7 +84,7 @@ def at_moment(at: str) -> datetime:
     ('2026-11-29T20:15:00+00:00', '2026-11-29T20:15:00+00:00')
     """
     moment = _parse_iso(at)
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 #: a record's ``variant``: a name of the variant catalog (:mod:`ledger.catalog`). Not a
@@ -92,7 +92,7 @@ def at_moment(at: str) -> datetime:
 #: checks it against the catalog, and ``ledger.schema`` writes the catalog's names as
 #: its JSON Schema ``enum``.
 Variant = str
-OptionValue = Union[bool, Annotated[int, Meta(ge=0, le=1_000_000)], Annotated[str, Meta(max_length=64)]]
+OptionValue = Union[bool, Annotated[int, Meta(ge=0, le=1_000_000)], Annotated[str, Meta(max_length=64)]]  # noqa: UP007 (a typing.Union, as EventUnion)
 #: a name of the format's vocabulary: a ruleset, an option key
 Name = Annotated[str, Meta(max_length=64)]
 #: a value of ``meta`` (tournament, round, table, date, referee, site)
@@ -123,7 +123,7 @@ class Event(
     @property
     def type(self) -> str:
         """The event's ``type`` tag, e.g. ``"card_drawn"``."""
-        return type(self).__struct_config__.tag  # type: ignore[return-value]
+        return type(self).__struct_config__.tag  # type: ignore[return-value]  # every event class has a str tag
 
 
 class Player(_Struct, frozen=True, kw_only=True):
@@ -167,7 +167,7 @@ class DeclaredMeld(_Struct, frozen=True, kw_only=True):
 class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
     """Opens the record (position 0)."""
 
-    format: Literal["rummy-ledger/1"] = FORMAT  # type: ignore[assignment]
+    format: Literal["rummy-ledger/1"] = FORMAT  # type: ignore[assignment]  # FORMAT is that literal, typed str in ledger/__init__
     game_id: GameId
     variant: Variant
     ruleset: Name | None = None
@@ -317,7 +317,7 @@ class GameEnded(Event, tag="game_ended", frozen=True, kw_only=True):
     claimed: Annotated[tuple[ClaimedScore, ...], Meta(max_length=16)] | None = None
 
 
-EventUnion = Union[
+EventUnion = Union[  # noqa: UP007 (EVENT_TYPES reads a typing.Union's __args__)
     GameStarted,
     HandDealt,
     CardDrawn,
@@ -337,9 +337,9 @@ EventUnion = Union[
 ]
 
 #: every event class, in FORMAT.md order
-EVENT_TYPES: tuple[type[Event], ...] = EventUnion.__args__  # type: ignore[attr-defined]
+EVENT_TYPES: tuple[type[Event], ...] = EventUnion.__args__  # type: ignore[attr-defined]  # a typing.Union's __args__
 #: ``type`` tag -> event class
-BY_TAG: dict[str, type[Event]] = {cls.__struct_config__.tag: cls for cls in EVENT_TYPES}  # type: ignore[misc]
+BY_TAG: dict[str, type[Event]] = {cls.__struct_config__.tag: cls for cls in EVENT_TYPES}  # type: ignore[misc]  # every event class has a str tag
 
 _decoder = msgspec.json.Decoder(EventUnion)
 _encoder = msgspec.json.Encoder()

@@ -15,8 +15,9 @@ sources with::
 Only human output is translated: never ``--json``, rule ids, event types or
 the record format. Finding messages, which the rules write in English, are
 translated where they are shown (:func:`ledger.finding_texts.finding_text`;
-their sentences are in this catalog, used by the viewer and the report too). The rendering functions (:mod:`ledger.render`,
-:func:`ledger.views.describe`) stay pure: they take a translations object
+their sentences are in this catalog, used by the viewer and the report too).
+The rendering functions (:mod:`ledger.render`, :func:`ledger.views.describe`)
+stay pure: they take a translations object
 (``gettext``/``ngettext``), English by default, and the CLI passes
 :func:`translations` of the language chosen by ``--lang`` or the
 environment (:func:`env_lang`).
@@ -35,7 +36,7 @@ import io
 import os
 import threading
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
 
@@ -83,7 +84,7 @@ def po_path(lang: str) -> Path:
     return TRANSLATIONS_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> NullTranslations:
     """The gettext translations of ``lang`` (English: the msgids themselves).
 

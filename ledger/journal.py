@@ -25,19 +25,25 @@ nothing. Events stored before the table existed have no row.
 
 >>> JournalEntry(position=0, appended_by="cli:anna", received_at="2026-12-01T08:15:02.123456Z", seal=None)
 JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:02.123456Z', seal=None, journal_seal=None)
-"""
+"""  # noqa: E501 (a doctest's output line)
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import ApplicationRecorder, ProgrammingError, StoredEvent
 from eventsourcing.popo import POPOApplicationRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteConnectionPool, SQLiteCursor, SQLiteDatastore
+from eventsourcing.sqlite import (
+    SQLiteApplicationRecorder,
+    SQLiteConnection,
+    SQLiteConnectionPool,
+    SQLiteCursor,
+    SQLiteDatastore,
+)
 
 JOURNAL_TABLE = "rummy_journal"
 
@@ -56,7 +62,7 @@ class JournalEntry(msgspec.Struct, frozen=True, kw_only=True):
 
 def received_now() -> str:
     """The current UTC time as the journal writes it: ``YYYY-MM-DDTHH:MM:SS.ffffffZ``."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] | None, oid: Any) -> list[tuple]:
@@ -170,14 +176,14 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             returning = super()._insert_events(c, stored_events, **kwargs)
         if rows:
             c.executemany(
-                f"INSERT INTO {JOURNAL_TABLE} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (?,?,?,?,?,?)", rows
+                f"INSERT INTO {JOURNAL_TABLE} (originator_id, position, appended_by, received_at, seal, " "journal_seal) VALUES (?,?,?,?,?,?)", rows
             )
         return returning
 
     def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
         with self.datastore.transaction(commit=False) as c:
             c.execute(
-                f"SELECT position, appended_by, received_at, seal FROM {JOURNAL_TABLE} WHERE originator_id=? AND position>? ORDER BY position",
+                f"SELECT position, appended_by, received_at, seal FROM {JOURNAL_TABLE} WHERE originator_id=? AND " "position>? ORDER BY position",
                 (_sqlite_oid(originator_id), after),
             )
             return [JournalEntry(position=r[0], appended_by=r[1], received_at=r[2], seal=r[3]) for r in c.fetchall()]
@@ -191,7 +197,7 @@ try:  # psycopg is a dependency; keep SQLite usable without it
     from psycopg.rows import DictRow
     from psycopg.sql import SQL, Identifier
 except ImportError:  # pragma: no cover
-    PostgresApplicationRecorder = None  # type: ignore[assignment,misc]
+    PostgresApplicationRecorder = None  # type: ignore[assignment,misc]  # without psycopg: no PostgreSQL recorder
 
 
 if PostgresApplicationRecorder is not None:
@@ -224,10 +230,10 @@ if PostgresApplicationRecorder is not None:
                 ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
             )
             self.insert_journal_statement = SQL(
-                "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (%s, %s, %s, %s, %s, %s)"
+                "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) " "VALUES (%s, %s, %s, %s, %s, %s)"
             ).format(table=self.journal_table)
             self.select_journal_statement = SQL(
-                "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s AND position > %s ORDER BY position"
+                "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s AND " "position > %s ORDER BY position"
             ).format(table=self.journal_table)
 
         def _oid(self, value: UUID | str) -> Any:
@@ -252,7 +258,7 @@ if PostgresApplicationRecorder is not None:
                 ]
 
 else:  # pragma: no cover
-    JournalPostgresRecorder = None  # type: ignore[assignment,misc]
+    JournalPostgresRecorder = None  # type: ignore[assignment,misc]  # without psycopg: no PostgreSQL recorder
 
 
 # --- in memory (eventsourcing's POPO store, no database) ----------------------------

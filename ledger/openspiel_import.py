@@ -77,11 +77,12 @@ from ledger.events import (
     Knocked,
     MeldExtended,
     MeldLaid,
+    OptionValue,
     Player,
     UpcardPassed,
 )
-from ledger.variants.gin_deadwood import deadwood_value
 from ledger.melds import MeldRules, layoff_candidates
+from ledger.variants.gin_deadwood import deadwood_value
 
 DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD_BASE = 52, 53, 54, 55, 56
 NUM_MELDS = 185
@@ -227,7 +228,7 @@ def merge_params(game: Params, given: Params) -> Params:
     return out
 
 
-def record_options(params: Params) -> dict[str, bool | int]:
+def record_options(params: Params) -> dict[str, OptionValue]:
     """The record's ``options`` for OpenSpiel ``params``: the mapped
     parameters that differ from the defaults. Raises :class:`ValueError`
     naming a parameter that cannot be represented, is unknown or out of
@@ -239,17 +240,17 @@ def record_options(params: Params) -> dict[str, bool | int]:
     Traceback (most recent call last):
     ...
     ValueError: OpenSpiel parameter hand_size=7 cannot be represented: rummy-ledger's Gin deals 10 cards each from 52 (hand_size=10, num_ranks=13, num_suits=4 only)
-    """
-    options: dict[str, bool | int] = {}
+    """  # noqa: E501 (a doctest's output line)
+    options: dict[str, OptionValue] = {}
     for key, value in sorted(params.items()):
         if key not in DEFAULT_PARAMS:
             raise ValueError(f"unknown gin_rummy parameter {key!r} (known: {', '.join(sorted(DEFAULT_PARAMS))})")
         default = DEFAULT_PARAMS[key]
         if type(value) is not type(default):
-            raise ValueError(f"parameter {key} must be {'true or false' if isinstance(default, bool) else 'an integer'}, not {value!r}")
+            raise ValueError(f"parameter {key} must be {'true or false' if isinstance(default, bool) else 'an integer'}, not " f"{value!r}")
         if key not in MAPPED_PARAMS:
             if value != default:
-                raise ValueError(f"OpenSpiel parameter {key}={value} cannot be represented: rummy-ledger's Gin deals 10 cards each from 52 "
+                raise ValueError(f"OpenSpiel parameter {key}={value} cannot be represented: rummy-ledger's Gin deals 10 cards " "each from 52 "
                                  "(hand_size=10, num_ranks=13, num_suits=4 only)")
             continue
         if key == "knock_card" and not 0 <= int(value) <= 10:
@@ -483,13 +484,14 @@ def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", name
             raise ValueError(f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: nothing to convert")
         return events
     seat = hand.knocker if hand.ending == "knocked" else None
-    events.append(HandEnded(reason=hand.ending, seat=seat))  # type: ignore[arg-type]
+    events.append(HandEnded(reason=hand.ending, seat=seat))  # type: ignore[arg-type]  # hand.ending is a HandEndReason once the hand is over
     events.append(GameEnded(reason="hands_played"))
     return events
 
 
 def convert_main(source: str, output: str | None = None, game_id: str | None = None, params: Sequence[str] = (), partial: bool = False) -> int:
-    """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID] [--param KEY=VALUE ...] [--partial]``.
+    """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID]
+    [--param KEY=VALUE ...] [--partial]``.
 
     Reads a history (``-`` for stdin; see :func:`parse_input`), with the
     game's parameters from a ``serialize_game_and_state`` text and from
@@ -520,7 +522,7 @@ def convert_main(source: str, output: str | None = None, game_id: str | None = N
         print(f"rummy-ledger: error: import-openspiel {source}: {err}", file=sys.stderr)
         return 2
     if events[-1].type != "game_ended":
-        print(f"rummy-ledger: note: import-openspiel {source}: partial game: {len(history)} actions converted into {len(events)} events, "
+        print(f"rummy-ledger: note: import-openspiel {source}: partial game: {len(history)} actions converted into " f"{len(events)} events, "
               "without hand_ended or game_ended", file=sys.stderr)
     if output is None:
         sys.stdout.write(data.decode())

@@ -61,7 +61,7 @@ class AsciiInt(click.ParamType):
 ASCII_INT = AsciiInt()
 
 
-class VariantChoice(click.Choice):  # type: ignore[type-arg]
+class VariantChoice(click.Choice):
     """A click ``--variant`` choice read from the variant catalog each time
     (:mod:`ledger.catalog`): a game registered at run time is accepted and
     listed by ``--help``. ``simulated=True``: only the games that have a
@@ -71,7 +71,7 @@ class VariantChoice(click.Choice):  # type: ignore[type-arg]
         self.simulated = simulated
         super().__init__((), case_sensitive=True)
 
-    @property  # type: ignore[override]
+    @property
     def choices(self) -> tuple[str, ...]:
         return tuple(e.id for e in catalog.CATALOG.values() if e.strategy is not None or not self.simulated)
 

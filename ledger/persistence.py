@@ -17,7 +17,8 @@ Stored shape (one row per record event, FORMAT.md "Events"):
 >>> from ledger.events import CardDrawn
 >>> mapper = MsgspecMapper()
 >>> gid = game_uuid("club-1")
->>> stored = mapper.to_stored_event(GameEvent(originator_id=gid, originator_version=3, event=CardDrawn(seat=0, card="6H")))
+>>> stored = mapper.to_stored_event(
+...     GameEvent(originator_id=gid, originator_version=3, event=CardDrawn(seat=0, card="6H")))
 >>> stored.topic, stored.state
 ('ledger.events:CardDrawn', b'{"type":"card_drawn","seat":0,"card":"6H"}')
 >>> mapper.to_domain_event(stored).position
@@ -29,8 +30,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Iterator
-from datetime import datetime, timezone
-from functools import lru_cache
+from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -88,7 +89,7 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
         at = self.event.at
         if at:
             return at_moment(at)
-        return datetime(1970, 1, 1, tzinfo=timezone.utc)
+        return datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class EncodedGameEvent(GameEvent, frozen=True, kw_only=True):
@@ -110,7 +111,7 @@ class NullTranscoder(Transcoder):
         raise NotImplementedError("MsgspecMapper does not use a transcoder")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _decoder_for(topic: str) -> tuple[type[Event], msgspec.json.Decoder]:
     cls = resolve_topic(topic)
     if not (isinstance(cls, type) and issubclass(cls, Event)):
@@ -152,7 +153,7 @@ class MsgspecMapper(Mapper[UUID]):
             state=state,
         )
 
-    def to_domain_event(self, stored_event: StoredEvent) -> GameEvent:  # type: ignore[override]
+    def to_domain_event(self, stored_event: StoredEvent) -> GameEvent:
         return GameEvent(
             originator_id=_as_uuid(stored_event.originator_id),
             originator_version=stored_event.originator_version,
@@ -198,7 +199,7 @@ class StoredEventError(LedgerError, MapperDeserialisationError):
         where = f"game {game_id!r} position {position}" if game_id is not None else f"position {position}"
         super().__init__(f"{where}: {reason}")
 
-    def of_game(self, game_id: str) -> "StoredEventError":
+    def of_game(self, game_id: str) -> StoredEventError:
         """The same error naming ``game_id``."""
         return StoredEventError(self.reason, self.position, game_id)
 
@@ -251,17 +252,17 @@ def ensure_topic_index(recorder: ApplicationRecorder) -> None:
     every event. Harmless when it exists; ignored for other recorders."""
     table = _sqlite_table(recorder)
     if table is not None:
-        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"CREATE INDEX IF NOT EXISTS {table}_topic_idx ON {table} (topic, originator_id)")
         return
     pg_table = _postgres_table(recorder)
     if pg_table is not None:
         from psycopg.sql import SQL, Identifier
 
-        index = Identifier(recorder.events_table_name + "_topic_idx")  # type: ignore[attr-defined]
+        index = Identifier(recorder.events_table_name + "_topic_idx")  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have it, ApplicationRecorder does not
         statement = SQL("CREATE INDEX IF NOT EXISTS {} ON {} (topic, originator_id)").format(index, pg_table)
         # two processes creating the index at once: the loser's error is harmless
-        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             with conn.transaction(), conn.cursor() as curs:
                 curs.execute(statement)
 
@@ -307,7 +308,7 @@ def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOP
     to reading each game)."""
     table = _sqlite_table(recorder)
     if table is not None:
-        with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+        with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"SELECT originator_id, MAX(originator_version) FROM {table} GROUP BY originator_id")
             events = {_hex(row[0]): int(row[1]) for row in c.fetchall()}
             c.execute(f"SELECT originator_id, COUNT(*) FROM {table} WHERE topic=? GROUP BY originator_id", (hand_topic,))
@@ -317,7 +318,7 @@ def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOP
     if pg_table is not None:
         from psycopg.sql import SQL
 
-        with recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]
+        with recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             curs.execute(SQL("SELECT originator_id, MAX(originator_version) AS n FROM {} GROUP BY originator_id").format(pg_table))
             events = {_hex(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
             curs.execute(

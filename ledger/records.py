@@ -121,7 +121,7 @@ def _value_at(line_text: bytes | str, field: str) -> object | None:
         return None
     for part in re.findall(r"[^.\[\]]+", field):
         try:
-            obj = obj[int(part)] if part.isdigit() else obj[part]  # type: ignore[index]
+            obj = obj[int(part)] if part.isdigit() else obj[part]  # type: ignore[index]  # decoded JSON; a wrong shape is the TypeError caught
         except (KeyError, IndexError, TypeError):
             return None
     return obj

@@ -44,6 +44,7 @@ hidden: a new rule is safe before it is classified.
 from __future__ import annotations
 
 from collections import Counter
+
 import msgspec
 
 from ledger.state import Finding, TableState
@@ -139,7 +140,7 @@ def _line(state: TableState) -> list[TableState]:
     """The states of the current hand's line of play, oldest first, ending at ``state``."""
     chain = [state]
     while chain[-1].history is not None:
-        chain.append(chain[-1].history)  # type: ignore[arg-type]
+        chain.append(chain[-1].history)
     chain.reverse()
     return chain
 

@@ -19,7 +19,7 @@ from typing import Any
 from ledger.cards import pretty, pretty_list
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
-from ledger.views import PHASES, REASONS, N_, state_view
+from ledger.views import N_, PHASES, REASONS, state_view
 
 _ENGLISH = NullTranslations()
 

@@ -75,7 +75,7 @@ def event_schema() -> dict[str, Any]:
 
 def type_schema(cls: type) -> dict[str, Any]:
     """The schema of one event type (``cls`` from :data:`ledger.events.EVENT_TYPES`)."""
-    tag = cls.__struct_config__.tag  # type: ignore[attr-defined]
+    tag = cls.__struct_config__.tag  # type: ignore[attr-defined]  # cls is an event class (msgspec Struct)
     body = _close_objects(msgspec.json.schema(cls))
     return {
         "$schema": DIALECT,
@@ -93,7 +93,7 @@ def schema_files() -> dict[str, bytes]:
     """``{relative path: file bytes}`` of every generated schema file."""
     files = {UNION_FILE: _dump(event_schema())}
     for cls in EVENT_TYPES:
-        files[f"events/{cls.__struct_config__.tag}.schema.json"] = _dump(type_schema(cls))  # type: ignore[attr-defined]
+        files[f"events/{cls.__struct_config__.tag}.schema.json"] = _dump(type_schema(cls))
     return files
 
 

@@ -233,7 +233,7 @@ def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bo
                 raise _cp.CheckpointError(f"{record_file} has {len(lines)} events, the proof is for {entry.length}")
             got = _seal.seal_hex(lines, at=entry.length - 1)
             if got != entry.seal:
-                raise _cp.CheckpointError(f"{record_file}: seal at position {entry.length - 1} is {_seal.short_form(got)}, the proof's is {_seal.short_form(entry.seal)}")
+                raise _cp.CheckpointError(f"{record_file}: seal at position {entry.length - 1} is {_seal.short_form(got)}, the proof's " f"is {_seal.short_form(entry.seal)}")
     except _cp.CheckpointError as exc:
         _say(as_json, False, tr.gettext("%(file)s: proof does not verify: %(reason)s") % {"file": path, "reason": exc},
              {"ok": False, "proof": str(path), "reason": str(exc)})

@@ -54,8 +54,8 @@ def link(prev_seal: str | None, prev_journal: str | None, position: int, line: b
     position 0). Raises ``ValueError`` when a previous seal is missing."""
     if position and (prev_seal is None or prev_journal is None):
         raise ValueError(f"position {position}: the previous event has no stored seal")
-    h = _seal.chain(bytes.fromhex(prev_seal) if position else None, line)  # type: ignore[arg-type]
-    j = _seal.journal_chain(bytes.fromhex(prev_journal) if position else None, h,  # type: ignore[arg-type]
+    h = _seal.chain(bytes.fromhex(prev_seal) if position and prev_seal is not None else None, line)
+    j = _seal.journal_chain(bytes.fromhex(prev_journal) if position and prev_journal is not None else None, h,
                             _seal.journal_line(position, appended_by, received_at))
     return h.hex(), j.hex()
 
@@ -99,8 +99,8 @@ def _links(prev_seal: str | None, prev_journal: str | None, first: int, lines: S
     if not lines:
         return []
     sha = hashlib.sha256
-    h = bytes.fromhex(prev_seal) if first else _seal.CHAIN_PREFIX  # type: ignore[arg-type]
-    j = bytes.fromhex(prev_journal) if first else _seal.JOURNAL_PREFIX  # type: ignore[arg-type]
+    h = bytes.fromhex(prev_seal) if first else _seal.CHAIN_PREFIX  # type: ignore[arg-type]  # links() passes the previous seals when first > 0
+    j = bytes.fromhex(prev_journal) if first else _seal.JOURNAL_PREFIX  # type: ignore[arg-type]  # as above
     hs = [h := sha(h + line).digest() for line in lines]
     js = [j := sha(j + x + y).digest() for x, y in zip(hs, _journal_lines(first, len(lines), appended_by, received_at))]
     return zip(b"".join(hs).hex(",", 32).split(","), b"".join(js).hex(",", 32).split(","))
@@ -150,7 +150,7 @@ class _Tables:
 
         self.recorder = recorder
         self.sqlite = isinstance(recorder, SQLiteApplicationRecorder)
-        if self.sqlite:
+        if isinstance(recorder, SQLiteApplicationRecorder):  # (not `if self.sqlite`: mypy narrows on isinstance only)
             self.events = recorder.events_table_name
             self.journal = JOURNAL_TABLE
         else:
@@ -165,11 +165,11 @@ class _Tables:
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         if self.sqlite:
-            with self.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            with self.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
                 c.execute(sql, tuple(params))
                 return [tuple(r) for r in c.fetchall()]
         sql = sql.replace("?", "%s")
-        with self.recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]
+        with self.recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             curs.execute(sql, tuple(params))
             return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in curs.fetchall()]
 
@@ -192,7 +192,7 @@ class _Tables:
         current: list[tuple[Any, ...]] = []
         last = None
         for oid, *rest in self.query(
-            f"SELECT e.originator_id, e.originator_version, e.topic, e.state, j.appended_by, j.received_at, j.seal, j.journal_seal "
+            "SELECT e.originator_id, e.originator_version, e.topic, e.state, j.appended_by, j.received_at, " "j.seal, j.journal_seal "
             f"FROM {self.events} e LEFT JOIN {self.journal} j "
             "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
             f"WHERE e.originator_id IN ({marks}) ORDER BY e.originator_id, e.originator_version", keys):
@@ -203,7 +203,7 @@ class _Tables:
         journal = {
             _hex(oid): (int(n), int(top))
             for oid, n, top in self.query(
-                f"SELECT originator_id, COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id IN ({marks}) GROUP BY originator_id", keys)
+                f"SELECT originator_id, COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id IN " f"({marks}) GROUP BY originator_id", keys)
         }
         return rows, journal
 
@@ -261,19 +261,19 @@ class _Tables:
         if self.sqlite:
             events = ["COUNT(*)", "MIN(originator_version)", "MAX(originator_version)", f"SUM(typeof(state) = 'blob' AND {topic_ok} ELSE 0 END)",
                       "group_concat(originator_version)", "CAST(group_concat(state, X'0A') AS BLOB)"]
-            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND received_at IS NOT NULL)",
+            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND " "received_at IS NOT NULL)",
                        "MIN(appended_by)", "MAX(appended_by)", "MIN(received_at)", "MAX(received_at)",
                        "group_concat(position)", "group_concat(seal, ',')", "group_concat(journal_seal, ',')"]
         else:
             events = ["COUNT(*)", "MIN(originator_version)", "MAX(originator_version)", f"SUM(CASE WHEN {topic_ok} ELSE false END THEN 1 ELSE 0 END)",
                       "NULL", "string_agg(state, '\\x0a'::bytea ORDER BY originator_version)"]
-            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND received_at IS NOT NULL THEN 1 ELSE 0 END)",
+            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND " "received_at IS NOT NULL THEN 1 ELSE 0 END)",
                        "MIN(appended_by)", "MAX(appended_by)", "MIN(received_at)", "MAX(received_at)",
                        "NULL", "string_agg(seal, ',' ORDER BY position)", "string_agg(journal_seal, ',' ORDER BY position)"]
 
         def select(columns: list[str], table: str) -> str:
             named = ", ".join(f"{c} AS c{i}" for i, c in enumerate(columns))
-            return f"SELECT originator_id, {named} FROM {{{table}}} WHERE originator_id IN ({{marks}}) GROUP BY originator_id"
+            return (f"SELECT originator_id, {named} FROM {{{table}}} WHERE originator_id IN ({{marks}}) GROUP BY " "originator_id")
 
         return select(events, "events"), select(journal, "journal")
 
@@ -306,7 +306,7 @@ def stored_seals(app: Any, game_id: str, *, strict: bool = True) -> tuple[int, l
             seals[int(p)] = value
     missing = next((p for p, v in enumerate(seals) if not v), None)
     if missing is not None and strict:
-        raise ValueError(f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger verify {game_id})")
+        raise ValueError(f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger " f"verify {game_id})")
     return int(n), seals
 
 
@@ -385,7 +385,7 @@ def _name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
 
 
 #: ``b"card_drawn"`` -> its stored topic (the check that a row's topic is its bytes' type)
-_TAG_TOPIC = {cls.__struct_config__.tag.encode(): topic for cls, topic in TOPICS.items()}  # type: ignore[union-attr]
+_TAG_TOPIC = {cls.__struct_config__.tag.encode(): topic for cls, topic in TOPICS.items()}  # type: ignore[union-attr]  # every event class has a str tag
 _TYPE_PREFIX = b'{"type":"'
 
 
@@ -415,7 +415,7 @@ def check_game(game_id: str | None, oid_hex: str, rows: list[tuple[Any, ...]], j
     p = -1
     for p, (version, topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows):
         if version != p + 1:
-            return fail(p, "missing", "event missing (deleted: the next stored event is at position {})".format(int(version) - 1))
+            return fail(p, "missing", f"event missing (deleted: the next stored event is at position {int(version) - 1})")
         if type(state) is not bytes:
             if isinstance(state, (bytearray, memoryview)):
                 state = bytes(state)
@@ -541,7 +541,7 @@ def _which(line: bytes, stored_seal: Any, nxt: tuple[Any, ...] | None, good: byt
     short = _seal.short_form(stored_seal) if isinstance(stored_seal, str) and _seal.SEAL_RE.match(stored_seal) else repr(stored_seal)
     if nxt is not None and isinstance(nxt[2], bytes) and isinstance(nxt[5], str):
         if _seal.chain(good, nxt[2]).hex() == nxt[5]:
-            return "seal", f"stored seal {short} differs from the chain of the stored events ({_seal.short_form(good.hex())}): the seal was edited"
+            return "seal", (f"stored seal {short} differs from the chain of the stored events " f"({_seal.short_form(good.hex())}): the seal was edited")
     return "event", f"event bytes differ from those sealed (stored seal {short}, the bytes give {_seal.short_form(good.hex())})"
 
 
@@ -575,15 +575,15 @@ def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
                     break
                 h = _seal.chain(h, bytes(state))
             if bad is not None:
-                problems.append(f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten since the checkpoint")
+                problems.append(f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten " "since the checkpoint")
                 continue
             assert h is not None
             if h.hex() != e.seal:
-                problems.append(f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the stored events, "
+                problems.append(f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the " "stored events, "
                                 f"the checkpoint's is {_seal.short_form(e.seal)}: the game was rewritten since the checkpoint")
                 continue
             if rows[e.length - 1][5] != e.seal:
-                problems.append(f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's {_seal.short_form(e.seal)}")
+                problems.append(f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's " f"{_seal.short_form(e.seal)}")
     return problems
 
 
@@ -600,7 +600,7 @@ def ensure_schema(recorder: ApplicationRecorder) -> None:
     processes may run this at once)."""
     t = _Tables(recorder)
     if t.sqlite:
-        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"PRAGMA table_info({JOURNAL_TABLE})")
             columns = {row[1] for row in c.fetchall()}
             if columns and "journal_seal" not in columns:
@@ -613,7 +613,7 @@ def ensure_schema(recorder: ApplicationRecorder) -> None:
     for statement in (f"ALTER TABLE {t.journal} ADD COLUMN IF NOT EXISTS journal_seal text",
                       f"CREATE TABLE IF NOT EXISTS {marker} (key text PRIMARY KEY, value text NOT NULL)"):
         # two processes altering at once: the loser's error is harmless
-        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+        with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             with conn.transaction(), conn.cursor() as curs:
                 curs.execute(statement)
 
@@ -662,23 +662,23 @@ def _write_backfill(t: _Tables, writes: list[tuple[Any, ...]]) -> None:
     if not writes:
         return
     if t.sqlite:
-        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.executemany(
-                f"INSERT INTO {t.journal} (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (?,?,?,?,?,?) "
-                "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = excluded.journal_seal "
+                f"INSERT INTO {t.journal} (originator_id, position, appended_by, received_at, seal, " "journal_seal) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = " "excluded.journal_seal "
                 "WHERE seal IS NULL OR journal_seal IS NULL", writes)
         return
-    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]
+    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
         curs.executemany(
-            f"INSERT INTO {t.journal} AS j (originator_id, position, appended_by, received_at, seal, journal_seal) VALUES (%s,%s,%s,%s,%s,%s) "
-            "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = excluded.journal_seal "
+            f"INSERT INTO {t.journal} AS j (originator_id, position, appended_by, received_at, seal, " "journal_seal) VALUES (%s,%s,%s,%s,%s,%s) "
+            "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = " "excluded.journal_seal "
             "WHERE j.seal IS NULL OR j.journal_seal IS NULL", writes)
 
 
 def _mark(t: _Tables, marker: str) -> None:
     if t.sqlite:
-        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+        with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"INSERT OR IGNORE INTO {marker} (key, value) VALUES (?, ?)", (BACKFILL_DONE, "1"))
         return
-    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]
+    with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
         curs.execute(f"INSERT INTO {marker} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (BACKFILL_DONE, "1"))

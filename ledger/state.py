@@ -54,13 +54,13 @@ class Log(Sequence[T], Generic[T]):
         self._n = len(self._items)
 
     @classmethod
-    def _view(cls, items: list[T], n: int) -> "Log[T]":
+    def _view(cls, items: list[T], n: int) -> Log[T]:
         log: Log[T] = object.__new__(cls)
         log._items = items
         log._n = n
         return log
 
-    def appended(self, item: T) -> "Log[T]":
+    def appended(self, item: T) -> Log[T]:
         """This log with ``item`` at the end (``self`` is unchanged)."""
         items, n = self._items, self._n
         if len(items) == n:
@@ -94,7 +94,7 @@ class Log(Sequence[T], Generic[T]):
             raise IndexError("log index out of range")
         return self._items[i]
 
-    def __add__(self, other: Iterable[T]) -> "Log[T]":
+    def __add__(self, other: Iterable[T]) -> Log[T]:
         log = self
         for item in other:
             log = log.appended(item)
@@ -265,7 +265,7 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     totals: tuple[int, ...] = ()
     eliminated: tuple[int, ...] = ()
     ended: str | None = None
-    history: "TableState | None" = None
+    history: TableState | None = None
     extra: VariantState | None = None
 
     # --- derived views ---------------------------------------------------

@@ -20,7 +20,9 @@ Two questions eventsourcing answers badly:
 Traceback (most recent call last):
 ...
 ledger.store_probe.StoreMissingError: no store at /no/such/x.db (import a record first: rummy-ledger import FILE)
->>> str(StoreUnreachableError(*_pg_reason('connection failed: connection to server at "h", port 5432 failed: FATAL:  database "nosuch" does not exist', "nosuch", "h:5432")))
+>>> str(StoreUnreachableError(*_pg_reason(
+...     'connection failed: connection to server at "h", port 5432 failed: FATAL:  database "nosuch" does not exist',
+...     "nosuch", "h:5432")))
 "database 'nosuch' does not exist on h:5432"
 """
 

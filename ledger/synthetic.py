@@ -43,7 +43,7 @@ def two_player_record(
     (``abandoned``)."""
     rng = random.Random(seed)
     events: list[Event] = [
-        GameStarted(game_id=game_id, variant=variant,  # type: ignore[arg-type]
+        GameStarted(game_id=game_id, variant=variant,
                     players=(Player(seat=0, name="Anna"), Player(seat=1, name="Bruno")))
     ]
     for hand in range(1, hands + 1):

@@ -20,7 +20,8 @@ Roles (issue 14, "Tokens and roles"):
 Scope: ``game`` (one game id) and/or ``tournament`` (the game's
 ``meta.tournament``); a token without either covers every game.
 
->>> t = Token(id="0a1b2c3d4e5f", name="Mario Rossi", role="recorder", tournament="Club night", game=None, created_at="", revoked_at=None)
+>>> t = Token(id="0a1b2c3d4e5f", name="Mario Rossi", role="recorder", tournament="Club night",
+...           game=None, created_at="", revoked_at=None)
 >>> t.covers("g1", "Club night"), t.covers("g1", "Other"), t.may_rule, t.may_read_all
 (True, False, False, False)
 """
@@ -31,7 +32,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -98,7 +99,7 @@ def digest(token: str) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class TokenStore:

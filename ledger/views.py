@@ -18,7 +18,7 @@ from gettext import NullTranslations
 from typing import Any
 
 from ledger.cards import pretty, pretty_list
-from ledger.events import Event
+from ledger.events import Event, PositionRestored
 from ledger.redaction import SPECTATOR, Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
 
@@ -159,8 +159,8 @@ def move_text(event: Event, state: TableState | None = None, pov: Pov = None, tr
             if not deadwood:
                 return _("%(who)s goes gin, discarding face down") % {"who": name}
             return _("%(who)s knocks with %(n)s deadwood card(s), discarding face down") % {"who": name, "n": len(deadwood)}
-    if event.type == "position_restored":
-        return _("referee restores the table to move %(target)s") % {"target": getattr(event, "target")}
+    if isinstance(event, PositionRestored):
+        return _("referee restores the table to move %(target)s") % {"target": event.target}
     return describe(event, state, tr)
 
 

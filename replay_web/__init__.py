@@ -82,8 +82,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.from_mapping(config)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # Flask's DefaultJSONProvider has it; app.json is typed JSONProvider
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # as above
 
     store = open_store(app.config)
     app.extensions[EXT] = ReplayCache(store, size=int(app.config["REPLAY_CACHE_SIZE"]), every=int(app.config["REPLAY_EVERY"]))
@@ -111,7 +111,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         g.started_at = (time.perf_counter(), time.thread_time())
 
     @app.after_request
-    def _headers(response):  # type: ignore[no-untyped-def]
+    def _headers(response):
         started = g.get("started_at")
         if started is not None:  # time spent in the app (wall, CPU), for benchmarks and browsers' dev tools
             wall, cpu = (time.perf_counter() - started[0]) * 1000, (time.thread_time() - started[1]) * 1000
@@ -134,7 +134,7 @@ def _wants_json() -> bool:
 
 
 def _error(status: int, title: str, message: str, extra: Mapping[str, Any] | None = None, headers: Any = None,
-           page_message: str | None = None):  # type: ignore[no-untyped-def]
+           page_message: str | None = None):
     """The error answer: JSON (English) under ``/api/``, else the error page
     in the page's language (``page_message``: the message translated, when
     it differs from the JSON one)."""
@@ -146,7 +146,7 @@ def _error(status: int, title: str, message: str, extra: Mapping[str, Any] | Non
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
-    def _http(exc: HTTPException):  # type: ignore[no-untyped-def]
+    def _http(exc: HTTPException):
         if isinstance(exc, InternalServerError):
             return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged",
                           page_message=gettext("the viewer failed on this request; the record is unchanged"))
@@ -154,17 +154,17 @@ def _register_errors(app: Flask) -> None:
         return _error(exc.code or 500, exc.name, exc.description or exc.name, getattr(exc, "extra", None), headers)
 
     @app.errorhandler(GameNotFoundError)
-    def _not_found(exc: GameNotFoundError):  # type: ignore[no-untyped-def]
+    def _not_found(exc: GameNotFoundError):
         return _error(404, "Not Found", f"no game {exc.game_id!r} in the store",
                       page_message=gettext("no game %(game)s in the store", game=repr(exc.game_id)))
 
     @app.errorhandler(RecordError)
-    def _bad_record(exc: RecordError):  # type: ignore[no-untyped-def]
+    def _bad_record(exc: RecordError):
         return _error(422, "Unprocessable Record", f"the stored record cannot be replayed: {exc}",
                       page_message=gettext("the stored record cannot be replayed: %(error)s", error=str(exc)))
 
     @app.errorhandler(Exception)
-    def _crash(exc: Exception):  # type: ignore[no-untyped-def]
+    def _crash(exc: Exception):
         app.logger.exception("request failed: %s", request.path)
         return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged",
                       page_message=gettext("the viewer failed on this request; the record is unchanged"))

@@ -33,8 +33,8 @@ import os
 import re
 import time
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
 import msgspec
 from flask import Flask, abort, current_app, request
@@ -91,7 +91,7 @@ SPECTATOR_ACCESS = Access(omniscient=False, upto=0, finished=False, view="specta
 def spectator_delay(app: Flask | None = None) -> float:
     """Seconds: the app's ``SPECTATOR_DELAY``, else ``RUMMY_LEDGER_SPECTATOR_DELAY``, else 60."""
     app = app or current_app
-    value = app.config.get("SPECTATOR_DELAY")
+    value: Any = app.config.get("SPECTATOR_DELAY")  # whatever the config holds: float() below rejects a non-number
     if value is None:
         value = os.environ.get(DELAY_ENV, DEFAULT_DELAY)
     try:
@@ -138,7 +138,7 @@ class RedactCredentials(logging.Filter):
     line: such a request is refused (:func:`refuse_url_credentials`), but
     the server's access log would still hold the secret."""
 
-    _PATTERN = re.compile(r"([?&](?:%s)=)[^&\s\"']*" % "|".join(_URL_CREDENTIALS), re.IGNORECASE)
+    _PATTERN = re.compile(rf"([?&](?:{'|'.join(_URL_CREDENTIALS)})=)[^&\s\"']*", re.IGNORECASE)
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
@@ -190,7 +190,15 @@ def _tournament(started: GameStarted) -> str | None:
     return started.meta.tournament if started.meta is not None else None
 
 
-def check_write(token: Token, started: GameStarted, events: Sequence[Event]) -> None:
+class Typed(Protocol):
+    """What :func:`check_write` reads of an event: its ``type`` (an :class:`~ledger.events.Event`,
+    or the desk's stand-in for a ruling it is about to build)."""
+
+    @property
+    def type(self) -> str: ...
+
+
+def check_write(token: Token, started: GameStarted, events: Sequence[Typed]) -> None:
     """Abort 403 unless ``token`` may append ``events`` to the game opened by
     ``started``: the game in its scope, and rulings only by a referee/admin."""
     if not token.covers(started.game_id, _tournament(started)):
@@ -198,7 +206,8 @@ def check_write(token: Token, started: GameStarted, events: Sequence[Event]) -> 
     if not token.may_rule:
         for i, e in enumerate(events):
             if e.type in RULING_TYPES:
-                raise Forbidden(description=f"event {i + 1} is {e.type}: only a referee (or admin) token may append rulings; this is a {token.role} token")
+                raise Forbidden(description=f"event {i + 1} is {e.type}: only a referee (or admin) token may append "
+                                            f"rulings; this is a {token.role} token")
 
 
 # --- reading --------------------------------------------------------------
@@ -216,7 +225,7 @@ def _parse_time(value: str | None) -> float | None:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def received_times(game_id: str, count: int) -> list[float | None]:

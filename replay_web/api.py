@@ -48,7 +48,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 @bp.get("/games")
-def games():  # type: ignore[no-untyped-def]
+def games():
     rows, _ = filter_games(request.args)
     return jsonify({"games": rows})
 
@@ -79,7 +79,7 @@ def _position(g: Any, acc: access.Access, pov: Pov) -> int:
 
 
 @bp.get("/games/<game_id>")
-def game(game_id: str):  # type: ignore[no-untyped-def]
+def game(game_id: str):
     g = params.load_game(game_id)
     acc, pov, upto = _seat_reader(g)
     state = g.final if (pov is None and upto == g.last) else g.state_at(upto)
@@ -113,7 +113,7 @@ def game(game_id: str):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/games/<game_id>/state")
-def state(game_id: str):  # type: ignore[no-untyped-def]
+def state(game_id: str):
     g = params.load_game(game_id)
     acc = access.reader_access(g)
     pov = params.pov(request.args, g)
@@ -125,7 +125,7 @@ def state(game_id: str):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/games/<game_id>/audit")
-def audit(game_id: str):  # type: ignore[no-untyped-def]
+def audit(game_id: str):
     g = params.load_game(game_id)
     acc, pov, at = _seat_reader(g)
     if pov is None and at == g.last:
@@ -135,7 +135,7 @@ def audit(game_id: str):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/games/<game_id>/score")
-def score(game_id: str):  # type: ignore[no-untyped-def]
+def score(game_id: str):
     g = params.load_game(game_id)
     acc, pov, at = _seat_reader(g)
     if pov is None and at == g.last:

@@ -22,14 +22,12 @@ from functools import cached_property
 from typing import Any
 
 from ledger.audit import report
-from ledger.replay import replay
 from ledger.errors import RecordError
 from ledger.events import Event, GameStarted
-from ledger.replay import Replayer
+from ledger.replay import Replayer, replay
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
 from ledger.views import describe
-
 from replay_web.access import finished
 from replay_web.present import game_result
 from replay_web.store import Store

@@ -45,7 +45,7 @@ from flask import Blueprint, Flask, current_app, flash, g, redirect, render_temp
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.exceptions import BadRequest, Conflict, Forbidden, MethodNotAllowed, Unauthorized
+from werkzeug.exceptions import BadRequest, Conflict, MethodNotAllowed, Unauthorized
 from wtforms import HiddenField, IntegerField, PasswordField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
 
@@ -135,7 +135,7 @@ def _local(target: str | None) -> str:
 
 
 @bp.route("/signin", methods=["GET", "POST"])
-def signin():  # type: ignore[no-untyped-def]
+def signin():
     tokens = access.token_store()
     form = SignInForm()
     if request.method == "GET":
@@ -162,7 +162,7 @@ def signin():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/signout")
-def signout():  # type: ignore[no-untyped-def]
+def signout():
     SignOutForm()  # the CSRF check ran before the view (CSRFProtect)
     session.clear()
     flash(_("signed out"))
@@ -242,7 +242,7 @@ def _game(game_id: str) -> Any:
 
 
 @bp.post("/games/<game_id>/rulings/penalty")
-def rule_penalty(game_id: str):  # type: ignore[no-untyped-def]
+def rule_penalty(game_id: str):
     game = _game(game_id)
     token = _referee(game)
     form = PenaltyForm()
@@ -259,7 +259,7 @@ def rule_penalty(game_id: str):  # type: ignore[no-untyped-def]
 
 
 @bp.post("/games/<game_id>/rulings/restore")
-def rule_restore(game_id: str):  # type: ignore[no-untyped-def]
+def rule_restore(game_id: str):
     game = _game(game_id)
     token = _referee(game)
     form = RestoreForm()

@@ -34,9 +34,9 @@ from ledger.variants import find_variant
 from ledger.views import move_text
 from replay_web import access, desk, params
 from replay_web.cache import GameData
+from replay_web.i18n import gettext as _
 from replay_web.present import ORDERS, board
 from replay_web.store import meta_of
-from replay_web.i18n import gettext as _
 from replay_web.words import viewer_move
 
 bp = Blueprint("games", __name__)
@@ -187,12 +187,12 @@ class _ListReader:
 
 
 @bp.get("/")
-def index():  # type: ignore[no-untyped-def]
+def index():
     return redirect(url_for("games.games_list"))
 
 
 @bp.get("/games")
-def games_list():  # type: ignore[no-untyped-def]
+def games_list():
     rows, choices = filter_games(request.args)
     return render_template("games.html", rows=rows, choices=choices, args=request.args, sort=sort_links(request.args))
 
@@ -327,7 +327,7 @@ def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None,
         hand_no=state.hand,
     )
     here = {"game_id": game.game_id, "at": at, **_pov_args(ctx["pov"])}
-    ctx["order_links"] = {o: url_for("games.game_page", **here, **_order_args(o)) for o in ORDERS}
+    ctx["order_links"] = {o: url_for("games.game_page", **{**here, **_order_args(o)}) for o in ORDERS}
     return ctx
 
 
@@ -351,7 +351,7 @@ def _known(full: GameData, state: TableState, at: int, last: int | None, pov: Po
 
 
 @bp.get("/games/<game_id>")
-def game_page(game_id: str):  # type: ignore[no-untyped-def]
+def game_page(game_id: str):
     """The game page at ``at`` as ``pov`` sees it. In a seat's or spectator's
     view every part (table, moves, audit, scores, controls, data attributes)
     is a function of the record up to ``at`` and of what that viewer saw
@@ -404,7 +404,7 @@ def game_page(game_id: str):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/games/<game_id>/board")
-def board_fragment(game_id: str):  # type: ignore[no-untyped-def]
+def board_fragment(game_id: str):
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
     state = full.state_at(at)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import io
 import threading
-from functools import lru_cache
+from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
@@ -85,7 +85,7 @@ def po_path(lang: str) -> Path:
     return TRANSLATIONS_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> NullTranslations:
     """The gettext translations of ``lang`` (English: the msgids themselves).
 
@@ -155,8 +155,8 @@ def lang_url(lang: str) -> str:
 
     if request.endpoint is None or request.method != "GET":
         return url_for("games.games_list", lang=lang)
-    args = {k: v for k, v in request.args.items() if k != "lang"}
-    return url_for(request.endpoint, **(request.view_args or {}), **args, lang=lang)
+    values: dict[str, Any] = {**(request.view_args or {}), **{k: v for k, v in request.args.items() if k != "lang"}, "lang": lang}
+    return url_for(request.endpoint, **values)
 
 
 def init_app(app: Any) -> None:
@@ -166,7 +166,7 @@ def init_app(app: Any) -> None:
     from flask import g, has_app_context
 
     app.jinja_env.add_extension("jinja2.ext.i18n")
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+    app.jinja_env.install_gettext_callables(
         lambda s: translations(current_lang()).gettext(s),
         lambda s, p, n: translations(current_lang()).ngettext(s, p, n),
         newstyle=True,

@@ -87,7 +87,7 @@ def _print(html: str) -> bytes:
         except PlaywrightError as exc:
             first = (str(exc).strip().splitlines() or ["no message"])[0]
             raise PdfUnavailableError(
-                f"cannot start Chromium ({exe or 'the browser Playwright installed'}): {first}; install Debian's chromium "
+                f"cannot start Chromium ({exe or 'the browser Playwright installed'}): {first}; install Debian's " "chromium "
                 f"or set {CHROMIUM_ENV} to a Chromium binary; -o FILE.html writes the printable page without it"
             ) from None
         try:

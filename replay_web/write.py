@@ -32,7 +32,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
+from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import iter_lines, parse_line
 from replay_web import access
@@ -72,13 +72,13 @@ def _events_from_body() -> tuple[list[Event], list[int]]:
     """The body's events and their body lines; 415/413/400 otherwise."""
     ctype = (request.mimetype or "").lower()
     if ctype not in JSON_TYPES + LINES_TYPES:
-        raise ApiError(415, f"send the events as application/json (one event) or application/x-ndjson (JSON Lines), not {ctype}" if ctype else "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON Lines)")
+        raise ApiError(415, f"send the events as application/json (one event) or application/x-ndjson (JSON Lines), not {ctype}" if ctype else "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON " "Lines)")
     body = request.get_data(cache=False)  # 413 when Content-Length is above MAX_CONTENT_LENGTH
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if request.content_length is None and limit is not None and len(body) >= limit:
         # a chunked body: werkzeug stops reading at the limit without a word, so a
         # body that reached it was cut; refuse it whole rather than store its start
-        raise ApiError(413, f"the body is {limit:,} bytes or more (sent in chunks); the limit is {limit - 1:,} bytes: send fewer events per request")
+        raise ApiError(413, f"the body is {limit:,} bytes or more (sent in chunks); the limit is {limit - 1:,} bytes: send fewer " "events per request")
     try:
         if ctype in JSON_TYPES:
             if not body.strip():
@@ -119,7 +119,8 @@ def _expected() -> int:
             raise ApiError(400, f"expected={query!r} is not a position (a whole number ≥ 0)")
         values.append(int(query))
     if not values:
-        raise ApiError(428, "say which position the first event takes: If-Match: \"<position>\" or ?expected=N (the game's current length)")
+        raise ApiError(428, "say which position the first event takes: If-Match: \"<position>\" "
+                            "or ?expected=N (the game's current length)")
     if len(set(values)) > 1:
         raise ApiError(400, f"If-Match says {values[0]} and ?expected= says {values[1]}")
     return values[0]
@@ -170,7 +171,7 @@ def _created(result: Any, status: int, location: str) -> Any:
 
 
 @bp.post("/games")
-def create_game():  # type: ignore[no-untyped-def]
+def create_game():
     token = access.writer()
     app = _ledger()
     events, lines = _events_from_body()
@@ -189,7 +190,7 @@ def create_game():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/games/<game_id>/events")
-def append(game_id: str):  # type: ignore[no-untyped-def]
+def append(game_id: str):
     token = access.writer()
     app = _ledger()
     expected = _expected()
@@ -202,7 +203,8 @@ def append(game_id: str):  # type: ignore[no-untyped-def]
         raise record_error(err, lines, offset=expected) from None
     except ConcurrentAppendError:
         length = _length(app, game_id)
-        raise ApiError(409, f"game {game_id!r} has {length} events: position {expected} is not the next one (another writer was first?); re-read and retry with If-Match: \"{length}\"",
+        raise ApiError(409, f"game {game_id!r} has {length} events: position {expected} is not the next one "
+                       f"(another writer was first?); re-read and retry with If-Match: \"{length}\"",
                        {"length": length}, {"ETag": f'"{length}"'}) from None
     except GameConflictError as err:
         raise ApiError(409, str(err), {"length": _length(app, game_id)}) from None

@@ -26,7 +26,13 @@ from ledger.projections.analytics import (
     follow,
     update,
 )
-from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, DuckDBTrackingRecorder, default_wait, open_duckdb
+from ledger.projections.duckdb_recorder import (
+    AnalyticsBusyError,
+    AnalyticsError,
+    DuckDBTrackingRecorder,
+    default_wait,
+    open_duckdb,
+)
 from ledger.projections.tables import TABLES
 
 

@@ -33,7 +33,7 @@ def main(db: str | None, analytics: str | None, rebuild: bool, batch: int, wait:
         sys.exit(2)
     finally:
         app.close()
-    click.echo(f"{result.notifications} events applied, {result.games} games (re)built; view {path} at event {result.position or 0}")
+    click.echo(f"{result.notifications} events applied, {result.games} games (re)built; view {path} at event " f"{result.position or 0}")
 
 
 if __name__ == "__main__":

@@ -22,8 +22,8 @@ the batch in flight, and the next run starts after the last tracked id.
 from __future__ import annotations
 
 import os
-from itertools import takewhile
 from collections.abc import Callable, Mapping, Sequence
+from itertools import takewhile
 from pathlib import Path
 from types import EllipsisType
 from typing import Any
@@ -35,10 +35,10 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import BaseProjectionRunner, Projection
 
 from ledger.application import LedgerApp, store_env
-from ledger.events import Event, GameStarted, decode_event, encode_event
-from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
 from ledger.errors import LedgerError
+from ledger.events import Event, decode_event, encode_event
 from ledger.persistence import StoredEventError
+from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
 from ledger.projections.rows import Rows, empty_rows, game_rows
 from ledger.projections.tables import to_arrow
 
@@ -76,16 +76,18 @@ class Undecodable(msgspec.Struct, frozen=True, kw_only=True):
 
 
 #: errors of one game's data (not of the machine): that game is skipped, the others go on
-GAME_DATA_ERRORS: tuple[type[BaseException], ...] = (
+GAME_DATA_ERRORS: tuple[type[Exception], ...] = (
     LedgerError, ValueError, TypeError, LookupError, OverflowError, ArithmeticError, msgspec.MsgspecError,
 )
+#: a stored event that does not decode (the store's error or the game data's)
+_DECODE_ERRORS: tuple[type[Exception], ...] = (EventSourcingError, *GAME_DATA_ERRORS)
 
 
 def domain_event_or_undecodable(app: LedgerApp, notification: Any) -> Any:
     """The notification's domain event, or an :class:`Undecodable` naming why not."""
     try:
         return app.mapper.to_domain_event(notification)
-    except (EventSourcingError, *GAME_DATA_ERRORS) as exc:
+    except _DECODE_ERRORS as exc:
         state = notification.state
         raw = bytes(state).decode("utf-8", "replace") if isinstance(state, (bytes, bytearray, memoryview)) else str(state)
         reason = exc.reason if isinstance(exc, StoredEventError) else f"the stored event does not decode ({type(exc).__name__}: {exc})"
@@ -137,7 +139,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
         #: ``(game, why)`` of the games skipped so far (see :class:`UpdateResult`)
         self.skipped: list[tuple[str, str]] = []
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:  # type: ignore[override]
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """Apply one stored event (a :class:`~ledger.persistence.GameEvent`)."""
         self.process_batch([(domain_event, tracking)])
 
@@ -166,7 +168,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
             earlier = [(pos, raw) for pos, raw in prior.get(stream, []) if pos < first_new]
             positions = [p for p, _ in earlier] + [p for p, _ in fresh]
             if positions != list(range(len(positions))):
-                raise AnalyticsError(f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run `analytics update --rebuild`")
+                raise AnalyticsError(f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run " "`analytics update --rebuild`")
             texts = [raw for _, raw in earlier] + [d.raw if isinstance(d, Undecodable) else encode_event(d.event).decode() for _, d in fresh]
             game = _game_id(texts[0]) or stream
             try:
@@ -184,7 +186,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
                 for table, batch in built.items():
                     if batch:
                         to_arrow(table, batch)  # a value the columns cannot hold fails here, for this game alone
-            except (_Skip, *GAME_DATA_ERRORS) as exc:
+            except _SKIP_ERRORS as exc:
                 why = str(exc) if isinstance(exc, _Skip) else f"{type(exc).__name__}: {exc}"
                 self.skipped.append((game, why))
                 built = _skipped_rows(game, stream, texts, why)
@@ -201,6 +203,10 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
 
 class _Skip(Exception):
     """This game cannot be projected (the message says why)."""
+
+
+#: what skips one game while the others go on
+_SKIP_ERRORS: tuple[type[Exception], ...] = (_Skip, *GAME_DATA_ERRORS)
 
 
 def _hex(originator_id: Any) -> str:

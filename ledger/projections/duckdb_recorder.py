@@ -80,7 +80,7 @@ def open_duckdb(path: str, *, read_only: bool = False, wait: float = 0.0, sandbo
                 waited = f" after waiting {wait:g}s" if wait > 0 else ""
                 raise AnalyticsBusyError(
                     f"analytics view {path} is in use by another process ({holder}){waited}; "
-                    "another `analytics update`, `export` or `query` is running: try again when it ends, or pass --wait SECONDS"
+                    "another `analytics update`, `export` or `query` is running: try again when it ends, or " "pass --wait SECONDS"
                 ) from None
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
@@ -146,7 +146,7 @@ class DuckDBTrackingRecorder(TrackingRecorder):
             con.execute("COMMIT")
             self.rebuilt = True
         con.execute("BEGIN")
-        con.execute("CREATE TABLE IF NOT EXISTS tracking (application_name VARCHAR PRIMARY KEY, notification_id BIGINT NOT NULL)")
+        con.execute("CREATE TABLE IF NOT EXISTS tracking (application_name VARCHAR PRIMARY KEY, notification_id BIGINT " "NOT NULL)")
         for table in TABLES:
             con.execute(create_statement(table))
         con.execute(
@@ -277,7 +277,7 @@ class DuckDBTrackingRecorder(TrackingRecorder):
         with self._lock:
             cur = self.connection.cursor()
             try:
-                return {t: int(cur.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in TABLES}  # type: ignore[index]
+                return {t: int(cur.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in TABLES}  # type: ignore[index]  # count(*) always returns a row
             finally:
                 cur.close()
 

@@ -19,20 +19,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 import msgspec
 
 from ledger.audit import report
 from ledger.errors import LedgerError
-from ledger.events import Event, GameStarted, at_moment
+from ledger.events import Event, GameStarted, PositionRestored, at_moment
+from ledger.projections.tables import TABLES
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 from ledger.views import describe
-
-from ledger.projections.tables import TABLES
 
 Rows = dict[str, list[tuple]]
 
@@ -53,7 +52,7 @@ def parse_at(at: str | None) -> datetime | None:
     """
     if not at:
         return None
-    return at_moment(at).astimezone(timezone.utc)
+    return at_moment(at).astimezone(UTC)
 
 
 def event_cards(e: Any) -> list[str] | None:
@@ -86,8 +85,8 @@ def undone_positions(events: Sequence[Event]) -> set[int]:
     # update per restoration would cost the square of a long game)
     depth = [0] * (len(events) + 1)
     for pos, e in enumerate(events):
-        if e.type == "position_restored" and e.target + 1 < pos:  # type: ignore[attr-defined]
-            depth[e.target + 1] += 1  # type: ignore[attr-defined]
+        if isinstance(e, PositionRestored) and e.target + 1 < pos:
+            depth[e.target + 1] += 1
             depth[pos] -= 1
     undone: set[int] = set()
     open_ranges = 0
@@ -127,8 +126,8 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
     folded: list[TableState] = []
     error: str | None = None
     try:
-        for state in states(e for e, _ in events):
-            folded.append(state)
+        for after in states(e for e, _ in events):
+            folded.append(after)
     except REPLAY_ERRORS as exc:
         error = f"{type(exc).__name__}: {exc}"
 

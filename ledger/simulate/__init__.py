@@ -29,6 +29,7 @@ from ledger.simulate.inject import Injector
 from ledger.simulate.strategy import SimulationError, Strategy
 from ledger.variants import find_variant
 
+
 class _Strategies(Mapping[str, str | type]):
     """variant -> ``"module:Class"`` of its strategy, read from the catalog (variants that have one)."""
 
@@ -92,7 +93,7 @@ def write_game(out: Path, events: list[Event], injected: list[dict[str, object]]
     is not None) in ``out``; returns the record's path."""
     from ledger.records import write_record
 
-    gid = events[0].game_id  # type: ignore[attr-defined]
+    gid = events[0].game_id  # type: ignore[attr-defined]  # events[0] is the game_started
     path = out / f"{gid}.jsonl"
     write_record(events, path)
     if injected is not None:

@@ -16,14 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ledger.events import (
-    DeclaredMeld,
-    DiscardTaken,
-    HandEnded,
-    Knocked,
-    MeldLaid,
-    UpcardPassed,
-)
+from ledger.events import DeclaredMeld, DiscardTaken, HandEnded, Knocked, MeldLaid, UpcardPassed
 from ledger.simulate.players import card_points, discard_order, find_melds, layoffs
 from ledger.simulate.strategy import Strategy
 from ledger.simulate.table import Table

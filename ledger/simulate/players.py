@@ -49,7 +49,7 @@ def find_melds(hand: Sequence[str], mr: MeldRules, use_wilds: bool = True) -> li
     by_rank: dict[int, list[str]] = {}
     for c in nat:
         by_rank.setdefault(RANK[c], []).append(c)
-    for rank, cards in sorted(by_rank.items()):
+    for _rank, cards in sorted(by_rank.items()):
         if mr.set_distinct_suits:
             seen: dict[str, str] = {}
             for c in cards:

@@ -73,7 +73,7 @@ class Strategy:
         return tuple(Player(seat=i, name=NAMES[i % len(NAMES)]) for i in range(n))
 
     def game_started(self, game_id: str, ruleset: str | None, n: int) -> GameStarted:
-        return GameStarted(game_id=game_id, variant=self.variant, ruleset=ruleset, players=self.players(n))  # type: ignore[arg-type]
+        return GameStarted(game_id=game_id, variant=self.variant, ruleset=ruleset, players=self.players(n))
 
     def play_game(self, game_id: str, ruleset: str | None, n: int) -> Table:
         """A complete game: hands until :meth:`game_over` (or ``max_hands``)."""
@@ -95,7 +95,7 @@ class Strategy:
     def game_ended(self, t: Table, reason: str) -> Event:
         from ledger.events import GameEnded
 
-        return GameEnded(reason=reason)  # type: ignore[arg-type]
+        return GameEnded(reason=reason)  # type: ignore[arg-type]  # the strategies give a GameEndReason
 
     def game_over(self, state: TableState) -> str | None:
         """The ``game_ended`` reason once the game is over, else None: the

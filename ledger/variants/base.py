@@ -52,7 +52,7 @@ from ledger.events import (
 )
 from ledger.melds import FAULTS, MeldInfo, MeldRules, analyze, layoff_candidates
 from ledger.state import Finding, Meld, TableState, VariantState, replace
-from ledger.variants.options import OptionSpec, Options, option_specs, preset_values
+from ledger.variants.options import Options, OptionSpec, option_specs, preset_values
 from ledger.variants.outcome import OutcomeRules
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ class Rules(OutcomeRules):
             if spec and isinstance(spec[0], str):
                 ok = value in spec
             else:
-                ok = isinstance(value, spec) and not (bool not in spec and isinstance(value, bool))  # type: ignore[arg-type]
+                ok = isinstance(value, spec) and not (bool not in spec and isinstance(value, bool))  # type: ignore[arg-type]  # spec is a tuple of types here
             if not ok:
                 raise RecordError("REC-FORMAT", f"option {key!r} cannot be {value!r} (allowed: {_spec_text(spec)})", field=f"options.{key}", position=0)
             resolved[key] = value
@@ -124,7 +124,7 @@ class Rules(OutcomeRules):
         return f"{type(self).__name__}(ruleset={self.ruleset!r}, options={self.options!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and (other.ruleset, other.options, other.n_players) == (self.ruleset, self.options, self.n_players)  # type: ignore[attr-defined]
+        return type(other) is type(self) and (other.ruleset, other.options, other.n_players) == (self.ruleset, self.options, self.n_players)
 
     def __hash__(self) -> int:
         return hash((type(self), self.ruleset, tuple(sorted(self.options.items())), self.n_players))
@@ -535,7 +535,7 @@ class Rules(OutcomeRules):
             options = self.layoff_options(meld, e.cards)
             if len(options) > 1:
                 shown = " or ".join(pretty_list(o) for o in options[:3])
-                raise self.reject("REC-FORMAT", f"ambiguous lay-off of {pretty_list(e.cards)} on meld {e.meld}: the record must give `result` ({shown})", pos, "result")
+                raise self.reject("REC-FORMAT", f"ambiguous lay-off of {pretty_list(e.cards)} on meld {e.meld}: the record must give " f"`result` ({shown})", pos, "result")
             cards = options[0] if options else meld.cards + tuple(e.cards)
         after = replace(meld, cards=cards, info=analyze(cards, self._meld_rules))
         before = state
@@ -638,8 +638,8 @@ Rules._handlers = handler_table(Rules)
 
 def _spec_text(spec: OptionSpec) -> str:
     if spec and isinstance(spec[0], str):
-        return ", ".join(spec)  # type: ignore[arg-type]
-    return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]
+        return ", ".join(spec)
+    return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]  # spec is a tuple of types here
 
 
 if TYPE_CHECKING:  # Rules implements every hook of the declared interface (checked by mypy)

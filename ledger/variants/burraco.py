@@ -85,12 +85,23 @@ import msgspec
 
 from ledger.cards import JOKER, RANK, deck_counter, pretty, pretty_list
 from ledger.errors import RecordError
-from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PozzettoTaken, StockRestocked
+from ledger.events import (
+    CardDiscarded,
+    CardDrawn,
+    DiscardTaken,
+    Event,
+    HandEnded,
+    JokerSwapped,
+    MeldExtended,
+    MeldLaid,
+    PozzettoTaken,
+    StockRestocked,
+)
 from ledger.melds import MeldRules
 from ledger.state import Meld, SideScore, TableState, VariantState, replace
 from ledger.variants.base import Rules
-from ledger.variants.options import FIXED, Options
 from ledger.variants.burraco_scoring import BURRACO_MELDS, burraco_kind, burraco_rank, cards_value, side_breakdown
+from ledger.variants.options import FIXED, Options
 
 
 def is_wild_card(card: str) -> bool:
@@ -226,7 +237,7 @@ class BurracoRules(Rules):
             return (0, 1, 0, 1)
         if any(t is None for t in teams) or set(teams) != {0, 1} or teams[0] != teams[2] or teams[1] != teams[3]:
             raise RecordError("REC-REF", f"teams {teams}: Burraco partners sit opposite (seats 0 and 2, seats 1 and 3) in teams 0 and 1", field="players", position=0)
-        return tuple(int(t) for t in teams)  # type: ignore[arg-type]
+        return tuple(int(t) for t in teams)
 
     def new_extra(self, state: TableState) -> BurracoExtra:
         return BurracoExtra()
@@ -332,14 +343,14 @@ class BurracoRules(Rules):
         side = state.sides[seat]
         if before.side != side:
             state = self.flag(state, pos, seat, "BUR-TURN-1",
-                              f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of {self.side_label(state, before.side)}: lay-offs go only on one's own side's melds")
+                              f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of " f"{self.side_label(state, before.side)}: lay-offs go only on one's own side's melds")
         state = super().check_layoff(before, after, state, pos, seat, event)
         return self.check_duplicate_sets(before, after, state, pos, seat)
 
     def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
         """BUR-MELD-3: a wild never goes back to the hand."""
         return self.flag(state, pos, seat, "BUR-MELD-3",
-                         f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} (put in {pretty(event.card)}): in Burraco a wild never leaves the table")
+                         f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} " f"(put in {pretty(event.card)}): in Burraco a wild never leaves the table")
 
     # --- going out ----------------------------------------------------------------
     def closing_faults(self, state: TableState, seat: int, melded: bool, last: str | None) -> list[tuple[str, str]]:
@@ -391,7 +402,7 @@ class BurracoRules(Rules):
             return handler(state, e, pos)
         cards = e.cards if not isinstance(e, CardDiscarded) else (e.card,)
         state = self.flag(state, pos, e.seat, "BUR-POZZ-2",
-                          f"{state.name(e.seat)} played {pretty_list(cards)} from the pozzetto taken with the discard before its next turn")
+                          f"{state.name(e.seat)} played {pretty_list(cards)} from the pozzetto taken with the discard before " "its next turn")
         keep = {"turn": state.turn, "phase": state.phase, "drew": state.drew, "taken": state.taken, "turn_start": state.turn_start,
                 "turn_melds": state.turn_melds, "turns": state.turns}
         new = handler(replace(state, turn=e.seat, phase="play"), e, pos)
@@ -467,7 +478,7 @@ class BurracoRules(Rules):
             stock: tuple[str, ...] | None = tuple(cards)
         else:
             if drawn is not None:
-                first = [i for i in left if state.pozzetti[i] and state.pozzetti[i][0] == drawn]  # type: ignore[index]
+                first = [i for i in left if (pozzetto := state.pozzetti[i]) and pozzetto[0] == drawn]
                 index = first[0] if first else index
             known = state.pozzetti[index]
             stock = tuple(known) if known is not None else None
@@ -486,7 +497,7 @@ class BurracoRules(Rules):
             raise self.reject("REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type")
         return self.restock_from_pozzetto(state, e.cards, pos)
 
-    def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:  # type: ignore[override]
+    def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
         """A seat takes pozzetto ``e.pozzetto`` into its (empty) hand.
 
         Raises ``REC-WHERE`` for a pozzetto already taken or turned into the

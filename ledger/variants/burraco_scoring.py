@@ -128,7 +128,7 @@ def side_breakdown(
     >>> m = analyze(("3H", "4H", "5H", "6H", "7H", "8H", "9H"), BURRACO_MELDS)
     >>> side_breakdown([m], [("KS", "JK")], closed=False, took_pozzetto=False)
     {'melds': 45, 'burraco_clean': 200, 'burraco_semi_clean': 0, 'burraco_dirty': 0, 'closing': 0, 'hand': -40, 'no_pozzetto': -100}
-    """
+    """  # noqa: E501 (a doctest's output line)
     out = dict.fromkeys(COMPONENTS, 0)
     for info in melds:
         out["melds"] += cards_value(info.cards)

@@ -68,23 +68,11 @@ from collections import Counter
 from typing import Annotated, Any, ClassVar
 
 from ledger.cards import pretty, pretty_list
-from ledger.events import Event, HandEnded, Knocked, MeldExtended, MeldLaid
+from ledger.events import CardDiscarded, DiscardTaken, Event, HandEnded, Knocked, MeldExtended, MeldLaid, UpcardPassed
 from ledger.melds import FAULTS, MeldRules, analyze
-from ledger.state import (
-    Meld,
-    SideScore,
-    TableState,
-    VariantState,
-    replace,
-    variant_state,
-)
+from ledger.state import Meld, SideScore, TableState, VariantState, replace, variant_state
 from ledger.variants.base import Rules
-from ledger.variants.gin_deadwood import (
-    best_after_discard,
-    best_arrangement,
-    card_value,
-    deadwood_value,
-)
+from ledger.variants.gin_deadwood import best_after_discard, best_arrangement, card_value, deadwood_value
 from ledger.variants.options import FIXED, Options
 
 #: offer stages of the first-turn upcard (GinExtra.offer)
@@ -212,7 +200,6 @@ class GinRules(Rules):
         if event.type not in PLAY_EVENTS or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
             return super().apply(state, event)
         pos = state.position + 1
-        seat: int = event.seat  # type: ignore[attr-defined]
         if x.over is None:
             fault = self._past_the_end(state, x, event, pos)
             if fault is not None:
@@ -238,7 +225,7 @@ class GinRules(Rules):
         if openspiel and x.wall is not None:
             if x.wall_take is None:
                 return None if event.type == "discard_taken" else ("wall", x.wall)
-            return None if event.type == "knocked" and event.seat == x.wall_take else ("wall", x.wall)  # type: ignore[attr-defined]
+            return None if isinstance(event, Knocked) and event.seat == x.wall_take else ("wall", x.wall)
         if openspiel and event.type == "discard_taken" and x.offer == OFFER_OVER and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS:
             return ("cap", pos)
         return None
@@ -248,13 +235,13 @@ class GinRules(Rules):
         x = state.extra
         assert isinstance(x, GinExtra)  # in a hand (apply checked); written out, not self.ex: read at every play
         openspiel = self.settings.openspiel_endings
-        if event.type == "discard_taken":
+        if isinstance(event, DiscardTaken):
             if x.wall is not None:
-                x = replace(x, wall_take=event.seat)  # type: ignore[attr-defined]
+                x = replace(x, wall_take=event.seat)
             elif self.ex(before).offer == OFFER_OVER:
                 x = replace(x, upcard_draws=x.upcard_draws + 1)
-        elif event.type == "card_discarded":
-            card: str = event.card  # type: ignore[attr-defined]
+        elif isinstance(event, CardDiscarded):
+            card: str = event.card
             again = before.drew == "pile" and card in before.taken
             if openspiel and again and x.repeat:
                 return self.set_extra(state, over="repeat", over_at=pos, repeat=x.repeat + (pos,))
@@ -265,7 +252,7 @@ class GinRules(Rules):
 
     def _ending_finding(self, state: TableState, x: GinExtra, event: Event) -> tuple[int, str, str]:
         """``(seat, rule, message)`` of the first play after the hand's end."""
-        seat: int = event.seat  # type: ignore[attr-defined]
+        seat: int = event.seat  # type: ignore[attr-defined]  # only PLAY_EVENTS reach here, all with a seat
         who = state.name(seat)
         act = _act_text(event)
         tail = "the hand is a 0–0 draw and later play does not count"
@@ -277,13 +264,13 @@ class GinRules(Rules):
             return seat, "GIN-STALL-1", (f"{who} {act}, the {MAX_UPCARD_DRAWS}th upcard draw after the first turn: "
                                          f"OpenSpiel ends the hand before that draw; {tail}")
         if x.wall_take is not None and event.type != "card_drawn":
-            return seat, "GIN-WALL-1", f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is taken only to knock; {tail}"
+            return seat, "GIN-WALL-1", (f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is " f"taken only to knock; {tail}")
         if x.wall is None:
             return seat, "GIN-WALL-1", f"{who} drew one of the last two stock cards, which are never drawn: {tail}"
         if self.settings.openspiel_endings:
-            return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where only taking "
+            return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where " "only taking "
                                         f"the upcard to knock, or passing, is allowed; {tail}")
-        return seat, "GIN-WALL-1", f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the hand (0–0); later play does not count"
+        return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the " "hand (0–0); later play does not count")
 
     # --- turns -----------------------------------------------------------------
     def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
@@ -298,13 +285,13 @@ class GinRules(Rules):
         if kind != "play":
             verb = "drew" if kind == "draw" else "discarded"
             state = self.flag(state, pos, seat, "ALL-TURN-1",
-                              f"{state.name(seat)} {verb} after {state.name(x.knocker)} knocked: only the defender's melds and lay-offs remain")
+                              f"{state.name(seat)} {verb} after {state.name(x.knocker)} knocked: only the defender's melds and " "lay-offs remain")
         return state
 
-    def on_upcard_passed(self, state: TableState, e: Event, pos: int) -> TableState:
+    def on_upcard_passed(self, state: TableState, e: UpcardPassed, pos: int) -> TableState:
         """The first-turn offer: non-dealer, then dealer, may decline the upcard."""
         self.in_hand(state, e, pos)
-        seat: int = e.seat  # type: ignore[attr-defined]
+        seat = e.seat
         self.check_seat(state, seat, pos)
         x = self.ex(state)
         if x.knocker is not None or x.offer >= OFFER_BOTH_PASSED or state.phase != "draw":
@@ -321,8 +308,8 @@ class GinRules(Rules):
     def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
         return self._offer_over(state)
 
-    def on_discard_taken(self, state: TableState, e: Event, pos: int) -> TableState:
-        return self._offer_over(super().on_discard_taken(state, e, pos))  # type: ignore[arg-type]
+    def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
+        return self._offer_over(super().on_discard_taken(state, e, pos))
 
     @staticmethod
     def _offer_over(state: TableState) -> TableState:
@@ -338,7 +325,7 @@ class GinRules(Rules):
         return state
 
     # --- the knock --------------------------------------------------------------
-    def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:  # type: ignore[override]
+    def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:
         """A knock: the face-down discard goes on the pile, the declared melds
         on the table; GIN-DISC-1, GIN-KNOCK-2 (invalid melds, a declaration
         that is not the hand), GIN-KNOCK-1 (deadwood above the knock card)."""
@@ -378,13 +365,13 @@ class GinRules(Rules):
                 parts.append(f"declares {pretty_list(sorted(extra_cards.elements()))} beyond the cards held")
             if missing:
                 parts.append(f"leaves out {pretty_list(sorted(missing.elements()))}")
-            state = self.flag(state, pos, seat, "GIN-KNOCK-2", f"{state.name(seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten cards held")
+            state = self.flag(state, pos, seat, "GIN-KNOCK-2", f"{state.name(seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten " "cards held")
         rest = tuple(c for c in hand if left[c] > 0)  # one deck: no face twice
         counted = deadwood_value(rest) + deadwood_value(void)
         limit = self.knock_limit(state)
         if counted > limit:
             state = self.flag(state, pos, seat, "GIN-KNOCK-1",
-                              f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above the knock card {limit}{self._limit_source(state)}")
+                              f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above " f"the knock card {limit}{self._limit_source(state)}")
         gin = counted == 0
         big = gin and bool(self.settings.big_gin_bonus) and best_arrangement(eleven).deadwood_value == 0
         voids = list(self.ex(state).void)
@@ -406,19 +393,19 @@ class GinRules(Rules):
         voids[seat] = voids[seat] + cards
         return self.set_extra(state, void=tuple(voids))
 
-    def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:  # type: ignore[override]
+    def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """After a knock: the defender's melds (invalid ones stay deadwood);
         a meld by the knocker after its knock is GIN-LAY-1."""
         x = self.ex(state)
         if x.knocker is not None and seat == x.knocker:
-            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid {pretty_list(meld.cards)} after knocking: the knocker's melds are those declared with the knock")
+            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid {pretty_list(meld.cards)} after knocking: the knocker's melds are " "those declared with the knock")
             return self._void(state, seat, meld.cards)
         state = super().check_meld(state, pos, seat, meld, event)
         if not meld.info.valid:
             state = self._void(state, seat, meld.cards)
         return state
 
-    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:  # type: ignore[override]
+    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
         """GIN-LAY-1: a lay-off by the knocker, or onto the knocker's melds
         after gin; the cards stay deadwood. Other lay-offs must leave a valid meld."""
         x = self.ex(state)
@@ -427,7 +414,7 @@ class GinRules(Rules):
             state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id}: the knocker does not lay off")
             return self._void(state, seat, cards)
         if x.knocker is not None and x.gin and before.seat == x.knocker:
-            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id} after {state.name(x.knocker)} went gin")
+            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id} after " f"{state.name(x.knocker)} went gin")
             return self._void(state, seat, cards)
         state = super().check_layoff(before, after, state, pos, seat, event)
         if not after.info.valid:
@@ -440,7 +427,7 @@ class GinRules(Rules):
         if x is not None and state.phase in ("draw", "play") and x.over is None and x.wall_take is not None and x.knocker is None:
             # openspiel: the upcard taken at the wall, and the hand ends without the knock
             state = self.flag(state, pos, x.wall_take, "GIN-WALL-1",
-                              f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall the upcard is taken only to knock; "
+                              f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall " "the upcard is taken only to knock; "
                               "the hand is a 0–0 draw")
             x = replace(x, over="wall", over_at=x.wall, reported=True)
             state = replace(state, extra=x)
@@ -539,7 +526,7 @@ class GinRules(Rules):
             could = arr.deadwood_value <= limit
             rows.append({"seat": seat, "best": arr.deadwood_value, "could_knock": could, "discard": discard, "melds": [list(m) for m in arr.melds]})
             how = f" (discarding {pretty(discard)})" if discard and could else ""
-            notes.append(f"{state.name(seat)}: best deadwood {arr.deadwood_value}, {'could knock' + how if could else 'could not knock'}")
+            notes.append(f"{state.name(seat)}: best deadwood {arr.deadwood_value}, " f"{'could knock' + how if could else 'could not knock'}")
         return {"deadwood": rows, "notes": notes}
 
 
@@ -548,9 +535,9 @@ def _act_text(event: Event) -> str:
     kind = event.type
     if kind == "card_drawn":
         return "drew from the stock"
-    if kind == "discard_taken":
-        return f"took {pretty_list(event.cards)} from the discard pile"  # type: ignore[attr-defined]
-    if kind == "card_discarded":
-        return f"discarded {pretty(event.card)}"  # type: ignore[attr-defined]
+    if isinstance(event, DiscardTaken):
+        return f"took {pretty_list(event.cards)} from the discard pile"
+    if isinstance(event, CardDiscarded):
+        return f"discarded {pretty(event.card)}"
     return {"knocked": "knocked", "meld_laid": "laid a meld", "meld_extended": "laid off", "upcard_passed": "passed the upcard",
             "joker_swapped": "swapped a joker"}.get(kind, kind)

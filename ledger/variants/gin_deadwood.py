@@ -28,9 +28,9 @@ holds in the middle of its turn: the best of the eleven discards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
+from typing import Any
 
 import msgspec
 
@@ -140,7 +140,7 @@ def _subset_search(cards: tuple[str, ...]) -> Arrangement:
         # a meld fits only when its lowest card is the first card left
         by_first.setdefault((mask & -mask).bit_length() - 1, []).append(k)
 
-    @lru_cache(maxsize=None)
+    @cache
     def solve(left: int) -> tuple[int, tuple[int, ...]]:
         """Least deadwood of the cards in ``left`` and the melds used."""
         if not left:
@@ -240,7 +240,7 @@ def _by_ranks(cards: tuple[str, ...], *, discard: bool) -> tuple[Arrangement, st
     suits = ("C", "D", "H", "S")
     at_rank: list[list[tuple[int, str]]] = [[] for _ in range(14)]  # rank -> [(suit index, card)]
     loose: list[str] = []  # a second copy or a card of no rank (JK): deadwood, or the discard
-    for c, i in sorted(first_seen.items(), key=lambda kv: kv[1]):
+    for c, _i in sorted(first_seen.items(), key=lambda kv: kv[1]):
         rank, letter = RANK.get(c, 0), SUIT.get(c, "")
         if 1 <= rank <= 13 and letter in suits:
             at_rank[rank].append((suits.index(letter), c))

@@ -147,7 +147,7 @@ class OutcomeRules(_Mixin):
             if mine != points:
                 seat = side if state.n_sides == state.n_seats else None
                 state = self.flag(state, pos, seat, "ALL-SCORE-1",
-                                  f"{what}: claimed {points} for {self.side_label(state, side)}, computed {mine} (difference {points - mine:+d}){self.explain(state, side)}")
+                                  f"{what}: claimed {points} for {self.side_label(state, side)}, computed {mine} (difference " f"{points - mine:+d}){self.explain(state, side)}")
         return state
 
     def explain(self, state: TableState, side: int) -> str:

@@ -119,7 +119,7 @@ class RaminoRules(Rules):
         if (self.settings.going_out == "discard" and seat == state.turn and before.hands[seat] and not state.hands[seat]
                 and self.ex(state).melded_out is None):
             state = self.flag(state, pos, seat, "RAM-OUT-1",
-                              f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last card went into a meld")
+                              f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last " "card went into a meld")
             state = self.set_extra(state, melded_out=pos)
         return state
 

@@ -103,7 +103,7 @@ class Ramino51Rules(ThresholdRules):
         """R51-OPEN-3 also for a lay-off in the opening turn."""
         if state.opened[seat] and self.opened_this_turn(state, seat):
             state = self.flag(state, pos, seat, "R51-OPEN-3",
-                              f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} in its opening turn (only a joker swap is allowed)")
+                              f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} in its opening turn " "(only a joker swap is allowed)")
         return super().check_layoff(before, after, state, pos, seat, event)
 
     # --- per-turn rules ----------------------------------------------------------------

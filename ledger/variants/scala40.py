@@ -122,7 +122,7 @@ class Scala40Rules(ThresholdRules):
                 laid = Counter(c for m in self.melds_this_turn(state, seat) for c in m.cards)
                 if not (self.opened_this_turn(state, seat) and laid[card]):
                     state = self.flag(state, pos, seat, "S40-PILE-1",
-                                      f"{name} took {pretty(card)} from the discard pile without having opened and did not open with it")
+                                      f"{name} took {pretty(card)} from the discard pile without having opened and did not " "open with it")
             elif card not in x.played and self.settings.pile_after_opening == "meld":
                 # judged on the face: when no card of that face went into a meld, neither copy was used (RULES.md)
                 state = self.flag(state, pos, seat, "S40-PILE-2",
@@ -152,7 +152,7 @@ class Scala40Rules(ThresholdRules):
         for m in state.melds:
             if self.layoff_options(m, (card,)):
                 return self.flag(state, pos, seat, "S40-DISC-1",
-                                 f"{state.name(seat)} discarded {pretty(card)}, which could be laid off on meld {m.id} ({compact(m.cards)})")
+                                 f"{state.name(seat)} discarded {pretty(card)}, which could be laid off on meld {m.id} " f"({compact(m.cards)})")
         return state
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:

@@ -29,23 +29,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Protocol
 
 from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty, pretty_list
-from ledger.events import (
-    DiscardTaken,
-    HandEnded,
-    JokerSwapped,
-    MeldExtended,
-    MeldLaid,
-    PenaltyAssessed,
-)
+from ledger.events import DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PenaltyAssessed
 from ledger.melds import MeldInfo, analyze
-from ledger.state import (
-    Meld,
-    SideScore,
-    TableState,
-    VariantState,
-    replace,
-    variant_state,
-)
+from ledger.state import Meld, SideScore, TableState, VariantState, replace, variant_state
 from ledger.variants.base import Rules
 
 
@@ -262,7 +248,7 @@ class ThresholdRules(Rules):
         for stood, now in moved_wilds(before.info, after.info):
             where = f"it now stands for {pretty(now)}" if now else "it moved"
             state = self.flag(state, pos, seat, "ALL-MELD-1",
-                              f"meld {after.id} after the lay-off {pretty_list(after.cards)}: the joker stood for {pretty(stood)} and {where}; "
+                              f"meld {after.id} after the lay-off {pretty_list(after.cards)}: the joker stood for " f"{pretty(stood)} and {where}; "
                               "a joker never moves once laid (the card it stands for takes its place only by a joker swap)")
         return state
 
@@ -281,7 +267,7 @@ class ThresholdRules(Rules):
             else:
                 why = f"{pretty(event.joker)} is not a wild there"
             state = self.flag(state, pos, seat, self.swap_rule,
-                              f"{name} put {pretty(event.card)} in place of the {pretty(event.joker)} in meld {before.id} ({compact(before.cards)}), but {why}")
+                              f"{name} put {pretty(event.card)} in place of the {pretty(event.joker)} in meld {before.id} " f"({compact(before.cards)}), but {why}")
         return self.set_extra(state, freed=self.ex(state).freed + 1)
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
