@@ -210,7 +210,7 @@ TAIL = "the hand is a 0–0 draw and later play does not count"
 #: every finding message shape the rules make: (English, as a regular expression) -> msgid.
 #: Tried in order; the first that matches the whole message wins.
 MESSAGES: _Table = _table(
-    # --- meld validity (base.py meld_findings, threshold.py, gin.py) ---
+    # --- meld validity (melding.py meld_findings, threshold.py, gin.py) ---
     (r"meld (?P<meld><MELD>) after the lay-off (?P<cards><CARDS>): the joker stood for (?P<stood><CARD>) and it now stands for (?P<now><CARD>); "
      r"a joker never moves once laid \(the card it stands for takes its place only by a joker swap\)",
      N_("meld %(meld)s after the lay-off %(cards)s: the joker stood for %(stood)s and it now stands for %(now)s; "
@@ -225,7 +225,7 @@ MESSAGES: _Table = _table(
     # --- scores (outcome.py check_claim) ---
     (r"(?P<scored><SCORED>): claimed (?P<claimed><NUM>) for (?P<side>.+), computed (?P<computed><NUM>) \(difference (?P<difference>[+-]\d+)\)(?P<explain><EXPLAIN>)?",
      N_("%(scored)s: claimed %(claimed)s for %(side)s, computed %(computed)s (difference %(difference)s)%(explain)s")),
-    # --- turns (base.py act, gin.py) ---
+    # --- turns (turns.py act, gin.py) ---
     (r"(?P<who>.+)'s turn ended without a discard: (?P<next>.+) acted next", N_("%(who)s's turn ended without a discard: %(next)s acted next")),
     (r"(?P<who>.+) passed the upcard out of turn: it was (?P<due>.+)'s turn", N_("%(who)s passed the upcard out of turn: it was %(due)s's turn")),
     (r"(?P<who>.+) played out of turn: it was (?P<due>.+)'s turn", N_("%(who)s played out of turn: it was %(due)s's turn")),
@@ -236,7 +236,7 @@ MESSAGES: _Table = _table(
      N_("%(who)s drew after %(knocker)s knocked: only the defender's melds and lay-offs remain")),
     (r"(?P<who>.+) discarded after (?P<knocker>.+) knocked: only the defender's melds and lay-offs remain",
      N_("%(who)s discarded after %(knocker)s knocked: only the defender's melds and lay-offs remain")),
-    # --- the deal (base.py on_hand_dealt, burraco.py) ---
+    # --- the deal (turns.py on_hand_dealt, burraco.py) ---
     (r"(?P<who>.+) was dealt (?P<n>\d+) cards instead of (?P<want>\d+)", N_("%(who)s was dealt %(n)s cards instead of %(want)s")),
     (r"pozzetto (?P<pozzetto>\d+) holds (?P<n>\d+) cards instead of (?P<want>\d+)", N_("pozzetto %(pozzetto)s holds %(n)s cards instead of %(want)s")),
     (r"(?P<who>.+) dealt hand (?P<hand>\d+); the rotation called for (?P<due>.+)", N_("%(who)s dealt hand %(hand)s; the rotation called for %(due)s")),

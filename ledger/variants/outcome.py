@@ -1,49 +1,32 @@
 """How hands and games end: scoring, claimed scores, referees' rulings.
 
-:class:`OutcomeRules` is the part of :class:`~ledger.variants.base.Rules`
-that applies ``hand_ended`` (``went_out`` checks, the variant's
-``score_hand``, ``ALL-SCORE-1`` against a claimed sheet), ``penalty_assessed``,
-``position_restored`` and ``game_ended``, and decides the winner. It is a
-mixin: it relies on the helpers :class:`Rules` defines (``reject``, ``flag``,
-``check_seat``, ``in_hand``, ``end_turn``, ``opt``), declared for type
-checkers by a Protocol it derives from only when type-checked.
+:class:`OutcomeRules`, the fourth layer of :class:`~ledger.variants.base.Rules`
+(on :class:`~ledger.variants.melding.MeldingRules`, whose helpers it uses as
+its own: ``reject``, ``flag``, ``check_seat``, ``in_hand``, ``end_turn``),
+applies ``hand_ended`` (``went_out`` checks, the variant's ``score_hand``,
+``ALL-SCORE-1`` against a claimed sheet), ``penalty_assessed``,
+``position_restored`` and ``game_ended``, says when a hand and the game are
+over (``hand_over``, ``game_end_reason``) and decides the winner.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import ClassVar
 
 from ledger.cards import pretty_list
-from ledger.errors import RecordError
 from ledger.events import ClaimedScore, GameEnded, HandEnded, PenaltyAssessed, PositionRestored
 from ledger.rule_ids import RULE_IDS
 from ledger.state import HandResult, Penalty, SideScore, TableState, replace
+from ledger.variants.melding import MeldingRules
 
 
-class _RulesHelpers(Protocol):
-    """What the mixin uses of :class:`~ledger.variants.base.Rules` (declared for type checkers)."""
-
-    variant: ClassVar[str]
-
-    def reject(self, rule: str, message: str, pos: int, field: str = "") -> RecordError: ...
-    def flag(self, state: TableState, pos: int, seat: int | None, rule: str, message: str) -> TableState: ...
-    def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None: ...
-    def in_hand(self, state: TableState, event: Any, pos: int) -> None: ...
-    def end_turn(self, state: TableState, pos: int) -> TableState: ...
-    def opt(self, key: str, default: Any = None) -> Any: ...
-
-
-if TYPE_CHECKING:
-    _Mixin = _RulesHelpers
-else:
-    _Mixin = object
-
-
-class OutcomeRules(_Mixin):
-    """Hand ends, scores, claims, penalties, restorations, game end (mixed into ``Rules``)."""
+class OutcomeRules(MeldingRules):
+    """Hand ends, scores, claims, penalties, restorations, game end: the
+    layer of :class:`~ledger.variants.base.Rules` between
+    :class:`~ledger.variants.melding.MeldingRules` and the dispatch."""
 
     #: the variant's hands may end with ``hand_ended`` reason ``knocked`` (Gin)
-    knocking: bool = False
+    knocking: ClassVar[bool] = False
 
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         self.in_hand(state, e, pos)

@@ -1,0 +1,234 @@
+"""The first layer of the rules object: a variant's parameters and the shared helpers.
+
+:class:`TableRules` holds a variant's parameters with the record's ruleset
+and options resolved (``REC-FORMAT`` for an unknown one), the table's shape
+(deck, hand size, sides, seat rotation, pozzetti), the variant's own state
+for a new hand (:class:`~ledger.state.VariantState`), and the helpers every
+handler uses: rejections (``REC-…``), findings, seat and card checks
+(``REC-REF``, ``REC-WHERE``, ``REC-DECK``). The layers above it, each in a
+module of its own, are :class:`~ledger.variants.turns.TurnRules` (the deal
+and the turn), :class:`~ledger.variants.melding.MeldingRules` (melds, lay-offs,
+swaps), :class:`~ledger.variants.outcome.OutcomeRules` (the end of hands
+and games) and :class:`~ledger.variants.base.Rules` (the dispatch), the
+class every variant subclasses.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from ledger.cards import deck_counter
+from ledger.errors import RecordError
+from ledger.melds import MeldRules
+from ledger.state import Finding, Meld, TableState, VariantState, replace
+from ledger.variants.options import Options, OptionSpec, preset_values
+
+
+class TableRules:
+    """A variant's parameters under one ruleset (preset) and options, and the
+    helpers of every handler (the first layer of :class:`~ledger.variants.base.Rules`).
+
+    Class attributes a variant sets:
+        variant: the FORMAT.md variant name.
+        options_type: its options struct (:mod:`ledger.variants.options`), from
+            which ``option_types`` is made; or ``option_types`` written out.
+        presets: ruleset name -> its options (an ``options_type`` instance, or a dict).
+        default_ruleset: the preset used when the record names none.
+        option_types: option name -> allowed type(s) or allowed strings.
+        players_allowed: the player counts the variant is played with.
+        discard_required: a turn must end with a discard (``ALL-TURN-3``).
+
+    Raises :class:`RecordError` (``REC-FORMAT``) on an unknown ruleset or option.
+    """
+
+    variant: ClassVar[str] = ""
+    options_type: ClassVar[type[Options] | None] = None
+    presets: ClassVar[dict[str, Any]] = {}
+    default_ruleset: ClassVar[str] = ""
+    option_types: ClassVar[dict[str, OptionSpec]] = {}
+    players_allowed: ClassVar[tuple[int, ...]] = (2,)
+    discard_required: ClassVar[bool] = True
+
+    def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, n_players: int = 2):
+        self.ruleset = ruleset or self.default_ruleset
+        if self.ruleset not in self.presets:
+            known = ", ".join(sorted(self.presets))
+            raise RecordError("REC-FORMAT", f"unknown ruleset {self.ruleset!r} for {self.variant} (known: {known})", field="ruleset", position=0)
+        self.n_players = n_players
+        preset = self.presets[self.ruleset]
+        resolved = preset_values(preset) if isinstance(preset, Options) else dict(preset)
+        for key, value in (options or {}).items():
+            spec = self.option_types.get(key)
+            if spec is None:
+                known = ", ".join(sorted(self.option_types)) or "none"
+                raise RecordError("REC-FORMAT", f"unknown option {key!r} for {self.variant} (known: {known})", field=f"options.{key}", position=0)
+            if spec and isinstance(spec[0], str):
+                ok = value in spec
+            else:
+                ok = isinstance(value, spec) and not (bool not in spec and isinstance(value, bool))  # type: ignore[arg-type]  # spec is a tuple of types here
+            if not ok:
+                raise RecordError("REC-FORMAT", f"option {key!r} cannot be {value!r} (allowed: {_spec_text(spec)})", field=f"options.{key}", position=0)
+            resolved[key] = value
+        self.options = resolved
+        #: the same options as the variant's typed struct (None for a variant without ``options_type``);
+        #: each variant declares its type (``settings: RaminoOptions``)
+        self.settings: Any = msgspec.structs.replace(preset, **(options or {})) if isinstance(preset, Options) else None
+        self._meld_rules = self.meld_rules()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(ruleset={self.ruleset!r}, options={self.options!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and (other.ruleset, other.options, other.n_players) == (self.ruleset, self.options, self.n_players)
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.ruleset, tuple(sorted(self.options.items())), self.n_players))
+
+    # --- parameters a variant overrides ------------------------------------
+    def opt(self, key: str, default: Any = None) -> Any:
+        """The resolved value of an option."""
+        return self.options.get(key, default)
+
+    def deck(self) -> Counter[str]:
+        """The deck as a multiset (face -> copies)."""
+        return deck_counter(1, 0)
+
+    def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
+        """Cards dealt to ``seat``."""
+        raise NotImplementedError
+
+    def meld_rules(self) -> MeldRules:
+        """Meld parameters of the variant under these options."""
+        return MeldRules()
+
+    def sides_for(self, players: Sequence[Any]) -> tuple[int, ...]:
+        """The scoring side of each seat: the seat itself unless partnerships."""
+        return tuple(range(len(players)))
+
+    def first_seat(self, dealer: int, state: TableState) -> int:
+        """The seat that plays first in a hand: the next active seat after the dealer."""
+        return self.next_seat(state, dealer)
+
+    def expected_dealer(self, state: TableState) -> int | None:
+        """The dealer the rotation calls for in the next hand (None: any)."""
+        if state.dealer is None:
+            return None
+        return self.next_seat(state, state.dealer)
+
+    def pile_take_count(self, state: TableState) -> int | None:
+        """How many cards a ``discard_taken`` takes: 1 (the top), None (the whole pile)."""
+        return 1
+
+    def pozzetto_size(self) -> int:
+        """Cards in each pozzetto (0: the variant has none)."""
+        return 0
+
+    def active(self, state: TableState, seat: int) -> bool:
+        """True when ``seat`` still plays (not eliminated)."""
+        return seat not in state.eliminated
+
+    def next_seat(self, state: TableState, seat: int) -> int:
+        """The next active seat clockwise after ``seat``."""
+        n = state.n_seats
+        for step in range(1, n + 1):
+            cand = (seat + step) % n
+            if self.active(state, cand):
+                return cand
+        return (seat + 1) % n
+
+    def new_extra(self, state: TableState) -> VariantState | None:
+        """The variant's own state for a new hand (a :class:`~ledger.state.VariantState`; None by default)."""
+        return None
+
+    # --- presentation (what the views add; to move out of the rules, issue 11) ----
+    def meld_label(self, meld: Meld) -> dict[str, Any]:
+        """Keys a variant adds to a meld's view (Burraco: ``burraco`` kind and
+        ``points``; the threshold games: ``points``); none by default."""
+        return {}
+
+    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
+        """Keys a variant adds to the table's view as ``pov`` (None: every
+        seat's; -1: no seat's) sees it (Burraco's pozzetti, Gin's deadwood,
+        ``notes``); none by default."""
+        return {}
+
+    def set_extra(self, state: TableState, **changes: Any) -> TableState:
+        """``state`` with fields of its variant state (``state.extra``, the
+        :class:`~ledger.state.VariantState` made by :meth:`new_extra`)
+        changed: the one way the variants update it. Raises
+        :class:`TypeError` when the table holds none (before a deal)."""
+        x = state.extra
+        if x is None:
+            raise TypeError(f"no variant state at position {state.position} to change")
+        return replace(state, extra=replace(x, **changes))
+
+    # --- finding and rejection helpers ---------------------------------------
+    @staticmethod
+    def reject(rule: str, message: str, pos: int, field: str = "") -> RecordError:
+        """A :class:`RecordError` at ``pos`` (to ``raise``)."""
+        return RecordError(rule, message, field=field, position=pos)
+
+    @staticmethod
+    def flag(state: TableState, pos: int, seat: int | None, rule: str, message: str) -> TableState:
+        """``state`` with one more finding at ``pos``; its ``hand`` is the hand
+        in play (None before the first deal and at ``game_ended``)."""
+        hand = state.hand if state.hand and state.phase != "ended" else None
+        return replace(state, findings=state.findings.appended(Finding(pos, hand, seat, rule, message)))
+
+    def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
+        """Raise ``REC-REF`` for a seat that is not at the table."""
+        if not 0 <= seat < state.n_seats:
+            raise self.reject("REC-REF", f"unknown seat {seat} (the table has seats 0–{state.n_seats - 1})", pos, field)
+
+    def remove_from_hand(self, state: TableState, seat: int, cards: Iterable[str], pos: int, field: str) -> tuple[str, ...]:
+        """``seat``'s hand without ``cards``; raises ``REC-WHERE`` naming the
+        first card the seat does not hold."""
+        hand = list(state.hands[seat])
+        for i, card in enumerate(cards):
+            try:
+                hand.remove(card)
+            except ValueError:
+                f = field if field.endswith("card") or field == "discard" else f"{field}[{i}]"
+                raise self.reject("REC-WHERE", f"{state.name(seat)} (seat {seat}) does not hold {card}", pos, f) from None
+        return tuple(hand)
+
+    def set_hand(self, state: TableState, seat: int, hand: tuple[str, ...]) -> TableState:
+        """``state`` with seat ``seat`` holding ``hand``."""
+        hands = list(state.hands)
+        hands[seat] = hand
+        return replace(state, hands=tuple(hands))
+
+    def cards_in_play(self, state: TableState) -> Counter[str]:
+        """Every card the state knows the place of (hands, pile, melds, stock, pozzetti)."""
+        counts: Counter[str] = Counter()
+        for h in state.hands:
+            counts.update(h)
+        counts.update(state.discard)
+        for m in state.melds:
+            counts.update(m.cards)
+        if state.stock:
+            counts.update(state.stock)
+        for p in state.pozzetti:
+            if p:
+                counts.update(p)
+        return counts
+
+    def check_deck_room(self, state: TableState, cards: Iterable[str], pos: int, field: str) -> None:
+        """Raise ``REC-DECK`` when adding ``cards`` (from an unknown place)
+        would put more copies in play than the deck holds."""
+        deck = self.deck()
+        counts = self.cards_in_play(state)
+        for card in cards:
+            counts[card] += 1
+            if counts[card] > deck.get(card, 0):
+                raise self.reject("REC-DECK", f"a copy of {card} too many: the deck holds {deck.get(card, 0)}", pos, field)
+
+
+def _spec_text(spec: OptionSpec) -> str:
+    if spec and isinstance(spec[0], str):
+        return ", ".join(spec)
+    return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]  # spec is a tuple of types here

@@ -1,0 +1,143 @@
+"""Melds, lay-offs and joker swaps: the third layer of the rules object.
+
+:class:`MeldingRules` applies ``meld_laid``, ``meld_extended`` and
+``joker_swapped`` (the cards leave the hand, ``REC-WHERE``; a new meld id,
+``REC-REF``; a lay-off without ``result`` must have one legal order,
+``REC-FORMAT``) and judges the melds (``ALL-MELD-1/2``, or the variant's own
+ids for a fault, :meth:`MeldingRules.meld_rule_ids`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ledger.cards import pretty_list
+from ledger.events import JokerSwapped, MeldExtended, MeldLaid
+from ledger.melds import FAULTS, MeldInfo, analyze, layoff_candidates
+from ledger.state import Meld, TableState, replace
+from ledger.variants.turns import TurnRules
+
+
+class MeldingRules(TurnRules):
+    """Meld handling and its hooks (``check_meld``, ``check_layoff``,
+    ``check_swap``, ``after_meld``), between
+    :class:`~ledger.variants.turns.TurnRules` and
+    :class:`~ledger.variants.outcome.OutcomeRules`."""
+
+    # --- meld hooks -----------------------------------------------------------------
+    def meld_rule_ids(self) -> dict[str, str]:
+        """Fault code -> rule id. Default: wild faults ``ALL-MELD-2``, the rest ``ALL-MELD-1``."""
+        return {"too_many_wilds": "ALL-MELD-2", "wild_inside": "ALL-MELD-2"}
+
+    def meld_findings(self, state: TableState, pos: int, seat: int, info: MeldInfo, what: str) -> TableState:
+        """Flag each fault of a meld once, by the variant's rule id for it."""
+        ids = self.meld_rule_ids()
+        rules = [ids.get(fault, "ALL-MELD-1") for fault in info.faults]
+        own = any(not r.startswith("ALL-") for r in rules)  # RULES.md: the variant's id instead of ALL-MELD-1/2, never both
+        seen: set[str] = set()
+        for fault, rule in zip(info.faults, rules):
+            if rule in seen or (own and rule.startswith("ALL-")):
+                continue
+            seen.add(rule)
+            state = self.flag(state, pos, seat, rule, f"{what} {pretty_list(info.cards)}: {FAULTS[fault]}")
+        return state
+
+    def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
+        """Hook after a new meld is on the table: validity findings by default."""
+        return self.meld_findings(state, pos, seat, meld.info, f"meld {meld.id}")
+
+    def layoff_options(self, meld: Meld, cards: Sequence[str]) -> list[tuple[str, ...]]:
+        """The legal card orders of ``meld`` after laying off ``cards``
+        (:func:`~ledger.melds.layoff_candidates`); a variant whose wilds never
+        move drops the orders that move one. Used to place a lay-off whose
+        ``result`` the record does not give, and to judge whether a card could
+        be laid off."""
+        return layoff_candidates(meld.cards, tuple(cards), self._meld_rules)
+
+    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+        """Hook after a lay-off: validity of the meld afterwards by default."""
+        return self.meld_findings(state, pos, seat, after.info, f"meld {after.id} after the lay-off")
+
+    def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
+        """Hook after a joker swap (none in the base)."""
+        return state
+
+    def on_meld_laid(self, state: TableState, e: MeldLaid, pos: int) -> TableState:
+        state = self.act(state, e.seat, pos, "play", e)
+        if state.meld(e.meld) is not None:
+            raise self.reject("REC-REF", f"meld id {e.meld!r} is already used in hand {state.hand}", pos, "meld")
+        hand = self.remove_from_hand(state, e.seat, e.cards, pos, "cards")
+        info = analyze(e.cards, self._meld_rules)
+        meld = Meld(e.meld, e.seat, state.sides[e.seat], tuple(e.cards), info, pos)
+        before = state
+        hands = list(state.hands)
+        hands[e.seat] = hand
+        state = replace(state, hands=tuple(hands), melds=state.melds + (meld,), turn_melds=state.turn_melds + (e.meld,))
+        state = self.check_meld(state, pos, e.seat, meld, e)
+        opened = list(state.opened)
+        opened[e.seat] = True
+        state = replace(state, opened=tuple(opened))
+        return self.after_meld(before, state, pos, e.seat)
+
+    def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
+        """Hook after any meld or lay-off changed the seat's hand (pozzetto al volo)."""
+        return state
+
+    def find_meld(self, state: TableState, meld_id: str, pos: int) -> Meld:
+        """The meld with that id in this hand; raises ``REC-REF``."""
+        meld = state.meld(meld_id)
+        if meld is None:
+            raise self.reject("REC-REF", f"no meld {meld_id!r} on the table in hand {state.hand}", pos, "meld")
+        return meld
+
+    def replace_meld(self, state: TableState, meld: Meld) -> TableState:
+        """``state`` with ``meld`` in place of the meld with its id."""
+        return replace(state, melds=tuple(meld if m.id == meld.id else m for m in state.melds))
+
+    def check_result(self, result: Sequence[str], expected: Counter[str], pos: int) -> None:
+        """Raise ``REC-WHERE`` when ``result`` is not exactly the expected cards."""
+        if Counter(result) != expected:
+            raise self.reject("REC-WHERE", f"result {pretty_list(result)} is not the meld's cards ({pretty_list(sorted(expected.elements()))})", pos, "result")
+
+    def on_meld_extended(self, state: TableState, e: MeldExtended, pos: int) -> TableState:
+        state = self.act(state, e.seat, pos, "play", e)
+        meld = self.find_meld(state, e.meld, pos)
+        hand = self.remove_from_hand(state, e.seat, e.cards, pos, "cards")
+        if e.result is not None:
+            self.check_result(e.result, Counter(meld.cards) + Counter(e.cards), pos)
+            cards = tuple(e.result)
+        else:
+            options = self.layoff_options(meld, e.cards)
+            if len(options) > 1:
+                shown = " or ".join(pretty_list(o) for o in options[:3])
+                raise self.reject("REC-FORMAT", f"ambiguous lay-off of {pretty_list(e.cards)} on meld {e.meld}: the record must give " f"`result` ({shown})", pos, "result")
+            cards = options[0] if options else meld.cards + tuple(e.cards)
+        after = replace(meld, cards=cards, info=analyze(cards, self._meld_rules))
+        before = state
+        hands = list(state.hands)
+        hands[e.seat] = hand
+        melds = tuple(after if m.id == after.id else m for m in state.melds)  # as replace_meld
+        state = replace(state, hands=tuple(hands), melds=melds, turn_melds=state.turn_melds + (e.meld,))
+        state = self.check_layoff(meld, after, state, pos, e.seat, e)
+        return self.after_meld(before, state, pos, e.seat)
+
+    def on_joker_swapped(self, state: TableState, e: JokerSwapped, pos: int) -> TableState:
+        state = self.act(state, e.seat, pos, "play", e)
+        meld = self.find_meld(state, e.meld, pos)
+        hand = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")
+        if e.joker not in meld.cards:
+            raise self.reject("REC-WHERE", f"meld {e.meld} holds no {e.joker}", pos, "joker")
+        if e.result is not None:
+            self.check_result(e.result, Counter(meld.cards) - Counter((e.joker,)) + Counter((e.card,)), pos)
+            cards = tuple(e.result)
+        else:
+            i = meld.cards.index(e.joker)
+            cards = meld.cards[:i] + (e.card,) + meld.cards[i + 1 :]
+        after = replace(meld, cards=cards, info=analyze(cards, self._meld_rules))
+        before = state
+        state = self.set_hand(state, e.seat, hand + (e.joker,))
+        state = self.replace_meld(state, after)
+        state = replace(state, turn_melds=state.turn_melds + (e.meld,))
+        state = self.check_swap(meld, after, state, pos, e.seat, e)
+        return self.after_meld(before, state, pos, e.seat)

@@ -1,0 +1,243 @@
+"""The deal and the turn: the second layer of the rules object.
+
+:class:`TurnRules` applies ``hand_dealt`` (the deck check ``REC-DECK``,
+``ALL-DEAL-1``), the draws (``card_drawn``, ``discard_taken``), the discard
+and ``stock_restocked``, and keeps the turn: whose it is and which phase
+(``ALL-TURN-1/2/3``, :meth:`TurnRules.act`). It rejects the events of other
+variants (``pozzetto_taken``, ``knocked``, ``upcard_passed``: ``REC-FORMAT``);
+Burraco and Gin override those handlers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ledger.cards import pretty_list
+from ledger.events import (
+    CardDiscarded,
+    CardDrawn,
+    DiscardTaken,
+    Event,
+    GameStarted,
+    HandDealt,
+    Knocked,
+    PozzettoTaken,
+    StockRestocked,
+    UpcardPassed,
+)
+from ledger.state import TableState, replace
+from ledger.variants.core import TableRules
+
+
+class TurnRules(TableRules):
+    """The deal, the draws, the discard, the restock and the turn (RULES.md
+    ``ALL-DEAL-1``, ``ALL-TURN-1/2/3``), between :class:`TableRules` and
+    :class:`~ledger.variants.melding.MeldingRules`."""
+
+    # --- turn bookkeeping --------------------------------------------------------
+    def in_hand(self, state: TableState, event: Event, pos: int) -> None:
+        """Raise ``REC-ORDER`` unless a hand is in progress."""
+        if state.phase == "setup":
+            raise self.reject("REC-ORDER", f"{event.type} before the first hand_dealt", pos, "type")
+        if state.phase == "over":
+            raise self.reject("REC-ORDER", f"{event.type} after hand_ended (hand {state.hand})", pos, "type")
+
+    def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
+        """``seat`` begins a turn at ``pos``: phase ``draw``, turn-local data reset."""
+        turns = list(state.turns)
+        turns[seat] += 1
+        return replace(state, turn=seat, phase="draw", drew=None, taken=(), turn_start=pos, turn_melds=(), turns=tuple(turns))
+
+    def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
+        """Check that ``seat`` may ``kind`` (``"draw"``, ``"play"``, ``"discard"``) now.
+
+        Flags ``ALL-TURN-3`` (the seat due drew but did not discard and the
+        next seat acts), ``ALL-TURN-1`` (any other seat acting out of turn),
+        ``ALL-TURN-2`` (a second draw, or play before drawing). The state
+        follows the record: the acting seat's turn begins.
+        """
+        self.in_hand(state, event, pos)
+        self.check_seat(state, seat, pos)
+        if seat != state.turn:
+            due = state.turn
+            assert due is not None
+            if state.phase == "play" and self.discard_required and seat == self.next_seat(state, due):
+                state = self.end_turn(state, pos)
+                state = self.flag(state, pos, due, "ALL-TURN-3", f"{state.name(due)}'s turn ended without a discard: {state.name(seat)} acted next")
+            else:
+                if state.phase == "play":
+                    state = self.end_turn(state, pos)
+                state = self.flag(state, pos, seat, "ALL-TURN-1", f"{state.name(seat)} played out of turn: it was {state.name(due)}'s turn")
+                # The seat's turn begins at this event (not drawn yet); one fault per event: not also "before drawing".
+                return self.start_turn(state, seat, pos)
+            state = self.start_turn(state, seat, pos)
+        if kind == "draw" and state.phase == "play":
+            state = self.flag(state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} drew a second time in the same turn ({event.type})")
+        elif kind != "draw" and state.phase == "draw":
+            state = self.flag(state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} {_VERB.get(kind, kind)} before drawing")
+        return state
+
+    def end_turn(self, state: TableState, pos: int) -> TableState:
+        """Hook: rules judged over a whole turn, reported at ``pos`` (the event
+        that ends the turn). The base has none."""
+        return state
+
+    def pass_turn(self, state: TableState, pos: int) -> TableState:
+        """After a discard: the next active seat's turn begins."""
+        assert state.turn is not None
+        return self.start_turn(state, self.next_seat(state, state.turn), pos)
+
+    def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
+        """Hook after a discard, before the turn passes (none in the base)."""
+        return state
+
+    # --- handlers --------------------------------------------------------------------
+    def on_game_started(self, state: TableState, event: GameStarted, pos: int) -> TableState:
+        raise self.reject("REC-ORDER", "a second game_started", pos, "type")
+
+    def on_hand_dealt(self, state: TableState, e: HandDealt, pos: int) -> TableState:
+        if state.phase in ("draw", "play"):
+            raise self.reject("REC-ORDER", f"hand_dealt while hand {state.hand} has not ended", pos, "type")
+        if e.hand != state.hand + 1:
+            raise self.reject("REC-ORDER", f"hand {e.hand} dealt after hand {state.hand} (expected hand {state.hand + 1})", pos, "hand")
+        n = state.n_seats
+        self.check_seat(state, e.dealer, pos, "dealer")
+        if len(e.hands) != n:
+            raise self.reject("REC-REF", f"{len(e.hands)} hands dealt for {n} seats", pos, "hands")
+        size = self.pozzetto_size()
+        pozzetti: tuple[tuple[str, ...] | None, ...] = ()
+        if size:
+            pozzetti = tuple(e.pozzetti) if e.pozzetti is not None else (None, None)
+            if len(pozzetti) != 2:
+                raise self.reject("REC-REF", f"{len(pozzetti)} pozzetti (Burraco has 2)", pos, "pozzetti")
+        elif e.pozzetti is not None:
+            raise self.reject("REC-FORMAT", f"{self.variant} has no pozzetti", pos, "pozzetti")
+        deck = self.deck()
+        counts: Counter[str] = Counter()
+        for h in e.hands:
+            counts.update(h)
+        counts.update(e.discard)
+        for p in pozzetti:
+            counts.update(p or ())
+        counts.update(e.stock or ())
+        for card, k in counts.items():
+            if k > deck.get(card, 0):
+                raise self.reject("REC-DECK", f"{k} copies of {card} dealt; the {self.variant} deck holds {deck.get(card, 0)}", pos, "hands")
+        dealt = sum(counts.values())
+        total = sum(deck.values())
+        unknown_pozzetti = sum(size for p in pozzetti if p is None)
+        if e.stock is not None and dealt + unknown_pozzetti != total:
+            raise self.reject("REC-DECK", f"the deal holds {dealt + unknown_pozzetti} cards; the deck has {total}", pos, "stock")
+        stock_count = len(e.stock) if e.stock is not None else total - dealt - unknown_pozzetti
+        if stock_count < 0:
+            raise self.reject("REC-DECK", f"the deal holds more than the deck's {total} cards", pos, "hands")
+        fresh = replace(
+            state,
+            hand=e.hand,
+            dealer=e.dealer,
+            hands=tuple(tuple(h) for h in e.hands),
+            stock=tuple(e.stock) if e.stock is not None else None,
+            stock_count=stock_count,
+            discard=tuple(e.discard),
+            melds=(),
+            pozzetti=pozzetti,
+            pozzetto_by=tuple(None for _ in pozzetti),
+            opened=tuple(False for _ in range(n)),
+            turns=tuple(0 for _ in range(n)),
+            history=None,
+        )
+        fresh = replace(fresh, extra=self.new_extra(fresh))
+        fresh = self.check_deal(state, fresh, e, pos)
+        return self.start_turn(fresh, self.first_seat(e.dealer, fresh), pos)
+
+    def check_deal(self, before: TableState, state: TableState, e: HandDealt, pos: int) -> TableState:
+        """``ALL-DEAL-1``: cards per seat, pozzetto sizes, dealer rotation."""
+        for seat, cards in enumerate(e.hands):
+            want = self.hand_size(state.n_seats, seat, e.dealer) if self.active(state, seat) else 0
+            if len(cards) != want:
+                state = self.flag(state, pos, seat, "ALL-DEAL-1", f"{state.name(seat)} was dealt {len(cards)} cards instead of {want}")
+        size = self.pozzetto_size()
+        for i, p in enumerate(state.pozzetti):
+            if p is not None and len(p) != size:
+                state = self.flag(state, pos, None, "ALL-DEAL-1", f"pozzetto {i} holds {len(p)} cards instead of {size}")
+        want_dealer = self.expected_dealer(before)
+        if want_dealer is not None and e.dealer != want_dealer:
+            state = self.flag(state, pos, e.dealer, "ALL-DEAL-1", f"{state.name(e.dealer)} dealt hand {e.hand}; the rotation called for {state.name(want_dealer)}")
+        return state
+
+    def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
+        state = self.act(state, e.seat, pos, "draw", e)
+        if state.stock_count <= 0:
+            raise self.reject("REC-WHERE", f"{state.name(e.seat)} drew {e.card} from an empty stock", pos, "card")
+        if state.stock is not None:
+            if state.stock[0] != e.card:
+                raise self.reject("REC-WHERE", f"the top of the stock is {state.stock[0]}, not {e.card}", pos, "card")
+            stock: tuple[str, ...] | None = state.stock[1:]
+        else:
+            self.check_deck_room(state, (e.card,), pos, "card")
+            stock = None
+        hands = list(state.hands)
+        hands[e.seat] = hands[e.seat] + (e.card,)
+        state = replace(state, hands=tuple(hands), stock=stock, stock_count=state.stock_count - 1, drew="stock", phase="play")
+        return self.after_draw(state, pos, e.seat)
+
+    def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
+        """Hook after a stock draw (Burraco's last-two-cards rule)."""
+        return state
+
+    def on_upcard_passed(self, state: TableState, e: UpcardPassed, pos: int) -> TableState:
+        raise self.reject("REC-FORMAT", f"upcard_passed is a Gin event, not {self.variant}", pos, "type")
+
+    def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
+        state = self.act(state, e.seat, pos, "draw", e)
+        pile = state.discard
+        want = self.pile_take_count(state)
+        k = len(e.cards)
+        expected = pile if want is None else pile[-want:] if pile else ()
+        if not pile:
+            raise self.reject("REC-WHERE", "the discard pile is empty", pos, "cards")
+        if tuple(e.cards) != tuple(expected):
+            what = "the whole pile" if want is None else "the top card"
+            raise self.reject("REC-WHERE", f"taken {pretty_list(e.cards)} but {what} is {pretty_list(expected)}", pos, "cards")
+        hands = list(state.hands)
+        hands[e.seat] = hands[e.seat] + tuple(e.cards)
+        return replace(state, hands=tuple(hands), discard=pile[:-k], drew="pile", taken=state.taken + tuple(e.cards), phase="play")
+
+    def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
+        raise self.reject("REC-FORMAT", f"pozzetto_taken is a Burraco event, not {self.variant}", pos, "type")
+
+    def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:
+        raise self.reject("REC-FORMAT", f"knocked is a Gin event, not {self.variant}", pos, "type")
+
+    def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
+        state = self.act(state, e.seat, pos, "discard", e)
+        hands = list(state.hands)
+        hands[e.seat] = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")
+        state = replace(state, hands=tuple(hands), discard=state.discard + (e.card,))
+        state = self.check_discard(state, pos, e.seat, e.card)
+        state = self.end_turn(state, pos)
+        return self.pass_turn(state, pos)
+
+    def on_stock_restocked(self, state: TableState, e: StockRestocked, pos: int) -> TableState:
+        """The discard pile less its top card becomes the stock (``restock``
+        option: ``turn_over`` keeps the pile's order, bottom card on top;
+        ``shuffle`` leaves the order unknown unless ``cards`` gives it)."""
+        self.in_hand(state, e, pos)
+        if state.stock_count > 0:
+            raise self.reject("REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type")
+        under = state.discard[:-1]
+        if not under:
+            raise self.reject("REC-WHERE", "nothing to restock: the discard pile holds only its top card", pos, "type")
+        if e.cards is not None:
+            if Counter(e.cards) != Counter(under):
+                raise self.reject("REC-WHERE", f"the new stock {pretty_list(e.cards)} is not the discard pile less its top card", pos, "cards")
+            stock: tuple[str, ...] | None = tuple(e.cards)
+        elif self.opt("restock", "shuffle") == "turn_over":
+            stock = under
+        else:
+            stock = None
+        return replace(state, stock=stock, stock_count=len(under), discard=state.discard[-1:])
+
+
+
+_VERB = {"play": "melded or laid off", "discard": "discarded"}
