@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import msgspec
 
 from ledger.events import Player
 from ledger.melds import MeldInfo
+
+if TYPE_CHECKING:  # for the checker only: the rules import this module
+    from ledger.variants.base import Rules
 
 replace = msgspec.structs.replace
 
@@ -237,7 +240,7 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
             variant defines; None for a variant without one or before a deal).
     """
 
-    rules: Any
+    rules: Rules
     game_id: str
     players: tuple[Player, ...]
     sides: tuple[int, ...]

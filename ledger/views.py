@@ -19,7 +19,7 @@ from typing import Any
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, PositionRestored
-from ledger.redaction import SPECTATOR, Pov, Sight, seat_cards, sight, visible_discard, visible_findings
+from ledger.redaction import Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
 
 _ENGLISH = NullTranslations()
@@ -131,7 +131,7 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
     if state.rules is not None:
         # a variant's extra data about hands: the viewer's own (no seat's for a
         # spectator, -1), every seat's once every hand is shown
-        view.update(state.rules.extra_view(state, None if (pov is None or s.revealed) else (-1 if pov == SPECTATOR else pov)))
+        view.update(state.rules.extra_view(state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)))
     return view
 
 
