@@ -81,7 +81,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ledger.cards import JOKER, RANK, deck_counter, pretty, pretty_list
+from ledger.cards import JOKER, RANK, pretty, pretty_list
 from ledger.errors import RecordError
 from ledger.events import (
     CardDiscarded,
@@ -95,11 +95,10 @@ from ledger.events import (
     PozzettoTaken,
     StockRestocked,
 )
-from ledger.melds import MeldRules
 from ledger.state import Meld, SideScore, TableState, replace
-from ledger.variants.base import Rules
-from ledger.variants.burraco_scoring import BURRACO_MELDS, burraco_kind, burraco_rank, cards_value, side_breakdown
+from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
+from ledger.variants.burraco_table import BurracoTable
 
 
 def is_wild_card(card: str) -> bool:
@@ -111,8 +110,9 @@ def is_wild_card(card: str) -> bool:
     return card == JOKER or RANK[card] == 2
 
 
-class BurracoRules(Rules):
-    """Rules object for Burraco (see the module docstring)."""
+class BurracoRules(BurracoTable):
+    """Rules object for Burraco (see the module docstring); the table's
+    parameters, its state and views are :class:`~ledger.variants.burraco_table.BurracoTable`'s."""
 
     variant = "burraco"
     default_ruleset = "fibur"
@@ -129,85 +129,6 @@ class BurracoRules(Rules):
         want = self.settings.players
         if want is not None and want != n_players:
             raise RecordError("REC-REF", f"option players is {want} but the record seats {n_players} players", field="options.players", position=0)
-
-    # --- parameters ---------------------------------------------------------
-    def deck(self) -> Counter[str]:
-        """Two 52-card decks plus the preset's jokers (fibur 4, seed 2)."""
-        return deck_counter(2, self.settings.jokers)
-
-    def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
-        return 11
-
-    def pozzetto_size(self) -> int:
-        return 11
-
-    def meld_rules(self) -> MeldRules:
-        return BURRACO_MELDS
-
-    def meld_rule_ids(self) -> dict[str, str]:
-        """BUR-MELD-1 for sets of 2s, wilds only and over-long melds; ALL-MELD-2 for a second wild."""
-        return {
-            "too_many_wilds": "ALL-MELD-2",
-            "set_of_wild_rank": "BUR-MELD-1",
-            "wilds_only": "BUR-MELD-1",
-            "set_too_long": "BUR-MELD-1",
-            "sequence_too_long": "BUR-MELD-1",
-        }
-
-    def pile_take_count(self, state: TableState) -> int | None:
-        """Burraco takes the whole discard pile."""
-        return None
-
-    def sides_for(self, players: Sequence[Any]) -> tuple[int, ...]:
-        """Seats alone with 2 or 3 players; with 4, the ``team`` of each player
-        (partners sit opposite: seats 0 and 2, 1 and 3). Raises ``REC-REF``
-        for teams that do not make two opposite partnerships 0 and 1."""
-        n = len(players)
-        if n != 4:
-            return tuple(range(n))
-        teams = [p.team for p in players]
-        if all(t is None for t in teams):
-            return (0, 1, 0, 1)
-        if any(t is None for t in teams) or set(teams) != {0, 1} or teams[0] != teams[2] or teams[1] != teams[3]:
-            raise RecordError("REC-REF", f"teams {teams}: Burraco partners sit opposite (seats 0 and 2, seats 1 and 3) in teams 0 and 1", field="players", position=0)
-        return tuple(int(t) for t in teams)
-
-    def new_extra(self, state: TableState) -> BurracoExtra:
-        return BurracoExtra()
-
-    def meld_label(self, meld: Meld) -> dict[str, Any]:
-        """``{"burraco": "clean"|"semi-clean"|"dirty"|None, "points": card points}``."""
-        return {"burraco": burraco_kind(meld.info, self.settings.semi_clean), "points": cards_value(meld.cards)}
-
-    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
-        """Per side: has it taken a pozzetto; which pozzetti became the stock."""
-        ex = self.ex(state)
-        taken = [self.side_took_pozzetto(state, side) for side in range(state.n_sides)]
-        notes = [f"{self.side_label(state, side)}: pozzetto {'taken' if t else 'not taken yet'}" for side, t in enumerate(taken)] if state.hand else []
-        notes += [f"pozzetto {i} became the stock" for i in ex.restocked_from]
-        if ex.stock_end is not None:
-            notes.append(f"the hand ended at the stock's end after position {ex.stock_end.position}: later play does not count")
-        return {"pozzetto_taken_by_side": taken, "pozzetti_in_stock": list(ex.restocked_from), "notes": notes}
-
-    # --- helpers ------------------------------------------------------------
-    @staticmethod
-    def ex(state: TableState) -> BurracoExtra:
-        """The state's :class:`BurracoExtra`."""
-        return state.extra if isinstance(state.extra, BurracoExtra) else BurracoExtra()
-
-    def set_extra(self, state: TableState, **changes: Any) -> TableState:
-        """``state`` with fields of its :class:`BurracoExtra` changed (a fresh one when it has none)."""
-        return replace(state, extra=replace(self.ex(state), **changes))
-
-    def side_took_pozzetto(self, state: TableState, side: int) -> bool:
-        """True when a seat of ``side`` took a pozzetto this hand."""
-        return any(by is not None and state.sides[by] == side for by in state.pozzetto_by)
-
-    def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
-        state = super().start_turn(state, seat, pos)
-        if self.ex(state).early_seat == seat:
-            state = self.set_extra(state, early_seat=None)
-        return state
 
     # --- play after the hand ended at the stock's end (fibur) -------------------
     def apply(self, state: TableState, event: Event) -> TableState:
