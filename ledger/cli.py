@@ -34,25 +34,27 @@ from rich.text import Text
 
 from ledger import __version__
 from ledger.analytics_cli import register, update_after_import
-from ledger.seal_cli import register as register_seal, seal_list, short_or_missing
-from ledger.cli_write import register as register_write
-from ledger.token_cli import register as register_tokens
 from ledger.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
+from ledger.audit import report as audit_report
+from ledger.cli_write import register as register_write
 from ledger.errors import GameConflictError, GameNotFoundError, LedgerError, RecordError, RuleViolationError
 from ledger.events import Event
-from ledger.i18n import LANGUAGES, env_lang, translations
-from ledger.rule_texts import rule_text
-from ledger.store_probe import REASONS as STORE_REASONS, StoreMissingError, StoreUnreachableError
-from ledger.views import move_text
 from ledger.finding_texts import finding_text
-from ledger.redaction import visible_findings
+from ledger.i18n import LANGUAGES, env_lang, translations
 from ledger.params import ASCII_INT, AsciiInt, VariantChoice, ascii_int
-from ledger.audit import report as audit_report
-from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.records import encode_record, find_record_files, read_record
+from ledger.redaction import visible_findings
 from ledger.render import render_score, render_state
 from ledger.replay import Replayer, replay, validate
+from ledger.rule_texts import rule_text
+from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.scoring import score_sheet
+from ledger.seal_cli import register as register_seal
+from ledger.seal_cli import seal_list, short_or_missing
+from ledger.store_probe import REASONS as STORE_REASONS
+from ledger.store_probe import StoreMissingError, StoreUnreachableError
+from ledger.token_cli import register as register_tokens
+from ledger.views import move_text
 
 PROGRESS_MIN_FILES = 10
 
@@ -62,6 +64,8 @@ try:  # psycopg is a dependency, but keep the CLI importable without it
     _DB_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, psycopg.Error)
 except ImportError:  # pragma: no cover
     _DB_ERRORS = (sqlite3.Error,)
+#: the store's errors: reported naming the store, never as a traceback
+_STORE_ERRORS: tuple[type[BaseException], ...] = (EventSourcingError, TopicError, *_DB_ERRORS)
 
 
 def _console(stderr: bool = False) -> Console:
@@ -122,7 +126,7 @@ class _Guarded(click.Group):
             _fail(str(exc), _tr(ctx))
         except OSError as exc:
             _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc))
-        except (EventSourcingError, TopicError, *_DB_ERRORS) as exc:
+        except _STORE_ERRORS as exc:
             store = ctx.obj.store if isinstance(ctx.obj, _State) else "the store"
             _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())
         except Exception as exc:  # noqa: BLE001 - the last line of defence
@@ -169,9 +173,9 @@ class _State:
 
 
 @click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", metavar="PATH|URL", default=None, help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR}, else eventsourcing's PERSISTENCE_MODULE settings, else ./ledger.db).")
+@click.option("--db", metavar="PATH|URL", default=None, help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR}, else eventsourcing's PERSISTENCE_MODULE " "settings, else ./ledger.db).")
 @click.option("--lang", type=click.Choice(LANGUAGES), default=None,
-              help="Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). Never --json.")
+              help="Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). Never " "--json.")
 @click.version_option(__version__, prog_name="rummy-ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
@@ -240,11 +244,11 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
         with Progress(*columns, console=err, transient=True) as progress:
             task = progress.add_task("import", total=len(files))
             for path, result in app.import_records(files, strict=strict):
-                one(path, result)  # type: ignore[arg-type]
+                one(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
                 progress.advance(task)
     else:
         for path, result in app.import_records(files, strict=strict):
-            one(path, result)  # type: ignore[arg-type]
+            one(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
 
     _ = state.tr.gettext
     table = Table(title=Text(_("import into %(store)s") % {"store": state.store}), title_justify="left")
@@ -413,7 +417,7 @@ def _ranges(positions: list[int]) -> str:
     """``[7, 8, 9, 12]`` -> ``"7–9, 12"``."""
     out: list[str] = []
     start = prev = positions[0]
-    for p in positions[1:] + [None]:  # type: ignore[list-item]
+    for p in positions[1:] + [None]:
         if p is not None and p == prev + 1:
             prev = p
             continue
@@ -583,7 +587,7 @@ def simulate_cmd(variant: str, ruleset: str | None, players: int, games: int, se
 @cli.command("import-openspiel")
 @click.argument("source")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the record here (default: standard output).")
-@click.option("--game-id", default=None, help="game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the history).")
+@click.option("--game-id", default=None, help="game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the " "history).")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="A gin_rummy parameter of the game (knock_card, gin_bonus, undercut_bonus, oklahoma; repeatable). "
                    "For a history or serialize() text, which carry none; must agree with a serialize_game_and_state text's.")

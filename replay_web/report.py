@@ -36,8 +36,8 @@ to the rule's text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
-from functools import lru_cache
+from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +56,20 @@ from ledger.state import TableState
 from replay_web import params
 from replay_web.i18n import DEFAULT_LANG, N_, translations
 from replay_web.present import board, face, suit_markup
-from replay_web.words import (BREAKDOWN, GAME_END_REASONS, HAND_END_REASONS, META_LABELS, PHASES, VARIANT_NAMES, Gettext,
-                              card_title, code_markup, move_line, side_label)
-from replay_web.words import _signed
+from replay_web.words import (
+    BREAKDOWN,
+    GAME_END_REASONS,
+    HAND_END_REASONS,
+    META_LABELS,
+    PHASES,
+    VARIANT_NAMES,
+    Gettext,
+    _signed,
+    card_title,
+    code_markup,
+    move_line,
+    side_label,
+)
 
 __all__ = ["bp", "build_report", "render_html", "report_css", "seal_of", "rewound_by", "move_line", "ReportError",
            "MOVES_BEFORE", "MOVES_AFTER"]
@@ -114,7 +125,7 @@ def _when(value: str | None) -> datetime | None:
         t = datetime.fromisoformat(value)
     except ValueError:
         return None
-    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def longest_turns(events: Sequence[Event], state: TableState, top: int = 3) -> list[dict[str, Any]]:
@@ -125,9 +136,12 @@ def longest_turns(events: Sequence[Event], state: TableState, top: int = 3) -> l
     per seat; seats with no timed turn are left out).
 
     >>> from ledger.events import CardDrawn, CardDiscarded, GameStarted, Player
-    >>> evs = [GameStarted(game_id="g", variant="gin", players=(Player(seat=0, name="A"), Player(seat=1, name="B")), at="2026-11-29T20:00:00Z"),
-    ...        CardDrawn(seat=0, card="7H", at="2026-11-29T20:00:20Z"), CardDiscarded(seat=0, card="7H", at="2026-11-29T20:01:05Z"),
-    ...        CardDrawn(seat=1, card="8H", at="2026-11-29T20:01:15Z"), CardDiscarded(seat=1, card="8H", at="2026-11-29T20:01:20Z")]
+    >>> evs = [GameStarted(game_id="g", variant="gin", players=(Player(seat=0, name="A"), Player(seat=1, name="B")),
+    ...                    at="2026-11-29T20:00:00Z"),
+    ...        CardDrawn(seat=0, card="7H", at="2026-11-29T20:00:20Z"),
+    ...        CardDiscarded(seat=0, card="7H", at="2026-11-29T20:01:05Z"),
+    ...        CardDrawn(seat=1, card="8H", at="2026-11-29T20:01:15Z"),
+    ...        CardDiscarded(seat=1, card="8H", at="2026-11-29T20:01:20Z")]
     >>> from ledger.replay import replay
     >>> [(r["name"], r["turns"]) for r in longest_turns(evs, replay(evs[:1]))]
     [('A', [{'start': 1, 'end': 2, 'seconds': 65}]), ('B', [{'start': 3, 'end': 4, 'seconds': 15}])]
@@ -253,7 +267,7 @@ def _claims(sheet: ScoreSheet, played: ScoreSheet, final: TableState, labels: li
                 if pen_text:
                     why += " " + _("It includes the referee's rulings: %(penalties)s.") % {"penalties": pen_text}
             elif penalties and ln.claimed == as_played:
-                why = _("The claim agrees with the score as played; the referee's rulings make the difference: %(penalties)s.") % {"penalties": pen_text}
+                why = _("The claim agrees with the score as played; the referee's rulings make the difference: " "%(penalties)s.") % {"penalties": pen_text}
             else:
                 key = (N_("The claim is %(n)s points higher than the computed score.") if diff > 0
                        else N_("The claim is %(n)s points lower than the computed score."))
@@ -442,7 +456,7 @@ def build_report(events: Sequence[Event], *, at: int | None = None, finding: int
 
 # --- rendering ------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def _env(lang: str) -> Environment:
     """A Jinja environment per language (gettext installed once, so two
     requests in two languages never share one)."""
@@ -453,7 +467,7 @@ def _env(lang: str) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
     env.globals["face"] = face
     env.globals["card_title"] = lambda code, english: card_title(code, english, lang)
     env.filters["suits"] = suit_markup
@@ -509,7 +523,7 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
 
 
 @bp.get("/games/<game_id>/report")
-def report_page(game_id: str):  # type: ignore[no-untyped-def]
+def report_page(game_id: str):
     """The printable dispute report, HTML (or ``format=pdf``: :func:`report_pdf`).
     The language is the page's (:mod:`replay_web.i18n`: ``?lang=it|en``,
     ``Accept-Language``). 404 for an unknown game, 400 for a bad ``at``,
@@ -528,7 +542,7 @@ def report_page(game_id: str):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/games/<game_id>/report.pdf")
-def report_pdf(game_id: str):  # type: ignore[no-untyped-def]
+def report_pdf(game_id: str):
     """The dispute report as a PDF download (A4, :func:`replay_web.pdf.html_to_pdf`:
     headless Chromium's print-to-PDF), same arguments and errors as
     :func:`report_page`; 503 (HTML, or JSON when the client asks for JSON)

@@ -23,9 +23,9 @@ from typing import Any
 
 from ledger import catalog
 from ledger import i18n as ledger_i18n
-from ledger.finding_texts import finding_text
 from ledger.cards import pretty, pretty_list
-from ledger.events import Event
+from ledger.events import Event, PositionRestored
+from ledger.finding_texts import finding_text
 from ledger.state import TableState
 from replay_web.i18n import N_, current_lang, translations
 
@@ -192,8 +192,8 @@ def viewer_move(event: Event, state: TableState | None, pov: Any, english: str) 
             if not getattr(event, "deadwood", ()):
                 return _("%(who)s goes gin, discarding face down") % {"who": name}
             return _("%(who)s knocks, discarding face down") % {"who": name}
-        if event.type == "position_restored":
-            return _("referee restores the table to move %(target)s") % {"target": getattr(event, "target")}
+        if isinstance(event, PositionRestored):
+            return _("referee restores the table to move %(target)s") % {"target": event.target}
     return move_line(event, state, _)
 
 
@@ -272,7 +272,8 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
     """A card face's title in ``lang`` (default: the page's): ``english``
     (``"ace of hearts"``) in English, else ``"asso di cuori"``, ``"jolly"``.
 
-    >>> card_title("AH", "ace of hearts", "it"), card_title("10S", "10 of spades", "it"), card_title("JK", "joker", "en")
+    >>> (card_title("AH", "ace of hearts", "it"), card_title("10S", "10 of spades", "it"),
+    ...  card_title("JK", "joker", "en"))
     ('asso di cuori', '10 di picche', 'joker')
     """
     lang = lang or current_lang()
