@@ -58,14 +58,18 @@ def build_store(db: Path, n: int, hands: int, turns: int, simulated: bool) -> tu
     try:
         for game in corpus(n, hands, turns, simulated):
             oid = game_uuid(game[0].game_id)  # type: ignore[attr-defined]
-            app.events.put([GameEvent(originator_id=oid, originator_version=i + 1, event=e) for i, e in enumerate(game)])
+            app.events.put(
+                [GameEvent(originator_id=oid, originator_version=i + 1, event=e) for i, e in enumerate(game)]
+            )
             events += len(game)
     finally:
         app.close()
     return events, time.perf_counter() - start
 
 
-def run(n_games: int, hands: int, turns: int, directory: Path, *, simulated: bool = False, batch: int = 5000) -> dict[str, float]:
+def run(
+    n_games: int, hands: int, turns: int, directory: Path, *, simulated: bool = False, batch: int = 5000
+) -> dict[str, float]:
     """Run the benchmark; prints a report and returns the rates."""
     db = directory / "bench.db"
     view = directory / "bench.analytics.duckdb"
@@ -116,15 +120,21 @@ def run(n_games: int, hands: int, turns: int, directory: Path, *, simulated: boo
         "arrow rows/s": n_rows / from_arrow,
     }
     kind = "simulated" if simulated else "generated"
-    print(f"rummy-ledger analytics benchmark: {n_games} {kind} classic-Ramino games, {n_events} events, {n_rows} rows in {len(TABLES)} tables")
+    print(
+        f"rummy-ledger analytics benchmark: {n_games} {kind} classic-Ramino games, {n_events} events, {n_rows} rows in {len(TABLES)} tables"
+    )
     print("  rows: " + ", ".join(f"{t} {c}" for t, c in counts.items()))
     print(f"  store (mapper + SQLite)      {stored:8.2f} s  {rates['store events/s']:12,.0f} events/s")
-    print(f"  analytics update            {updated:8.2f} s  {rates['update events/s']:12,.0f} events/s  {rates['update games/s']:8,.0f} games/s"
-          f"  ({result.batches} transactions of <= {batch} events)")
+    print(
+        f"  analytics update            {updated:8.2f} s  {rates['update events/s']:12,.0f} events/s  {rates['update games/s']:8,.0f} games/s"
+        f"  ({result.batches} transactions of <= {batch} events)"
+    )
     print(f"  Parquet export (COPY view)  {exported:8.2f} s  {rates['export rows/s']:12,.0f} rows/s")
     print(f"  Parquet from Arrow tables   {from_arrow:8.2f} s  {rates['arrow rows/s']:12,.0f} rows/s")
     print(f"  ratio export / from-Arrow   {rates['export rows/s'] / rates['arrow rows/s']:8.2f}")
-    print(f"  Parquet size                {sum(sizes.values()) / 1e6:8.2f} MB  (events.parquet {sizes['events'] / 1e6:.2f} MB)")
+    print(
+        f"  Parquet size                {sum(sizes.values()) / 1e6:8.2f} MB  (events.parquet {sizes['events'] / 1e6:.2f} MB)"
+    )
     print(f"  query avg points by variant {queried * 1000:8.1f} ms  {avg}")
     return rates
 
@@ -135,7 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--turns", type=int, default=20)
     parser.add_argument("--batch", type=int, default=5000)
-    parser.add_argument("--simulated", action="store_true", help="the simulator's complete games instead of generated ones")
+    parser.add_argument(
+        "--simulated", action="store_true", help="the simulator's complete games instead of generated ones"
+    )
     parser.add_argument("--dir", type=Path, default=None, help="working folder (default: a temporary one)")
     args = parser.parse_args(argv)
     if args.dir is not None:

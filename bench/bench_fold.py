@@ -76,8 +76,14 @@ def child(root: str, corpus_json: str, repeat: int) -> dict[str, dict[str, float
         "print(json.dumps(bench_fold.measure(json.loads(sys.argv[3]), int(sys.argv[4]))))"
     )
     env = {**os.environ, "PYTHONPATH": ""}
-    res = subprocess.run([sys.executable, "-c", code, root, str(HERE.parent), corpus_json, str(repeat)],
-                         capture_output=True, text=True, check=True, env=env, cwd=root)
+    res = subprocess.run(
+        [sys.executable, "-c", code, root, str(HERE.parent), corpus_json, str(repeat)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=root,
+    )
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
@@ -86,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--dir", type=Path, default=None)
-    ap.add_argument("--against", default=None, help="a git revision to measure beside this tree (e.g. main, a commit id)")
+    ap.add_argument(
+        "--against", default=None, help="a git revision to measure beside this tree (e.g. main, a commit id)"
+    )
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="rummy-fold-") as tmp:
         folder = args.dir or Path(tmp) / "corpus"
@@ -96,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.against:
             other = Path(tmp) / "against"
             other.mkdir()
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.against, "ledger"], capture_output=True, check=True).stdout
+            archive = subprocess.run(
+                ["git", "-C", str(ROOT), "archive", args.against, "ledger"], capture_output=True, check=True
+            ).stdout
             subprocess.run(["tar", "-x", "-C", str(other)], input=archive, check=True)
         # alternate passes of this tree and the other one, keep the best of each
         mine: dict[str, dict[str, float]] = {}
@@ -109,14 +119,18 @@ def main(argv: list[str] | None = None) -> int:
                     best = store.setdefault(variant, fig)
                     best["cpu"], best["wall"] = min(best["cpu"], fig["cpu"]), min(best["wall"], fig["wall"])
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"fold only (replay over decoded events), {args.games} simulated 2-player games per variant, best by CPU time; load {load}")
+    print(
+        f"fold only (replay over decoded events), {args.games} simulated 2-player games per variant, best by CPU time; load {load}"
+    )
     head = f"  {'variant':<9} {'events':>8} {'this tree ev/s (CPU)':>22} {'wall ev/s':>10}"
     if theirs:
         head += f" {args.against + ' ev/s (CPU)':>24} {'ratio (CPU)':>12}"
     print(head)
     for variant in corpus:
         m = mine[variant]
-        line = f"  {variant:<9} {int(m['events']):>8,} {m['events'] / m['cpu']:>22,.0f} {m['events'] / m['wall']:>10,.0f}"
+        line = (
+            f"  {variant:<9} {int(m['events']):>8,} {m['events'] / m['cpu']:>22,.0f} {m['events'] / m['wall']:>10,.0f}"
+        )
         if theirs:
             t = theirs[variant]
             line += f" {t['events'] / t['cpu']:>24,.0f} {t['cpu'] / m['cpu']:>11.2f}x"

@@ -27,7 +27,10 @@ from ledger.scoring import score_sheet
 def oracle_hands(n: int) -> list[tuple[list[int], object]]:
     """``n`` seeded OpenSpiel hands: the oracle test's policy (mostly knock
     when possible, some only gin, some never knocking so they reach the wall)."""
-    return [play_gin(seed, knock="never" if seed % 10 == 0 else "gin" if seed % 10 in (1, 2) else "always") for seed in range(n)]
+    return [
+        play_gin(seed, knock="never" if seed % 10 == 0 else "gin" if seed % 10 in (1, 2) else "always")
+        for seed in range(n)
+    ]
 
 
 def time_openspiel(games: list[tuple[list[int], object]], repeat: int = 3) -> float:
@@ -71,7 +74,11 @@ def main(n: int = 300, repeat: int = 3) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("hands", nargs="?", type=int, default=300, help="OpenSpiel hands to play and convert (default 300)")
-    parser.add_argument("repeat", nargs="?", type=int, default=3, help="timed runs of each side; the best counts (default 3)")
+    parser.add_argument(
+        "hands", nargs="?", type=int, default=300, help="OpenSpiel hands to play and convert (default 300)"
+    )
+    parser.add_argument(
+        "repeat", nargs="?", type=int, default=3, help="timed runs of each side; the best counts (default 3)"
+    )
     args = parser.parse_args()
     main(args.hands, args.repeat)

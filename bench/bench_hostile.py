@@ -34,7 +34,9 @@ def measure(args: list[str], cwd: Path) -> tuple[float, float, int, str]:
     """``(peak RSS MiB, CPU s, exit status, first line of stdout)`` of ``rummy-ledger ARGS``."""
     out = cwd / "stdout.txt"
     with open(out, "wb") as fh:
-        proc = subprocess.Popen(CLI + args, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=fh, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            CLI + args, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=fh, stderr=subprocess.DEVNULL
+        )
         _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     first = out.read_text().split("\n", 1)[0]
@@ -70,8 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         (n0, i0, a0), (n1, i1, a1) = rows[0], rows[-1]
         bound = 1.2 * n1 / n0
         print()
-        print(f"{n1:,} vs {n0:,} events ({n1 / n0:.0f}x): import RSS {i1[0] / i0[0]:.1f}x, CPU {i1[1] / i0[1]:.1f}x; "
-              f"audit RSS {a1[0] / a0[0]:.1f}x, CPU {a1[1] / a0[1]:.1f}x (linear bound {bound:.0f}x)")
+        print(
+            f"{n1:,} vs {n0:,} events ({n1 / n0:.0f}x): import RSS {i1[0] / i0[0]:.1f}x, CPU {i1[1] / i0[1]:.1f}x; "
+            f"audit RSS {a1[0] / a0[0]:.1f}x, CPU {a1[1] / a0[1]:.1f}x (linear bound {bound:.0f}x)"
+        )
         worst = max(i1[0] / i0[0], i1[1] / i0[1], a1[0] / a0[0], a1[1] / a0[1])
         print("linear: " + ("met" if worst <= bound else "MISSED"))
         return 0 if worst <= bound else 1

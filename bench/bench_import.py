@@ -51,7 +51,9 @@ class JsonRecordEvent:
 #: one subclass per event type, so that both stores have one topic per type
 JSON_CLASSES: dict[type[Event], type[JsonRecordEvent]] = {}
 for _cls in EVENT_TYPES:
-    JSON_CLASSES[_cls] = type(_cls.__name__, (JsonRecordEvent,), {"__module__": __name__, "__qualname__": _cls.__name__})
+    JSON_CLASSES[_cls] = type(
+        _cls.__name__, (JsonRecordEvent,), {"__module__": __name__, "__qualname__": _cls.__name__}
+    )
     globals()[_cls.__name__] = JSON_CLASSES[_cls]
 
 
@@ -119,8 +121,12 @@ def run(n_games: int, hands: int, repeat: int, directory: Path) -> dict[str, flo
                 app.close()
                 db.unlink(missing_ok=True)
     rates = {k: n_events / v for k, v in best.items()}
-    print(f"rummy-ledger import benchmark: {n_games} games, {n_events:,} events, SQLite in {directory}, best of {repeat}")
-    print(f"  store, msgspec mapper (ours)      {rates['msgspec']:>12,.0f} events/s   ({sizes['msgspec']:,} bytes of state)")
+    print(
+        f"rummy-ledger import benchmark: {n_games} games, {n_events:,} events, SQLite in {directory}, best of {repeat}"
+    )
+    print(
+        f"  store, msgspec mapper (ours)      {rates['msgspec']:>12,.0f} events/s   ({sizes['msgspec']:,} bytes of state)"
+    )
     print(f"  store, eventsourcing JSON mapper  {rates['json']:>12,.0f} events/s   ({sizes['json']:,} bytes of state)")
     print(f"  ratio msgspec / JSON              {rates['msgspec'] / rates['json']:>12.2f}x")
     print(f"  mapping only, msgspec             {rates['msgspec map']:>12,.0f} events/s")
@@ -134,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--dir", type=Path, default=None, help="folder for the SQLite files (default: a temporary folder)")
+    parser.add_argument(
+        "--dir", type=Path, default=None, help="folder for the SQLite files (default: a temporary folder)"
+    )
     args = parser.parse_args(argv)
     if args.dir:
         args.dir.mkdir(parents=True, exist_ok=True)

@@ -94,9 +94,14 @@ def _store(kind: str, tmp: str) -> tuple[str, Any]:
 
     schema = "bench_" + uuid.uuid4().hex[:12]
     env = os.environ
-    params = dict(host=env.get("POSTGRES_HOST", "127.0.0.1"), port=env.get("POSTGRES_PORT", "5432"),
-                  user=env.get("POSTGRES_USER", "postgres"), password=env.get("POSTGRES_PASSWORD") or None,
-                  dbname=env.get("POSTGRES_DBNAME", "test"), autocommit=True)
+    params = dict(
+        host=env.get("POSTGRES_HOST", "127.0.0.1"),
+        port=env.get("POSTGRES_PORT", "5432"),
+        user=env.get("POSTGRES_USER", "postgres"),
+        password=env.get("POSTGRES_PASSWORD") or None,
+        dbname=env.get("POSTGRES_DBNAME", "test"),
+        autocommit=True,
+    )
     with psycopg.connect(**params) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
 
@@ -172,6 +177,7 @@ def throughput(db: str, events: int) -> tuple[float, float]:
     # processes would wait on the file lock); PostgreSQL: two workers
     workers = 1 if not db.startswith("postgresql:") else 2
     with gunicorn(db, workers=workers, threads=8, log=LOG) as url:
+
         def run_http(game_id: str) -> None:
             client = Client(url, token)
             assert client.post("/api/games", games[game_id][0], 0) == 201
@@ -238,7 +244,7 @@ def sse(db: str, readers: int, rounds: int) -> tuple[list[float], list[float], i
                     buffers[s] += chunk
                     if s not in got and marker in buffers[s]:
                         got[s] = now
-                        buffers[s] = buffers[s][buffers[s].index(marker):]
+                        buffers[s] = buffers[s][buffers[s].index(marker) :]
             return got
 
         served = len(wait_all(b"\nid: 0\n"))
@@ -317,11 +323,14 @@ def main(argv: list[str] | None = None) -> int:
                     drop()
                 ok = kind != "sqlite" or pct(h, 0.99) <= 10
                 missed |= not ok
-                print(f"1 {kind}: HTTP append one event: p50 {statistics.median(h):.2f} ms, p99 {pct(h, 0.99):.2f} ms"
-                      f" (inside the app p50 {statistics.median(a):.2f} ms, p99 {pct(a, 0.99):.2f} ms)"
-                      f" | in-process p50 {statistics.median(i):.2f} ms, p99 {pct(i, 0.99):.2f} ms"
-                      f" | ratio p50 {statistics.median(h) / statistics.median(i):.2f}x"
-                      + (f" | target p99 <= 10 ms: {'met' if ok else 'MISSED'}" if kind == "sqlite" else "") + f" ({load()})")
+                print(
+                    f"1 {kind}: HTTP append one event: p50 {statistics.median(h):.2f} ms, p99 {pct(h, 0.99):.2f} ms"
+                    f" (inside the app p50 {statistics.median(a):.2f} ms, p99 {pct(a, 0.99):.2f} ms)"
+                    f" | in-process p50 {statistics.median(i):.2f} ms, p99 {pct(i, 0.99):.2f} ms"
+                    f" | ratio p50 {statistics.median(h) / statistics.median(i):.2f}x"
+                    + (f" | target p99 <= 10 ms: {'met' if ok else 'MISSED'}" if kind == "sqlite" else "")
+                    + f" ({load()})"
+                )
             if 2 in only:
                 db, drop = _store(kind, tmp)
                 try:
@@ -330,8 +339,10 @@ def main(argv: list[str] | None = None) -> int:
                     drop()
                 ok = h_rate >= 0.5 * i_rate
                 missed |= not ok
-                print(f"2 {kind}: 4 writers on 4 games: HTTP {h_rate:.0f} ev/s | in-process {i_rate:.0f} ev/s"
-                      f" | ratio {h_rate / i_rate:.2f}x (target >= 0.5x: {'met' if ok else 'MISSED'}) ({load()})")
+                print(
+                    f"2 {kind}: 4 writers on 4 games: HTTP {h_rate:.0f} ev/s | in-process {i_rate:.0f} ev/s"
+                    f" | ratio {h_rate / i_rate:.2f}x (target >= 0.5x: {'met' if ok else 'MISSED'}) ({load()})"
+                )
             if 3 in only:
                 db, drop = _store(kind, tmp)
                 try:
@@ -340,9 +351,11 @@ def main(argv: list[str] | None = None) -> int:
                     drop()
                 ok = bool(h) and served == args.readers and pct(h, 0.99) <= 250
                 missed |= not ok
-                print(f"3 {kind}: SSE to {served}/{args.readers} readers, {args.rounds} events: p50 {statistics.median(h):.1f} ms,"
-                      f" p99 {pct(h, 0.99):.1f} ms | in-process feed p50 {statistics.median(i):.1f} ms, p99 {pct(i, 0.99):.1f} ms"
-                      f" (target p99 <= 250 ms: {'met' if ok else 'MISSED'}) ({load()})")
+                print(
+                    f"3 {kind}: SSE to {served}/{args.readers} readers, {args.rounds} events: p50 {statistics.median(h):.1f} ms,"
+                    f" p99 {pct(h, 0.99):.1f} ms | in-process feed p50 {statistics.median(i):.1f} ms, p99 {pct(i, 0.99):.1f} ms"
+                    f" (target p99 <= 250 ms: {'met' if ok else 'MISSED'}) ({load()})"
+                )
     return 1 if missed else 0
 
 

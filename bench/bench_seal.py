@@ -118,7 +118,7 @@ def bench_verify(path: Path) -> dict[str, float]:
             t = time.perf_counter()
             rowwise = []
             for start in range(0, len(targets), sealstore.BATCH):
-                chunk = targets[start:start + sealstore.BATCH]
+                chunk = targets[start : start + sealstore.BATCH]
                 rows, journal = tables.batch([k for k, _ in chunk])
                 for key, name in chunk:
                     h = sealstore._hex(key)
@@ -129,13 +129,17 @@ def bench_verify(path: Path) -> dict[str, float]:
         sql_events, sql_journal = tables._fast_sql()
         step = sealstore.FAST_BATCH
         for start in range(0, len(targets), step):
-            keys = [k for k, _ in targets[start:start + step]]
+            keys = [k for k, _ in targets[start : start + step]]
             marks = ",".join("?" * len(keys))
             tables.query(sql_events.format(events=tables.events, marks=marks), [*sealstore._TOPIC_PARAMS, *keys])
             tables.query(sql_journal.format(journal=tables.journal, marks=marks), keys)
         t_read = time.perf_counter() - t
-        lines = [r[0] for r in tables.query(f"SELECT state FROM {tables.events} ORDER BY originator_id, originator_version")]
-        entries = tables.query(f"SELECT position, appended_by, received_at FROM {tables.journal} ORDER BY originator_id, position")
+        lines = [
+            r[0] for r in tables.query(f"SELECT state FROM {tables.events} ORDER BY originator_id, originator_version")
+        ]
+        entries = tables.query(
+            f"SELECT position, appended_by, received_at FROM {tables.journal} ORDER BY originator_id, position"
+        )
     finally:
         app.close()
     assert len(lines) == n == len(entries)
@@ -167,8 +171,18 @@ def bench_verify(path: Path) -> dict[str, float]:
         t = time.perf_counter()
         sha(blob).digest()
         t_bulk = time.perf_counter() - t
-    return {"events": n, "bytes": size, "games": len(results), "verify": t_verify, "rows": t_rows, "sha": t_sha, "chain": t_chain, "both": t_both,
-            "bulk": t_bulk, "read": t_read}
+    return {
+        "events": n,
+        "bytes": size,
+        "games": len(results),
+        "verify": t_verify,
+        "rows": t_rows,
+        "sha": t_sha,
+        "chain": t_chain,
+        "both": t_both,
+        "bulk": t_bulk,
+        "read": t_read,
+    }
 
 
 def bench_pg(url: str, n_events: int) -> dict[str, float]:
@@ -181,8 +195,14 @@ def bench_pg(url: str, n_events: int) -> dict[str, float]:
 
     schema = f"bench_seal_{int(time.time())}"
     env = store_env(f"{url}{'&' if '?' in url else '?'}schema={schema}")
-    connect = {"host": env["POSTGRES_HOST"], "port": env["POSTGRES_PORT"], "user": env["POSTGRES_USER"],
-               "password": env.get("POSTGRES_PASSWORD") or None, "dbname": env["POSTGRES_DBNAME"], "autocommit": True}
+    connect = {
+        "host": env["POSTGRES_HOST"],
+        "port": env["POSTGRES_PORT"],
+        "user": env["POSTGRES_USER"],
+        "password": env.get("POSTGRES_PASSWORD") or None,
+        "dbname": env["POSTGRES_DBNAME"],
+        "autocommit": True,
+    }
     with psycopg.connect(**connect) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
     try:
@@ -199,13 +219,16 @@ def bench_pg(url: str, n_events: int) -> dict[str, float]:
             with quiet():
                 t = time.perf_counter()
                 for start in range(0, len(targets), sealstore.BATCH):
-                    chunk = targets[start:start + sealstore.BATCH]
+                    chunk = targets[start : start + sealstore.BATCH]
                     rows, journal = tables.batch([k for k, _ in chunk])
                     for key, name in chunk:
                         h = sealstore._hex(key)
                         assert sealstore.check_game(name, h, rows.get(h, []), journal.get(h)).ok
                 t_rows = time.perf_counter() - t
-            lines = [bytes(r[0]) for r in tables.query(f"SELECT state FROM {tables.events} ORDER BY originator_id, originator_version")]
+            lines = [
+                bytes(r[0])
+                for r in tables.query(f"SELECT state FROM {tables.events} ORDER BY originator_id, originator_version")
+            ]
         finally:
             app.close()
     finally:
@@ -260,9 +283,16 @@ def bench_import(base: Path, n_events: int, rounds: int) -> dict[str, float]:
             (with_chain if mode == "with" else without).append(t)
             if mode == "with":
                 in_chain.append(spent[0])
-    return {"events": n, "with": statistics.median(with_chain), "without": statistics.median(without),
-            "in_chain": statistics.median(in_chain), "with_all": with_chain, "without_all": without,
-            "cpu_with": statistics.median(cpu["with"]), "cpu_without": statistics.median(cpu["without"])}
+    return {
+        "events": n,
+        "with": statistics.median(with_chain),
+        "without": statistics.median(without),
+        "in_chain": statistics.median(in_chain),
+        "with_all": with_chain,
+        "without_all": without,
+        "cpu_with": statistics.median(cpu["with"]),
+        "cpu_without": statistics.median(cpu["without"]),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -272,7 +302,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="import rounds of each kind (default 3)")
     ap.add_argument("--dir", type=Path, default=None, help="folder for the stores (default: a temporary one)")
     ap.add_argument("--keep", action="store_true", help="reuse the verify store in --dir when it exists")
-    ap.add_argument("--pg", metavar="URL", default=None, help="also verify a fresh schema on this PostgreSQL server (postgresql://user@host:port/db)")
+    ap.add_argument(
+        "--pg",
+        metavar="URL",
+        default=None,
+        help="also verify a fresh schema on this PostgreSQL server (postgresql://user@host:port/db)",
+    )
     ap.add_argument("--pg-events", type=int, default=100_000, help="events in the PostgreSQL store (default 100,000)")
     args = ap.parse_args(argv)
     base = args.dir or Path(tempfile.mkdtemp(prefix="bench-seal-"))
@@ -286,33 +321,45 @@ def main(argv: list[str] | None = None) -> int:
     v = bench_verify(big)
     n = v["events"]
     print(f"verify: {v['games']:,} games, {n:,} events, {v['bytes'] / 1e6:.0f} MB of canonical lines")
-    rows = [("verify (fast read, both chains, checks)", v["verify"]),
-            ("row-by-row check alone (verify before)", v["rows"]),
-            ("baseline: sha256(line) per event, in memory", v["sha"]),
-            ("seal chain alone, in memory", v["chain"]),
-            ("seal and journal chains, in memory", v["both"]),
-            ("one SHA-256 over all bytes (sha256sum)", v["bulk"]),
-            ("SQL of the fast read alone", v["read"])]
+    rows = [
+        ("verify (fast read, both chains, checks)", v["verify"]),
+        ("row-by-row check alone (verify before)", v["rows"]),
+        ("baseline: sha256(line) per event, in memory", v["sha"]),
+        ("seal chain alone, in memory", v["chain"]),
+        ("seal and journal chains, in memory", v["both"]),
+        ("one SHA-256 over all bytes (sha256sum)", v["bulk"]),
+        ("SQL of the fast read alone", v["read"]),
+    ]
     for label, t in rows:
         print(f"  {label:<44}{n / t:>12,.0f} ev/s  {t:.2f} s")
-    print(f"  ratio verify / baseline: {v['sha'] / v['verify']:.3f}x (target >= 0.5x); "
-          f"both chains / baseline: {v['sha'] / v['both']:.2f}x; SQL / baseline: {v['sha'] / v['read']:.2f}x; "
-          f"row by row / baseline: {v['sha'] / v['rows']:.3f}x")
+    print(
+        f"  ratio verify / baseline: {v['sha'] / v['verify']:.3f}x (target >= 0.5x); "
+        f"both chains / baseline: {v['sha'] / v['both']:.2f}x; SQL / baseline: {v['sha'] / v['read']:.2f}x; "
+        f"row by row / baseline: {v['sha'] / v['rows']:.3f}x"
+    )
     if args.pg:
         pg = bench_pg(args.pg, args.pg_events)
-        print(f"PostgreSQL: {pg['events']:,} events: verify {pg['events'] / pg['verify']:,.0f} ev/s ({pg['sha'] / pg['verify']:.3f}x), "
-              f"row by row {pg['events'] / pg['rows']:,.0f} ev/s ({pg['sha'] / pg['rows']:.3f}x), "
-              f"baseline {pg['events'] / pg['sha']:,.0f} ev/s")
+        print(
+            f"PostgreSQL: {pg['events']:,} events: verify {pg['events'] / pg['verify']:,.0f} ev/s ({pg['sha'] / pg['verify']:.3f}x), "
+            f"row by row {pg['events'] / pg['rows']:,.0f} ev/s ({pg['sha'] / pg['rows']:.3f}x), "
+            f"baseline {pg['events'] / pg['sha']:,.0f} ev/s"
+        )
     imp = bench_import(base, args.import_events, args.rounds)
     over = (imp["with"] - imp["without"]) / imp["without"]
     over_cpu = (imp["cpu_with"] - imp["cpu_without"]) / imp["cpu_without"]
     print(f"import: {imp['events']:,} events per round, {args.rounds} rounds each, alternating")
-    print(f"  with the chain     median {imp['events'] / imp['with']:>10,.0f} ev/s  ({', '.join(f'{t:.2f}' for t in imp['with_all'])} s; "
-          f"median CPU {imp['cpu_with']:.2f} s)")
-    print(f"  without the chain  median {imp['events'] / imp['without']:>10,.0f} ev/s  ({', '.join(f'{t:.2f}' for t in imp['without_all'])} s; "
-          f"median CPU {imp['cpu_without']:.2f} s)")
-    print(f"  overhead: {over:+.1%} wall, {over_cpu:+.1%} CPU (medians, target <= 10 %); "
-          f"time inside the chain itself: {imp['in_chain'] / imp['with']:.1%} of the import")
+    print(
+        f"  with the chain     median {imp['events'] / imp['with']:>10,.0f} ev/s  ({', '.join(f'{t:.2f}' for t in imp['with_all'])} s; "
+        f"median CPU {imp['cpu_with']:.2f} s)"
+    )
+    print(
+        f"  without the chain  median {imp['events'] / imp['without']:>10,.0f} ev/s  ({', '.join(f'{t:.2f}' for t in imp['without_all'])} s; "
+        f"median CPU {imp['cpu_without']:.2f} s)"
+    )
+    print(
+        f"  overhead: {over:+.1%} wall, {over_cpu:+.1%} CPU (medians, target <= 10 %); "
+        f"time inside the chain itself: {imp['in_chain'] / imp['with']:.1%} of the import"
+    )
     return 0
 
 

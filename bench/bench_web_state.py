@@ -90,13 +90,18 @@ def main(argv: list[str] | None = None) -> int:
         client = app.test_client()
         t0 = time.perf_counter()
         first = client.get("/api/games/bench-3000/state?at=10")
-        print(f"first request (replays the game into the cache): {(time.perf_counter() - t0) * 1000:.1f} ms, app {server_ms(first):.1f} ms")
+        print(
+            f"first request (replays the game into the cache): {(time.perf_counter() - t0) * 1000:.1f} ms, app {server_ms(first):.1f} ms"
+        )
 
         late = min(3000, len(events) - 2)  # not the last position, which is the replay's final state
         rng = random.Random(0)
         n = args.requests
-        scenarios = {"position 10": [10] * n, f"position {late}": [late] * n,
-                     "random positions": [rng.randrange(len(events)) for _ in range(n)]}
+        scenarios = {
+            "position 10": [10] * n,
+            f"position {late}": [late] * n,
+            "random positions": [rng.randrange(len(events)) for _ in range(n)],
+        }
         measure(client, "bench-3000", [10, late] * 20)  # warm up
         best: dict[str, tuple[float, float, float]] = {}
         for _ in range(args.rounds):
@@ -107,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
                     best[name] = row
 
     for name, (wall95, wall50, cpu95) in best.items():
-        print(f"{name:>18}: p95 {wall95:.3f} ms  p50 {wall50:.3f} ms  CPU p95 {cpu95:.3f} ms  (best of {args.rounds} rounds of {n})")
+        print(
+            f"{name:>18}: p95 {wall95:.3f} ms  p50 {wall50:.3f} ms  CPU p95 {cpu95:.3f} ms  (best of {args.rounds} rounds of {n})"
+        )
     ratio = best[f"position {late}"][0] / best["position 10"][0]
     worst = max(r[0] for r in best.values())
     print(f"p95 ratio position {late} / position 10: {ratio:.2f}x (target ≤ 2x)")

@@ -40,7 +40,14 @@ from ledger.replay import replay  # noqa: E402
 PARTS = {
     "fold": ("ledger/replay.py", "ledger/state.py", "ledger/variants/", "ledger/melds.py", "ledger/cards.py"),
     "decode": ("ledger/records.py", "ledger/events.py", "msgspec"),
-    "store": ("eventsourcing/", "sqlite3", "ledger/persistence.py", "ledger/journal.py", "ledger/application.py", "ledger/seal"),
+    "store": (
+        "eventsourcing/",
+        "sqlite3",
+        "ledger/persistence.py",
+        "ledger/journal.py",
+        "ledger/application.py",
+        "ledger/seal",
+    ),
 }
 
 
@@ -77,7 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bulk", action="store_true")
     ap.add_argument("--fold-only", action="store_true")
     ap.add_argument("--top", type=int, default=25)
-    ap.add_argument("--wall", action="store_true", help="profile wall time (default: this process's CPU time, steadier on a shared machine)")
+    ap.add_argument(
+        "--wall",
+        action="store_true",
+        help="profile wall time (default: this process's CPU time, steadier on a shared machine)",
+    )
     args = ap.parse_args(argv)
     paths = sorted(args.folder.glob("*.jsonl"))[: args.games]
     records = [read_record(p) for p in paths]
@@ -100,8 +111,10 @@ def main(argv: list[str] | None = None) -> int:
         elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
         app.close()
     what = "fold only" if args.fold_only else ("import_records (bulk)" if args.bulk else "import_record per file")
-    print(f"{what}: {len(records)} games, {n_events:,} events, {elapsed:.2f} s wall, {cpu:.2f} s CPU under cProfile"
-          f" ({n_events / cpu:,.0f} ev/s of CPU, profiled; {'wall' if args.wall else 'CPU'} time below)\n")
+    print(
+        f"{what}: {len(records)} games, {n_events:,} events, {elapsed:.2f} s wall, {cpu:.2f} s CPU under cProfile"
+        f" ({n_events / cpu:,.0f} ev/s of CPU, profiled; {'wall' if args.wall else 'CPU'} time below)\n"
+    )
     summarise(pstats.Stats(prof), args.top)
     return 0
 

@@ -118,7 +118,9 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
         from ledger.application import store_env
 
         stamp = f"{os.getpid()}_{int(time.time())}"
-        stores.append(("PostgreSQL", lambda name: store_env(f"{pg}{'&' if '?' in pg else '?'}schema=bench_{name}_{stamp}")))
+        stores.append(
+            ("PostgreSQL", lambda name: store_env(f"{pg}{'&' if '?' in pg else '?'}schema=bench_{name}_{stamp}"))
+        )
     from bench_import import JsonApp, as_json_event
 
     for kind, env_for in stores:
@@ -152,19 +154,37 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
         if pg and kind == "PostgreSQL":
             drop_bench_schemas(pg, stamp)
         what = f"{kind}: import {len(paths):,} Burraco games ({n_events:,} events), LedgerApp.import_records"
-        row("1", what, _rate(n_events, bulk), f"floor {_rate(n_events, floor)}", f"{_ratio(bulk, floor)} of floor (target ≥0.5x)")
-        row("1", f"  {kind}: the same vs eventsourcing JSON mapper (no validation)", _rate(n_events, bulk), f"JSON {_rate(n_events, jsonm)}",
-            f"{_ratio(bulk, jsonm)} (target ≥3x)")
+        row(
+            "1",
+            what,
+            _rate(n_events, bulk),
+            f"floor {_rate(n_events, floor)}",
+            f"{_ratio(bulk, floor)} of floor (target ≥0.5x)",
+        )
+        row(
+            "1",
+            f"  {kind}: the same vs eventsourcing JSON mapper (no validation)",
+            _rate(n_events, bulk),
+            f"JSON {_rate(n_events, jsonm)}",
+            f"{_ratio(bulk, jsonm)} (target ≥3x)",
+        )
         if single is not None:
-            row("1", f"  {kind}: import_record file by file", _rate(n_events, single), f"JSON {_rate(n_events, jsonm)}",
-                f"{_ratio(single, jsonm)} of JSON, {_ratio(single, floor)} of floor")
+            row(
+                "1",
+                f"  {kind}: import_record file by file",
+                _rate(n_events, single),
+                f"JSON {_rate(n_events, jsonm)}",
+                f"{_ratio(single, jsonm)} of JSON, {_ratio(single, floor)} of floor",
+            )
 
 
 def floor_store(kind: str, env: dict[str, str], blobs: list[bytes]) -> None:
     """The floor: decode with msgspec and insert the rows with ``executemany``,
     one transaction per game, into a bare table with only the primary key."""
-    create = ("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BYTEA,"
-              " PRIMARY KEY (originator_id, originator_version))")
+    create = (
+        "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BYTEA,"
+        " PRIMARY KEY (originator_id, originator_version))"
+    )
 
     def rows_of(b: bytes) -> list[tuple]:
         events = [decode_event(line) for _, line in iter_lines(b.splitlines())]
@@ -184,8 +204,14 @@ def floor_store(kind: str, env: dict[str, str], blobs: list[bytes]) -> None:
     import psycopg
 
     schema = env["POSTGRES_SCHEMA"]
-    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                         password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True) as conn:
+    with psycopg.connect(
+        host=env["POSTGRES_HOST"],
+        port=env["POSTGRES_PORT"],
+        user=env["POSTGRES_USER"],
+        password=env["POSTGRES_PASSWORD"] or None,
+        dbname=env["POSTGRES_DBNAME"],
+        autocommit=True,
+    ) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
         conn.execute(create.replace("stored_events", f'"{schema}".stored_events'))
         for b in blobs:
@@ -200,14 +226,22 @@ def pg_exec(pg: str, *statements: str) -> None:
     from ledger.application import store_env
 
     env = store_env(pg)
-    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                         password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True) as conn:
+    with psycopg.connect(
+        host=env["POSTGRES_HOST"],
+        port=env["POSTGRES_PORT"],
+        user=env["POSTGRES_USER"],
+        password=env["POSTGRES_PASSWORD"] or None,
+        dbname=env["POSTGRES_DBNAME"],
+        autocommit=True,
+    ) as conn:
         for statement in statements:
             conn.execute(statement)  # type: ignore[arg-type]
 
 
 def drop_bench_schemas(pg: str, stamp: str) -> None:
-    pg_exec(pg, *(f'DROP SCHEMA IF EXISTS "bench_{name}_{stamp}" CASCADE' for name in ("bulk", "single", "floor", "json")))
+    pg_exec(
+        pg, *(f'DROP SCHEMA IF EXISTS "bench_{name}_{stamp}" CASCADE' for name in ("bulk", "single", "floor", "json"))
+    )
 
 
 # --- 2 ---------------------------------------------------------------------------------
@@ -236,8 +270,13 @@ def fig2(tmp: Path, hands: int) -> None:
     app.close()
     best_os = time_openspiel(games, 3)
     actions = sum(len(h) for h, _ in games)
-    row("2", f"store→replay+audit+score, {hands} Gin hands", f"{n_events / best:,.0f} ev/s ({hands / best:,.0f} hands/s)",
-        f"OpenSpiel {actions / best_os:,.0f} act/s ({hands / best_os:,.0f} hands/s)", f"{best_os / best:.2f}x hands/s (target ≥3x)")
+    row(
+        "2",
+        f"store→replay+audit+score, {hands} Gin hands",
+        f"{n_events / best:,.0f} ev/s ({hands / best:,.0f} hands/s)",
+        f"OpenSpiel {actions / best_os:,.0f} act/s ({hands / best_os:,.0f} hands/s)",
+        f"{best_os / best:.2f}x hands/s (target ≥3x)",
+    )
 
 
 # --- 3 ---------------------------------------------------------------------------------
@@ -255,7 +294,13 @@ def long_game(min_events: int = 3002) -> list:
             from ledger.simulate import find_strategy
 
             strat = find_strategy("ramino")(random.Random(seed))
-            gs = GameStarted(game_id="bench-3000", variant="ramino", ruleset="seed", options={"target": 1000}, players=strat.players(2))
+            gs = GameStarted(
+                game_id="bench-3000",
+                variant="ramino",
+                ruleset="seed",
+                options={"target": 1000},
+                players=strat.players(2),
+            )
             strat.game_started = lambda *a, **k: gs  # type: ignore[method-assign]
             events = list(strat.play_game("bench-3000", "seed", 2).events)
     return events
@@ -282,6 +327,7 @@ def fig3(tmp: Path, game: list) -> None:
 
         def timed(positions: list[int]) -> list[float]:
             return measure(client, "bench-3000", positions)[0]
+
         how = "viewer API (Server-Timing)"
     except Exception as exc:  # the viewer is another helper's: fall back to the Replayer
         rep = Replayer(game)
@@ -293,12 +339,18 @@ def fig3(tmp: Path, game: list) -> None:
                 rep.state_at(p)
                 out.append((time.perf_counter() - t) * 1000)
             return out
+
         how = f"Replayer ({type(exc).__name__})"
     best = {k: min(p95(timed(v)) for _ in range(3)) for k, v in scen.items()}
     ratio = best[f"pos {late}"] / best["pos 10"]
     worst = max(best.values())
-    row("3", f"state at a position, {len(game):,}-event game, {how}", f"p95 {best[f'pos {late}']:.2f} ms at {late}, {best['random']:.2f} random",
-        f"p95 {best['pos 10']:.2f} ms at 10", f"{ratio:.2f}x (target ≤2x), worst {worst:.2f} ms (≤5)")
+    row(
+        "3",
+        f"state at a position, {len(game):,}-event game, {how}",
+        f"p95 {best[f'pos {late}']:.2f} ms at {late}, {best['random']:.2f} random",
+        f"p95 {best['pos 10']:.2f} ms at 10",
+        f"{ratio:.2f}x (target ≤2x), worst {worst:.2f} ms (≤5)",
+    )
 
 
 # --- 4 ---------------------------------------------------------------------------------
@@ -307,12 +359,14 @@ def fig4(tmp: Path, game: list, tail: int = 60) -> None:
     head = game[: len(game) - tail]
     app.import_record(read_record(encode_record(head)))
     t = time.perf_counter()
-    for e in game[len(head):]:
+    for e in game[len(head) :]:
         app.append_event("bench-3000", e)
     ours = tail / (time.perf_counter() - t)
     app.close()
     con = sqlite3.connect(tmp / "f4-raw.db", isolation_level=None)
-    con.execute("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))")
+    con.execute(
+        "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
+    )
     oid = game_uuid("bench-3000").hex
     t = time.perf_counter()
     for i, e in enumerate(game):
@@ -321,8 +375,13 @@ def fig4(tmp: Path, game: list, tail: int = 60) -> None:
         con.execute("COMMIT")
     raw = len(game) / (time.perf_counter() - t)
     con.close()
-    row("4", f"live append, last {tail} events of a {len(game):,}-event game", f"{ours:,.1f} ev/s", f"raw SQLite {raw:,.0f} commits/s",
-        f"{ours / raw:.3f}x (target ≥0.5x)")
+    row(
+        "4",
+        f"live append, last {tail} events of a {len(game):,}-event game",
+        f"{ours:,.1f} ev/s",
+        f"raw SQLite {raw:,.0f} commits/s",
+        f"{ours / raw:.3f}x (target ≥0.5x)",
+    )
 
 
 # --- 5 ---------------------------------------------------------------------------------
@@ -354,12 +413,19 @@ def fig5(tmp: Path, folder: Path) -> None:
     code = _RSS.format(root=str(ROOT))
 
     def rss(mode: str) -> float:
-        out = subprocess.run([sys.executable, "-c", code, mode, str(folder), db], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code, mode, str(folder), db], capture_output=True, text=True, check=True
+        )
         return int(out.stdout.split()[-1]) / 1024
 
     idle, imp, exp = rss("idle"), rss("import"), rss("export")
-    row("5", f"peak RSS, corpus {size / 1e6:,.0f} MB", f"import {imp:,.0f} MB, export {exp:,.0f} MB", f"idle {idle:,.0f} MB",
-        f"max {max(imp, exp):,.0f} MB (target ≤300 MB at 1 GB)")
+    row(
+        "5",
+        f"peak RSS, corpus {size / 1e6:,.0f} MB",
+        f"import {imp:,.0f} MB, export {exp:,.0f} MB",
+        f"idle {idle:,.0f} MB",
+        f"max {max(imp, exp):,.0f} MB (target ≤300 MB at 1 GB)",
+    )
 
 
 # --- 6 ---------------------------------------------------------------------------------
@@ -384,7 +450,9 @@ def fig6(tmp: Path, paths: list[Path], big: int) -> None:
     con.execute("BEGIN")
     while have < big:
         oid = game_uuid(f"filler-{g}").hex
-        con.executemany("INSERT INTO stored_events VALUES (?, ?, ?, ?)", [(oid, v, topic, filler) for v in range(1, per_game + 1)])
+        con.executemany(
+            "INSERT INTO stored_events VALUES (?, ?, ?, ?)", [(oid, v, topic, filler) for v in range(1, per_game + 1)]
+        )
         have += per_game
         g += 1
         if g % 200 == 0:
@@ -399,14 +467,21 @@ def fig6(tmp: Path, paths: list[Path], big: int) -> None:
         app.import_record(read_record(b))
     large = n_second / (time.perf_counter() - t)
     app.close()
-    row("6", f"import rate, store of {n_first:,} vs {have:,} events", f"{large:,.0f} ev/s (large)", f"{small:,.0f} ev/s (small)",
-        f"{large / small:.2f}x (should stay ~1x)")
+    row(
+        "6",
+        f"import rate, store of {n_first:,} vs {have:,} events",
+        f"{large:,.0f} ev/s (large)",
+        f"{small:,.0f} ev/s (small)",
+        f"{large / small:.2f}x (should stay ~1x)",
+    )
 
 
 def machine() -> str:
     mem = subprocess.run(["free", "-h"], capture_output=True, text=True).stdout.strip()
-    return (f"nproc {os.cpu_count()}, Python {platform.python_version()} ({platform.machine()}), "
-            f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n{mem}")
+    return (
+        f"nproc {os.cpu_count()}, Python {platform.python_version()} ({platform.machine()}), "
+        f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n{mem}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -416,9 +491,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-store", type=int, default=300_000, help="events in the large store of figure 6")
     ap.add_argument("--full", action="store_true", help="the issue's sizes: 10,000 games, 10,000,000-event store")
     ap.add_argument("--only", default="1,2,3,4,5,6")
-    ap.add_argument("--dir", type=Path, default=None, help="work folder (default: a temporary one; the corpus is reused there)")
-    ap.add_argument("--corpus", type=Path, default=None, help="a folder of Burraco records to use for figures 1, 5 and 6 instead of simulating")
-    ap.add_argument("--pg", default=None, help="figure 1 on PostgreSQL too: postgresql://user@host:port/dbname (fresh schemas, dropped after)")
+    ap.add_argument(
+        "--dir", type=Path, default=None, help="work folder (default: a temporary one; the corpus is reused there)"
+    )
+    ap.add_argument(
+        "--corpus",
+        type=Path,
+        default=None,
+        help="a folder of Burraco records to use for figures 1, 5 and 6 instead of simulating",
+    )
+    ap.add_argument(
+        "--pg",
+        default=None,
+        help="figure 1 on PostgreSQL too: postgresql://user@host:port/dbname (fresh schemas, dropped after)",
+    )
     ap.add_argument("--no-one-by-one", action="store_true", help="figure 1 without the file-by-file import_record line")
     args = ap.parse_args(argv)
     if args.full:
@@ -437,7 +523,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             paths = corpus(folder, args.games) if only & {"1", "5", "6"} else []
         if paths:
-            print(f"corpus: {len(paths):,} simulated Burraco games in {folder} ({time.perf_counter() - t:.1f} s)", flush=True)
+            print(
+                f"corpus: {len(paths):,} simulated Burraco games in {folder} ({time.perf_counter() - t:.1f} s)",
+                flush=True,
+            )
         game = long_game() if only & {"3", "4"} else []
         if "1" in only:
             fig1(paths, tmp, args.pg, not args.no_one_by_one)

@@ -73,7 +73,15 @@ def _progress(label: str, enabled: bool) -> Iterator[Callable[[int, int], None] 
         yield advance
 
 
-def run_update(app: Any, path: str, *, rebuild: bool = False, batch: int = DEFAULT_BATCH, wait: float | None = None, progress: bool = True) -> UpdateResult:
+def run_update(
+    app: Any,
+    path: str,
+    *,
+    rebuild: bool = False,
+    batch: int = DEFAULT_BATCH,
+    wait: float | None = None,
+    progress: bool = True,
+) -> UpdateResult:
     """Update the view at ``path`` from ``app``'s store, with a progress bar
     for large updates on a terminal."""
     last = app.recorder.max_notification_id() or 0
@@ -90,13 +98,17 @@ def _counts(result: UpdateResult) -> str:
     if not result.notifications:
         return f"analytics view {result.path} is up to date (event {result.position or 0})"
     return (
-        f"analytics view {result.path}: {result.notifications} event{'s' if result.notifications != 1 else ''} " "applied, "
+        f"analytics view {result.path}: {result.notifications} event{'s' if result.notifications != 1 else ''} "
+        "applied, "
         f"{result.games} game{'s' if result.games != 1 else ''} (re)built "
-        f"in {result.batches} transaction{'s' if result.batches != 1 else ''}" + (" (rebuilt from scratch)" if result.rebuilt else "")
+        f"in {result.batches} transaction{'s' if result.batches != 1 else ''}"
+        + (" (rebuilt from scratch)" if result.rebuilt else "")
     )
 
 
-def update_after_import(app: Any, db_path: str | None, *, analytics: str | None = None, quiet: bool = False) -> UpdateResult | None:
+def update_after_import(
+    app: Any, db_path: str | None, *, analytics: str | None = None, quiet: bool = False
+) -> UpdateResult | None:
     """Bring the analytics view of the store ``db_path`` (the ``--db`` value;
     None: the configured store) up to date after an import; ``analytics``
     overrides the view's path. Prints one line on stderr. Returns None (with a
@@ -116,33 +128,86 @@ def update_after_import(app: Any, db_path: str | None, *, analytics: str | None 
 
 # --- options shared by the commands ----------------------------------------------
 
-_analytics_opt = click.option("--analytics", "analytics", metavar="PATH", default=None, help="DuckDB file of the view (default: beside the store, or $RUMMY_LEDGER_ANALYTICS).")
-_wait_opt = click.option("--wait", type=float, default=None, metavar="SECONDS", help="Wait this long for another process using the view (default $RUMMY_LEDGER_ANALYTICS_WAIT or 10).")
+_analytics_opt = click.option(
+    "--analytics",
+    "analytics",
+    metavar="PATH",
+    default=None,
+    help="DuckDB file of the view (default: beside the store, or $RUMMY_LEDGER_ANALYTICS).",
+)
+_wait_opt = click.option(
+    "--wait",
+    type=float,
+    default=None,
+    metavar="SECONDS",
+    help="Wait this long for another process using the view (default $RUMMY_LEDGER_ANALYTICS_WAIT or 10).",
+)
 _no_update_opt = click.option("--no-update", is_flag=True, help="Use the view as it is; do not apply new events first.")
 
 
 def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed((
-        click.argument("games", nargs=-1),
-        click.option("--all", "all_games", is_flag=True, help="Every game (the filters still apply)."),
-        click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None, help="File format (default parquet)."),
-        click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder for the files (one per table)."),
-        click.option("--variant", "variants", multiple=True, type=VariantChoice(), help="Only games of this variant (repeatable)."),
-        click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or after this date (YYYY-MM-DD)."),
-        click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or before this date."),
-        click.option("--tournament", "tournaments", multiple=True, help="Only games of this tournament (meta.tournament; repeatable)."),
-        click.option("--player", "players", multiple=True, help="Only games with a player of this name (repeatable)."),
-        _analytics_opt,
-        _wait_opt,
-        _no_update_opt,
-    )):
+    for option in reversed(
+        (
+            click.argument("games", nargs=-1),
+            click.option("--all", "all_games", is_flag=True, help="Every game (the filters still apply)."),
+            click.option(
+                "--format", "fmt", type=click.Choice(list(FORMATS)), default=None, help="File format (default parquet)."
+            ),
+            click.option(
+                "--out",
+                type=click.Path(file_okay=False, path_type=Path),
+                default=None,
+                help="Folder for the files (one per table).",
+            ),
+            click.option(
+                "--variant",
+                "variants",
+                multiple=True,
+                type=VariantChoice(),
+                help="Only games of this variant (repeatable).",
+            ),
+            click.option(
+                "--since",
+                type=click.DateTime(["%Y-%m-%d"]),
+                default=None,
+                help="Only games on or after this date (YYYY-MM-DD).",
+            ),
+            click.option(
+                "--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or before this date."
+            ),
+            click.option(
+                "--tournament",
+                "tournaments",
+                multiple=True,
+                help="Only games of this tournament (meta.tournament; repeatable).",
+            ),
+            click.option(
+                "--player", "players", multiple=True, help="Only games with a player of this name (repeatable)."
+            ),
+            _analytics_opt,
+            _wait_opt,
+            _no_update_opt,
+        )
+    ):
         f = option(f)
     return f
 
 
-def _export(ctx: click.Context, games: tuple[str, ...], all_games: bool, fmt: str | None, out: Path | None, variants: tuple[str, ...],
-            since: datetime | None, until: datetime | None, tournaments: tuple[str, ...], players: tuple[str, ...],
-            analytics: str | None, wait: float | None, no_update: bool) -> None:
+def _export(
+    ctx: click.Context,
+    games: tuple[str, ...],
+    all_games: bool,
+    fmt: str | None,
+    out: Path | None,
+    variants: tuple[str, ...],
+    since: datetime | None,
+    until: datetime | None,
+    tournaments: tuple[str, ...],
+    players: tuple[str, ...],
+    analytics: str | None,
+    wait: float | None,
+    no_update: bool,
+) -> None:
     if out is None:
         raise click.UsageError("--out DIR is required for a table export")
     if bool(games) == all_games:
@@ -151,8 +216,12 @@ def _export(ctx: click.Context, games: tuple[str, ...], all_games: bool, fmt: st
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
     selection = Selection(
-        games=games, variants=variants, since=since.date() if since else None, until=until.date() if until else None,
-        tournaments=tournaments, players=players,
+        games=games,
+        variants=variants,
+        since=since.date() if since else None,
+        until=until.date() if until else None,
+        tournaments=tournaments,
+        players=players,
     )
     fmt = fmt or "parquet"
     con = open_duckdb(path, read_only=True, wait=default_wait() if wait is None else wait)
@@ -160,13 +229,19 @@ def _export(ctx: click.Context, games: tuple[str, ...], all_games: bool, fmt: st
         if games:
             missing = sorted(set(games) - set(select_games(con, Selection(games=games))))
             if missing:
-                raise click.ClickException(f"not in the analytics view: {', '.join(missing)} (import them, or run `analytics update`)")
+                raise click.ClickException(
+                    f"not in the analytics view: {', '.join(missing)} (import them, or run `analytics update`)"
+                )
         with _progress_tables(len(TABLES)) as advance:
             counts = export_tables(con, out, fmt, selection, progress=advance)
     finally:
         con.close()
     ext = FORMATS[fmt][0]
-    click.echo(f"exported {counts['games']} game{'s' if counts['games'] != 1 else ''} to {out}: " + ", ".join(f"{t}.{ext} {n}" for t, n in counts.items()), err=True)
+    click.echo(
+        f"exported {counts['games']} game{'s' if counts['games'] != 1 else ''} to {out}: "
+        + ", ".join(f"{t}.{ext} {n}" for t, n in counts.items()),
+        err=True,
+    )
 
 
 class _QueryError(click.ClickException):
@@ -181,7 +256,9 @@ def _progress_tables(n: int) -> Iterator[Callable[[str, int], None] | None]:
     if not console.is_terminal:
         yield None
         return
-    with Progress(TextColumn("export {task.fields[table]}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True) as bar:
+    with Progress(
+        TextColumn("export {task.fields[table]}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True
+    ) as bar:
         task = bar.add_task("export", total=n, table="")
 
         def advance(table: str, rows: int) -> None:
@@ -190,7 +267,16 @@ def _progress_tables(n: int) -> Iterator[Callable[[str, int], None] | None]:
         yield advance
 
 
-def _query(ctx: click.Context, sql: str, as_csv: bool, as_json: bool, analytics: str | None, wait: float | None, no_update: bool, max_rows: int) -> None:
+def _query(
+    ctx: click.Context,
+    sql: str,
+    as_csv: bool,
+    as_json: bool,
+    analytics: str | None,
+    wait: float | None,
+    no_update: bool,
+    max_rows: int,
+) -> None:
     if as_csv and as_json:
         raise click.UsageError("choose one of --csv and --json")
     path = _view_path(ctx, analytics)
@@ -216,9 +302,15 @@ def _query(ctx: click.Context, sql: str, as_csv: bool, as_json: bool, analytics:
         writer.writerow(names)
         writer.writerows([[_cell(v) if isinstance(v, (list, dict)) else v for v in row] for row in rows])
     else:
-        table = Table(title_justify="left", caption=f"{len(rows)} row{'s' if len(rows) != 1 else ''}" + (f" (first {max_rows} shown)" if len(rows) > max_rows else ""))
+        table = Table(
+            title_justify="left",
+            caption=f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
+            + (f" (first {max_rows} shown)" if len(rows) > max_rows else ""),
+        )
         for i, name in enumerate(names):
-            numeric = bool(rows) and all(isinstance(r[i], (int, float)) and not isinstance(r[i], bool) for r in rows if r[i] is not None)
+            numeric = bool(rows) and all(
+                isinstance(r[i], (int, float)) and not isinstance(r[i], bool) for r in rows if r[i] is not None
+            )
             table.add_column(Text(name), justify="right" if numeric else "left", overflow="fold")
         for row in rows[:max_rows]:
             table.add_row(*(Text(_cell(v)) for v in row))
@@ -251,7 +343,13 @@ _query_args = (
     _analytics_opt,
     _wait_opt,
     _no_update_opt,
-    click.option("--max-rows", type=ASCII_INT, default=200, show_default=True, help="Rows shown in the table (all rows with --csv/--json)."),
+    click.option(
+        "--max-rows",
+        type=ASCII_INT,
+        default=200,
+        show_default=True,
+        help="Rows shown in the table (all rows with --csv/--json).",
+    ),
 )
 
 
@@ -287,7 +385,9 @@ def _analytics_group() -> click.Group:
 
     @analytics_group.command("update")
     @click.option("--rebuild", is_flag=True, help="Drop the view and build it again from the first event.")
-    @click.option("--batch", type=AsciiInt(min=1), default=DEFAULT_BATCH, show_default=True, help="Events per transaction.")
+    @click.option(
+        "--batch", type=AsciiInt(min=1), default=DEFAULT_BATCH, show_default=True, help="Events per transaction."
+    )
     @_analytics_opt
     @_wait_opt
     @click.pass_context
@@ -316,9 +416,22 @@ def _merged_export(original: click.Command | None) -> click.Command:
     """The top-level ``export``: tables when ``--format``/``--out``/``--all`` is
     given, else the ``original`` command (one game's record)."""
     record_option = (
-        [click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Record export: write to FILE instead of stdout."),
-         click.option("--with-journal", is_flag=True, help="Record export: precede each event with a // journal comment (who appended it, when).")]
-        if original is not None else []
+        [
+            click.option(
+                "-o",
+                "--output",
+                type=click.Path(dir_okay=False, path_type=Path),
+                default=None,
+                help="Record export: write to FILE instead of stdout.",
+            ),
+            click.option(
+                "--with-journal",
+                is_flag=True,
+                help="Record export: precede each event with a // journal comment (who appended it, when).",
+            ),
+        ]
+        if original is not None
+        else []
     )
 
     @click.command("export")
@@ -335,7 +448,9 @@ def _merged_export(original: click.Command | None) -> click.Command:
         tables = kw["all_games"] or kw["fmt"] is not None or kw["out"] is not None
         if tables or original is None:
             if output is not None or with_journal:
-                raise click.UsageError("-o/--output and --with-journal are for a record export; a table export writes into --out DIR")
+                raise click.UsageError(
+                    "-o/--output and --with-journal are for a record export; a table export writes into --out DIR"
+                )
             _export(ctx, **kw)
             return
         filters = any(kw[k] for k in ("variants", "since", "until", "tournaments", "players"))

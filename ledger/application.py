@@ -261,8 +261,12 @@ class LedgerApp(Application[UUID]):
         done = sealstore.backfill(self, f"backfill:{os_user()}", received_now())
         if done and done[1]:
             games, events = done
-            print(f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} " f"game{'s' if games != 1 else ''} "
-                  "stored before the seal chain (once; rummy-ledger verify checks them)", file=sys.stderr)
+            print(
+                f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} "
+                f"game{'s' if games != 1 else ''} "
+                "stored before the seal chain (once; rummy-ledger verify checks them)",
+                file=sys.stderr,
+            )
         return done
 
     def not_found(self, game_id: str) -> GameNotFoundError:
@@ -373,12 +377,16 @@ class LedgerApp(Application[UUID]):
         games: list[GameSummary] = []
         start: int | None = None
         while True:
-            page = self.recorder.select_notifications(start, _PAGE, topics=[GAME_STARTED_TOPIC], inclusive_of_start=False)
+            page = self.recorder.select_notifications(
+                start, _PAGE, topics=[GAME_STARTED_TOPIC], inclusive_of_start=False
+            )
             for n in page:
                 first = self.mapper.decode_state(n)
                 assert isinstance(first, GameStarted)
                 if counts is not None:
-                    events, hands = counts.get(n.originator_id.hex if isinstance(n.originator_id, UUID) else str(n.originator_id), (1, 0))
+                    events, hands = counts.get(
+                        n.originator_id.hex if isinstance(n.originator_id, UUID) else str(n.originator_id), (1, 0)
+                    )
                 else:
                     rest = [self.mapper.to_domain_event(s).event for s in self.recorder.select_events(n.originator_id)]
                     events, hands = len(rest), sum(1 for e in rest if e.type == "hand_dealt")
@@ -424,11 +432,18 @@ class LedgerApp(Application[UUID]):
         final = _replay.validate(record)
         if strict and final.findings:
             earliest = min(final.findings, key=lambda f: f.position)
-            raise RuleViolationError(earliest, len(final.findings), line=record.line_of(earliest.position), path=record.path)
+            raise RuleViolationError(
+                earliest, len(final.findings), line=record.line_of(earliest.position), path=record.path
+            )
         first = record.events[0] if record.events else None
         if not isinstance(first, GameStarted):
             raise RecordError(
-                "REC-ORDER", "a record starts with game_started", line=record.line_of(0), field="type", position=0, path=record.path
+                "REC-ORDER",
+                "a record starts with game_started",
+                line=record.line_of(0),
+                field="type",
+                position=0,
+                path=record.path,
             )
         return final, first.game_id
 
@@ -444,7 +459,9 @@ class LedgerApp(Application[UUID]):
                     self._put(game_id, oid, stored, record.events[stored:], final, by)
                 except ConcurrentAppendError:
                     continue
-                return ImportResult(game_id=game_id, events=len(record.events), status="appended", path=record.path, previous=stored)
+                return ImportResult(
+                    game_id=game_id, events=len(record.events), status="appended", path=record.path, previous=stored
+                )
             try:
                 self._put(game_id, oid, 0, record.events, final, by)
             except ConcurrentAppendError:
@@ -462,7 +479,9 @@ class LedgerApp(Application[UUID]):
         diff = next((i for i, (a, b) in enumerate(zip(stored, mine)) if a != b), min(len(stored), len(mine)))
         line = record.line_of(diff)
         where = f"position {diff}" + (f", line {line}" if line is not None else "")
-        raise GameConflictError(game_id, f"{len(stored)} events stored, {len(mine)} in this record, first difference at {where}")
+        raise GameConflictError(
+            game_id, f"{len(stored)} events stored, {len(mine)} in this record, first difference at {where}"
+        )
 
     def append_events(
         self,
@@ -501,7 +520,13 @@ class LedgerApp(Application[UUID]):
             raise ValueError("appended_by must name who appends (journal)")
         oid = game_uuid(game_id)
         cached = self._live.get(game_id)
-        if cached is not None and expected is not None and expected == cached.position + 1 and batch and not isinstance(batch[0], GameStarted):
+        if (
+            cached is not None
+            and expected is not None
+            and expected == cached.position + 1
+            and batch
+            and not isinstance(batch[0], GameStarted)
+        ):
             # the writer expects what this process stored last: no length query (a
             # position taken meanwhile by another process fails the insert below
             # on the store's unique (game, position) key: ConcurrentAppendError)
@@ -509,18 +534,24 @@ class LedgerApp(Application[UUID]):
         else:
             length = self._length(oid)
         if not batch:
-            raise RecordError("REC-FORMAT", "no events to append", position=length, path=record.path if record else None)
+            raise RecordError(
+                "REC-FORMAT", "no events to append", position=length, path=record.path if record else None
+            )
         head = batch[0]
         if length == 0:
             if not isinstance(head, GameStarted) or expected not in (None, 0):
                 raise self.not_found(game_id)
             if head.game_id != game_id:
-                err = RecordError("REC-REF", f"game_started names game {head.game_id!r}, not {game_id!r}", field="game_id", position=0)
+                err = RecordError(
+                    "REC-REF", f"game_started names game {head.game_id!r}, not {game_id!r}", field="game_id", position=0
+                )
                 raise self._located(err, record, 0)
         elif isinstance(head, GameStarted):
             raise GameConflictError(
-                game_id, f"{length} events stored",
-                message=f"game {game_id!r} already exists ({length} event{'s' if length != 1 else ''} stored); " "game_started opens a new game only",
+                game_id,
+                f"{length} events stored",
+                message=f"game {game_id!r} already exists ({length} event{'s' if length != 1 else ''} stored); "
+                "game_started opens a new game only",
             )
         if expected is not None and expected != length:
             raise ConcurrentAppendError(game_id, expected, length=length)
@@ -548,7 +579,9 @@ class LedgerApp(Application[UUID]):
             return err
         return err.with_location(line=record.line_of(err.position - first), path=record.path)
 
-    def append_event(self, game_id: str, event: Event, *, expected_position: int | None = None, appended_by: str | None = None) -> int:
+    def append_event(
+        self, game_id: str, event: Event, *, expected_position: int | None = None, appended_by: str | None = None
+    ) -> int:
         """Record one more event of a live game; returns its position.
 
         A thin wrapper of :meth:`append_events` (same errors); the journal
@@ -557,7 +590,9 @@ class LedgerApp(Application[UUID]):
         by = appended_by or f"library:{os_user()}"
         return self.append_events(game_id, [event], expected=expected_position, appended_by=by).first
 
-    def _put(self, game_id: str, oid: UUID, first: int, events: Sequence[Event], state: TableState, appended_by: str) -> None:
+    def _put(
+        self, game_id: str, oid: UUID, first: int, events: Sequence[Event], state: TableState, appended_by: str
+    ) -> None:
         """Store ``events`` at positions ``first``… with their journal rows in
         one transaction; ``state`` is the table after them (kept for the next
         append). Each journal row carries the event's seal and journal seal
@@ -574,7 +609,9 @@ class LedgerApp(Application[UUID]):
             raise ConcurrentAppendError(game_id, first, length=self._length(oid)) from None
         self._remember(game_id, state)
 
-    def _rows_for(self, oid: UUID, first: int, events: Sequence[Event], appended_by: str) -> tuple[list[GameEvent], list[JournalEntry]]:
+    def _rows_for(
+        self, oid: UUID, first: int, events: Sequence[Event], appended_by: str
+    ) -> tuple[list[GameEvent], list[JournalEntry]]:
         """The domain events and journal rows (with seals) that store ``events`` at
         positions ``first``… (one path for appends, imports and bulk imports:
         the same bytes, authors and seals whichever way a game is stored)."""
@@ -582,11 +619,15 @@ class LedgerApp(Application[UUID]):
         lines = [encode_event(e) for e in events]
         seals = sealstore.seal_batch(self, oid, first, lines, appended_by, received)
         journal = [
-            JournalEntry(position=first + i, appended_by=appended_by, received_at=received, seal=seal, journal_seal=jseal)
+            JournalEntry(
+                position=first + i, appended_by=appended_by, received_at=received, seal=seal, journal_seal=jseal
+            )
             for i, (seal, jseal) in enumerate(seals)
         ]
-        domain_events: list[GameEvent] = [EncodedGameEvent(originator_id=oid, originator_version=first + i + 1, event=e, line=line)
-                                          for i, (e, line) in enumerate(zip(events, lines))]
+        domain_events: list[GameEvent] = [
+            EncodedGameEvent(originator_id=oid, originator_version=first + i + 1, event=e, line=line)
+            for i, (e, line) in enumerate(zip(events, lines))
+        ]
         return domain_events, journal
 
     def import_records(
@@ -691,7 +732,12 @@ class LedgerApp(Application[UUID]):
             elif together:
                 assert p.record is not None and p.final is not None
                 self._remember(p.final.game_id, p.final)
-                yield p.source, ImportResult(game_id=p.final.game_id, events=len(p.record.events), status="stored", path=p.record.path)
+                yield (
+                    p.source,
+                    ImportResult(
+                        game_id=p.final.game_id, events=len(p.record.events), status="stored", path=p.record.path
+                    ),
+                )
             else:
                 assert p.record is not None and p.final is not None
                 yield p.source, self._one(p.record, p.final, p.final.game_id, by)
@@ -759,7 +805,9 @@ def close_ids(game_id: str, ids: Iterable[str], n: int = 3) -> tuple[str, ...]:
     same = by_lower.get(game_id.lower())
     if same is not None and same != game_id:
         return (same,)  # the id in other case: that is the one meant
-    return tuple(by_lower[m] for m in difflib.get_close_matches(game_id.lower(), list(by_lower), n=n) if by_lower[m] != game_id)
+    return tuple(
+        by_lower[m] for m in difflib.get_close_matches(game_id.lower(), list(by_lower), n=n) if by_lower[m] != game_id
+    )
 
 
 def open_app(db: str | None = None, env: Mapping[str, str] | None = None, *, create: bool = True) -> LedgerApp:

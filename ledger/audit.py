@@ -35,7 +35,13 @@ class AuditReport(msgspec.Struct, frozen=True):
         """
         out = []
         for f in self.findings:
-            item: dict[str, Any] = {"position": f.position, "hand": f.hand, "seat": f.seat, "rule": f.rule, "message": f.message}
+            item: dict[str, Any] = {
+                "position": f.position,
+                "hand": f.hand,
+                "seat": f.seat,
+                "rule": f.rule,
+                "message": f.message,
+            }
             if rulings is not None:
                 found = rulings.get(f.position)
                 item["ruling"] = found[0].to_json() if found else None

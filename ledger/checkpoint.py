@@ -96,13 +96,17 @@ def generate_key(path: Path) -> tuple[Path, str]:
     if pub_path.exists():
         raise FileExistsError(17, "public key file exists (not overwritten)", str(pub_path))
     key = Ed25519PrivateKey.generate()
-    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    private = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(private)
     os.chmod(path, 0o600)  # whatever the umask
     public = key.public_key()
-    pub_path.write_bytes(public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    pub_path.write_bytes(
+        public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
     return pub_path, key_id(public)
 
 
@@ -141,8 +145,13 @@ def utc_now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def build(entries: Iterable[Entry], *, tournament: str | None = None, created_at: str | None = None,
-          key: Ed25519PrivateKey | None = None) -> dict[str, Any]:
+def build(
+    entries: Iterable[Entry],
+    *,
+    tournament: str | None = None,
+    created_at: str | None = None,
+    key: Ed25519PrivateKey | None = None,
+) -> dict[str, Any]:
     """The checkpoint object over ``entries`` (sorted here by ``game_id``),
     signed with ``key`` when given."""
     games = sorted(entries, key=lambda e: e.game_id)
@@ -164,7 +173,12 @@ def build(entries: Iterable[Entry], *, tournament: str | None = None, created_at
 def sign(key: Ed25519PrivateKey, message: bytes) -> dict[str, str]:
     """``{"algorithm": "ed25519", "key_id", "public_key", "value"}`` (hex)."""
     public = key.public_key()
-    return {"algorithm": "ed25519", "key_id": key_id(public), "public_key": _raw(public).hex(), "value": key.sign(message).hex()}
+    return {
+        "algorithm": "ed25519",
+        "key_id": key_id(public),
+        "public_key": _raw(public).hex(),
+        "value": key.sign(message).hex(),
+    }
 
 
 def dumps(doc: Mapping[str, Any]) -> str:
@@ -187,12 +201,18 @@ _PROOF_KEYS = {"format", "game_id", "length", "seal", "index", "size", "root", "
 def _keys(doc: Mapping[str, Any], allowed: set[str], what: str) -> None:
     """Exactly the fields of the format (``signature`` optional): a renamed field is an edit."""
     have = set(doc) - {"signature"} if what != "signature" else set(doc)
-    _require(have == allowed, f"{what} fields are not those of the format (unknown: {sorted(have - allowed)}, missing: " f"{sorted(allowed - have)})")
+    _require(
+        have == allowed,
+        f"{what} fields are not those of the format (unknown: {sorted(have - allowed)}, missing: "
+        f"{sorted(allowed - have)})",
+    )
 
 
 def _hex(value: Any, digits: int, what: str) -> bytes:
-    _require(isinstance(value, str) and len(value) == digits and all(c in "0123456789abcdef" for c in value),
-             f"{what} is not {digits} lower-case hex digits")
+    _require(
+        isinstance(value, str) and len(value) == digits and all(c in "0123456789abcdef" for c in value),
+        f"{what} is not {digits} lower-case hex digits",
+    )
     return bytes.fromhex(value)
 
 
@@ -216,13 +236,19 @@ def entries(doc: Mapping[str, Any]) -> list[Entry]:
         raise CheckpointError("games is not a list")
     out: list[Entry] = []
     for i, g in enumerate(games):
-        _require(isinstance(g, dict) and set(g) == {"game_id", "length", "seal"}, f"games[{i}] is not {{game_id, length, seal}}")
+        _require(
+            isinstance(g, dict) and set(g) == {"game_id", "length", "seal"},
+            f"games[{i}] is not {{game_id, length, seal}}",
+        )
         _require(isinstance(g["game_id"], str) and g["game_id"] != "", f"games[{i}].game_id is not a game id")
         _require(type(g["length"]) is int and g["length"] >= 1, f"games[{i}].length is not a positive integer")
         _hex(g["seal"], 64, f"games[{i}].seal")
         out.append(Entry(g["game_id"], g["length"], g["seal"]))
         if i:
-            _require(out[i - 1].game_id < out[i].game_id, f"games[{i}] ({g['game_id']!r}) is out of game_id order or listed twice")
+            _require(
+                out[i - 1].game_id < out[i].game_id,
+                f"games[{i}] ({g['game_id']!r}) is out of game_id order or listed twice",
+            )
     return out
 
 
@@ -237,7 +263,9 @@ def _check_head(doc: Mapping[str, Any], size: int, root: bytes, public: Ed25519P
     if signature is None:
         _require(public is None, f"not signed, but a key was given (key id {key_id(public) if public else ''})")
         return "not signed"
-    _require(isinstance(signature, dict) and signature.get("algorithm") == "ed25519", "signature is not an ed25519 signature")
+    _require(
+        isinstance(signature, dict) and signature.get("algorithm") == "ed25519", "signature is not an ed25519 signature"
+    )
     _keys(signature, {"algorithm", "key_id", "public_key", "value"}, "signature")
     embedded_raw = _hex(signature.get("public_key"), 64, "signature.public_key")
     value = _hex(signature.get("value"), 128, "signature.value")
@@ -248,10 +276,15 @@ def _check_head(doc: Mapping[str, Any], size: int, root: bytes, public: Ed25519P
     try:
         embedded.verify(value, _seal.signed_message(created, tournament, size, root.hex()))
     except InvalidSignature:
-        raise CheckpointError(f"signature by key {key_id(embedded)} does not verify: the signed head (time, tournament, size, " "root) was changed") from None
+        raise CheckpointError(
+            f"signature by key {key_id(embedded)} does not verify: the signed head (time, tournament, size, "
+            "root) was changed"
+        ) from None
     except ValueError as exc:
         raise CheckpointError(f"signed head cannot be checked: {exc}") from None
-    return f"signed by key {key_id(embedded)}" + ("" if public is not None else " (key not pinned: pass --key to check who signed)")
+    return f"signed by key {key_id(embedded)}" + (
+        "" if public is not None else " (key not pinned: pass --key to check who signed)"
+    )
 
 
 def check_checkpoint(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) -> tuple[list[Entry], str]:
@@ -264,7 +297,11 @@ def check_checkpoint(doc: Mapping[str, Any], public: Ed25519PublicKey | None = N
     _require(doc.get("size") == len(games), f"size {doc.get('size')!r} but {len(games)} games listed")
     root = _hex(doc.get("root"), 64, "root")
     computed = _seal.merkle_root([e.leaf() for e in games])
-    _require(computed == root, f"root {root.hex()[:16]}… is not the Merkle root of the games listed ({computed.hex()[:16]}…): the file " "was edited")
+    _require(
+        computed == root,
+        f"root {root.hex()[:16]}… is not the Merkle root of the games listed ({computed.hex()[:16]}…): the file "
+        "was edited",
+    )
     return games, _check_head(doc, len(games), root, public)
 
 
@@ -298,7 +335,10 @@ def check_proof(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) 
     game's entry and who signed; raises :class:`CheckpointError`."""
     _require(doc.get("format") == PROOF_FORMAT, f"not a {PROOF_FORMAT} object (format field)")
     _keys(doc, _PROOF_KEYS, "proof")
-    _require(isinstance(doc.get("game_id"), str) and type(doc.get("length")) is int and doc["length"] >= 1, "game_id or length missing")
+    _require(
+        isinstance(doc.get("game_id"), str) and type(doc.get("length")) is int and doc["length"] >= 1,
+        "game_id or length missing",
+    )
     _hex(doc.get("seal"), 64, "seal")
     entry = Entry(doc["game_id"], doc["length"], doc["seal"])
     index, size = doc.get("index"), doc.get("size")
@@ -311,5 +351,9 @@ def check_proof(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) 
     root = _hex(doc.get("root"), 64, "root")
     reached = _seal.root_from_path(_seal.leaf_hash(entry.leaf()), index, size, hashes)
     _require(reached is not None, f"path of {len(hashes)} hashes does not fit leaf {index} of a tree of {size}")
-    _require(reached == root, f"the audit path does not lead from game {entry.game_id!r} (length {entry.length}, seal " f"{_seal.short_form(entry.seal)}) to the root: the proof was edited")
+    _require(
+        reached == root,
+        f"the audit path does not lead from game {entry.game_id!r} (length {entry.length}, seal "
+        f"{_seal.short_form(entry.seal)}) to the root: the proof was edited",
+    )
     return entry, _check_head(doc, size, root, public)

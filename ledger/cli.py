@@ -94,7 +94,11 @@ def not_found_text(exc: GameNotFoundError, tr: Any) -> str:
         text += f" ({exc.store})"
     if exc.suggestions:
         names = exc.suggestions
-        either = names[0] if len(names) == 1 else _("%(first)s or %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+        either = (
+            names[0]
+            if len(names) == 1
+            else _("%(first)s or %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+        )
         text += _("; did you mean %(names)s?") % {"names": either}
     return text
 
@@ -119,7 +123,11 @@ class _Guarded(click.Group):
             _fail(not_found_text(exc, _tr(ctx)), _tr(ctx))
         except StoreMissingError as exc:
             tr = _tr(ctx)
-            _fail(tr.gettext("no store at %(path)s (import a record first: rummy-ledger import FILE)") % {"path": exc.path}, tr)
+            _fail(
+                tr.gettext("no store at %(path)s (import a record first: rummy-ledger import FILE)")
+                % {"path": exc.path},
+                tr,
+            )
         except StoreUnreachableError as exc:
             _fail(_tr(ctx).gettext(STORE_REASONS[exc.kind]) % exc.params, _tr(ctx))
         except (LedgerError, ValueError) as exc:
@@ -173,9 +181,20 @@ class _State:
 
 
 @click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", metavar="PATH|URL", default=None, help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR}, else eventsourcing's PERSISTENCE_MODULE " "settings, else ./ledger.db).")
-@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
-              help="Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). Never " "--json.")
+@click.option(
+    "--db",
+    metavar="PATH|URL",
+    default=None,
+    help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR}, else eventsourcing's PERSISTENCE_MODULE "
+    "settings, else ./ledger.db).",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). Never "
+    "--json.",
+)
 @click.version_option(__version__, prog_name="rummy-ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
@@ -199,7 +218,9 @@ def error_line(err: RecordError, path: str | os.PathLike[str] | None = None) -> 
 @cli.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--no-analytics", is_flag=True, help="Do not bring the DuckDB analytics view up to date afterwards.")
-@click.option("--strict", is_flag=True, help="Refuse records that break a rule too (live play), not only impossible ones.")
+@click.option(
+    "--strict", is_flag=True, help="Refuse records that break a rule too (live play), not only impossible ones."
+)
 @click.pass_obj
 def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, strict: bool) -> None:
     """Import record files (folders are searched for *.jsonl).
@@ -232,9 +253,16 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
             row[2] += result.appended if result.status == "appended" else result.events
             if result.status == "appended":
                 n = result.appended
-                text = state.tr.ngettext("%(game)s: %(num)s event appended (%(first)s → %(length)s)",
-                                         "%(game)s: %(num)s events appended (%(first)s → %(length)s)", n)
-                _console().print(text % {"game": result.game_id, "num": n, "first": result.previous, "length": result.events}, markup=False, soft_wrap=True)
+                text = state.tr.ngettext(
+                    "%(game)s: %(num)s event appended (%(first)s → %(length)s)",
+                    "%(game)s: %(num)s events appended (%(first)s → %(length)s)",
+                    n,
+                )
+                _console().print(
+                    text % {"game": result.game_id, "num": n, "first": result.previous, "length": result.events},
+                    markup=False,
+                    soft_wrap=True,
+                )
             return
         tally["rejected"][0] += 1
         err.print(Text(problem), soft_wrap=True)
@@ -254,9 +282,19 @@ def import_cmd(state: _State, paths: tuple[Path, ...], no_analytics: bool, stric
     table = Table(title=Text(_("import into %(store)s") % {"store": state.store}), title_justify="left")
     for name in ("", _("files"), _("games"), _("events")):
         table.add_column(name, justify="left" if not name else "right")
-    rows = {"stored": _("stored"), "appended": _("appended"), "already stored": _("already stored"), "rejected": _("rejected")}
+    rows = {
+        "stored": _("stored"),
+        "appended": _("appended"),
+        "already stored": _("already stored"),
+        "rejected": _("rejected"),
+    }
     for name, (nfiles, games, events) in tally.items():
-        table.add_row(rows[name], str(nfiles), str(games) if name != "rejected" else "-", str(events) if name != "rejected" else "-")
+        table.add_row(
+            rows[name],
+            str(nfiles),
+            str(games) if name != "rejected" else "-",
+            str(events) if name != "rejected" else "-",
+        )
     _console().print(table)
     if not files:
         click.echo(_("no record files found"), err=True)
@@ -280,7 +318,10 @@ def list_cmd(state: _State, as_json: bool) -> None:
     if not games:
         click.echo(_("no games in %(store)s") % {"store": state.store})
         return
-    title = ngettext("%(num)s game in %(store)s", "%(num)s games in %(store)s", len(games)) % {"num": len(games), "store": state.store}
+    title = ngettext("%(num)s game in %(store)s", "%(num)s games in %(store)s", len(games)) % {
+        "num": len(games),
+        "store": state.store,
+    }
     table = Table(title=Text(title), title_justify="left")
     table.add_column(_("game"), overflow="fold")
     table.add_column(_("variant"))
@@ -288,7 +329,13 @@ def list_cmd(state: _State, as_json: bool) -> None:
     table.add_column(_("hands"), justify="right")
     table.add_column(_("events"), justify="right")
     for g in games:
-        table.add_row(Text(g.game_id), Text(g.variant + (f" ({g.ruleset})" if g.ruleset else "")), Text(", ".join(g.players)), str(g.hands), str(g.events))
+        table.add_row(
+            Text(g.game_id),
+            Text(g.variant + (f" ({g.ruleset})" if g.ruleset else "")),
+            Text(", ".join(g.players)),
+            str(g.hands),
+            str(g.events),
+        )
     _console().print(table)
 
 
@@ -312,8 +359,12 @@ def _load(state: _State, target: str) -> tuple[str, list[Event]]:
 @cli.command("show")
 @click.argument("game")
 @click.option("--at", "at", type=ASCII_INT, default=None, help="Show the table state after event position N.")
-@click.option("--pov", default=None, metavar="SEAT|spectator",
-              help="With --at: only what seat N (or a spectator, at no seat) could know then.")
+@click.option(
+    "--pov",
+    default=None,
+    metavar="SEAT|spectator",
+    help="With --at: only what seat N (or a spectator, at no seat) could know then.",
+)
 @click.pass_obj
 def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
     """Print a game's record (GAME is a stored game id or a record file), or with
@@ -337,9 +388,13 @@ def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
     tr = state.tr
     _ = tr.gettext
     if not 0 <= at < len(events):
-        raise click.BadParameter(_("position %(at)s is outside 0..%(last)s") % {"at": at, "last": len(events) - 1}, param_hint="--at")
+        raise click.BadParameter(
+            _("position %(at)s is outside 0..%(last)s") % {"at": at, "last": len(events) - 1}, param_hint="--at"
+        )
     table = Replayer(events).state_at(at)
-    known = events if seat is None else events[: at + 1]  # a seat's view knows no later ruling (FORMAT.md "Per-seat views")
+    known = (
+        events if seat is None else events[: at + 1]
+    )  # a seat's view knows no later ruling (FORMAT.md "Per-seat views")
     every = rewound_by(known)
     try:
         header = move_lines(known, at, table, seat, state.lang, every)
@@ -351,16 +406,23 @@ def show_cmd(state: _State, game: str, at: int | None, pov: str | None) -> None:
     if seat is None:  # a seal hashes hidden cards too: a seat's view shows none
         value = seal_list(state, game, events)[at]
         short = short_or_missing(value) if value else _("none stored (run rummy-ledger verify)")
-        click.echo("\n" + _("seal at position %(at)s: %(seal)s") % {"at": at, "seal": short} + (f" ({value})" if value else ""))
+        click.echo(
+            "\n" + _("seal at position %(at)s: %(seal)s") % {"at": at, "seal": short} + (f" ({value})" if value else "")
+        )
     if at in every:
-        click.echo(_("move %(at)s is rewound by the referee at position %(by)s: it no longer counts") % {"at": at, "by": every[at]})
+        click.echo(
+            _("move %(at)s is rewound by the referee at position %(by)s: it no longer counts")
+            % {"at": at, "by": every[at]}
+        )
     rewound = {p: by for p, by in every.items() if by <= at}
     if rewound:
         by: dict[int, list[int]] = {}
         for p, r in sorted(rewound.items()):
             by.setdefault(r, []).append(p)
         for r, moves in by.items():
-            click.echo(_("rewound at position %(by)s: moves %(moves)s no longer count") % {"by": r, "moves": _ranges(moves)})
+            click.echo(
+                _("rewound at position %(by)s: moves %(moves)s no longer count") % {"by": r, "moves": _ranges(moves)}
+            )
 
 
 def ruling_text(ruling: Ruling, state: Any, tr: Any) -> str:
@@ -369,15 +431,25 @@ def ruling_text(ruling: Ruling, state: Any, tr: Any) -> str:
     _ = tr.gettext
     if ruling.kind == "penalty_assessed":
         who = state.name(ruling.seat) if ruling.seat is not None else _("team %(team)s") % {"team": ruling.team}
-        what = _("penalty %(points)s to %(who)s (%(rule)s)") % {"points": f"{ruling.points:+d}", "who": who, "rule": ruling.rule}
+        what = _("penalty %(points)s to %(who)s (%(rule)s)") % {
+            "points": f"{ruling.points:+d}",
+            "who": who,
+            "rule": ruling.rule,
+        }
     else:
         what = _("table restored to move %(target)s") % {"target": ruling.target}
     if ruling.referee:
-        return _("ruled at position %(at)s by %(referee)s: %(what)s") % {"at": ruling.position, "referee": ruling.referee, "what": what}
+        return _("ruled at position %(at)s by %(referee)s: %(what)s") % {
+            "at": ruling.position,
+            "referee": ruling.referee,
+            "what": what,
+        }
     return _("ruled at position %(at)s: %(what)s") % {"at": ruling.position, "what": what}
 
 
-def finding_status(position: int, index: dict[int, tuple[Ruling, ...]], rewound: dict[int, int], state: Any, tr: Any) -> str:
+def finding_status(
+    position: int, index: dict[int, tuple[Ruling, ...]], rewound: dict[int, int], state: Any, tr: Any
+) -> str:
     """``open``, ``ruled at position P by NAME: what``, then ``; move rewound
     by position R`` when the finding's move was rewound (as ``audit`` prints it)."""
     found = index.get(position)
@@ -387,8 +459,9 @@ def finding_status(position: int, index: dict[int, tuple[Ruling, ...]], rewound:
     return text
 
 
-def move_lines(events: list[Event], at: int, after: Any, pov: int | str | None, lang: str,
-               rewound: dict[int, int]) -> list[str]:
+def move_lines(
+    events: list[Event], at: int, after: Any, pov: int | str | None, lang: str, rewound: dict[int, int]
+) -> list[str]:
     """The head of ``show --at N``: the move at N in move notation (as
     ``pov`` may read it), its findings with their status and rule text
     (RULES.md, :mod:`ledger.rule_texts`), its note (not in a seat's view:
@@ -402,7 +475,10 @@ def move_lines(events: list[Event], at: int, after: Any, pov: int | str | None, 
     index = by_finding(events)
     for f in found:
         status = finding_status(f.position, index, rewound, after, tr)
-        lines.append(_("  finding %(rule)s: %(message)s  [%(status)s]") % {"rule": f.rule, "message": finding_text(f.message, tr), "status": status})
+        lines.append(
+            _("  finding %(rule)s: %(message)s  [%(status)s]")
+            % {"rule": f.rule, "message": finding_text(f.message, tr), "status": status}
+        )
         text = rule_text(f.rule, lang)
         if text:
             lines.append("    " + _("rule %(rule)s: %(text)s") % {"rule": f.rule, "text": text})
@@ -429,8 +505,18 @@ def _ranges(positions: list[int]) -> str:
 
 @cli.command("export")
 @click.argument("game")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to FILE instead of stdout.")
-@click.option("--with-journal", is_flag=True, help="Precede each event with a // journal comment: who appended it and when (readers ignore it).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to FILE instead of stdout.",
+)
+@click.option(
+    "--with-journal",
+    is_flag=True,
+    help="Precede each event with a // journal comment: who appended it and when (readers ignore it).",
+)
 @click.pass_obj
 def export_cmd(state: _State, game: str, output: Path | None, with_journal: bool = False) -> None:
     """Write a stored game back as a canonical JSON Lines record (with
@@ -447,7 +533,12 @@ def export_cmd(state: _State, game: str, output: Path | None, with_journal: bool
 
 @cli.command("schema")
 @click.option("--check", is_flag=True, help="Exit 1 when the files differ from the generated schema.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Folder (default: the checkout's schemas/).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder (default: the checkout's schemas/).",
+)
 def schema_cmd(check: bool, out: Path | None) -> None:
     """Generate the JSON Schema (2020-12) files of the record format."""
     from ledger import schema
@@ -496,17 +587,27 @@ def audit_cmd(state: _State, targets: tuple[str, ...], as_json: bool) -> None:
             click.echo(json.dumps(report, ensure_ascii=False))
             continue
         _, ngettext = state.tr.gettext, state.tr.ngettext
-        click.echo(ngettext("%(game)s: %(num)s finding", "%(game)s: %(num)s findings", len(findings)) % {"game": report["game_id"], "num": len(findings)})
+        click.echo(
+            ngettext("%(game)s: %(num)s finding", "%(game)s: %(num)s findings", len(findings))
+            % {"game": report["game_id"], "num": len(findings)}
+        )
         rewound = rewound_by(events)
         for f in findings:
-            parts = (f.get("hand") is not None and _("hand %(hand)s") % {"hand": f["hand"]},
-                     f.get("seat") is not None and _("seat %(seat)s") % {"seat": f["seat"]})
+            parts = (
+                f.get("hand") is not None and _("hand %(hand)s") % {"hand": f["hand"]},
+                f.get("seat") is not None and _("seat %(seat)s") % {"seat": f["seat"]},
+            )
             who = ", ".join(p for p in parts if p)
             ruled = finding_status(f["position"], index, rewound, final, state.tr)
             where = _("position %(at)s") % {"at": f["position"]} + (f" ({who})" if who else "")
             click.echo(f"  {where}: {f['rule']}: {finding_text(f['message'], state.tr)}  [{ruled}]")
-            if state.lang != "en" and rule_text(f["rule"], state.lang):  # beside the message, the rule in the reader's words
-                click.echo("      " + _("rule %(rule)s: %(text)s") % {"rule": f["rule"], "text": rule_text(f["rule"], state.lang)})
+            if state.lang != "en" and rule_text(
+                f["rule"], state.lang
+            ):  # beside the message, the rule in the reader's words
+                click.echo(
+                    "      "
+                    + _("rule %(rule)s: %(text)s") % {"rule": f["rule"], "text": rule_text(f["rule"], state.lang)}
+                )
     sys.exit(status)
 
 
@@ -535,7 +636,10 @@ def score_cmd(state: _State, target: str, as_json: bool) -> None:
     _ = state.tr.gettext
     click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False), tr=state.tr))
     short = short_or_missing(seals[-1]) if seals[-1] else _("none stored (run rummy-ledger verify)")
-    click.echo(state.tr.ngettext("seal: %(seal)s (after %(num)s event)", "seal: %(seal)s (after %(num)s events)", len(seals)) % {"seal": short, "num": len(seals)})
+    click.echo(
+        state.tr.ngettext("seal: %(seal)s (after %(num)s event)", "seal: %(seal)s (after %(num)s events)", len(seals))
+        % {"seal": short, "num": len(seals)}
+    )
 
 
 @cli.command("serve")
@@ -562,10 +666,19 @@ def serve_cmd(state: _State, host: str, port: int) -> None:
 @click.option("--players", type=AsciiInt(2, 6), default=2, show_default=True, help="Seats at the table.")
 @click.option("--games", type=AsciiInt(min=1), required=True, help="How many complete games to write.")
 @click.option("--seed", type=ASCII_INT, required=True, help="Random seed: the same seed writes the same games.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder for the .jsonl records.")
-@click.option("--violations", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
-              help="Per-turn rate of injected rule violations (written beside each record as NAME.injected.json).")
-def simulate_cmd(variant: str, ruleset: str | None, players: int, games: int, seed: int, out: Path, violations: float) -> None:
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder for the .jsonl records."
+)
+@click.option(
+    "--violations",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.0,
+    show_default=True,
+    help="Per-turn rate of injected rule violations (written beside each record as NAME.injected.json).",
+)
+def simulate_cmd(
+    variant: str, ruleset: str | None, players: int, games: int, seed: int, out: Path, violations: float
+) -> None:
     """Write simulated complete games played by simple heuristic players.
 
     Every record has the full deal and stock order; with --violations the
@@ -576,7 +689,9 @@ def simulate_cmd(variant: str, ruleset: str | None, players: int, games: int, se
 
     rules = find_variant(variant)
     if ruleset is not None and ruleset not in rules.presets:
-        raise click.BadParameter(f"{ruleset!r} is not a {variant} preset (known: {', '.join(sorted(rules.presets))})", param_hint="--ruleset")
+        raise click.BadParameter(
+            f"{ruleset!r} is not a {variant} preset (known: {', '.join(sorted(rules.presets))})", param_hint="--ruleset"
+        )
     if players not in rules.players_allowed:
         allowed = ", ".join(str(n) for n in rules.players_allowed)
         raise click.BadParameter(f"{variant} is played by {allowed} players", param_hint="--players")
@@ -586,13 +701,35 @@ def simulate_cmd(variant: str, ruleset: str | None, players: int, games: int, se
 
 @cli.command("import-openspiel")
 @click.argument("source")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the record here (default: standard output).")
-@click.option("--game-id", default=None, help="game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the " "history).")
-@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
-              help="A gin_rummy parameter of the game (knock_card, gin_bonus, undercut_bonus, oklahoma; repeatable). "
-                   "For a history or serialize() text, which carry none; must agree with a serialize_game_and_state text's.")
-@click.option("--partial", is_flag=True, help="Convert a history that stops before the end of the game (the record then has no hand_ended).")
-def import_openspiel_cmd(source: str, output: str | None, game_id: str | None, params: tuple[str, ...], partial: bool) -> None:
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the record here (default: standard output).",
+)
+@click.option(
+    "--game-id",
+    default=None,
+    help="game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the "
+    "history).",
+)
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A gin_rummy parameter of the game (knock_card, gin_bonus, undercut_bonus, oklahoma; repeatable). "
+    "For a history or serialize() text, which carry none; must agree with a serialize_game_and_state text's.",
+)
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="Convert a history that stops before the end of the game (the record then has no hand_ended).",
+)
+def import_openspiel_cmd(
+    source: str, output: str | None, game_id: str | None, params: tuple[str, ...], partial: bool
+) -> None:
     """Convert an OpenSpiel gin_rummy game into a rummy-ledger/1 record (preset openspiel).
 
     SOURCE is a file (or - for standard input) holding the action history as

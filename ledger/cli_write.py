@@ -50,9 +50,17 @@ def finding_line(f: Finding, tr: Any = None) -> str:
     """``  position P (hand H, seat S): RULE: message``, as ``audit`` prints
     it (``tr``: the language, a gettext translations object; English when None)."""
     _ = _tr(tr).gettext
-    parts = (f.hand is not None and _("hand %(hand)s") % {"hand": f.hand}, f.seat is not None and _("seat %(seat)s") % {"seat": f.seat})
+    parts = (
+        f.hand is not None and _("hand %(hand)s") % {"hand": f.hand},
+        f.seat is not None and _("seat %(seat)s") % {"seat": f.seat},
+    )
     who = ", ".join(p for p in parts if p)
-    return "  " + _("position %(at)s") % {"at": f.position} + (f" ({who})" if who else "") + f": {f.rule}: {finding_text(f.message, tr)}"
+    return (
+        "  "
+        + _("position %(at)s") % {"at": f.position}
+        + (f" ({who})" if who else "")
+        + f": {f.rule}: {finding_text(f.message, tr)}"
+    )
 
 
 def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> list[str]:
@@ -60,8 +68,14 @@ def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> li
     each finding, whether the hand or the game is over."""
     _, ngettext = _tr(tr).gettext, _tr(tr).ngettext
     n = result.length - result.first
-    lines = [ngettext("%(game)s: %(num)s event appended (%(first)s → %(length)s)", "%(game)s: %(num)s events appended (%(first)s → %(length)s)", n)
-             % {"game": result.game_id, "num": n, "first": result.first, "length": result.length}]
+    lines = [
+        ngettext(
+            "%(game)s: %(num)s event appended (%(first)s → %(length)s)",
+            "%(game)s: %(num)s events appended (%(first)s → %(length)s)",
+            n,
+        )
+        % {"game": result.game_id, "num": n, "first": result.first, "length": result.length}
+    ]
     lines += [finding_line(f, tr) for f in result.findings]
     if state.ended is not None:
         lines.append(_("game ended (%(reason)s)") % {"reason": _reason(state.ended, tr)})
@@ -140,18 +154,46 @@ def _event(payload: dict[str, Any]) -> Event:
 
 @click.command("rule")
 @click.argument("game")
-@click.option("--penalty", nargs=2, metavar="SEAT|team:T POINTS", default=None,
-              help="A penalty_assessed: the seat (or team:T) and the signed points added to its score.")
-@click.option("--rule", "rule_id", metavar="ID", default=None, help="With --penalty: the RULES.md rule id it applies (e.g. BUR-PILE-1).")
-@click.option("--restore", "target", metavar="TARGET", type=click.IntRange(0), default=None,
-              help="A position_restored: rewind the hand to just after position TARGET.")
+@click.option(
+    "--penalty",
+    nargs=2,
+    metavar="SEAT|team:T POINTS",
+    default=None,
+    help="A penalty_assessed: the seat (or team:T) and the signed points added to its score.",
+)
+@click.option(
+    "--rule",
+    "rule_id",
+    metavar="ID",
+    default=None,
+    help="With --penalty: the RULES.md rule id it applies (e.g. BUR-PILE-1).",
+)
+@click.option(
+    "--restore",
+    "target",
+    metavar="TARGET",
+    type=click.IntRange(0),
+    default=None,
+    help="A position_restored: rewind the hand to just after position TARGET.",
+)
 @click.option("--reason", default=None, help="With --restore: why (required).")
-@click.option("--finding", type=click.IntRange(0), metavar="POS", default=None, help="The position of the finding this rules on.")
+@click.option(
+    "--finding", type=click.IntRange(0), metavar="POS", default=None, help="The position of the finding this rules on."
+)
 @click.option("--note", default=None, help="Free text stored with the event.")
 @click.option("--referee", default=None, metavar="NAME", help="Who rules (the event's referee field).")
 @click.pass_obj
-def rule_cmd(state: Any, game: str, penalty: tuple[str, str] | None, rule_id: str | None, target: int | None,
-             reason: str | None, finding: int | None, note: str | None, referee: str | None) -> None:
+def rule_cmd(
+    state: Any,
+    game: str,
+    penalty: tuple[str, str] | None,
+    rule_id: str | None,
+    target: int | None,
+    reason: str | None,
+    finding: int | None,
+    note: str | None,
+    referee: str | None,
+) -> None:
     """Append a referee's ruling to GAME:
 
     \b
@@ -163,7 +205,9 @@ def rule_cmd(state: Any, game: str, penalty: tuple[str, str] | None, rule_id: st
     finding: REC-REF) prints GAME: position N: field: RULE: message (exit 2).
     """
     if (penalty is None) == (target is None):
-        raise click.UsageError("give one ruling: --penalty SEAT|team:T POINTS --rule ID, or --restore TARGET --reason TEXT")
+        raise click.UsageError(
+            "give one ruling: --penalty SEAT|team:T POINTS --rule ID, or --restore TARGET --reason TEXT"
+        )
     payload: dict[str, Any]
     if penalty is not None:
         if rule_id is None:
@@ -191,7 +235,10 @@ def rule_cmd(state: Any, game: str, penalty: tuple[str, str] | None, rule_id: st
     except RecordError as exc:
         _refuse(exc.with_location(path=game))
     tr = _tr(getattr(state, "tr", None))
-    click.echo(tr.gettext("%(game)s: %(type)s stored at position %(at)s") % {"game": game, "type": event.type, "at": result.first})
+    click.echo(
+        tr.gettext("%(game)s: %(type)s stored at position %(at)s")
+        % {"game": game, "type": event.type, "at": result.first}
+    )
     for f in result.findings:
         click.echo(finding_line(f, tr))
     click.echo(totals_line(table, tr))

@@ -137,7 +137,10 @@ class ConcurrentAppendError(LedgerError, RuntimeError):
         self.position = position
         self.length = length
         if length is not None and position >= length:
-            text = (f"game {game_id!r}: position {position} is not the next one: the game has {length} " f"event{'s' if length != 1 else ''}; reload and retry")
+            text = (
+                f"game {game_id!r}: position {position} is not the next one: the game has {length} "
+                f"event{'s' if length != 1 else ''}; reload and retry"
+            )
         else:
             now = f" (the game has {length} events)" if length is not None else ""
             text = f"game {game_id!r}: position {position} was written by another writer first{now}; reload and retry"
@@ -156,6 +159,10 @@ class RuleViolationError(LedgerError, ValueError):
         self.count = count
         self.line = line
         self.path = path
-        where = f"{path}:{line}" if path and line is not None else (f"line {line}" if line is not None else f"position {finding.position}")
+        where = (
+            f"{path}:{line}"
+            if path and line is not None
+            else (f"line {line}" if line is not None else f"position {finding.position}")
+        )
         more = f" (and {count - 1} more)" if count > 1 else ""
         super().__init__(f"{where}: {finding.rule}: {finding.message}{more}; refused by --strict")

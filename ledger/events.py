@@ -33,8 +33,14 @@ MAX_CARDS = 108
 Cards = Annotated[tuple[CardStr, ...], Meta(max_length=MAX_CARDS)]
 Seat = Annotated[int, Meta(ge=0, le=15, description="0-based seat, clockwise")]
 MeldId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}(?!\n)$", description="Meld id, unique within the hand")]
-GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9._-]{1,64}(?!\n)$", extra_json_schema={"not": {"enum": [".", ".."]}},
-                             description="Game id; not . or .. (a URL path segment that a browser would resolve away)")]
+GameId = Annotated[
+    str,
+    Meta(
+        pattern=r"^[A-Za-z0-9._-]{1,64}(?!\n)$",
+        extra_json_schema={"not": {"enum": [".", ".."]}},
+        description="Game id; not . or .. (a URL path segment that a browser would resolve away)",
+    ),
+]
 #: game points in one score line or penalty (bounded so that totals fit the analytics' 32-bit columns)
 Points = Annotated[int, Meta(ge=-1_000_000, le=1_000_000)]
 Note = Annotated[str, Meta(max_length=2000)]
@@ -44,9 +50,17 @@ Referee = Annotated[str, Meta(min_length=1, max_length=200)]
 
 #: the years an ``at`` may name (FORMAT.md: a time at a table; anything else cannot be one)
 AT_YEARS = (1900, 2200)
-_AT_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)")
-At = Annotated[str, Meta(max_length=40, extra_json_schema={"format": "date-time"},
-                         description="ISO-8601 time with a zone (Z or +hh:mm), years 1900-2200")]
+_AT_SHAPE = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)"
+)
+At = Annotated[
+    str,
+    Meta(
+        max_length=40,
+        extra_json_schema={"format": "date-time"},
+        description="ISO-8601 time with a zone (Z or +hh:mm), years 1900-2200",
+    ),
+]
 
 
 def check_at(at: str) -> datetime:
@@ -178,7 +192,9 @@ class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.game_id in (".", ".."):
-            raise ValueError(f"`game_id` {self.game_id!r} is not a usable id: . and .. are path segments a browser resolves away")
+            raise ValueError(
+                f"`game_id` {self.game_id!r} is not a usable id: . and .. are path segments a browser resolves away"
+            )
 
 
 class HandDealt(Event, tag="hand_dealt", frozen=True, kw_only=True):
@@ -409,7 +425,7 @@ def encode_event(event: Event) -> bytes:
     """
     data = _encoder.encode(event)
     if type(event) is GameStarted and b'"format":' not in data[:80]:
-        data = _FORMAT_PREFIX + b'"format":"rummy-ledger/1",' + data[len(_FORMAT_PREFIX):]
+        data = _FORMAT_PREFIX + b'"format":"rummy-ledger/1",' + data[len(_FORMAT_PREFIX) :]
     return data
 
 

@@ -140,9 +140,14 @@ _LATE_PLAY = (
     (r"(?P<who>.+) drew (?P<card><CARD>)", N_("%(who)s drew %(card)s")),
     (r"(?P<who>.+) took the discard pile \((?P<cards><CARDS>)\)", N_("%(who)s took the discard pile (%(cards)s)")),
     (r"(?P<who>.+) melded (?P<cards><CARDS>)", N_("%(who)s melded %(cards)s")),
-    (r"(?P<who>.+) laid off (?P<cards><CARDS>) on meld (?P<meld><MELD>)", N_("%(who)s laid off %(cards)s on meld %(meld)s")),
-    (r"(?P<who>.+) put (?P<card><CARD>) in place of the (?P<joker><CARD>) in meld (?P<meld><MELD>)",
-     N_("%(who)s put %(card)s in place of the %(joker)s in meld %(meld)s")),
+    (
+        r"(?P<who>.+) laid off (?P<cards><CARDS>) on meld (?P<meld><MELD>)",
+        N_("%(who)s laid off %(cards)s on meld %(meld)s"),
+    ),
+    (
+        r"(?P<who>.+) put (?P<card><CARD>) in place of the (?P<joker><CARD>) in meld (?P<meld><MELD>)",
+        N_("%(who)s put %(card)s in place of the %(joker)s in meld %(meld)s"),
+    ),
     (r"(?P<who>.+) discarded (?P<card><CARD>)", N_("%(who)s discarded %(card)s")),
     (r"(?P<who>.+) took pozzetto (?P<n>\d+)", N_("%(who)s took pozzetto %(n)s")),
 )
@@ -151,7 +156,10 @@ _LATE_PLAY = (
 _POZZ_FAULT = (
     (r"(?P<side>.+) already had its pozzetto", N_("%(side)s already had its pozzetto")),
     (r"(?P<who>.+) still held 1 card\(s\) \((?P<cards><CARD>)\)", N_("%(who)s still held 1 card (%(cards)s)")),
-    (r"(?P<who>.+) still held (?P<n>\d+) card\(s\) \((?P<cards><CARDS>)\)", N_("%(who)s still held %(n)s cards (%(cards)s)")),
+    (
+        r"(?P<who>.+) still held (?P<n>\d+) card\(s\) \((?P<cards><CARDS>)\)",
+        N_("%(who)s still held %(n)s cards (%(cards)s)"),
+    ),
 )
 
 #: what is wrong with a Gin knock's cards (``GIN-KNOCK-2``), joined by "and"
@@ -164,7 +172,10 @@ _KNOCK_PART = (
 #: ``run_or_set`` / ``run``), joined by "and"
 _OPENING_NEED = (
     (r"the opening needs (?P<n>\d+)", N_("the opening needs %(n)s")),
-    (r"the opening needs a clean sequence or set \(no joker\)", N_("the opening needs a clean sequence or set (no joker)")),
+    (
+        r"the opening needs a clean sequence or set \(no joker\)",
+        N_("the opening needs a clean sequence or set (no joker)"),
+    ),
     (r"the opening needs a clean sequence \(no joker\)", N_("the opening needs a clean sequence (no joker)")),
 )
 
@@ -191,20 +202,22 @@ _SCORED_T, _SIDE_T, _GIN_ACT_T, _LATE_PLAY_T = _table(*_SCORED), _table(*_SIDE),
 _POZZ_FAULT_T, _KNOCK_PART_T, _OPENING_NEED_T = _table(*_POZZ_FAULT), _table(*_KNOCK_PART), _table(*_OPENING_NEED)
 _OPENING_ITEM_T, _SWAP_WHY_T, _LIMIT_SOURCE_T = _table(*_OPENING_ITEM), _table(*_SWAP_WHY), _table(*_LIMIT_SOURCE)
 
-_TOKENS.update({
-    "<FAULT>": "(?:" + "|".join(re.escape(f) for f in FAULT_TEXTS) + ")",
-    "<EVENT>": "(?:" + "|".join(EVENT_TEXTS) + ")",
-    "<SCORED>": _alternation(_SCORED),
-    "<GIN_ACT>": _alternation(_GIN_ACT),
-    "<LATE_PLAY>": _alternation(_LATE_PLAY),
-    "<POZZ_FAULT>": _alternation(_POZZ_FAULT),
-    "<KNOCK_PART>": _alternation(_KNOCK_PART),
-    "<OPENING_NEED>": _alternation(_OPENING_NEED),
-    "<OPENING_ITEM>": _alternation(_OPENING_ITEM),
-    "<SWAP_WHY>": _alternation(_SWAP_WHY),
-    "<LIMIT_SOURCE>": _alternation(_LIMIT_SOURCE),
-    "<EXPLAIN>": r"(?:; computed as \w+ [+-]\d+(?:, \w+ [+-]\d+)*)",
-})
+_TOKENS.update(
+    {
+        "<FAULT>": "(?:" + "|".join(re.escape(f) for f in FAULT_TEXTS) + ")",
+        "<EVENT>": "(?:" + "|".join(EVENT_TEXTS) + ")",
+        "<SCORED>": _alternation(_SCORED),
+        "<GIN_ACT>": _alternation(_GIN_ACT),
+        "<LATE_PLAY>": _alternation(_LATE_PLAY),
+        "<POZZ_FAULT>": _alternation(_POZZ_FAULT),
+        "<KNOCK_PART>": _alternation(_KNOCK_PART),
+        "<OPENING_NEED>": _alternation(_OPENING_NEED),
+        "<OPENING_ITEM>": _alternation(_OPENING_ITEM),
+        "<SWAP_WHY>": _alternation(_SWAP_WHY),
+        "<LIMIT_SOURCE>": _alternation(_LIMIT_SOURCE),
+        "<EXPLAIN>": r"(?:; computed as \w+ [+-]\d+(?:, \w+ [+-]\d+)*)",
+    }
+)
 
 TAIL = "the hand is a 0–0 draw and later play does not count"
 
@@ -212,117 +225,296 @@ TAIL = "the hand is a 0–0 draw and later play does not count"
 #: Tried in order; the first that matches the whole message wins.
 MESSAGES: _Table = _table(
     # --- meld validity (melding.py meld_findings, threshold.py, gin.py) ---
-    (r"meld (?P<meld><MELD>) after the lay-off (?P<cards><CARDS>): the joker stood for (?P<stood><CARD>) and " r"it now stands for (?P<now><CARD>); "
-     r"a joker never moves once laid \(the card it stands for takes its place only by a joker swap\)",
-     N_("meld %(meld)s after the lay-off %(cards)s: the joker stood for %(stood)s and it now stands for %(now)s; "
-        "a joker never moves once laid (the card it stands for takes its place only by a joker swap)")),
-    (r"meld (?P<meld><MELD>) after the lay-off (?P<cards><CARDS>): the joker stood for (?P<stood><CARD>) and " r"it moved; "
-     r"a joker never moves once laid \(the card it stands for takes its place only by a joker swap\)",
-     N_("meld %(meld)s after the lay-off %(cards)s: the joker stood for %(stood)s and it moved; "
-        "a joker never moves once laid (the card it stands for takes its place only by a joker swap)")),
-    (r"meld (?P<meld><MELD>) after the lay-off (?P<cards><CARDS>): (?P<fault><FAULT>)", N_("meld %(meld)s after the lay-off %(cards)s: %(fault)s")),
+    (
+        r"meld (?P<meld><MELD>) after the lay-off (?P<cards><CARDS>): the joker stood for (?P<stood><CARD>) and "
+        r"it now stands for (?P<now><CARD>); "
+        r"a joker never moves once laid \(the card it stands for takes its place only by a joker swap\)",
+        N_(
+            "meld %(meld)s after the lay-off %(cards)s: the joker stood for %(stood)s and it now stands for %(now)s; "
+            "a joker never moves once laid (the card it stands for takes its place only by a joker swap)"
+        ),
+    ),
+    (
+        r"meld (?P<meld><MELD>) after the lay-off (?P<cards><CARDS>): the joker stood for (?P<stood><CARD>) and "
+        r"it moved; "
+        r"a joker never moves once laid \(the card it stands for takes its place only by a joker swap\)",
+        N_(
+            "meld %(meld)s after the lay-off %(cards)s: the joker stood for %(stood)s and it moved; "
+            "a joker never moves once laid (the card it stands for takes its place only by a joker swap)"
+        ),
+    ),
+    (
+        r"meld (?P<meld><MELD>) after the lay-off (?P<cards><CARDS>): (?P<fault><FAULT>)",
+        N_("meld %(meld)s after the lay-off %(cards)s: %(fault)s"),
+    ),
     (r"meld (?P<meld><MELD>) (?P<cards><CARDS>): (?P<fault><FAULT>)", N_("meld %(meld)s %(cards)s: %(fault)s")),
-    (r"declared meld (?P<meld><MELD>) (?P<cards><CARDS>): (?P<fault><FAULT>)", N_("declared meld %(meld)s %(cards)s: %(fault)s")),
+    (
+        r"declared meld (?P<meld><MELD>) (?P<cards><CARDS>): (?P<fault><FAULT>)",
+        N_("declared meld %(meld)s %(cards)s: %(fault)s"),
+    ),
     # --- scores (outcome.py check_claim) ---
-    (r"(?P<scored><SCORED>): claimed (?P<claimed><NUM>) for (?P<side>.+), computed (?P<computed><NUM>) " r"\(difference (?P<difference>[+-]\d+)\)(?P<explain><EXPLAIN>)?",
-     N_("%(scored)s: claimed %(claimed)s for %(side)s, computed %(computed)s (difference %(difference)s)%(explain)s")),
+    (
+        r"(?P<scored><SCORED>): claimed (?P<claimed><NUM>) for (?P<side>.+), computed (?P<computed><NUM>) "
+        r"\(difference (?P<difference>[+-]\d+)\)(?P<explain><EXPLAIN>)?",
+        N_(
+            "%(scored)s: claimed %(claimed)s for %(side)s, computed %(computed)s (difference %(difference)s)%(explain)s"
+        ),
+    ),
     # --- turns (turns.py act, gin.py) ---
-    (r"(?P<who>.+)'s turn ended without a discard: (?P<next>.+) acted next", N_("%(who)s's turn ended without a discard: %(next)s acted next")),
-    (r"(?P<who>.+) passed the upcard out of turn: it was (?P<due>.+)'s turn", N_("%(who)s passed the upcard out of turn: it was %(due)s's turn")),
-    (r"(?P<who>.+) played out of turn: it was (?P<due>.+)'s turn", N_("%(who)s played out of turn: it was %(due)s's turn")),
-    (r"(?P<who>.+) drew a second time in the same turn \((?P<event><EVENT>)\)", N_("%(who)s drew a second time in the same turn (%(event)s)")),
+    (
+        r"(?P<who>.+)'s turn ended without a discard: (?P<next>.+) acted next",
+        N_("%(who)s's turn ended without a discard: %(next)s acted next"),
+    ),
+    (
+        r"(?P<who>.+) passed the upcard out of turn: it was (?P<due>.+)'s turn",
+        N_("%(who)s passed the upcard out of turn: it was %(due)s's turn"),
+    ),
+    (
+        r"(?P<who>.+) played out of turn: it was (?P<due>.+)'s turn",
+        N_("%(who)s played out of turn: it was %(due)s's turn"),
+    ),
+    (
+        r"(?P<who>.+) drew a second time in the same turn \((?P<event><EVENT>)\)",
+        N_("%(who)s drew a second time in the same turn (%(event)s)"),
+    ),
     (r"(?P<who>.+) melded or laid off before drawing", N_("%(who)s melded or laid off before drawing")),
     (r"(?P<who>.+) discarded before drawing", N_("%(who)s discarded before drawing")),
-    (r"(?P<who>.+) drew after (?P<knocker>.+) knocked: only the defender's melds and lay-offs remain",
-     N_("%(who)s drew after %(knocker)s knocked: only the defender's melds and lay-offs remain")),
-    (r"(?P<who>.+) discarded after (?P<knocker>.+) knocked: only the defender's melds and lay-offs remain",
-     N_("%(who)s discarded after %(knocker)s knocked: only the defender's melds and lay-offs remain")),
+    (
+        r"(?P<who>.+) drew after (?P<knocker>.+) knocked: only the defender's melds and lay-offs remain",
+        N_("%(who)s drew after %(knocker)s knocked: only the defender's melds and lay-offs remain"),
+    ),
+    (
+        r"(?P<who>.+) discarded after (?P<knocker>.+) knocked: only the defender's melds and lay-offs remain",
+        N_("%(who)s discarded after %(knocker)s knocked: only the defender's melds and lay-offs remain"),
+    ),
     # --- the deal (turns.py on_hand_dealt, burraco.py) ---
-    (r"(?P<who>.+) was dealt (?P<n>\d+) cards instead of (?P<want>\d+)", N_("%(who)s was dealt %(n)s cards instead of %(want)s")),
-    (r"pozzetto (?P<pozzetto>\d+) holds (?P<n>\d+) cards instead of (?P<want>\d+)", N_("pozzetto %(pozzetto)s holds %(n)s cards instead of %(want)s")),
-    (r"(?P<who>.+) dealt hand (?P<hand>\d+); the rotation called for (?P<due>.+)", N_("%(who)s dealt hand %(hand)s; the rotation called for %(due)s")),
+    (
+        r"(?P<who>.+) was dealt (?P<n>\d+) cards instead of (?P<want>\d+)",
+        N_("%(who)s was dealt %(n)s cards instead of %(want)s"),
+    ),
+    (
+        r"pozzetto (?P<pozzetto>\d+) holds (?P<n>\d+) cards instead of (?P<want>\d+)",
+        N_("pozzetto %(pozzetto)s holds %(n)s cards instead of %(want)s"),
+    ),
+    (
+        r"(?P<who>.+) dealt hand (?P<hand>\d+); the rotation called for (?P<due>.+)",
+        N_("%(who)s dealt hand %(hand)s; the rotation called for %(due)s"),
+    ),
     # --- Burraco ---
-    (r"(?P<who>.+) laid off (?P<cards><CARDS>) on meld (?P<meld><MELD>) of (?P<side>.+): lay-offs go only on " r"one's own side's melds",
-     N_("%(who)s laid off %(cards)s on meld %(meld)s of %(side)s: lay-offs go only on one's own side's melds")),
-    (r"(?P<side>.+) holds two sets of the same rank \((?P<melds>.+)\)", N_("%(side)s holds two sets of the same rank (%(melds)s)")),
-    (r"(?P<who>.+) took the wild (?P<joker><CARD>) back into the hand from meld (?P<meld><MELD>) \(put in " r"(?P<card><CARD>)\): in Burraco a wild never leaves the table",
-     N_("%(who)s took the wild %(joker)s back into the hand from meld %(meld)s (put in %(card)s): in " "Burraco a wild never leaves the table")),
+    (
+        r"(?P<who>.+) laid off (?P<cards><CARDS>) on meld (?P<meld><MELD>) of (?P<side>.+): lay-offs go only on "
+        r"one's own side's melds",
+        N_("%(who)s laid off %(cards)s on meld %(meld)s of %(side)s: lay-offs go only on one's own side's melds"),
+    ),
+    (
+        r"(?P<side>.+) holds two sets of the same rank \((?P<melds>.+)\)",
+        N_("%(side)s holds two sets of the same rank (%(melds)s)"),
+    ),
+    (
+        r"(?P<who>.+) took the wild (?P<joker><CARD>) back into the hand from meld (?P<meld><MELD>) \(put in "
+        r"(?P<card><CARD>)\): in Burraco a wild never leaves the table",
+        N_(
+            "%(who)s took the wild %(joker)s back into the hand from meld %(meld)s (put in %(card)s): in "
+            "Burraco a wild never leaves the table"
+        ),
+    ),
     (r"(?P<who>.+) went out without a burraco for (?P<side>.+)", N_("%(who)s went out without a burraco for %(side)s")),
-    (r"(?P<who>.+) went out without a clean burraco for (?P<side>.+)", N_("%(who)s went out without a clean burraco for %(side)s")),
-    (r"(?P<who>.+) went out without a clean or semi-clean burraco for (?P<side>.+)", N_("%(who)s went out without a clean or semi-clean burraco for %(side)s")),
+    (
+        r"(?P<who>.+) went out without a clean burraco for (?P<side>.+)",
+        N_("%(who)s went out without a clean burraco for %(side)s"),
+    ),
+    (
+        r"(?P<who>.+) went out without a clean or semi-clean burraco for (?P<side>.+)",
+        N_("%(who)s went out without a clean or semi-clean burraco for %(side)s"),
+    ),
     (r"(?P<who>.+) went out without (?P<side>.+)'s pozzetto", N_("%(who)s went out without %(side)s's pozzetto")),
-    (r"(?P<who>.+) went out by melding the last card instead of discarding it", N_("%(who)s went out by melding the last card instead of discarding it")),
-    (r"(?P<who>.+) went out by discarding a wild \((?P<card><CARD>)\)", N_("%(who)s went out by discarding a wild (%(card)s)")),
-    (r"(?P<who>.+) took pozzetto (?P<pozzetto>\d+), but (?P<faults_1><POZZ_FAULT>)(?: and " r"(?P<faults_2><POZZ_FAULT>))?",
-     N_("%(who)s took pozzetto %(pozzetto)s, but %(faults)s")),
-    (r"(?P<who>.+) played (?P<cards><CARDS>) from the pozzetto taken with the discard before its next turn",
-     N_("%(who)s played %(cards)s from the pozzetto taken with the discard before its next turn")),
-    (r"(?P<who>.+) discarded (?P<card><CARD>), the single card just taken from the discard pile",
-     N_("%(who)s discarded %(card)s, the single card just taken from the discard pile")),
-    (r"(?P<who>.+) drew (?P<card><CARD>) from the last two stock cards, which are never drawn",
-     N_("%(who)s drew %(card)s from the last two stock cards, which are never drawn")),
-    (r"(?P<late><LATE_PLAY>) after the hand had ended at the stock's end \(the discard at position " r"(?P<position>\d+) left the last two stock cards\): "
-     r"play after it does not count",
-     N_("%(late)s after the hand had ended at the stock's end (the discard at position %(position)s left " "the last two stock cards): "
-        "play after it does not count")),
+    (
+        r"(?P<who>.+) went out by melding the last card instead of discarding it",
+        N_("%(who)s went out by melding the last card instead of discarding it"),
+    ),
+    (
+        r"(?P<who>.+) went out by discarding a wild \((?P<card><CARD>)\)",
+        N_("%(who)s went out by discarding a wild (%(card)s)"),
+    ),
+    (
+        r"(?P<who>.+) took pozzetto (?P<pozzetto>\d+), but (?P<faults_1><POZZ_FAULT>)(?: and "
+        r"(?P<faults_2><POZZ_FAULT>))?",
+        N_("%(who)s took pozzetto %(pozzetto)s, but %(faults)s"),
+    ),
+    (
+        r"(?P<who>.+) played (?P<cards><CARDS>) from the pozzetto taken with the discard before its next turn",
+        N_("%(who)s played %(cards)s from the pozzetto taken with the discard before its next turn"),
+    ),
+    (
+        r"(?P<who>.+) discarded (?P<card><CARD>), the single card just taken from the discard pile",
+        N_("%(who)s discarded %(card)s, the single card just taken from the discard pile"),
+    ),
+    (
+        r"(?P<who>.+) drew (?P<card><CARD>) from the last two stock cards, which are never drawn",
+        N_("%(who)s drew %(card)s from the last two stock cards, which are never drawn"),
+    ),
+    (
+        r"(?P<late><LATE_PLAY>) after the hand had ended at the stock's end \(the discard at position "
+        r"(?P<position>\d+) left the last two stock cards\): "
+        r"play after it does not count",
+        N_(
+            "%(late)s after the hand had ended at the stock's end (the discard at position %(position)s left "
+            "the last two stock cards): "
+            "play after it does not count"
+        ),
+    ),
     # --- Gin ---
-    (r"(?P<who>.+) discarded (?P<card><CARD>), the card just taken from the discard pile", N_("%(who)s discarded %(card)s, the card just taken from the discard pile")),
-    (r"(?P<who>.+) knocked with deadwood (?P<n>\d+) \((?P<cards>(?:<CARDS>)?)\), above the knock card " r"(?P<limit>\d+)(?P<source><LIMIT_SOURCE>)?",
-     N_("%(who)s knocked with deadwood %(n)s (%(cards)s), above the knock card %(limit)s%(source)s")),
-    (r"(?P<who>.+)'s knock (?P<part_1><KNOCK_PART>)(?: and (?P<part_2><KNOCK_PART>))?: melds and deadwood " r"must be exactly the ten cards held",
-     N_("%(who)s's knock %(part)s: melds and deadwood must be exactly the ten cards held")),
-    (r"(?P<who>.+) laid (?P<cards><CARDS>) after knocking: the knocker's melds are those declared with the knock",
-     N_("%(who)s laid %(cards)s after knocking: the knocker's melds are those declared with the knock")),
-    (r"(?P<who>.+) laid off (?P<cards><CARDS>) on meld (?P<meld><MELD>): the knocker does not lay off",
-     N_("%(who)s laid off %(cards)s on meld %(meld)s: the knocker does not lay off")),
-    (r"(?P<who>.+) laid off (?P<cards><CARDS>) on meld (?P<meld><MELD>) after (?P<knocker>.+) went gin",
-     N_("%(who)s laid off %(cards)s on meld %(meld)s after %(knocker)s went gin")),
-    (r"(?P<who>.+) took the upcard at the wall without knocking with it: at the wall the upcard is taken only " r"to knock; the hand is a 0–0 draw",
-     N_("%(who)s took the upcard at the wall without knocking with it: at the wall the upcard is taken only " "to knock; the hand is a 0–0 draw")),
-    (r"(?P<play><GIN_ACT>) after the hand was over by OpenSpiel's repeated-move rule \(the discards at " r"positions (?P<first>\d+) and (?P<second>\d+) "
-     rf"each gave back the upcard just taken\): {TAIL}",
-     N_("%(play)s after the hand was over by OpenSpiel's repeated-move rule (the discards at positions " "%(first)s and %(second)s "
-        "each gave back the upcard just taken): the hand is a 0–0 draw and later play does not count")),
-    (r"(?P<play><GIN_ACT>), the (?P<n>\d+)th upcard draw after the first turn: OpenSpiel ends the hand before " rf"that draw; {TAIL}",
-     N_("%(play)s, the %(n)sth upcard draw after the first turn: OpenSpiel ends the hand before that draw; "
-        "the hand is a 0–0 draw and later play does not count")),
-    (r"(?P<play><GIN_ACT>) instead of knocking with the upcard taken at the wall: at the wall the upcard is " rf"taken only to knock; {TAIL}",
-     N_("%(play)s instead of knocking with the upcard taken at the wall: at the wall the upcard is taken " "only to knock; "
-        "the hand is a 0–0 draw and later play does not count")),
-    (rf"(?P<who>.+) drew one of the last two stock cards, which are never drawn: {TAIL}",
-     N_("%(who)s drew one of the last two stock cards, which are never drawn: the hand is a 0–0 draw and " "later play does not count")),
-    (r"(?P<play><GIN_ACT>) past the wall: the discard at position (?P<position>\d+) left two stock cards, " r"where only taking the upcard to knock, "
-     rf"or passing, is allowed; {TAIL}",
-     N_("%(play)s past the wall: the discard at position %(position)s left two stock cards, where only " "taking the upcard to knock, "
-        "or passing, is allowed; the hand is a 0–0 draw and later play does not count")),
-    (r"(?P<play><GIN_ACT>) past the wall: the discard at position (?P<position>\d+) left two stock cards and " r"ended the hand \(0–0\); later play does not count",
-     N_("%(play)s past the wall: the discard at position %(position)s left two stock cards and ended the " "hand (0–0); later play does not count")),
+    (
+        r"(?P<who>.+) discarded (?P<card><CARD>), the card just taken from the discard pile",
+        N_("%(who)s discarded %(card)s, the card just taken from the discard pile"),
+    ),
+    (
+        r"(?P<who>.+) knocked with deadwood (?P<n>\d+) \((?P<cards>(?:<CARDS>)?)\), above the knock card "
+        r"(?P<limit>\d+)(?P<source><LIMIT_SOURCE>)?",
+        N_("%(who)s knocked with deadwood %(n)s (%(cards)s), above the knock card %(limit)s%(source)s"),
+    ),
+    (
+        r"(?P<who>.+)'s knock (?P<part_1><KNOCK_PART>)(?: and (?P<part_2><KNOCK_PART>))?: melds and deadwood "
+        r"must be exactly the ten cards held",
+        N_("%(who)s's knock %(part)s: melds and deadwood must be exactly the ten cards held"),
+    ),
+    (
+        r"(?P<who>.+) laid (?P<cards><CARDS>) after knocking: the knocker's melds are those declared with the knock",
+        N_("%(who)s laid %(cards)s after knocking: the knocker's melds are those declared with the knock"),
+    ),
+    (
+        r"(?P<who>.+) laid off (?P<cards><CARDS>) on meld (?P<meld><MELD>): the knocker does not lay off",
+        N_("%(who)s laid off %(cards)s on meld %(meld)s: the knocker does not lay off"),
+    ),
+    (
+        r"(?P<who>.+) laid off (?P<cards><CARDS>) on meld (?P<meld><MELD>) after (?P<knocker>.+) went gin",
+        N_("%(who)s laid off %(cards)s on meld %(meld)s after %(knocker)s went gin"),
+    ),
+    (
+        r"(?P<who>.+) took the upcard at the wall without knocking with it: at the wall the upcard is taken only "
+        r"to knock; the hand is a 0–0 draw",
+        N_(
+            "%(who)s took the upcard at the wall without knocking with it: at the wall the upcard is taken only "
+            "to knock; the hand is a 0–0 draw"
+        ),
+    ),
+    (
+        r"(?P<play><GIN_ACT>) after the hand was over by OpenSpiel's repeated-move rule \(the discards at "
+        r"positions (?P<first>\d+) and (?P<second>\d+) "
+        rf"each gave back the upcard just taken\): {TAIL}",
+        N_(
+            "%(play)s after the hand was over by OpenSpiel's repeated-move rule (the discards at positions "
+            "%(first)s and %(second)s "
+            "each gave back the upcard just taken): the hand is a 0–0 draw and later play does not count"
+        ),
+    ),
+    (
+        r"(?P<play><GIN_ACT>), the (?P<n>\d+)th upcard draw after the first turn: OpenSpiel ends the hand before "
+        rf"that draw; {TAIL}",
+        N_(
+            "%(play)s, the %(n)sth upcard draw after the first turn: OpenSpiel ends the hand before that draw; "
+            "the hand is a 0–0 draw and later play does not count"
+        ),
+    ),
+    (
+        r"(?P<play><GIN_ACT>) instead of knocking with the upcard taken at the wall: at the wall the upcard is "
+        rf"taken only to knock; {TAIL}",
+        N_(
+            "%(play)s instead of knocking with the upcard taken at the wall: at the wall the upcard is taken "
+            "only to knock; "
+            "the hand is a 0–0 draw and later play does not count"
+        ),
+    ),
+    (
+        rf"(?P<who>.+) drew one of the last two stock cards, which are never drawn: {TAIL}",
+        N_(
+            "%(who)s drew one of the last two stock cards, which are never drawn: the hand is a 0–0 draw and "
+            "later play does not count"
+        ),
+    ),
+    (
+        r"(?P<play><GIN_ACT>) past the wall: the discard at position (?P<position>\d+) left two stock cards, "
+        r"where only taking the upcard to knock, "
+        rf"or passing, is allowed; {TAIL}",
+        N_(
+            "%(play)s past the wall: the discard at position %(position)s left two stock cards, where only "
+            "taking the upcard to knock, "
+            "or passing, is allowed; the hand is a 0–0 draw and later play does not count"
+        ),
+    ),
+    (
+        r"(?P<play><GIN_ACT>) past the wall: the discard at position (?P<position>\d+) left two stock cards and "
+        r"ended the hand \(0–0\); later play does not count",
+        N_(
+            "%(play)s past the wall: the discard at position %(position)s left two stock cards and ended the "
+            "hand (0–0); later play does not count"
+        ),
+    ),
     # --- Ramino ---
-    (r"(?P<who>.+) laid (?P<n>\d+) new melds in one turn; at most (?P<limit>\d+) allowed", N_("%(who)s laid %(n)s new melds in one turn; at most %(limit)s allowed")),
-    (r"(?P<who>.+) went out without a discard \(preset (?P<preset>\S+) requires one\): the last card went " r"into a meld",
-     N_("%(who)s went out without a discard (preset %(preset)s requires one): the last card went into a meld")),
-    (r"(?P<who>.+) went out without a discard \(preset (?P<preset>\S+) requires one\)", N_("%(who)s went out without a discard (preset %(preset)s requires one)")),
+    (
+        r"(?P<who>.+) laid (?P<n>\d+) new melds in one turn; at most (?P<limit>\d+) allowed",
+        N_("%(who)s laid %(n)s new melds in one turn; at most %(limit)s allowed"),
+    ),
+    (
+        r"(?P<who>.+) went out without a discard \(preset (?P<preset>\S+) requires one\): the last card went "
+        r"into a meld",
+        N_("%(who)s went out without a discard (preset %(preset)s requires one): the last card went into a meld"),
+    ),
+    (
+        r"(?P<who>.+) went out without a discard \(preset (?P<preset>\S+) requires one\)",
+        N_("%(who)s went out without a discard (preset %(preset)s requires one)"),
+    ),
     # --- Scala 40, Ramino 51 (threshold.py, scala40.py, ramino51.py) ---
-    (r"(?P<who>.+) went out without a discard: the last card went into a meld", N_("%(who)s went out without a discard: the last card went into a meld")),
+    (
+        r"(?P<who>.+) went out without a discard: the last card went into a meld",
+        N_("%(who)s went out without a discard: the last card went into a meld"),
+    ),
     (r"(?P<who>.+) went out without a discard", N_("%(who)s went out without a discard")),
-    (r"(?P<who>.+) laid off (?P<cards><COMPACT>) on meld (?P<meld><MELD>) before opening", N_("%(who)s laid off %(cards)s on meld %(meld)s before opening")),
-    (r"(?P<who>.+) laid off (?P<cards><COMPACT>) on meld (?P<meld><MELD>) in its opening turn \(only a joker " r"swap is allowed\)",
-     N_("%(who)s laid off %(cards)s on meld %(meld)s in its opening turn (only a joker swap is allowed)")),
-    (r"(?P<who>.+) swapped the (?P<joker><CARD>) in meld (?P<meld><MELD>) before opening", N_("%(who)s swapped the %(joker)s in meld %(meld)s before opening")),
-    (r"(?P<who>.+) put (?P<card><CARD>) in place of the (?P<joker><CARD>) in meld (?P<meld><MELD>) " r"\((?P<cards><COMPACT>)\), but (?P<why><SWAP_WHY>)",
-     N_("%(who)s put %(card)s in place of the %(joker)s in meld %(meld)s (%(cards)s), but %(why)s")),
-    (r"(?P<who>.+) opened with (?P<total>\d+) points: (?P<items>(?:<OPENING_ITEM>(?:, <OPENING_ITEM>)*)?); "
-     r"(?P<need_1><OPENING_NEED>)(?: and (?P<need_2><OPENING_NEED>))?",
-     N_("%(who)s opened with %(total)s points: %(items)s; %(need)s")),
-    (r"(?P<who>.+) took (?P<cards><COMPACT>) from the discard pile in its first turn", N_("%(who)s took %(cards)s from the discard pile in its first turn")),
+    (
+        r"(?P<who>.+) laid off (?P<cards><COMPACT>) on meld (?P<meld><MELD>) before opening",
+        N_("%(who)s laid off %(cards)s on meld %(meld)s before opening"),
+    ),
+    (
+        r"(?P<who>.+) laid off (?P<cards><COMPACT>) on meld (?P<meld><MELD>) in its opening turn \(only a joker "
+        r"swap is allowed\)",
+        N_("%(who)s laid off %(cards)s on meld %(meld)s in its opening turn (only a joker swap is allowed)"),
+    ),
+    (
+        r"(?P<who>.+) swapped the (?P<joker><CARD>) in meld (?P<meld><MELD>) before opening",
+        N_("%(who)s swapped the %(joker)s in meld %(meld)s before opening"),
+    ),
+    (
+        r"(?P<who>.+) put (?P<card><CARD>) in place of the (?P<joker><CARD>) in meld (?P<meld><MELD>) "
+        r"\((?P<cards><COMPACT>)\), but (?P<why><SWAP_WHY>)",
+        N_("%(who)s put %(card)s in place of the %(joker)s in meld %(meld)s (%(cards)s), but %(why)s"),
+    ),
+    (
+        r"(?P<who>.+) opened with (?P<total>\d+) points: (?P<items>(?:<OPENING_ITEM>(?:, <OPENING_ITEM>)*)?); "
+        r"(?P<need_1><OPENING_NEED>)(?: and (?P<need_2><OPENING_NEED>))?",
+        N_("%(who)s opened with %(total)s points: %(items)s; %(need)s"),
+    ),
+    (
+        r"(?P<who>.+) took (?P<cards><COMPACT>) from the discard pile in its first turn",
+        N_("%(who)s took %(cards)s from the discard pile in its first turn"),
+    ),
     (r"(?P<who>.+) melded in its first turn", N_("%(who)s melded in its first turn")),
-    (r"(?P<who>.+) took (?P<card><CARD>) from the discard pile and did not meld it in the same turn",
-     N_("%(who)s took %(card)s from the discard pile and did not meld it in the same turn")),
-    (r"(?P<who>.+) took (?P<card><CARD>) from the discard pile without having opened and did not open with it",
-     N_("%(who)s took %(card)s from the discard pile without having opened and did not open with it")),
-    (r"(?P<who>.+) took a joker from a meld and did not meld it in the same turn", N_("%(who)s took a joker from a meld and did not meld it in the same turn")),
-    (r"(?P<who>.+) discarded (?P<card><CARD>), which could be laid off on meld (?P<meld><MELD>) " r"\((?P<cards><COMPACT>)\)",
-     N_("%(who)s discarded %(card)s, which could be laid off on meld %(meld)s (%(cards)s)")),
+    (
+        r"(?P<who>.+) took (?P<card><CARD>) from the discard pile and did not meld it in the same turn",
+        N_("%(who)s took %(card)s from the discard pile and did not meld it in the same turn"),
+    ),
+    (
+        r"(?P<who>.+) took (?P<card><CARD>) from the discard pile without having opened and did not open with it",
+        N_("%(who)s took %(card)s from the discard pile without having opened and did not open with it"),
+    ),
+    (
+        r"(?P<who>.+) took a joker from a meld and did not meld it in the same turn",
+        N_("%(who)s took a joker from a meld and did not meld it in the same turn"),
+    ),
+    (
+        r"(?P<who>.+) discarded (?P<card><CARD>), which could be laid off on meld (?P<meld><MELD>) "
+        r"\((?P<cards><COMPACT>)\)",
+        N_("%(who)s discarded %(card)s, which could be laid off on meld %(meld)s (%(cards)s)"),
+    ),
 )
 
 

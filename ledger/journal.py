@@ -75,7 +75,9 @@ def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] 
     rows = []
     for s, j in zip(stored_events, journal):
         if j.position != s.originator_version - 1:
-            raise ProgrammingError(f"journal entry for position {j.position} beside event version {s.originator_version}")
+            raise ProgrammingError(
+                f"journal entry for position {j.position} beside event version {s.originator_version}"
+            )
         if not j.appended_by:
             raise ProgrammingError("journal entry without appended_by")
         rows.append((oid(s.originator_id), j.position, j.appended_by, j.received_at, j.seal, j.journal_seal))
@@ -85,7 +87,9 @@ def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] 
 class JournalRecorder:
     """What :class:`~ledger.application.LedgerApp` asks of its recorder."""
 
-    def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:  # pragma: no cover - interface
+    def select_journal(
+        self, originator_id: UUID, after: int = -1
+    ) -> list[JournalEntry]:  # pragma: no cover - interface
         """The journal rows of one aggregate sequence at positions after
         ``after`` (default: all), in position order."""
         raise NotImplementedError
@@ -166,7 +170,9 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
         )
         return statements
 
-    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
         rows = _rows(stored_events, kwargs.get("journal"), _sqlite_oid)
         if kwargs.get("bulk"):
             params = [(_sqlite_oid(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
@@ -176,14 +182,17 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             returning = super()._insert_events(c, stored_events, **kwargs)
         if rows:
             c.executemany(
-                f"INSERT INTO {JOURNAL_TABLE} (originator_id, position, appended_by, received_at, seal, " "journal_seal) VALUES (?,?,?,?,?,?)", rows
+                f"INSERT INTO {JOURNAL_TABLE} (originator_id, position, appended_by, received_at, seal, "
+                "journal_seal) VALUES (?,?,?,?,?,?)",
+                rows,
             )
         return returning
 
     def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
         with self.datastore.transaction(commit=False) as c:
             c.execute(
-                f"SELECT position, appended_by, received_at, seal FROM {JOURNAL_TABLE} WHERE originator_id=? AND " "position>? ORDER BY position",
+                f"SELECT position, appended_by, received_at, seal FROM {JOURNAL_TABLE} WHERE originator_id=? AND "
+                "position>? ORDER BY position",
                 (_sqlite_oid(originator_id), after),
             )
             return [JournalEntry(position=r[0], appended_by=r[1], received_at=r[2], seal=r[3]) for r in c.fetchall()]
@@ -230,10 +239,12 @@ if PostgresApplicationRecorder is not None:
                 ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
             )
             self.insert_journal_statement = SQL(
-                "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) " "VALUES (%s, %s, %s, %s, %s, %s)"
+                "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) "
+                "VALUES (%s, %s, %s, %s, %s, %s)"
             ).format(table=self.journal_table)
             self.select_journal_statement = SQL(
-                "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s AND " "position > %s ORDER BY position"
+                "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s AND "
+                "position > %s ORDER BY position"
             ).format(table=self.journal_table)
 
         def _oid(self, value: UUID | str) -> Any:
@@ -241,7 +252,9 @@ if PostgresApplicationRecorder is not None:
                 return str(value)
             return value if isinstance(value, UUID) else UUID(str(value))
 
-        def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
+        def _insert_stored_events(
+            self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any
+        ) -> None:
             rows = _rows(stored_events, kwargs.get("journal"), self._oid)
             super()._insert_stored_events(curs, stored_events, **kwargs)
             if rows:
@@ -253,7 +266,12 @@ if PostgresApplicationRecorder is not None:
             with self.datastore.get_connection() as conn, conn.cursor() as curs:
                 curs.execute(self.select_journal_statement, (self._oid(originator_id), after))
                 return [
-                    JournalEntry(position=r["position"], appended_by=r["appended_by"], received_at=r["received_at"], seal=r["seal"])
+                    JournalEntry(
+                        position=r["position"],
+                        appended_by=r["appended_by"],
+                        received_at=r["received_at"],
+                        seal=r["seal"],
+                    )
                     for r in curs.fetchall()
                 ]
 
@@ -310,7 +328,14 @@ def select_journal(recorder: ApplicationRecorder, originator_id: UUID, after: in
 
 
 __all__ = [
-    "JOURNAL_TABLE", "JournalEntry", "received_now", "journal_recorder", "select_journal",
-    "JournalSQLiteRecorder", "JournalPostgresRecorder", "JournalPOPORecorder",
-    "SQLITE_CACHE_KIB", "TunedSQLiteConnectionPool",
+    "JOURNAL_TABLE",
+    "JournalEntry",
+    "received_now",
+    "journal_recorder",
+    "select_journal",
+    "JournalSQLiteRecorder",
+    "JournalPostgresRecorder",
+    "JournalPOPORecorder",
+    "SQLITE_CACHE_KIB",
+    "TunedSQLiteConnectionPool",
 ]

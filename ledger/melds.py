@@ -148,7 +148,9 @@ def _analyze(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo:
     suits = {SUIT[c] for c in cards if not is_wild(c, rules)}
     if len(cards) > rules.max_sequence and len(suits) == 1:
         # more cards of one suit than any sequence can hold (13 naturals + 1 wild)
-        return MeldInfo("invalid", cards, tuple(None for _ in cards), wilds, suit=suits.pop(), faults=("sequence_too_long",))
+        return MeldInfo(
+            "invalid", cards, tuple(None for _ in cards), wilds, suit=suits.pop(), faults=("sequence_too_long",)
+        )
     faults: tuple[str, ...] = ("wilds_only",) if cards and wilds == len(cards) else ("invalid",)
     if len(cards) < 3:
         faults = ("too_short",) + tuple(f for f in faults if f != "invalid")
@@ -208,9 +210,7 @@ def _as_sequence(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
     for i, c in enumerate(cards):
         want = low + i
         if c == JOKER or (rules.wild_twos and RANK[c] == 2):
-            natural_two = (
-                c != JOKER and rules.natural_two_bonus and SUIT[c] == suit and want == 2
-            )
+            natural_two = c != JOKER and rules.natural_two_bonus and SUIT[c] == suit and want == 2
             if natural_two:
                 stands.append(None)
                 naturals_twos += 1

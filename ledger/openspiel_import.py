@@ -127,8 +127,15 @@ def meld_cards(index: int) -> tuple[str, ...]:
 
 
 #: OpenSpiel's gin_rummy parameters and their defaults (``gin_rummy.cc``)
-DEFAULT_PARAMS: dict[str, bool | int] = {"oklahoma": False, "knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25,
-                                         "num_ranks": 13, "num_suits": 4, "hand_size": 10}
+DEFAULT_PARAMS: dict[str, bool | int] = {
+    "oklahoma": False,
+    "knock_card": 10,
+    "gin_bonus": 25,
+    "undercut_bonus": 25,
+    "num_ranks": 13,
+    "num_suits": 4,
+    "hand_size": 10,
+}
 #: the parameters that become record options (same names, RULES.md "Gin Rummy")
 MAPPED_PARAMS = ("knock_card", "gin_bonus", "undercut_bonus", "oklahoma")
 
@@ -247,11 +254,17 @@ def record_options(params: Params) -> dict[str, OptionValue]:
             raise ValueError(f"unknown gin_rummy parameter {key!r} (known: {', '.join(sorted(DEFAULT_PARAMS))})")
         default = DEFAULT_PARAMS[key]
         if type(value) is not type(default):
-            raise ValueError(f"parameter {key} must be {'true or false' if isinstance(default, bool) else 'an integer'}, not " f"{value!r}")
+            raise ValueError(
+                f"parameter {key} must be {'true or false' if isinstance(default, bool) else 'an integer'}, not "
+                f"{value!r}"
+            )
         if key not in MAPPED_PARAMS:
             if value != default:
-                raise ValueError(f"OpenSpiel parameter {key}={value} cannot be represented: rummy-ledger's Gin deals 10 cards " "each from 52 "
-                                 "(hand_size=10, num_ranks=13, num_suits=4 only)")
+                raise ValueError(
+                    f"OpenSpiel parameter {key}={value} cannot be represented: rummy-ledger's Gin deals 10 cards "
+                    "each from 52 "
+                    "(hand_size=10, num_ranks=13, num_suits=4 only)"
+                )
             continue
         if key == "knock_card" and not 0 <= int(value) <= 10:
             raise ValueError(f"parameter knock_card={value} is outside OpenSpiel's range 0..10")
@@ -336,7 +349,9 @@ class _Hand:
                 self.hands[1].append(c)
             else:
                 self.upcard = c
-                self.events.append(HandDealt(hand=1, dealer=1, hands=(tuple(self.hands[0]), tuple(self.hands[1])), discard=(c,)))
+                self.events.append(
+                    HandDealt(hand=1, dealer=1, hands=(tuple(self.hands[0]), tuple(self.hands[1])), discard=(c,))
+                )
                 self.phase = "first"
         elif p == "stock":
             c = self.chance(i, a)
@@ -444,14 +459,25 @@ class _Hand:
 
 
 #: where a history can stop, in words (the phases of :class:`_Hand`)
-_PHASES = {"deal": "during the deal (the hands and the upcard take 21 chance actions)", "first": "at the first-turn upcard offer",
-           "draw": "before a draw", "stock": "before the card of a stock draw", "discard": "before a discard or knock",
-           "wall": "at the wall (pass or knock)", "knock": "during the knocker's declaration",
-           "layoff": "during the defender's lay-offs and melds"}
+_PHASES = {
+    "deal": "during the deal (the hands and the upcard take 21 chance actions)",
+    "first": "at the first-turn upcard offer",
+    "draw": "before a draw",
+    "stock": "before the card of a stock draw",
+    "discard": "before a discard or knock",
+    "wall": "at the wall (pass or knock)",
+    "knock": "during the knocker's declaration",
+    "layoff": "during the defender's lay-offs and melds",
+}
 
 
-def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", names: tuple[str, str] = ("Player 0", "Player 1"),
-                    params: Params | None = None, partial: bool = False) -> list[Event]:
+def convert_actions(
+    actions: Iterable[int],
+    game_id: str = "openspiel-gin",
+    names: tuple[str, str] = ("Player 0", "Player 1"),
+    params: Params | None = None,
+    partial: bool = False,
+) -> list[Event]:
     """The record events of one OpenSpiel ``gin_rummy`` game given its
     action history and its parameters (``params``, see :func:`record_options`;
     none: the defaults).
@@ -466,7 +492,9 @@ def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", name
     """
     options = record_options(dict(params or {}))
     players = (Player(seat=0, name=names[0]), Player(seat=1, name=names[1]))
-    events: list[Event] = [GameStarted(game_id=game_id, variant="gin", ruleset="openspiel", options=options or None, players=players)]
+    events: list[Event] = [
+        GameStarted(game_id=game_id, variant="gin", ruleset="openspiel", options=options or None, players=players)
+    ]
     hand = _Hand()
     n = 0
     for i, a in enumerate(actions):
@@ -478,8 +506,10 @@ def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", name
     if hand.ending is None:
         where = _PHASES.get(hand.phase, hand.phase)
         if not partial:
-            raise ValueError(f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: it is not a finished game "
-                             "(--partial converts what it holds)")
+            raise ValueError(
+                f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: it is not a finished game "
+                "(--partial converts what it holds)"
+            )
         if hand.phase == "deal":
             raise ValueError(f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: nothing to convert")
         return events
@@ -489,7 +519,13 @@ def convert_actions(actions: Iterable[int], game_id: str = "openspiel-gin", name
     return events
 
 
-def convert_main(source: str, output: str | None = None, game_id: str | None = None, params: Sequence[str] = (), partial: bool = False) -> int:
+def convert_main(
+    source: str,
+    output: str | None = None,
+    game_id: str | None = None,
+    params: Sequence[str] = (),
+    partial: bool = False,
+) -> int:
     """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID]
     [--param KEY=VALUE ...] [--partial]``.
 
@@ -522,8 +558,12 @@ def convert_main(source: str, output: str | None = None, game_id: str | None = N
         print(f"rummy-ledger: error: import-openspiel {source}: {err}", file=sys.stderr)
         return 2
     if events[-1].type != "game_ended":
-        print(f"rummy-ledger: note: import-openspiel {source}: partial game: {len(history)} actions converted into " f"{len(events)} events, "
-              "without hand_ended or game_ended", file=sys.stderr)
+        print(
+            f"rummy-ledger: note: import-openspiel {source}: partial game: {len(history)} actions converted into "
+            f"{len(events)} events, "
+            "without hand_ended or game_ended",
+            file=sys.stderr,
+        )
     if output is None:
         sys.stdout.write(data.decode())
     else:
@@ -586,12 +626,29 @@ def play_gin_state(seed: int, knock: str = "always", epsilon: float = 0.15, para
             action = pick if pick in legal and rng.random() >= epsilon else rng.choice([a for a in legal if a != KNOCK])
         else:
             plays = [a for a in legal if a != PASS]
-            action = rng.choice(plays) if plays and rng.random() >= 0.15 else PASS if PASS in legal else rng.choice(legal)
+            action = (
+                rng.choice(plays) if plays and rng.random() >= 0.15 else PASS if PASS in legal else rng.choice(legal)
+            )
         state.apply_action(action)
     return state
 
 
 _CARD_ID = {card(i): i for i in range(52)}
 
-__all__ = ["DEFAULT_PARAMS", "MAPPED_PARAMS", "card", "convert_actions", "convert_main", "meld_cards", "merge_params", "param_value",
-           "parse_game", "parse_history", "parse_input", "place_layoffs", "play_gin", "play_gin_state", "record_options"]
+__all__ = [
+    "DEFAULT_PARAMS",
+    "MAPPED_PARAMS",
+    "card",
+    "convert_actions",
+    "convert_main",
+    "meld_cards",
+    "merge_params",
+    "param_value",
+    "parse_game",
+    "parse_history",
+    "parse_input",
+    "place_layoffs",
+    "play_gin",
+    "play_gin_state",
+    "record_options",
+]

@@ -178,14 +178,19 @@ class MsgspecMapper(Mapper[UUID]):
         state = stored_event.state
         position = stored_event.originator_version - 1
         if not isinstance(state, (bytes, bytearray, memoryview)):
-            raise StoredEventError(f"the stored event is {type(state).__name__}, not bytes: the row was changed outside rummy-ledger", position)
+            raise StoredEventError(
+                f"the stored event is {type(state).__name__}, not bytes: the row was changed outside rummy-ledger",
+                position,
+            )
         try:
             if self.cipher:
                 state = self.cipher.decrypt(state)
             if self.compressor:
                 state = self.compressor.decompress(state)
         except Exception as exc:
-            raise StoredEventError(f"the stored event cannot be decrypted or decompressed ({type(exc).__name__}: {exc})", position) from exc
+            raise StoredEventError(
+                f"the stored event cannot be decrypted or decompressed ({type(exc).__name__}: {exc})", position
+            ) from exc
         return bytes(state)
 
 
@@ -302,7 +307,9 @@ def schema_lock(datastore: Any) -> Iterator[None]:
             conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
 
-def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOPIC) -> dict[str, tuple[int, int]] | None:
+def event_counts(
+    recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOPIC
+) -> dict[str, tuple[int, int]] | None:
     """``{originator_id hex: (events, hands)}`` for every stored game, by two
     grouped queries; ``None`` for recorders without SQL (the caller falls back
     to reading each game)."""
@@ -311,7 +318,9 @@ def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOP
         with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(f"SELECT originator_id, MAX(originator_version) FROM {table} GROUP BY originator_id")
             events = {_hex(row[0]): int(row[1]) for row in c.fetchall()}
-            c.execute(f"SELECT originator_id, COUNT(*) FROM {table} WHERE topic=? GROUP BY originator_id", (hand_topic,))
+            c.execute(
+                f"SELECT originator_id, COUNT(*) FROM {table} WHERE topic=? GROUP BY originator_id", (hand_topic,)
+            )
             hands = {_hex(row[0]): int(row[1]) for row in c.fetchall()}
         return {k: (v, hands.get(k, 0)) for k, v in events.items()}
     pg_table = _postgres_table(recorder)
@@ -319,10 +328,16 @@ def event_counts(recorder: ApplicationRecorder, hand_topic: str = HAND_DEALT_TOP
         from psycopg.sql import SQL
 
         with recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
-            curs.execute(SQL("SELECT originator_id, MAX(originator_version) AS n FROM {} GROUP BY originator_id").format(pg_table))
+            curs.execute(
+                SQL("SELECT originator_id, MAX(originator_version) AS n FROM {} GROUP BY originator_id").format(
+                    pg_table
+                )
+            )
             events = {_hex(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
             curs.execute(
-                SQL("SELECT originator_id, COUNT(*) AS n FROM {} WHERE topic = %s GROUP BY originator_id").format(pg_table),
+                SQL("SELECT originator_id, COUNT(*) AS n FROM {} WHERE topic = %s GROUP BY originator_id").format(
+                    pg_table
+                ),
                 (hand_topic,),
             )
             hands = {_hex(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}

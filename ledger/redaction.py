@@ -59,16 +59,46 @@ Pov = int | str | None
 #: up, on counts and on the order of play, and whose messages name only such
 #: cards. Any other rule's finding waits for the end of its hand (except for
 #: the seat it is about).
-PUBLIC_RULES = frozenset({
-    "ALL-TURN-1", "ALL-TURN-2", "ALL-TURN-3", "ALL-MELD-1", "ALL-MELD-2", "ALL-DEAL-1", "ALL-SCORE-1",
-    "BUR-TURN-1", "BUR-MELD-1", "BUR-MELD-2", "BUR-MELD-3", "BUR-CLOSE-1", "BUR-CLOSE-2", "BUR-CLOSE-3",
-    "BUR-STOCK-1",
-    "S40-OPEN-1", "S40-OPEN-2", "S40-PILE-1", "S40-MELD-1", "S40-SWAP-1", "S40-DISC-1", "S40-OUT-1",
-    "S40-SWAP-2",
-    "R51-PILE-1", "R51-PILE-2", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1",
-    "RAM-DISC-1", "RAM-MELD-1", "RAM-OUT-1",
-    "GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1",
-})
+PUBLIC_RULES = frozenset(
+    {
+        "ALL-TURN-1",
+        "ALL-TURN-2",
+        "ALL-TURN-3",
+        "ALL-MELD-1",
+        "ALL-MELD-2",
+        "ALL-DEAL-1",
+        "ALL-SCORE-1",
+        "BUR-TURN-1",
+        "BUR-MELD-1",
+        "BUR-MELD-2",
+        "BUR-MELD-3",
+        "BUR-CLOSE-1",
+        "BUR-CLOSE-2",
+        "BUR-CLOSE-3",
+        "BUR-STOCK-1",
+        "S40-OPEN-1",
+        "S40-OPEN-2",
+        "S40-PILE-1",
+        "S40-MELD-1",
+        "S40-SWAP-1",
+        "S40-DISC-1",
+        "S40-OUT-1",
+        "S40-SWAP-2",
+        "R51-PILE-1",
+        "R51-PILE-2",
+        "R51-OPEN-1",
+        "R51-OPEN-2",
+        "R51-OPEN-3",
+        "R51-MELD-1",
+        "R51-SWAP-1",
+        "RAM-DISC-1",
+        "RAM-MELD-1",
+        "RAM-OUT-1",
+        "GIN-KNOCK-1",
+        "GIN-KNOCK-2",
+        "GIN-LAY-1",
+    }
+)
 #: rules public except at a knock, whose discard is face down (GIN-DISC-1:
 #: the card just taken discarded again is plain to see, unless face down)
 PUBLIC_UNLESS_KNOCK = frozenset({"GIN-DISC-1"})
@@ -167,7 +197,7 @@ def sight(state: TableState, pov: Pov) -> Sight:
         # previous state of the chain, so a rewind itself changes nothing here)
         pile, before = cur.discard, prev.discard
         if len(pile) <= len(before) and before[: len(pile)] == pile:
-            left_pile = [c for i, c in enumerate(before[len(pile):], start=len(pile)) if i not in face_down]
+            left_pile = [c for i, c in enumerate(before[len(pile) :], start=len(pile)) if i not in face_down]
             face_down = tuple(i for i in face_down if i < len(pile))
         else:
             left_pile = []
@@ -258,4 +288,3 @@ def _card_order(card: str) -> tuple[int, int, str]:
     if card == "JK":
         return (1, 0, card)
     return (0, _RANKS.get(card[:-1], 99), card[-1])
-

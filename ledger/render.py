@@ -25,12 +25,31 @@ _ENGLISH = NullTranslations()
 
 
 #: score components in Italian output (English keeps the keys, as ``score --json`` has them)
-COMPONENTS = frozenset((
-    N_("melds"), N_("hand"), N_("no_pozzetto"), N_("penalty"), N_("closing"), N_("burraco_clean"),
-    N_("burraco_semi_clean"), N_("burraco_dirty"), N_("cards"), N_("unopened"), N_("jokers"),
-    N_("deadwood_difference"), N_("gin_bonus"), N_("undercut_bonus"), N_("game_bonus"), N_("box_bonus"),
-    N_("hands_collected"), N_("chiusura_in_mano"), N_("all_at_once"), N_("joker_double"), N_("rummy_double"),
-))
+COMPONENTS = frozenset(
+    (
+        N_("melds"),
+        N_("hand"),
+        N_("no_pozzetto"),
+        N_("penalty"),
+        N_("closing"),
+        N_("burraco_clean"),
+        N_("burraco_semi_clean"),
+        N_("burraco_dirty"),
+        N_("cards"),
+        N_("unopened"),
+        N_("jokers"),
+        N_("deadwood_difference"),
+        N_("gin_bonus"),
+        N_("undercut_bonus"),
+        N_("game_bonus"),
+        N_("box_bonus"),
+        N_("hands_collected"),
+        N_("chiusura_in_mano"),
+        N_("all_at_once"),
+        N_("joker_double"),
+        N_("rummy_double"),
+    )
+)
 #: meld kinds (melds.py) and burraco kinds (variants/burraco.py)
 KINDS = {"set": N_("set"), "sequence": N_("sequence"), "invalid": N_("invalid")}
 _BURRACO_KINDS = (N_("clean"), N_("semi-clean"), N_("dirty"))
@@ -42,15 +61,28 @@ NOTES = (
     (re.compile(r"(?P<who>.+): pozzetto not taken yet"), N_("%(who)s: pozzetto not taken yet")),
     (re.compile(r"(?P<who>.+): pozzetto taken"), N_("%(who)s: pozzetto taken")),
     (re.compile(r"pozzetto (?P<n>\d+) became the stock"), N_("pozzetto %(n)s became the stock")),
-    (re.compile(r"the hand ended at the stock's end after position (?P<at>\d+): later play does not count"),
-     N_("the hand ended at the stock's end after position %(at)s: later play does not count")),
+    (
+        re.compile(r"the hand ended at the stock's end after position (?P<at>\d+): later play does not count"),
+        N_("the hand ended at the stock's end after position %(at)s: later play does not count"),
+    ),
     (re.compile(r"(?P<who>.+): deadwood (?P<n>-?\d+) \(knocked\)"), N_("%(who)s: deadwood %(n)s (knocked)")),
     (re.compile(r"(?P<who>.+): deadwood (?P<n>-?\d+)"), N_("%(who)s: deadwood %(n)s")),
-    (re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)"),
-     N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)")),
-    (re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could knock"), N_("%(who)s: best deadwood %(n)s, could knock")),
-    (re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock"), N_("%(who)s: best deadwood %(n)s, could not knock")),
-    (re.compile(r"a seat reaching (?P<n>\d+) points is out; out: (?P<out>.+)"), N_("a seat reaching %(n)s points is out; out: %(out)s")),
+    (
+        re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)"),
+        N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
+    ),
+    (
+        re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could knock"),
+        N_("%(who)s: best deadwood %(n)s, could knock"),
+    ),
+    (
+        re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock"),
+        N_("%(who)s: best deadwood %(n)s, could not knock"),
+    ),
+    (
+        re.compile(r"a seat reaching (?P<n>\d+) points is out; out: (?P<out>.+)"),
+        N_("a seat reaching %(n)s points is out; out: %(out)s"),
+    ),
     (re.compile(r"a seat reaching (?P<n>\d+) points is out"), N_("a seat reaching %(n)s points is out")),
 )
 
@@ -109,13 +141,24 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
     tr = tr or _ENGLISH
     _ = tr.gettext
     v = state_view(state, pov)
-    lines = [_("%(game)s — %(variant)s (%(ruleset)s) — position %(position)s, hand %(hand)s") % {
-        "game": v["game_id"], "variant": v["variant"], "ruleset": v["ruleset"], "position": v["position"], "hand": v["hand"]}]
+    lines = [
+        _("%(game)s — %(variant)s (%(ruleset)s) — position %(position)s, hand %(hand)s")
+        % {
+            "game": v["game_id"],
+            "variant": v["variant"],
+            "ruleset": v["ruleset"],
+            "position": v["position"],
+            "hand": v["hand"],
+        }
+    ]
     phase = _(PHASES[v["phase"]]) if v["phase"] in PHASES else v["phase"]
     if v["ended"]:
         lines.append(_("game over: %(reason)s") % {"reason": reason_text(v["ended"], tr)})
     elif v["turn"] is not None:
-        lines.append(_("turn: %(who)s (seat %(seat)s), %(phase)s") % {"who": state.name(v["turn"]), "seat": v["turn"], "phase": phase})
+        lines.append(
+            _("turn: %(who)s (seat %(seat)s), %(phase)s")
+            % {"who": state.name(v["turn"]), "seat": v["turn"], "phase": phase}
+        )
     else:
         lines.append(phase)
     lines.append("")
@@ -126,8 +169,18 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
         if s["cards"] is None and s.get("seen"):
             cards += _(" (seen: %(cards)s)") % {"cards": pretty_list(s["seen"])}
         flag = _(" — out") if s["eliminated"] else ""
-        lines.append(_("  seat %(seat)s %(name)s%(team)s%(dealer)s: %(count)s: %(cards)s%(flag)s") % {
-            "seat": s["seat"], "name": s["name"], "team": team, "dealer": dealer, "count": _cards(s["count"], tr), "cards": cards, "flag": flag})
+        lines.append(
+            _("  seat %(seat)s %(name)s%(team)s%(dealer)s: %(count)s: %(cards)s%(flag)s")
+            % {
+                "seat": s["seat"],
+                "name": s["name"],
+                "team": team,
+                "dealer": dealer,
+                "count": _cards(s["count"], tr),
+                "cards": cards,
+                "flag": flag,
+            }
+        )
     sides = sorted({m["side"] for m in v["melds"]})
     if sides:
         lines.append("")
@@ -138,26 +191,40 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
     lines.append("")
     pile = v["discard"]
     if state.rules.pile_take_count(state) is None:
-        lines.append(_("discard pile (%(count)s): %(cards)s") % {"count": len(pile), "cards": pretty_list(pile) or _("empty")})
+        lines.append(
+            _("discard pile (%(count)s): %(cards)s") % {"count": len(pile), "cards": pretty_list(pile) or _("empty")}
+        )
     else:
         hidden = v.get("discard_hidden", 0)
         if hidden:
             lines.append(_("discard pile: face down on top (%(cards)s)") % {"cards": _cards(len(pile) + hidden, tr)})
         else:
-            lines.append(_("discard pile: %(top)s on top (%(cards)s)") % {"top": pretty(pile[-1]) if pile else _("empty"), "cards": _cards(len(pile), tr)})
+            lines.append(
+                _("discard pile: %(top)s on top (%(cards)s)")
+                % {"top": pretty(pile[-1]) if pile else _("empty"), "cards": _cards(len(pile), tr)}
+            )
     lines.append(_("stock: %(cards)s") % {"cards": _cards(v["stock_count"], tr)})
     for p in v["pozzetti"]:
-        taken = _("taken by %(who)s") % {"who": state.name(p["taken_by"])} if p["taken_by"] is not None else _("not taken")
+        taken = (
+            _("taken by %(who)s") % {"who": state.name(p["taken_by"])} if p["taken_by"] is not None else _("not taken")
+        )
         lines.append(_("pozzetto %(n)s: %(taken)s") % {"n": p["index"], "taken": taken})
-    lines.extend(note_text(n, tr) for n in v.get("notes", ()))  # a variant's extra_view lines (Gin: best deadwood per seat)
+    lines.extend(
+        note_text(n, tr) for n in v.get("notes", ())
+    )  # a variant's extra_view lines (Gin: best deadwood per seat)
     if v["totals"] and any(v["totals"]):
-        lines.append(_("totals: %(totals)s") % {"totals": ", ".join(f"{state.rules.side_label(state, i)} {t}" for i, t in enumerate(v["totals"]))})
+        lines.append(
+            _("totals: %(totals)s")
+            % {"totals": ", ".join(f"{state.rules.side_label(state, i)} {t}" for i, t in enumerate(v["totals"]))}
+        )
     if v["findings"]:
         lines.append(_("findings so far: %(n)s") % {"n": v["findings"]})
     return "\n".join(lines)
 
 
-def render_score(sheet: ScoreSheet, state: TableState, played: ScoreSheet | None = None, tr: NullTranslations | None = None) -> str:
+def render_score(
+    sheet: ScoreSheet, state: TableState, played: ScoreSheet | None = None, tr: NullTranslations | None = None
+) -> str:
     """Multi-line text of a score sheet: each hand with how it ended, each
     side's points and breakdown, claimed points where they differ, the
     running totals, and the winner (``played``: the as-played sheet, shown
@@ -168,20 +235,30 @@ def render_score(sheet: ScoreSheet, state: TableState, played: ScoreSheet | None
     label = {i: rules.side_label(state, i) for i in range(state.n_sides)}
     width = max((len(v) for v in label.values()), default=4)
     kind = _("as adjudicated") if sheet.adjudicated else _("as played")
-    lines = [_("score of %(game)s — %(variant)s (%(ruleset)s), %(kind)s") % {"game": sheet.game_id, "variant": rules.variant, "ruleset": rules.ruleset, "kind": kind}]
+    lines = [
+        _("score of %(game)s — %(variant)s (%(ruleset)s), %(kind)s")
+        % {"game": sheet.game_id, "variant": rules.variant, "ruleset": rules.ruleset, "kind": kind}
+    ]
     running = [0] * state.n_sides
     total = _("total")
     for h in sheet.hands:
         by = f", {state.name(h.seat)}" if h.seat is not None else ""
-        lines.append(_("hand %(hand)s (%(reason)s%(by)s)") % {"hand": h.hand, "reason": reason_text(h.reason, tr), "by": by})
+        lines.append(
+            _("hand %(hand)s (%(reason)s%(by)s)") % {"hand": h.hand, "reason": reason_text(h.reason, tr), "by": by}
+        )
         for ln in h.lines:
             running[ln.side] += ln.points
             parts = ", ".join(f"{component_text(k, tr)} {v:+d}" for k, v in ln.breakdown.items() if v)
             claim = "  [" + _("claimed %(n)s: differs") % {"n": ln.claimed} + "]" if ln.claim_differs else ""
-            lines.append(f"  {label[ln.side]:<{width}} {ln.points:>6}   {total} {running[ln.side]:>6}   {parts}{claim}".rstrip())
+            lines.append(
+                f"  {label[ln.side]:<{width}} {ln.points:>6}   {total} {running[ln.side]:>6}   {parts}{claim}".rstrip()
+            )
     lines.append(_("totals: %(totals)s") % {"totals": ", ".join(f"{label[i]} {t}" for i, t in enumerate(sheet.totals))})
     if played is not None and played.totals != sheet.totals:
-        lines.append(_("as played (no referee penalties): %(totals)s") % {"totals": ", ".join(f"{label[i]} {t}" for i, t in enumerate(played.totals))})
+        lines.append(
+            _("as played (no referee penalties): %(totals)s")
+            % {"totals": ", ".join(f"{label[i]} {t}" for i, t in enumerate(played.totals))}
+        )
     if sheet.ended is None:
         lines.append(_("game not over"))
     elif sheet.winner is not None:

@@ -35,13 +35,17 @@ def start(event: Event) -> TableState:
         raise RecordError("REC-ORDER", f"a record starts with game_started, not {event.type}", field="type", position=0)
     seats = [p.seat for p in event.players]
     if sorted(seats) != list(range(len(seats))):
-        raise RecordError("REC-REF", f"seats must be 0..{len(seats) - 1} once each, got {seats}", field="players", position=0)
+        raise RecordError(
+            "REC-REF", f"seats must be 0..{len(seats) - 1} once each, got {seats}", field="players", position=0
+        )
     players = tuple(sorted(event.players, key=lambda p: p.seat))
     cls = find_variant(event.variant)
     rules = cls(event.ruleset, dict(event.options or {}), len(players))
     if len(players) not in cls.players_allowed:
         allowed = ", ".join(str(n) for n in cls.players_allowed)
-        raise RecordError("REC-REF", f"{len(players)} players: {event.variant} is played by {allowed}", field="players", position=0)
+        raise RecordError(
+            "REC-REF", f"{len(players)} players: {event.variant} is played by {allowed}", field="players", position=0
+        )
     sides = rules.sides_for(players)
     n_sides = max(sides) + 1
     return TableState(

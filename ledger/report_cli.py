@@ -43,12 +43,27 @@ def register(cli_group: click.Group, load: Callable[[Any, str], tuple[str, list[
 
     @cli_group.command("report")
     @click.argument("game")
-    @click.option("--at", "at", type=int, default=None, metavar="N",
-                  help="The position in dispute (default: --finding's, else the first finding's, else the last).")
-    @click.option("--finding", type=int, default=None, metavar="POS", help="Position of the finding in dispute (highlighted).")
-    @click.option("--lang", type=click.Choice(["it", "en"]), default=None, help="Language (default: from LANG, else en).")
-    @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
-                  help="FILE.pdf (headless Chromium) or FILE.html (printable page).")
+    @click.option(
+        "--at",
+        "at",
+        type=int,
+        default=None,
+        metavar="N",
+        help="The position in dispute (default: --finding's, else the first finding's, else the last).",
+    )
+    @click.option(
+        "--finding", type=int, default=None, metavar="POS", help="Position of the finding in dispute (highlighted)."
+    )
+    @click.option(
+        "--lang", type=click.Choice(["it", "en"]), default=None, help="Language (default: from LANG, else en)."
+    )
+    @click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, path_type=Path),
+        required=True,
+        help="FILE.pdf (headless Chromium) or FILE.html (printable page).",
+    )
     @click.pass_obj
     def report_cmd(state: Any, game: str, at: int | None, finding: int | None, lang: str | None, output: Path) -> None:
         """Write the dispute report of a game (stored id or record file): the
@@ -79,8 +94,11 @@ def register(cli_group: click.Group, load: Callable[[Any, str], tuple[str, list[
         else:
             output.write_text(html, encoding="utf-8")
         _ = state.tr.gettext if hasattr(state, "tr") else str
-        click.echo(_("wrote the report of %(game)s at position %(at)s (%(lang)s) to %(path)s")
-                   % {"game": game_id, "at": data["at"], "lang": language, "path": output}, err=True)
+        click.echo(
+            _("wrote the report of %(game)s at position %(at)s (%(lang)s) to %(path)s")
+            % {"game": game_id, "at": data["at"], "lang": language, "path": output},
+            err=True,
+        )
 
 
 __all__ = ["register", "env_lang"]

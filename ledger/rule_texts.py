@@ -31,8 +31,10 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
         "it": "JSON malformato, tipo o campo sconosciuto, campo di tipo errato, carta scritta male.",
     },
     "REC-DECK": {
-        "en": "More copies of a card in play than the variant's deck holds; a deal whose total is not the deck (when " "the stock is given).",
-        "it": "Più copie di una carta in gioco di quante ne contenga il mazzo della variante; una distribuzione il " "cui totale non è il mazzo (quando il tallone è dato).",
+        "en": "More copies of a card in play than the variant's deck holds; a deal whose total is not the deck (when "
+        "the stock is given).",
+        "it": "Più copie di una carta in gioco di quante ne contenga il mazzo della variante; una distribuzione il "
+        "cui totale non è il mazzo (quando il tallone è dato).",
     },
     "REC-WHERE": {
         "en": "A card is not where the event takes it from (hand, known stock top, discard pile, meld).",
@@ -43,8 +45,12 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
         "it": "Posto, coppia, id di combinazione o posizione sconosciuti; id di combinazione ripetuto in una smazzata.",
     },
     "REC-ORDER": {
-        "en": "Play before `hand_dealt`, events after `game_ended`, play after `hand_ended` other than " "`penalty_assessed`, `position_restored` (which may reopen the last hand), the next `hand_dealt` or " "`game_ended`.",
-        "it": "Gioco prima di `hand_dealt`, eventi dopo `game_ended`, gioco dopo `hand_ended` diverso da " "`penalty_assessed`, `position_restored` (che può riaprire l'ultima smazzata), il `hand_dealt` seguente " "o `game_ended`.",
+        "en": "Play before `hand_dealt`, events after `game_ended`, play after `hand_ended` other than "
+        "`penalty_assessed`, `position_restored` (which may reopen the last hand), the next `hand_dealt` or "
+        "`game_ended`.",
+        "it": "Gioco prima di `hand_dealt`, eventi dopo `game_ended`, gioco dopo `hand_ended` diverso da "
+        "`penalty_assessed`, `position_restored` (che può riaprire l'ultima smazzata), il `hand_dealt` seguente "
+        "o `game_ended`.",
     },
     "ALL-TURN-1": {
         "en": "Play out of turn: a seat acts when it is not its turn.",
@@ -52,15 +58,18 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
     },
     "ALL-TURN-2": {
         "en": "More than one draw (stock card or discard pile) in a turn, or meld/lay-off/discard before drawing.",
-        "it": "Più di una pescata (dal tallone o dal pozzo) nello stesso turno, oppure calata, attacco o scarto prima " "di pescare.",
+        "it": "Più di una pescata (dal tallone o dal pozzo) nello stesso turno, oppure calata, attacco o scarto prima "
+        "di pescare.",
     },
     "ALL-TURN-3": {
         "en": "A turn ends without a discard where the variant requires one (the next seat acts first).",
         "it": "Un turno finisce senza scarto dove la variante lo richiede (il posto seguente gioca prima).",
     },
     "ALL-MELD-1": {
-        "en": "A meld that is neither a valid set nor a valid sequence under the variant (after the lay-off, for " "`meld_extended`).",
-        "it": "Una combinazione che non è né un tris né una scala validi per la variante (dopo l'attacco, per " "`meld_extended`).",
+        "en": "A meld that is neither a valid set nor a valid sequence under the variant (after the lay-off, for "
+        "`meld_extended`).",
+        "it": "Una combinazione che non è né un tris né una scala validi per la variante (dopo l'attacco, per "
+        "`meld_extended`).",
     },
     "ALL-MELD-2": {
         "en": "More wild cards in a meld than the variant allows, or a wild where the variant forbids it.",
@@ -68,7 +77,8 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
     },
     "ALL-DEAL-1": {
         "en": "Wrong number of cards dealt to a seat, wrong pozzetto size, wrong dealer rotation.",
-        "it": "Numero sbagliato di carte distribuite a un posto, pozzetto di misura sbagliata, rotazione del mazziere " "sbagliata.",
+        "it": "Numero sbagliato di carte distribuite a un posto, pozzetto di misura sbagliata, rotazione del mazziere "
+        "sbagliata.",
     },
     "ALL-SCORE-1": {
         "en": "A `claimed` score differs from the computed one.",
@@ -96,7 +106,8 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
     },
     "BUR-POZZ-1": {
         "en": "A pozzetto taken by a side that already had one, before the hand was empty, or by the wrong seat.",
-        "it": "Un pozzetto preso da una coppia che ne aveva già uno, prima di aver finito le carte in mano, o dal " "posto sbagliato.",
+        "it": "Un pozzetto preso da una coppia che ne aveva già uno, prima di aver finito le carte in mano, o dal "
+        "posto sbagliato.",
     },
     "BUR-POZZ-2": {
         "en": "Play from a pozzetto taken with the discard before the next turn.",
@@ -115,8 +126,10 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
         "it": "Chiusura calando l'ultima carta, o scartando una matta.",
     },
     "BUR-STOCK-1": {
-        "en": "A draw from the last two stock cards, or any play after the discard that ends the hand at stock " "exhaustion (preset `fibur`).",
-        "it": "Una pescata dalle ultime due carte del tallone, o qualsiasi gioco dopo lo scarto che chiude la " "smazzata a tallone esaurito (preset `fibur`).",
+        "en": "A draw from the last two stock cards, or any play after the discard that ends the hand at stock "
+        "exhaustion (preset `fibur`).",
+        "it": "Una pescata dalle ultime due carte del tallone, o qualsiasi gioco dopo lo scarto che chiude la "
+        "smazzata a tallone esaurito (preset `fibur`).",
     },
     "S40-OPEN-1": {
         "en": "First melds total under the opening threshold (not a chiusura in mano).",
@@ -172,7 +185,8 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
     },
     "R51-OPEN-3": {
         "en": "Lay-off (other than a joker swap) in the opening turn, or lay-off/swap before opening.",
-        "it": "Attacco (diverso da uno scambio del jolly) nel turno di apertura, o attacco/scambio prima " "dell'apertura.",
+        "it": "Attacco (diverso da uno scambio del jolly) nel turno di apertura, o attacco/scambio prima "
+        "dell'apertura.",
     },
     "R51-MELD-1": {
         "en": "A set with a repeated suit or more than 4 cards; a joker inside a sequence; more than one joker.",
@@ -199,8 +213,10 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
         "it": "Bussata con punti morti dichiarati sopra il valore di bussata.",
     },
     "GIN-KNOCK-2": {
-        "en": "Declared melds that are invalid, or melds plus deadwood that are not exactly the cards held after the " "face-down discard.",
-        "it": "Combinazioni dichiarate non valide, o combinazioni più punti morti che non sono esattamente le carte " "in mano dopo lo scarto coperto.",
+        "en": "Declared melds that are invalid, or melds plus deadwood that are not exactly the cards held after the "
+        "face-down discard.",
+        "it": "Combinazioni dichiarate non valide, o combinazioni più punti morti che non sono esattamente le carte "
+        "in mano dopo lo scarto coperto.",
     },
     "GIN-LAY-1": {
         "en": "Lay-off onto the knocker's melds after gin, or by the knocker.",
@@ -211,12 +227,20 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
         "it": "Scartata la carta appena presa dal pozzo (preset `standard`).",
     },
     "GIN-WALL-1": {
-        "en": "Play past the wall (two stock cards left). Preset `standard`: any draw after the discard that left two " "stock cards (the hand is a 0–0 draw there, and the later play does not count). Preset `openspiel`: a " "draw from the stock, or taking the upcard without knocking with it.",
-        "it": "Gioco oltre il muro (due carte rimaste nel tallone). Preset `standard`: qualsiasi pescata dopo lo " "scarto che ha lasciato due carte nel tallone (lì la smazzata è patta 0–0 e il gioco seguente non " "conta). Preset `openspiel`: una pescata dal tallone, o la carta scoperta presa senza bussare con essa.",
+        "en": "Play past the wall (two stock cards left). Preset `standard`: any draw after the discard that left two "
+        "stock cards (the hand is a 0–0 draw there, and the later play does not count). Preset `openspiel`: a "
+        "draw from the stock, or taking the upcard without knocking with it.",
+        "it": "Gioco oltre il muro (due carte rimaste nel tallone). Preset `standard`: qualsiasi pescata dopo lo "
+        "scarto che ha lasciato due carte nel tallone (lì la smazzata è patta 0–0 e il gioco seguente non "
+        "conta). Preset `openspiel`: una pescata dal tallone, o la carta scoperta presa senza bussare con essa.",
     },
     "GIN-STALL-1": {
-        "en": "Preset `openspiel`: play after the hand was over by OpenSpiel's rules (the 50th upcard draw after the " "first turn, or the repeated-move rule); reported once, at the first such event, and that play does not " "count (the hand scores 0–0).",
-        "it": "Preset `openspiel`: gioco dopo che la smazzata era finita secondo le regole di OpenSpiel (la 50ª presa " "della carta scoperta dopo il primo turno, o la regola della mossa ripetuta); segnalato una volta, al " "primo evento di questo tipo, e quel gioco non conta (la smazzata finisce 0–0).",
+        "en": "Preset `openspiel`: play after the hand was over by OpenSpiel's rules (the 50th upcard draw after the "
+        "first turn, or the repeated-move rule); reported once, at the first such event, and that play does not "
+        "count (the hand scores 0–0).",
+        "it": "Preset `openspiel`: gioco dopo che la smazzata era finita secondo le regole di OpenSpiel (la 50ª presa "
+        "della carta scoperta dopo il primo turno, o la regola della mossa ripetuta); segnalato una volta, al "
+        "primo evento di questo tipo, e quel gioco non conta (la smazzata finisce 0–0).",
     },
 }
 

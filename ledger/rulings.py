@@ -96,11 +96,25 @@ def ruling_of(event: Event, position: int) -> Ruling | None:
     """The :class:`Ruling` an event is, or None (not a ruling, or one
     without ``finding``)."""
     if isinstance(event, PenaltyAssessed) and event.finding is not None:
-        return Ruling(position=position, kind="penalty_assessed", finding=event.finding, referee=event.referee,
-                      seat=event.seat, team=event.team, points=event.points, rule=event.rule)
+        return Ruling(
+            position=position,
+            kind="penalty_assessed",
+            finding=event.finding,
+            referee=event.referee,
+            seat=event.seat,
+            team=event.team,
+            points=event.points,
+            rule=event.rule,
+        )
     if isinstance(event, PositionRestored) and event.finding is not None:
-        return Ruling(position=position, kind="position_restored", finding=event.finding, referee=event.referee,
-                      target=event.target, reason=event.reason)
+        return Ruling(
+            position=position,
+            kind="position_restored",
+            finding=event.finding,
+            referee=event.referee,
+            target=event.target,
+            reason=event.reason,
+        )
     return None
 
 

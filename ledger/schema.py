@@ -125,14 +125,20 @@ def check_schemas(directory: Path | None = None) -> list[str]:
     generated schema, or are stale; empty when the committed schema is current."""
     directory = Path(directory) if directory else default_dir()
     files = schema_files()
-    bad = [name for name, data in files.items() if not (directory / name).is_file() or (directory / name).read_bytes() != data]
+    bad = [
+        name
+        for name, data in files.items()
+        if not (directory / name).is_file() or (directory / name).read_bytes() != data
+    ]
     bad += [f"events/{p.name}" for p in _stale(directory, files)]
     return bad
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m ledger.schema [--check] [--out DIR]``; exit 1 when ``--check`` finds a difference."""
-    parser = argparse.ArgumentParser(prog="python -m ledger.schema", description="Generate the JSON Schema files of the record format.")
+    parser = argparse.ArgumentParser(
+        prog="python -m ledger.schema", description="Generate the JSON Schema files of the record format."
+    )
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 when the files differ")
     parser.add_argument("--out", type=Path, default=None, help="target folder (default: the checkout's schemas/)")
     args = parser.parse_args(argv)

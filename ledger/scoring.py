@@ -183,12 +183,14 @@ def running_hand(state: TableState) -> RunningHand | None:
         seats = state.seats_of(side)
         pen = sum(p.points for p in state.penalties if p.hand == state.hand and p.side == side)
         pts, breakdown = points.get(side, (None, {}))
-        lines.append(RunningLine(
-            side=side,
-            cards=sum(len(state.hands[s]) for s in seats if s < len(state.hands)),
-            melds=len(state.side_melds(side)),
-            points=pts,
-            breakdown=breakdown,
-            penalty=pen,
-        ))
+        lines.append(
+            RunningLine(
+                side=side,
+                cards=sum(len(state.hands[s]) for s in seats if s < len(state.hands)),
+                melds=len(state.side_melds(side)),
+                points=pts,
+                breakdown=breakdown,
+                penalty=pen,
+            )
+        )
     return RunningHand(state.hand, state.position, tuple(lines))

@@ -269,8 +269,9 @@ def journal_line(position: int, appended_by: str, received_at: str) -> bytes:
     >>> journal_line(3, "cli:anna", "2026-12-01T08:15:02.123456Z")
     b'{"position":3,"by":"cli:anna","received_at":"2026-12-01T08:15:02.123456Z"}'
     """
-    return json.dumps({"position": position, "by": appended_by, "received_at": received_at},
-                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return json.dumps(
+        {"position": position, "by": appended_by, "received_at": received_at}, ensure_ascii=False, separators=(",", ":")
+    ).encode("utf-8")
 
 
 def journal_chain(prev: bytes | None, seal: bytes, line: bytes) -> bytes:

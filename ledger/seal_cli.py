@@ -106,10 +106,26 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
         position = length - 1 if at is None else at
         value = stored[position]
     if as_json:
-        click.echo(json.dumps({"game_id": game_id, "position": position, "length": length, "seal": value, "short": _seal.short_form(value)}))
+        click.echo(
+            json.dumps(
+                {
+                    "game_id": game_id,
+                    "position": position,
+                    "length": length,
+                    "seal": value,
+                    "short": _seal.short_form(value),
+                }
+            )
+        )
         return
-    click.echo(_tr(ctx).ngettext("%(game)s at position %(at)s (%(num)s event): %(seal)s", "%(game)s at position %(at)s (%(num)s events): %(seal)s", length)
-               % {"game": game_id, "at": position, "num": length, "seal": _seal.short_form(value)})
+    click.echo(
+        _tr(ctx).ngettext(
+            "%(game)s at position %(at)s (%(num)s event): %(seal)s",
+            "%(game)s at position %(at)s (%(num)s events): %(seal)s",
+            length,
+        )
+        % {"game": game_id, "at": position, "num": length, "seal": _seal.short_form(value)}
+    )
     click.echo(value)
 
 
@@ -120,13 +136,28 @@ def keygen_cmd(ctx: click.Context, keyfile: Path) -> None:
     """Make an Ed25519 key pair for signing checkpoints: KEYFILE (private,
     mode 0600, never overwritten) and KEYFILE.pub (public)."""
     pub, kid = _cp.generate_key(keyfile)
-    click.echo(_tr(ctx).gettext("wrote private key %(key)s (mode 0600) and public key %(pub)s; key id %(kid)s") % {"key": keyfile, "pub": pub, "kid": kid})
+    click.echo(
+        _tr(ctx).gettext("wrote private key %(key)s (mode 0600) and public key %(pub)s; key id %(kid)s")
+        % {"key": keyfile, "pub": pub, "kid": kid}
+    )
 
 
 @click.command("checkpoint")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The checkpoint file to write.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The checkpoint file to write.",
+)
 @click.option("--tournament", default=None, help="Only the games whose game_started meta.tournament is T.")
-@click.option("--sign", "keyfile", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="Sign with this Ed25519 private key (rummy-ledger keygen).")
+@click.option(
+    "--sign",
+    "keyfile",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Sign with this Ed25519 private key (rummy-ledger keygen).",
+)
 @click.pass_context
 def checkpoint_cmd(ctx: click.Context, output: Path, tournament: str | None, keyfile: Path | None) -> None:
     """Write a checkpoint: (game_id, length, seal) of every stored game (or
@@ -140,14 +171,33 @@ def checkpoint_cmd(ctx: click.Context, output: Path, tournament: str | None, key
     output.write_text(_cp.dumps(doc), encoding="utf-8")
     tr = _tr(ctx)
     signed = tr.gettext(", signed by key %(kid)s") % {"kid": doc["signature"]["key_id"]} if key else ""
-    click.echo(tr.ngettext("wrote checkpoint %(file)s: %(num)s game, root %(root)s…", "wrote checkpoint %(file)s: %(num)s games, root %(root)s…", len(entries))
-               % {"file": output, "num": len(entries), "root": doc["root"][:16]} + signed)
+    click.echo(
+        tr.ngettext(
+            "wrote checkpoint %(file)s: %(num)s game, root %(root)s…",
+            "wrote checkpoint %(file)s: %(num)s games, root %(root)s…",
+            len(entries),
+        )
+        % {"file": output, "num": len(entries), "root": doc["root"][:16]}
+        + signed
+    )
 
 
 @click.command("prove")
 @click.argument("game")
-@click.option("--checkpoint", "cp_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=True, help="The checkpoint the game is in.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the proof here (default: standard output).")
+@click.option(
+    "--checkpoint",
+    "cp_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    required=True,
+    help="The checkpoint the game is in.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the proof here (default: standard output).",
+)
 @click.pass_context
 def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None) -> None:
     """Print the inclusion proof of GAME in a checkpoint (the RFC 6962 audit
@@ -159,28 +209,74 @@ def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None)
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
-        click.echo(_tr(ctx).gettext("wrote the inclusion proof of %(game)s (leaf %(index)s of %(size)s) to %(file)s")
-                   % {"game": game, "index": proof["index"], "size": proof["size"], "file": output}, err=True)
+        click.echo(
+            _tr(ctx).gettext("wrote the inclusion proof of %(game)s (leaf %(index)s of %(size)s) to %(file)s")
+            % {"game": game, "index": proof["index"], "size": proof["size"], "file": output},
+            err=True,
+        )
 
 
 def _progress(total: int, enabled: bool):  # noqa: ANN202
     console = Console(stderr=True, highlight=False)
     if not (enabled and console.is_terminal and total >= PROGRESS_MIN_GAMES):
         return None
-    return Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console, transient=True)
+    return Progress(
+        TextColumn("verifying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
 
 
 @click.command("verify")
 @click.argument("games", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game (or for the checkpoint / proof).")
-@click.option("--checkpoint", "cp_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="Check the store against this checkpoint.")
-@click.option("--proof", "proof_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="Check an inclusion proof (no store needed).")
-@click.option("--key", "key_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="The public key the checkpoint or proof must be signed by.")
-@click.option("--deep", is_flag=True, help="Also decode every stored event (the chain already proves they are the bytes appended).")
-@click.option("--record", "record_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None, help="With --proof: also check this record file has the proven seal.")
+@click.option(
+    "--checkpoint",
+    "cp_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Check the store against this checkpoint.",
+)
+@click.option(
+    "--proof",
+    "proof_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Check an inclusion proof (no store needed).",
+)
+@click.option(
+    "--key",
+    "key_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="The public key the checkpoint or proof must be signed by.",
+)
+@click.option(
+    "--deep",
+    is_flag=True,
+    help="Also decode every stored event (the chain already proves they are the bytes appended).",
+)
+@click.option(
+    "--record",
+    "record_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="With --proof: also check this record file has the proven seal.",
+)
 @click.pass_context
-def verify_cmd(ctx: click.Context, games: tuple[str, ...], as_json: bool, cp_file: Path | None, proof_file: Path | None,
-               key_file: Path | None, deep: bool, record_file: Path | None) -> None:
+def verify_cmd(
+    ctx: click.Context,
+    games: tuple[str, ...],
+    as_json: bool,
+    cp_file: Path | None,
+    proof_file: Path | None,
+    key_file: Path | None,
+    deep: bool,
+    record_file: Path | None,
+) -> None:
     """Verify the stored games' seal chains (default: every stored game): each
     chain is recomputed from the stored events and compared with the stored
     seals and journal. Exit 0 all verify, 1 one line per broken game (the
@@ -210,7 +306,9 @@ def _signer_text(signer: str, tr: Any) -> str:
     if m is None:
         return tr.gettext("not signed") if signer == "not signed" else signer
     if m.group(2):
-        return tr.gettext("signed by key %(kid)s (key not pinned: pass --key to check who signed)") % {"kid": m.group(1)}
+        return tr.gettext("signed by key %(kid)s (key not pinned: pass --key to check who signed)") % {
+            "kid": m.group(1)
+        }
     return tr.gettext("signed by key %(kid)s") % {"kid": m.group(1)}
 
 
@@ -233,17 +331,45 @@ def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bo
                 raise _cp.CheckpointError(f"{record_file} has {len(lines)} events, the proof is for {entry.length}")
             got = _seal.seal_hex(lines, at=entry.length - 1)
             if got != entry.seal:
-                raise _cp.CheckpointError(f"{record_file}: seal at position {entry.length - 1} is {_seal.short_form(got)}, the proof's " f"is {_seal.short_form(entry.seal)}")
+                raise _cp.CheckpointError(
+                    f"{record_file}: seal at position {entry.length - 1} is {_seal.short_form(got)}, the proof's "
+                    f"is {_seal.short_form(entry.seal)}"
+                )
     except _cp.CheckpointError as exc:
-        _say(as_json, False, tr.gettext("%(file)s: proof does not verify: %(reason)s") % {"file": path, "reason": exc},
-             {"ok": False, "proof": str(path), "reason": str(exc)})
+        _say(
+            as_json,
+            False,
+            tr.gettext("%(file)s: proof does not verify: %(reason)s") % {"file": path, "reason": exc},
+            {"ok": False, "proof": str(path), "reason": str(exc)},
+        )
         return 1
     also = tr.gettext("; %(file)s has that seal") % {"file": record_file} if record_file else ""
-    text = tr.ngettext("%(file)s: %(game)s (%(num)s event, seal %(seal)s) is in the checkpoint; %(signer)s",
-                       "%(file)s: %(game)s (%(num)s events, seal %(seal)s) is in the checkpoint; %(signer)s", entry.length)
-    _say(as_json, True, text % {"file": path, "game": entry.game_id, "num": entry.length, "seal": _seal.short_form(entry.seal),
-                                "signer": _signer_text(signer, tr)} + also,
-         {"ok": True, "proof": str(path), "game_id": entry.game_id, "length": entry.length, "seal": entry.seal, "signature": signer})
+    text = tr.ngettext(
+        "%(file)s: %(game)s (%(num)s event, seal %(seal)s) is in the checkpoint; %(signer)s",
+        "%(file)s: %(game)s (%(num)s events, seal %(seal)s) is in the checkpoint; %(signer)s",
+        entry.length,
+    )
+    _say(
+        as_json,
+        True,
+        text
+        % {
+            "file": path,
+            "game": entry.game_id,
+            "num": entry.length,
+            "seal": _seal.short_form(entry.seal),
+            "signer": _signer_text(signer, tr),
+        }
+        + also,
+        {
+            "ok": True,
+            "proof": str(path),
+            "game_id": entry.game_id,
+            "length": entry.length,
+            "seal": entry.seal,
+            "signature": signer,
+        },
+    )
     return 0
 
 
@@ -251,8 +377,12 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     try:
         entries, signer = _cp.check_checkpoint(_cp.load(path), public)
     except _cp.CheckpointError as exc:
-        _say(as_json, False, _tr(ctx).gettext("%(file)s: checkpoint does not verify: %(reason)s") % {"file": path, "reason": exc},
-             {"ok": False, "checkpoint": str(path), "reason": str(exc)})
+        _say(
+            as_json,
+            False,
+            _tr(ctx).gettext("%(file)s: checkpoint does not verify: %(reason)s") % {"file": path, "reason": exc},
+            {"ok": False, "checkpoint": str(path), "reason": str(exc)},
+        )
         return 1
     problems = sealstore.check_checkpoint(_state(ctx).app(), entries)
     if problems:
@@ -260,10 +390,17 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
             _say(as_json, False, f"{path}: {p}", {"ok": False, "checkpoint": str(path), "reason": p})
         return 1
     n = len(entries)
-    text = _tr(ctx).ngettext("%(file)s: the store is consistent with the checkpoint (%(num)s game, root verified); %(signer)s",
-                             "%(file)s: the store is consistent with the checkpoint (%(num)s games, root verified); %(signer)s", n)
-    _say(as_json, True, text % {"file": path, "num": n, "signer": _signer_text(signer, _tr(ctx))},
-         {"ok": True, "checkpoint": str(path), "games": n, "signature": signer})
+    text = _tr(ctx).ngettext(
+        "%(file)s: the store is consistent with the checkpoint (%(num)s game, root verified); %(signer)s",
+        "%(file)s: the store is consistent with the checkpoint (%(num)s games, root verified); %(signer)s",
+        n,
+    )
+    _say(
+        as_json,
+        True,
+        text % {"file": path, "num": n, "signer": _signer_text(signer, _tr(ctx))},
+        {"ok": True, "checkpoint": str(path), "games": n, "signature": signer},
+    )
     return 0
 
 
@@ -289,7 +426,11 @@ def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, dee
     if not as_json:
         tr = _tr(ctx)
         events = sum(r.length for r in results)
-        summary = tr.ngettext("%(ok)s of %(num)s game verified (%(events)s events)", "%(ok)s of %(num)s games verified (%(events)s events)", len(results))
+        summary = tr.ngettext(
+            "%(ok)s of %(num)s game verified (%(events)s events)",
+            "%(ok)s of %(num)s games verified (%(events)s events)",
+            len(results),
+        )
         click.echo(
             summary % {"ok": len(results) - len(broken), "num": len(results), "events": events}
             + (tr.gettext("; %(num)s broken") % {"num": len(broken)} if broken else ""),

@@ -48,19 +48,26 @@ BATCH = 200
 FAST_BATCH = 50
 
 
-def link(prev_seal: str | None, prev_journal: str | None, position: int, line: bytes, appended_by: str, received_at: str) -> tuple[str, str]:
+def link(
+    prev_seal: str | None, prev_journal: str | None, position: int, line: bytes, appended_by: str, received_at: str
+) -> tuple[str, str]:
     """The ``(seal, journal_seal)`` hex of the event at ``position`` with
     canonical ``line``, from the previous event's stored ones (None at
     position 0). Raises ``ValueError`` when a previous seal is missing."""
     if position and (prev_seal is None or prev_journal is None):
         raise ValueError(f"position {position}: the previous event has no stored seal")
     h = _seal.chain(bytes.fromhex(prev_seal) if position and prev_seal is not None else None, line)
-    j = _seal.journal_chain(bytes.fromhex(prev_journal) if position and prev_journal is not None else None, h,
-                            _seal.journal_line(position, appended_by, received_at))
+    j = _seal.journal_chain(
+        bytes.fromhex(prev_journal) if position and prev_journal is not None else None,
+        h,
+        _seal.journal_line(position, appended_by, received_at),
+    )
     return h.hex(), j.hex()
 
 
-def seal_batch(app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended_by: str, received_at: str) -> Iterable[tuple[str | None, str | None]]:
+def seal_batch(
+    app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended_by: str, received_at: str
+) -> Iterable[tuple[str | None, str | None]]:
     """The ``(seal, journal_seal)`` of events about to be stored at
     positions ``first``… of game ``oid``, in order, to iterate once (the
     append path, before its transaction), continuing from the previous event's *stored* seals.
@@ -71,14 +78,19 @@ def seal_batch(app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended
         rows: list[tuple[Any, ...]]
         if _is_sql(app.recorder):
             t = _tables(app)
-            rows = t.query(f"SELECT seal, journal_seal FROM {t.journal} WHERE originator_id = ? AND position = ?", [t.key(oid), first - 1])
+            rows = t.query(
+                f"SELECT seal, journal_seal FROM {t.journal} WHERE originator_id = ? AND position = ?",
+                [t.key(oid), first - 1],
+            )
         else:  # the in-memory journal (tests, examples)
             from ledger.journal import select_journal
 
             rows = [(j.seal, j.journal_seal) for j in select_journal(app.recorder, oid) if j.position == first - 1]
         if not rows or not rows[0][0] or not rows[0][1]:
-            raise SealError(f"cannot append at position {first}: the event at position {first - 1} has no stored seal "
-                            "(written into the database directly? run rummy-ledger verify)")
+            raise SealError(
+                f"cannot append at position {first}: the event at position {first - 1} has no stored seal "
+                "(written into the database directly? run rummy-ledger verify)"
+            )
         prev_seal, prev_journal = rows[0]
     if link is not _link:  # bench/bench_seal.py swaps ``link`` to time it or switch it off
         out: list[tuple[str | None, str | None]] = []
@@ -90,8 +102,14 @@ def seal_batch(app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended
     return _links(prev_seal, prev_journal, first, lines, appended_by, received_at)
 
 
-def _links(prev_seal: str | None, prev_journal: str | None, first: int, lines: Sequence[bytes], appended_by: str,
-           received_at: str) -> Iterable[tuple[str | None, str | None]]:
+def _links(
+    prev_seal: str | None,
+    prev_journal: str | None,
+    first: int,
+    lines: Sequence[bytes],
+    appended_by: str,
+    received_at: str,
+) -> Iterable[tuple[str | None, str | None]]:
     """:func:`link` over a batch, keeping the raw digests between events: the
     journal lines of the batch (one author and time) made at once from
     :func:`_witness`, the same bytes as :func:`ledger.seal.journal_line`
@@ -160,7 +178,9 @@ class _Tables:
             if not isinstance(recorder, PostgresApplicationRecorder):
                 raise TypeError(f"the seal chain needs a SQLite or PostgreSQL store, not {type(recorder).__name__}")
             schema = recorder.datastore.schema
-            self.events = SQL("{}.{}").format(Identifier(schema), Identifier(recorder.events_table_name)).as_string(None)
+            self.events = (
+                SQL("{}.{}").format(Identifier(schema), Identifier(recorder.events_table_name)).as_string(None)
+            )
             self.journal = SQL("{}.{}").format(Identifier(schema), Identifier(JOURNAL_TABLE)).as_string(None)
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -178,7 +198,9 @@ class _Tables:
         return oid.hex if self.sqlite else oid
 
     def all_games(self) -> list[Any]:
-        rows = self.query(f"SELECT DISTINCT originator_id FROM {self.events} UNION SELECT DISTINCT originator_id FROM {self.journal}")
+        rows = self.query(
+            f"SELECT DISTINCT originator_id FROM {self.events} UNION SELECT DISTINCT originator_id FROM {self.journal}"
+        )
         return sorted((r[0] for r in rows), key=str)
 
     def batch(self, keys: Sequence[Any]) -> tuple[dict[str, list[tuple[Any, ...]]], dict[str, tuple[int, int]]]:
@@ -192,10 +214,13 @@ class _Tables:
         current: list[tuple[Any, ...]] = []
         last = None
         for oid, *rest in self.query(
-            "SELECT e.originator_id, e.originator_version, e.topic, e.state, j.appended_by, j.received_at, " "j.seal, j.journal_seal "
+            "SELECT e.originator_id, e.originator_version, e.topic, e.state, j.appended_by, j.received_at, "
+            "j.seal, j.journal_seal "
             f"FROM {self.events} e LEFT JOIN {self.journal} j "
             "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
-            f"WHERE e.originator_id IN ({marks}) ORDER BY e.originator_id, e.originator_version", keys):
+            f"WHERE e.originator_id IN ({marks}) ORDER BY e.originator_id, e.originator_version",
+            keys,
+        ):
             if oid != last:
                 current = rows.setdefault(_hex(oid), [])
                 last = oid
@@ -203,7 +228,10 @@ class _Tables:
         journal = {
             _hex(oid): (int(n), int(top))
             for oid, n, top in self.query(
-                f"SELECT originator_id, COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id IN " f"({marks}) GROUP BY originator_id", keys)
+                f"SELECT originator_id, COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id IN "
+                f"({marks}) GROUP BY originator_id",
+                keys,
+            )
         }
         return rows, journal
 
@@ -229,7 +257,10 @@ class _Tables:
             return {}
         marks = ",".join("?" * len(keys))
         sql_events, sql_journal = self._fast_sql()
-        events = {_hex(r[0]): r[1:] for r in self.query(sql_events.format(events=self.events, marks=marks), [*_TOPIC_PARAMS, *keys])}
+        events = {
+            _hex(r[0]): r[1:]
+            for r in self.query(sql_events.format(events=self.events, marks=marks), [*_TOPIC_PARAMS, *keys])
+        }
         journal = {_hex(r[0]): r[1:] for r in self.query(sql_journal.format(journal=self.journal, marks=marks), keys)}
         out: dict[str, GameCheck | None] = {}
         several: dict[str, tuple[list[bytes], str]] = {}
@@ -246,8 +277,10 @@ class _Tables:
             entries: dict[str, list[tuple[Any, Any]]] = {}
             mk = ",".join("?" * len(several))
             for oid, by, received_at in self.query(
-                    f"SELECT originator_id, appended_by, received_at FROM {self.journal} WHERE originator_id IN ({mk}) "
-                    "ORDER BY originator_id, position", [self.key(UUID(h)) for h in several]):
+                f"SELECT originator_id, appended_by, received_at FROM {self.journal} WHERE originator_id IN ({mk}) "
+                "ORDER BY originator_id, position",
+                [self.key(UUID(h)) for h in several],
+            ):
                 entries.setdefault(_hex(oid), []).append((by, received_at))
             for oid_hex, (hs, name) in several.items():
                 out[oid_hex] = _fast_journal(name, hs, journal[oid_hex], entries.get(oid_hex, []))
@@ -257,23 +290,62 @@ class _Tables:
         """The two queries of :meth:`fast_batch` for this store (``{events}``,
         ``{journal}`` and ``{marks}`` to fill in; every column named, as
         PostgreSQL's rows are dicts)."""
-        topic_ok = "CASE topic " + " ".join(f"WHEN ? THEN {_SUBSTR[self.sqlite].format(n=len(prefix))} = ?" for _topic, prefix in _TOPIC_PREFIX)
+        topic_ok = "CASE topic " + " ".join(
+            f"WHEN ? THEN {_SUBSTR[self.sqlite].format(n=len(prefix))} = ?" for _topic, prefix in _TOPIC_PREFIX
+        )
         if self.sqlite:
-            events = ["COUNT(*)", "MIN(originator_version)", "MAX(originator_version)", f"SUM(typeof(state) = 'blob' AND {topic_ok} ELSE 0 END)",
-                      "group_concat(originator_version)", "CAST(group_concat(state, X'0A') AS BLOB)"]
-            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND " "received_at IS NOT NULL)",
-                       "MIN(appended_by)", "MAX(appended_by)", "MIN(received_at)", "MAX(received_at)",
-                       "group_concat(position)", "group_concat(seal, ',')", "group_concat(journal_seal, ',')"]
+            events = [
+                "COUNT(*)",
+                "MIN(originator_version)",
+                "MAX(originator_version)",
+                f"SUM(typeof(state) = 'blob' AND {topic_ok} ELSE 0 END)",
+                "group_concat(originator_version)",
+                "CAST(group_concat(state, X'0A') AS BLOB)",
+            ]
+            journal = [
+                "COUNT(*)",
+                "MIN(position)",
+                "MAX(position)",
+                "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND "
+                "received_at IS NOT NULL)",
+                "MIN(appended_by)",
+                "MAX(appended_by)",
+                "MIN(received_at)",
+                "MAX(received_at)",
+                "group_concat(position)",
+                "group_concat(seal, ',')",
+                "group_concat(journal_seal, ',')",
+            ]
         else:
-            events = ["COUNT(*)", "MIN(originator_version)", "MAX(originator_version)", f"SUM(CASE WHEN {topic_ok} ELSE false END THEN 1 ELSE 0 END)",
-                      "NULL", "string_agg(state, '\\x0a'::bytea ORDER BY originator_version)"]
-            journal = ["COUNT(*)", "MIN(position)", "MAX(position)", "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND " "received_at IS NOT NULL THEN 1 ELSE 0 END)",
-                       "MIN(appended_by)", "MAX(appended_by)", "MIN(received_at)", "MAX(received_at)",
-                       "NULL", "string_agg(seal, ',' ORDER BY position)", "string_agg(journal_seal, ',' ORDER BY position)"]
+            events = [
+                "COUNT(*)",
+                "MIN(originator_version)",
+                "MAX(originator_version)",
+                f"SUM(CASE WHEN {topic_ok} ELSE false END THEN 1 ELSE 0 END)",
+                "NULL",
+                "string_agg(state, '\\x0a'::bytea ORDER BY originator_version)",
+            ]
+            journal = [
+                "COUNT(*)",
+                "MIN(position)",
+                "MAX(position)",
+                "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND "
+                "received_at IS NOT NULL THEN 1 ELSE 0 END)",
+                "MIN(appended_by)",
+                "MAX(appended_by)",
+                "MIN(received_at)",
+                "MAX(received_at)",
+                "NULL",
+                "string_agg(seal, ',' ORDER BY position)",
+                "string_agg(journal_seal, ',' ORDER BY position)",
+            ]
 
         def select(columns: list[str], table: str) -> str:
             named = ", ".join(f"{c} AS c{i}" for i, c in enumerate(columns))
-            return (f"SELECT originator_id, {named} FROM {{{table}}} WHERE originator_id IN ({{marks}}) GROUP BY " "originator_id")
+            return (
+                f"SELECT originator_id, {named} FROM {{{table}}} WHERE originator_id IN ({{marks}}) GROUP BY "
+                "originator_id"
+            )
 
         return select(events, "events"), select(journal, "journal")
 
@@ -299,14 +371,20 @@ def stored_seals(app: Any, game_id: str, *, strict: bool = True) -> tuple[int, l
     n = t.query(f"SELECT MAX(originator_version) FROM {t.events} WHERE originator_id = ?", [key])[0][0]
     if not n:
         raise GameNotFoundError(game_id)
-    rows = t.query(f"SELECT position, seal FROM {t.journal} WHERE originator_id = ? AND position < ? ORDER BY position", [key, int(n)])
+    rows = t.query(
+        f"SELECT position, seal FROM {t.journal} WHERE originator_id = ? AND position < ? ORDER BY position",
+        [key, int(n)],
+    )
     seals: list[Any] = [None] * int(n)
     for p, value in rows:
         if 0 <= int(p) < len(seals):
             seals[int(p)] = value
     missing = next((p for p, v in enumerate(seals) if not v), None)
     if missing is not None and strict:
-        raise ValueError(f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger " f"verify {game_id})")
+        raise ValueError(
+            f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger "
+            f"verify {game_id})"
+        )
     return int(n), seals
 
 
@@ -336,7 +414,11 @@ class GameCheck:
     def line(self) -> str:
         """``game: position N: what differs`` (or ``game: verified``)."""
         if self.ok:
-            return f"{self.game_id}: verified ({self.length} events, seal {_seal.short_form(self.seal)})" if self.seal else f"{self.game_id}: verified"
+            return (
+                f"{self.game_id}: verified ({self.length} events, seal {_seal.short_form(self.seal)})"
+                if self.seal
+                else f"{self.game_id}: verified"
+            )
         where = f"position {self.position}: " if self.position is not None else ""
         return f"{self.game_id}: {where}{self.message}"
 
@@ -344,7 +426,14 @@ class GameCheck:
         """``{game_id, ok, length, seal}`` or ``{game_id, ok: false, length, position, differs, message}``."""
         if self.ok:
             return {"game_id": self.game_id, "ok": True, "length": self.length, "seal": self.seal}
-        return {"game_id": self.game_id, "ok": False, "length": self.length, "position": self.position, "differs": self.kind, "message": self.message}
+        return {
+            "game_id": self.game_id,
+            "ok": False,
+            "length": self.length,
+            "position": self.position,
+            "differs": self.kind,
+            "message": self.message,
+        }
 
 
 def game_keys(app: Any, game_ids: Sequence[str] | None) -> list[tuple[Any, str | None]]:
@@ -362,7 +451,7 @@ def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]], *, deep: b
     t = _tables(app)
     step = BATCH if deep else FAST_BATCH
     for start in range(0, len(targets), step):
-        chunk = targets[start:start + step]
+        chunk = targets[start : start + step]
         names = {_hex(k): name for k, name in chunk}
         fast = {} if deep else t.fast_batch([k for k, _ in chunk], names)
         slow = [k for k, _ in chunk if fast.get(_hex(k)) is None]
@@ -389,8 +478,14 @@ _TAG_TOPIC = {cls.__struct_config__.tag.encode(): topic for cls, topic in TOPICS
 _TYPE_PREFIX = b'{"type":"'
 
 
-def check_game(game_id: str | None, oid_hex: str, rows: list[tuple[Any, ...]], journal: tuple[int, int] | None = None, *,
-               deep: bool = False) -> GameCheck:
+def check_game(
+    game_id: str | None,
+    oid_hex: str,
+    rows: list[tuple[Any, ...]],
+    journal: tuple[int, int] | None = None,
+    *,
+    deep: bool = False,
+) -> GameCheck:
     """Recompute one game's seal chain and journal chain from its stored rows
     (:meth:`_Tables.batch`) and compare them with the stored seals; the first
     position that differs is reported. Every row's topic must be its bytes'
@@ -415,14 +510,20 @@ def check_game(game_id: str | None, oid_hex: str, rows: list[tuple[Any, ...]], j
     p = -1
     for p, (version, topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows):
         if version != p + 1:
-            return fail(p, "missing", f"event missing (deleted: the next stored event is at position {int(version) - 1})")
+            return fail(
+                p, "missing", f"event missing (deleted: the next stored event is at position {int(version) - 1})"
+            )
         if type(state) is not bytes:
             if isinstance(state, (bytearray, memoryview)):
                 state = bytes(state)
             else:
                 return fail(p, "event", f"event bytes: stored as {type(state).__name__}, not bytes")
         if stored_seal is None:
-            return fail(p, "seal", "no stored seal: the event was not appended through rummy-ledger (written into the database directly?)")
+            return fail(
+                p,
+                "seal",
+                "no stored seal: the event was not appended through rummy-ledger (written into the database directly?)",
+            )
         h = sha(prev + state).digest()
         if h.hex() != stored_seal:
             nxt = rows[p + 1] if p + 1 < len(rows) else None
@@ -444,7 +545,9 @@ def check_game(game_id: str | None, oid_hex: str, rows: list[tuple[Any, ...]], j
             return fail(p, "journal", f"journal entry (by {by!r}, received {received_at}) differs from the one sealed")
         prev, jprev = h, j
     if journal is not None and journal[1] > p:
-        return fail(p + 1, "missing", f"event missing (truncated: the journal records events up to position {journal[1]})")
+        return fail(
+            p + 1, "missing", f"event missing (truncated: the journal records events up to position {journal[1]})"
+        )
     if journal is not None and journal[0] != len(rows):
         return fail(p, "journal", f"{journal[0]} journal entries for {len(rows)} events")
     check.seal = prev.hex() if rows else None
@@ -456,8 +559,10 @@ _encode = msgspec.json.encode
 #: ``(topic, b'{"type":"tag"')`` of every event type: a row's bytes begin with its topic's prefix
 #: (the commonest first: SQL's ``CASE`` stops at the first match)
 _COMMON = (b"card_drawn", b"card_discarded", b"discard_taken", b"meld_laid", b"meld_extended")
-_TOPIC_PREFIX = [(_TAG_TOPIC[tag], _TYPE_PREFIX + tag + b'"')
-                 for tag in sorted(_TAG_TOPIC, key=lambda t: (_COMMON.index(t) if t in _COMMON else len(_COMMON)))]
+_TOPIC_PREFIX = [
+    (_TAG_TOPIC[tag], _TYPE_PREFIX + tag + b'"')
+    for tag in sorted(_TAG_TOPIC, key=lambda t: _COMMON.index(t) if t in _COMMON else len(_COMMON))
+]
 _TOPIC_PARAMS = [x for pair in _TOPIC_PREFIX for x in pair]
 #: the first ``n`` bytes of ``state`` (SQLite, PostgreSQL)
 _SUBSTR = {True: "substr(state, 1, {n})", False: "substring(state from 1 for {n})"}
@@ -475,8 +580,9 @@ def _witness(first: int, n: int) -> str:
     return ",".join(map(str, range(first, first + n)))
 
 
-def _fast_chain(name: str | None, oid_hex: str, ev: tuple[Any, ...], jr: tuple[Any, ...], sqlite: bool
-                ) -> GameCheck | tuple[list[bytes], str] | None:
+def _fast_chain(
+    name: str | None, oid_hex: str, ev: tuple[Any, ...], jr: tuple[Any, ...], sqlite: bool
+) -> GameCheck | tuple[list[bytes], str] | None:
     """The fast check of one game from its two summary rows
     (:meth:`_Tables.fast_batch`): a verified :class:`GameCheck`; or, when
     the seal chain verifies and the journal has several authors or times,
@@ -538,11 +644,21 @@ def _fast_journal(name: str, hs: list[bytes], jr: tuple[Any, ...], entries: list
 def _which(line: bytes, stored_seal: Any, nxt: tuple[Any, ...] | None, good: bytes) -> tuple[str, str]:
     """Whether the event's bytes or its stored seal were changed: the stored
     chain after this position continues from whichever of the two is original."""
-    short = _seal.short_form(stored_seal) if isinstance(stored_seal, str) and _seal.SEAL_RE.match(stored_seal) else repr(stored_seal)
+    short = (
+        _seal.short_form(stored_seal)
+        if isinstance(stored_seal, str) and _seal.SEAL_RE.match(stored_seal)
+        else repr(stored_seal)
+    )
     if nxt is not None and isinstance(nxt[2], bytes) and isinstance(nxt[5], str):
         if _seal.chain(good, nxt[2]).hex() == nxt[5]:
-            return "seal", (f"stored seal {short} differs from the chain of the stored events " f"({_seal.short_form(good.hex())}): the seal was edited")
-    return "event", f"event bytes differ from those sealed (stored seal {short}, the bytes give {_seal.short_form(good.hex())})"
+            return "seal", (
+                f"stored seal {short} differs from the chain of the stored events "
+                f"({_seal.short_form(good.hex())}): the seal was edited"
+            )
+    return (
+        "event",
+        f"event bytes differ from those sealed (stored seal {short}, the bytes give {_seal.short_form(good.hex())})",
+    )
 
 
 # --- checkpoints against the store ---
@@ -555,7 +671,7 @@ def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
     t = _tables(app)
     problems: list[str] = []
     for start in range(0, len(entries), BATCH):
-        chunk = entries[start:start + BATCH]
+        chunk = entries[start : start + BATCH]
         keys = [t.key(game_uuid(e.game_id)) for e in chunk]
         batch, _journal = t.batch(keys)
         for e in chunk:
@@ -565,25 +681,36 @@ def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
                 problems.append(f"{e.game_id}: listed in the checkpoint ({e.length} events) but not in the store")
                 continue
             if len(rows) < e.length:
-                problems.append(f"{e.game_id}: {len(rows)} events stored, the checkpoint lists {e.length}: the game was truncated")
+                problems.append(
+                    f"{e.game_id}: {len(rows)} events stored, the checkpoint lists {e.length}: the game was truncated"
+                )
                 continue
             h: bytes | None = None
             bad = None
-            for p, (version, _topic, state, *_rest) in enumerate(rows[:e.length]):
+            for p, (version, _topic, state, *_rest) in enumerate(rows[: e.length]):
                 if int(version) != p + 1 or not isinstance(state, (bytes, bytearray, memoryview)):
                     bad = p
                     break
                 h = _seal.chain(h, bytes(state))
             if bad is not None:
-                problems.append(f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten " "since the checkpoint")
+                problems.append(
+                    f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten "
+                    "since the checkpoint"
+                )
                 continue
             assert h is not None
             if h.hex() != e.seal:
-                problems.append(f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the " "stored events, "
-                                f"the checkpoint's is {_seal.short_form(e.seal)}: the game was rewritten since the checkpoint")
+                problems.append(
+                    f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the "
+                    "stored events, "
+                    f"the checkpoint's is {_seal.short_form(e.seal)}: the game was rewritten since the checkpoint"
+                )
                 continue
             if rows[e.length - 1][5] != e.seal:
-                problems.append(f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's " f"{_seal.short_form(e.seal)}")
+                problems.append(
+                    f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's "
+                    f"{_seal.short_form(e.seal)}"
+                )
     return problems
 
 
@@ -610,8 +737,10 @@ def ensure_schema(recorder: ApplicationRecorder) -> None:
     import contextlib
 
     marker = t.journal.replace(f'"{JOURNAL_TABLE}"', f'"{MARKER_TABLE}"')
-    for statement in (f"ALTER TABLE {t.journal} ADD COLUMN IF NOT EXISTS journal_seal text",
-                      f"CREATE TABLE IF NOT EXISTS {marker} (key text PRIMARY KEY, value text NOT NULL)"):
+    for statement in (
+        f"ALTER TABLE {t.journal} ADD COLUMN IF NOT EXISTS journal_seal text",
+        f"CREATE TABLE IF NOT EXISTS {marker} (key text PRIMARY KEY, value text NOT NULL)",
+    ):
         # two processes altering at once: the loser's error is harmless
         with contextlib.suppress(Exception), recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             with conn.transaction(), conn.cursor() as curs:
@@ -630,19 +759,25 @@ def backfill(app: Any, appended_by: str, now: str) -> tuple[int, int] | None:
     marker = MARKER_TABLE if t.sqlite else t.journal.replace(f'"{JOURNAL_TABLE}"', f'"{MARKER_TABLE}"')
     if t.query(f"SELECT value FROM {marker} WHERE key = ?", [BACKFILL_DONE]):
         return None
-    keys = [r[0] for r in t.query(
-        f"SELECT DISTINCT e.originator_id FROM {t.events} e LEFT JOIN {t.journal} j "
-        "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
-        "WHERE j.seal IS NULL OR j.journal_seal IS NULL")]
+    keys = [
+        r[0]
+        for r in t.query(
+            f"SELECT DISTINCT e.originator_id FROM {t.events} e LEFT JOIN {t.journal} j "
+            "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
+            "WHERE j.seal IS NULL OR j.journal_seal IS NULL"
+        )
+    ]
     games = events = 0
     for start in range(0, len(keys), BATCH):
-        chunk = keys[start:start + BATCH]
+        chunk = keys[start : start + BATCH]
         rows, _ = t.batch(chunk)
         writes: list[tuple[Any, ...]] = []
         for key in chunk:
             prev_seal = prev_journal = None
             sealed = 0
-            for p, (version, _topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows.get(_hex(key), [])):
+            for p, (version, _topic, state, by, received_at, stored_seal, stored_journal) in enumerate(
+                rows.get(_hex(key), [])
+            ):
                 if int(version) != p + 1 or not isinstance(state, (bytes, bytearray, memoryview)):
                     break  # a gap or a broken row: leave the rest to verify
                 who, when = (by, received_at) if by is not None else (appended_by, now)
@@ -664,15 +799,23 @@ def _write_backfill(t: _Tables, writes: list[tuple[Any, ...]]) -> None:
     if t.sqlite:
         with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.executemany(
-                f"INSERT INTO {t.journal} (originator_id, position, appended_by, received_at, seal, " "journal_seal) VALUES (?,?,?,?,?,?) "
-                "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = " "excluded.journal_seal "
-                "WHERE seal IS NULL OR journal_seal IS NULL", writes)
+                f"INSERT INTO {t.journal} (originator_id, position, appended_by, received_at, seal, "
+                "journal_seal) VALUES (?,?,?,?,?,?) "
+                "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = "
+                "excluded.journal_seal "
+                "WHERE seal IS NULL OR journal_seal IS NULL",
+                writes,
+            )
         return
     with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
         curs.executemany(
-            f"INSERT INTO {t.journal} AS j (originator_id, position, appended_by, received_at, seal, " "journal_seal) VALUES (%s,%s,%s,%s,%s,%s) "
-            "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = " "excluded.journal_seal "
-            "WHERE j.seal IS NULL OR j.journal_seal IS NULL", writes)
+            f"INSERT INTO {t.journal} AS j (originator_id, position, appended_by, received_at, seal, "
+            "journal_seal) VALUES (%s,%s,%s,%s,%s,%s) "
+            "ON CONFLICT (originator_id, position) DO UPDATE SET seal = excluded.seal, journal_seal = "
+            "excluded.journal_seal "
+            "WHERE j.seal IS NULL OR j.journal_seal IS NULL",
+            writes,
+        )
 
 
 def _mark(t: _Tables, marker: str) -> None:
@@ -681,4 +824,6 @@ def _mark(t: _Tables, marker: str) -> None:
             c.execute(f"INSERT OR IGNORE INTO {marker} (key, value) VALUES (?, ?)", (BACKFILL_DONE, "1"))
         return
     with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
-        curs.execute(f"INSERT INTO {marker} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (BACKFILL_DONE, "1"))
+        curs.execute(
+            f"INSERT INTO {marker} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (BACKFILL_DONE, "1")
+        )

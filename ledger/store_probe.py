@@ -109,8 +109,12 @@ def probe_postgres(settings: Mapping[str, str], timeout: int = PROBE_TIMEOUT) ->
     wait = min(timeout, int(configured)) if configured.isdigit() and int(configured) > 0 else timeout
     try:
         conn = psycopg.connect(
-            host=host, port=port, dbname=dbname, user=settings.get("POSTGRES_USER") or None,
-            password=settings.get("POSTGRES_PASSWORD") or None, connect_timeout=wait,
+            host=host,
+            port=port,
+            dbname=dbname,
+            user=settings.get("POSTGRES_USER") or None,
+            password=settings.get("POSTGRES_PASSWORD") or None,
+            connect_timeout=wait,
         )
     except psycopg.OperationalError as exc:
         raise StoreUnreachableError(*_pg_reason(str(exc), dbname, f"{host}:{port}", wait)) from None

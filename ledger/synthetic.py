@@ -43,8 +43,9 @@ def two_player_record(
     (``abandoned``)."""
     rng = random.Random(seed)
     events: list[Event] = [
-        GameStarted(game_id=game_id, variant=variant,
-                    players=(Player(seat=0, name="Anna"), Player(seat=1, name="Bruno")))
+        GameStarted(
+            game_id=game_id, variant=variant, players=(Player(seat=0, name="Anna"), Player(seat=1, name="Bruno"))
+        )
     ]
     for hand in range(1, hands + 1):
         dealer = (hand - 1) % 2
@@ -54,7 +55,13 @@ def two_player_record(
         discard = [deck[20]]
         stock = deck[21:]
         events.append(
-            HandDealt(hand=hand, dealer=dealer, hands=(tuple(held[0]), tuple(held[1])), discard=tuple(discard), stock=tuple(stock))
+            HandDealt(
+                hand=hand,
+                dealer=dealer,
+                hands=(tuple(held[0]), tuple(held[1])),
+                discard=tuple(discard),
+                stock=tuple(stock),
+            )
         )
         seat = 1 - dealer
         if variant == "gin":

@@ -34,7 +34,12 @@ def _group() -> click.Group:
 
     @token.command("create")
     @click.option("--name", required=True, help="Who uses it (a person or device); recorded as appended_by.")
-    @click.option("--role", required=True, type=click.Choice(ROLES), help="recorder: play events; referee: also rulings and the omniscient view; admin: everything.")
+    @click.option(
+        "--role",
+        required=True,
+        type=click.Choice(ROLES),
+        help="recorder: play events; referee: also rulings and the omniscient view; admin: everything.",
+    )
     @click.option("--tournament", default=None, help="Only games whose game_started meta.tournament is this.")
     @click.option("--game", "game", default=None, help="Only this game id.")
     @click.pass_context

@@ -148,7 +148,9 @@ class TokenStore:
                 c.execute(statement)
         self._created = True
 
-    def create(self, name: str, role: str, *, tournament: str | None = None, game: str | None = None) -> tuple[str, Token]:
+    def create(
+        self, name: str, role: str, *, tournament: str | None = None, game: str | None = None
+    ) -> tuple[str, Token]:
         """A new token: returns ``(token, Token)``; the token string is not
         kept anywhere. Raises ``ValueError`` for an unknown role or an empty name."""
         if role not in ROLES:
@@ -159,10 +161,14 @@ class TokenStore:
         self._ensure()
         token_id = secrets.token_hex(6)
         token = f"{token_id}.{secrets.token_urlsafe(32)}"
-        row = Token(id=token_id, name=name, role=role, tournament=tournament, game=game, created_at=_now(), revoked_at=None)
+        row = Token(
+            id=token_id, name=name, role=role, tournament=tournament, game=game, created_at=_now(), revoked_at=None
+        )
         with self._datastore.transaction(commit=True) as c:
             c.execute(
-                self._sql("INSERT INTO {t} (id, hash, name, role, tournament, game, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                self._sql(
+                    "INSERT INTO {t} (id, hash, name, role, tournament, game, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                ),
                 (row.id, digest(token), row.name, row.role, row.tournament, row.game, row.created_at),
             )
         return token, row
@@ -171,7 +177,11 @@ class TokenStore:
         """Every token, oldest first (revoked ones too)."""
         self._ensure()
         with self._datastore.transaction(commit=False) as c:
-            c.execute(self._sql("SELECT id, name, role, tournament, game, created_at, revoked_at FROM {t} ORDER BY created_at, id"))
+            c.execute(
+                self._sql(
+                    "SELECT id, name, role, tournament, game, created_at, revoked_at FROM {t} ORDER BY created_at, id"
+                )
+            )
             return [_token(r) for r in c.fetchall()]
 
     def revoke(self, token_id: str) -> Token:
@@ -180,7 +190,9 @@ class TokenStore:
         m = _TOKEN_RE.match(token_id)
         token_id = m.group(1) if m else token_id
         with self._datastore.transaction(commit=True) as c:
-            c.execute(self._sql("UPDATE {t} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"), (_now(), token_id))
+            c.execute(
+                self._sql("UPDATE {t} SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"), (_now(), token_id)
+            )
         found = [t for t in self.list() if t.id == token_id]
         if not found:
             raise UnknownTokenError(f"no token {token_id!r} (see rummy-ledger token list)")
@@ -195,7 +207,9 @@ class TokenStore:
         self._ensure()
         with self._datastore.transaction(commit=False) as c:
             c.execute(
-                self._sql("SELECT id, hash, name, role, tournament, game, created_at, revoked_at FROM {t} WHERE id = ?"),
+                self._sql(
+                    "SELECT id, hash, name, role, tournament, game, created_at, revoked_at FROM {t} WHERE id = ?"
+                ),
                 (m.group(1),),
             )
             rows = c.fetchall()
@@ -211,6 +225,11 @@ class TokenStore:
 
 def _token(row: Any) -> Token:
     return Token(
-        id=row["id"], name=row["name"], role=row["role"], tournament=row["tournament"], game=row["game"],
-        created_at=row["created_at"], revoked_at=row["revoked_at"],
+        id=row["id"],
+        name=row["name"],
+        role=row["role"],
+        tournament=row["tournament"],
+        game=row["game"],
+        created_at=row["created_at"],
+        revoked_at=row["revoked_at"],
     )

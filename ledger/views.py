@@ -25,7 +25,6 @@ from ledger.state import Meld, TableState
 _ENGLISH = NullTranslations()
 
 
-
 def N_(message: str) -> str:
     """Marks ``message`` for the CLI's catalog (``ledger/translations``);
     translated where it is shown."""
@@ -34,9 +33,15 @@ def N_(message: str) -> str:
 
 #: how hands and games end (events.py HandEndReason / GameEndReason), as words
 REASONS = {
-    "went_out": N_("went out"), "knocked": N_("knocked"), "stock_exhausted": N_("stock exhausted"),
-    "time_out": N_("time out"), "stalled": N_("stalled"), "abandoned": N_("abandoned"),
-    "target_reached": N_("target reached"), "hands_played": N_("hands played"), "elimination": N_("elimination"),
+    "went_out": N_("went out"),
+    "knocked": N_("knocked"),
+    "stock_exhausted": N_("stock exhausted"),
+    "time_out": N_("time out"),
+    "stalled": N_("stalled"),
+    "abandoned": N_("abandoned"),
+    "target_reached": N_("target reached"),
+    "hands_played": N_("hands played"),
+    "elimination": N_("elimination"),
 }
 
 PHASES = {
@@ -87,25 +92,29 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
     for seat, player in enumerate(state.players):
         hand = state.hands[seat] if seat < len(state.hands) else ()
         cards, seen_cards = seat_cards(state, seat, s)
-        seats.append({
-            "seat": seat,
-            "name": player.name,
-            "team": player.team,
-            "side": state.sides[seat],
-            "cards": cards,
-            "seen": seen_cards,
-            "count": len(hand),
-            "opened": state.opened[seat] if seat < len(state.opened) else False,
-            "eliminated": seat in state.eliminated,
-        })
+        seats.append(
+            {
+                "seat": seat,
+                "name": player.name,
+                "team": player.team,
+                "side": state.sides[seat],
+                "cards": cards,
+                "seen": seen_cards,
+                "count": len(hand),
+                "opened": state.opened[seat] if seat < len(state.opened) else False,
+                "eliminated": seat in state.eliminated,
+            }
+        )
     pozzetti = []
     for i, p in enumerate(state.pozzetti):
-        pozzetti.append({
-            "index": i,
-            "taken_by": state.pozzetto_by[i] if i < len(state.pozzetto_by) else None,
-            "count": len(p) if p is not None else None,
-            "cards": list(p) if (p is not None and pov is None) else None,
-        })
+        pozzetti.append(
+            {
+                "index": i,
+                "taken_by": state.pozzetto_by[i] if i < len(state.pozzetto_by) else None,
+                "count": len(p) if p is not None else None,
+                "cards": list(p) if (p is not None and pov is None) else None,
+            }
+        )
     discard, hidden = visible_discard(state, s)
     view: dict[str, Any] = {
         "game_id": state.game_id,
@@ -131,11 +140,17 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
     if state.rules is not None:
         # a variant's extra data about hands: the viewer's own (no seat's for a
         # spectator, -1), every seat's once every hand is shown
-        view.update(state.rules.extra_view(state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)))
+        view.update(
+            state.rules.extra_view(
+                state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)
+            )
+        )
     return view
 
 
-def move_text(event: Event, state: TableState | None = None, pov: Pov = None, tr: NullTranslations | None = None) -> str:
+def move_text(
+    event: Event, state: TableState | None = None, pov: Pov = None, tr: NullTranslations | None = None
+) -> str:
     """Move notation (:func:`describe`) as ``pov`` may read it: another
     seat's stock draw is "draws a card from the stock", a knock's face-down
     discard is not named, and a referee's free-text reason is left out (it
@@ -158,7 +173,10 @@ def move_text(event: Event, state: TableState | None = None, pov: Pov = None, tr
             deadwood = getattr(event, "deadwood", ())
             if not deadwood:
                 return _("%(who)s goes gin, discarding face down") % {"who": name}
-            return _("%(who)s knocks with %(n)s deadwood card(s), discarding face down") % {"who": name, "n": len(deadwood)}
+            return _("%(who)s knocks with %(n)s deadwood card(s), discarding face down") % {
+                "who": name,
+                "n": len(deadwood),
+            }
     if isinstance(event, PositionRestored):
         return _("referee restores the table to move %(target)s") % {"target": event.target}
     return describe(event, state, tr)
@@ -187,9 +205,18 @@ def describe(event: Event, state: TableState | None = None, tr: NullTranslations
     if t == "game_started":
         names = ", ".join(p.name for p in e.players)
         ruleset = e.ruleset or (state.rules.ruleset if state is not None else _("default rules"))
-        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {"game": e.game_id, "variant": e.variant, "ruleset": ruleset, "names": names}
+        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
+            "game": e.game_id,
+            "variant": e.variant,
+            "ruleset": ruleset,
+            "names": names,
+        }
     if t == "hand_dealt":
-        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {"hand": e.hand, "dealer": who(e.dealer), "cards": pretty_list(e.discard)}
+        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {
+            "hand": e.hand,
+            "dealer": who(e.dealer),
+            "cards": pretty_list(e.discard),
+        }
     if t == "card_drawn":
         return _("%(who)s draws %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "upcard_passed":
@@ -199,19 +226,39 @@ def describe(event: Event, state: TableState | None = None, tr: NullTranslations
             return _("%(who)s takes %(card)s from the discard pile") % {"who": who(e.seat), "card": pretty(e.cards[0])}
         return _("%(who)s takes the pile (%(n)s cards)") % {"who": who(e.seat), "n": len(e.cards)}
     if t == "meld_laid":
-        return _("%(who)s melds %(cards)s [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
+        return _("%(who)s melds %(cards)s [%(meld)s]") % {
+            "who": who(e.seat),
+            "cards": pretty_list(e.cards),
+            "meld": e.meld,
+        }
     if t == "meld_extended":
-        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
+        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {
+            "who": who(e.seat),
+            "cards": pretty_list(e.cards),
+            "meld": e.meld,
+        }
     if t == "joker_swapped":
-        return _("%(who)s swaps %(card)s for the %(joker)s in [%(meld)s]") % {"who": who(e.seat), "card": pretty(e.card), "joker": pretty(e.joker), "meld": e.meld}
+        return _("%(who)s swaps %(card)s for the %(joker)s in [%(meld)s]") % {
+            "who": who(e.seat),
+            "card": pretty(e.card),
+            "joker": pretty(e.joker),
+            "meld": e.meld,
+        }
     if t == "pozzetto_taken":
         return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
     if t == "card_discarded":
         return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "knocked":
         if not e.deadwood:
-            return _("%(who)s goes gin, discarding %(card)s face down") % {"who": who(e.seat), "card": pretty(e.discard)}
-        return _("%(who)s knocks with %(n)s deadwood card(s), discarding %(card)s face down") % {"who": who(e.seat), "n": len(e.deadwood), "card": pretty(e.discard)}
+            return _("%(who)s goes gin, discarding %(card)s face down") % {
+                "who": who(e.seat),
+                "card": pretty(e.discard),
+            }
+        return _("%(who)s knocks with %(n)s deadwood card(s), discarding %(card)s face down") % {
+            "who": who(e.seat),
+            "n": len(e.deadwood),
+            "card": pretty(e.discard),
+        }
     if t == "stock_restocked":
         return _("the discard pile becomes the stock")
     if t == "hand_ended":
@@ -220,7 +267,11 @@ def describe(event: Event, state: TableState | None = None, tr: NullTranslations
         return _("hand ends: %(reason)s") % {"reason": reason(e.reason)}
     if t == "penalty_assessed":
         target = who(e.seat) if e.seat is not None else _("team %(team)s") % {"team": e.team}
-        return _("referee: %(points)s to %(target)s (%(rule)s)") % {"points": f"{e.points:+d}", "target": target, "rule": e.rule}
+        return _("referee: %(points)s to %(target)s (%(rule)s)") % {
+            "points": f"{e.points:+d}",
+            "target": target,
+            "rule": e.rule,
+        }
     if t == "position_restored":
         return _("referee restores the table to move %(target)s: %(reason)s") % {"target": e.target, "reason": e.reason}
     if t == "game_ended":

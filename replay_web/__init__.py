@@ -86,7 +86,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # as above
 
     store = open_store(app.config)
-    app.extensions[EXT] = ReplayCache(store, size=int(app.config["REPLAY_CACHE_SIZE"]), every=int(app.config["REPLAY_EVERY"]))
+    app.extensions[EXT] = ReplayCache(
+        store, size=int(app.config["REPLAY_CACHE_SIZE"]), every=int(app.config["REPLAY_EVERY"])
+    )
 
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -133,38 +135,64 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def _error(status: int, title: str, message: str, extra: Mapping[str, Any] | None = None, headers: Any = None,
-           page_message: str | None = None):
+def _error(
+    status: int,
+    title: str,
+    message: str,
+    extra: Mapping[str, Any] | None = None,
+    headers: Any = None,
+    page_message: str | None = None,
+):
     """The error answer: JSON (English) under ``/api/``, else the error page
     in the page's language (``page_message``: the message translated, when
     it differs from the JSON one)."""
     if _wants_json():
         body = {"status": status, "title": title, "message": message, **(extra or {})}
         return jsonify({"error": body}), status, headers or []
-    return render_template("error.html", status=status, title=title, message=page_message or message), status, headers or []
+    return (
+        render_template("error.html", status=status, title=title, message=page_message or message),
+        status,
+        headers or [],
+    )
 
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
         if isinstance(exc, InternalServerError):
-            return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged",
-                          page_message=gettext("the viewer failed on this request; the record is unchanged"))
+            return _error(
+                500,
+                "Internal Server Error",
+                "the viewer failed on this request; the record is unchanged",
+                page_message=gettext("the viewer failed on this request; the record is unchanged"),
+            )
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
         return _error(exc.code or 500, exc.name, exc.description or exc.name, getattr(exc, "extra", None), headers)
 
     @app.errorhandler(GameNotFoundError)
     def _not_found(exc: GameNotFoundError):
-        return _error(404, "Not Found", f"no game {exc.game_id!r} in the store",
-                      page_message=gettext("no game %(game)s in the store", game=repr(exc.game_id)))
+        return _error(
+            404,
+            "Not Found",
+            f"no game {exc.game_id!r} in the store",
+            page_message=gettext("no game %(game)s in the store", game=repr(exc.game_id)),
+        )
 
     @app.errorhandler(RecordError)
     def _bad_record(exc: RecordError):
-        return _error(422, "Unprocessable Record", f"the stored record cannot be replayed: {exc}",
-                      page_message=gettext("the stored record cannot be replayed: %(error)s", error=str(exc)))
+        return _error(
+            422,
+            "Unprocessable Record",
+            f"the stored record cannot be replayed: {exc}",
+            page_message=gettext("the stored record cannot be replayed: %(error)s", error=str(exc)),
+        )
 
     @app.errorhandler(Exception)
     def _crash(exc: Exception):
         app.logger.exception("request failed: %s", request.path)
-        return _error(500, "Internal Server Error", "the viewer failed on this request; the record is unchanged",
-                      page_message=gettext("the viewer failed on this request; the record is unchanged"))
+        return _error(
+            500,
+            "Internal Server Error",
+            "the viewer failed on this request; the record is unchanged",
+            page_message=gettext("the viewer failed on this request; the record is unchanged"),
+        )

@@ -129,7 +129,9 @@ def refuse_url_credentials() -> None:
     go only in the ``Authorization`` header. Runs before every request."""
     for name in request.args:
         if name.lower() in _URL_CREDENTIALS:
-            abort(400, description=f"a token never goes in the URL (?{name}=): send it as 'Authorization: Bearer <token>'")
+            abort(
+                400, description=f"a token never goes in the URL (?{name}=): send it as 'Authorization: Bearer <token>'"
+            )
 
 
 class RedactCredentials(logging.Filter):
@@ -206,8 +208,10 @@ def check_write(token: Token, started: GameStarted, events: Sequence[Typed]) -> 
     if not token.may_rule:
         for i, e in enumerate(events):
             if e.type in RULING_TYPES:
-                raise Forbidden(description=f"event {i + 1} is {e.type}: only a referee (or admin) token may append "
-                                            f"rulings; this is a {token.role} token")
+                raise Forbidden(
+                    description=f"event {i + 1} is {e.type}: only a referee (or admin) token may append "
+                    f"rulings; this is a {token.role} token"
+                )
 
 
 # --- reading --------------------------------------------------------------
@@ -300,9 +304,16 @@ def reader_access(game: Any) -> Access:
 def limit_position(at: int, access: Access) -> int:
     """``at`` if the reader may see it, else abort 403 naming what is visible."""
     if at > access.upto:
-        abort(403, description=_(
-            "position %(at)s is not visible yet: spectators see an unfinished game up to position %(upto)s"
-            " (events older than %(delay)s s); a referee token sees everything", at=at, upto=access.upto, delay=f"{access.delay:g}"))
+        abort(
+            403,
+            description=_(
+                "position %(at)s is not visible yet: spectators see an unfinished game up to position %(upto)s"
+                " (events older than %(delay)s s); a referee token sees everything",
+                at=at,
+                upto=access.upto,
+                delay=f"{access.delay:g}",
+            ),
+        )
     return at
 
 
@@ -332,8 +343,13 @@ def event_json(event: Event, access: Access) -> dict[str, Any]:
 
 def finding_json(f: Finding, access: Access) -> dict[str, Any]:
     """``{position, hand, seat, rule, message}``; a spectator's message is withheld."""
-    return {"position": f.position, "hand": f.hand, "seat": f.seat, "rule": f.rule,
-            "message": f.message if access.omniscient else HIDDEN_MESSAGE}
+    return {
+        "position": f.position,
+        "hand": f.hand,
+        "seat": f.seat,
+        "rule": f.rule,
+        "message": f.message if access.omniscient else HIDDEN_MESSAGE,
+    }
 
 
 def findings(items: Iterable[Finding], access: Access) -> list[Finding]:

@@ -105,8 +105,12 @@ def game(game_id: str):
         summary["pov"] = pov
     faceup = acc if pov is None else access.SPECTATOR_ACCESS
     events = [
-        {"position": i, "type": e.type, "text": g.moves[i] if pov is None else move_text(e, state, pov),
-         "event": access.event_json(e, faceup)}
+        {
+            "position": i,
+            "type": e.type,
+            "text": g.moves[i] if pov is None else move_text(e, state, pov),
+            "event": access.event_json(e, faceup),
+        }
         for i, e in enumerate(g.events[: upto + 1])
     ]
     return jsonify({"game": summary, "events": events})

@@ -40,7 +40,9 @@ class GameData:
     stored record cannot be replayed.
     """
 
-    def __init__(self, game_id: str, version: int, events: list[Event], every: int = 16, seals: list[str | None] | None = None) -> None:
+    def __init__(
+        self, game_id: str, version: int, events: list[Event], every: int = 16, seals: list[str | None] | None = None
+    ) -> None:
         self.game_id = game_id
         self.version = version
         self.replayer = Replayer(events, every=every)
@@ -161,7 +163,9 @@ class ReplayCache:
             self.misses += 1
         events = self.store.events(game_id)
         stored_seals = getattr(self.store, "seals", None)
-        data = GameData(game_id, len(events), events, every=self.every, seals=stored_seals(game_id) if stored_seals else None)
+        data = GameData(
+            game_id, len(events), events, every=self.every, seals=stored_seals(game_id) if stored_seals else None
+        )
         with self._lock:
             self._games[game_id] = data
             self._games.move_to_end(game_id)

@@ -81,12 +81,16 @@ def init_app(app: Flask) -> None:
         key = os.environ.get(SECRET_ENV)
         if not key:
             key = secrets.token_hex(32)
-            app.logger.info("no SECRET_KEY / %s: a random one for this process (referee sessions end with it)", SECRET_ENV)
+            app.logger.info(
+                "no SECRET_KEY / %s: a random one for this process (referee sessions end with it)", SECRET_ENV
+            )
         app.config["SECRET_KEY"] = key
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
     app.config.setdefault("SESSION_COOKIE_SECURE", False)
-    if app.config.get("PERMANENT_SESSION_LIFETIME") == timedelta(days=31):  # Flask's default: too long for a referee's desk
+    if app.config.get("PERMANENT_SESSION_LIFETIME") == timedelta(
+        days=31
+    ):  # Flask's default: too long for a referee's desk
         app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(hours=12)
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid while the session is (a referee keeps a page open)
     app.session_interface = _Sessions()
@@ -223,12 +227,27 @@ def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Toke
     try:
         result = ledger.append_events(game_id, [event], expected=expected, appended_by=token.label)
     except RecordError as err:
-        raise BadRequest(description=_("the ruling was not stored: %(errors)s", errors=_(
-            "%(rule)s: %(message)s (position %(position)s, field %(field)s)",
-            rule=err.rule, message=err.message, position=err.position, field=err.field))) from None
+        raise BadRequest(
+            description=_(
+                "the ruling was not stored: %(errors)s",
+                errors=_(
+                    "%(rule)s: %(message)s (position %(position)s, field %(field)s)",
+                    rule=err.rule,
+                    message=err.message,
+                    position=err.position,
+                    field=err.field,
+                ),
+            )
+        ) from None
     except ConcurrentAppendError as err:
-        raise Conflict(description=_("the ruling was not stored: the game has %(now)s events now, the page showed %(shown)s;"
-                                     " reload the page and rule again", now=err.length, shown=expected)) from None
+        raise Conflict(
+            description=_(
+                "the ruling was not stored: the game has %(now)s events now, the page showed %(shown)s;"
+                " reload the page and rule again",
+                now=err.length,
+                shown=expected,
+            )
+        ) from None
     hub = current_app.extensions.get("replay_web.stream")
     if hub is not None:
         hub.poke(game_id)
@@ -249,8 +268,14 @@ def rule_penalty(game_id: str):
     if not form.validate_on_submit():
         raise _form_error(form)
     kind, _sep, number = form.side.data.partition(":")
-    data: dict[str, Any] = {"type": "penalty_assessed", kind: int(number), "points": form.points.data,
-                            "rule": form.rule.data, "finding": form.finding.data, "referee": token.name}
+    data: dict[str, Any] = {
+        "type": "penalty_assessed",
+        kind: int(number),
+        "points": form.points.data,
+        "rule": form.rule.data,
+        "finding": form.finding.data,
+        "referee": token.name,
+    }
     if form.note.data:
         data["note"] = form.note.data
     pos = _store_ruling(game_id, data, form.expected.data, token)
@@ -265,8 +290,13 @@ def rule_restore(game_id: str):
     form = RestoreForm()
     if not form.validate_on_submit():
         raise _form_error(form)
-    data: dict[str, Any] = {"type": "position_restored", "target": form.target.data, "reason": form.reason.data,
-                            "finding": form.finding.data, "referee": token.name}
+    data: dict[str, Any] = {
+        "type": "position_restored",
+        "target": form.target.data,
+        "reason": form.reason.data,
+        "finding": form.finding.data,
+        "referee": token.name,
+    }
     if form.note.data:
         data["note"] = form.note.data
     pos = _store_ruling(game_id, data, form.expected.data, token)
@@ -349,20 +379,31 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
     else:
         shown = set()
     if run is not None:
-        run = msgspec.structs.replace(run, lines=tuple(
-            ln if ln.side in shown else msgspec.structs.replace(ln, points=None, breakdown={}) for ln in run.lines))
-    panel["running"] = None if run is None else {
-        "hand": run.hand,
-        "lines": [{
-            "label": labels[ln.side] if ln.side < len(labels) else f"side {ln.side}",
-            "cards": ln.cards,
-            "melds": ln.melds,
-            "points": ln.points,
-            "adjudicated": ln.adjudicated,
-            "penalty": ln.penalty,
-            "breakdown": [(k, v) for k, v in ln.breakdown.items()],
-        } for ln in run.lines],
-    }
+        run = msgspec.structs.replace(
+            run,
+            lines=tuple(
+                ln if ln.side in shown else msgspec.structs.replace(ln, points=None, breakdown={}) for ln in run.lines
+            ),
+        )
+    panel["running"] = (
+        None
+        if run is None
+        else {
+            "hand": run.hand,
+            "lines": [
+                {
+                    "label": labels[ln.side] if ln.side < len(labels) else f"side {ln.side}",
+                    "cards": ln.cards,
+                    "melds": ln.melds,
+                    "points": ln.points,
+                    "adjudicated": ln.adjudicated,
+                    "penalty": ln.penalty,
+                    "breakdown": [(k, v) for k, v in ln.breakdown.items()],
+                }
+                for ln in run.lines
+            ],
+        }
+    )
     panel["final"] = state.ended is not None
     panel["position"] = state.position
     panel["differs"] = panel["totals"] != panel["played_totals"]

@@ -43,13 +43,27 @@ bp = Blueprint("games", __name__)
 
 
 #: the games list's sortable columns (``?sort=``) and what each sorts by; ``moves`` is a row's ``events``
-SORT_COLUMNS = ("game", "variant", "ruleset", "players", "date", "tournament", "table", "hands", "moves", "findings", "result")
+SORT_COLUMNS = (
+    "game",
+    "variant",
+    "ruleset",
+    "players",
+    "date",
+    "tournament",
+    "table",
+    "hands",
+    "moves",
+    "findings",
+    "result",
+)
 SORT_DIRS = ("asc", "desc")
 
 
 def _natural(text: str) -> tuple[Any, ...]:
     """``"table 10"`` after ``"table 9"``: digit runs compare as numbers."""
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text.lower()) if part)
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text.lower()) if part
+    )
 
 
 def _sort_value(row: dict[str, Any], col: str) -> Any:
@@ -83,7 +97,12 @@ def sort_order(args: Any) -> tuple[str | None, str]:
     col = (args.get("sort") or "").strip().lower() or None
     way = (args.get("dir") or "asc").strip().lower()
     if col is not None and col not in SORT_COLUMNS:
-        abort(400, description=_("sort=%(value)s: one of %(columns)s", value=repr(args.get("sort")), columns=", ".join(SORT_COLUMNS)))
+        abort(
+            400,
+            description=_(
+                "sort=%(value)s: one of %(columns)s", value=repr(args.get("sort")), columns=", ".join(SORT_COLUMNS)
+            ),
+        )
     if way not in SORT_DIRS:
         abort(400, description=_("dir=%(value)s: asc or desc", value=repr(args.get("dir"))))
     return col, way
@@ -203,7 +222,10 @@ def sort_links(args: Any) -> dict[str, Any]:
     when the list is sorted ascending by it already."""
     col, way = sort_order(args)
     keep = {k: args[k] for k in ("q", "variant", "player", "tournament") if args.get(k)}
-    links = {c: url_for("games.games_list", **keep, sort=c, dir="desc" if (c == col and way == "asc") else "asc") for c in SORT_COLUMNS}
+    links = {
+        c: url_for("games.games_list", **keep, sort=c, dir="desc" if (c == col and way == "asc") else "asc")
+        for c in SORT_COLUMNS
+    }
     return {"col": col, "dir": way, "links": links}
 
 
@@ -217,7 +239,9 @@ def _after(points: list[int], p: int) -> int | None:
     return points[i] if i < len(points) else None
 
 
-def navigation(game: Any, at: int, last: int | None, hand_starts: list[int], violations: list[int]) -> dict[str, int | None]:
+def navigation(
+    game: Any, at: int, last: int | None, hand_starts: list[int], violations: list[int]
+) -> dict[str, int | None]:
     """Target positions of the controls (None when there is none).
 
     ``last`` None is a page that knows nothing after ``at`` (a seat's or a
@@ -288,8 +312,13 @@ def hand_order(args: Any) -> str:
     order); anything else is a 400 naming both."""
     raw = (args.get("order") or "suit").strip().lower()
     if raw not in ORDERS:
-        abort(400, description=_("order=%(value)s: order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)",
-                                 value=repr(args.get("order"))))
+        abort(
+            400,
+            description=_(
+                "order=%(value)s: order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)",
+                value=repr(args.get("order")),
+            ),
+        )
     return raw
 
 
@@ -298,8 +327,15 @@ def _order_args(order: str) -> dict[str, str]:
     return {} if order == ORDERS[0] else {"order": order}
 
 
-def board_context(game: Any, at: int, pov: Pov, state: TableState | None = None, seen: Sight | None = None,
-                  acc: access.Access | None = None, order: str = "suit") -> dict[str, Any]:
+def board_context(
+    game: Any,
+    at: int,
+    pov: Pov,
+    state: TableState | None = None,
+    seen: Sight | None = None,
+    acc: access.Access | None = None,
+    order: str = "suit",
+) -> dict[str, Any]:
     """What ``_board.html`` needs: the table at ``at`` (``state``, when the
     caller has it) and the move there, as ``pov`` may see them, the hands in
     ``order`` (:func:`hand_order`). A seat's or spectator's page with a whole
@@ -335,8 +371,9 @@ def _pov_args(pov: Pov) -> dict[str, Any]:
     return {} if pov is None else {"pov": pov}
 
 
-def _known(full: GameData, state: TableState, at: int, last: int | None, pov: Pov,
-           seen: Sight) -> tuple[int, list[Finding], list[int], list[int]]:
+def _known(
+    full: GameData, state: TableState, at: int, last: int | None, pov: Pov, seen: Sight
+) -> tuple[int, list[Finding], list[int], list[int]]:
     """What a page at ``at`` seen by ``pov`` may know: ``(horizon, findings,
     hand_starts, violations)``. ``horizon`` is the last position it may know
     (``last``, or ``at`` for a seat's or spectator's page that knows nothing
@@ -374,15 +411,24 @@ def game_page(game_id: str):
     moves = []
     for i in range(horizon + 1):
         event = full.events[i]
-        moves.append({
-            "pos": i,
-            "text": viewer_move(event, full.final if pov is None else state, pov, full.moves[i] if pov is None else move_text(event, state, pov)),
-            "rules": rules_at.get(i, []),
-            "deal": event.type == "hand_dealt",
-            "note": event.note if pov is None else None,
-        })
+        moves.append(
+            {
+                "pos": i,
+                "text": viewer_move(
+                    event,
+                    full.final if pov is None else state,
+                    pov,
+                    full.moves[i] if pov is None else move_text(event, state, pov),
+                ),
+                "rules": rules_at.get(i, []),
+                "deal": event.type == "hand_dealt",
+                "note": event.note if pov is None else None,
+            }
+        )
     shown_pov = ctx["pov"]
-    ctx.update(desk.context(full, state, horizon, ctx["side_labels"], pov))  # rulings, rewound moves, the score panel at `at`
+    ctx.update(
+        desk.context(full, state, horizon, ctx["side_labels"], pov)
+    )  # rulings, rewound moves, the score panel at `at`
     ctx.update(
         moves=moves,
         findings=findings,
@@ -414,7 +460,9 @@ def board_fragment(game_id: str):
     ctx["nav"] = navigation(game, at, ctx["last"], hand_starts, violations)  # the controls' targets, read by the script
     # the score panel follows the position: the script swaps it in with the board
     score = desk.score_panel(state, ctx["side_labels"], pov)
-    return render_template("_board.html", **ctx, **seal_context(full, at, pov, acc)) + render_template("_score.html", score=score)
+    return render_template("_board.html", **ctx, **seal_context(full, at, pov, acc)) + render_template(
+        "_score.html", score=score
+    )
 
 
 def seal_context(full: Any, at: int, pov: Pov, acc: access.Access) -> dict[str, Any]:

@@ -65,8 +65,15 @@ def N_(text: str) -> str:
 
 #: Werkzeug's titles of the HTTP errors the viewer's pages answer with (error.html)
 HTTP_TITLES = (
-    N_("Bad Request"), N_("Unauthorized"), N_("Forbidden"), N_("Not Found"), N_("Method Not Allowed"),
-    N_("Conflict"), N_("Request Entity Too Large"), N_("Unprocessable Record"), N_("Internal Server Error"),
+    N_("Bad Request"),
+    N_("Unauthorized"),
+    N_("Forbidden"),
+    N_("Not Found"),
+    N_("Method Not Allowed"),
+    N_("Conflict"),
+    N_("Request Entity Too Large"),
+    N_("Unprocessable Record"),
+    N_("Internal Server Error"),
     N_("Service Unavailable"),
 )
 
@@ -155,7 +162,11 @@ def lang_url(lang: str) -> str:
 
     if request.endpoint is None or request.method != "GET":
         return url_for("games.games_list", lang=lang)
-    values: dict[str, Any] = {**(request.view_args or {}), **{k: v for k, v in request.args.items() if k != "lang"}, "lang": lang}
+    values: dict[str, Any] = {
+        **(request.view_args or {}),
+        **{k: v for k, v in request.args.items() if k != "lang"},
+        "lang": lang,
+    }
     return url_for(request.endpoint, **values)
 
 
@@ -194,8 +205,18 @@ def init_app(app: Any) -> None:
     from replay_web import words
 
     app.jinja_env.globals.update(
-        lang_url=lang_url, current_lang=current_lang, LANGUAGE_NAMES=LANGUAGE_NAMES, turn_words=words.turn_line,
-        card_title=words.card_title, rule_text=lambda rule: rule_text(rule, current_lang()) or "")
+        lang_url=lang_url,
+        current_lang=current_lang,
+        LANGUAGE_NAMES=LANGUAGE_NAMES,
+        turn_words=words.turn_line,
+        card_title=words.card_title,
+        rule_text=lambda rule: rule_text(rule, current_lang()) or "",
+    )
     app.jinja_env.filters.update(
-        side_words=words.side_words, component=words.component, hand_reason=words.hand_reason,
-        variant_note=words.variant_note, finding_message=words.finding_message, code=words.code_markup)
+        side_words=words.side_words,
+        component=words.component,
+        hand_reason=words.hand_reason,
+        variant_note=words.variant_note,
+        finding_message=words.finding_message,
+        code=words.code_markup,
+    )

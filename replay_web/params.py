@@ -75,6 +75,14 @@ def pov(args: Mapping[str, str], game: GameData) -> Pov:
         return None
     n = len(game.started.players)
     if not 0 <= seat < n:
-        abort(400, description=_("pov=%(seat)s: no such seat at this table (seats 0–%(last)s); pov=%(spectator)s is the view " "from no seat",
-                                 seat=seat, last=n - 1, spectator=SPECTATOR))
+        abort(
+            400,
+            description=_(
+                "pov=%(seat)s: no such seat at this table (seats 0–%(last)s); pov=%(spectator)s is the view "
+                "from no seat",
+                seat=seat,
+                last=n - 1,
+                spectator=SPECTATOR,
+            ),
+        )
     return seat

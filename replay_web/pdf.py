@@ -33,9 +33,17 @@ CHROMIUM_ENV = "RUMMY_LEDGER_CHROMIUM"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 #: switches for a headless Chromium that may run as root in a container
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-extensions", "--disable-default-apps", "--no-first-run", "--mute-audio",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--no-first-run",
+    "--mute-audio",
 ]
 #: how long one PDF may take (milliseconds)
 TIMEOUT_MS = 60_000
@@ -87,7 +95,8 @@ def _print(html: str) -> bytes:
         except PlaywrightError as exc:
             first = (str(exc).strip().splitlines() or ["no message"])[0]
             raise PdfUnavailableError(
-                f"cannot start Chromium ({exe or 'the browser Playwright installed'}): {first}; install Debian's " "chromium "
+                f"cannot start Chromium ({exe or 'the browser Playwright installed'}): {first}; install Debian's "
+                "chromium "
                 f"or set {CHROMIUM_ENV} to a Chromium binary; -o FILE.html writes the printable page without it"
             ) from None
         try:

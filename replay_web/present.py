@@ -22,8 +22,20 @@ from ledger.state import TableState
 from ledger.variants.threshold import ThresholdRules
 from ledger.views import PHASES, move_text, state_view
 
-__all__ = ["AREAS", "ORDERS", "around", "board", "face", "game_result", "has_opening", "move_text", "scoreboard", "sorted_hand",
-           "stands_for_text", "suit_markup"]
+__all__ = [
+    "AREAS",
+    "ORDERS",
+    "around",
+    "board",
+    "face",
+    "game_result",
+    "has_opening",
+    "move_text",
+    "scoreboard",
+    "sorted_hand",
+    "stands_for_text",
+    "suit_markup",
+]
 
 #: how the viewer lays out a hand: ``suit`` (by suit, then rank) or ``dealt`` (as the record holds it)
 ORDERS = ("suit", "dealt")
@@ -34,10 +46,29 @@ _RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
 #: keys of :func:`ledger.views.state_view` the board shows in its own places;
 #: any other key (a variant's ``extra_view``) is listed as variant data
-BASE_VIEW_KEYS = frozenset({
-    "discard_hidden", "game_id", "variant", "ruleset", "position", "hand", "dealer", "turn", "phase", "pov", "seats",
-    "stock_count", "stock", "discard", "melds", "pozzetti", "totals", "findings", "ended",
-})
+BASE_VIEW_KEYS = frozenset(
+    {
+        "discard_hidden",
+        "game_id",
+        "variant",
+        "ruleset",
+        "position",
+        "hand",
+        "dealer",
+        "turn",
+        "phase",
+        "pov",
+        "seats",
+        "stock_count",
+        "stock",
+        "discard",
+        "melds",
+        "pozzetti",
+        "totals",
+        "findings",
+        "ended",
+    }
+)
 #: keys of a meld view shown in their own places; others come from the
 #: variant's ``meld_label`` and are shown as badges
 BASE_MELD_KEYS = frozenset({"id", "seat", "side", "kind", "cards", "stands_for", "valid"})
@@ -105,8 +136,14 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
     """
     view = state_view(state, pov, seen if seen is not None else sight(state, pov))
     if order == "suit":
-        view["seats"] = [dict(s, cards=None if s["cards"] is None else sorted_hand(s["cards"]),
-                              seen=sorted_hand(s["seen"]) if s.get("seen") else s.get("seen")) for s in view["seats"]]
+        view["seats"] = [
+            dict(
+                s,
+                cards=None if s["cards"] is None else sorted_hand(s["cards"]),
+                seen=sorted_hand(s["seen"]) if s.get("seen") else s.get("seen"),
+            )
+            for s in view["seats"]
+        ]
     if view["ended"]:
         turn_text = f"game over: {view['ended'].replace('_', ' ')}"
     elif view["turn"] is not None:
@@ -197,14 +234,16 @@ def scoreboard(sheet: ScoreSheet, played: ScoreSheet, labels: list[str]) -> dict
             points = ln.points if ln else 0
             running[side] += points
             claimed = ln.claimed if ln else None
-            cells.append({
-                "points": points,
-                "played": lp.points if lp else 0,
-                "breakdown": [(k, v) for k, v in (ln.breakdown if ln else {}).items() if v],
-                "claimed": claimed,
-                "claim_differs": claimed is not None and claimed != points and claimed != (lp.points if lp else 0),
-                "total": running[side],
-            })
+            cells.append(
+                {
+                    "points": points,
+                    "played": lp.points if lp else 0,
+                    "breakdown": [(k, v) for k, v in (ln.breakdown if ln else {}).items() if v],
+                    "claimed": claimed,
+                    "claim_differs": claimed is not None and claimed != points and claimed != (lp.points if lp else 0),
+                    "total": running[side],
+                }
+            )
         hands.append({"hand": h.hand, "reason": h.reason.replace("_", " "), "seat": h.seat, "cells": cells})
     return {
         "labels": labels,

@@ -71,8 +71,18 @@ from replay_web.words import (
     side_label,
 )
 
-__all__ = ["bp", "build_report", "render_html", "report_css", "seal_of", "rewound_by", "move_line", "ReportError",
-           "MOVES_BEFORE", "MOVES_AFTER"]
+__all__ = [
+    "bp",
+    "build_report",
+    "render_html",
+    "report_css",
+    "seal_of",
+    "rewound_by",
+    "move_line",
+    "ReportError",
+    "MOVES_BEFORE",
+    "MOVES_AFTER",
+]
 
 #: moves shown before and after the position in dispute
 MOVES_BEFORE = 6
@@ -155,7 +165,9 @@ def longest_turns(events: Sequence[Event], state: TableState, top: int = 3) -> l
 
     def close() -> None:
         if run_seat is not None and run_from is not None and run_last is not None and run_last >= run_from:
-            runs.setdefault(run_seat, []).append({"start": run_start, "end": run_end, "seconds": int((run_last - run_from).total_seconds())})
+            runs.setdefault(run_seat, []).append(
+                {"start": run_start, "end": run_end, "seconds": int((run_last - run_from).total_seconds())}
+            )
 
     for pos, e in enumerate(events):
         seat = getattr(e, "seat", None) if e.type not in ("hand_ended", "penalty_assessed") else None
@@ -221,6 +233,7 @@ def _duration(seconds: int) -> str:
 
 # --- the report's data ----------------------------------------------------------
 
+
 def _rulings(events: Sequence[Event], final: TableState, _: Gettext) -> list[dict[str, Any]]:
     """The referee's ``penalty_assessed`` / ``position_restored`` events in
     record order, each with the finding it rules on: its ``finding`` field
@@ -239,15 +252,20 @@ def _rulings(events: Sequence[Event], final: TableState, _: Gettext) -> list[dic
             "note": e.note,
         }
         if isinstance(e, PenaltyAssessed):
-            row.update(rule=e.rule, points=_signed(e.points),
-                       target=final.name(e.seat) if e.seat is not None else _("team %(n)s") % {"n": e.team})
+            row.update(
+                rule=e.rule,
+                points=_signed(e.points),
+                target=final.name(e.seat) if e.seat is not None else _("team %(n)s") % {"n": e.team},
+            )
         else:
             row.update(rule=None, target=None, reason=e.reason, restored_to=e.target)
         out.append(row)
     return out
 
 
-def _claims(sheet: ScoreSheet, played: ScoreSheet, final: TableState, labels: list[str], _: Gettext) -> list[dict[str, Any]]:
+def _claims(
+    sheet: ScoreSheet, played: ScoreSheet, final: TableState, labels: list[str], _: Gettext
+) -> list[dict[str, Any]]:
     """Every claimed score against the computed one, with the difference explained."""
     out = []
     for h, hp in zip(sheet.hands, played.hands):
@@ -259,32 +277,47 @@ def _claims(sheet: ScoreSheet, played: ScoreSheet, final: TableState, labels: li
             as_played = lp.points if lp else 0
             diff = ln.claimed - ln.points
             penalties = [p for p in final.penalties if p.hand == h.hand and p.side == ln.side]
-            parts = ", ".join(f"{_(BREAKDOWN.get(k, k.replace('_', ' ')))} {_signed(v)}" for k, v in ln.breakdown.items() if v)
-            pen_text = "; ".join(_("penalty %(points)s at position %(pos)s (%(rule)s)") % {"points": _signed(p.points), "pos": p.position, "rule": p.rule}
-                                 for p in penalties)
+            parts = ", ".join(
+                f"{_(BREAKDOWN.get(k, k.replace('_', ' ')))} {_signed(v)}" for k, v in ln.breakdown.items() if v
+            )
+            pen_text = "; ".join(
+                _("penalty %(points)s at position %(pos)s (%(rule)s)")
+                % {"points": _signed(p.points), "pos": p.position, "rule": p.rule}
+                for p in penalties
+            )
             if diff == 0:
                 why = _("The claim agrees with the computed score.")
                 if pen_text:
                     why += " " + _("It includes the referee's rulings: %(penalties)s.") % {"penalties": pen_text}
             elif penalties and ln.claimed == as_played:
-                why = _("The claim agrees with the score as played; the referee's rulings make the difference: " "%(penalties)s.") % {"penalties": pen_text}
+                why = _(
+                    "The claim agrees with the score as played; the referee's rulings make the difference: "
+                    "%(penalties)s."
+                ) % {"penalties": pen_text}
             else:
-                key = (N_("The claim is %(n)s points higher than the computed score.") if diff > 0
-                       else N_("The claim is %(n)s points lower than the computed score."))
+                key = (
+                    N_("The claim is %(n)s points higher than the computed score.")
+                    if diff > 0
+                    else N_("The claim is %(n)s points lower than the computed score.")
+                )
                 why = _(key) % {"n": abs(diff)}
                 if pen_text:
-                    why += " " + _("The computed score includes the referee's rulings: %(penalties)s.") % {"penalties": pen_text}
-            out.append({
-                "hand": h.hand,
-                "side": labels[ln.side],
-                "claimed": ln.claimed,
-                "computed": ln.points,
-                "played": as_played,
-                "difference": _signed(diff),
-                "differs": diff != 0,
-                "breakdown": parts,
-                "explanation": why,
-            })
+                    why += " " + _("The computed score includes the referee's rulings: %(penalties)s.") % {
+                        "penalties": pen_text
+                    }
+            out.append(
+                {
+                    "hand": h.hand,
+                    "side": labels[ln.side],
+                    "claimed": ln.claimed,
+                    "computed": ln.points,
+                    "played": as_played,
+                    "difference": _signed(diff),
+                    "differs": diff != 0,
+                    "breakdown": parts,
+                    "explanation": why,
+                }
+            )
     return out
 
 
@@ -299,13 +332,19 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
             ln, lp = by_side.get(side), played_side.get(side)
             points = ln.points if ln else 0
             running[side] += points
-            cells.append({
-                "points": points,
-                "played": lp.points if lp else 0,
-                "claimed": ln.claimed if ln else None,
-                "breakdown": [(_(BREAKDOWN.get(k, k.replace("_", " "))), _signed(v)) for k, v in (ln.breakdown if ln else {}).items() if v],
-                "total": running[side],
-            })
+            cells.append(
+                {
+                    "points": points,
+                    "played": lp.points if lp else 0,
+                    "claimed": ln.claimed if ln else None,
+                    "breakdown": [
+                        (_(BREAKDOWN.get(k, k.replace("_", " "))), _signed(v))
+                        for k, v in (ln.breakdown if ln else {}).items()
+                        if v
+                    ],
+                    "total": running[side],
+                }
+            )
         hands.append({"hand": h.hand, "reason": _(HAND_END_REASONS.get(h.reason, h.reason)), "cells": cells})
     return {
         "labels": labels,
@@ -325,7 +364,11 @@ def _table(state: TableState, _: Gettext) -> dict[str, Any]:
     if v["ended"]:
         turn = _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(v["ended"], v["ended"]))}
     elif v["turn"] is not None:
-        turn = _("%(who)s (seat %(seat)s) %(phase)s") % {"who": state.name(v["turn"]), "seat": v["turn"], "phase": _(PHASES.get(v["phase"], v["phase"]))}
+        turn = _("%(who)s (seat %(seat)s) %(phase)s") % {
+            "who": state.name(v["turn"]),
+            "seat": v["turn"],
+            "phase": _(PHASES.get(v["phase"], v["phase"])),
+        }
     else:
         turn = _(PHASES.get(v["phase"], v["phase"]))
     for g in b["sides"]:
@@ -344,9 +387,15 @@ def _table(state: TableState, _: Gettext) -> dict[str, Any]:
     }
 
 
-def build_report(events: Sequence[Event], *, at: int | None = None, finding: int | None = None,
-                 lang: str = DEFAULT_LANG, replayer: Replayer | None = None,
-                 seals: Sequence[str | None] | None = None) -> dict[str, Any]:
+def build_report(
+    events: Sequence[Event],
+    *,
+    at: int | None = None,
+    finding: int | None = None,
+    lang: str = DEFAULT_LANG,
+    replayer: Replayer | None = None,
+    seals: Sequence[str | None] | None = None,
+) -> dict[str, Any]:
     """The report's data (the template's context) for a validated record.
 
     ``at``: the position in dispute (default: ``finding``, else the first
@@ -389,27 +438,33 @@ def build_report(events: Sequence[Event], *, at: int | None = None, finding: int
     rules_at: dict[int, list[str]] = {}
     for f in findings:
         rules_at.setdefault(f.position, []).append(f.rule)
-    moves = [{
-        "pos": p,
-        "text": move_line(events[p], final, _),
-        "rules": rules_at.get(p, []),
-        "current": p == at,
-        "rewound_by": rewound.get(p),
-        "note": events[p].note,
-        "time": events[p].at,
-        "tempo": tempo_text(since[p]),
-    } for p in range(lo, hi + 1)]
+    moves = [
+        {
+            "pos": p,
+            "text": move_line(events[p], final, _),
+            "rules": rules_at.get(p, []),
+            "current": p == at,
+            "rewound_by": rewound.get(p),
+            "note": events[p].note,
+            "time": events[p].at,
+            "tempo": tempo_text(since[p]),
+        }
+        for p in range(lo, hi + 1)
+    ]
 
-    finding_rows = [{
-        "position": f.position,
-        "hand": f.hand,
-        "seat": final.name(f.seat) if f.seat is not None else "",
-        "rule": f.rule,
-        "message": finding_text(f.message, finding_words),
-        "disputed": finding is not None and f.position == finding,
-        "ruled_by": ruled_by.get(f.position, []),
-        "rewound_by": rewound.get(f.position),
-    } for f in findings]
+    finding_rows = [
+        {
+            "position": f.position,
+            "hand": f.hand,
+            "seat": final.name(f.seat) if f.seat is not None else "",
+            "rule": f.rule,
+            "message": finding_text(f.message, finding_words),
+            "disputed": finding is not None and f.position == finding,
+            "ruled_by": ruled_by.get(f.position, []),
+            "rewound_by": rewound.get(f.position),
+        }
+        for f in findings
+    ]
     cited = []
     for rule in [f.rule for f in findings] + [r["rule"] for r in rulings if r["rule"]]:
         if rule not in cited:
@@ -449,12 +504,15 @@ def build_report(events: Sequence[Event], *, at: int | None = None, finding: int
         "claims": _claims(sheet, played, final, labels, _),
         "seal": seal_of(events, seals),
         "seal_stored": seals is not None,
-        "tempo": [{**row, "turns": [{**t, "time": _duration(t["seconds"])} for t in row["turns"]]}
-                  for row in longest_turns(events, final)],
+        "tempo": [
+            {**row, "turns": [{**t, "time": _duration(t["seconds"])} for t in row["turns"]]}
+            for row in longest_turns(events, final)
+        ],
     }
 
 
 # --- rendering ------------------------------------------------------------------
+
 
 @cache
 def _env(lang: str) -> Environment:
@@ -480,17 +538,20 @@ def report_css() -> str:
     return CSS.read_text(encoding="utf-8")
 
 
-def render_html(data: dict[str, Any], *, css_href: str | None = None, back_href: str | None = None,
-                pdf_href: str | None = None) -> str:
+def render_html(
+    data: dict[str, Any], *, css_href: str | None = None, back_href: str | None = None, pdf_href: str | None = None
+) -> str:
     """The report page. ``css_href``: link the stylesheet there (the viewer,
     whose Content-Security-Policy allows no inline style); None: the
     stylesheet is inlined, so the file stands alone (``-o FILE.html``, PDF)."""
     template = _env(data["lang"]).get_template("report.html")
-    return template.render(r=data, css_href=css_href, css_text=None if css_href else report_css(), back_href=back_href,
-                           pdf_href=pdf_href)
+    return template.render(
+        r=data, css_href=css_href, css_text=None if css_href else report_css(), back_href=back_href, pdf_href=pdf_href
+    )
 
 
 # --- the viewer's route -------------------------------------------------------------
+
 
 def _whole(name: str) -> int | None:
     raw = request.args.get(name)
@@ -507,16 +568,25 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
 
     game = params.load_game(game_id)
     if not access.reader_access(game).omniscient:
-        abort(403, description="the dispute report of an unfinished game shows every card: it needs a referee's token "
-                               "(Authorization: Bearer …); a finished game's report is public")
+        abort(
+            403,
+            description="the dispute report of an unfinished game shows every card: it needs a referee's token "
+            "(Authorization: Bearer …); a finished game's report is public",
+        )
     at = params.position(request.args, game) if request.args.get("at") not in (None, "") else None
     finding = _whole("finding")
     fmt = request.args.get("format", "html")
     if fmt not in ("html", "pdf"):
         abort(400, description=f"format={fmt!r}: the report is html or pdf")
     try:
-        data = build_report(game.events, at=at, finding=finding, lang=current_lang(), replayer=game.replayer,
-                            seals=game.seals if game.seals_stored else None)
+        data = build_report(
+            game.events,
+            at=at,
+            finding=finding,
+            lang=current_lang(),
+            replayer=game.replayer,
+            seals=game.seals if game.seals_stored else None,
+        )
     except ReportError as exc:
         abort(400, description=str(exc))
     return game, data
@@ -536,7 +606,9 @@ def report_page(game_id: str):
         data,
         css_href=url_for("static", filename="report.css"),
         back_href=url_for("games.game_page", game_id=game_id, at=data["at"]),
-        pdf_href=url_for("report.report_pdf", game_id=game_id, at=data["at"], finding=data["finding"], lang=data["lang"]),
+        pdf_href=url_for(
+            "report.report_pdf", game_id=game_id, at=data["at"], finding=data["finding"], lang=data["lang"]
+        ),
     )
     return make_response(html)
 

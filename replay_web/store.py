@@ -83,15 +83,17 @@ class RecordStore:
         for evs in self._games.values():
             first = evs[0]
             assert isinstance(first, GameStarted)
-            out.append(GameSummary(
-                game_id=first.game_id,
-                variant=first.variant,
-                ruleset=first.ruleset,
-                players=tuple(p.name for p in sorted(first.players, key=lambda p: p.seat)),
-                hands=sum(1 for e in evs if e.type == "hand_dealt"),
-                events=len(evs),
-                meta=meta_of(first),
-            ))
+            out.append(
+                GameSummary(
+                    game_id=first.game_id,
+                    variant=first.variant,
+                    ruleset=first.ruleset,
+                    players=tuple(p.name for p in sorted(first.players, key=lambda p: p.seat)),
+                    hands=sum(1 for e in evs if e.type == "hand_dealt"),
+                    events=len(evs),
+                    meta=meta_of(first),
+                )
+            )
         return out
 
     def version(self, game_id: str) -> int:

@@ -74,10 +74,28 @@ def setting(app: Any, key: str) -> float:
 class Item:
     """One stored event of a watched game and its two JSON forms (made once)."""
 
-    __slots__ = ("position", "event", "findings", "spectator_findings", "received_at", "received_text", "text", "spectator_text", "_json")
+    __slots__ = (
+        "position",
+        "event",
+        "findings",
+        "spectator_findings",
+        "received_at",
+        "received_text",
+        "text",
+        "spectator_text",
+        "_json",
+    )
 
-    def __init__(self, position: int, event: Event, findings: tuple[Finding, ...], received_at: str | None,
-                 text: str, spectator_text: str, spectator_findings: tuple[Finding, ...] | None = None) -> None:
+    def __init__(
+        self,
+        position: int,
+        event: Event,
+        findings: tuple[Finding, ...],
+        received_at: str | None,
+        text: str,
+        spectator_text: str,
+        spectator_findings: tuple[Finding, ...] | None = None,
+    ) -> None:
         self.position = position
         self.event = event
         self.findings = findings
@@ -146,8 +164,17 @@ class Feed:
                 seen = sight(state, SPECTATOR) if waiting else None
                 shown = tuple(f for f in waiting if finding_visible(f, state, SPECTATOR, seen))
                 self.pending = [f for f in waiting if f not in shown]
-                new.append(Item(position, event, fresh, times.get(position),
-                                describe(event, state), move_text(event, state, SPECTATOR), shown))
+                new.append(
+                    Item(
+                        position,
+                        event,
+                        fresh,
+                        times.get(position),
+                        describe(event, state),
+                        move_text(event, state, SPECTATOR),
+                        shown,
+                    )
+                )
             with self.cond:
                 self.items.extend(new)
                 self.state = state
@@ -313,7 +340,9 @@ def events(game_id: str):
         if hub.streams >= limit:
             from replay_web.write import ApiError
 
-            raise ApiError(503, f"too many open streams on this server ({limit}); retry shortly", headers={"Retry-After": "5"})
+            raise ApiError(
+                503, f"too many open streams on this server ({limit}); retry shortly", headers={"Retry-After": "5"}
+            )
         hub.streams += 1
     released = threading.Event()
 

@@ -95,7 +95,6 @@ BREAKDOWN = {
 }
 
 
-
 def side_label(state: TableState, side: int, _: Gettext) -> str:
     seats = state.seats_of(side)
     if len(seats) == 1:
@@ -123,10 +122,17 @@ def move_line(event: Event, state: TableState | None, _: Gettext) -> str:
 
     if t == "game_started":
         return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
-            "game": e.game_id, "variant": VARIANT_NAMES.get(e.variant, e.variant),
-            "ruleset": e.ruleset or (state.rules.ruleset if state is not None else "default"), "names": ", ".join(p.name for p in e.players)}
+            "game": e.game_id,
+            "variant": VARIANT_NAMES.get(e.variant, e.variant),
+            "ruleset": e.ruleset or (state.rules.ruleset if state is not None else "default"),
+            "names": ", ".join(p.name for p in e.players),
+        }
     if t == "hand_dealt":
-        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {"hand": e.hand, "dealer": who(e.dealer), "cards": pretty_list(e.discard)}
+        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {
+            "hand": e.hand,
+            "dealer": who(e.dealer),
+            "cards": pretty_list(e.discard),
+        }
     if t == "card_drawn":
         return _("%(who)s draws %(card)s from the stock") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "upcard_passed":
@@ -136,21 +142,39 @@ def move_line(event: Event, state: TableState | None, _: Gettext) -> str:
             return _("%(who)s takes %(card)s from the discard pile") % {"who": who(e.seat), "card": pretty(e.cards[0])}
         return _("%(who)s takes the discard pile: %(cards)s") % {"who": who(e.seat), "cards": pretty_list(e.cards)}
     if t == "meld_laid":
-        return _("%(who)s melds %(cards)s [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
+        return _("%(who)s melds %(cards)s [%(meld)s]") % {
+            "who": who(e.seat),
+            "cards": pretty_list(e.cards),
+            "meld": e.meld,
+        }
     if t == "meld_extended":
-        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {"who": who(e.seat), "cards": pretty_list(e.cards), "meld": e.meld}
+        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {
+            "who": who(e.seat),
+            "cards": pretty_list(e.cards),
+            "meld": e.meld,
+        }
     if t == "joker_swapped":
         return _("%(who)s swaps %(card)s for the %(joker)s in [%(meld)s]") % {
-            "who": who(e.seat), "card": pretty(e.card), "joker": pretty(e.joker), "meld": e.meld}
+            "who": who(e.seat),
+            "card": pretty(e.card),
+            "joker": pretty(e.joker),
+            "meld": e.meld,
+        }
     if t == "pozzetto_taken":
         return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
     if t == "card_discarded":
         return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "knocked":
         if not e.deadwood:
-            return _("%(who)s goes gin, discarding %(card)s face down") % {"who": who(e.seat), "card": pretty(e.discard)}
+            return _("%(who)s goes gin, discarding %(card)s face down") % {
+                "who": who(e.seat),
+                "card": pretty(e.discard),
+            }
         return _("%(who)s knocks with deadwood %(cards)s, discarding %(card)s face down") % {
-            "who": who(e.seat), "cards": pretty_list(e.deadwood), "card": pretty(e.discard)}
+            "who": who(e.seat),
+            "cards": pretty_list(e.deadwood),
+            "card": pretty(e.discard),
+        }
     if t == "stock_restocked":
         return _("the discard pile becomes the stock")
     if t == "hand_ended":
@@ -160,14 +184,16 @@ def move_line(event: Event, state: TableState | None, _: Gettext) -> str:
         return _("hand ends: %(reason)s") % {"reason": reason}
     if t == "penalty_assessed":
         target = who(e.seat) if e.seat is not None else _("team %(n)s") % {"n": e.team}
-        return _("referee: penalty %(points)s to %(target)s (%(rule)s)") % {"points": _signed(e.points), "target": target, "rule": e.rule}
+        return _("referee: penalty %(points)s to %(target)s (%(rule)s)") % {
+            "points": _signed(e.points),
+            "target": target,
+            "rule": e.rule,
+        }
     if t == "position_restored":
         return _("referee restores the table to move %(target)s: %(reason)s") % {"target": e.target, "reason": e.reason}
     if t == "game_ended":
         return _("game ends: %(reason)s") % {"reason": _(GAME_END_REASONS.get(e.reason, e.reason))}
     return t
-
-
 
 
 def _gettext() -> Gettext:
@@ -206,10 +232,15 @@ def turn_line(view: dict[str, Any], english: str) -> str:
         return english
     _ = translations(lang).gettext
     if view["ended"]:
-        return _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(view["ended"], view["ended"].replace("_", " ")))}
+        return _("game over: %(reason)s") % {
+            "reason": _(GAME_END_REASONS.get(view["ended"], view["ended"].replace("_", " ")))
+        }
     if view["turn"] is not None:
-        return _("%(who)s (seat %(seat)s) %(phase)s") % {"who": view["seats"][view["turn"]]["name"], "seat": view["turn"],
-                                                        "phase": _(PHASES.get(view["phase"], view["phase"]))}
+        return _("%(who)s (seat %(seat)s) %(phase)s") % {
+            "who": view["seats"][view["turn"]]["name"],
+            "seat": view["turn"],
+            "phase": _(PHASES.get(view["phase"], view["phase"])),
+        }
     return _(PHASES.get(view["phase"], view["phase"]))
 
 
@@ -249,11 +280,19 @@ def ruling_status(ruling: Any, state: TableState | None) -> str:
             who = state.name(ruling.seat) if state is not None else _("seat %(n)s") % {"n": ruling.seat}
         else:
             who = _("team %(n)s") % {"n": ruling.team}
-        what = _("penalty %(points)s to %(target)s (%(rule)s)") % {"points": f"{ruling.points:+d}", "target": who, "rule": ruling.rule}
+        what = _("penalty %(points)s to %(target)s (%(rule)s)") % {
+            "points": f"{ruling.points:+d}",
+            "target": who,
+            "rule": ruling.rule,
+        }
     else:
         what = _("table restored to move %(n)s") % {"n": ruling.target}
     if ruling.referee:
-        return _("ruled at position %(pos)s by %(referee)s: %(what)s") % {"pos": ruling.position, "referee": ruling.referee, "what": what}
+        return _("ruled at position %(pos)s by %(referee)s: %(what)s") % {
+            "pos": ruling.position,
+            "referee": ruling.referee,
+            "what": what,
+        }
     return _("ruled at position %(pos)s: %(what)s") % {"pos": ruling.position, "what": what}
 
 
@@ -283,27 +322,42 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
     if code == "JK":
         return _("joker")
     rank, suit = code[:-1], code[-1]
-    return _("%(rank)s of %(suit)s") % {"rank": _(RANK_WORDS[rank]) if rank in RANK_WORDS else rank,
-                                       "suit": _(SUIT_WORDS.get(suit, suit))}
+    return _("%(rank)s of %(suit)s") % {
+        "rank": _(RANK_WORDS[rank]) if rank in RANK_WORDS else rank,
+        "suit": _(SUIT_WORDS.get(suit, suit)),
+    }
 
 
 #: the variants' board notes (``extra_view``'s ``notes``, English sentences
 #: made in ledger/variants) and their catalog entries, tried in order
-_NOTES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(rx), msg) for rx, msg in (
-    (r"^(?P<who>.+): pozzetto taken$", N_("%(who)s: pozzetto taken")),
-    (r"^(?P<who>.+): pozzetto not taken yet$", N_("%(who)s: pozzetto not taken yet")),
-    (r"^pozzetto (?P<n>\d+) became the stock$", N_("pozzetto %(n)s became the stock")),
-    (r"^the hand ended at the stock's end after position (?P<n>\d+): later play does not count$",
-     N_("the hand ended at the stock's end after position %(n)s: later play does not count")),
-    (r"^(?P<who>.+): deadwood (?P<n>-?\d+) \(knocked\)$", N_("%(who)s: deadwood %(n)s (knocked)")),
-    (r"^(?P<who>.+): deadwood (?P<n>-?\d+)$", N_("%(who)s: deadwood %(n)s")),
-    (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)$",
-     N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)")),
-    (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock$", N_("%(who)s: best deadwood %(n)s, could knock")),
-    (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock$", N_("%(who)s: best deadwood %(n)s, could not knock")),
-    (r"^a seat reaching (?P<n>\d+) points is out; out: (?P<who>.+)$", N_("a seat reaching %(n)s points is out; out: %(who)s")),
-    (r"^a seat reaching (?P<n>\d+) points is out$", N_("a seat reaching %(n)s points is out")),
-))
+_NOTES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(rx), msg)
+    for rx, msg in (
+        (r"^(?P<who>.+): pozzetto taken$", N_("%(who)s: pozzetto taken")),
+        (r"^(?P<who>.+): pozzetto not taken yet$", N_("%(who)s: pozzetto not taken yet")),
+        (r"^pozzetto (?P<n>\d+) became the stock$", N_("pozzetto %(n)s became the stock")),
+        (
+            r"^the hand ended at the stock's end after position (?P<n>\d+): later play does not count$",
+            N_("the hand ended at the stock's end after position %(n)s: later play does not count"),
+        ),
+        (r"^(?P<who>.+): deadwood (?P<n>-?\d+) \(knocked\)$", N_("%(who)s: deadwood %(n)s (knocked)")),
+        (r"^(?P<who>.+): deadwood (?P<n>-?\d+)$", N_("%(who)s: deadwood %(n)s")),
+        (
+            r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)$",
+            N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
+        ),
+        (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock$", N_("%(who)s: best deadwood %(n)s, could knock")),
+        (
+            r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock$",
+            N_("%(who)s: best deadwood %(n)s, could not knock"),
+        ),
+        (
+            r"^a seat reaching (?P<n>\d+) points is out; out: (?P<who>.+)$",
+            N_("a seat reaching %(n)s points is out; out: %(who)s"),
+        ),
+        (r"^a seat reaching (?P<n>\d+) points is out$", N_("a seat reaching %(n)s points is out")),
+    )
+)
 
 
 def variant_note(line: str) -> str:

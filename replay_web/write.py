@@ -48,7 +48,9 @@ DEFAULT_MAX_BODY = 1024 * 1024
 class ApiError(HTTPException):
     """An error answer with extra JSON fields (``extra``) and headers."""
 
-    def __init__(self, code: int, message: str, extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, code: int, message: str, extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         self.code = code
         super().__init__(description=message)
         self.extra = extra or {}
@@ -64,21 +66,34 @@ def record_error(err: RecordError, lines: list[int] | None = None, *, offset: in
     line = err.line
     if line is None and err.position is not None and lines is not None and 0 <= err.position - offset < len(lines):
         line = lines[err.position - offset]
-    return ApiError(400, err.describe() if line is None else err.with_location(line=line).describe(),
-                    {"rule": err.rule, "line": line, "field": err.field, "position": err.position, "reason": err.message})
+    return ApiError(
+        400,
+        err.describe() if line is None else err.with_location(line=line).describe(),
+        {"rule": err.rule, "line": line, "field": err.field, "position": err.position, "reason": err.message},
+    )
 
 
 def _events_from_body() -> tuple[list[Event], list[int]]:
     """The body's events and their body lines; 415/413/400 otherwise."""
     ctype = (request.mimetype or "").lower()
     if ctype not in JSON_TYPES + LINES_TYPES:
-        raise ApiError(415, f"send the events as application/json (one event) or application/x-ndjson (JSON Lines), not {ctype}" if ctype else "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON " "Lines)")
+        raise ApiError(
+            415,
+            f"send the events as application/json (one event) or application/x-ndjson (JSON Lines), not {ctype}"
+            if ctype
+            else "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON "
+            "Lines)",
+        )
     body = request.get_data(cache=False)  # 413 when Content-Length is above MAX_CONTENT_LENGTH
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if request.content_length is None and limit is not None and len(body) >= limit:
         # a chunked body: werkzeug stops reading at the limit without a word, so a
         # body that reached it was cut; refuse it whole rather than store its start
-        raise ApiError(413, f"the body is {limit:,} bytes or more (sent in chunks); the limit is {limit - 1:,} bytes: send fewer " "events per request")
+        raise ApiError(
+            413,
+            f"the body is {limit:,} bytes or more (sent in chunks); the limit is {limit - 1:,} bytes: send fewer "
+            "events per request",
+        )
     try:
         if ctype in JSON_TYPES:
             if not body.strip():
@@ -112,15 +127,20 @@ def _expected() -> int:
         m = _IF_MATCH.match(header)
         if m is None:
             shown = header.encode("latin-1", "replace").decode("utf-8", "replace")  # WSGI headers arrive as latin-1
-            raise ApiError(400, f"If-Match {shown!r}: give the expected next position as a quoted number, e.g. If-Match: \"12\"")
+            raise ApiError(
+                400, f'If-Match {shown!r}: give the expected next position as a quoted number, e.g. If-Match: "12"'
+            )
         values.append(int(m.group(1)))
     if query is not None:
         if not (query.isascii() and query.isdigit()):  # "٣".isdigit() is true
             raise ApiError(400, f"expected={query!r} is not a position (a whole number ≥ 0)")
         values.append(int(query))
     if not values:
-        raise ApiError(428, "say which position the first event takes: If-Match: \"<position>\" "
-                            "or ?expected=N (the game's current length)")
+        raise ApiError(
+            428,
+            'say which position the first event takes: If-Match: "<position>" '
+            "or ?expected=N (the game's current length)",
+        )
     if len(set(values)) > 1:
         raise ApiError(400, f"If-Match says {values[0]} and ?expected= says {values[1]}")
     return values[0]
@@ -177,15 +197,26 @@ def create_game():
     events, lines = _events_from_body()
     first = events[0]
     if not isinstance(first, GameStarted):
-        raise record_error(RecordError("REC-ORDER", f"a new game starts with game_started, not {first.type}", line=lines[0], field="type", position=0))
+        raise record_error(
+            RecordError(
+                "REC-ORDER",
+                f"a new game starts with game_started, not {first.type}",
+                line=lines[0],
+                field="type",
+                position=0,
+            )
+        )
     access.check_write(token, first, events)
     try:
         result = _append(app, first.game_id, events, 0, token.label)
     except RecordError as err:
         raise record_error(err, lines) from None
     except (GameConflictError, ConcurrentAppendError):
-        raise ApiError(409, f"game {first.game_id!r} is already stored; append to it with POST /api/games/{first.game_id}/events",
-                       {"length": _length(app, first.game_id)}) from None
+        raise ApiError(
+            409,
+            f"game {first.game_id!r} is already stored; append to it with POST /api/games/{first.game_id}/events",
+            {"length": _length(app, first.game_id)},
+        ) from None
     return _created(result, 201, url_for("api.game", game_id=first.game_id))
 
 
@@ -203,9 +234,13 @@ def append(game_id: str):
         raise record_error(err, lines, offset=expected) from None
     except ConcurrentAppendError:
         length = _length(app, game_id)
-        raise ApiError(409, f"game {game_id!r} has {length} events: position {expected} is not the next one "
-                       f"(another writer was first?); re-read and retry with If-Match: \"{length}\"",
-                       {"length": length}, {"ETag": f'"{length}"'}) from None
+        raise ApiError(
+            409,
+            f"game {game_id!r} has {length} events: position {expected} is not the next one "
+            f'(another writer was first?); re-read and retry with If-Match: "{length}"',
+            {"length": length},
+            {"ETag": f'"{length}"'},
+        ) from None
     except GameConflictError as err:
         raise ApiError(409, str(err), {"length": _length(app, game_id)}) from None
     return _created(result, 201, url_for("stream.events", game_id=game_id, after=result.first - 1))

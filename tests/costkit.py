@@ -30,7 +30,9 @@ def run_child(args: list[str], cwd: Path | None = None, env: dict[str, str] | No
     out_path = Path(cwd or ".") / f".child-{os.getpid()}.out"
     err_path = out_path.with_suffix(".err")
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen(args, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, stdout=out, stderr=err)
+        proc = subprocess.Popen(
+            args, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, stdout=out, stderr=err
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
     stdout, stderr = out_path.read_text(), err_path.read_text()

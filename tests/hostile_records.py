@@ -27,8 +27,19 @@ def turn_spam(events: int, game_id: str = "spam-1", restore_every: int = 0) -> b
     turn on); an empty stock is restocked from the discard pile. With
     ``restore_every`` > 0, a ``position_restored`` back to just before the
     draw follows every ``restore_every``-th draw."""
-    out = [_line(game_started(game_id=game_id)),
-           _line({"type": "hand_dealt", "hand": 1, "dealer": 1, "hands": RAMINO_HANDS, "discard": RAMINO_UPCARD, "stock": ramino_stock()})]
+    out = [
+        _line(game_started(game_id=game_id)),
+        _line(
+            {
+                "type": "hand_dealt",
+                "hand": 1,
+                "dealer": 1,
+                "hands": RAMINO_HANDS,
+                "discard": RAMINO_UPCARD,
+                "stock": ramino_stock(),
+            }
+        ),
+    ]
     stock = list(ramino_stock())
     discard = list(RAMINO_UPCARD)
     pos = 1
@@ -45,7 +56,9 @@ def turn_spam(events: int, game_id: str = "spam-1", restore_every: int = 0) -> b
         pos += 1
         draws += 1
         if restore_every and draws % restore_every == 0:
-            out.append(_line({"type": "position_restored", "target": pos - 1, "reason": "a draw out of turn is taken back"}))
+            out.append(
+                _line({"type": "position_restored", "target": pos - 1, "reason": "a draw out of turn is taken back"})
+            )
             pos += 1
             continue
         stock.pop(0)
@@ -64,12 +77,37 @@ def gin_stock_hog(game_id: str = "hog-1") -> bytes:
     hearts = [c[:-1] + "H" for c in clubs]
     spades = [c[:-1] + "S" for c in clubs]
     stock = clubs[10:] + diamonds + hearts + spades[11:]
-    out = [_line(game_started("gin", game_id=game_id)),
-           _line({"type": "hand_dealt", "hand": 1, "dealer": 1, "hands": [clubs[:10], spades[:10]], "discard": [spades[10]], "stock": stock}),
-           _line({"type": "upcard_passed", "seat": 0}), _line({"type": "upcard_passed", "seat": 1})]
+    out = [
+        _line(game_started("gin", game_id=game_id)),
+        _line(
+            {
+                "type": "hand_dealt",
+                "hand": 1,
+                "dealer": 1,
+                "hands": [clubs[:10], spades[:10]],
+                "discard": [spades[10]],
+                "stock": stock,
+            }
+        ),
+        _line({"type": "upcard_passed", "seat": 0}),
+        _line({"type": "upcard_passed", "seat": 1}),
+    ]
     out += [_line({"type": "card_drawn", "seat": 0, "card": c}) for c in stock[:29]]
-    out.append(_line({"type": "knocked", "seat": 0, "discard": "KH", "deadwood": [],
-                      "melds": [{"meld": "c", "cards": clubs}, {"meld": "d", "cards": diamonds}, {"meld": "h", "cards": hearts[:12]}]}))
+    out.append(
+        _line(
+            {
+                "type": "knocked",
+                "seat": 0,
+                "discard": "KH",
+                "deadwood": [],
+                "melds": [
+                    {"meld": "c", "cards": clubs},
+                    {"meld": "d", "cards": diamonds},
+                    {"meld": "h", "cards": hearts[:12]},
+                ],
+            }
+        )
+    )
     out.append(_line({"type": "hand_ended", "reason": "knocked", "seat": 0}))
     out.append(_line({"type": "game_ended", "reason": "abandoned"}))
     return b"".join(out)

@@ -51,18 +51,36 @@ def serve(app: Any) -> Iterator[str]:
 
 
 @contextmanager
-def gunicorn(db: str, *, workers: int = 2, threads: int = 32, env: dict[str, str] | None = None,
-             log: Path | None = None) -> Iterator[str]:
+def gunicorn(
+    db: str, *, workers: int = 2, threads: int = 32, env: dict[str, str] | None = None, log: Path | None = None
+) -> Iterator[str]:
     """A gunicorn server (gthread workers) on the store ``db``; yields its URL
     once it answers. The access log goes to ``log`` when given."""
     port = free_port()
-    argv = [sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(workers), "--threads", str(threads),
-            "-b", f"127.0.0.1:{port}", "--graceful-timeout", "2", "--timeout", "60"]
+    argv = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-k",
+        "gthread",
+        "-w",
+        str(workers),
+        "--threads",
+        str(threads),
+        "-b",
+        f"127.0.0.1:{port}",
+        "--graceful-timeout",
+        "2",
+        "--timeout",
+        "60",
+    ]
     if log is not None:
         argv += ["--access-logfile", str(log), "--error-logfile", str(log)]
     argv.append("replay_web:create_app()")
     environ = {**os.environ, "RUMMY_LEDGER_DB": db, **(env or {})}
-    proc = subprocess.Popen(argv, cwd=REPO, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if log else None)
+    proc = subprocess.Popen(
+        argv, cwd=REPO, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if log else None
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -85,8 +103,16 @@ def gunicorn(db: str, *, workers: int = 2, threads: int = 32, env: dict[str, str
             proc.wait()
 
 
-def call(method: str, url: str, body: bytes | str | None = None, *, token: str | None = None,
-         headers: dict[str, str] | None = None, ctype: str = "application/json", timeout: float = 30) -> tuple[int, dict[str, str], Any]:
+def call(
+    method: str,
+    url: str,
+    body: bytes | str | None = None,
+    *,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
+    ctype: str = "application/json",
+    timeout: float = 30,
+) -> tuple[int, dict[str, str], Any]:
     """One request on a new connection: ``(status, headers, decoded JSON or text)``."""
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
@@ -96,8 +122,12 @@ def call(method: str, url: str, body: bytes | str | None = None, *, token: str |
     if body is not None:
         h.setdefault("Content-Type", ctype)
     try:
-        conn.request(method, parts.path + (f"?{parts.query}" if parts.query else ""),
-                     body=body.encode() if isinstance(body, str) else body, headers=h)
+        conn.request(
+            method,
+            parts.path + (f"?{parts.query}" if parts.query else ""),
+            body=body.encode() if isinstance(body, str) else body,
+            headers=h,
+        )
         resp = conn.getresponse()
         raw = resp.read()
         got = {k.lower(): v for k, v in resp.getheaders()}
@@ -113,7 +143,9 @@ class Stream:
     """An SSE client in a thread: ``events`` is a queue of
     ``(event name, id, data dict, monotonic time received)``."""
 
-    def __init__(self, url: str, *, token: str | None = None, last_event_id: str | None = None, timeout: float = 30) -> None:
+    def __init__(
+        self, url: str, *, token: str | None = None, last_event_id: str | None = None, timeout: float = 30
+    ) -> None:
         parts = urlsplit(url)
         self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
         headers = {"Accept": "text/event-stream"}

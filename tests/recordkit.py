@@ -53,7 +53,13 @@ def ramino_stock() -> list[str]:
 
 def ramino_deal(hand: int = 1, dealer: int = 1, with_stock: bool = True) -> dict[str, Any]:
     """The ``hand_dealt`` of the fixed deal."""
-    ev: dict[str, Any] = {"type": "hand_dealt", "hand": hand, "dealer": dealer, "hands": RAMINO_HANDS, "discard": RAMINO_UPCARD}
+    ev: dict[str, Any] = {
+        "type": "hand_dealt",
+        "hand": hand,
+        "dealer": dealer,
+        "hands": RAMINO_HANDS,
+        "discard": RAMINO_UPCARD,
+    }
     if with_stock:
         ev["stock"] = ramino_stock()
     return ev

@@ -80,9 +80,14 @@ class Tracker:
             self.show(i)
 
     def snapshot(self) -> Any:
-        return ([list(h) for h in self.hands], list(self.pile), None if self.stock is None else list(self.stock),
-                list(self.pool), {k: list(v) for k, v in self.melds.items()},
-                [None if p is None else list(p) for p in self.pozzetti])
+        return (
+            [list(h) for h in self.hands],
+            list(self.pile),
+            None if self.stock is None else list(self.stock),
+            list(self.pool),
+            {k: list(v) for k, v in self.melds.items()},
+            [None if p is None else list(p) for p in self.pozzetti],
+        )
 
     def restore(self, snap: Any) -> None:
         hands, pile, stock, pool, melds, pozzetti = snap
@@ -120,14 +125,20 @@ class Tracker:
             self.stock = [self.new(c) for c in ev.stock] if ev.stock is not None else []
             self.pool = []
             self.melds = {}
-            self.pozzetti = [[self.new(c) for c in p] for p in ev.pozzetti] if ev.pozzetti is not None else (
-                [None, None] if self.variant == "burraco" else [])
+            self.pozzetti = (
+                [[self.new(c) for c in p] for p in ev.pozzetti]
+                if ev.pozzetti is not None
+                else ([None, None] if self.variant == "burraco" else [])
+            )
             self.pozzetti_unknown = ev.pozzetti is None and self.variant == "burraco"
             self.show(*self.pile)
             if self.viewer is not None and self.viewer < len(hands):
                 self.show(*hands[self.viewer])
-            self.refs[pos] = {"hands": [list(h) for h in hands], "stock": list(self.stock) if ev.stock is not None else None,
-                              "pozzetti": [list(p) for p in self.pozzetti] if ev.pozzetti is not None else None}
+            self.refs[pos] = {
+                "hands": [list(h) for h in hands],
+                "stock": list(self.stock) if ev.stock is not None else None,
+                "pozzetti": [list(p) for p in self.pozzetti] if ev.pozzetti is not None else None,
+            }
         elif t == "card_drawn":
             i = self.draw_instance(ev.card)
             self.to_hand(ev.seat, i)
@@ -246,17 +257,25 @@ def twin(events: Sequence[Event], upto: int, viewer: int | None, seed: int = 0) 
             out.append(e)
             continue
         if e.type == "hand_dealt":
-            out.append(replace(
-                e,
-                hands=tuple(faces_of(h) for h in refs["hands"]),
-                discard=e.discard,
-                stock=faces_of(refs["stock"]) if refs["stock"] is not None else None,
-                pozzetti=tuple(faces_of(p) for p in refs["pozzetti"]) if refs["pozzetti"] is not None else None,
-            ))
+            out.append(
+                replace(
+                    e,
+                    hands=tuple(faces_of(h) for h in refs["hands"]),
+                    discard=e.discard,
+                    stock=faces_of(refs["stock"]) if refs["stock"] is not None else None,
+                    pozzetti=tuple(faces_of(p) for p in refs["pozzetti"]) if refs["pozzetti"] is not None else None,
+                )
+            )
         elif e.type == "card_drawn":
             out.append(replace(e, card=name[refs["card"]]))
         elif e.type == "knocked":
-            out.append(replace(e, discard=name[refs["discard"]], melds=tuple(DeclaredMeld(meld=m.meld, cards=m.cards) for m in e.melds)))
+            out.append(
+                replace(
+                    e,
+                    discard=name[refs["discard"]],
+                    melds=tuple(DeclaredMeld(meld=m.meld, cards=m.cards) for m in e.melds),
+                )
+            )
         elif e.type in ("pozzetto_taken", "stock_restocked"):
             out.append(replace(e, cards=faces_of(refs["cards"])))
         else:

@@ -53,7 +53,9 @@ def _all_at_once(events, after, seat: int) -> bool:  # noqa: ANN001
     """``seat`` laid no meld and laid nothing off before its last draw of the hand."""
     _, hand = _hand_events(events, after)
     last_draw = max(i for i, e in enumerate(hand) if e.type in ("card_drawn", "discard_taken") and e.seat == seat)
-    return not any(e.type in ("meld_laid", "meld_extended", "joker_swapped") and e.seat == seat for e in hand[:last_draw])
+    return not any(
+        e.type in ("meld_laid", "meld_extended", "joker_swapped") and e.seat == seat for e in hand[:last_draw]
+    )
 
 
 def _melded(events, after, seat: int) -> bool:  # noqa: ANN001
@@ -131,7 +133,9 @@ def check_ramino51(before, after, events) -> None:  # noqa: ANN001
         assert all(p == 0 for p, _ in pts.values())
         return
     w = r.seat
-    nobody = _all_at_once(events, after, w) and not any(_melded(events, after, s) for s in range(after.n_seats) if s != w)
+    nobody = _all_at_once(events, after, w) and not any(
+        _melded(events, after, s) for s in range(after.n_seats) if s != w
+    )
     for s in range(after.n_seats):
         if s == w or s in before.eliminated:
             assert pts[s][0] == 0
@@ -142,7 +146,9 @@ def check_ramino51(before, after, events) -> None:  # noqa: ANN001
         elif not _melded(events, after, s):
             want = 100
         else:
-            want = sum(11 if RANK[c] == 1 else min(RANK[c], 10) for c in hand if c != JOKER) * (2 if JOKER in hand else 1)
+            want = sum(11 if RANK[c] == 1 else min(RANK[c], 10) for c in hand if c != JOKER) * (
+                2 if JOKER in hand else 1
+            )
         assert pts[s][0] == want, (after.position, s, pts[s], want)
 
 
@@ -169,7 +175,9 @@ def check_burraco(before, after, events) -> None:  # noqa: ANN001
         closer = r.reason == "went_out" and before.sides[r.seat] == side and not irregular
         assert b.get("closing", 0) == (100 if closer else 0)
         assert b.get("no_pozzetto", 0) == (0 if side in took else -100)
-        n_bonus = b.get("burraco_clean", 0) // 200 + b.get("burraco_semi_clean", 0) // 150 + b.get("burraco_dirty", 0) // 100
+        n_bonus = (
+            b.get("burraco_clean", 0) // 200 + b.get("burraco_semi_clean", 0) // 150 + b.get("burraco_dirty", 0) // 100
+        )
         assert n_bonus == sum(1 for m in melds if len(m.cards) >= 7 and m.info.valid)
         assert points == sum(b.values())
 

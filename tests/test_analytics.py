@@ -59,7 +59,9 @@ def sheet_from_view(path: str, game: str, view: str) -> dict:
     unit, totals, as_played, winner = g
     hands: dict[int, list] = {}
     for hand, side, points, breakdown in rows(
-        path, "SELECT hand, side, points, breakdown FROM scores WHERE game = ? AND view = ? ORDER BY hand, side", [game, view]
+        path,
+        "SELECT hand, side, points, breakdown FROM scores WHERE game = ? AND view = ? ORDER BY hand, side",
+        [game, view],
     ):
         hands.setdefault(hand, []).append({unit: side, "points": points, "breakdown": dict(breakdown)})
     return {
@@ -72,7 +74,9 @@ def sheet_from_view(path: str, game: str, view: str) -> dict:
 
 
 def findings_from_view(path: str, game: str) -> dict:
-    found = rows(path, "SELECT position, hand, seat, rule, message FROM findings WHERE game = ? ORDER BY position, rule", [game])
+    found = rows(
+        path, "SELECT position, hand, seat, rule, message FROM findings WHERE game = ? ORDER BY position, rule", [game]
+    )
     return {"game_id": game, "findings": [dict(zip(("position", "hand", "seat", "rule", "message"), f)) for f in found]}
 
 
@@ -98,16 +102,60 @@ def test_rows_of_hand_checked_ramino_records(store: LedgerApp, tmp_path: Path) -
     # scores: A has 2 hands x 2 seats x 2 views, B none; findings: 2 in A, 1 in B
     assert counts == {"games": 2, "players": 5, "hands": 3, "events": 35, "melds": 8, "scores": 8, "findings": 3}
 
-    assert rows(path, "SELECT game, variant, ruleset, players, seats, unit, tournament, date, started_at, events, hands, "
-                      "hands_scored, ended, winner, winner_names, totals, totals_as_played, findings, error FROM games ORDER BY game") == [
-        ("ram-a", "ramino", "seed", ["Anna", "Bruno"], 2, "seat", "Club night", date(2026, 11, 29),
-         datetime(2026, 11, 29, 19, 0, tzinfo=timezone.utc), 20, 2, 2, "hands_played", 1, ["Bruno"], [0, 33], [0, 38], 2, None),
-        ("ram-b", "ramino", "pagat", ["Anna", "Bruno", "Carla"], 3, "seat", "Open", date(2026, 12, 5),
-         None, 15, 1, 0, None, None, None, [0, 0, 0], [0, 0, 0], 1, None),
+    assert rows(
+        path,
+        "SELECT game, variant, ruleset, players, seats, unit, tournament, date, started_at, events, hands, "
+        "hands_scored, ended, winner, winner_names, totals, totals_as_played, findings, error FROM games ORDER BY game",
+    ) == [
+        (
+            "ram-a",
+            "ramino",
+            "seed",
+            ["Anna", "Bruno"],
+            2,
+            "seat",
+            "Club night",
+            date(2026, 11, 29),
+            datetime(2026, 11, 29, 19, 0, tzinfo=timezone.utc),
+            20,
+            2,
+            2,
+            "hands_played",
+            1,
+            ["Bruno"],
+            [0, 33],
+            [0, 38],
+            2,
+            None,
+        ),
+        (
+            "ram-b",
+            "ramino",
+            "pagat",
+            ["Anna", "Bruno", "Carla"],
+            3,
+            "seat",
+            "Open",
+            date(2026, 12, 5),
+            None,
+            15,
+            1,
+            0,
+            None,
+            None,
+            None,
+            [0, 0, 0],
+            [0, 0, 0],
+            1,
+            None,
+        ),
     ]
     # hand 1 of A: Bruno went rummy, 19 x 2 = 38, the referee's -5 leaves 33; the sheet claimed 40
-    assert rows(path, "SELECT hand, view, side, seat, team, names, points, breakdown, claimed FROM scores "
-                      "WHERE game = 'ram-a' ORDER BY hand, view, side") == [
+    assert rows(
+        path,
+        "SELECT hand, view, side, seat, team, names, points, breakdown, claimed FROM scores "
+        "WHERE game = 'ram-a' ORDER BY hand, view, side",
+    ) == [
         (1, "adjudicated", 0, 0, None, ["Anna"], 0, {}, 0),
         (1, "adjudicated", 1, 1, None, ["Bruno"], 33, {"hands_collected": 19, "rummy_double": 19, "penalty": -5}, 40),
         (1, "as_played", 0, 0, None, ["Anna"], 0, {}, 0),
@@ -118,19 +166,31 @@ def test_rows_of_hand_checked_ramino_records(store: LedgerApp, tmp_path: Path) -
         (2, "as_played", 1, 1, None, ["Bruno"], 0, {}, None),
     ]
     assert rows(path, "SELECT * FROM findings ORDER BY game, position") == [
-        ("ram-a", 11, 1, 1, "ALL-SCORE-1",
-         "hand 1: claimed 40 for Bruno, computed 38 (difference +2); computed as hands_collected +19, rummy_double +19"),
+        (
+            "ram-a",
+            11,
+            1,
+            1,
+            "ALL-SCORE-1",
+            "hand 1: claimed 40 for Bruno, computed 38 (difference +2); computed as hands_collected +19, rummy_double +19",
+        ),
         ("ram-a", 15, 2, 1, "RAM-DISC-1", "Bruno discarded 5♦, the card just taken from the discard pile"),
         ("ram-b", 5, 1, 2, "ALL-TURN-1", "Carla played out of turn: it was Bruno's turn"),
     ]
-    assert rows(path, "SELECT game, hand, dealer, first_position, last_position, events, reason, seat, player, turns, "
-                      "stock_left, restored, findings FROM hands ORDER BY game, hand") == [
+    assert rows(
+        path,
+        "SELECT game, hand, dealer, first_position, last_position, events, reason, seat, player, turns, "
+        "stock_left, restored, findings FROM hands ORDER BY game, hand",
+    ) == [
         ("ram-a", 1, 1, 1, 12, 12, "went_out", 1, "Bruno", 3, 29, 0, 1),
         ("ram-a", 2, 0, 13, 18, 6, "abandoned", None, None, 3, 30, 0, 1),
         ("ram-b", 1, 2, 1, 14, 14, None, None, None, 5, 26, 1, 1),
     ]
-    assert rows(path, "SELECT game, hand, meld, seat, side, kind, cards, size, wilds, valid, laid_at, burraco, points, label "
-                      "FROM melds ORDER BY game, hand, laid_at") == [
+    assert rows(
+        path,
+        "SELECT game, hand, meld, seat, side, kind, cards, size, wilds, valid, laid_at, burraco, points, label "
+        "FROM melds ORDER BY game, hand, laid_at",
+    ) == [
         ("ram-a", 1, "a", 0, 0, "sequence", ["3H", "4H", "5H", "6H"], 4, 0, True, 3, None, None, None),
         ("ram-a", 1, "b", 0, 0, "set", ["9C", "9D", "9S"], 3, 0, True, 4, None, None, None),
         ("ram-a", 1, "c", 1, 1, "sequence", ["AS", "2S", "3S", "4S"], 4, 0, True, 7, None, None, None),
@@ -140,21 +200,40 @@ def test_rows_of_hand_checked_ramino_records(store: LedgerApp, tmp_path: Path) -
         ("ram-b", 1, "f", 1, 1, "sequence", ["6D", "7D", "8D"], 3, 0, True, 8, None, None, None),
         ("ram-b", 1, "g", 2, 2, "sequence", ["JC", "QC", "KC"], 3, 0, True, 11, None, None, None),
     ]
-    assert rows(path, "SELECT position, hand, seat, type, meld, cards, text, undone FROM events "
-                      "WHERE game = 'ram-b' AND position BETWEEN 3 AND 7 ORDER BY position") == [
+    assert rows(
+        path,
+        "SELECT position, hand, seat, type, meld, cards, text, undone FROM events "
+        "WHERE game = 'ram-b' AND position BETWEEN 3 AND 7 ORDER BY position",
+    ) == [
         (3, 1, 0, "meld_laid", "a", ["3H", "4H", "5H", "6H"], "Anna melds 3♥ 4♥ 5♥ 6♥ [a]", False),
         (4, 1, 0, "card_discarded", None, ["KS"], "Anna discards K♠", False),
         (5, 1, 2, "card_drawn", None, ["9S"], "Carla draws 9♠", True),
-        (6, 1, None, "position_restored", None, None, "referee restores the table to move 4: Carla drew out of turn", False),
+        (
+            6,
+            1,
+            None,
+            "position_restored",
+            None,
+            None,
+            "referee restores the table to move 4: Carla drew out of turn",
+            False,
+        ),
         (7, 1, 1, "card_drawn", None, ["9S"], "Bruno draws 9♠", False),
     ]
-    assert rows(path, 'SELECT position, "at", json FROM events WHERE game = \'ram-a\' AND position IN (0, 2)') == [
+    assert rows(path, "SELECT position, \"at\", json FROM events WHERE game = 'ram-a' AND position IN (0, 2)") == [
         (0, None, rows(path, "SELECT json FROM events WHERE game = 'ram-a' AND position = 0")[0][0]),
-        (2, datetime(2026, 11, 29, 19, 0, 30, tzinfo=timezone.utc), '{"type":"card_drawn","at":"2026-11-29T20:00:30+01:00","seat":0,"card":"6H"}'),
+        (
+            2,
+            datetime(2026, 11, 29, 19, 0, 30, tzinfo=timezone.utc),
+            '{"type":"card_drawn","at":"2026-11-29T20:00:30+01:00","seat":0,"card":"6H"}',
+        ),
     ]
     assert rows(path, "SELECT * FROM players ORDER BY game, seat") == [
-        ("ram-a", 0, "Anna", None, 0), ("ram-a", 1, "Bruno", None, 1),
-        ("ram-b", 0, "Anna", None, 0), ("ram-b", 1, "Bruno", None, 1), ("ram-b", 2, "Carla", None, 2),
+        ("ram-a", 0, "Anna", None, 0),
+        ("ram-a", 1, "Bruno", None, 1),
+        ("ram-b", 0, "Anna", None, 0),
+        ("ram-b", 1, "Bruno", None, 1),
+        ("ram-b", 2, "Carla", None, 2),
     ]
     for data in (game_a(), game_b()):
         assert_matches_fold(path, data)
@@ -186,7 +265,11 @@ def test_live_game_rows_follow_each_appended_event(store: LedgerApp, tmp_path: P
         ]
         assert rows(path, "SELECT count(*), count(DISTINCT position), max(position) FROM events") == [(n + 1, n + 1, n)]
     assert rows(path, "SELECT hand, reason FROM hands") == [(1, "stalled")]
-    assert events[-2] == HandEnded(reason="stalled") and isinstance(events[2], CardDrawn) and isinstance(events[3], CardDiscarded)
+    assert (
+        events[-2] == HandEnded(reason="stalled")
+        and isinstance(events[2], CardDrawn)
+        and isinstance(events[3], CardDiscarded)
+    )
 
 
 def test_rebuild_gives_the_same_rows_and_schema_version_triggers_it(store: LedgerApp, tmp_path: Path) -> None:
@@ -248,7 +331,14 @@ def test_a_game_the_fold_rejects_keeps_its_events_and_the_error() -> None:
     events[2] = CardDrawn(seat=0, card="KD")  # the stock's top card is 6H: REC-WHERE
     built = game_rows("ab" * 16, [(e, encode_event(e).decode()) for e in events])
     assert {t: len(r) for t, r in built.items()} == {
-        "games": 1, "players": 2, "hands": 0, "events": 20, "melds": 0, "scores": 0, "findings": 0}
+        "games": 1,
+        "players": 2,
+        "hands": 0,
+        "events": 20,
+        "melds": 0,
+        "scores": 0,
+        "findings": 0,
+    }
     game = dict(zip([c.name for c in TABLES["games"]], built["games"][0]))
     assert game["error"].startswith("RecordError: ") and "REC-WHERE" in game["error"]
     assert (game["game"], game["events"], game["winner"], game["totals"]) == ("ram-a", 20, None, None)

@@ -25,9 +25,15 @@ def test_bench_export_reports_export_next_to_arrow(tmp_path: Path, capsys: pytes
     out = capsys.readouterr().out
     # per game: game_started, hand_dealt, 3 x (draw, discard), hand_ended, game_ended = 10 events;
     # rows: 4 games, 8 players, 4 hands, 40 events, 0 melds, 16 scores (1 hand x 2 seats x 2 views)
-    assert out.startswith("rummy-ledger analytics benchmark: 4 generated classic-Ramino games, 40 events, 72 rows in 7 tables\n")
+    assert out.startswith(
+        "rummy-ledger analytics benchmark: 4 generated classic-Ramino games, 40 events, 72 rows in 7 tables\n"
+    )
     assert "  rows: games 4, players 8, hands 4, events 40, melds 0, scores 16, findings 0\n" in out
-    assert "Parquet export (COPY view)" in out and "Parquet from Arrow tables" in out and "ratio export / from-Arrow" in out
+    assert (
+        "Parquet export (COPY view)" in out
+        and "Parquet from Arrow tables" in out
+        and "ratio export / from-Arrow" in out
+    )
 
 
 @pytest.mark.slow

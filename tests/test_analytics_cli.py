@@ -55,13 +55,19 @@ def test_analytics_update_then_up_to_date(cli: click.Group, store: str, tmp_path
     first = run(cli, "--db", store, "analytics", "update")
     view = tmp_path / "ledger.analytics.duckdb"
     # 20 + 15 + (1 + hand_dealt + 4 x 2 + hand_ended + game_ended = 12) events
-    assert (first.exit_code, first.output) == (0, f"analytics view {view}: 47 events applied, 3 games (re)built in 1 transaction\n")
+    assert (first.exit_code, first.output) == (
+        0,
+        f"analytics view {view}: 47 events applied, 3 games (re)built in 1 transaction\n",
+    )
     again = run(cli, "--db", store, "analytics", "update")
     assert (again.exit_code, again.output) == (0, f"analytics view {view} is up to date (event 47)\n")
     rebuilt = run(cli, "--db", store, "analytics", "update", "--rebuild", "--batch", "10")
     # batches of 10: a batch of one game's events runs on to the end of that game, so that each game is built once
     # (ram-a: 20 events, ram-b: 15, syn-1: 12); a long game is not rebuilt at every batch (issue 13, item 8)
-    assert rebuilt.output == f"analytics view {view}: 47 events applied, 3 games (re)built in 3 transactions (rebuilt from scratch)\n"
+    assert (
+        rebuilt.output
+        == f"analytics view {view}: 47 events applied, 3 games (re)built in 3 transactions (rebuilt from scratch)\n"
+    )
 
 
 def test_query_prints_a_table_csv_or_json(cli: click.Group, store: str) -> None:
@@ -72,16 +78,29 @@ def test_query_prints_a_table_csv_or_json(cli: click.Group, store: str) -> None:
         {"game": "ram-a", "winner_names": ["Bruno"], "totals": [0, 33]},
         {"game": "ram-b", "winner_names": None, "totals": [0, 0, 0]},
     ]
-    as_csv = run(cli, "--db", store, "query", "--csv", "SELECT rule, seat, position FROM findings ORDER BY game, position")
+    as_csv = run(
+        cli, "--db", store, "query", "--csv", "SELECT rule, seat, position FROM findings ORDER BY game, position"
+    )
     assert as_csv.output == "rule,seat,position\nALL-SCORE-1,1,11\nRAM-DISC-1,1,15\nALL-TURN-1,2,5\n"
-    table = run(cli, "--db", store, "analytics", "query", "SELECT view, sum(points) AS points FROM scores GROUP BY view ORDER BY view")
+    table = run(
+        cli,
+        "--db",
+        store,
+        "analytics",
+        "query",
+        "SELECT view, sum(points) AS points FROM scores GROUP BY view ORDER BY view",
+    )
     assert table.exit_code == 0
     lines = [ln for ln in table.output.splitlines() if "adjudicated" in ln or "as_played" in ln]
     assert [ln.split() for ln in lines] == [["│", "adjudicated", "│", "33", "│"], ["│", "as_played", "│", "38", "│"]]
     assert "2 rows" in table.output
-    missing = run(cli, "--db", store, "query", "--no-update", "--analytics", str(Path(store).with_name("none.duckdb")), "SELECT 1")
+    missing = run(
+        cli, "--db", store, "query", "--no-update", "--analytics", str(Path(store).with_name("none.duckdb")), "SELECT 1"
+    )
     assert (missing.exit_code, missing.output) == (
-        2, f"rummy-ledger: error: analytics view {Path(store).with_name('none.duckdb')} does not exist yet: run `rummy-ledger analytics update`\n")
+        2,
+        f"rummy-ledger: error: analytics view {Path(store).with_name('none.duckdb')} does not exist yet: run `rummy-ledger analytics update`\n",
+    )
     bad = run(cli, "--db", store, "query", "SELECT nope FROM games")
     assert bad.exit_code == 2 and "query failed: Binder Error" in bad.output
 
@@ -95,23 +114,50 @@ def test_query_is_read_only(cli: click.Group, store: str) -> None:
 @pytest.mark.parametrize("fmt", ["parquet", "csv", "jsonl"])
 def test_export_all_tables_with_filters(cli: click.Group, store: str, tmp_path: Path, fmt: str) -> None:
     out = tmp_path / f"out-{fmt}"
-    result = run(cli, "--db", store, "export", "--all", "--format", fmt, "--out", str(out),
-                 "--variant", "ramino", "--tournament", "Club night", "--tournament", "Open", "--player", "Carla", "--player", "Bruno",
-                 "--since", "2026-11-01", "--until", "2026-12-31")
+    result = run(
+        cli,
+        "--db",
+        store,
+        "export",
+        "--all",
+        "--format",
+        fmt,
+        "--out",
+        str(out),
+        "--variant",
+        "ramino",
+        "--tournament",
+        "Club night",
+        "--tournament",
+        "Open",
+        "--player",
+        "Carla",
+        "--player",
+        "Bruno",
+        "--since",
+        "2026-11-01",
+        "--until",
+        "2026-12-31",
+    )
     assert result.exit_code == 0, result.output
     ext = {"parquet": "parquet", "csv": "csv", "jsonl": "jsonl"}[fmt]
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        f"{t}.{ext}" for t in ("games", "players", "hands", "events", "melds", "scores", "findings"))
+        f"{t}.{ext}" for t in ("games", "players", "hands", "events", "melds", "scores", "findings")
+    )
     reader = {"parquet": "read_parquet", "csv": "read_csv", "jsonl": "read_json"}[fmt]
     con = duckdb.connect()
-    count = {t: con.execute(f"SELECT count(*) FROM {reader}('{out}/{t}.{ext}')").fetchall()[0][0]
-             for t in ("games", "players", "hands", "events", "melds", "scores", "findings")}
+    count = {
+        t: con.execute(f"SELECT count(*) FROM {reader}('{out}/{t}.{ext}')").fetchall()[0][0]
+        for t in ("games", "players", "hands", "events", "melds", "scores", "findings")
+    }
     # ram-a and ram-b pass every filter; syn-1 has no tournament and no date
     assert count == {"games": 2, "players": 5, "hands": 3, "events": 35, "melds": 8, "scores": 8, "findings": 3}
     assert result.output.startswith(f"exported 2 games to {out}: games.{ext} 2, players.{ext} 5,")
     if fmt == "parquet":
-        assert con.execute(f"SELECT breakdown['rummy_double'] FROM read_parquet('{out}/scores.parquet') "
-                           "WHERE hand = 1 AND side = 1 AND view = 'as_played'").fetchall() == [(19,)]
+        assert con.execute(
+            f"SELECT breakdown['rummy_double'] FROM read_parquet('{out}/scores.parquet') "
+            "WHERE hand = 1 AND side = 1 AND view = 'as_played'"
+        ).fetchall() == [(19,)]
 
 
 def test_export_filters_narrow_the_games(cli: click.Group, store: str, tmp_path: Path) -> None:
@@ -119,7 +165,12 @@ def test_export_filters_narrow_the_games(cli: click.Group, store: str, tmp_path:
         out = tmp_path / "sel"
         result = run(cli, "--db", store, "export", "--format", "parquet", "--out", str(out), *args)
         assert result.exit_code == 0, result.output
-        return [r[0] for r in duckdb.connect().execute(f"SELECT game FROM read_parquet('{out}/games.parquet') ORDER BY game").fetchall()]
+        return [
+            r[0]
+            for r in duckdb.connect()
+            .execute(f"SELECT game FROM read_parquet('{out}/games.parquet') ORDER BY game")
+            .fetchall()
+        ]
 
     assert games("--all") == ["ram-a", "ram-b", "syn-1"]
     assert games("--all", "--player", "Carla") == ["ram-b"]
@@ -147,8 +198,13 @@ def test_busy_view_is_a_clear_error(cli: click.Group, store: str, tmp_path: Path
     view = tmp_path / "ledger.analytics.duckdb"
     assert run(cli, "--db", store, "analytics", "update").exit_code == 0
     holder = subprocess.Popen(
-        [sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(view)!r}); print('held', flush=True); time.sleep(5)"],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb, time; c = duckdb.connect({str(view)!r}); print('held', flush=True); time.sleep(5)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
@@ -161,7 +217,9 @@ def test_busy_view_is_a_clear_error(cli: click.Group, store: str, tmp_path: Path
         holder.wait()
 
 
-def test_update_after_import_and_tables_doc(cli: click.Group, store: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_update_after_import_and_tables_doc(
+    cli: click.Group, store: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": store})
     try:
         result = update_after_import(app, store)
@@ -175,7 +233,10 @@ def test_update_after_import_and_tables_doc(cli: click.Group, store: str, tmp_pa
         f"analytics view {tmp_path / 'ledger.analytics.duckdb'} is up to date (event 47)",
     ]
     doc = run(cli, "analytics", "tables").output
-    assert doc.startswith("#### `games`\n\n| column | type | meaning (unit) |") and "| `breakdown` | `MAP(VARCHAR, BIGINT)` |" in doc
+    assert (
+        doc.startswith("#### `games`\n\n| column | type | meaning (unit) |")
+        and "| `breakdown` | `MAP(VARCHAR, BIGINT)` |" in doc
+    )
 
 
 def test_import_brings_the_view_up_to_date_unless_told_not_to(cli: click.Group, tmp_path: Path) -> None:
@@ -185,8 +246,13 @@ def test_import_brings_the_view_up_to_date_unless_told_not_to(cli: click.Group, 
     db = str(tmp_path / "x.db")
     result = run(cli, "--db", db, "import", str(records))
     assert result.exit_code == 0
-    assert result.stderr.splitlines() == [f"analytics view {tmp_path / 'x.analytics.duckdb'}: 20 events applied, 1 game (re)built in 1 transaction"]
+    assert result.stderr.splitlines() == [
+        f"analytics view {tmp_path / 'x.analytics.duckdb'}: 20 events applied, 1 game (re)built in 1 transaction"
+    ]
     (records / "b.jsonl").write_bytes(game_b())
     quiet = run(cli, "--db", db, "import", "--no-analytics", str(records))
     assert (quiet.exit_code, quiet.stderr) == (0, "")
-    assert run(cli, "--db", db, "query", "--no-update", "--csv", "SELECT count(*) AS games FROM games").output == "games\n1\n"
+    assert (
+        run(cli, "--db", db, "query", "--no-update", "--csv", "SELECT count(*) AS games FROM games").output
+        == "games\n1\n"
+    )

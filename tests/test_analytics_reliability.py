@@ -74,11 +74,17 @@ def consistent(path: str) -> int:
     con = duckdb.connect(path, read_only=True)
     try:
         tracked = con.execute("SELECT coalesce(max(notification_id), 0) FROM tracking").fetchall()[0][0]
-        assert con.execute("SELECT count(*), count(DISTINCT (game, position)) FROM events").fetchall() == [(tracked, tracked)]
-        assert con.execute("SELECT count(*), count(DISTINCT game) FROM games").fetchall()[0][0] == \
-            con.execute("SELECT count(DISTINCT game) FROM events").fetchall()[0][0]
+        assert con.execute("SELECT count(*), count(DISTINCT (game, position)) FROM events").fetchall() == [
+            (tracked, tracked)
+        ]
+        assert (
+            con.execute("SELECT count(*), count(DISTINCT game) FROM games").fetchall()[0][0]
+            == con.execute("SELECT count(DISTINCT game) FROM events").fetchall()[0][0]
+        )
         for table in ("hands", "scores", "melds", "findings"):
-            dupes = con.execute(f"SELECT (SELECT count(*) FROM {table}) - (SELECT count(*) FROM (SELECT DISTINCT * FROM {table}))").fetchall()
+            dupes = con.execute(
+                f"SELECT (SELECT count(*) FROM {table}) - (SELECT count(*) FROM (SELECT DISTINCT * FROM {table}))"
+            ).fetchall()
             assert dupes == [(0,)], table
         return int(tracked)
     finally:
@@ -111,7 +117,9 @@ def test_update_raising_in_the_projection_resumes_without_gaps_or_duplicates(db:
     assert snapshot(path) == expected
 
 
-def test_failure_inside_the_transaction_rolls_the_whole_batch_back(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failure_inside_the_transaction_rolls_the_whole_batch_back(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     expected = reference(db, tmp_path)
     path = str(tmp_path / "view.duckdb")
     real = duckdb_recorder.to_arrow
@@ -194,7 +202,9 @@ def test_two_update_processes_one_waits_and_the_view_stays_consistent(db: str, t
     expected = reference(db, tmp_path)
     path = str(tmp_path / "view.duckdb")
     cmd = [sys.executable, "-m", "ledger.projections", "--db", db, "--analytics", path, "--batch", "20", "--wait", "60"]
-    procs = [subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)
+    ]
     outs = [p.communicate(timeout=180) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
     applied = sorted(int(o.split()[0]) for o, _ in outs)
@@ -206,8 +216,13 @@ def test_update_while_another_process_holds_the_view_fails_clearly_or_waits(db: 
     path = str(tmp_path / "view.duckdb")
     DuckDBTrackingRecorder(path).close()
     holder = subprocess.Popen(
-        [sys.executable, "-c", f"import duckdb, time, sys; c = duckdb.connect({path!r}); print('held', flush=True); time.sleep(3); c.close()"],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb, time, sys; c = duckdb.connect({path!r}); print('held', flush=True); time.sleep(3); c.close()",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
@@ -276,5 +291,7 @@ def test_follow_applies_pushed_notifications_on_postgres(pg_env: dict[str, str],
     assert errors == []
     assert consistent(path) == 3 * 38 + len(live)
     con = duckdb.connect(path, read_only=True)
-    assert con.execute("SELECT events, hands_scored, ended FROM games WHERE game = 'live'").fetchall() == [(len(live), 1, "abandoned")]
+    assert con.execute("SELECT events, hands_scored, ended FROM games WHERE game = 'live'").fetchall() == [
+        (len(live), 1, "abandoned")
+    ]
     con.close()

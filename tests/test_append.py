@@ -49,7 +49,9 @@ def test_append_events_creates_a_game_and_appends_with_journal_rows(app: LedgerA
     assert (last.first, last.length, last.hand_over, last.game_over) == (9, 10, True, True)
     assert app.export_record("live-a") == encode_record(events)
     journal = app.journal("live-a")
-    seals = [h.hex() for h in chain_seals(encode_event(e) for e in events)]  # FORMAT.md "Seal", stored by the append path
+    seals = [
+        h.hex() for h in chain_seals(encode_event(e) for e in events)
+    ]  # FORMAT.md "Seal", stored by the append path
     assert [(j.position, j.appended_by, j.seal) for j in journal] == (
         [(0, "Mario Rossi", seals[0]), (1, "Mario Rossi", seals[1])] + [(p, "cli:anna", seals[p]) for p in range(2, 10)]
     )
@@ -57,7 +59,13 @@ def test_append_events_creates_a_game_and_appends_with_journal_rows(app: LedgerA
     assert app.journal("live-a", after=7) == journal[8:]  # a live reader's new rows only
     assert app.journal("live-a", after=9) == []
     # one receive time per call, in call order
-    assert journal[0].received_at == journal[1].received_at <= journal[2].received_at == journal[8].received_at <= journal[9].received_at
+    assert (
+        journal[0].received_at
+        == journal[1].received_at
+        <= journal[2].received_at
+        == journal[8].received_at
+        <= journal[9].received_at
+    )
 
 
 def test_findings_are_those_of_the_appended_events_only(app: LedgerApp, make_record: MakeRecord) -> None:
@@ -75,7 +83,9 @@ def test_findings_are_those_of_the_appended_events_only(app: LedgerApp, make_rec
     )
 
 
-def test_a_refused_call_stores_nothing_and_the_game_stays_appendable(open_store: Callable[[], LedgerApp], make_record: MakeRecord) -> None:
+def test_a_refused_call_stores_nothing_and_the_game_stays_appendable(
+    open_store: Callable[[], LedgerApp], make_record: MakeRecord
+) -> None:
     app = open_store()
     events = events_of(make_record, "live-r", turns=3)
     app.append_events("live-r", events[:4], appended_by="t")
@@ -93,7 +103,9 @@ def test_a_refused_call_stores_nothing_and_the_game_stays_appendable(open_store:
     assert other.append_events("live-r", events[4:], expected=4, appended_by="t").length == len(events)
 
 
-def test_a_stale_cached_state_never_hides_another_writers_events(open_store: Callable[[], LedgerApp], make_record: MakeRecord) -> None:
+def test_a_stale_cached_state_never_hides_another_writers_events(
+    open_store: Callable[[], LedgerApp], make_record: MakeRecord
+) -> None:
     """Each app keeps the state after its own last append (no length query
     when the writer expects exactly that position): a position taken by
     another app meanwhile is still a conflict, and the true length then
@@ -110,7 +122,9 @@ def test_a_stale_cached_state_never_hides_another_writers_events(open_store: Cal
     assert [j.appended_by for j in mine.journal("live-s")] == ["a"] * 4 + ["b", "a", "a"]
 
 
-def test_refusals_unknown_game_existing_game_stale_position_after_game_ended(app: LedgerApp, make_record: MakeRecord) -> None:
+def test_refusals_unknown_game_existing_game_stale_position_after_game_ended(
+    app: LedgerApp, make_record: MakeRecord
+) -> None:
     events = events_of(make_record, "live-x", turns=1)
     with pytest.raises(GameNotFoundError, match="no game 'live-x' in the store"):
         app.append_events("live-x", events[1:2], appended_by="t")
@@ -120,17 +134,28 @@ def test_refusals_unknown_game_existing_game_stale_position_after_game_ended(app
         app.append_events("live-y", events[:1], appended_by="t")
     assert (wrong.value.rule, wrong.value.field, wrong.value.position) == ("REC-REF", "game_id", 0)
     app.append_events("live-x", events, expected=0, appended_by="t")
-    with pytest.raises(GameConflictError, match=r"game 'live-x' already exists \(6 events stored\); game_started opens a new game only"):
+    with pytest.raises(
+        GameConflictError, match=r"game 'live-x' already exists \(6 events stored\); game_started opens a new game only"
+    ):
         app.append_events("live-x", events[:1], appended_by="t")
     with pytest.raises(ConcurrentAppendError) as stale:
         app.append_events("live-x", [GameEnded(reason="abandoned")], expected=4, appended_by="t")
     assert (stale.value.position, stale.value.length) == (4, 6)
-    assert str(stale.value) == "game 'live-x': position 4 was written by another writer first (the game has 6 events); reload and retry"
+    assert (
+        str(stale.value)
+        == "game 'live-x': position 4 was written by another writer first (the game has 6 events); reload and retry"
+    )
     with pytest.raises(ConcurrentAppendError, match="position 9 is not the next one: the game has 6 events"):
         app.append_events("live-x", [GameEnded(reason="abandoned")], expected=9, appended_by="t")
     with pytest.raises(RecordError) as after:
-        app.append_events("live-x", [PenaltyAssessed(seat=0, points=-5, rule="ALL-TURN-1")], expected=6, appended_by="t")
-    assert (after.value.rule, after.value.position, str(after.value)) == ("REC-ORDER", 6, "position 6: type: REC-ORDER: penalty_assessed after game_ended")
+        app.append_events(
+            "live-x", [PenaltyAssessed(seat=0, points=-5, rule="ALL-TURN-1")], expected=6, appended_by="t"
+        )
+    assert (after.value.rule, after.value.position, str(after.value)) == (
+        "REC-ORDER",
+        6,
+        "position 6: type: REC-ORDER: penalty_assessed after game_ended",
+    )
     assert app.game_length("live-x") == 6 and app.game_length("nope") == 0
     with pytest.raises(GameNotFoundError):
         app.journal("nope")
@@ -138,11 +163,15 @@ def test_refusals_unknown_game_existing_game_stale_position_after_game_ended(app
 
 def test_append_event_is_a_thin_wrapper(app: LedgerApp, make_record: MakeRecord) -> None:
     events = events_of(make_record, "live-w", turns=1)
-    assert [app.append_event("live-w", e, expected_position=i) for i, e in enumerate(events)] == list(range(len(events)))
+    assert [app.append_event("live-w", e, expected_position=i) for i, e in enumerate(events)] == list(
+        range(len(events))
+    )
     assert {j.appended_by for j in app.journal("live-w")} == {f"library:{os_user()}"}
 
 
-def test_threads_racing_for_one_position_exactly_one_wins(open_store: Callable[[], LedgerApp], make_record: MakeRecord) -> None:
+def test_threads_racing_for_one_position_exactly_one_wins(
+    open_store: Callable[[], LedgerApp], make_record: MakeRecord
+) -> None:
     events = events_of(make_record, "race-t", turns=2)
     open_store().append_events("race-t", events[:4], appended_by="setup")
     writers = [open_store() for _ in range(6)]
@@ -207,8 +236,19 @@ def test_processes_appending_concurrently_lose_and_duplicate_nothing(
     procs = [
         subprocess.Popen(
             # the tables exist (created above): the writers race on appends, not on table creation
-            [sys.executable, "-c", WRITER, json.dumps({**store_env, "CREATE_TABLE": "false", "SQLITE_LOCK_TIMEOUT": "30"}), f"w{i}", "15", str(start)],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-c",
+                WRITER,
+                json.dumps({**store_env, "CREATE_TABLE": "false", "SQLITE_LOCK_TIMEOUT": "30"}),
+                f"w{i}",
+                "15",
+                str(start),
+            ],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for i in range(4)
     ]
@@ -218,12 +258,12 @@ def test_processes_appending_concurrently_lose_and_duplicate_nothing(
     assert [p.returncode for p in procs] == [0, 0, 0, 0], [err for _, err in results]
     reader = open_store()
     stored = reader.get_events("race-p")
-    tail = stored[len(events):]
+    tail = stored[len(events) :]
     assert len(tail) == 60
     assert sorted(e.note for e in tail) == sorted(f"w{i}/{k}" for i in range(4) for k in range(15))  # type: ignore[attr-defined]
     journal = reader.journal("race-p")
     assert [j.position for j in journal] == list(range(len(stored)))
-    assert all(j.appended_by == tail[j.position - len(events)].note.split("/")[0] for j in journal[len(events):])  # type: ignore[union-attr]
+    assert all(j.appended_by == tail[j.position - len(events)].note.split("/")[0] for j in journal[len(events) :])  # type: ignore[union-attr]
     # each writer's own rulings are in its own order
     for i in range(4):
         mine = [e.note for e in tail if e.note.startswith(f"w{i}/")]  # type: ignore[union-attr]
@@ -233,12 +273,16 @@ def test_processes_appending_concurrently_lose_and_duplicate_nothing(
 def test_import_of_a_longer_file_appends_its_tail(app: LedgerApp, make_record: MakeRecord) -> None:
     data = make_record("club-t2", turns=6)  # 16 events
     lines = data.splitlines(keepends=True)
-    assert app.import_record(read_record(b"".join(lines[:11]))) == ImportResult(game_id="club-t2", events=11, status="stored")
+    assert app.import_record(read_record(b"".join(lines[:11]))) == ImportResult(
+        game_id="club-t2", events=11, status="stored"
+    )
     result = app.import_record(read_record(b"// the referee's copy\n" + data))
     assert result == ImportResult(game_id="club-t2", events=16, status="appended", previous=11)
     assert result.appended == 5
     assert app.export_record("club-t2") == data
-    assert [(j.position, j.appended_by) for j in app.journal("club-t2")] == [(p, f"import:{os_user()}") for p in range(16)]
+    assert [(j.position, j.appended_by) for j in app.journal("club-t2")] == [
+        (p, f"import:{os_user()}") for p in range(16)
+    ]
     assert app.import_record(read_record(data)).status == "already_stored"
 
 
@@ -272,9 +316,14 @@ def test_export_with_journal_adds_comment_lines_the_reader_ignores(app: LedgerAp
     journal = app.journal("exp-j")
     for position, entry in enumerate(journal):
         comment = lines[2 * position]
-        assert comment == b"// journal " + json.dumps(
-            {"position": position, "by": entry.appended_by, "received_at": entry.received_at, "seal": entry.seal}, separators=(",", ":")
-        ).encode()
+        assert (
+            comment
+            == b"// journal "
+            + json.dumps(
+                {"position": position, "by": entry.appended_by, "received_at": entry.received_at, "seal": entry.seal},
+                separators=(",", ":"),
+            ).encode()
+        )
         assert lines[2 * position + 1] == encode_event(events[position])
     assert read_record(annotated).events == tuple(events)
 
@@ -313,11 +362,17 @@ def test_journal_table_columns(app: LedgerApp, make_record: MakeRecord) -> None:
                 (datastore.schema, JOURNAL_TABLE),
             )
             columns = [(r["column_name"], r["data_type"], r["is_nullable"]) for r in curs.fetchall()]
-            curs.execute(f'SELECT originator_id, position FROM "{datastore.schema}".{JOURNAL_TABLE} ORDER BY position LIMIT 1')
+            curs.execute(
+                f'SELECT originator_id, position FROM "{datastore.schema}".{JOURNAL_TABLE} ORDER BY position LIMIT 1'
+            )
             first = curs.fetchone()
         assert columns == [
-            ("originator_id", "uuid", "NO"), ("position", "integer", "NO"), ("appended_by", "text", "NO"),
-            ("received_at", "text", "NO"), ("seal", "text", "YES"), ("journal_seal", "text", "YES"),
+            ("originator_id", "uuid", "NO"),
+            ("position", "integer", "NO"),
+            ("appended_by", "text", "NO"),
+            ("received_at", "text", "NO"),
+            ("seal", "text", "YES"),
+            ("journal_seal", "text", "YES"),
         ]
         assert (first["originator_id"], first["position"]) == (oid, 0)
     else:
@@ -327,8 +382,12 @@ def test_journal_table_columns(app: LedgerApp, make_record: MakeRecord) -> None:
             c.execute(f"SELECT originator_id, position FROM {JOURNAL_TABLE} ORDER BY position LIMIT 1")
             first = tuple(c.fetchone())
         assert columns == [
-            ("originator_id", "TEXT", 1, 1), ("position", "INTEGER", 1, 2), ("appended_by", "TEXT", 1, 0),
-            ("received_at", "TEXT", 1, 0), ("seal", "TEXT", 0, 0), ("journal_seal", "TEXT", 0, 0),
+            ("originator_id", "TEXT", 1, 1),
+            ("position", "INTEGER", 1, 2),
+            ("appended_by", "TEXT", 1, 0),
+            ("received_at", "TEXT", 1, 0),
+            ("seal", "TEXT", 0, 0),
+            ("journal_seal", "TEXT", 0, 0),
         ]
         assert first == (oid.hex, 0)
 
@@ -363,8 +422,20 @@ def test_processes_starting_at_once_on_an_empty_store_create_the_tables_once(
 ) -> None:
     start = tmp_path / "go"
     procs = [
-        subprocess.Popen([sys.executable, "-c", STARTER, json.dumps({**store_env, "SQLITE_LOCK_TIMEOUT": "30"}), f"g{i}", str(start)],
-                         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                STARTER,
+                json.dumps({**store_env, "SQLITE_LOCK_TIMEOUT": "30"}),
+                f"g{i}",
+                str(start),
+            ],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for i in range(4)
     ]
     time.sleep(0.5)
@@ -373,4 +444,6 @@ def test_processes_starting_at_once_on_an_empty_store_create_the_tables_once(
     assert [(p.returncode, out) for p, (out, _) in zip(procs, results)] == [(0, "1\n")] * 4, [err for _, err in results]
     reader = open_store()
     assert sorted(g.game_id for g in reader.list_games()) == ["g0", "g1", "g2", "g3"]
-    assert [[(j.position, j.appended_by) for j in reader.journal(f"g{i}")] for i in range(4)] == [[(0, f"g{i}")] for i in range(4)]
+    assert [[(j.position, j.appended_by) for j in reader.journal(f"g{i}")] for i in range(4)] == [
+        [(0, f"g{i}")] for i in range(4)
+    ]

@@ -28,13 +28,23 @@ from tests.webgames import BRUNO, small_game
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "artifacts"
 JOKER_FIXTURE = REPO / "fixtures" / "burraco" / "semi_clean_and_dirty.jsonl"
 #: the layout's games (issue 16): a 2-seat Burraco and a 6-seat Scala 40
-LAYOUT_FIXTURES = [REPO / "fixtures" / "burraco" / "dispute.jsonl", REPO / "fixtures" / "scala40" / "stock_restock.jsonl"]
+LAYOUT_FIXTURES = [
+    REPO / "fixtures" / "burraco" / "dispute.jsonl",
+    REPO / "fixtures" / "scala40" / "stock_restock.jsonl",
+]
 
 
 def _unavailable() -> str | None:
@@ -229,7 +239,12 @@ def test_v_switches_between_the_referee_the_seats_and_the_spectator(page):
             page.keyboard.press("v")
         page.wait_for_selector("#board")
         seen.append((page.url.split("?", 1)[1], page.inner_text("nav.pov b")))
-    assert seen == [("at=4&pov=0", "Anna"), ("at=4&pov=1", "Bruno"), ("at=4&pov=spectator", "spectator"), ("at=4", "referee")]
+    assert seen == [
+        ("at=4&pov=0", "Anna"),
+        ("at=4&pov=1", "Bruno"),
+        ("at=4&pov=spectator", "spectator"),
+        ("at=4", "referee"),
+    ]
     assert page.locator("#seat-1 .card.back").count() == 0  # the referee's view again: every card face up
 
 
@@ -249,8 +264,8 @@ def _png_colours(data: bytes, limit: int = 64) -> int:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, header = 8, b"", None
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos: pos + 8])
-        body = data[pos + 8: pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
         elif kind == b"IDAT":
@@ -266,7 +281,7 @@ def _png_colours(data: bytes, limit: int = 64) -> int:
     colours: set[bytes] = set()
     i = 0
     for _ in range(height):
-        ftype, line = raw[i], bytearray(raw[i + 1: i + 1 + stride])
+        ftype, line = raw[i], bytearray(raw[i + 1 : i + 1 + stride])
         i += 1 + stride
         for x in range(stride):
             a = line[x - bpp] if x >= bpp else 0
@@ -283,7 +298,7 @@ def _png_colours(data: bytes, limit: int = 64) -> int:
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         for x in range(0, stride, bpp * 7):
-            colours.add(bytes(line[x: x + 3]))
+            colours.add(bytes(line[x : x + 3]))
         if len(colours) >= limit:
             return len(colours)
         prev = line
@@ -306,7 +321,12 @@ def test_png_check_sees_a_blank_image():
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0)) + chunk(b"IDAT", blank) + chunk(b"IEND", b"")
+    png = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", blank)
+        + chunk(b"IEND", b"")
+    )
     assert _png_colours(png) == 1
 
 
@@ -380,7 +400,9 @@ def test_the_games_list_fits_without_scrolling_sideways(browser, base_url, scree
         assert pg.locator("tr.game-row").count() == 4
         # the result column is there at both widths
         assert pg.inner_text('tr[data-game="bur-dispute"] td.result .winner') == "Anna"
-        right = pg.evaluate("() => Math.max(...[...document.querySelectorAll('table.games td.result')].map(e => e.getBoundingClientRect().right))")
+        right = pg.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('table.games td.result')].map(e => e.getBoundingClientRect().right))"
+        )
         assert right <= VIEWPORTS[view][0]
     finally:
         context.close()
@@ -415,7 +437,9 @@ def every_fixture_url() -> Iterator[str]:
         thread.join(timeout=5)
 
 
-@pytest.mark.parametrize("path", ["/games", "/games?lang=it", "/games/bur-dispute?at=7&lang=it", "/games/bur-4p-teams?lang=it"])
+@pytest.mark.parametrize(
+    "path", ["/games", "/games?lang=it", "/games/bur-dispute?at=7&lang=it", "/games/bur-4p-teams?lang=it"]
+)
 def test_every_fixture_fits_a_phone_in_both_languages(browser, every_fixture_url, screenshots, path):
     """Found by a new user: the full games list (result column, Italian
     headers) and the Italian audit table were wider than a phone."""
@@ -433,8 +457,10 @@ def test_every_fixture_fits_a_phone_in_both_languages(browser, every_fixture_url
 
 
 def _seat_centres(pg) -> dict[int, tuple[float, float]]:  # type: ignore[no-untyped-def]
-    boxes = pg.evaluate("() => [...document.querySelectorAll('.felt .seat')].map(e => { const b = e.getBoundingClientRect(); "
-                        "return [Number(e.dataset.seat), b.left + b.width / 2, b.top + b.height / 2]; })")
+    boxes = pg.evaluate(
+        "() => [...document.querySelectorAll('.felt .seat')].map(e => { const b = e.getBoundingClientRect(); "
+        "return [Number(e.dataset.seat), b.left + b.width / 2, b.top + b.height / 2]; })"
+    )
     return {s: (x, y) for s, x, y in boxes}
 
 
@@ -477,19 +503,27 @@ def test_sorting_the_games_list_by_a_column(page):
     rows = page.eval_on_selector_all("tr.game-row", "rows => rows.map(r => r.dataset.game)")
     assert rows == ["bur-semi-dirty", "web-1", "bur-dispute", "scala40-stock-restock"]  # 19 and 19: the store's order
     assert sorted(rows) == sorted(before)
-    moves = [int(t) for t in page.eval_on_selector_all("tr.game-row td:nth-child(9)", "cells => cells.map(c => c.innerText)")]
+    moves = [
+        int(t) for t in page.eval_on_selector_all("tr.game-row td:nth-child(9)", "cells => cells.map(c => c.innerText)")
+    ]
     assert moves == [16, 19, 19, 65]
     assert page.get_attribute("th[aria-sort]", "aria-sort") == "ascending"
     page.click("th >> text=Moves")
     page.wait_for_url(re.compile(r"/games\?sort=moves&dir=desc$"))
     assert page.eval_on_selector_all("tr.game-row", "rows => rows.map(r => r.dataset.game)") == [
-        "scala40-stock-restock", "web-1", "bur-dispute", "bur-semi-dirty"]
+        "scala40-stock-restock",
+        "web-1",
+        "bur-dispute",
+        "bur-semi-dirty",
+    ]
     assert page.get_attribute("th[aria-sort]", "aria-sort") == "descending"
     # a filter keeps the sort
     page.fill("input[name=player]", "Fabio")
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"sort=moves&dir=desc"))
-    assert page.eval_on_selector_all("tr.game-row", "rows => rows.map(r => r.dataset.game)") == ["scala40-stock-restock"]
+    assert page.eval_on_selector_all("tr.game-row", "rows => rows.map(r => r.dataset.game)") == [
+        "scala40-stock-restock"
+    ]
 
 
 BRUNO_BY_SUIT = ["AS", "4S", "5S", "8H", "7C", "10C", "QC", "6D", "7D", "8D"]
@@ -534,14 +568,32 @@ def test_controls_take_their_targets_from_the_server(page, base_url):
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("PageUp")
     wait_position(page, 1)
-    shown = page.eval_on_selector_all(".controls .ctl", "els => els.map(e => [e.id, e.dataset.at === undefined ? null : Number(e.dataset.at)])")
+    shown = page.eval_on_selector_all(
+        ".controls .ctl", "els => els.map(e => [e.id, e.dataset.at === undefined ? null : Number(e.dataset.at)])"
+    )
     import json
     import urllib.request
 
     fragment = urllib.request.urlopen(base_url + "/games/web-1/board?at=1").read().decode()
     nav = json.loads(__import__("html").unescape(re.search(r'data-nav="([^"]*)"', fragment).group(1)))
-    ids = {"nav-first": "first", "nav-prev-hand": "prev_hand", "nav-prev-violation": "prev_violation", "nav-prev": "prev",
-           "nav-next": "next", "nav-next-violation": "next_violation", "nav-next-hand": "next_hand", "nav-last": "last"}
+    ids = {
+        "nav-first": "first",
+        "nav-prev-hand": "prev_hand",
+        "nav-prev-violation": "prev_violation",
+        "nav-prev": "prev",
+        "nav-next": "next",
+        "nav-next-violation": "next_violation",
+        "nav-next-hand": "next_hand",
+        "nav-last": "last",
+    }
     assert dict(shown) == {i: nav[k] for i, k in ids.items()}
-    assert dict(shown) == {"nav-first": 0, "nav-prev-hand": None, "nav-prev-violation": None, "nav-prev": 0,
-                           "nav-next": 2, "nav-next-violation": 6, "nav-next-hand": 14, "nav-last": 18}
+    assert dict(shown) == {
+        "nav-first": 0,
+        "nav-prev-hand": None,
+        "nav-prev-violation": None,
+        "nav-prev": 0,
+        "nav-next": 2,
+        "nav-next-violation": 6,
+        "nav-next-hand": 14,
+        "nav-last": 18,
+    }

@@ -46,19 +46,42 @@ ANNA = ["3H", "4H", "5H", "6H", "7C", "7D", "7S", "2C", "2D", "2H", "JK"]
 BRUNO = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "8C"]
 
 
-def game(*moves, anna=ANNA, bruno=BRUNO, stock=("KS", "KD", "KC", "5S"), discard=("10C",), ruleset="fibur", options=None, pozzetti=None):
+def game(
+    *moves,
+    anna=ANNA,
+    bruno=BRUNO,
+    stock=("KS", "KD", "KC", "5S"),
+    discard=("10C",),
+    ruleset="fibur",
+    options=None,
+    pozzetti=None,
+):
     """Two players, Anna (seat 0) first: game_started is position 0,
     hand_dealt position 1, ``moves`` from position 2."""
     jokers = 2 if ruleset == "seed" else 4
-    return [start(2, ruleset, options),
-            deal([list(anna), list(bruno)], discard=list(discard), stock_top=list(stock), jokers=jokers, pozzetti=pozzetti)] + list(moves)
+    return [
+        start(2, ruleset, options),
+        deal([list(anna), list(bruno)], discard=list(discard), stock_top=list(stock), jokers=jokers, pozzetti=pozzetti),
+    ] + list(moves)
 
 
 # --- BUR-TURN-1 -------------------------------------------------------------------
 def test_BUR_TURN_1_layoff_on_the_other_sides_meld():
     bruno = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "2S"]
-    s = run(game(D(0, "KS"), M(0, "a", ["3H", "4H", "5H"]), X(0, "KS"), D(1, "KD"), L(1, "a", ["2S"], ["3H", "4H", "5H", "2S"]), X(1, "KD"), bruno=bruno))
-    assert findings(s) == [(6, 1, 1, "BUR-TURN-1", "Bruno laid off 2♠ on meld a of Anna: lay-offs go only on one's own side's melds")]
+    s = run(
+        game(
+            D(0, "KS"),
+            M(0, "a", ["3H", "4H", "5H"]),
+            X(0, "KS"),
+            D(1, "KD"),
+            L(1, "a", ["2S"], ["3H", "4H", "5H", "2S"]),
+            X(1, "KD"),
+            bruno=bruno,
+        )
+    )
+    assert findings(s) == [
+        (6, 1, 1, "BUR-TURN-1", "Bruno laid off 2♠ on meld a of Anna: lay-offs go only on one's own side's melds")
+    ]
 
 
 def test_BUR_TURN_1_legal_layoff_on_own_meld():
@@ -68,17 +91,38 @@ def test_BUR_TURN_1_legal_layoff_on_own_meld():
 
 
 def test_BUR_TURN_1_partners_share_melds_but_not_the_opponents():
-    hands = [list(ANNA), list(BRUNO),
-             ["7H", "9C", "9H", "10D", "10S", "JC", "JS", "QC", "QS", "KH", "AD"],
-             ["8H", "3D", "3S", "4S", "5C", "5D", "6S", "8D", "8S", "10H", "AC"]]
-    ev = [start(4), deal(hands, dealer=3, discard=["10C"], stock_top=["KS", "KD", "KC", "5S"]),
-          D(0, "KS"), M(0, "a", ["3H", "4H", "5H", "6H"]), X(0, "KS"),
-          D(1, "KD"), X(1, "KD"),
-          D(2, "KC"), L(2, "a", ["7H"]), X(2, "KC"),      # Carla on her partner's meld: legal
-          D(3, "5S"), L(3, "a", ["8H"]), X(3, "5S")]      # 11: Dario on team 0's meld
+    hands = [
+        list(ANNA),
+        list(BRUNO),
+        ["7H", "9C", "9H", "10D", "10S", "JC", "JS", "QC", "QS", "KH", "AD"],
+        ["8H", "3D", "3S", "4S", "5C", "5D", "6S", "8D", "8S", "10H", "AC"],
+    ]
+    ev = [
+        start(4),
+        deal(hands, dealer=3, discard=["10C"], stock_top=["KS", "KD", "KC", "5S"]),
+        D(0, "KS"),
+        M(0, "a", ["3H", "4H", "5H", "6H"]),
+        X(0, "KS"),
+        D(1, "KD"),
+        X(1, "KD"),
+        D(2, "KC"),
+        L(2, "a", ["7H"]),
+        X(2, "KC"),  # Carla on her partner's meld: legal
+        D(3, "5S"),
+        L(3, "a", ["8H"]),
+        X(3, "5S"),
+    ]  # 11: Dario on team 0's meld
     s = run(ev)
     assert s.sides == (0, 1, 0, 1)
-    assert findings(s) == [(11, 1, 3, "BUR-TURN-1", "Dario laid off 8♥ on meld a of team 0 (Anna & Carla): lay-offs go only on one's own side's melds")]
+    assert findings(s) == [
+        (
+            11,
+            1,
+            3,
+            "BUR-TURN-1",
+            "Dario laid off 8♥ on meld a of team 0 (Anna & Carla): lay-offs go only on one's own side's melds",
+        )
+    ]
 
 
 # --- BUR-MELD-1/2/3 and ALL-MELD-2 ------------------------------------------------------
@@ -127,19 +171,49 @@ def test_BUR_MELD_2_two_sets_of_one_rank():
 
 def test_BUR_MELD_2_legal_with_the_option_or_on_the_other_side():
     anna = ["7C", "7D", "7S", "7H", "7C", "2D", "3H", "4H", "5H", "6H", "JK"]
-    ev = game(D(0, "KS"), M(0, "a", ["7C", "7D", "7S"]), M(0, "b", ["7H", "7C", "2D"]), X(0, "KS"), anna=anna, options={"duplicate_sets": True})
+    ev = game(
+        D(0, "KS"),
+        M(0, "a", ["7C", "7D", "7S"]),
+        M(0, "b", ["7H", "7C", "2D"]),
+        X(0, "KS"),
+        anna=anna,
+        options={"duplicate_sets": True},
+    )
     assert findings(run(ev)) == []
     bruno = ["7H", "7D", "7S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "8C"]
-    ev = game(D(0, "KS"), M(0, "a", ["7C", "7D", "2C"]), X(0, "KS"), D(1, "KD"), M(1, "b", ["7H", "7D", "7S"]), X(1, "KD"), bruno=bruno)
+    ev = game(
+        D(0, "KS"),
+        M(0, "a", ["7C", "7D", "2C"]),
+        X(0, "KS"),
+        D(1, "KD"),
+        M(1, "b", ["7H", "7D", "7S"]),
+        X(1, "KD"),
+        bruno=bruno,
+    )
     assert findings(run(ev)) == []
 
 
 def test_BUR_MELD_3_wild_taken_back():
-    ev = game(D(0, "KS"), M(0, "a", ["3H", "4H", "JK"]), X(0, "KS"),
-              D(1, "KD"), X(1, "KD"),
-              D(0, "KC"), {"type": "joker_swapped", "seat": 0, "meld": "a", "card": "5H", "joker": "JK"}, X(0, "KC"))
+    ev = game(
+        D(0, "KS"),
+        M(0, "a", ["3H", "4H", "JK"]),
+        X(0, "KS"),
+        D(1, "KD"),
+        X(1, "KD"),
+        D(0, "KC"),
+        {"type": "joker_swapped", "seat": 0, "meld": "a", "card": "5H", "joker": "JK"},
+        X(0, "KC"),
+    )
     s = run(ev)
-    assert findings(s) == [(8, 1, 0, "BUR-MELD-3", "Anna took the wild JK back into the hand from meld a (put in 5♥): in Burraco a wild never leaves the table")]
+    assert findings(s) == [
+        (
+            8,
+            1,
+            0,
+            "BUR-MELD-3",
+            "Anna took the wild JK back into the hand from meld a (put in 5♥): in Burraco a wild never leaves the table",
+        )
+    ]
     assert s.meld("a").cards == ("3H", "4H", "5H")
 
 
@@ -152,7 +226,9 @@ def test_BUR_MELD_3_legal_wild_moves_to_an_end():
 # --- BUR-PILE-1 -------------------------------------------------------------------------
 def test_BUR_PILE_1_single_card_pile_discarded_again():
     s = run(game(T(0, ["10C"]), M(0, "a", ["3H", "4H", "5H"]), X(0, "10C")))
-    assert findings(s) == [(4, 1, 0, "BUR-PILE-1", "Anna discarded 10♣, the single card just taken from the discard pile")]
+    assert findings(s) == [
+        (4, 1, 0, "BUR-PILE-1", "Anna discarded 10♣, the single card just taken from the discard pile")
+    ]
 
 
 def test_BUR_PILE_1_legal_cases():
@@ -177,19 +253,37 @@ def pgame(*moves, stock=("QH", "KD", "5C"), **kw):
 
 
 CON_LO_SCARTO = [D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), P(0, 0)]  # positions 2-6
-PLAY_POZZETTO = [M(0, "c", ["5D", "6D", "7D", "8D"]), M(0, "d", ["AS", "AD", "AC", "AH"]), M(0, "e", ["JC", "QC", "KC"])]
+PLAY_POZZETTO = [
+    M(0, "c", ["5D", "6D", "7D", "8D"]),
+    M(0, "d", ["AS", "AD", "AC", "AH"]),
+    M(0, "e", ["JC", "QC", "KC"]),
+]
 
 
 def test_BUR_POZZ_1_hand_not_empty():
     s = run(pgame(D(0, "QH"), P(0, 0), X(0, "QH")))
-    assert findings(s) == [(3, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 0, but Anna still held 12 card(s) (3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 9♦ 9♠ 9♣ 2♣ Q♥)")]
+    assert findings(s) == [
+        (
+            3,
+            1,
+            0,
+            "BUR-POZZ-1",
+            "Anna took pozzetto 0, but Anna still held 12 card(s) (3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 9♦ 9♠ 9♣ 2♣ Q♥)",
+        )
+    ]
 
 
 def test_BUR_POZZ_1_side_already_had_one():
     s = run(pgame(*CON_LO_SCARTO, P(0, 1)))
     # one finding per event, naming both faults
     assert findings(s) == [
-        (7, 1, 0, "BUR-POZZ-1", "Anna took pozzetto 1, but Anna already had its pozzetto and Anna still held 11 card(s) (J♣ Q♣ K♣ 5♦ 6♦ 7♦ 8♦ A♠ A♦ A♣ A♥)"),
+        (
+            7,
+            1,
+            0,
+            "BUR-POZZ-1",
+            "Anna took pozzetto 1, but Anna already had its pozzetto and Anna still held 11 card(s) (J♣ Q♣ K♣ 5♦ 6♦ 7♦ 8♦ A♠ A♦ A♣ A♥)",
+        ),
     ]
 
 
@@ -201,7 +295,15 @@ def test_BUR_POZZ_1_not_raised_for_the_right_seat_taking_it_late():
 
 
 def test_BUR_POZZ_1_legal_al_volo_and_con_lo_scarto():
-    al_volo = pgame(D(0, "10H"), M(0, "a", CLEAN + ["10H"]), M(0, "b", NINES), P(0, 0), *PLAY_POZZETTO[:2], X(0, "JC"), stock=("10H", "KD"))
+    al_volo = pgame(
+        D(0, "10H"),
+        M(0, "a", CLEAN + ["10H"]),
+        M(0, "b", NINES),
+        P(0, 0),
+        *PLAY_POZZETTO[:2],
+        X(0, "JC"),
+        stock=("10H", "KD"),
+    )
     s = run(al_volo)
     assert findings(s) == []
     assert s.pozzetto_by == (0, None) and s.hands[0] == ("QC", "KC")
@@ -211,7 +313,9 @@ def test_BUR_POZZ_1_legal_al_volo_and_con_lo_scarto():
 
 def test_BUR_POZZ_2_play_from_pozzetto_before_next_turn():
     s = run(pgame(*CON_LO_SCARTO, M(0, "c", ["5D", "6D", "7D", "8D"]), D(1, "KD"), X(1, "KD")))
-    assert findings(s) == [(7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ 6♦ 7♦ 8♦ from the pozzetto taken with the discard before its next turn")]
+    assert findings(s) == [
+        (7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ 6♦ 7♦ 8♦ from the pozzetto taken with the discard before its next turn")
+    ]
     assert s.turn == 0 and s.phase == "draw"
 
 
@@ -286,7 +390,15 @@ def test_BUR_STOCK_1_draw_from_the_last_two_cards():
     ev = play_out(game(), 2, extra_draw=True)
     s = run(ev + [END("stock_exhausted")])
     last = ev[-2]
-    assert findings(s) == [(len(ev) - 2, 1, 1, "BUR-STOCK-1", f"Bruno drew {last['card'][:-1]}{'♣♦♥♠'['CDHS'.index(last['card'][-1])]} from the last two stock cards, which are never drawn")]
+    assert findings(s) == [
+        (
+            len(ev) - 2,
+            1,
+            1,
+            "BUR-STOCK-1",
+            f"Bruno drew {last['card'][:-1]}{'♣♦♥♠'['CDHS'.index(last['card'][-1])]} from the last two stock cards, which are never drawn",
+        )
+    ]
 
 
 def test_BUR_STOCK_1_legal_end_with_two_cards_left():
@@ -321,7 +433,9 @@ def test_seed_implicit_restock_by_the_draw():
 def test_BUR_POZZ_2_discard_from_the_pozzetto_before_next_turn():
     # found in review: a discard is play from the pozzetto too (not ALL-TURN-1/2)
     s = run(pgame(*CON_LO_SCARTO, X(0, "5D"), D(1, "KD"), X(1, "KD")))
-    assert findings(s) == [(7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ from the pozzetto taken with the discard before its next turn")]
+    assert findings(s) == [
+        (7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ from the pozzetto taken with the discard before its next turn")
+    ]
     assert s.turn == 0 and s.phase == "draw" and s.discard[-2:] == ("5D", "KD")
 
 
@@ -338,14 +452,38 @@ def breakdowns(s):
 
 
 # Bruno's 11 cards left in hand: 4♣ 4♦ 6♣ 6♦ 5 each, 9♠ 9♦ J♦ J♥ Q♦ Q♥ 8♣ 10 each = 90
-BRUNO_LEFT = (-190, {"melds": 0, "burraco_clean": 0, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": -90, "no_pozzetto": -100})
+BRUNO_LEFT = (
+    -190,
+    {
+        "melds": 0,
+        "burraco_clean": 0,
+        "burraco_semi_clean": 0,
+        "burraco_dirty": 0,
+        "closing": 0,
+        "hand": -90,
+        "no_pozzetto": -100,
+    },
+)
 
 
 def test_legal_closing_full_breakdown():
     # melds 3♥..9♥ 45, 9 9 9 2 50, 5♦..8♦ 25, four aces 60, J♣ Q♣ K♣ 30 = 210; clean burraco 200; closing 100
     s = run(closing())
-    assert breakdowns(s) == [(510, {"melds": 210, "burraco_clean": 200, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 100, "hand": 0, "no_pozzetto": 0}),
-                             BRUNO_LEFT]
+    assert breakdowns(s) == [
+        (
+            510,
+            {
+                "melds": 210,
+                "burraco_clean": 200,
+                "burraco_semi_clean": 0,
+                "burraco_dirty": 0,
+                "closing": 100,
+                "hand": 0,
+                "no_pozzetto": 0,
+            },
+        ),
+        BRUNO_LEFT,
+    ]
 
 
 def test_BUR_CLOSE_3_wild_discard_reported_at_the_discard_and_kept_when_rewound():
@@ -379,16 +517,51 @@ def test_no_closing_bonus_for_an_irregular_going_out():
     # BUR-CLOSE-1: the side never took its pozzetto: -100 and no +100 (never both)
     s = run(pgame(D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), END("went_out", 0)))
     assert findings(s) == [(6, 1, 0, "BUR-CLOSE-1", "Anna went out without Anna's pozzetto")]
-    assert breakdowns(s)[0] == (195, {"melds": 95, "burraco_clean": 200, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": 0, "no_pozzetto": -100})
+    assert breakdowns(s)[0] == (
+        195,
+        {
+            "melds": 95,
+            "burraco_clean": 200,
+            "burraco_semi_clean": 0,
+            "burraco_dirty": 0,
+            "closing": 0,
+            "hand": 0,
+            "no_pozzetto": -100,
+        },
+    )
     # BUR-CLOSE-2: melds 3♥..8♥ 35, 9 9 9 9 2 60, 25 + 60 + 30 = 210, no burraco, no closing bonus
     prefix = [D(0, "QH"), M(0, "a", CLEAN[:6]), M(0, "b", ["9D", "9S", "9C", "9H", "2C"]), X(0, "QH"), P(0, 0)]
     s = run(closing(prefix=prefix))
-    assert breakdowns(s)[0] == (210, {"melds": 210, "burraco_clean": 0, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": 0, "no_pozzetto": 0})
+    assert breakdowns(s)[0] == (
+        210,
+        {
+            "melds": 210,
+            "burraco_clean": 0,
+            "burraco_semi_clean": 0,
+            "burraco_dirty": 0,
+            "closing": 0,
+            "hand": 0,
+            "no_pozzetto": 0,
+        },
+    )
     # BUR-CLOSE-3 by a wild: melds 210 + the clean burraco, the 2♦ on the pile, no closing bonus
     s = run(closing(draw="2D"))
     assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
-    assert breakdowns(s) == [(410, {"melds": 210, "burraco_clean": 200, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": 0, "no_pozzetto": 0}),
-                             BRUNO_LEFT]
+    assert breakdowns(s) == [
+        (
+            410,
+            {
+                "melds": 210,
+                "burraco_clean": 200,
+                "burraco_semi_clean": 0,
+                "burraco_dirty": 0,
+                "closing": 0,
+                "hand": 0,
+                "no_pozzetto": 0,
+            },
+        ),
+        BRUNO_LEFT,
+    ]
 
 
 def stock_end():
@@ -399,8 +572,30 @@ def stock_end():
 
 # Anna: 3♥ 4♥ 6♥ 7♠ 7♦ 7♣ 5♥ 5 each, 2♣ 2♦ 2♥ 20 each, JK 30 = 125; Bruno: 9♠ 9♦ J♦ J♥ 8♣ Q♥ Q♦ 10 each, 4♦ 6♣ 4♣ 6♦ 5 each = 90
 STOCK_END_SCORES = [
-    (-225, {"melds": 0, "burraco_clean": 0, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": -125, "no_pozzetto": -100}),
-    (-190, {"melds": 0, "burraco_clean": 0, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": -90, "no_pozzetto": -100}),
+    (
+        -225,
+        {
+            "melds": 0,
+            "burraco_clean": 0,
+            "burraco_semi_clean": 0,
+            "burraco_dirty": 0,
+            "closing": 0,
+            "hand": -125,
+            "no_pozzetto": -100,
+        },
+    ),
+    (
+        -190,
+        {
+            "melds": 0,
+            "burraco_clean": 0,
+            "burraco_semi_clean": 0,
+            "burraco_dirty": 0,
+            "closing": 0,
+            "hand": -90,
+            "no_pozzetto": -100,
+        },
+    ),
 ]
 
 
@@ -412,8 +607,11 @@ def test_BUR_STOCK_1_taking_the_pile_after_the_hand_ended():
     # Bruno takes the whole pile (62 cards) and discards: once BUR-STOCK-1, at the take
     s = run(ev + [T(1, pile), X(1, "4D"), END("stock_exhausted")])
     assert [f[:4] for f in findings(s)] == [(124, 1, 1, "BUR-STOCK-1")]
-    assert findings(s)[0][4] == ("Bruno took the discard pile (" + " ".join(f"{c[:-1]}{'♣♦♥♠'['CDHS'.index(c[-1])]}" if c != "JK" else c for c in pile)
-                                 + ") after the hand had ended at the stock's end (the discard at position 123 left the last two stock cards): play after it does not count")
+    assert findings(s)[0][4] == (
+        "Bruno took the discard pile ("
+        + " ".join(f"{c[:-1]}{'♣♦♥♠'['CDHS'.index(c[-1])]}" if c != "JK" else c for c in pile)
+        + ") after the hand had ended at the stock's end (the discard at position 123 left the last two stock cards): play after it does not count"
+    )
     # scored on the table after position 123 (the pile is not in Bruno's hand): the same as the legal twin that ends there
     twin = run(ev + [END("stock_exhausted")])
     assert findings(twin) == []
@@ -425,10 +623,14 @@ def test_BUR_STOCK_1_reported_once_and_kept_when_rewound():
     # Bruno draws J♥ from the last two, melds J♦ J♥ J♥ and discards: one finding, at the draw
     late = [D(1, "JH"), M(1, "z", ["JD", "JH", "JH"]), X(1, "8C")]
     s = run(ev + late + [restore(123)])
-    assert findings(s) == [(124, 1, 1, "BUR-STOCK-1", "Bruno drew J♥ from the last two stock cards, which are never drawn")]
+    assert findings(s) == [
+        (124, 1, 1, "BUR-STOCK-1", "Bruno drew J♥ from the last two stock cards, which are never drawn")
+    ]
     assert s.stock_count == 2 and s.melds == ()
     s = run(ev + late + [END("stock_exhausted")])
-    assert findings(s) == [(124, 1, 1, "BUR-STOCK-1", "Bruno drew J♥ from the last two stock cards, which are never drawn")]
+    assert findings(s) == [
+        (124, 1, 1, "BUR-STOCK-1", "Bruno drew J♥ from the last two stock cards, which are never drawn")
+    ]
     assert breakdowns(s) == STOCK_END_SCORES
 
 
@@ -440,12 +642,31 @@ def test_BUR_STOCK_1_the_pozzetto_taken_with_the_ending_discard_counts_any_other
     ev += [D(0, card), M(0, "a", CLEAN), M(0, "b", NINES), X(0, card)]
     assert len(ev) - 1 == 125 and run(ev).stock_count == 2
     # Anna: melds 45 + 50, clean burraco 200, the pozzetto in hand J♣ Q♣ K♣ 8♦ 10 each, 5♦ 6♦ 7♦ 5 each, four aces 60 = -115
-    anna = (180, {"melds": 95, "burraco_clean": 200, "burraco_semi_clean": 0, "burraco_dirty": 0, "closing": 0, "hand": -115, "no_pozzetto": 0})
+    anna = (
+        180,
+        {
+            "melds": 95,
+            "burraco_clean": 200,
+            "burraco_semi_clean": 0,
+            "burraco_dirty": 0,
+            "closing": 0,
+            "hand": -115,
+            "no_pozzetto": 0,
+        },
+    )
     s = run(ev + [P(0, 0), END("stock_exhausted")])
     assert findings(s) == []
     assert breakdowns(s) == [anna, BRUNO_LEFT]
     # Bruno's pozzetto after that discard is play after the end: BUR-STOCK-1 (not BUR-POZZ-1), and it does not count
     s = run(ev + [P(0, 0), P(1, 1), END("stock_exhausted")])
-    assert findings(s) == [(127, 1, 1, "BUR-STOCK-1", "Bruno took pozzetto 1 after the hand had ended at the stock's end "
-                                                       "(the discard at position 125 left the last two stock cards): play after it does not count")]
+    assert findings(s) == [
+        (
+            127,
+            1,
+            1,
+            "BUR-STOCK-1",
+            "Bruno took pozzetto 1 after the hand had ended at the stock's end "
+            "(the discard at position 125 left the last two stock cards): play after it does not count",
+        )
+    ]
     assert breakdowns(s) == [anna, BRUNO_LEFT]

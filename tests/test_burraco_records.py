@@ -31,43 +31,90 @@ def rejected(events_or_bytes) -> RecordError:
 
 
 def test_bad_card_is_rejected_with_line_field_and_rule():
-    data = text(base()) + b'{"type":"card_drawn","seat":0,"card":"QH"}\n{"type":"card_discarded","seat":0,"card":"11H"}\n'
+    data = (
+        text(base()) + b'{"type":"card_drawn","seat":0,"card":"QH"}\n{"type":"card_discarded","seat":0,"card":"11H"}\n'
+    )
     err = rejected(data)
-    assert err.as_json() == {"line": 4, "field": "card", "rule": "REC-FORMAT", "message": "bad card string '11H' (expected e.g. 10H, AS, JK)"}
+    assert err.as_json() == {
+        "line": 4,
+        "field": "card",
+        "rule": "REC-FORMAT",
+        "message": "bad card string '11H' (expected e.g. 10H, AS, JK)",
+    }
 
 
 def test_card_not_in_hand_is_rejected_with_line_field_and_rule():
-    err = rejected(base() + [{"type": "card_drawn", "seat": 0, "card": "QH"}, {"type": "card_discarded", "seat": 0, "card": "5S"}])
-    assert err.as_json() == {"line": 4, "field": "card", "rule": "REC-WHERE", "message": "Anna (seat 0) does not hold 5S"}
+    err = rejected(
+        base() + [{"type": "card_drawn", "seat": 0, "card": "QH"}, {"type": "card_discarded", "seat": 0, "card": "5S"}]
+    )
+    assert err.as_json() == {
+        "line": 4,
+        "field": "card",
+        "rule": "REC-WHERE",
+        "message": "Anna (seat 0) does not hold 5S",
+    }
 
 
 def test_meld_of_cards_not_in_hand_is_rejected():
-    err = rejected(base() + [{"type": "card_drawn", "seat": 0, "card": "QH"}, {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ["KS", "KD", "KC"]}])
+    err = rejected(
+        base()
+        + [
+            {"type": "card_drawn", "seat": 0, "card": "QH"},
+            {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ["KS", "KD", "KC"]},
+        ]
+    )
     assert (err.line, err.field, err.rule) == (4, "cards[0]", "REC-WHERE")
 
 
 def test_discard_taken_must_be_the_whole_pile():
-    ev = base() + [{"type": "card_drawn", "seat": 0, "card": "QH"}, {"type": "card_discarded", "seat": 0, "card": "QH"},
-                   {"type": "discard_taken", "seat": 1, "cards": ["QH"]}]
+    ev = base() + [
+        {"type": "card_drawn", "seat": 0, "card": "QH"},
+        {"type": "card_discarded", "seat": 0, "card": "QH"},
+        {"type": "discard_taken", "seat": 1, "cards": ["QH"]},
+    ]
     err = rejected(ev)
-    assert err.as_json() == {"line": 5, "field": "cards", "rule": "REC-WHERE", "message": "taken Q♥ but the whole pile is 10♦ Q♥"}
+    assert err.as_json() == {
+        "line": 5,
+        "field": "cards",
+        "rule": "REC-WHERE",
+        "message": "taken Q♥ but the whole pile is 10♦ Q♥",
+    }
 
 
 def test_pozzetto_taken_twice_is_rejected():
-    ev = base() + [{"type": "card_drawn", "seat": 0, "card": "QH"}, {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ANNA[:7]},
-                   {"type": "meld_laid", "seat": 0, "meld": "b", "cards": ANNA[7:]}, {"type": "card_discarded", "seat": 0, "card": "QH"},
-                   {"type": "pozzetto_taken", "seat": 0, "pozzetto": 0}, {"type": "pozzetto_taken", "seat": 1, "pozzetto": 0}]
+    ev = base() + [
+        {"type": "card_drawn", "seat": 0, "card": "QH"},
+        {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ANNA[:7]},
+        {"type": "meld_laid", "seat": 0, "meld": "b", "cards": ANNA[7:]},
+        {"type": "card_discarded", "seat": 0, "card": "QH"},
+        {"type": "pozzetto_taken", "seat": 0, "pozzetto": 0},
+        {"type": "pozzetto_taken", "seat": 1, "pozzetto": 0},
+    ]
     err = rejected(ev)
-    assert (err.line, err.field, err.rule, err.message) == (8, "pozzetto", "REC-WHERE", "pozzetto 0 was already taken by Anna")
+    assert (err.line, err.field, err.rule, err.message) == (
+        8,
+        "pozzetto",
+        "REC-WHERE",
+        "pozzetto 0 was already taken by Anna",
+    )
 
 
 def test_pozzetto_cards_must_be_listed_somewhere():
     ev = [start(2), deal([list(ANNA), list(BRUNO)], discard=["10D"], stock_top=["QH"], list_pozzetti=False)]
-    ev += [{"type": "card_drawn", "seat": 0, "card": "QH"}, {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ANNA[:7]},
-           {"type": "meld_laid", "seat": 0, "meld": "b", "cards": ANNA[7:]}, {"type": "card_discarded", "seat": 0, "card": "QH"},
-           {"type": "pozzetto_taken", "seat": 0, "pozzetto": 1}]
+    ev += [
+        {"type": "card_drawn", "seat": 0, "card": "QH"},
+        {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ANNA[:7]},
+        {"type": "meld_laid", "seat": 0, "meld": "b", "cards": ANNA[7:]},
+        {"type": "card_discarded", "seat": 0, "card": "QH"},
+        {"type": "pozzetto_taken", "seat": 0, "pozzetto": 1},
+    ]
     err = rejected(ev)
-    assert err.as_json() == {"line": 7, "field": "cards", "rule": "REC-FORMAT", "message": "pozzetto_taken must list the cards: the deal did not give pozzetto 1"}
+    assert err.as_json() == {
+        "line": 7,
+        "field": "cards",
+        "rule": "REC-FORMAT",
+        "message": "pozzetto_taken must list the cards: the deal did not give pozzetto 1",
+    }
 
 
 def test_fibur_never_restocks():
@@ -151,4 +198,11 @@ def test_fixture_scores_checked_by_hand(name):
 
 def test_dispute_fixture_findings():
     s = validate(read_record(FIX / "dispute.jsonl"))
-    assert [(f[0], f[3]) for f in findings(s)] == [(4, "ALL-MELD-1"), (5, "BUR-PILE-1"), (7, "BUR-TURN-1"), (8, "ALL-TURN-2"), (15, "ALL-TURN-1"), (17, "ALL-SCORE-1")]
+    assert [(f[0], f[3]) for f in findings(s)] == [
+        (4, "ALL-MELD-1"),
+        (5, "BUR-PILE-1"),
+        (7, "BUR-TURN-1"),
+        (8, "ALL-TURN-2"),
+        (15, "ALL-TURN-1"),
+        (17, "ALL-SCORE-1"),
+    ]

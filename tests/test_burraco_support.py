@@ -23,7 +23,9 @@ from tests.recordkit import findings_of
 NAMES = ("Anna", "Bruno", "Carla", "Dario")
 
 
-def start(n: int = 2, ruleset: str = "fibur", options: dict | None = None, teams: bool | None = None, game_id: str = "t") -> dict:
+def start(
+    n: int = 2, ruleset: str = "fibur", options: dict | None = None, teams: bool | None = None, game_id: str = "t"
+) -> dict:
     """A ``game_started`` line for ``n`` players (teams for 4 unless ``teams`` is False)."""
     players = []
     for seat in range(n):
@@ -31,15 +33,32 @@ def start(n: int = 2, ruleset: str = "fibur", options: dict | None = None, teams
         if n == 4 and teams is not False:
             p["team"] = seat % 2
         players.append(p)
-    ev: dict[str, Any] = {"type": "game_started", "format": "rummy-ledger/1", "game_id": game_id, "variant": "burraco", "ruleset": ruleset, "players": players}
+    ev: dict[str, Any] = {
+        "type": "game_started",
+        "format": "rummy-ledger/1",
+        "game_id": game_id,
+        "variant": "burraco",
+        "ruleset": ruleset,
+        "players": players,
+    }
     if options:
         ev["options"] = options
     return ev
 
 
-def deal(hands: list[list[str]], *, hand: int = 1, dealer: int | None = None, discard: list[str] | None = None,
-         pozzetti: list[list[str]] | None = None, stock_top: list[str] | None = None, jokers: int = 4,
-         seed: int = 1, stock_size: int | None = None, list_pozzetti: bool = True) -> dict:
+def deal(
+    hands: list[list[str]],
+    *,
+    hand: int = 1,
+    dealer: int | None = None,
+    discard: list[str] | None = None,
+    pozzetti: list[list[str]] | None = None,
+    stock_top: list[str] | None = None,
+    jokers: int = 4,
+    seed: int = 1,
+    stock_size: int | None = None,
+    list_pozzetti: bool = True,
+) -> dict:
     """A full ``hand_dealt``: each hand, pozzetto and the stock top are
     completed from the rest of the deck (shuffled with ``seed``).
 
@@ -73,7 +92,14 @@ def deal(hands: list[list[str]], *, hand: int = 1, dealer: int | None = None, di
         while len(p) < 11:
             p.append(pool.pop())
     stock = stock_top + pool
-    ev: dict[str, Any] = {"type": "hand_dealt", "hand": hand, "dealer": dealer, "hands": out_hands, "discard": discard, "stock": stock}
+    ev: dict[str, Any] = {
+        "type": "hand_dealt",
+        "hand": hand,
+        "dealer": dealer,
+        "hands": out_hands,
+        "discard": discard,
+        "stock": stock,
+    }
     if list_pozzetti:
         ev["pozzetti"] = pozzetti
     return ev

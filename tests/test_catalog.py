@@ -45,7 +45,9 @@ class ToyRules(RaminoRules):
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         state = super().check_discard(state, pos, seat, card)
         if card == "KS":
-            state = self.flag(state, pos, seat, "TOY-DISC-1", f"{state.name(seat)} discarded {pretty(card)}, the card of the house")
+            state = self.flag(
+                state, pos, seat, "TOY-DISC-1", f"{state.name(seat)} discarded {pretty(card)}, the card of the house"
+            )
         return state
 
 
@@ -78,12 +80,20 @@ def toy_record(game_id: str = "toy-1") -> bytes:
 
 
 def cli_run(*args: str) -> Any:
-    return CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None}).invoke(cli, list(args), catch_exceptions=False)
+    return CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None}).invoke(
+        cli, list(args), catch_exceptions=False
+    )
 
 
 def test_the_builtin_catalog() -> None:
     assert catalog.ids() == ("burraco", "scala40", "ramino51", "ramino", "gin")
-    assert [catalog.entry(v).label for v in catalog.ids()] == ["Burraco", "Scala 40", "Ramino 51", "Ramino", "Gin Rummy"]
+    assert [catalog.entry(v).label for v in catalog.ids()] == [
+        "Burraco",
+        "Scala 40",
+        "Ramino 51",
+        "Ramino",
+        "Gin Rummy",
+    ]
     assert {v: find_variant(v).variant for v in REGISTRY} == {v: v for v in catalog.ids()}
     assert list(STRATEGIES) == list(catalog.ids())
     assert list(RULES_BY_FAMILY) == ["REC", "ALL", "BUR", "S40", "R51", "RAM", "GIN"]
@@ -95,7 +105,12 @@ def test_an_unknown_variant_is_refused_as_before() -> None:
         decode_event(line)
     with pytest.raises(RecordError) as info:
         read_record(line + b"\n")
-    assert (info.value.rule, info.value.line, info.value.field, info.value.message) == ("REC-FORMAT", 1, "variant", "unknown value 'toy'")
+    assert (info.value.rule, info.value.line, info.value.field, info.value.message) == (
+        "REC-FORMAT",
+        1,
+        "variant",
+        "unknown value 'toy'",
+    )
 
 
 @pytest.mark.parametrize(
@@ -136,7 +151,8 @@ def test_a_registered_variant_joins_everything_derived(toy: VariantEntry) -> Non
     assert RULES_BY_FAMILY["TOY"] == ("TOY-DISC-1",)
     assert "TOY-DISC-1" in RULE_IDS
     assert schema.event_schema()["$defs"]["GameStarted"]["properties"]["variant"] == {
-        "enum": ["burraco", "gin", "ramino", "ramino51", "scala40", "toy"]}
+        "enum": ["burraco", "gin", "ramino", "ramino51", "scala40", "toy"]
+    }
 
 
 def test_the_toy_variant_imports_into_a_sqlite_store(toy: VariantEntry, tmp_path: Path) -> None:
@@ -145,12 +161,16 @@ def test_the_toy_variant_imports_into_a_sqlite_store(toy: VariantEntry, tmp_path
     imported = cli_run("--db", db, "import", str(tmp_path / "toy-1.jsonl"))
     assert imported.exit_code == 0, imported.output
     listed = cli_run("--db", db, "list", "--json")
-    assert [(g["game_id"], g["variant"], g["events"]) for g in map(json.loads, listed.stdout.splitlines())] == [("toy-1", "toy", 6)]
+    assert [(g["game_id"], g["variant"], g["events"]) for g in map(json.loads, listed.stdout.splitlines())] == [
+        ("toy-1", "toy", 6)
+    ]
 
 
 def test_the_toy_variant_is_audited_by_its_rule_ids(toy: VariantEntry, tmp_path: Path) -> None:
     report = audit(read_record(toy_record()).events)
-    assert [(f.position, f.seat, f.rule, f.message) for f in report.findings] == [(3, 0, "TOY-DISC-1", "Anna discarded K♠, the card of the house")]
+    assert [(f.position, f.seat, f.rule, f.message) for f in report.findings] == [
+        (3, 0, "TOY-DISC-1", "Anna discarded K♠, the card of the house")
+    ]
     (tmp_path / "toy-1.jsonl").write_bytes(toy_record())
     result = cli_run("audit", "--json", str(tmp_path / "toy-1.jsonl"))
     assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["TOY-DISC-1"]
@@ -195,5 +215,3 @@ def test_without_the_entry_the_variant_is_unknown_again(toy: VariantEntry) -> No
             read_record(toy_record())
     finally:
         catalog.register(toy)
-
-

@@ -37,7 +37,9 @@ def test_keygen_writes_a_private_file_only_its_owner_reads(keys: tuple[Path, Pat
 
 def test_a_signed_checkpoint_verifies_with_its_key(keys: tuple[Path, Path]) -> None:
     private, public = keys
-    doc = cp.build(_entries(5)[::-1], tournament="Club night", created_at="2026-12-01T08:00:00Z", key=cp.load_private_key(private))
+    doc = cp.build(
+        _entries(5)[::-1], tournament="Club night", created_at="2026-12-01T08:00:00Z", key=cp.load_private_key(private)
+    )
     assert [g["game_id"] for g in doc["games"]] == [f"game-{i:02d}" for i in range(5)]
     assert doc["root"] == seal.merkle_root([e.leaf() for e in _entries(5)]).hex()
     games, who = cp.check_checkpoint(json.loads(cp.dumps(doc)), cp.load_public_key(public))
@@ -76,7 +78,7 @@ def test_every_single_byte_edit_of_a_signed_checkpoint_fails(keys: tuple[Path, P
     for i, b in enumerate(text):
         if b not in hexdigits:
             continue
-        edited = text[:i] + bytes([hexdigits[(hexdigits.index(b) + 1) % 16]]) + text[i + 1:]
+        edited = text[:i] + bytes([hexdigits[(hexdigits.index(b) + 1) % 16]]) + text[i + 1 :]
         with pytest.raises(cp.CheckpointError):
             cp.check_checkpoint(json.loads(edited), key)
         failures += 1
@@ -90,14 +92,17 @@ def test_edited_game_names_the_root(keys: tuple[Path, Path]) -> None:
         cp.check_checkpoint(doc)
 
 
-@pytest.mark.parametrize(("edit", "message"), [
-    (lambda d: d.update(size=4), r"size 4 but 3 games listed"),
-    (lambda d: d["games"].append(d["games"][-1]), r"games\[3\] .* listed twice"),
-    (lambda d: d["games"].reverse(), r"out of game_id order"),
-    (lambda d: d["games"][0].update(seal="X" * 64), r"games\[0\].seal is not 64 lower-case hex"),
-    (lambda d: d["games"][0].update(length=0), r"games\[0\].length is not a positive integer"),
-    (lambda d: d.update(games="no"), r"games is not a list"),
-])
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(size=4), r"size 4 but 3 games listed"),
+        (lambda d: d["games"].append(d["games"][-1]), r"games\[3\] .* listed twice"),
+        (lambda d: d["games"].reverse(), r"out of game_id order"),
+        (lambda d: d["games"][0].update(seal="X" * 64), r"games\[0\].seal is not 64 lower-case hex"),
+        (lambda d: d["games"][0].update(length=0), r"games\[0\].length is not a positive integer"),
+        (lambda d: d.update(games="no"), r"games is not a list"),
+    ],
+)
 def test_malformed_checkpoints_are_named(edit, message: str) -> None:  # noqa: ANN001
     doc = cp.build(_entries(3))
     edit(doc)
@@ -127,7 +132,11 @@ def test_every_game_has_a_proof_that_checks_without_the_others(keys: tuple[Path,
         with pytest.raises(cp.CheckpointError, match="does not lead from game"):
             cp.check_proof(lie, key)
         if n > 1:
-            shifted = dict(proof, path=proof["path"][::-1]) if len(proof["path"]) > 1 else dict(proof, index=(proof["index"] + 1) % n)
+            shifted = (
+                dict(proof, path=proof["path"][::-1])
+                if len(proof["path"]) > 1
+                else dict(proof, index=(proof["index"] + 1) % n)
+            )
             with pytest.raises(cp.CheckpointError):
                 cp.check_proof(shifted, key)
     with pytest.raises(cp.CheckpointError, match="is not in the checkpoint"):

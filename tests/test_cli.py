@@ -61,7 +61,9 @@ def test_import_reports_rejects_and_stores_the_rest(run: Callable[..., Result], 
     assert result.exit_code == 1
     rejected, analytics = result.stderr.splitlines()
     assert rejected == f"{folder / 'bad-1.jsonl'}:5: colour: REC-FORMAT: unknown field 'colour'"
-    assert analytics.startswith("analytics view ") and analytics.endswith(": 54 events applied, 3 games (re)built in 1 transaction")
+    assert analytics.startswith("analytics view ") and analytics.endswith(
+        ": 54 events applied, 3 games (re)built in 1 transaction"
+    )
     assert summary_row(result.stdout, "stored") == ["3", "3", "54"]
     assert summary_row(result.stdout, "already stored") == ["0", "0", "0"]
     assert summary_row(result.stdout, "rejected") == ["1", "-", "-"]
@@ -100,7 +102,9 @@ def test_export_round_trips(run: Callable[..., Result], write_record_file: Write
     assert out.read_bytes() == path.read_bytes()
 
 
-def test_show_prints_the_record_from_the_store_or_a_file(run: Callable[..., Result], write_record_file: WriteRecord) -> None:
+def test_show_prints_the_record_from_the_store_or_a_file(
+    run: Callable[..., Result], write_record_file: WriteRecord
+) -> None:
     path = write_record_file("shown")
     run("import", str(path))
     assert run("show", "shown").stdout_bytes == path.read_bytes()
@@ -128,19 +132,30 @@ def test_list(run: Callable[..., Result], write_record_file: WriteRecord) -> Non
         (["import", "/no/such/dir"], "rummy-ledger: error: no such file or folder: /no/such/dir\n"),
     ],
 )
-def test_errors_are_one_line_with_status_2(run: Callable[..., Result], db: str, write_record_file: WriteRecord,
-                                           args: list[str], message: str) -> None:
+def test_errors_are_one_line_with_status_2(
+    run: Callable[..., Result], db: str, write_record_file: WriteRecord, args: list[str], message: str
+) -> None:
     run("import", "--no-analytics", str(write_record_file("stored-one")))
     result = run(*args)
     assert (result.exit_code, result.stderr) == (2, message.format(db=db))
 
 
-def test_unopenable_store_is_one_line(run: Callable[..., Result], tmp_path: Path, write_record_file: WriteRecord) -> None:
+def test_unopenable_store_is_one_line(
+    run: Callable[..., Result], tmp_path: Path, write_record_file: WriteRecord
+) -> None:
     result = run("list", store=str(tmp_path / "missing-dir" / "x.db"))
     assert result.exit_code == 2
-    assert result.stderr == f"rummy-ledger: error: no store at {tmp_path}/missing-dir/x.db (import a record first: rummy-ledger import FILE)\n"
-    result = run("import", "--no-analytics", str(write_record_file("one")), store=str(tmp_path / "missing-dir" / "x.db"))
-    assert (result.exit_code, result.stderr) == (2, f"rummy-ledger: error: store SQLite {tmp_path}/missing-dir/x.db: InterfaceError: unable to open database file\n")
+    assert (
+        result.stderr
+        == f"rummy-ledger: error: no store at {tmp_path}/missing-dir/x.db (import a record first: rummy-ledger import FILE)\n"
+    )
+    result = run(
+        "import", "--no-analytics", str(write_record_file("one")), store=str(tmp_path / "missing-dir" / "x.db")
+    )
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"rummy-ledger: error: store SQLite {tmp_path}/missing-dir/x.db: InterfaceError: unable to open database file\n",
+    )
 
 
 def test_unsupported_store_url(run: Callable[..., Result]) -> None:
@@ -164,11 +179,16 @@ def test_schema_check(run: Callable[..., Result], tmp_path: Path) -> None:
     assert run("schema", "--check", "--out", str(tmp_path / "s")).exit_code == 0
 
 
-def test_audit_json_of_a_clean_game_and_a_rejected_file(run: Callable[..., Result], write_record_file: WriteRecord, make_record: MakeRecord) -> None:
+def test_audit_json_of_a_clean_game_and_a_rejected_file(
+    run: Callable[..., Result], write_record_file: WriteRecord, make_record: MakeRecord
+) -> None:
     run("import", str(write_record_file("clean")))
     result = run("audit", "--json", "clean")
     seal = _seal.seal_hex(make_record("clean").splitlines())
-    assert (result.exit_code, json.loads(result.stdout)) == (0, {"game_id": "clean", "findings": [], "seal": seal, "length": 16})
+    assert (result.exit_code, json.loads(result.stdout)) == (
+        0,
+        {"game_id": "clean", "findings": [], "seal": seal, "length": 16},
+    )
     lines = make_record("bad").splitlines()
     bad = write_record_file("bad", b"\n".join([*lines[:3], lines[3].replace(b'"card":"', b'"card":"X')]) + b"\n")
     result = run("audit", "--json", str(bad))
@@ -190,7 +210,14 @@ def console_script() -> str:
 def test_console_script_imports_lists_and_exports(folder: Path, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("RUMMY_LEDGER_DB", "PERSISTENCE_MODULE")}
     exe = console_script()
-    done = subprocess.run([exe, "import", "--no-analytics", str(folder)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [exe, "import", "--no-analytics", str(folder)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1
     assert done.stderr == f"{folder / 'bad-1.jsonl'}:5: colour: REC-FORMAT: unknown field 'colour'\n"
     assert not (tmp_path / "ledger.analytics.duckdb").exists()
@@ -206,13 +233,18 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run([console_script(), "list"], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert done.stderr == f"rummy-ledger: error: no store at {tmp_path}/no/such/dir.db (import a record first: rummy-ledger import FILE)\n"
+    assert (
+        done.stderr
+        == f"rummy-ledger: error: no store at {tmp_path}/no/such/dir.db (import a record first: rummy-ledger import FILE)\n"
+    )
 
 
 @pytest.mark.postgres
 def test_console_script_on_postgres(pg_url: str, folder: Path) -> None:
     exe = console_script()
-    done = subprocess.run([exe, "--db", pg_url, "import", str(folder)], cwd=folder, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [exe, "--db", pg_url, "import", str(folder)], cwd=folder, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 1
     assert [p.name.endswith(".analytics.duckdb") for p in folder.iterdir() if p.suffix == ".duckdb"] == [True]
     exported = subprocess.run([exe, "--db", pg_url, "export", "game-2"], capture_output=True, timeout=120)

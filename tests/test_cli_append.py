@@ -50,7 +50,9 @@ def stored(db: str, game_id: str) -> tuple[bytes, list]:
         app.close()
 
 
-def test_import_of_a_longer_file_appends_the_tail(run: Callable[..., Result], write_record_file: WriteRecord, make_record: MakeRecord, db: str) -> None:
+def test_import_of_a_longer_file_appends_the_tail(
+    run: Callable[..., Result], write_record_file: WriteRecord, make_record: MakeRecord, db: str
+) -> None:
     data = make_record("club-t2", turns=6)  # 16 events
     lines = data.splitlines(keepends=True)
     first = write_record_file("club-t2", b"".join(lines[:11]), name="first")
@@ -71,7 +73,10 @@ def test_import_of_a_file_differing_inside_the_stored_part_names_the_line(
 ) -> None:
     data = make_record("club-t3", turns=6)
     lines = data.splitlines(keepends=True)
-    assert run("import", "--no-analytics", str(write_record_file("club-t3", b"".join(lines[:11]), name="first"))).exit_code == 0
+    assert (
+        run("import", "--no-analytics", str(write_record_file("club-t3", b"".join(lines[:11]), name="first"))).exit_code
+        == 0
+    )
     other = write_record_file("club-t3", make_record("club-t3", turns=6, seed=4), name="other")  # another deal
     result = run("import", "--no-analytics", str(other))
     assert result.exit_code == 1
@@ -94,7 +99,9 @@ def dispute(run: Callable[..., Result], tmp_path: Path) -> list[bytes]:
     return lines
 
 
-def test_append_a_file_prints_what_was_stored_and_the_findings(run: Callable[..., Result], dispute: list[bytes], tmp_path: Path, db: str) -> None:
+def test_append_a_file_prints_what_was_stored_and_the_findings(
+    run: Callable[..., Result], dispute: list[bytes], tmp_path: Path, db: str
+) -> None:
     tail = tmp_path / "tail.jsonl"
     tail.write_bytes(b"".join(dispute[12:18]))
     result = run("append", "bur-dispute", str(tail))
@@ -113,7 +120,9 @@ def test_append_a_file_prints_what_was_stored_and_the_findings(run: Callable[...
     assert [j.appended_by for j in journal] == [f"import:{os_user()}"] * 12 + [f"cli:{os_user()}"] * 7
 
 
-def test_append_refusals_exit_2_and_store_nothing(run: Callable[..., Result], dispute: list[bytes], tmp_path: Path, db: str) -> None:
+def test_append_refusals_exit_2_and_store_nothing(
+    run: Callable[..., Result], dispute: list[bytes], tmp_path: Path, db: str
+) -> None:
     before = stored(db, "bur-dispute")
     # the second event of the two is impossible: the first is not stored either
     bad = tmp_path / "bad.jsonl"
@@ -122,30 +131,59 @@ def test_append_refusals_exit_2_and_store_nothing(run: Callable[..., Result], di
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"{bad}:3: card: REC-WHERE: Bruno (seat 1) does not hold JK\n"
     malformed = run("append", "bur-dispute", "-", input=b'{"type":"card_drawn","seat":1}\n')
-    assert (malformed.exit_code, malformed.stderr) == (2, "<stdin>:1: card: REC-FORMAT: missing required field 'card'\n")
+    assert (malformed.exit_code, malformed.stderr) == (
+        2,
+        "<stdin>:1: card: REC-FORMAT: missing required field 'card'\n",
+    )
     empty = run("append", "bur-dispute", "-", input=b"\n// nothing\n")
     assert (empty.exit_code, empty.stderr) == (2, "<stdin>: REC-FORMAT: no events to append\n")
     unknown = run("append", "nope", "-", input=dispute[12])
-    assert (unknown.exit_code, unknown.stderr) == (2, f"rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n")
+    assert (unknown.exit_code, unknown.stderr) == (
+        2,
+        f"rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n",
+    )
     again = run("append", "bur-dispute", "-", input=dispute[0])
     assert (again.exit_code, again.stderr) == (
-        2, "rummy-ledger: error: game 'bur-dispute' already exists (12 events stored); game_started opens a new game only\n")
+        2,
+        "rummy-ledger: error: game 'bur-dispute' already exists (12 events stored); game_started opens a new game only\n",
+    )
     missing = run("append", "bur-dispute", str(tmp_path / "missing.jsonl"))
     assert missing.exit_code == 2 and "missing.jsonl" in missing.stderr
     assert stored(db, "bur-dispute") == before
     # after game_ended: REC-ORDER
     assert run("append", "bur-dispute", "-", input=b"".join(dispute[12:])).exit_code == 0
-    late = run("append", "bur-dispute", "-", input=b'{"type":"penalty_assessed","seat":0,"points":-5,"rule":"ALL-TURN-1"}\n')
+    late = run(
+        "append", "bur-dispute", "-", input=b'{"type":"penalty_assessed","seat":0,"points":-5,"rule":"ALL-TURN-1"}\n'
+    )
     assert (late.exit_code, late.stderr) == (2, "<stdin>:1: type: REC-ORDER: penalty_assessed after game_ended\n")
 
 
 def test_rule_penalty_citing_a_finding(run: Callable[..., Result], dispute: list[bytes], db: str) -> None:
-    result = run("rule", "bur-dispute", "--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "5",
-                 "--referee", "Carla Bianchi", "--note", "kept the card taken")
+    result = run(
+        "rule",
+        "bur-dispute",
+        "--penalty",
+        "1",
+        "-50",
+        "--rule",
+        "BUR-PILE-1",
+        "--finding",
+        "5",
+        "--referee",
+        "Carla Bianchi",
+        "--note",
+        "kept the card taken",
+    )
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == ["bur-dispute: penalty_assessed stored at position 12", "totals: Anna 0, Bruno -100"]
+    assert result.stdout.splitlines() == [
+        "bur-dispute: penalty_assessed stored at position 12",
+        "totals: Anna 0, Bruno -100",
+    ]
     team = run("rule", "bur-dispute", "--penalty", "seat:0", "+20", "--rule", "ALL-MELD-1")
-    assert team.stdout.splitlines() == ["bur-dispute: penalty_assessed stored at position 13", "totals: Anna 20, Bruno -100"]
+    assert team.stdout.splitlines() == [
+        "bur-dispute: penalty_assessed stored at position 13",
+        "totals: Anna 20, Bruno -100",
+    ]
     record, journal = stored(db, "bur-dispute")
     assert record.splitlines()[12:] == [
         b'{"type":"penalty_assessed","note":"kept the card taken","seat":1,"points":-50,"rule":"BUR-PILE-1","finding":5,"referee":"Carla Bianchi"}',
@@ -158,9 +196,23 @@ def test_rule_restore(run: Callable[..., Result], dispute: list[bytes], tmp_path
     tail = tmp_path / "tail.jsonl"
     tail.write_bytes(b"".join(dispute[12:16]))  # through Anna's out-of-turn discard at 15
     assert run("append", "bur-dispute", str(tail)).exit_code == 0
-    result = run("rule", "bur-dispute", "--restore", "14", "--reason", "Anna played out of turn", "--finding", "15", "--referee", "Carla")
+    result = run(
+        "rule",
+        "bur-dispute",
+        "--restore",
+        "14",
+        "--reason",
+        "Anna played out of turn",
+        "--finding",
+        "15",
+        "--referee",
+        "Carla",
+    )
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == ["bur-dispute: position_restored stored at position 16", "totals: Anna 0, Bruno -50"]
+    assert result.stdout.splitlines() == [
+        "bur-dispute: position_restored stored at position 16",
+        "totals: Anna 0, Bruno -50",
+    ]
     record, _ = stored(db, "bur-dispute")
     assert record.splitlines()[16] == (
         b'{"type":"position_restored","target":14,"reason":"Anna played out of turn","finding":15,"referee":"Carla"}'
@@ -170,19 +222,43 @@ def test_rule_restore(run: Callable[..., Result], dispute: list[bytes], tmp_path
 @pytest.mark.parametrize(
     ("args", "stderr"),
     [
-        (["--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "6"],
-         "bur-dispute: position 12: finding: REC-REF: position 6 carries no finding to rule on"),
-        (["--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "12"],
-         "bur-dispute: position 12: finding: REC-REF: finding 12 is not an earlier position (this ruling is position 12)"),
-        (["--penalty", "team:1", "10", "--rule", "BUR-PILE-1"], "bur-dispute: position 12: team: REC-REF: unknown team 1"),
-        (["--penalty", "7", "10", "--rule", "BUR-PILE-1"], "bur-dispute: position 12: seat: REC-REF: unknown seat 7 (the table has seats 0–1)"),
-        (["--penalty", "1", "10", "--rule", "NOPE-1"], "bur-dispute: position 12: rule: REC-REF: unknown rule id 'NOPE-1': a penalty cites a RULES.md rule"),
-        (["--penalty", "1", "10", "--rule", "bad id"], "bur-dispute: rule: REC-FORMAT: value 'bad id' does not match the pattern '^[A-Z0-9]+-[A-Z0-9-]+$'"),
-        (["--penalty", "1", "2000000", "--rule", "BUR-PILE-1"], "bur-dispute: points: REC-FORMAT: Expected `int` <= 1000000"),
-        (["--restore", "99", "--reason", "x"], "bur-dispute: position 12: target: REC-REF: target 99 is not a position of the current line of play in hand 1"),
+        (
+            ["--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "6"],
+            "bur-dispute: position 12: finding: REC-REF: position 6 carries no finding to rule on",
+        ),
+        (
+            ["--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "12"],
+            "bur-dispute: position 12: finding: REC-REF: finding 12 is not an earlier position (this ruling is position 12)",
+        ),
+        (
+            ["--penalty", "team:1", "10", "--rule", "BUR-PILE-1"],
+            "bur-dispute: position 12: team: REC-REF: unknown team 1",
+        ),
+        (
+            ["--penalty", "7", "10", "--rule", "BUR-PILE-1"],
+            "bur-dispute: position 12: seat: REC-REF: unknown seat 7 (the table has seats 0–1)",
+        ),
+        (
+            ["--penalty", "1", "10", "--rule", "NOPE-1"],
+            "bur-dispute: position 12: rule: REC-REF: unknown rule id 'NOPE-1': a penalty cites a RULES.md rule",
+        ),
+        (
+            ["--penalty", "1", "10", "--rule", "bad id"],
+            "bur-dispute: rule: REC-FORMAT: value 'bad id' does not match the pattern '^[A-Z0-9]+-[A-Z0-9-]+$'",
+        ),
+        (
+            ["--penalty", "1", "2000000", "--rule", "BUR-PILE-1"],
+            "bur-dispute: points: REC-FORMAT: Expected `int` <= 1000000",
+        ),
+        (
+            ["--restore", "99", "--reason", "x"],
+            "bur-dispute: position 12: target: REC-REF: target 99 is not a position of the current line of play in hand 1",
+        ),
     ],
 )
-def test_rule_refusals_name_the_rule_and_store_nothing(run: Callable[..., Result], dispute: list[bytes], db: str, args: list[str], stderr: str) -> None:
+def test_rule_refusals_name_the_rule_and_store_nothing(
+    run: Callable[..., Result], dispute: list[bytes], db: str, args: list[str], stderr: str
+) -> None:
     before = stored(db, "bur-dispute")
     result = run("rule", "bur-dispute", *args)
     assert (result.exit_code, result.stderr.strip()) == (2, stderr)
@@ -195,9 +271,18 @@ def test_rule_refusals_name_the_rule_and_store_nothing(run: Callable[..., Result
         ([], "Error: give one ruling: --penalty SEAT|team:T POINTS --rule ID, or --restore TARGET --reason TEXT"),
         (["--penalty", "1", "5", "--restore", "3", "--reason", "x", "--rule", "ALL-TURN-1"], "Error: give one ruling"),
         (["--penalty", "1", "5"], "Error: --penalty needs --rule ID (the RULES.md rule it applies)"),
-        (["--penalty", "x", "5", "--rule", "ALL-TURN-1"], "Error: Invalid value for --penalty: 'x': give a seat number (0, 1, ...) or team:T"),
-        (["--penalty", "1", "five", "--rule", "ALL-TURN-1"], "Error: Invalid value for --penalty: 'five' is not a whole number of points"),
-        (["--penalty", "1", "5", "--rule", "ALL-TURN-1", "--reason", "x"], "Error: --reason goes with --restore; a penalty's words go in --note"),
+        (
+            ["--penalty", "x", "5", "--rule", "ALL-TURN-1"],
+            "Error: Invalid value for --penalty: 'x': give a seat number (0, 1, ...) or team:T",
+        ),
+        (
+            ["--penalty", "1", "five", "--rule", "ALL-TURN-1"],
+            "Error: Invalid value for --penalty: 'five' is not a whole number of points",
+        ),
+        (
+            ["--penalty", "1", "5", "--rule", "ALL-TURN-1", "--reason", "x"],
+            "Error: --reason goes with --restore; a penalty's words go in --note",
+        ),
         (["--restore", "3"], "Error: --restore needs --reason TEXT"),
         (["--restore", "3", "--reason", "x", "--rule", "ALL-TURN-1"], "Error: --rule goes with --penalty"),
     ],
@@ -220,10 +305,32 @@ def test_export_with_journal(run: Callable[..., Result], dispute: list[bytes], t
     assert plain.stdout_bytes == record
     annotated = run("export", "bur-dispute", "--with-journal")
     lines = annotated.stdout_bytes.splitlines()
-    assert lines[0] == b"// journal " + json.dumps(
-        {"position": 0, "by": f"import:{os_user()}", "received_at": journal[0].received_at, "seal": journal[0].seal}, separators=(",", ":")).encode()
-    assert lines[24] == b"// journal " + json.dumps(
-        {"position": 12, "by": f"cli:{os_user()}", "received_at": journal[12].received_at, "seal": journal[12].seal}, separators=(",", ":")).encode()
+    assert (
+        lines[0]
+        == b"// journal "
+        + json.dumps(
+            {
+                "position": 0,
+                "by": f"import:{os_user()}",
+                "received_at": journal[0].received_at,
+                "seal": journal[0].seal,
+            },
+            separators=(",", ":"),
+        ).encode()
+    )
+    assert (
+        lines[24]
+        == b"// journal "
+        + json.dumps(
+            {
+                "position": 12,
+                "by": f"cli:{os_user()}",
+                "received_at": journal[12].received_at,
+                "seal": journal[12].seal,
+            },
+            separators=(",", ":"),
+        ).encode()
+    )
     assert [line for line in lines if not line.startswith(b"//")] == record.splitlines()
     out = tmp_path / "annotated.jsonl"
     written = run("export", "bur-dispute", "--with-journal", "-o", str(out))
@@ -240,15 +347,27 @@ def test_append_and_rule_on_postgresql(run: Callable[..., Result], pg_url: str, 
     lines = DISPUTE.read_bytes().splitlines(keepends=True)
     created = run("append", "bur-dispute", "-", input=b"".join(lines[:12]), store=pg_url)
     assert created.stdout.splitlines()[0] == "bur-dispute: 12 events appended (0 → 12)"
-    assert [line.split(":")[0] for line in created.stdout.splitlines()[1:]] == ["  position 4 (hand 1, seat 0)", "  position 5 (hand 1, seat 0)",
-                                                                              "  position 7 (hand 1, seat 1)", "  position 8 (hand 1, seat 1)"]
+    assert [line.split(":")[0] for line in created.stdout.splitlines()[1:]] == [
+        "  position 4 (hand 1, seat 0)",
+        "  position 5 (hand 1, seat 0)",
+        "  position 7 (hand 1, seat 1)",
+        "  position 8 (hand 1, seat 1)",
+    ]
     ruled = run("rule", "bur-dispute", "--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "5", store=pg_url)
-    assert ruled.stdout.splitlines() == ["bur-dispute: penalty_assessed stored at position 12", "totals: Anna 0, Bruno -100"]
-    refused = run("rule", "bur-dispute", "--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "6", store=pg_url)
-    assert (refused.exit_code, refused.stderr.strip()) == (2, "bur-dispute: position 13: finding: REC-REF: position 6 carries no finding to rule on")
+    assert ruled.stdout.splitlines() == [
+        "bur-dispute: penalty_assessed stored at position 12",
+        "totals: Anna 0, Bruno -100",
+    ]
+    refused = run(
+        "rule", "bur-dispute", "--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "6", store=pg_url
+    )
+    assert (refused.exit_code, refused.stderr.strip()) == (
+        2,
+        "bur-dispute: position 13: finding: REC-REF: position 6 carries no finding to rule on",
+    )
     exported = run("export", "bur-dispute", "--with-journal", store=pg_url).stdout_bytes.splitlines()
     assert len(exported) == 26
-    assert json.loads(exported[24][len(b"// journal "):])["by"] == f"cli:{os_user()}"
+    assert json.loads(exported[24][len(b"// journal ") :])["by"] == f"cli:{os_user()}"
 
 
 def test_append_says_when_the_hand_is_over_before_hand_ended(run: Callable[..., Result], tmp_path: Path) -> None:
@@ -258,7 +377,10 @@ def test_append_says_when_the_hand_is_over_before_hand_ended(run: Callable[..., 
     assert head.stdout.splitlines()[0] == "gin-standard-1: 78 events appended (0 → 78)"
     assert "over" not in head.stdout
     wall = run("append", "gin-standard-1", "-", input=lines[78])
-    assert wall.stdout.splitlines() == ["gin-standard-1: 1 event appended (78 → 79)", "hand 3 is over by the rules: hand_ended is next"]
+    assert wall.stdout.splitlines() == [
+        "gin-standard-1: 1 event appended (78 → 79)",
+        "hand 3 is over by the rules: hand_ended is next",
+    ]
     ended = run("append", "gin-standard-1", "-", input=lines[79])
     assert ended.stdout.splitlines() == ["gin-standard-1: 1 event appended (79 → 80)", "hand 3 over"]
 
@@ -269,7 +391,9 @@ def test_a_penalty_after_the_hand_is_no_claim_difference(run: Callable[..., Resu
     does not make his claim look wrong (``SheetLine.claim_differs``)."""
     hand = Path(__file__).resolve().parent.parent / "examples" / "live" / "club-live.jsonl"
     assert run("import", "--no-analytics", str(hand)).exit_code == 0
-    penalty = b'{"type":"penalty_assessed","seat":1,"points":-10,"rule":"RAM-DISC-1","finding":6,"referee":"Rita Arbitro"}\n'
+    penalty = (
+        b'{"type":"penalty_assessed","seat":1,"points":-10,"rule":"RAM-DISC-1","finding":6,"referee":"Rita Arbitro"}\n'
+    )
     assert run("append", "club-live", "-", input=penalty).exit_code == 0
     lines = run("score", "club-live").output.splitlines()
     assert lines[2:5] == [

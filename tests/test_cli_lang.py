@@ -22,7 +22,14 @@ from ledger.i18n import po_path
 from tests.conftest import REPO
 
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
-NO_LOCALE = {"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None, "LANG": "C.UTF-8", "LC_ALL": None, "LC_MESSAGES": None, "LANGUAGE": None}
+NO_LOCALE = {
+    "RUMMY_LEDGER_DB": None,
+    "PERSISTENCE_MODULE": None,
+    "LANG": "C.UTF-8",
+    "LC_ALL": None,
+    "LC_MESSAGES": None,
+    "LANGUAGE": None,
+}
 
 
 @pytest.fixture
@@ -104,12 +111,31 @@ def test_show_at_names_the_ruling_in_both_languages(run: Callable[..., Result], 
     part = tmp_path / "part.jsonl"
     part.write_text("".join(DISPUTE.read_text(encoding="utf-8").splitlines(keepends=True)[:17]), encoding="utf-8")
     assert run("import", "--no-analytics", str(part)).exit_code == 0
-    ruled = run("--lang", "it", "rule", "bur-dispute", "--penalty", "0", "-20", "--rule", "ALL-TURN-1", "--finding", "15",
-                "--referee", "Carla Bianchi", "--note", "ha giocato fuori turno")
-    assert (ruled.exit_code, ruled.stdout) == (0, "bur-dispute: penalty_assessed registrato alla posizione 17\ntotali: Anna -20, Bruno -50\n")
+    ruled = run(
+        "--lang",
+        "it",
+        "rule",
+        "bur-dispute",
+        "--penalty",
+        "0",
+        "-20",
+        "--rule",
+        "ALL-TURN-1",
+        "--finding",
+        "15",
+        "--referee",
+        "Carla Bianchi",
+        "--note",
+        "ha giocato fuori turno",
+    )
+    assert (ruled.exit_code, ruled.stdout) == (
+        0,
+        "bur-dispute: penalty_assessed registrato alla posizione 17\ntotali: Anna -20, Bruno -50\n",
+    )
     assert head(run("show", "bur-dispute", "--at", "15").stdout)[1] == (
         "  finding ALL-TURN-1: Anna played out of turn: it was Bruno's turn  "
-        "[ruled at position 17 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)]")
+        "[ruled at position 17 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)]"
+    )
     assert head(run("--lang", "it", "show", "bur-dispute", "--at", "15").stdout) == [
         "mossa 15: Anna pesca Q♣",
         "  irregolarità ALL-TURN-1: Anna ha giocato fuori turno: era il turno di Bruno  "
@@ -117,8 +143,17 @@ def test_show_at_names_the_ruling_in_both_languages(run: Callable[..., Result], 
         "    regola ALL-TURN-1: Gioco fuori turno: un posto agisce quando non è il suo turno.",
     ]
     assert head(run("--lang", "it", "show", "bur-dispute", "--at", "17").stdout) == [
-        "mossa 17: arbitro: -20 a carico di Anna (ALL-TURN-1)", "  nota: ha giocato fuori turno"]
-    appended = run("--lang", "it", "append", "bur-dispute", "-", input=DISPUTE.read_text(encoding="utf-8").splitlines(keepends=True)[17])
+        "mossa 17: arbitro: -20 a carico di Anna (ALL-TURN-1)",
+        "  nota: ha giocato fuori turno",
+    ]
+    appended = run(
+        "--lang",
+        "it",
+        "append",
+        "bur-dispute",
+        "-",
+        input=DISPUTE.read_text(encoding="utf-8").splitlines(keepends=True)[17],
+    )
     assert (appended.exit_code, appended.stderr) == (0, "")
     assert appended.stdout.splitlines()[0] == "bur-dispute: 1 evento aggiunto (18 → 19)"
 
@@ -189,18 +224,32 @@ def test_italian_audit_score_and_show(run: Callable[..., Result]) -> None:
 def test_italian_list_and_errors(run: Callable[..., Result], db: Path) -> None:
     missing = run("--lang", "it", "list")
     assert (missing.exit_code, missing.stderr) == (
-        2, f"rummy-ledger: errore: nessun archivio in {db} (prima importa un file di partita: rummy-ledger import FILE)\n")
+        2,
+        f"rummy-ledger: errore: nessun archivio in {db} (prima importa un file di partita: rummy-ledger import FILE)\n",
+    )
     run("import", "--no-analytics", str(DISPUTE))
     listed = run("--lang", "it", "list").stdout
     title, table = listed.split("┏")
-    assert "".join(title.split()) == "".join(f"1 partita in SQLite {db}".split())  # rich folds a long title, even inside the path
+    assert "".join(title.split()) == "".join(
+        f"1 partita in SQLite {db}".split()
+    )  # rich folds a long title, even inside the path
     header = next(line for line in table.splitlines() if line.startswith("┃"))
-    assert [c.strip() for c in header.strip("┃").split("┃")] == ["partita", "variante", "giocatori", "smazzate", "eventi"]
+    assert [c.strip() for c in header.strip("┃").split("┃")] == [
+        "partita",
+        "variante",
+        "giocatori",
+        "smazzate",
+        "eventi",
+    ]
     unknown = run("--lang", "it", "show", "Bur-Dispute")
     assert (unknown.exit_code, unknown.stderr) == (
-        2, f"rummy-ledger: errore: nessuna partita 'Bur-Dispute' nell'archivio (SQLite {db}); forse bur-dispute?\n")
+        2,
+        f"rummy-ledger: errore: nessuna partita 'Bur-Dispute' nell'archivio (SQLite {db}); forse bur-dispute?\n",
+    )
     outside = run("--lang", "it", "show", "bur-dispute", "--at", "19")
-    assert outside.exit_code == 2 and outside.stderr.endswith("Error: Invalid value for --at: la posizione 19 è fuori da 0..18\n")
+    assert outside.exit_code == 2 and outside.stderr.endswith(
+        "Error: Invalid value for --at: la posizione 19 è fuori da 0..18\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -219,10 +268,14 @@ def test_the_language_comes_from_the_locale(run: Callable[..., Result], env: dic
 
 def test_lang_option_beats_the_locale_and_json_is_never_translated(run: Callable[..., Result]) -> None:
     italian = {"LANG": "it_IT.UTF-8"}
-    assert run("--lang", "en", "score", str(DISPUTE), env=italian).stdout.startswith("score of bur-dispute — burraco (fibur), as adjudicated\n")
+    assert run("--lang", "en", "score", str(DISPUTE), env=italian).stdout.startswith(
+        "score of bur-dispute — burraco (fibur), as adjudicated\n"
+    )
     for args in (["audit", "--json"], ["score", "--json"]):
         assert run(*args, str(DISPUTE), env=italian).stdout == run("--lang", "en", *args, str(DISPUTE)).stdout
-    assert json.loads(run("--lang", "it", "audit", "--json", str(DISPUTE)).stdout)["findings"][0]["rule"] == "ALL-MELD-1"
+    assert (
+        json.loads(run("--lang", "it", "audit", "--json", str(DISPUTE)).stdout)["findings"][0]["rule"] == "ALL-MELD-1"
+    )
     bad = run("--lang", "fr", "list")
     assert bad.exit_code == 2 and "Invalid value for '--lang': 'fr' is not one of 'en', 'it'." in bad.stderr
 
@@ -260,7 +313,9 @@ def test_the_global_lang_chooses_the_report_language(run: Callable[..., Result],
     made = run("--lang", "it", "report", str(DISPUTE), "--finding", "15", "-o", str(out))
     assert (made.exit_code, made.stderr) == (0, f"scritto il verbale di bur-dispute alla posizione 15 (it) in {out}\n")
     assert "Verbale di contestazione" in out.read_text(encoding="utf-8")
-    english = run("--lang", "it", "report", str(DISPUTE), "--lang", "en", "-o", str(out))  # the report's own --lang wins
+    english = run(
+        "--lang", "it", "report", str(DISPUTE), "--lang", "en", "-o", str(out)
+    )  # the report's own --lang wins
     assert english.stderr == f"scritto il verbale di bur-dispute alla posizione 4 (en) in {out}\n"
     assert "Dispute report" in out.read_text(encoding="utf-8")
 
@@ -271,16 +326,24 @@ def test_seal_verify_and_checkpoint_speak_italian(run: Callable[..., Result], tm
     assert run("--lang", "it", "verify").stdout == "partite verificate: 1 su 1 (19 eventi)\n"
     assert run("--lang", "it", "seal", "bur-dispute").stdout == (
         "bur-dispute alla posizione 18 (19 eventi): 050b-3d21-0db6-36a0\n"
-        "050b3d210db636a005cd643e343458cd0ba0057ae1cbe79e389e9193f6d950ed\n")
+        "050b3d210db636a005cd643e343458cd0ba0057ae1cbe79e389e9193f6d950ed\n"
+    )
     assert json.loads(run("--lang", "it", "seal", "bur-dispute", "--json").stdout)["short"] == "050b-3d21-0db6-36a0"
     key, cp = tmp_path / "k", tmp_path / "c.json"
     made = run("--lang", "it", "keygen", str(key)).stdout
-    assert made.startswith(f"scritta la chiave privata {key} (modo 0600) e la chiave pubblica {key}.pub; id della chiave ")
+    assert made.startswith(
+        f"scritta la chiave privata {key} (modo 0600) e la chiave pubblica {key}.pub; id della chiave "
+    )
     kid = made.rsplit(" ", 1)[1].strip()
-    assert run("--lang", "it", "checkpoint", "-o", str(cp), "--sign", str(key)).stdout.endswith(f"…, firmato con la chiave {kid}\n")
+    assert run("--lang", "it", "checkpoint", "-o", str(cp), "--sign", str(key)).stdout.endswith(
+        f"…, firmato con la chiave {kid}\n"
+    )
     checked = run("--lang", "it", "verify", "--checkpoint", str(cp), "--key", f"{key}.pub")
     assert (checked.exit_code, checked.stdout) == (
-        0, f"{cp}: l'archivio è coerente con il checkpoint (1 partita, radice verificata); firmato con la chiave {kid}\n")
+        0,
+        f"{cp}: l'archivio è coerente con il checkpoint (1 partita, radice verificata); firmato con la chiave {kid}\n",
+    )
     assert run("verify", "--checkpoint", str(cp)).stdout == (
         f"{cp}: the store is consistent with the checkpoint (1 game, root verified);"
-        f" signed by key {kid} (key not pinned: pass --key to check who signed)\n")
+        f" signed by key {kid} (key not pinned: pass --key to check who signed)\n"
+    )

@@ -34,7 +34,9 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def run(db: Path) -> Callable[..., Result]:
-    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None, "LANG": "C", "LC_ALL": None, "LANGUAGE": None})
+    runner = CliRunner(
+        env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None, "LANG": "C", "LC_ALL": None, "LANGUAGE": None}
+    )
 
     def invoke(*args: str, store: str | None = None) -> Result:
         if args and args[0] == "--lang":
@@ -45,15 +47,27 @@ def run(db: Path) -> Callable[..., Result]:
 
 
 READS = [
-    ["list"], ["list", "--json"], ["show", "bur-dispute"], ["show", "bur-dispute", "--at", "3"], ["audit"],
-    ["audit", "bur-dispute"], ["score", "bur-dispute"], ["export", "bur-dispute"], ["seal", "bur-dispute"],
-    ["verify"], ["token", "list"], ["analytics", "update"],
-    ["checkpoint", "-o", "cp.json"], ["report", "bur-dispute", "-o", "r.html"],
+    ["list"],
+    ["list", "--json"],
+    ["show", "bur-dispute"],
+    ["show", "bur-dispute", "--at", "3"],
+    ["audit"],
+    ["audit", "bur-dispute"],
+    ["score", "bur-dispute"],
+    ["export", "bur-dispute"],
+    ["seal", "bur-dispute"],
+    ["verify"],
+    ["token", "list"],
+    ["analytics", "update"],
+    ["checkpoint", "-o", "cp.json"],
+    ["report", "bur-dispute", "-o", "r.html"],
 ]
 
 
 @pytest.mark.parametrize("args", READS, ids=lambda a: " ".join(a))
-def test_a_read_on_a_path_without_a_store_creates_nothing(run: Callable[..., Result], db: Path, tmp_path: Path, args: list[str]) -> None:
+def test_a_read_on_a_path_without_a_store_creates_nothing(
+    run: Callable[..., Result], db: Path, tmp_path: Path, args: list[str]
+) -> None:
     result = run(*args)
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", NO_STORE.format(db=db))
     assert sorted(p.name for p in tmp_path.iterdir()) == []
@@ -77,14 +91,20 @@ def test_writes_create_the_store(run: Callable[..., Result], db: Path, tmp_path:
 def test_list_from_another_folder_leaves_no_ledger_db(tmp_path: Path) -> None:
     exe = shutil.which("rummy-ledger", path=str(Path(sys.executable).parent))
     assert exe is not None
-    env = {k: v for k, v in os.environ.items() if k not in ("RUMMY_LEDGER_DB", "PERSISTENCE_MODULE", "LANGUAGE", "LC_ALL")}
-    done = subprocess.run([exe, "list"], cwd=tmp_path, env={**env, "LANG": "C.UTF-8"}, capture_output=True, text=True, timeout=120)
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("RUMMY_LEDGER_DB", "PERSISTENCE_MODULE", "LANGUAGE", "LC_ALL")
+    }
+    done = subprocess.run(
+        [exe, "list"], cwd=tmp_path, env={**env, "LANG": "C.UTF-8"}, capture_output=True, text=True, timeout=120
+    )
     assert (done.returncode, done.stdout, done.stderr) == (2, "", NO_STORE.format(db="./ledger.db"))
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_library_refuses_a_missing_store_only_when_reading(db: Path) -> None:
-    with pytest.raises(StoreMissingError, match=r"^no store at .*club\.db \(import a record first: rummy-ledger import FILE\)$"):
+    with pytest.raises(
+        StoreMissingError, match=r"^no store at .*club\.db \(import a record first: rummy-ledger import FILE\)$"
+    ):
         open_app(str(db), create=False)
     assert not db.exists()
     open_app(str(db)).close()
@@ -107,10 +127,15 @@ def stored(run: Callable[..., Result]) -> None:
         (["audit", "zzz"], ""),
     ],
 )
-def test_an_unknown_game_names_the_store_and_close_ids(run: Callable[..., Result], db: Path, stored: None,
-                                                       args: list[str], hint: str) -> None:
+def test_an_unknown_game_names_the_store_and_close_ids(
+    run: Callable[..., Result], db: Path, stored: None, args: list[str], hint: str
+) -> None:
     result = run(*args)
-    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"rummy-ledger: error: no game {args[1]!r} in the store (SQLite {db}){hint}\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        f"rummy-ledger: error: no game {args[1]!r} in the store (SQLite {db}){hint}\n",
+    )
 
 
 def test_the_library_error_carries_the_store_and_the_suggestions(db: Path, stored: None) -> None:
@@ -148,9 +173,16 @@ def test_a_postgres_database_that_does_not_exist_says_so(run: Callable[..., Resu
     where = f"{settings.get('POSTGRES_HOST')}:{settings.get('POSTGRES_PORT')}"
     for args in (["list"], ["import", "--no-analytics", str(DISPUTE)]):
         result = run(*args, store=url)
-        assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"rummy-ledger: error: database 'nosuch' does not exist on {where}\n")
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            2,
+            "",
+            f"rummy-ledger: error: database 'nosuch' does not exist on {where}\n",
+        )
     italian = run("--lang", "it", "list", store=url)
-    assert (italian.exit_code, italian.stderr) == (2, f"rummy-ledger: errore: il database 'nosuch' non esiste su {where}\n")
+    assert (italian.exit_code, italian.stderr) == (
+        2,
+        f"rummy-ledger: errore: il database 'nosuch' non esiste su {where}\n",
+    )
     with pytest.raises(StoreUnreachableError, match=f"^database 'nosuch' does not exist on {where}$") as caught:
         open_app(url)
     assert (caught.value.kind, caught.value.params) == ("no_database", {"db": "'nosuch'", "where": where})
@@ -161,7 +193,10 @@ def test_a_postgres_server_that_does_not_answer_says_so(run: Callable[..., Resul
     port = _closed_port()
     host = (pg_settings() or {}).get("POSTGRES_HOST")
     result = run("list", store=_pg_url("test", port=port))
-    assert (result.exit_code, result.stderr) == (2, f"rummy-ledger: error: no PostgreSQL server answers at {host}:{port}: connection refused\n")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"rummy-ledger: error: no PostgreSQL server answers at {host}:{port}: connection refused\n",
+    )
 
 
 @pytest.mark.postgres

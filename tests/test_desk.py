@@ -92,14 +92,14 @@ def text(html: str) -> str:
 def element(page: str, element_id: str) -> str:
     i = page.index(f'id="{element_id}"')
     start = page.rindex("<", 0, i)
-    tag = page[start + 1:i].split()[0]
+    tag = page[start + 1 : i].split()[0]
     depth, j = 0, start
     for m in re.finditer(rf"<(/?){tag}\b", page[start:]):
         depth += -1 if m.group(1) else 1
         if depth == 0:
             j = start + m.end()
             break
-    return page[start:page.index(">", j) + 1]
+    return page[start : page.index(">", j) + 1]
 
 
 # --- sign-in and the session cookie ------------------------------------------------
@@ -121,8 +121,12 @@ def test_signin_sets_a_strict_httponly_session_holding_no_token(desk: Desk) -> N
 def test_session_cookie_is_secure_over_https(desk: Desk) -> None:
     c = desk.client()
     page = c.get("/signin", base_url="https://localhost").get_data(as_text=True)
-    resp = c.post("/signin", base_url="https://localhost", headers={"Referer": "https://localhost/signin"},
-                  data={"csrf_token": csrf_of(page), "token": desk.tokens["referee"]})
+    resp = c.post(
+        "/signin",
+        base_url="https://localhost",
+        headers={"Referer": "https://localhost/signin"},
+        data={"csrf_token": csrf_of(page), "token": desk.tokens["referee"]},
+    )
     assert resp.status_code == 303
     assert "Secure" in resp.headers["Set-Cookie"]
 
@@ -176,12 +180,21 @@ def test_penalty_ruling_is_appended_with_finding_and_referee(desk: Desk) -> None
     assert len(events) == 11
     e = events[10]
     assert (e.type, e.seat, e.team, e.points, e.rule, e.finding, e.referee, e.note) == (
-        "penalty_assessed", 1, None, -50, "BUR-TURN-1", 7, "Rita Arbitro", "lay-off on the other side")
+        "penalty_assessed",
+        1,
+        None,
+        -50,
+        "BUR-TURN-1",
+        7,
+        "Rita Arbitro",
+        "lay-off on the other side",
+    )
     assert desk.ledger.journal(GAME)[-1].appended_by == "Rita Arbitro"
     page = c.get(resp.headers["Location"]).get_data(as_text=True)
     assert "penalty stored at position 10" in page
     assert text(element(page, "status-7-BUR-TURN-1")).startswith(
-        "ruled at position 10 by Rita Arbitro: penalty -50 to Bruno (BUR-TURN-1)")
+        "ruled at position 10 by Rita Arbitro: penalty -50 to Bruno (BUR-TURN-1)"
+    )
     assert text(element(page, "status-8-ALL-TURN-2")).startswith("open")
     score = text(element(page, "score-panel"))
     assert "as adjudicated 0 -50 as played 0 0" in score
@@ -195,41 +208,57 @@ def test_the_desk_in_italian(desk: Desk) -> None:
     c = desk.client()
     signin = c.get("/signin?lang=it&next=/games/bur-dispute?lang=it").get_data(as_text=True)
     assert "<h1>Accesso dell'arbitro</h1>" in signin and 'action="/signin?lang=it"' in signin
-    resp = c.post("/signin?lang=it", data={"csrf_token": csrf_of(signin), "token": desk.tokens["referee"], "next": f"/games/{GAME}?lang=it"})
+    resp = c.post(
+        "/signin?lang=it",
+        data={"csrf_token": csrf_of(signin), "token": desk.tokens["referee"], "next": f"/games/{GAME}?lang=it"},
+    )
     assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?lang=it"
     page = c.get(f"/games/{GAME}?lang=it").get_data(as_text=True)
     assert "connesso come Rita Arbitro (arbitro)" in text(page)
     assert f'action="/games/{GAME}/rulings/penalty?lang=it"' in page
     assert text(element(page, "rule-7-BUR-TURN-1")).startswith(
         "decidi penalità a Anna (posto 0) Bruno (posto 1) punti regola nota assegna la penalità "
-        "riporta il tavolo a subito dopo la mossa motivo ripristina la posizione")
+        "riporta il tavolo a subito dopo la mossa motivo ripristina la posizione"
+    )
     resp = c.post(f"/games/{GAME}/rulings/penalty?lang=it", data=penalty(csrf_of(page)))
     assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=10&lang=it"
     page = c.get(resp.headers["Location"]).get_data(as_text=True)
     assert "penalità registrata alla posizione 10" in page
     assert text(element(page, "status-7-BUR-TURN-1")).startswith(
-        "decisa alla posizione 10 da Rita Arbitro: penalità -50 a carico di Bruno (BUR-TURN-1)")
+        "decisa alla posizione 10 da Rita Arbitro: penalità -50 a carico di Bruno (BUR-TURN-1)"
+    )
     assert text(element(page, "status-8-ALL-TURN-2")).startswith("aperta")
     assert "dopo le decisioni arbitrali 0 -50 come giocato 0 0" in text(element(page, "score-panel"))
     stale = c.post(f"/games/{GAME}/rulings/penalty?lang=it", data=penalty(csrf_of(page)))  # the page showed 10 events
     assert stale.status_code == 409
-    assert ("la decisione non è stata registrata: ora la partita ha 11 eventi, la pagina ne mostrava 10; "
-            "ricarica la pagina e decidi di nuovo") in stale.get_data(as_text=True)
+    assert (
+        "la decisione non è stata registrata: ora la partita ha 11 eventi, la pagina ne mostrava 10; "
+        "ricarica la pagina e decidi di nuovo"
+    ) in stale.get_data(as_text=True)
 
 
 def test_restore_ruling_rewinds_the_moves(desk: Desk) -> None:
     c = desk.client()
     sign_in(c, desk.tokens["referee"])
-    resp = c.post(f"/games/{GAME}/rulings/restore",
-                  data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": "second draw undone"})
+    resp = c.post(
+        f"/games/{GAME}/rulings/restore",
+        data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": "second draw undone"},
+    )
     assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=10"
     e = desk.ledger.get_events(GAME)[10]
-    assert (e.type, e.target, e.reason, e.finding, e.referee) == ("position_restored", 6, "second draw undone", 8, "Rita Arbitro")
+    assert (e.type, e.target, e.reason, e.finding, e.referee) == (
+        "position_restored",
+        6,
+        "second draw undone",
+        8,
+        "Rita Arbitro",
+    )
     page = c.get(resp.headers["Location"]).get_data(as_text=True)
     assert re.findall(r'<li id="move-(\d+)" data-pos="\d+" class="[^"]*\brewound\b', page) == ["7", "8", "9"]
     assert text(element(page, "move-8")) == "8 Bruno draws 10 ♠ rewound at 10 ALL-TURN-2"
     assert text(element(page, "status-8-ALL-TURN-2")).startswith(
-        "ruled at position 10 by Rita Arbitro: table restored to move 6 move rewound at 10")
+        "ruled at position 10 by Rita Arbitro: table restored to move 6 move rewound at 10"
+    )
 
 
 # --- refusals: status code, and nothing stored ---------------------------------------
@@ -252,8 +281,10 @@ def test_a_recorder_is_403_and_nothing_stored(desk: Desk) -> None:
     resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c)))
     assert resp.status_code == 403
     assert "only a referee (or admin) token may append rulings" in resp.get_data(as_text=True)
-    resp = c.post(f"/games/{GAME}/rulings/restore",
-                  data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": "x"})
+    resp = c.post(
+        f"/games/{GAME}/rulings/restore",
+        data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": "x"},
+    )
     assert resp.status_code == 403
     assert desk.length() == 10
 
@@ -277,15 +308,18 @@ def test_a_forged_form_without_csrf_is_400_and_nothing_stored(desk: Desk) -> Non
     assert desk.length() == 10
 
 
-@pytest.mark.parametrize(("form", "expected"), [
-    ({"points": "lots"}, "points: Not a valid integer value."),
-    ({"side": "seat 1"}, "side: seat:N or team:N"),
-    ({"rule": "turn"}, "rule: a RULES.md rule id"),
-    ({"rule": "BUR-NOPE-9"}, "REC-REF: unknown rule id 'BUR-NOPE-9'"),
-    ({"finding": 6}, "REC-REF: position 6 carries no finding to rule on"),
-    ({"side": "seat:5"}, "REC-REF: unknown seat 5"),
-    ({"side": "team:0"}, "REC-REF: unknown team 0"),
-])
+@pytest.mark.parametrize(
+    ("form", "expected"),
+    [
+        ({"points": "lots"}, "points: Not a valid integer value."),
+        ({"side": "seat 1"}, "side: seat:N or team:N"),
+        ({"rule": "turn"}, "rule: a RULES.md rule id"),
+        ({"rule": "BUR-NOPE-9"}, "REC-REF: unknown rule id 'BUR-NOPE-9'"),
+        ({"finding": 6}, "REC-REF: position 6 carries no finding to rule on"),
+        ({"side": "seat:5"}, "REC-REF: unknown seat 5"),
+        ({"side": "team:0"}, "REC-REF: unknown team 0"),
+    ],
+)
 def test_a_bad_penalty_is_400_and_nothing_stored(desk: Desk, form: dict[str, Any], expected: str) -> None:
     c = desk.client()
     sign_in(c, desk.tokens["referee"])
@@ -299,8 +333,10 @@ def test_a_bad_penalty_is_400_and_nothing_stored(desk: Desk, form: dict[str, Any
 def test_a_restore_outside_the_hand_is_400_rec_ref(desk: Desk) -> None:
     c = desk.client()
     sign_in(c, desk.tokens["referee"])
-    resp = c.post(f"/games/{GAME}/rulings/restore",
-                  data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 0, "reason": "too far"})
+    resp = c.post(
+        f"/games/{GAME}/rulings/restore",
+        data={"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 0, "reason": "too far"},
+    )
     assert resp.status_code == 400
     assert "REC-REF: target 0 is not a position of the current line of play in hand 1" in resp.get_data(as_text=True)
     assert desk.length() == 10
@@ -318,7 +354,9 @@ def test_a_ruling_from_a_stale_page_is_409(desk: Desk) -> None:
 def test_no_ruling_after_game_ended(desk: Desk) -> None:
     from ledger.events import GameEnded, HandEnded
 
-    desk.ledger.append_events(GAME, [HandEnded(reason="stalled"), GameEnded(reason="abandoned")], expected=10, appended_by="test")
+    desk.ledger.append_events(
+        GAME, [HandEnded(reason="stalled"), GameEnded(reason="abandoned")], expected=10, appended_by="test"
+    )
     c = desk.client()
     sign_in(c, desk.tokens["referee"])
     page = c.get(f"/games/{GAME}").get_data(as_text=True)
@@ -349,16 +387,20 @@ def test_score_panel_mid_hand_shows_the_hand_as_the_table_stands(desk: Desk) -> 
     page = c.get(f"/games/{GAME}?at=5").get_data(as_text=True)
     score = text(element(page, "score-panel"))
     assert score.startswith("Scores at position 5 hand Anna Bruno")
-    assert ("1 in play, as the table stands -70 melds +55 hand -25 no pozzetto -100 4 cards in hand · 2 melds"
-            " -185 hand -85 no pozzetto -100 11 cards in hand · 0 melds totals 0 0") in score
+    assert (
+        "1 in play, as the table stands -70 melds +55 hand -25 no pozzetto -100 4 cards in hand · 2 melds"
+        " -185 hand -85 no pozzetto -100 11 cards in hand · 0 melds totals 0 0"
+    ) in score
     assert "winner" not in score
     fragment = c.get(f"/games/{GAME}/board?at=3").get_data(as_text=True)
     assert 'id="score-panel" data-position="3"' in fragment
     assert "-160 melds +15 hand -75 no pozzetto -100" in text(fragment)
     # a seat sees its own running figures only; a spectator none (they count hidden cards)
     seat0 = text(element(c.get(f"/games/{GAME}?at=5&pov=0").get_data(as_text=True), "score-panel"))
-    assert ("1 in play, as the table stands -70 melds +55 hand -25 no pozzetto -100 4 cards in hand · 2 melds"
-            " 11 cards in hand · 0 melds totals 0 0") in seat0
+    assert (
+        "1 in play, as the table stands -70 melds +55 hand -25 no pozzetto -100 4 cards in hand · 2 melds"
+        " 11 cards in hand · 0 melds totals 0 0"
+    ) in seat0
     spectator = text(element(desk.client().get(f"/games/{GAME}?at=5").get_data(as_text=True), "score-panel"))
     assert "1 in play, as the table stands 4 cards in hand · 2 melds 11 cards in hand · 0 melds totals 0 0" in spectator
 
@@ -397,13 +439,29 @@ def test_rulings_and_rewound_moves_in_the_domain(tmp_path: Path) -> None:
     events = list(read_record(_ruled_record(tmp_path)).events)
     index = by_finding(events)
     assert sorted(index) == [7, 8]
-    assert index[7][0].to_json() == {"position": 10, "kind": "penalty_assessed", "referee": "Rita",
-                                     "seat": 1, "points": -50, "rule": "BUR-TURN-1"}
-    assert index[8][0].to_json() == {"position": 11, "kind": "position_restored", "referee": "Rita",
-                                     "target": 6, "reason": "undone"}
+    assert index[7][0].to_json() == {
+        "position": 10,
+        "kind": "penalty_assessed",
+        "referee": "Rita",
+        "seat": 1,
+        "points": -50,
+        "rule": "BUR-TURN-1",
+    }
+    assert index[8][0].to_json() == {
+        "position": 11,
+        "kind": "position_restored",
+        "referee": "Rita",
+        "target": 6,
+        "reason": "undone",
+    }
     assert rewound_by(events) == {7: 11, 8: 11, 9: 11}  # the penalty at 10 is not rewound
     findings = report(replay(events)).to_json(index)["findings"]
-    assert [(f["position"], f["ruling"] and f["ruling"]["position"]) for f in findings] == [(4, None), (5, None), (7, 10), (8, 11)]
+    assert [(f["position"], f["ruling"] and f["ruling"]["position"]) for f in findings] == [
+        (4, None),
+        (5, None),
+        (7, 10),
+        (8, 11),
+    ]
 
 
 def test_audit_shows_each_findings_status(tmp_path: Path) -> None:
@@ -421,8 +479,14 @@ def test_audit_shows_each_findings_status(tmp_path: Path) -> None:
     ]
     js = json.loads(runner.invoke(cli, ["audit", "--json", str(path)]).stdout)
     assert [f["ruling"] for f in js["findings"][:2]] == [None, None]
-    assert js["findings"][2]["ruling"] == {"position": 10, "kind": "penalty_assessed", "referee": "Rita",
-                                           "seat": 1, "points": -50, "rule": "BUR-TURN-1"}
+    assert js["findings"][2]["ruling"] == {
+        "position": 10,
+        "kind": "penalty_assessed",
+        "referee": "Rita",
+        "seat": 1,
+        "points": -50,
+        "rule": "BUR-TURN-1",
+    }
 
 
 def test_show_names_rewound_moves(tmp_path: Path) -> None:

@@ -28,8 +28,15 @@ from tests.livekit import serve
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "dispute.jsonl"
 GAME = "bur-dispute"
 FULL = "bur-dispute-full"
@@ -77,7 +84,10 @@ def site(tmp_path: Path) -> Iterator[Site]:
     full = [msgspec.structs.replace(events[0], game_id=FULL), *events[1:]]
     ledger.append_events(FULL, full, expected=0, appended_by="test")
     store = TokenStore(ledger)
-    tokens = {"referee": store.create("Rita Arbitro", "referee")[0], "recorder": store.create("Mario Rossi", "recorder")[0]}
+    tokens = {
+        "referee": store.create("Rita Arbitro", "referee")[0],
+        "recorder": store.create("Mario Rossi", "recorder")[0],
+    }
     with serve(create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0})) as url:
         yield Site(url, ledger, tokens)
     ledger.close()
@@ -138,12 +148,21 @@ def test_referee_signs_in_rules_and_the_finding_shows_ruled_and_the_score_change
     form.locator("button.assess").click()
     page.wait_for_url(re.compile(rf"/games/{GAME}\?at=10$"))
     assert "penalty stored at position 10" in page.inner_text(".flashes")
-    assert page.inner_text("#status-7-BUR-TURN-1").startswith("ruled at position 10 by Rita Arbitro: penalty -50 to Bruno (BUR-TURN-1)")
+    assert page.inner_text("#status-7-BUR-TURN-1").startswith(
+        "ruled at position 10 by Rita Arbitro: penalty -50 to Bruno (BUR-TURN-1)"
+    )
     assert page.inner_text("#status-8-ALL-TURN-2").startswith("open")
     assert squash(page.inner_text("#score-panel tfoot")) == "as adjudicated 0 -50 as played 0 0"
     assert site.length() == 11
     e = site.ledger.get_events(GAME)[10]
-    assert (e.type, e.seat, e.points, e.rule, e.finding, e.referee) == ("penalty_assessed", 1, -50, "BUR-TURN-1", 7, "Rita Arbitro")
+    assert (e.type, e.seat, e.points, e.rule, e.finding, e.referee) == (
+        "penalty_assessed",
+        1,
+        -50,
+        "BUR-TURN-1",
+        7,
+        "Rita Arbitro",
+    )
     assert site.ledger.journal(GAME)[10].appended_by == "Rita Arbitro"
     # the restore form on the next finding rewinds the moves
     page.click("#rule-8-ALL-TURN-2 summary")
@@ -151,7 +170,9 @@ def test_referee_signs_in_rules_and_the_finding_shows_ruled_and_the_score_change
     restore.locator("input[name=target]").fill("6")
     restore.locator("button.restore").click()
     page.wait_for_url(re.compile(rf"/games/{GAME}\?at=11$"))
-    assert page.inner_text("#status-8-ALL-TURN-2").startswith("ruled at position 11 by Rita Arbitro: table restored to move 6")
+    assert page.inner_text("#status-8-ALL-TURN-2").startswith(
+        "ruled at position 11 by Rita Arbitro: table restored to move 6"
+    )
     assert page.eval_on_selector_all("#moves li.rewound", "els => els.map(e => e.dataset.pos)") == ["7", "8", "9"]
     page.click("#signout")
     page.wait_for_load_state()
@@ -187,7 +208,11 @@ def test_a_forged_form_without_the_csrf_token_is_refused(page, site) -> None:  #
     assert nav.value.status == 400
     assert page.inner_text(".error-message") == "The CSRF token is missing."
     with page.expect_navigation() as nav:
-        forge(page, f"/games/{GAME}/rulings/restore", {"finding": 8, "expected": 10, "target": 6, "reason": "x", "csrf_token": "forged"})
+        forge(
+            page,
+            f"/games/{GAME}/rulings/restore",
+            {"finding": 8, "expected": 10, "target": 6, "reason": "x", "csrf_token": "forged"},
+        )
     assert nav.value.status == 400
     assert site.length() == 10
 
@@ -218,11 +243,15 @@ def test_score_panel_at_a_mid_hand_position(page, site) -> None:  # type: ignore
     # stepping swaps the panel with the board: Bruno has drawn 6♥ at 6
     page.keyboard.press("ArrowRight")
     page.wait_for_selector('#score-panel[data-position="6"]')
-    assert squash(page.locator("#running-hand td").nth(2).inner_text()) == "-190 hand -90 no pozzetto -100 12 cards in hand · 0 melds"
+    assert (
+        squash(page.locator("#running-hand td").nth(2).inner_text())
+        == "-190 hand -90 no pozzetto -100 12 cards in hand · 0 melds"
+    )
     # the referee's penalty at 10: as adjudicated beside as played
     page.goto(f"/games/{FULL}?at=10")
     assert squash(page.locator("#running-hand td").nth(2).inner_text()) == (
-        "-235 (played -185) hand -85 no pozzetto -100 penalty -50 11 cards in hand · 0 melds")
+        "-235 (played -185) hand -85 no pozzetto -100 penalty -50 11 cards in hand · 0 melds"
+    )
     assert squash(page.inner_text("#score-panel tfoot")) == "as adjudicated 0 -50 as played 0 0"
     # the finished sheet only at the end
     page.keyboard.press("End")

@@ -22,7 +22,9 @@ from ledger.variants.ramino import RaminoRules
 def test_every_event_class_has_the_handler_of_its_type(variant: str) -> None:
     table = find_variant(variant)._handlers
     assert list(table) == list(EVENT_TYPES)
-    assert {cls: fn.__name__ for cls, fn in table.items()} == {cls: "on_" + cls.__struct_config__.tag for cls in EVENT_TYPES}
+    assert {cls: fn.__name__ for cls, fn in table.items()} == {
+        cls: "on_" + cls.__struct_config__.tag for cls in EVENT_TYPES
+    }
 
 
 def test_a_subclass_gets_its_own_overrides_and_inherits_the_rest() -> None:

@@ -9,7 +9,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ledger.cards import standard_deck
-from ledger.events import BY_TAG, EVENT_TYPES, CardDrawn, DiscardTaken, GameStarted, Player, decode_event, encode_event, to_builtins
+from ledger.events import (
+    BY_TAG,
+    EVENT_TYPES,
+    CardDrawn,
+    DiscardTaken,
+    GameStarted,
+    Player,
+    decode_event,
+    encode_event,
+    to_builtins,
+)
 from ledger.persistence import TOPICS
 
 # one canonical line per event type, in FORMAT.md order
@@ -75,7 +85,9 @@ def test_defaults_are_omitted_and_common_fields_come_first() -> None:
     assert encode_event(started) == expected
     assert decode_event(expected) == started
     drawn = CardDrawn(seat=0, card="6H", note="n", at="2026-11-29T20:15:00+01:00")
-    assert encode_event(drawn) == b'{"type":"card_drawn","at":"2026-11-29T20:15:00+01:00","note":"n","seat":0,"card":"6H"}'
+    assert (
+        encode_event(drawn) == b'{"type":"card_drawn","at":"2026-11-29T20:15:00+01:00","note":"n","seat":0,"card":"6H"}'
+    )
 
 
 def test_events_are_frozen_and_keyword_only() -> None:

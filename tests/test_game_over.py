@@ -31,23 +31,59 @@ def ends(name: str) -> list[tuple[int, str, bool, str | None]]:
     ("name", "expected"),
     [
         # Burraco to 2005: the third hand reaches it
-        ("burraco/two_player_to_2005.jsonl", [
-            (12, "hand_ended", True, None), (27, "hand_ended", True, None),
-            (35, "hand_ended", True, "target_reached"), (36, "game_ended", True, "target_reached")]),
+        (
+            "burraco/two_player_to_2005.jsonl",
+            [
+                (12, "hand_ended", True, None),
+                (27, "hand_ended", True, None),
+                (35, "hand_ended", True, "target_reached"),
+                (36, "game_ended", True, "target_reached"),
+            ],
+        ),
         # Burraco, option hands=1 (tournament): over after one hand whatever the totals
-        ("burraco/natural_pinella.jsonl", [(15, "hand_ended", True, "hands_played"), (16, "game_ended", True, "hands_played")]),
+        (
+            "burraco/natural_pinella.jsonl",
+            [(15, "hand_ended", True, "hands_played"), (16, "game_ended", True, "hands_played")],
+        ),
         # Scala 40: elimination at 100 leaves one seat
-        ("scala40/elimination.jsonl", [(16, "hand_ended", True, None), (26, "hand_ended", True, "elimination"), (27, "game_ended", True, "elimination")]),
+        (
+            "scala40/elimination.jsonl",
+            [
+                (16, "hand_ended", True, None),
+                (26, "hand_ended", True, "elimination"),
+                (27, "game_ended", True, "elimination"),
+            ],
+        ),
         # Ramino 51: elimination at 101
-        ("ramino51/elimination.jsonl", [(22, "hand_ended", True, None), (40, "hand_ended", True, "elimination"), (41, "game_ended", True, "elimination")]),
+        (
+            "ramino51/elimination.jsonl",
+            [
+                (22, "hand_ended", True, None),
+                (40, "hand_ended", True, "elimination"),
+                (41, "game_ended", True, "elimination"),
+            ],
+        ),
         # classic Ramino: target 100
-        ("ramino/in-mano.jsonl", [(7, "hand_ended", True, "target_reached"), (8, "game_ended", True, "target_reached")]),
+        (
+            "ramino/in-mano.jsonl",
+            [(7, "hand_ended", True, "target_reached"), (8, "game_ended", True, "target_reached")],
+        ),
         # Gin standard: target 100 after four hands
-        ("gin/standard-game.jsonl", [
-            (9, "hand_ended", True, None), (17, "hand_ended", True, None), (79, "hand_ended", True, None),
-            (87, "hand_ended", True, "target_reached"), (88, "game_ended", True, "target_reached")]),
+        (
+            "gin/standard-game.jsonl",
+            [
+                (9, "hand_ended", True, None),
+                (17, "hand_ended", True, None),
+                (79, "hand_ended", True, None),
+                (87, "hand_ended", True, "target_reached"),
+                (88, "game_ended", True, "target_reached"),
+            ],
+        ),
         # Gin openspiel: a single hand
-        ("gin/openspiel-seed.jsonl", [(52, "hand_ended", True, "hands_played"), (53, "game_ended", True, "hands_played")]),
+        (
+            "gin/openspiel-seed.jsonl",
+            [(52, "hand_ended", True, "hands_played"), (53, "game_ended", True, "hands_played")],
+        ),
         # an abandoned game: not over by the rules, over once game_ended says so
         ("scala40/jolly_swap.jsonl", [(14, "hand_ended", True, None), (15, "game_ended", True, "abandoned")]),
     ],
@@ -102,17 +138,31 @@ def test_a_ruling_citing_a_finding_is_accepted() -> None:
     events = _dispute()  # findings at positions 4, 5, 7, 8, 15, 17
     state = replay([*events[:16], PenaltyAssessed(seat=0, points=-20, rule="ALL-TURN-1", finding=15, referee="Carla")])
     assert state.penalties[-1].points == -20
-    restored = replay([*events[:9], PositionRestored(target=7, reason="Bruno's second draw", finding=8, referee="Carla")])
+    restored = replay(
+        [*events[:9], PositionRestored(target=7, reason="Bruno's second draw", finding=8, referee="Carla")]
+    )
     assert restored.position == 9
 
 
 @pytest.mark.parametrize(
     ("ruling", "message"),
     [
-        (PenaltyAssessed(seat=0, points=-20, rule="ALL-TURN-1", finding=6), "position 16: finding: REC-REF: position 6 carries no finding to rule on"),
-        (PenaltyAssessed(seat=0, points=-20, rule="ALL-TURN-1", finding=16), "position 16: finding: REC-REF: finding 16 is not an earlier position (this ruling is position 16)"),
-        (PositionRestored(target=14, reason="x", finding=3), "position 16: finding: REC-REF: position 3 carries no finding to rule on"),
-        (PositionRestored(target=14, reason="x", finding=99), "position 16: finding: REC-REF: finding 99 is not an earlier position (this ruling is position 16)"),
+        (
+            PenaltyAssessed(seat=0, points=-20, rule="ALL-TURN-1", finding=6),
+            "position 16: finding: REC-REF: position 6 carries no finding to rule on",
+        ),
+        (
+            PenaltyAssessed(seat=0, points=-20, rule="ALL-TURN-1", finding=16),
+            "position 16: finding: REC-REF: finding 16 is not an earlier position (this ruling is position 16)",
+        ),
+        (
+            PositionRestored(target=14, reason="x", finding=3),
+            "position 16: finding: REC-REF: position 3 carries no finding to rule on",
+        ),
+        (
+            PositionRestored(target=14, reason="x", finding=99),
+            "position 16: finding: REC-REF: finding 99 is not an earlier position (this ruling is position 16)",
+        ),
     ],
 )
 def test_a_ruling_citing_no_finding_is_refused(ruling: object, message: str) -> None:

@@ -7,7 +7,15 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from ledger.variants.gin_deadwood import best_deadwood  # noqa: E402
-from ledger.openspiel_import import card, convert_actions, convert_main, parse_history, parse_input, play_gin, play_gin_state  # noqa: E402
+from ledger.openspiel_import import (
+    card,
+    convert_actions,
+    convert_main,
+    parse_history,
+    parse_input,
+    play_gin,
+    play_gin_state,
+)  # noqa: E402
 from ledger.records import read_record  # noqa: E402
 from ledger.replay import validate  # noqa: E402
 
@@ -48,9 +56,19 @@ def test_partial_history_is_refused_unless_partial() -> None:
     history, _ = play_gin(7)
     with pytest.raises(ValueError) as info:
         convert_actions(history[:25])
-    assert str(info.value) == "the history stops after 25 actions, before a draw: it is not a finished game (--partial converts what it holds)"
+    assert (
+        str(info.value)
+        == "the history stops after 25 actions, before a draw: it is not a finished game (--partial converts what it holds)"
+    )
     events = convert_actions(history[:25], partial=True)
-    assert [e.type for e in events] == ["game_started", "hand_dealt", "discard_taken", "card_discarded", "discard_taken", "card_discarded"]
+    assert [e.type for e in events] == [
+        "game_started",
+        "hand_dealt",
+        "discard_taken",
+        "card_discarded",
+        "discard_taken",
+        "card_discarded",
+    ]
 
 
 def test_gin_bonus_20_game_from_serialize_game_and_state_text(tmp_path) -> None:
@@ -81,7 +99,10 @@ def test_gin_bonus_20_history_needs_the_param(tmp_path, capsys) -> None:
     # a --param that contradicts the text's parameters is refused
     src.write_text(pyspiel.serialize_game_and_state(state.get_game(), state))
     assert convert_main(str(src), str(tmp_path / "c.jsonl"), params=["gin_bonus=25"]) == 2
-    assert capsys.readouterr().err == f"rummy-ledger: error: import-openspiel {src}: --param gin_bonus=25 contradicts the game's gin_bonus=20\n"
+    assert (
+        capsys.readouterr().err
+        == f"rummy-ledger: error: import-openspiel {src}: --param gin_bonus=25 contradicts the game's gin_bonus=20\n"
+    )
     assert not (tmp_path / "c.jsonl").exists()
 
 
@@ -95,8 +116,10 @@ def test_unrepresentable_parameters_are_refused_by_name(tmp_path, capsys, key, v
     src = tmp_path / "small.txt"
     src.write_text(pyspiel.serialize_game_and_state(game, state))
     assert convert_main(str(src), str(tmp_path / "x.jsonl")) == 2
-    assert capsys.readouterr().err == (f"rummy-ledger: error: import-openspiel {src}: OpenSpiel parameter {key}={value} cannot be represented: "
-                                       "rummy-ledger's Gin deals 10 cards each from 52 (hand_size=10, num_ranks=13, num_suits=4 only)\n")
+    assert capsys.readouterr().err == (
+        f"rummy-ledger: error: import-openspiel {src}: OpenSpiel parameter {key}={value} cannot be represented: "
+        "rummy-ledger's Gin deals 10 cards each from 52 (hand_size=10, num_ranks=13, num_suits=4 only)\n"
+    )
 
 
 def test_best_deadwood_equals_openspiel_min_deadwood_along_real_games() -> None:
@@ -106,7 +129,11 @@ def test_best_deadwood_equals_openspiel_min_deadwood_along_real_games() -> None:
         state = pyspiel.load_game("gin_rummy").new_initial_state()
         for a in history:
             state.apply_action(a)
-            if state.is_terminal() or state.is_chance_node() or str(state.current_phase()).endswith(("KNOCK", "LAYOFF")):
+            if (
+                state.is_terminal()
+                or state.is_chance_node()
+                or str(state.current_phase()).endswith(("KNOCK", "LAYOFF"))
+            ):
                 continue
             for p in (0, 1):
                 assert best_deadwood([card(c) for c in state.hands()[p]]) == state.deadwood()[p]

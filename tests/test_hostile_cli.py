@@ -40,7 +40,9 @@ def store(tmp_path: Path, cli: click.Group) -> str:
     """A SQLite store with two games whose player names are rich markup, and its view."""
     records = tmp_path / "records"
     records.mkdir()
-    (records / "m.jsonl").write_bytes(lines(game_started(game_id="markup-1", players=(MARKUP_NAME, "[b]Marco")), ramino_deal()))
+    (records / "m.jsonl").write_bytes(
+        lines(game_started(game_id="markup-1", players=(MARKUP_NAME, "[b]Marco")), ramino_deal())
+    )
     (records / "s.jsonl").write_bytes(encode_record(two_player_record("syn-1", hands=1, turns=2, seed=3)))
     db = str(tmp_path / "ledger.db")
     code, out = run(cli, "--db", db, "import", str(records))
@@ -60,10 +62,16 @@ DISABLED = "file system operations are disabled by configuration"
 def test_query_cannot_read_files_or_the_environment(cli: click.Group, store: str) -> None:
     code, out = run(cli, "--db", store, "query", "--no-update", "SELECT * FROM read_text('/proc/self/environ')")
     assert code == 2
-    assert out.splitlines()[0] == f'Error: query failed: Permission Error: Cannot access file "/proc/self/environ" - {DISABLED}'
+    assert (
+        out.splitlines()[0]
+        == f'Error: query failed: Permission Error: Cannot access file "/proc/self/environ" - {DISABLED}'
+    )
     assert "PATH=" not in out
     code, out = run(cli, "--db", store, "query", "--no-update", "SELECT * FROM read_csv('/etc/passwd')")
-    assert (code, out.splitlines()[0]) == (2, f'Error: query failed: Permission Error: Cannot access file "/etc/passwd" - {DISABLED}')
+    assert (code, out.splitlines()[0]) == (
+        2,
+        f'Error: query failed: Permission Error: Cannot access file "/etc/passwd" - {DISABLED}',
+    )
 
 
 def test_query_cannot_write_files(cli: click.Group, store: str, tmp_path: Path) -> None:
@@ -87,11 +95,17 @@ def test_query_cannot_attach_install_or_unlock(cli: click.Group, store: str, tmp
     code, out = run(cli, "--db", store, "query", "--no-update", "INSTALL httpfs")
     assert code == 2
     assert out.startswith('Error: query failed: Permission Error: Cannot access directory "')
-    assert out.endswith(f' - {DISABLED}\n')
+    assert out.endswith(f" - {DISABLED}\n")
     code, out = run(cli, "--db", store, "query", "--no-update", "LOAD httpfs")
-    assert (code, out) == (2, "Error: query failed: Permission Error: Loading external extensions is disabled through configuration\n")
+    assert (code, out) == (
+        2,
+        "Error: query failed: Permission Error: Loading external extensions is disabled through configuration\n",
+    )
     code, out = run(cli, "--db", store, "query", "--no-update", "SET enable_external_access = true")
-    assert (code, out) == (2, 'Error: query failed: Invalid Input Error: Cannot change configuration option "enable_external_access" - the configuration has been locked\n')
+    assert (code, out) == (
+        2,
+        'Error: query failed: Invalid Input Error: Cannot change configuration option "enable_external_access" - the configuration has been locked\n',
+    )
     code, out = run(cli, "--db", store, "query", "--no-update", "DROP TABLE games")
     assert code == 2 and "read-only mode" in out
     code, out = run(cli, "--db", store, "query", "--json", "--no-update", "SELECT count(*) AS n FROM players")
@@ -99,7 +113,9 @@ def test_query_cannot_attach_install_or_unlock(cli: click.Group, store: str, tmp
 
 
 def test_export_still_writes_its_files(cli: click.Group, store: str, tmp_path: Path) -> None:
-    code, out = run(cli, "--db", store, "export", "--all", "--format", "csv", "--out", str(tmp_path / "x"), "--no-update")
+    code, out = run(
+        cli, "--db", store, "export", "--all", "--format", "csv", "--out", str(tmp_path / "x"), "--no-update"
+    )
     assert code == 0, out
     assert (tmp_path / "x" / "players.csv").read_text().count("\n") == 5
 
@@ -115,9 +131,20 @@ def test_list_prints_markup_names_as_text(cli: click.Group, store: str) -> None:
 
 
 def test_query_prints_markup_cells_as_text(cli: click.Group, store: str) -> None:
-    code, out = run(cli, "--db", store, "query", "--no-update", "SELECT name AS \"[red]who\" FROM players WHERE game = 'markup-1' ORDER BY seat")
+    code, out = run(
+        cli,
+        "--db",
+        store,
+        "query",
+        "--no-update",
+        "SELECT name AS \"[red]who\" FROM players WHERE game = 'markup-1' ORDER BY seat",
+    )
     assert code == 0, out
-    assert [ln.strip("┃│ ") for ln in out.splitlines() if "│" in ln or "┃" in ln] == ["[red]who", MARKUP_NAME, "[b]Marco"]
+    assert [ln.strip("┃│ ") for ln in out.splitlines() if "│" in ln or "┃" in ln] == [
+        "[red]who",
+        MARKUP_NAME,
+        "[b]Marco",
+    ]
 
 
 def test_error_lines_keep_emoji_codes_and_brackets(cli: click.Group, tmp_path: Path) -> None:
@@ -169,7 +196,8 @@ def test_dot_game_ids_are_refused(game_id: str) -> None:
     with pytest.raises(RecordError) as err:
         read_record(lines(game_started(game_id=game_id)))
     assert str(err.value) == (
-        f"line 1: game_id: REC-FORMAT: `game_id` {game_id!r} is not a usable id: . and .. are path segments a browser resolves away")
+        f"line 1: game_id: REC-FORMAT: `game_id` {game_id!r} is not a usable id: . and .. are path segments a browser resolves away"
+    )
 
 
 def test_dotted_game_ids_are_still_fine() -> None:

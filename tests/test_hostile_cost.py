@@ -54,7 +54,10 @@ def test_import_and_audit_of_40000_events_with_20000_findings(tmp_path: Path) ->
     assert audited.returncode == 1
     lines = audited.stdout.splitlines()
     assert lines[0] == "spam-1: 19681 findings"
-    assert lines[-1] == "  position 39998 (hand 1, seat 0): ALL-TURN-1: Anna played out of turn: it was Bruno's turn  [open]"
+    assert (
+        lines[-1]
+        == "  position 39998 (hand 1, seat 0): ALL-TURN-1: Anna played out of turn: it was Bruno's turn  [open]"
+    )
     # before: 1.6 GB; now about 280 MB (import with the analytics update) and 140 MB (audit)
     assert imported.rss_mb < 700, imported
     assert audited.rss_mb < 500, audited
@@ -72,7 +75,10 @@ def test_rank_programme_agrees_with_the_subset_search() -> None:
         hand = tuple(rng.sample(GIN_DECK, rng.randint(0, 12)))
         assert gd._by_ranks(hand, discard=False)[0].deadwood_value == gd._subset_search(hand).deadwood_value, hand
         if hand:
-            want = min((gd._subset_search(hand[:i] + hand[i + 1:]).deadwood_value, -gd.card_value(c)) for i, c in enumerate(hand))
+            want = min(
+                (gd._subset_search(hand[:i] + hand[i + 1 :]).deadwood_value, -gd.card_value(c))
+                for i, c in enumerate(hand)
+            )
             arr, gone = gd._by_ranks(hand, discard=True)
             assert (arr.deadwood_value, -gd.card_value(gone)) == want, hand
             rest = list(hand)
@@ -99,7 +105,10 @@ def test_gin_hand_of_39_cards_imports_and_shows_quickly(tmp_path: Path) -> None:
     record = read_record(gin_stock_hog())
     final = validate(record)
     assert [(f.position, f.rule) for f in final.findings] == [(p, "ALL-TURN-2") for p in range(5, 33)]
-    assert final.results[0].scores[0].breakdown == {"deadwood_difference": 55, "big_gin_bonus": 31}  # Bruno: A-10♠ unmelded by the knock rules
+    assert final.results[0].scores[0].breakdown == {
+        "deadwood_difference": 55,
+        "big_gin_bonus": 31,
+    }  # Bruno: A-10♠ unmelded by the knock rules
     imported = rummy("--db", "l.db", "import", "--no-analytics", "hog.jsonl", cwd=tmp_path)
     assert imported.returncode == 0, imported.stderr
     shown = rummy("--db", "l.db", "show", "hog-1", "--at", "32", cwd=tmp_path)
@@ -127,7 +136,17 @@ def test_analytics_of_20000_restorations_is_linear(tmp_path: Path) -> None:
     assert rummy("--db", "l.db", "import", "--no-analytics", "r.jsonl", cwd=tmp_path).returncode == 0
     update = rummy("--db", "l.db", "analytics", "update", "--batch", "5000", cwd=tmp_path)
     # one transaction: a batch of one game's events runs on to the game's end (no rebuild per batch)
-    assert update.stdout == "analytics view l.analytics.duckdb: 40000 events applied, 1 game (re)built in 1 transaction\n", update.stderr
-    query = rummy("--db", "l.db", "query", "--csv", "--no-update", "SELECT count(*) FILTER (WHERE undone) AS undone, count(*) AS n FROM events", cwd=tmp_path)
+    assert (
+        update.stdout == "analytics view l.analytics.duckdb: 40000 events applied, 1 game (re)built in 1 transaction\n"
+    ), update.stderr
+    query = rummy(
+        "--db",
+        "l.db",
+        "query",
+        "--csv",
+        "--no-update",
+        "SELECT count(*) FILTER (WHERE undone) AS undone, count(*) AS n FROM events",
+        cwd=tmp_path,
+    )
     assert query.stdout == "undone,n\n19999,40000\n"
     assert update.cpu_s < 40, update  # before: 58 s

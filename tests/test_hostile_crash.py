@@ -37,8 +37,9 @@ def records(folder: Path) -> dict[str, int]:
 
 def start(db: str, cwd: Path, *args: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RUMMY_LEDGER_ANALYTICS": str(cwd / "view.duckdb")}
-    return subprocess.Popen(CLI + ["--db", db, *args], cwd=cwd, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        CLI + ["--db", db, *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def whole_games(db: str, sizes: dict[str, int]) -> int:
@@ -86,8 +87,13 @@ def kill_and_check(db: str, tmp_path: Path, seed: int) -> None:
         counts.append(whole_games(db, sizes))
     assert kills == KILLS, f"only {kills} of {len(counts)} runs were still going when killed"
     # finish: everything stored once, the view caught up by ordinary updates
-    done = subprocess.run(CLI + ["--db", db, "import", "--no-analytics", "records"], cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    done = subprocess.run(
+        CLI + ["--db", db, "import", "--no-analytics", "records"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert whole_games(db, sizes) == GAMES
     app = open_app(db)

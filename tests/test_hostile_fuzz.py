@@ -29,8 +29,30 @@ SEED = int(os.environ.get("RUMMY_LEDGER_FUZZ_SEED", "13"))
 LINE_LEVEL = ("malformed JSON", "not UTF-8 text", "the line is longer than", "an event is a JSON object", "no events")
 
 CARDS = ["AS", "10H", "KD", "2C", "JK", "7S", "QH", "1H", "11C", "AX", "", "10h", "JK ", "\u0663H"]
-VALUES: list[object] = [0, 1, -1, 15, 16, 2**31, -(2**63), 10**30, 1.5, True, None, "", "x" * 70, [], {}, "AS", "0001-01-01T00:00:00Z",
-                        "2026-11-29T20:00:00+01:00", "2026-11-29", "[b]x :100:", "..", "."]
+VALUES: list[object] = [
+    0,
+    1,
+    -1,
+    15,
+    16,
+    2**31,
+    -(2**63),
+    10**30,
+    1.5,
+    True,
+    None,
+    "",
+    "x" * 70,
+    [],
+    {},
+    "AS",
+    "0001-01-01T00:00:00Z",
+    "2026-11-29T20:00:00+01:00",
+    "2026-11-29",
+    "[b]x :100:",
+    "..",
+    ".",
+]
 
 
 def base_records() -> list[list[bytes]]:
@@ -58,10 +80,10 @@ def _walk(value: object, rng: random.Random) -> object:
         i = rng.randrange(len(value))
         choice = rng.random()
         if choice < 0.2:
-            return value[:i] + value[i + 1:]
+            return value[:i] + value[i + 1 :]
         if choice < 0.35:
             return value + [value[i]] * rng.choice([1, 2, 200])
-        return value[:i] + [_walk(value[i], rng)] + value[i + 1:]
+        return value[:i] + [_walk(value[i], rng)] + value[i + 1 :]
     if isinstance(value, str) and len(value) <= 3 and rng.random() < 0.5:
         return rng.choice(CARDS)
     if isinstance(value, int) and not isinstance(value, bool) and rng.random() < 0.5:
@@ -104,9 +126,15 @@ def mutate(lines: list[bytes], rng: random.Random, game_id: str) -> bytes:
             pos = rng.randrange(max(len(lines[i]), 1))
             lines[i] = lines[i][:pos] + bytes([rng.randrange(256)]) + lines[i][pos:]
         elif kind < 0.94:  # a key written twice
-            lines[i] = lines[i].replace(b'"seat":', b'"seat":0,"seat":', 1) if rng.random() < 0.5 else lines[i].replace(b'"card":', b'"card":"AS","card":', 1)
+            lines[i] = (
+                lines[i].replace(b'"seat":', b'"seat":0,"seat":', 1)
+                if rng.random() < 0.5
+                else lines[i].replace(b'"card":', b'"card":"AS","card":', 1)
+            )
         else:
-            lines.insert(i, rng.choice([b"", b"// comment", b"[]", b"null", b'{"type":"card_drawn"}', b"\xef\xbb\xbf{}"]))
+            lines.insert(
+                i, rng.choice([b"", b"// comment", b"[]", b"null", b'{"type":"card_drawn"}', b"\xef\xbb\xbf{}"])
+            )
     return b"\n".join(lines) + b"\n"
 
 

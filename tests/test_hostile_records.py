@@ -28,31 +28,39 @@ def rejected(data: bytes) -> str:
 DRAW = {"type": "card_drawn", "seat": 0, "card": "6H"}
 
 
-@pytest.mark.parametrize(("at", "message"), [
-    ("0001-01-01T00:00:00+01:00", "`at` '0001-01-01T00:00:00+01:00' is outside the years 1900–2200"),
-    ("9999-12-31T23:00:00-05:00", "`at` '9999-12-31T23:00:00-05:00' is outside the years 1900–2200"),
-    ("1899-12-31T23:59:59Z", "`at` '1899-12-31T23:59:59Z' is outside the years 1900–2200"),
-    ("2026-11-29T20:15:00", "`at` '2026-11-29T20:15:00' has no zone: end it with Z or an offset such as +01:00"),
-    ("2026-11-29", "`at` '2026-11-29' has no zone: end it with Z or an offset such as +01:00"),
-    ("２０２６-11-29T20:15:00Z", "`at` is not an ISO-8601 time: '２０２６-11-29T20:15:00Z'"),
-    ("2026-11-29T20:15:00+01:00" + " " * 30, "Expected `str` of length <= 40"),
-])
+@pytest.mark.parametrize(
+    ("at", "message"),
+    [
+        ("0001-01-01T00:00:00+01:00", "`at` '0001-01-01T00:00:00+01:00' is outside the years 1900–2200"),
+        ("9999-12-31T23:00:00-05:00", "`at` '9999-12-31T23:00:00-05:00' is outside the years 1900–2200"),
+        ("1899-12-31T23:59:59Z", "`at` '1899-12-31T23:59:59Z' is outside the years 1900–2200"),
+        ("2026-11-29T20:15:00", "`at` '2026-11-29T20:15:00' has no zone: end it with Z or an offset such as +01:00"),
+        ("2026-11-29", "`at` '2026-11-29' has no zone: end it with Z or an offset such as +01:00"),
+        ("２０２６-11-29T20:15:00Z", "`at` is not an ISO-8601 time: '２０２６-11-29T20:15:00Z'"),
+        ("2026-11-29T20:15:00+01:00" + " " * 30, "Expected `str` of length <= 40"),
+    ],
+)
 def test_at_is_a_zoned_time_of_1900_to_2200(at: str, message: str) -> None:
     assert rejected(ramino_game({**DRAW, "at": at})) == f"line 3: at: REC-FORMAT: {message}"
 
 
-@pytest.mark.parametrize("at", ["1900-01-01T00:00:00Z", "2200-12-31T23:59:59+14:00", "2026-11-29 20:15+0100", "2026-11-29T20:15:00.5+01:00"])
+@pytest.mark.parametrize(
+    "at", ["1900-01-01T00:00:00Z", "2200-12-31T23:59:59+14:00", "2026-11-29 20:15+0100", "2026-11-29T20:15:00.5+01:00"]
+)
 def test_at_inside_the_limits(at: str) -> None:
     assert read_record(ramino_game({**DRAW, "at": at})).events[2].at == at
 
 
-@pytest.mark.parametrize(("event", "field", "message"), [
-    (game_started(meta={"tournament": "x" * 201}), "meta.tournament", "Expected `str` of length <= 200"),
-    (game_started(ruleset="r" * 65), "ruleset", "Expected `str` of length <= 64"),
-    (game_started(options={"k" * 65: 1}), "options", "Expected `str` of length <= 64 (a key)"),
-    (game_started(players=("A" * 201, "B")), "players[0].name", "Expected `str` of length <= 200"),
-    (game_started(game_id="g" * 65), "game_id", None),
-])
+@pytest.mark.parametrize(
+    ("event", "field", "message"),
+    [
+        (game_started(meta={"tournament": "x" * 201}), "meta.tournament", "Expected `str` of length <= 200"),
+        (game_started(ruleset="r" * 65), "ruleset", "Expected `str` of length <= 64"),
+        (game_started(options={"k" * 65: 1}), "options", "Expected `str` of length <= 64 (a key)"),
+        (game_started(players=("A" * 201, "B")), "players[0].name", "Expected `str` of length <= 200"),
+        (game_started(game_id="g" * 65), "game_id", None),
+    ],
+)
 def test_strings_of_game_started_are_bounded(event: dict, field: str, message: str | None) -> None:
     got = rejected(lines(event))
     assert got.startswith(f"line 1: {field}: REC-FORMAT: "), got
@@ -61,7 +69,10 @@ def test_strings_of_game_started_are_bounded(event: dict, field: str, message: s
 
 
 def test_strings_and_lists_of_events_are_bounded() -> None:
-    assert rejected(ramino_game({**DRAW, "note": "n" * 2001})) == "line 3: note: REC-FORMAT: Expected `str` of length <= 2000"
+    assert (
+        rejected(ramino_game({**DRAW, "note": "n" * 2001}))
+        == "line 3: note: REC-FORMAT: Expected `str` of length <= 2000"
+    )
     restore = {"type": "position_restored", "target": 1, "reason": "r" * 2001}
     assert rejected(ramino_game(DRAW, restore)) == "line 4: reason: REC-FORMAT: Expected `str` of length <= 2000"
     penalty = {"type": "penalty_assessed", "seat": 0, "points": -10, "rule": "ALL-" + "X" * 40}
@@ -78,7 +89,9 @@ def test_a_50_mb_line_is_refused_without_holding_it(tmp_path: Path) -> None:
     path = tmp_path / "big.jsonl"
     with open(path, "wb") as fh:
         fh.write(lines(game_started()))
-        fh.write(b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"ramino","meta":{"tournament":"')
+        fh.write(
+            b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"ramino","meta":{"tournament":"'
+        )
         for _ in range(50):
             fh.write(b"x" * (1 << 20))
         fh.write(b'"},"players":[{"seat":0,"name":"A"}]}\n')
@@ -106,7 +119,15 @@ def test_penalties_past_2_31_fit_the_view(tmp_path: Path) -> None:
     (tmp_path / "p.jsonl").write_bytes(penalties(2200))
     got = rummy("--db", "l.db", "import", "p.jsonl", cwd=tmp_path)
     assert got.returncode == 0, got.stderr
-    query = rummy("--db", "l.db", "query", "--json", "--no-update", "SELECT totals, totals_as_played, error FROM games", cwd=tmp_path)
+    query = rummy(
+        "--db",
+        "l.db",
+        "query",
+        "--json",
+        "--no-update",
+        "SELECT totals, totals_as_played, error FROM games",
+        cwd=tmp_path,
+    )
     assert json.loads(query.stdout) == {"totals": [2_200_000_000, 0], "totals_as_played": [0, 0], "error": None}
 
 
@@ -114,11 +135,15 @@ def poison_stored_event(db: Path, game_id: str, position: int, at: str) -> None:
     """Change one stored event's ``at`` the way an older build (no limits) stored it."""
     con = sqlite3.connect(db)
     key = (game_uuid(game_id).hex, position + 1)
-    (state,) = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?", key).fetchone()
+    (state,) = con.execute(
+        "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?", key
+    ).fetchone()
     event = json.loads(state)
     event["at"] = at
-    con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
-                (json.dumps(event, separators=(",", ":")).encode(), *key))
+    con.execute(
+        "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        (json.dumps(event, separators=(",", ":")).encode(), *key),
+    )
     con.commit()
     con.close()
 
@@ -127,15 +152,19 @@ def test_a_game_the_view_cannot_project_is_named_and_skipped(tmp_path: Path) -> 
     (tmp_path / "a.jsonl").write_bytes(record_bytes("poison-1", turns=2))
     assert rummy("--db", "l.db", "import", "--no-analytics", "a.jsonl", cwd=tmp_path).returncode == 0
     poison_stored_event(tmp_path / "l.db", "poison-1", 2, "0001-01-01T00:00:00+01:00")
-    why = ("position 2: the stored event (ledger.events:CardDrawn) does not decode: "
-           "`at` '0001-01-01T00:00:00+01:00' is outside the years 1900–2200")
+    why = (
+        "position 2: the stored event (ledger.events:CardDrawn) does not decode: "
+        "`at` '0001-01-01T00:00:00+01:00' is outside the years 1900–2200"
+    )
     (tmp_path / "b.jsonl").write_bytes(record_bytes("later-1", turns=2, seed=1))
     later = rummy("--db", "l.db", "import", "b.jsonl", cwd=tmp_path)
     assert later.returncode == 0, later.stderr
     assert f"analytics: game poison-1 skipped: {why}" in later.stderr
     update = rummy("--db", "l.db", "analytics", "update", "--rebuild", cwd=tmp_path)
     assert (update.returncode, update.stdout.splitlines()[1:]) == (0, [f"analytics: game poison-1 skipped: {why}"])
-    query = rummy("--db", "l.db", "query", "--csv", "--no-update", "SELECT game, error FROM games ORDER BY game", cwd=tmp_path)
+    query = rummy(
+        "--db", "l.db", "query", "--csv", "--no-update", "SELECT game, error FROM games ORDER BY game", cwd=tmp_path
+    )
     assert query.stdout == f"game,error\nlater-1,\npoison-1,{why}\n"
     export = rummy("--db", "l.db", "export", "--all", "--format", "csv", "--out", "out", "--no-update", cwd=tmp_path)
     assert export.returncode == 0, export.stderr

@@ -39,12 +39,21 @@ def test_many_first_importers_of_an_empty_schema(pg_env: dict[str, str], tmp_pat
     for i in range(IMPORTERS):
         path = tmp_path / f"g{i}.jsonl"
         path.write_bytes(record_bytes(f"first-{i}", turns=2, seed=i))
-        children.append(subprocess.Popen([sys.executable, "-c", CHILD, str(go), str(path)], env={**os.environ, **pg_env, "PYTHONPATH": str(ROOT)},
-                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        children.append(
+            subprocess.Popen(
+                [sys.executable, "-c", CHILD, str(go), str(path)],
+                env={**os.environ, **pg_env, "PYTHONPATH": str(ROOT)},
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     time.sleep(3)  # every child waits at the barrier, tables not created yet
     go.touch()
     results = [c.communicate(timeout=300) for c in children]
-    assert [(c.returncode, out.strip()) for c, (out, _) in zip(children, results)] == [(0, "stored")] * IMPORTERS, [err for _, err in results]
+    assert [(c.returncode, out.strip()) for c, (out, _) in zip(children, results)] == [(0, "stored")] * IMPORTERS, [
+        err for _, err in results
+    ]
     from ledger.application import LedgerApp
 
     app = LedgerApp(env=pg_env)
@@ -59,8 +68,10 @@ def tamper_sqlite(db: Path, position: int, game_id: str = "tamper-1") -> None:
     from ledger.persistence import game_uuid
 
     con = sqlite3.connect(db)
-    con.execute("UPDATE stored_events SET state = CAST(state AS TEXT) WHERE originator_id = ? AND originator_version = ?",
-                (game_uuid(game_id).hex, position + 1))
+    con.execute(
+        "UPDATE stored_events SET state = CAST(state AS TEXT) WHERE originator_id = ? AND originator_version = ?",
+        (game_uuid(game_id).hex, position + 1),
+    )
     con.commit()
     con.close()
 
@@ -72,8 +83,11 @@ def test_tampered_row_is_a_clear_error(tmp_path: Path) -> None:
     tamper_sqlite(tmp_path / "l.db", 2)
     for args in (("export", "tamper-1"), ("show", "tamper-1"), ("audit", "tamper-1"), ("score", "tamper-1")):
         got = rummy("--db", "l.db", *args, cwd=tmp_path)
-        assert (got.returncode, got.stderr) == (2, "rummy-ledger: error: game 'tamper-1' position 2: the stored event is str, not bytes: "
-                                                   "the row was changed outside rummy-ledger\n"), args
+        assert (got.returncode, got.stderr) == (
+            2,
+            "rummy-ledger: error: game 'tamper-1' position 2: the stored event is str, not bytes: "
+            "the row was changed outside rummy-ledger\n",
+        ), args
     assert rummy("--db", "l.db", "export", "intact-1", cwd=tmp_path).returncode == 0
 
 
@@ -85,8 +99,17 @@ def test_tampered_row_is_skipped_by_the_analytics(tmp_path: Path) -> None:
     got = rummy("--db", "l.db", "analytics", "update", cwd=tmp_path)
     assert got.returncode == 0, got.stderr
     assert got.stdout.splitlines()[1:] == [
-        "analytics: game tamper-1 skipped: position 2: the stored event is str, not bytes: the row was changed outside rummy-ledger"]
-    query = rummy("--db", "l.db", "query", "--csv", "--no-update", "SELECT game, events, error IS NOT NULL AS broken FROM games ORDER BY game", cwd=tmp_path)
+        "analytics: game tamper-1 skipped: position 2: the stored event is str, not bytes: the row was changed outside rummy-ledger"
+    ]
+    query = rummy(
+        "--db",
+        "l.db",
+        "query",
+        "--csv",
+        "--no-update",
+        "SELECT game, events, error IS NOT NULL AS broken FROM games ORDER BY game",
+        cwd=tmp_path,
+    )
     assert query.stdout == "game,events,broken\nintact-1,8,False\ntamper-1,8,True\n"
     again = rummy("--db", "l.db", "analytics", "update", "--rebuild", cwd=tmp_path)
     assert again.returncode == 0 and "analytics: game tamper-1 skipped: position 2" in again.stdout

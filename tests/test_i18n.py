@@ -36,7 +36,9 @@ def timed_events():
     """bur-dispute as ``timed``, every event with ``at`` (game id ``bur-timed``)."""
     events = dispute_events()
     events[0] = msgspec.structs.replace(events[0], game_id="bur-timed")
-    return [msgspec.structs.replace(e, at=f"2026-11-29T21:{p:02d}:{(p * 7) % 60:02d}+01:00") for p, e in enumerate(events)]
+    return [
+        msgspec.structs.replace(e, at=f"2026-11-29T21:{p:02d}:{(p * 7) % 60:02d}+01:00") for p, e in enumerate(events)
+    ]
 
 
 def text_of(page: str, join_spans: bool = True) -> str:
@@ -50,7 +52,7 @@ def text_of(page: str, join_spans: bool = True) -> str:
 
 def part(page: str, start: str, end: str | None = None) -> str:
     i = page.index(start)
-    return page[i:page.index(end, i)] if end else page[i:]
+    return page[i : page.index(end, i)] if end else page[i:]
 
 
 @pytest.fixture
@@ -60,6 +62,7 @@ def client():
 
 
 # --- the catalog ---------------------------------------------------------------------
+
 
 def test_italian_catalog_covers_every_string_of_babel_cfg() -> None:
     """Every string ``pybabel extract -F babel.cfg`` finds (viewer and report)
@@ -73,8 +76,9 @@ def test_italian_catalog_covers_every_string_of_babel_cfg() -> None:
     assert [m for _pattern, m in method_map] == ["python", "jinja2"]
     keys = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
     extracted = set()
-    for _file, _line, message, _comments, _ctx in extract_from_dir(str(REPO), method_map=method_map, options_map=options_map,
-                                                                    keywords=keys):
+    for _file, _line, message, _comments, _ctx in extract_from_dir(
+        str(REPO), method_map=method_map, options_map=options_map, keywords=keys
+    ):
         extracted.add(message[0] if isinstance(message, tuple) else message)
     with po_path("it").open("rb") as fp:
         catalog = read_po(fp, locale="it")
@@ -88,12 +92,18 @@ def test_italian_catalog_covers_every_string_of_babel_cfg() -> None:
     ids = [m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id]
     assert ids == sorted(ids)  # as `pybabel extract --sort-output` writes them (fewer merge conflicts)
     t = translations("it")
-    assert (t.gettext("hand"), t.gettext("stock"), t.gettext("discard pile"), t.gettext("referee"), t.gettext("penalty")) == (
-        "smazzata", "tallone", "pozzo (monte degli scarti)", "arbitro", "penalità")
+    assert (
+        t.gettext("hand"),
+        t.gettext("stock"),
+        t.gettext("discard pile"),
+        t.gettext("referee"),
+        t.gettext("penalty"),
+    ) == ("smazzata", "tallone", "pozzo (monte degli scarti)", "arbitro", "penalità")
     assert t.ngettext("%(num)s meld", "%(num)s melds", 2) % {"num": 2} == "2 calate"
 
 
 # --- choosing the language ----------------------------------------------------------------
+
 
 def test_games_list_in_italian(client) -> None:
     resp = client.get("/games?lang=it")
@@ -101,7 +111,9 @@ def test_games_list_in_italian(client) -> None:
     page = resp.get_data(as_text=True)
     assert '<html lang="it">' in page
     text = text_of(page)
-    assert text.startswith("Partite · visore rummy-ledger rummy-ledger visore dell'arbitro English · Italiano accesso dell'arbitro Partite")
+    assert text.startswith(
+        "Partite · visore rummy-ledger rummy-ledger visore dell'arbitro English · Italiano accesso dell'arbitro Partite"
+    )
     assert "Id partita Variante tutte burraco Giocatore Torneo Filtra azzera 2 partite" in text
     assert "Partita Variante Regolamento Giocatori Data Torneo Tavolo Smazzate Mosse Irregolarità rilevate" in text
     assert 'href="/games/bur-dispute?lang=it"' in page  # the language is kept on the page's links
@@ -135,21 +147,45 @@ def test_game_page_in_italian(client) -> None:
     ):
         assert phrase in text, phrase
     # (the audit's finding messages stay the audit's own words, in English)
-    before_audit = text_of(part(page, "<body", 'class="panel audit-panel"')) + text_of(part(page, '<section class="panel score-panel"'))
-    for english in ("view as", "first", "Moves", "stock", "discard pile", "Audit", "Scores", "referee sign-in", "position"):
+    before_audit = text_of(part(page, "<body", 'class="panel audit-panel"')) + text_of(
+        part(page, '<section class="panel score-panel"')
+    )
+    for english in (
+        "view as",
+        "first",
+        "Moves",
+        "stock",
+        "discard pile",
+        "Audit",
+        "Scores",
+        "referee sign-in",
+        "position",
+    ):
         assert english not in before_audit, english
 
 
 def test_score_panel_in_italian(client) -> None:
-    mid = text_of(part(client.get("/games/bur-dispute?at=7&lang=it").get_data(as_text=True), '<section class="panel score-panel"'), False)
-    assert mid.startswith("Punteggi alla posizione 7 smazzata Anna Bruno 1 in corso, come è ora il tavolo "
-                          "-65 carte calate +60 carte in mano -25 pozzetto non preso -100 4 carte in mano · 2 calate "
-                          "-185 carte in mano -85 pozzetto non preso -100 11 carte in mano · 0 calate totali 0 0 "
-                          "smazzata 1: il punteggio della smazzata se finisse qui (senza chiusura)")
-    end = text_of(part(client.get("/games/bur-dispute?lang=it").get_data(as_text=True), '<section class="panel score-panel"'), False)
-    assert end.startswith("Punteggi foglio finale smazzata Anna Bruno 1 gioco bloccato -70 carte calate +55 carte in mano -25 "
-                          "pozzetto non preso -100 dichiarato 0 ≠ -70 Σ -70 -235 (giocato -185) carte in mano -85 pozzetto non preso -100 "
-                          "penalità -50 dichiarato -235 Σ -235 dopo le decisioni arbitrali -70 -235 come giocato -70 -185 vincitore: Anna")
+    mid = text_of(
+        part(
+            client.get("/games/bur-dispute?at=7&lang=it").get_data(as_text=True), '<section class="panel score-panel"'
+        ),
+        False,
+    )
+    assert mid.startswith(
+        "Punteggi alla posizione 7 smazzata Anna Bruno 1 in corso, come è ora il tavolo "
+        "-65 carte calate +60 carte in mano -25 pozzetto non preso -100 4 carte in mano · 2 calate "
+        "-185 carte in mano -85 pozzetto non preso -100 11 carte in mano · 0 calate totali 0 0 "
+        "smazzata 1: il punteggio della smazzata se finisse qui (senza chiusura)"
+    )
+    end = text_of(
+        part(client.get("/games/bur-dispute?lang=it").get_data(as_text=True), '<section class="panel score-panel"'),
+        False,
+    )
+    assert end.startswith(
+        "Punteggi foglio finale smazzata Anna Bruno 1 gioco bloccato -70 carte calate +55 carte in mano -25 "
+        "pozzetto non preso -100 dichiarato 0 ≠ -70 Σ -70 -235 (giocato -185) carte in mano -85 pozzetto non preso -100 "
+        "penalità -50 dichiarato -235 Σ -235 dopo le decisioni arbitrali -70 -235 come giocato -70 -185 vincitore: Anna"
+    )
     # the board fragment the script swaps in keeps the language of its URL
     fragment = text_of(client.get("/games/bur-dispute/board?at=12&lang=it").get_data(as_text=True))
     assert fragment.startswith("posizione 12 / 18")
@@ -166,7 +202,9 @@ def test_accept_language_chooses_italian_and_english_is_the_default(client) -> N
     assert fr.headers["Content-Language"] == "en" and "Bruno lays off 6♥ on [a]" in text_of(fr.get_data(as_text=True))
     # ?lang= wins over the browser
     en = client.get("/games/bur-dispute?at=7&lang=en", headers={"Accept-Language": "it"})
-    assert en.headers["Content-Language"] == "en" and "Moves 0 game bur-dispute starts" in text_of(en.get_data(as_text=True))
+    assert en.headers["Content-Language"] == "en" and "Moves 0 game bur-dispute starts" in text_of(
+        en.get_data(as_text=True)
+    )
 
 
 def test_an_unknown_language_is_400_and_the_api_stays_english(client) -> None:
@@ -175,7 +213,9 @@ def test_an_unknown_language_is_400_and_the_api_stays_english(client) -> None:
     assert "lang='fr': the viewer is in en or it" in html_lib.unescape(resp.get_data(as_text=True))
     missing = client.get("/games/nope?lang=it")
     assert missing.status_code == 404
-    assert "404 · Non trovato nessuna partita 'nope' nell'archivio Tutte le partite" in text_of(missing.get_data(as_text=True))
+    assert "404 · Non trovato nessuna partita 'nope' nell'archivio Tutte le partite" in text_of(
+        missing.get_data(as_text=True)
+    )
     api = client.get("/api/games/nope?lang=it", headers={"Accept-Language": "it"})
     assert api.status_code == 404
     assert api.get_json()["error"]["message"] == "no game 'nope' in the store"
@@ -196,12 +236,18 @@ def test_the_language_switch_keeps_the_page(client) -> None:
 
 # --- the report from the game page ---------------------------------------------------------
 
+
 def test_the_game_page_links_the_report_at_its_position(client) -> None:
     page = client.get("/games/bur-dispute?at=7").get_data(as_text=True)
-    assert '<a id="report-link" class="report-link" href="/games/bur-dispute/report?at=7" data-report="/games/bur-dispute/report">Report</a>' in page
+    assert (
+        '<a id="report-link" class="report-link" href="/games/bur-dispute/report?at=7" data-report="/games/bur-dispute/report">Report</a>'
+        in page
+    )
     assert 'id="report-pdf-link" class="report-link" href="/games/bur-dispute/report.pdf?at=7"' in page
     it = client.get("/games/bur-dispute?at=7&lang=it").get_data(as_text=True)
-    assert 'href="/games/bur-dispute/report?at=7&amp;lang=it" data-report="/games/bur-dispute/report">Rapporto</a>' in it
+    assert (
+        'href="/games/bur-dispute/report?at=7&amp;lang=it" data-report="/games/bur-dispute/report">Rapporto</a>' in it
+    )
     report = client.get("/games/bur-dispute/report?at=7&lang=it").get_data(as_text=True)
     assert "Posizione contestata: 7 di 18" in text_of(report)
     assert '<a href="/games/bur-dispute/report.pdf?at=7&amp;lang=it" id="report-pdf">Scarica il PDF</a>' in report
@@ -221,7 +267,10 @@ def test_the_report_reads_the_stored_seal_and_says_so(tmp_path: Path) -> None:
     assert f"Seal of the record after position 18: {short} (read from the store, written with the event)" in text
     files = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[dispute_events()])}).test_client()
     text = text_of(files.get("/games/bur-dispute/report?lang=it").get_data(as_text=True))
-    assert f"Sigillo del registro dopo la posizione 18: {short} (calcolato dagli eventi della registrazione: non letto da un archivio)" in text
+    assert (
+        f"Sigillo del registro dopo la posizione 18: {short} (calcolato dagli eventi della registrazione: non letto da un archivio)"
+        in text
+    )
 
 
 def test_pdf_without_chromium_is_a_clear_503(client, monkeypatch) -> None:
@@ -233,25 +282,37 @@ def test_pdf_without_chromium_is_a_clear_503(client, monkeypatch) -> None:
     assert "set RUMMY_LEDGER_CHROMIUM to a Chromium binary" in text
     js = client.get("/games/bur-dispute/report?format=pdf&at=7", headers={"Accept": "application/json"})
     assert js.status_code == 503
-    assert js.get_json()["error"]["message"].startswith("no PDF on this server: cannot start Chromium (/nonexistent/chromium)")
+    assert js.get_json()["error"]["message"].startswith(
+        "no PDF on this server: cannot start Chromium (/nonexistent/chromium)"
+    )
     assert client.get("/games/bur-dispute/report?format=doc").status_code == 400
 
 
 # --- tempo ------------------------------------------------------------------------------------
 
+
 def test_the_move_list_shows_the_time_per_move(client) -> None:
     page = client.get("/games/bur-timed?at=7").get_data(as_text=True)
     tempo = re.findall(r'<li id="move-(\d+)".*?(?:<span class="tempo"[^>]*>([^<]*)</span>|</li>)', page, re.S)
     # position p at 21:p:(7p mod 60): 67 s a move, but 21:08:56 -> 21:09:03 (7 s) and 21:17:59 -> 21:18:06
-    assert tempo == ([("0", "")] + [(str(p), "+1:07") for p in range(1, 9)] + [("9", "+7 s")]
-                     + [(str(p), "+1:07") for p in range(10, 18)] + [("18", "+7 s")])
-    assert "tempo" not in part(client.get("/games/bur-dispute").get_data(as_text=True), 'id="moves"', "</ol>")  # no `at`, no time
+    assert tempo == (
+        [("0", "")]
+        + [(str(p), "+1:07") for p in range(1, 9)]
+        + [("9", "+7 s")]
+        + [(str(p), "+1:07") for p in range(10, 18)]
+        + [("18", "+7 s")]
+    )
+    assert "tempo" not in part(
+        client.get("/games/bur-dispute").get_data(as_text=True), 'id="moves"', "</ol>"
+    )  # no `at`, no time
 
 
 def test_the_report_lists_the_longest_turns_in_both_languages(client) -> None:
     en = text_of(client.get("/games/bur-timed/report?finding=7&lang=en").get_data(as_text=True))
-    assert ("Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07 "
-            "Each player's three longest turns: from the previous move to the player's last move of the turn (FIBur art. 15, time-outs).") in en
+    assert (
+        "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07 "
+        "Each player's three longest turns: from the previous move to the player's last move of the turn (FIBur art. 15, time-outs)."
+    ) in en
     assert "7 Bruno lays off 6♥ on [a] +1:07 2026-11-29T21:07:49+01:00" in en
     it = text_of(client.get("/games/bur-timed/report?finding=7&lang=it").get_data(as_text=True))
     assert "Turni più lunghi" in it and "Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07" in it
@@ -259,6 +320,7 @@ def test_the_report_lists_the_longest_turns_in_both_languages(client) -> None:
 
 
 # --- the print stylesheet ---------------------------------------------------------------------
+
 
 def test_every_viewer_page_links_the_print_stylesheet(client) -> None:
     for url in ("/games", "/games/bur-dispute?at=7", "/signin", "/games/nope"):
@@ -280,15 +342,21 @@ def test_page_errors_and_the_spectators_placeholder_in_italian(client) -> None:
     assert "la posizione 19 è fuori dalle posizioni 0–18 di questa partita" in text_of(far.get_data(as_text=True))
     api = client.get("/api/games/bur-dispute/state?at=abc&lang=it")
     assert api.get_json()["error"]["message"] == "at='abc' is not a whole number"  # the API stays English
-    live = create_app({"TESTING": True, "SPECTATOR_DELAY": 0,
-                       "LEDGER_STORE": RecordStore(records=[dispute_events()[:10]])}).test_client()  # unfinished: a spectator's view
+    live = create_app(
+        {"TESTING": True, "SPECTATOR_DELAY": 0, "LEDGER_STORE": RecordStore(records=[dispute_events()[:10]])}
+    ).test_client()  # unfinished: a spectator's view
     page = text_of(live.get("/games/bur-dispute?lang=it").get_data(as_text=True))
     assert "vista di: spettatore (partita in corso: nessuna carta coperta, eventi in differita)" in page
-    assert "BUR-TURN-1 (visibile all'arbitro, e a tutti a partita finita) Attacco su una combinazione della coppia avversaria." in page
+    assert (
+        "BUR-TURN-1 (visibile all'arbitro, e a tutti a partita finita) Attacco su una combinazione della coppia avversaria."
+        in page
+    )
     seat = live.get("/games/bur-dispute?pov=1&lang=it")
     assert seat.status_code == 403
-    assert ("la vista di un posto in una partita in corso richiede un token da arbitro; gli spettatori non vedono alcuna mano"
-            in text_of(seat.get_data(as_text=True)))
+    assert (
+        "la vista di un posto in una partita in corso richiede un token da arbitro; gli spettatori non vedono alcuna mano"
+        in text_of(seat.get_data(as_text=True))
+    )
 
 
 def test_pdf_waits_for_a_free_chromium_slot_then_says_busy() -> None:
@@ -296,7 +364,10 @@ def test_pdf_waits_for_a_free_chromium_slot_then_says_busy() -> None:
 
     assert pdf.SLOTS.acquire(timeout=1)  # another PDF is being printed
     try:
-        with pytest.raises(pdf.PdfUnavailableError, match=r"^every PDF slot of this server is busy \(waited 0.05 s\); try again in a moment$"):
+        with pytest.raises(
+            pdf.PdfUnavailableError,
+            match=r"^every PDF slot of this server is busy \(waited 0.05 s\); try again in a moment$",
+        ):
             pdf.html_to_pdf("<p>x</p>", wait=0.05)
     finally:
         pdf.SLOTS.release()

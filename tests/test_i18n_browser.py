@@ -65,8 +65,18 @@ def test_lang_it_games_list_game_page_score_panel_and_report(page) -> None:  # t
     assert page.get_attribute("html", "lang") == "it"
     assert text(page, "main h1") == "Partite"
     assert [squash(t) for t in page.locator("table.games thead th").all_inner_texts()] == [
-        "Partita", "Variante", "Regolamento", "Giocatori", "Data", "Torneo", "Tavolo", "Smazzate", "Mosse", "Irregolarità rilevate",
-        "Risultato"]
+        "Partita",
+        "Variante",
+        "Regolamento",
+        "Giocatori",
+        "Data",
+        "Torneo",
+        "Tavolo",
+        "Smazzate",
+        "Mosse",
+        "Irregolarità rilevate",
+        "Risultato",
+    ]
     assert text(page, "p.count") == "1 partita"
     page.click("a[href^='/games/bur-dispute']")
     page.wait_for_url(re.compile(r"/games/bur-dispute\?(.*&)?lang=it"))
@@ -160,12 +170,17 @@ def test_print_layout_of_the_game_page(page, pdf_tools, tmp_path: Path) -> None:
     moves = page.evaluate("""() => { const m = document.getElementById('moves'); const s = getComputedStyle(m);
         return [s.maxHeight, s.overflowY, m.scrollHeight <= m.clientHeight + 1, m.querySelectorAll('li').length]; }""")
     assert moves == ["none", "visible", True, 19]  # the whole move list, not a scroll box
-    felt = page.evaluate("() => { const s = getComputedStyle(document.querySelector('.felt')); return [s.backgroundImage, s.backgroundColor]; }")
+    felt = page.evaluate(
+        "() => { const s = getComputedStyle(document.querySelector('.felt')); return [s.backgroundImage, s.backgroundColor]; }"
+    )
     assert felt == ["none", "rgb(255, 255, 255)"]
     colours = page.evaluate("""() => ['.card.red', '.card.black', '.card.back'].map(q => {
         const s = getComputedStyle(document.querySelector(q)); return [s.color, s.backgroundColor, s.backgroundImage]; })""")
-    assert colours == [["rgb(200, 16, 46)", "rgb(255, 255, 255)", "none"], ["rgb(0, 0, 0)", "rgb(255, 255, 255)", "none"],
-                       ["rgb(0, 0, 0)", "rgb(255, 255, 255)", "none"]]
+    assert colours == [
+        ["rgb(200, 16, 46)", "rgb(255, 255, 255)", "none"],
+        ["rgb(0, 0, 0)", "rgb(255, 255, 255)", "none"],
+        ["rgb(0, 0, 0)", "rgb(255, 255, 255)", "none"],
+    ]
     out = tmp_path / "game.pdf"
     out.write_bytes(page.pdf(format="A4", print_background=True, prefer_css_page_size=True))  # print.css: @page A4
     _pages, pdf = _pdf_text(out)
@@ -180,4 +195,7 @@ def test_print_layout_of_the_games_list(page) -> None:  # type: ignore[no-untype
     page.emulate_media(media="print")
     assert not page.locator("form.filters").is_visible()
     assert page.locator("table.games").is_visible()
-    assert page.evaluate("() => getComputedStyle(document.querySelector('header.top')).backgroundColor") == "rgb(255, 255, 255)"
+    assert (
+        page.evaluate("() => getComputedStyle(document.querySelector('header.top')).backgroundColor")
+        == "rgb(255, 255, 255)"
+    )

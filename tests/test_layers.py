@@ -12,25 +12,42 @@ import sys
 import pytest
 
 PURE = [
-    "ledger.cards", "ledger.catalog", "ledger.events", "ledger.records", "ledger.melds", "ledger.state",
-    "ledger.variants", "ledger.variants.outcome", "ledger.rule_ids", "ledger.replay", "ledger.audit", "ledger.scoring", "ledger.views", "ledger.redaction", "ledger.render",
-    "ledger.seal", "ledger.rulings", "ledger.finding_texts",
+    "ledger.cards",
+    "ledger.catalog",
+    "ledger.events",
+    "ledger.records",
+    "ledger.melds",
+    "ledger.state",
+    "ledger.variants",
+    "ledger.variants.outcome",
+    "ledger.rule_ids",
+    "ledger.replay",
+    "ledger.audit",
+    "ledger.scoring",
+    "ledger.views",
+    "ledger.redaction",
+    "ledger.render",
+    "ledger.seal",
+    "ledger.rulings",
+    "ledger.finding_texts",
 ]
 FORBIDDEN = ("eventsourcing", "duckdb", "flask", "click", "psycopg", "sqlite3")
 
 
 @pytest.mark.parametrize("module", PURE)
 def test_pure_module_imports_no_io_layer(module: str) -> None:
-    code = "\n".join([
-        "import sys, importlib",
-        f"importlib.import_module({module!r})",
-        "import ledger.variants as v",
-        "for name in v.REGISTRY:",
-        "    try:",
-        "        v.find_variant(name)",
-        "    except ModuleNotFoundError:",
-        "        pass",
-        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}))",
-    ])
+    code = "\n".join(
+        [
+            "import sys, importlib",
+            f"importlib.import_module({module!r})",
+            "import ledger.variants as v",
+            "for name in v.REGISTRY:",
+            "    try:",
+            "        v.find_variant(name)",
+            "    except ModuleNotFoundError:",
+            "        pass",
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}))",
+        ]
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

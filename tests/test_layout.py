@@ -55,7 +55,7 @@ def seat_cards(page: str, seat: int) -> list[str]:
 
 def areas(page: str) -> list[tuple[str, list[int]]]:
     """The felt's areas in page order, each with the seats in it."""
-    felt = page[page.index('class="felt"'):page.index('area-center')]
+    felt = page[page.index('class="felt"') : page.index("area-center")]
     out = []
     for m in re.finditer(r'<div class="area area-([a-z]+)">(.*?)(?=<div class="area |$)', felt, re.S):
         out.append((m.group(1), [int(s) for s in re.findall(r'data-seat="(\d+)"', m.group(2))]))
@@ -65,27 +65,48 @@ def areas(page: str) -> list[tuple[str, list[int]]]:
 # --- seating --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("n", "pov", "expected"), [
-    (2, None, {"south": [0], "north": [1]}),
-    (2, 1, {"south": [1], "north": [0]}),
-    (3, None, {"south": [0], "west": [1], "east": [2]}),
-    (4, 1, {"south": [1], "west": [2], "north": [3], "east": [0]}),
-    (5, None, {"south": [0], "west": [1], "northwest": [2], "northeast": [3], "east": [4]}),
-    (6, None, {"south": [0], "west": [1], "northwest": [2], "north": [3], "northeast": [4], "east": [5]}),
-    (6, 4, {"south": [4], "west": [5], "northwest": [0], "north": [1], "northeast": [2], "east": [3]}),
-    (7, None, {"south": [0], "west": [1], "north": [2, 3, 4, 5], "east": [6]}),
-])
+@pytest.mark.parametrize(
+    ("n", "pov", "expected"),
+    [
+        (2, None, {"south": [0], "north": [1]}),
+        (2, 1, {"south": [1], "north": [0]}),
+        (3, None, {"south": [0], "west": [1], "east": [2]}),
+        (4, 1, {"south": [1], "west": [2], "north": [3], "east": [0]}),
+        (5, None, {"south": [0], "west": [1], "northwest": [2], "northeast": [3], "east": [4]}),
+        (6, None, {"south": [0], "west": [1], "northwest": [2], "north": [3], "northeast": [4], "east": [5]}),
+        (6, 4, {"south": [4], "west": [5], "northwest": [0], "north": [1], "northeast": [2], "east": [3]}),
+        (7, None, {"south": [0], "west": [1], "north": [2, 3, 4, 5], "east": [6]}),
+    ],
+)
 def test_seats_go_clockwise_from_the_viewers_own(n, pov, expected):
-    placed = {area: [s["seat"] for s in seats] for area, seats in around([{"seat": i} for i in range(n)], pov).items() if seats}
+    placed = {
+        area: [s["seat"] for s in seats]
+        for area, seats in around([{"seat": i} for i in range(n)], pov).items()
+        if seats
+    }
     assert placed == expected
 
 
 def test_six_seats_one_to_an_area_on_the_page(client):
     page = page_of(client, f"/games/{SIX}?at=3")
     assert 'class="felt" data-seats="6"' in page
-    assert areas(page) == [("northwest", [2]), ("north", [3]), ("northeast", [4]), ("west", [1]), ("east", [5]), ("south", [0])]
+    assert areas(page) == [
+        ("northwest", [2]),
+        ("north", [3]),
+        ("northeast", [4]),
+        ("west", [1]),
+        ("east", [5]),
+        ("south", [0]),
+    ]
     seat3 = page_of(client, f"/games/{SIX}?at=3&pov=3")
-    assert areas(seat3) == [("northwest", [5]), ("north", [0]), ("northeast", [1]), ("west", [4]), ("east", [2]), ("south", [3])]
+    assert areas(seat3) == [
+        ("northwest", [5]),
+        ("north", [0]),
+        ("northeast", [1]),
+        ("west", [4]),
+        ("east", [2]),
+        ("south", [3]),
+    ]
 
 
 def test_five_and_three_seats_on_the_page(client):
@@ -135,13 +156,20 @@ def test_order_dealt_is_kept_by_every_link(client):
     assert len(moves) == 19 and all(h.endswith("&amp;order=dealt") for h in moves)
     assert moves[4] == "?at=4&amp;order=dealt"
     audit = re.findall(r'<tr class="finding" data-pos="\d+">\s*<td><a href="([^"]+)"', page)
-    assert audit == ["/games/web-1?at=6&amp;order=dealt", "/games/web-1?at=12&amp;order=dealt", "/games/web-1?at=15&amp;order=dealt"]
+    assert audit == [
+        "/games/web-1?at=6&amp;order=dealt",
+        "/games/web-1?at=12&amp;order=dealt",
+        "/games/web-1?at=15&amp;order=dealt",
+    ]
     povs = re.findall(r'class="pov-link" href="([^"]+)"', page)
-    assert povs == ["/games/web-1?at=9&amp;pov=0&amp;order=dealt", "/games/web-1?at=9&amp;pov=1&amp;order=dealt",
-                    "/games/web-1?at=9&amp;pov=spectator&amp;order=dealt"]
+    assert povs == [
+        "/games/web-1?at=9&amp;pov=0&amp;order=dealt",
+        "/games/web-1?at=9&amp;pov=1&amp;order=dealt",
+        "/games/web-1?at=9&amp;pov=spectator&amp;order=dealt",
+    ]
     # the toggle: back to by suit, at the same position and view
-    toggle = page[page.index('id="hand-order"'):]
-    toggle = toggle[:toggle.index("</span>")]
+    toggle = page[page.index('id="hand-order"') :]
+    toggle = toggle[: toggle.index("</span>")]
     assert re.findall(r'href="([^"]+)"', toggle) == ["/games/web-1?at=9"]
     assert "<b>as dealt</b>" in toggle
 
@@ -151,11 +179,13 @@ def test_default_order_adds_nothing_to_the_links(client):
     assert 'data-order=""' in page
     hrefs = re.findall(r'href="([^"]+)"', page)
     assert [h for h in hrefs if "order=" in h] == ["/games/web-1?at=9&amp;pov=0&amp;order=dealt"]  # the toggle only
-    toggle = page[page.index('id="hand-order"'):]
-    toggle = toggle[:toggle.index("</span>")]
+    toggle = page[page.index('id="hand-order"') :]
+    toggle = toggle[: toggle.index("</span>")]
     assert re.findall(r'href="([^"]+)"', toggle) == ["/games/web-1?at=9&amp;pov=0&amp;order=dealt"]
     assert "<b>by suit</b>" in toggle
-    referee = re.findall(r'view as:\s*<a href="([^"]+)">referee</a>', page_of(client, "/games/web-1?at=9&pov=0&order=dealt"))
+    referee = re.findall(
+        r'view as:\s*<a href="([^"]+)">referee</a>', page_of(client, "/games/web-1?at=9&pov=0&order=dealt")
+    )
     assert referee == ["/games/web-1?at=9&amp;order=dealt"]
 
 
@@ -163,7 +193,9 @@ def test_default_order_adds_nothing_to_the_links(client):
 def test_a_bad_order_is_a_400_naming_both(client, url):
     resp = client.get(url)
     assert resp.status_code == 400
-    assert "order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)" in resp.get_data(as_text=True)
+    assert "order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)" in resp.get_data(
+        as_text=True
+    )
 
 
 # --- one source for the controls' targets ---------------------------------------------
@@ -172,20 +204,48 @@ def test_a_bad_order_is_a_400_naming_both(client, url):
 def test_the_board_fragment_carries_the_pages_control_targets(client):
     """The script sets the controls from the fragment's data-nav: for every
     position they are the targets the page itself renders (games.navigation)."""
-    keys = {"first": "first", "prev": "prev", "next": "next", "last": "last", "prev-hand": "prev_hand",
-            "next-hand": "next_hand", "prev-violation": "prev_violation", "next-violation": "next_violation"}
+    keys = {
+        "first": "first",
+        "prev": "prev",
+        "next": "next",
+        "last": "last",
+        "prev-hand": "prev_hand",
+        "next-hand": "next_hand",
+        "prev-violation": "prev_violation",
+        "next-violation": "next_violation",
+    }
     for at in range(19):
         page = page_of(client, f"/games/web-1?at={at}")
         shown = dict(re.findall(r'class="ctl" id="nav-([a-z-]+)" href="[^"]*" data-at="(\d+)"', page))
         fragment = page_of(client, f"/games/web-1/board?at={at}")
         nav = json.loads(html.unescape(re.search(r'data-nav="([^"]*)"', fragment).group(1)))
         assert {k: str(nav[v]) for k, v in keys.items() if nav[v] is not None} == shown
-    nav = json.loads(html.unescape(re.search(r'data-nav="([^"]*)"', page_of(client, "/games/web-1/board?at=9")).group(1)))
-    assert nav == {"first": 0, "prev": 8, "next": 10, "last": 18, "prev_hand": 1, "next_hand": 14,
-                   "prev_violation": 6, "next_violation": 12}
-    seat = json.loads(html.unescape(re.search(r'data-nav="([^"]*)"', page_of(client, "/games/web-1?at=3&pov=0")).group(1)))
-    assert seat == {"first": 0, "prev": 2, "next": 4, "last": None, "prev_hand": 1, "next_hand": None,
-                    "prev_violation": None, "next_violation": None}
+    nav = json.loads(
+        html.unescape(re.search(r'data-nav="([^"]*)"', page_of(client, "/games/web-1/board?at=9")).group(1))
+    )
+    assert nav == {
+        "first": 0,
+        "prev": 8,
+        "next": 10,
+        "last": 18,
+        "prev_hand": 1,
+        "next_hand": 14,
+        "prev_violation": 6,
+        "next_violation": 12,
+    }
+    seat = json.loads(
+        html.unescape(re.search(r'data-nav="([^"]*)"', page_of(client, "/games/web-1?at=3&pov=0")).group(1))
+    )
+    assert seat == {
+        "first": 0,
+        "prev": 2,
+        "next": 4,
+        "last": None,
+        "prev_hand": 1,
+        "next_hand": None,
+        "prev_violation": None,
+        "next_violation": None,
+    }
 
 
 # --- the "opened" badge -------------------------------------------------------------
@@ -203,8 +263,10 @@ def test_opened_badge_only_where_the_rules_have_an_opening(path):
     events = list(record.events)
     client = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[events])}).test_client()
     # the position where the most seats have melded
-    at, most = max(((i, sum(replay(events[: i + 1]).opened)) for i in range(0, len(events), max(len(events) // 40, 1))),
-                   key=lambda t: (t[1], -t[0]))
+    at, most = max(
+        ((i, sum(replay(events[: i + 1]).opened)) for i in range(0, len(events), max(len(events) // 40, 1))),
+        key=lambda t: (t[1], -t[0]),
+    )
     assert most > 0  # some seat has melded, so a badge could show
     page = page_of(client, f"/games/{record.game_id}?at={at}")
     badges = page.count('class="badge opened"')

@@ -30,12 +30,25 @@ def events(path: str) -> list:
 def client():
     dispute = events("burraco/dispute.jsonl")
     live = [msgspec.structs.replace(dispute[0], game_id="bur-live"), *dispute[1:10]]
-    records = [dispute, live, events("burraco/four_player_partnership.jsonl"), events("scala40/elimination.jsonl"),
-               events("gin/standard-game.jsonl"), events("ramino51/elimination.jsonl")]
+    records = [
+        dispute,
+        live,
+        events("burraco/four_player_partnership.jsonl"),
+        events("scala40/elimination.jsonl"),
+        events("gin/standard-game.jsonl"),
+        events("ramino51/elimination.jsonl"),
+    ]
     return create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=records)}).test_client()
 
 
-STORE_ORDER = ["bur-dispute", "bur-live", "bur-4p-teams", "scala40-elimination", "gin-standard-1", "ramino51-elimination"]
+STORE_ORDER = [
+    "bur-dispute",
+    "bur-live",
+    "bur-4p-teams",
+    "scala40-elimination",
+    "gin-standard-1",
+    "ramino51-elimination",
+]
 
 
 def api_ids(client, query: str = "") -> list[str]:
@@ -51,18 +64,21 @@ def page_ids(client, query: str = "") -> list[str]:
 
 
 def result_cell(page: str, game: str) -> str:
-    row = page[page.index(f'data-game="{game}"'):]
-    row = row[:row.index("</tr>")]
+    row = page[page.index(f'data-game="{game}"') :]
+    row = row[: row.index("</tr>")]
     cell = re.search(r'<td class="result">(.*?)</td>', row, re.S).group(1)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", cell)).strip())
 
 
 def test_the_result_column_names_the_winner_and_the_totals(client):
     page = client.get("/games").get_data(as_text=True)
-    assert "<th><a href=\"/games?sort=result&amp;dir=asc\">Result</a></th>" in page
+    assert '<th><a href="/games?sort=result&amp;dir=asc">Result</a></th>' in page
     assert result_cell(page, "bur-dispute") == "Anna Anna -70 · Bruno -235"
     assert result_cell(page, "bur-live") == "in play"
-    assert result_cell(page, "bur-4p-teams") == "team 0 (Anna & Carla) team 0 (Anna & Carla) 770 · team 1 (Bruno & Dario) -170"
+    assert (
+        result_cell(page, "bur-4p-teams")
+        == "team 0 (Anna & Carla) team 0 (Anna & Carla) 770 · team 1 (Bruno & Dario) -170"
+    )
     assert result_cell(page, "scala40-elimination") == "Anna Anna 0 · Bruno 268 · Carla 100"
     assert result_cell(page, "gin-standard-1") == "Bruno Anna 0 · Bruno 275"
     assert '<span class="winner">Bruno</span>' in page
@@ -77,22 +93,115 @@ def test_the_api_rows_carry_the_result(client):
     }
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("", STORE_ORDER),
-    ("?sort=game", ["bur-4p-teams", "bur-dispute", "bur-live", "gin-standard-1", "ramino51-elimination", "scala40-elimination"]),
-    ("?sort=game&dir=desc", ["scala40-elimination", "ramino51-elimination", "gin-standard-1", "bur-live", "bur-dispute", "bur-4p-teams"]),
-    ("?sort=moves", ["bur-live", "bur-dispute", "scala40-elimination", "bur-4p-teams", "ramino51-elimination", "gin-standard-1"]),
-    ("?sort=moves&dir=desc", ["gin-standard-1", "ramino51-elimination", "bur-4p-teams", "scala40-elimination", "bur-dispute", "bur-live"]),
-    ("?sort=hands&dir=desc", ["gin-standard-1", "scala40-elimination", "ramino51-elimination", "bur-dispute", "bur-live", "bur-4p-teams"]),
-    ("?sort=variant", ["bur-dispute", "bur-live", "bur-4p-teams", "gin-standard-1", "ramino51-elimination", "scala40-elimination"]),
-    # games without a table (the Scala 40 and Ramino 51 fixtures) come last both ways
-    ("?sort=table&dir=desc", ["bur-dispute", "bur-live", "bur-4p-teams", "gin-standard-1", "scala40-elimination", "ramino51-elimination"]),
-    # winners by name, games in play last both ways
-    ("?sort=result", ["bur-dispute", "scala40-elimination", "ramino51-elimination", "gin-standard-1", "bur-4p-teams", "bur-live"]),
-    ("?sort=result&dir=desc", ["bur-4p-teams", "gin-standard-1", "bur-dispute", "scala40-elimination", "ramino51-elimination", "bur-live"]),
-    ("?sort=players&dir=desc&variant=burraco", ["bur-4p-teams", "bur-dispute", "bur-live"]),
-    ("?sort=findings&dir=desc&q=bur-d", ["bur-dispute"]),
-])
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("", STORE_ORDER),
+        (
+            "?sort=game",
+            [
+                "bur-4p-teams",
+                "bur-dispute",
+                "bur-live",
+                "gin-standard-1",
+                "ramino51-elimination",
+                "scala40-elimination",
+            ],
+        ),
+        (
+            "?sort=game&dir=desc",
+            [
+                "scala40-elimination",
+                "ramino51-elimination",
+                "gin-standard-1",
+                "bur-live",
+                "bur-dispute",
+                "bur-4p-teams",
+            ],
+        ),
+        (
+            "?sort=moves",
+            [
+                "bur-live",
+                "bur-dispute",
+                "scala40-elimination",
+                "bur-4p-teams",
+                "ramino51-elimination",
+                "gin-standard-1",
+            ],
+        ),
+        (
+            "?sort=moves&dir=desc",
+            [
+                "gin-standard-1",
+                "ramino51-elimination",
+                "bur-4p-teams",
+                "scala40-elimination",
+                "bur-dispute",
+                "bur-live",
+            ],
+        ),
+        (
+            "?sort=hands&dir=desc",
+            [
+                "gin-standard-1",
+                "scala40-elimination",
+                "ramino51-elimination",
+                "bur-dispute",
+                "bur-live",
+                "bur-4p-teams",
+            ],
+        ),
+        (
+            "?sort=variant",
+            [
+                "bur-dispute",
+                "bur-live",
+                "bur-4p-teams",
+                "gin-standard-1",
+                "ramino51-elimination",
+                "scala40-elimination",
+            ],
+        ),
+        # games without a table (the Scala 40 and Ramino 51 fixtures) come last both ways
+        (
+            "?sort=table&dir=desc",
+            [
+                "bur-dispute",
+                "bur-live",
+                "bur-4p-teams",
+                "gin-standard-1",
+                "scala40-elimination",
+                "ramino51-elimination",
+            ],
+        ),
+        # winners by name, games in play last both ways
+        (
+            "?sort=result",
+            [
+                "bur-dispute",
+                "scala40-elimination",
+                "ramino51-elimination",
+                "gin-standard-1",
+                "bur-4p-teams",
+                "bur-live",
+            ],
+        ),
+        (
+            "?sort=result&dir=desc",
+            [
+                "bur-4p-teams",
+                "gin-standard-1",
+                "bur-dispute",
+                "scala40-elimination",
+                "ramino51-elimination",
+                "bur-live",
+            ],
+        ),
+        ("?sort=players&dir=desc&variant=burraco", ["bur-4p-teams", "bur-dispute", "bur-live"]),
+        ("?sort=findings&dir=desc&q=bur-d", ["bur-dispute"]),
+    ],
+)
 def test_sorting_by_a_column_in_the_page_and_the_api(client, query, expected):
     assert page_ids(client, query) == expected
     assert api_ids(client, query) == expected
@@ -113,10 +222,16 @@ def test_headers_link_to_their_sort_keeping_the_filters(client):
     assert '<th class="num" aria-sort="descending"><a href="/games?sort=moves&amp;dir=asc">Moves</a></th>' in down
 
 
-@pytest.mark.parametrize(("query", "message"), [
-    ("?sort=winner", "sort=&#39;winner&#39;: one of game, variant, ruleset, players, date, tournament, table, hands, moves, findings, result"),
-    ("?sort=game&dir=up", "dir=&#39;up&#39;: asc or desc"),
-])
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        (
+            "?sort=winner",
+            "sort=&#39;winner&#39;: one of game, variant, ruleset, players, date, tournament, table, hands, moves, findings, result",
+        ),
+        ("?sort=game&dir=up", "dir=&#39;up&#39;: asc or desc"),
+    ],
+)
 def test_a_bad_sort_is_a_400_naming_the_choices(client, query, message):
     resp = client.get("/games" + query)
     assert resp.status_code == 400 and message in resp.get_data(as_text=True)

@@ -86,8 +86,15 @@ def started(live: Live) -> None:
 def test_create_then_append_one_at_a_time(live: Live) -> None:
     status, headers, body = live.post("/api/games", LINES[0])
     assert (status, headers["location"], headers["etag"]) == (201, "/api/games/live-1", '"1"')
-    assert body == {"game_id": "live-1", "first": 0, "length": 1, "positions": [0], "findings": [],
-                    "hand_over": False, "game_over": False}
+    assert body == {
+        "game_id": "live-1",
+        "first": 0,
+        "length": 1,
+        "positions": [0],
+        "findings": [],
+        "hand_over": False,
+        "game_over": False,
+    }
     for p in range(1, 6):
         assert live.append(p)[0] == 201
     status, headers, body = live.append(6)
@@ -146,11 +153,22 @@ def test_bad_event_is_400_and_nothing_stored(live: Live) -> None:
     bad = b'{"type":"card_drawn","seat":0,"card":"AS"}'  # the stock's top is K♦
     status, _, body = live.post("/api/games/live-1/events", bad, headers={"If-Match": '"2"'})
     assert status == 400
-    assert {k: body["error"][k] for k in ("rule", "line", "field", "position")} == {"rule": "REC-WHERE", "line": 1, "field": "card", "position": 2}
+    assert {k: body["error"][k] for k in ("rule", "line", "field", "position")} == {
+        "rule": "REC-WHERE",
+        "line": 1,
+        "field": "card",
+        "position": 2,
+    }
     # JSON Lines: the second line is bad -> nothing of the request is stored
     two = LINES[2] + b"\n" + b'{"type":"card_discarded","seat":0,"card":"QS","colour":"red"}\n'
-    status, _, body = live.post("/api/games/live-1/events", two, ctype="application/x-ndjson", headers={"If-Match": '"2"'})
-    assert status == 400 and (body["error"]["rule"], body["error"]["line"], body["error"]["field"]) == ("REC-FORMAT", 2, "colour")
+    status, _, body = live.post(
+        "/api/games/live-1/events", two, ctype="application/x-ndjson", headers={"If-Match": '"2"'}
+    )
+    assert status == 400 and (body["error"]["rule"], body["error"]["line"], body["error"]["field"]) == (
+        "REC-FORMAT",
+        2,
+        "colour",
+    )
     status, _, body = live.post("/api/games/live-1/events", b"{not json", headers={"If-Match": '"2"'})
     assert status == 400 and body["error"]["rule"] == "REC-FORMAT" and body["error"]["line"] == 1
     assert live.length() == 2
@@ -172,21 +190,40 @@ def test_conflict_404_415_428_413(tmp_path: Path) -> None:
         status, headers, body = live.post("/api/games/live-1/events", LINES[1], headers={"If-Match": '"5"'})
         assert status == 409 and body["error"]["length"] == 1 and headers["etag"] == '"1"'
         assert live.post("/api/games/nope/events", LINES[1], headers={"If-Match": '"1"'})[0] == 404
-        assert live.post("/api/games/live-1/events", LINES[1], ctype="text/plain", headers={"If-Match": '"1"'})[0] == 415
+        assert (
+            live.post("/api/games/live-1/events", LINES[1], ctype="text/plain", headers={"If-Match": '"1"'})[0] == 415
+        )
         status, _, body = live.post("/api/games/live-1/events", LINES[1])
         assert status == 428 and "If-Match" in body["error"]["message"]
         assert live.post("/api/games/live-1/events", LINES[1], headers={"If-Match": "1"})[0] == 400
         weak = live.post("/api/games/live-1/events", LINES[1], headers={"If-Match": 'W/"1"'})
-        assert weak[0] == 400 and weak[2]["error"]["message"].startswith("If-Match 'W/\"1\"': give the expected next position")
-        wide = call("POST", live.url + "/api/games/live-1/events", LINES[1], token=live.tokens["recorder"],
-                    headers={"If-Match": '"１４"'.encode().decode("latin-1")})
+        assert weak[0] == 400 and weak[2]["error"]["message"].startswith(
+            "If-Match 'W/\"1\"': give the expected next position"
+        )
+        wide = call(
+            "POST",
+            live.url + "/api/games/live-1/events",
+            LINES[1],
+            token=live.tokens["recorder"],
+            headers={"If-Match": '"１４"'.encode().decode("latin-1")},
+        )
         assert wide[2]["error"]["message"].startswith("If-Match '\"１４\"': give")
-        untyped = call("POST", live.url + "/api/games/live-1/events", LINES[1], token=live.tokens["recorder"], ctype="", headers={"If-Match": '"1"'})
+        untyped = call(
+            "POST",
+            live.url + "/api/games/live-1/events",
+            LINES[1],
+            token=live.tokens["recorder"],
+            ctype="",
+            headers={"If-Match": '"1"'},
+        )
         assert untyped[0] == 415 and untyped[2]["error"]["message"] == (
-            "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON Lines)")
+            "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON Lines)"
+        )
         assert live.post("/api/games/live-1/events?expected=2", LINES[1], headers={"If-Match": '"1"'})[0] == 400
         huge = b"// " + b"x" * 5000 + b"\n" + LINES[1]
-        status, _, body = live.post("/api/games/live-1/events", huge, ctype="application/x-ndjson", headers={"If-Match": '"1"'})
+        status, _, body = live.post(
+            "/api/games/live-1/events", huge, ctype="application/x-ndjson", headers={"If-Match": '"1"'}
+        )
         assert status == 413 and body["error"]["status"] == 413
         assert live.length() == 1
 
@@ -251,8 +288,12 @@ def test_racing_processes_store_the_record_exactly_once(live: Live) -> None:
                 raise SystemExit(f"unexpected {{status}} {{body}}")
         print(wins, conflicts)
     """)
-    procs = [subprocess.Popen([sys.executable, "-c", script, live.url, live.tokens["recorder"]], stdout=subprocess.PIPE, text=True)
-             for _ in range(4)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, live.url, live.tokens["recorder"]], stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
     outs = [p.communicate(timeout=120)[0].split() for p in procs]
     assert all(p.returncode == 0 for p in procs)
     assert sum(int(o[0]) for o in outs) == 12  # each of positions 1..12 won by exactly one writer
@@ -268,7 +309,7 @@ def test_stream_sends_each_event_as_stored_and_resumes(live: Live) -> None:
     stream = Stream(live.url + "/api/games/live-1/events", token=live.tokens["referee"])
     try:
         assert stream.status == 200 and stream.headers["content-type"].startswith("text/event-stream")
-        (name, ident, data, _), = stream.take(1)
+        ((name, ident, data, _),) = stream.take(1)
         assert (name, ident, data["type"], data["position"]) == ("message", "0", "game_started", 0)
         for p in range(1, 7):
             assert live.append(p)[0] == 201
@@ -310,7 +351,9 @@ def test_stream_limit_is_503(tmp_path: Path) -> None:
         try:
             first.take(1)
             status, headers, body = live.get("/api/games/live-1/events")
-            assert status == 503 and headers["retry-after"] == "5" and "too many open streams" in body["error"]["message"]
+            assert (
+                status == 503 and headers["retry-after"] == "5" and "too many open streams" in body["error"]["message"]
+            )
         finally:
             first.close()
 
@@ -339,7 +382,9 @@ def test_unfinished_game_spectator_sees_no_hidden_card(live: Live) -> None:
     assert state["move"] == "Anna draws a card from the stock"
     ref = live.get("/api/games/live-1/state", token="referee")[2]
     assert ref["seats"][0]["cards"] is not None and ref["move"] == "Anna draws 6♥"
-    assert live.get("/api/games/live-1/state", token="recorder")[2]["seats"][0]["cards"] is None  # a recorder is no referee
+    assert (
+        live.get("/api/games/live-1/state", token="recorder")[2]["seats"][0]["cards"] is None
+    )  # a recorder is no referee
     assert live.get("/api/games/live-1/state", token="game-ref")[2]["seats"][0]["cards"] is None  # outside its scope
     assert live.get("/api/games/live-1/state?pov=0")[0] == 403
     assert live.get("/api/games/live-1/state?pov=0", token="referee")[2]["seats"][0]["cards"] is not None
@@ -357,7 +402,12 @@ def test_unfinished_game_spectator_sees_no_hidden_card(live: Live) -> None:
     assert "draws a card from the stock" in page and "view as: <b>spectator</b>" in page and "pov=0" not in page
     assert 'data-card="6H"' in call("GET", live.url + "/games/live-1", token=live.tokens["referee"])[2]
     # finished: public again
-    live.post("/api/games/live-1/events?expected=8", b"\n".join(LINES[8:]) + b"\n", ctype="application/x-ndjson", token="referee")
+    live.post(
+        "/api/games/live-1/events?expected=8",
+        b"\n".join(LINES[8:]) + b"\n",
+        ctype="application/x-ndjson",
+        token="referee",
+    )
     public = live.get("/api/games/live-1/state?at=7")[2]
     assert public["seats"][0]["cards"] is not None and "spectator" not in public
     assert live.get("/api/games/live-1")[2]["game"]["view"] == "public"
@@ -433,7 +483,9 @@ def test_a_chunked_body_over_the_limit_is_refused_whole(tmp_path: Path) -> None:
         body = [LINES[1] + b"\n", *padding, b"NOT JSON\n"]
         status, _, answer = live.post("/api/games/live-1/events?expected=1", iter(body), ctype="application/x-ndjson")  # type: ignore[arg-type]
         assert status == 413, answer
-        assert answer["error"]["message"].startswith("the body is 4,096 bytes or more (sent in chunks); the limit is 4,095 bytes")
+        assert answer["error"]["message"].startswith(
+            "the body is 4,096 bytes or more (sent in chunks); the limit is 4,095 bytes"
+        )
         assert live.length() == 1
         small = [LINES[1] + b"\n", LINES[2] + b"\n"]
         assert live.post("/api/games/live-1/events?expected=1", iter(small), ctype="application/x-ndjson")[0] == 201
@@ -468,6 +520,17 @@ def test_games_list_shows_an_unfinished_game_as_the_reader_may_see_it(tmp_path: 
             assert texts[0] == texts[1] and "7" not in texts[0] and "up to position 0" in texts[0], path
         assert live.get("/api/games/live-1/state?at=6", token="referee")[0] == 200
         assert live.get("/api/games/live-1/state?at=100", token="referee")[2]["error"]["message"] == (
-            "position 100 is outside this game's positions 0–7")
-        live.post("/api/games/live-1/events?expected=8", b"\n".join(LINES[8:]) + b"\n", ctype="application/x-ndjson", token="referee")
-        assert row(None) == {"events": 19, "hands": 2, "findings": 3, "finished": True}  # RAM-DISC-1, ALL-SCORE-1, ALL-TURN-1
+            "position 100 is outside this game's positions 0–7"
+        )
+        live.post(
+            "/api/games/live-1/events?expected=8",
+            b"\n".join(LINES[8:]) + b"\n",
+            ctype="application/x-ndjson",
+            token="referee",
+        )
+        assert row(None) == {
+            "events": 19,
+            "hands": 2,
+            "findings": 3,
+            "finished": True,
+        }  # RAM-DISC-1, ALL-SCORE-1, ALL-TURN-1

@@ -18,7 +18,11 @@ def test_bench_live_runs_and_reports(capsys):
     status = module.main(["--store", "sqlite", "--events", "20", "--readers", "5", "--rounds", "2"])
     out = capsys.readouterr().out
     assert status in (0, 1)
-    assert re.search(r"^1 sqlite: HTTP append one event: p50 [0-9.]+ ms, p99 [0-9.]+ ms \(inside the app p50 [0-9.]+ ms, p99 [0-9.]+ ms\) \| in-process p50", out, re.M)
+    assert re.search(
+        r"^1 sqlite: HTTP append one event: p50 [0-9.]+ ms, p99 [0-9.]+ ms \(inside the app p50 [0-9.]+ ms, p99 [0-9.]+ ms\) \| in-process p50",
+        out,
+        re.M,
+    )
     assert re.search(r"^2 sqlite: 4 writers on 4 games: HTTP [0-9]+ ev/s \| in-process [0-9]+ ev/s \| ratio", out, re.M)
     assert re.search(r"^3 sqlite: SSE to 5/5 readers, 2 events: p50", out, re.M)
     assert module.pct([float(i) for i in range(1, 101)], 0.99) == 99.0

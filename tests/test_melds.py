@@ -38,7 +38,10 @@ def test_analyze(cards, rules, kind, stands_for, faults) -> None:
 
 def test_natural_card_onto_a_wild_moves_the_wild_to_an_end() -> None:
     # 6♥ laid off on 5♥ JK 7♥: the jolly moves to either end, so the record must say which.
-    assert layoff_candidates(("5H", "JK", "7H"), ("6H",), SCALA40) == [("5H", "6H", "7H", "JK"), ("JK", "5H", "6H", "7H")]
+    assert layoff_candidates(("5H", "JK", "7H"), ("6H",), SCALA40) == [
+        ("5H", "6H", "7H", "JK"),
+        ("JK", "5H", "6H", "7H"),
+    ]
     # Only one end is open when the other would pass the ace.
     assert layoff_candidates(("QH", "KH", "JK"), ("AH",), SCALA40) == [("JK", "QH", "KH", "AH")]
 

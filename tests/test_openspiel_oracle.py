@@ -32,10 +32,17 @@ HANDS = 4000 if SLOW else 400
 #: name -> (OpenSpiel parameters, the record options they must give, hands)
 PARAMETER_SETS = {
     "default": ({}, None, HANDS),
-    "knock7": ({"knock_card": 7, "gin_bonus": 20, "undercut_bonus": 15}, {"knock_card": 7, "gin_bonus": 20, "undercut_bonus": 15}, HANDS * 3 // 4),
+    "knock7": (
+        {"knock_card": 7, "gin_bonus": 20, "undercut_bonus": 15},
+        {"knock_card": 7, "gin_bonus": 20, "undercut_bonus": 15},
+        HANDS * 3 // 4,
+    ),
     # under oklahoma the first upcard sets the limit: the knock_card of 5 must not matter
-    "oklahoma": ({"oklahoma": True, "knock_card": 5, "gin_bonus": 30, "undercut_bonus": 10},
-                 {"oklahoma": True, "knock_card": 5, "gin_bonus": 30, "undercut_bonus": 10}, HANDS * 3 // 4),
+    "oklahoma": (
+        {"oklahoma": True, "knock_card": 5, "gin_bonus": 30, "undercut_bonus": 10},
+        {"oklahoma": True, "knock_card": 5, "gin_bonus": 30, "undercut_bonus": 10},
+        HANDS * 3 // 4,
+    ),
 }
 
 
@@ -84,7 +91,9 @@ def test_ledger_scores_equal_openspiel_returns_for_every_hand(name: str) -> None
     assert hands >= 300
     # the sample covers every kind of ending and score
     assert endings["knocked"] >= 150 and endings["stock_exhausted"] >= 20 and endings["stalled"] >= 1, endings
-    assert components["gin_bonus"] >= 1 and components["undercut_bonus"] >= 1 and components["lay-off"] >= 50, components
+    assert components["gin_bonus"] >= 1 and components["undercut_bonus"] >= 1 and components["lay-off"] >= 50, (
+        components
+    )
 
 
 def test_default_game_text_and_plain_history_give_the_same_record(games) -> None:
@@ -99,7 +108,11 @@ def test_records_are_openspiel_preset_single_hand(games) -> None:
     seed, history, _ = games[3]
     events = convert_actions(history)
     first = events[0]
-    assert isinstance(first, GameStarted) and (first.variant, first.ruleset, first.options) == ("gin", "openspiel", None)
+    assert isinstance(first, GameStarted) and (first.variant, first.ruleset, first.options) == (
+        "gin",
+        "openspiel",
+        None,
+    )
     assert [e.type for e in events][-2:] == ["hand_ended", "game_ended"]
     assert events[1].dealer == 1 and events[1].stock is None  # order of the stock unknown
 

@@ -18,7 +18,6 @@ from tools.threshold_scenarios import deal, discard, draw, extend, meld, swap, t
 from tools.threshold_scenarios import play as _play
 
 
-
 findings = findings_of
 
 
@@ -43,6 +42,7 @@ def opening() -> list[dict]:
 
 # --- R51-PILE-1 / R51-PILE-2 -----------------------------------------------------------
 
+
 def test_R51_PILE_1_and_PILE_2_take_in_first_turn_not_melded() -> None:
     state = play([deal("KD", up="10C"), take(0, "10C"), discard(0, "KD")])
     assert findings(state) == [
@@ -53,18 +53,26 @@ def test_R51_PILE_1_and_PILE_2_take_in_first_turn_not_melded() -> None:
 
 def test_R51_PILE_2_second_turn_taken_and_kept() -> None:
     state = play(first_turns() + [take(0, "9C"), discard(0, "2D")])
-    assert findings(state) == [(7, 1, 0, "R51-PILE-2", "Anna took 9♣ from the discard pile and did not meld it in the same turn")]
+    assert findings(state) == [
+        (7, 1, 0, "R51-PILE-2", "Anna took 9♣ from the discard pile and did not meld it in the same turn")
+    ]
 
 
 def test_R51_PILE_1_PILE_2_legal_second_turn_take_melded() -> None:
-    state = play(first_turns(anna=OPEN_51 + " 9S 9H") + [take(0, "9C"), meld(0, "a", "KS KH KC"), meld(0, "b", "9S 9H 9C"), discard(0, "6H")])
+    state = play(
+        first_turns(anna=OPEN_51 + " 9S 9H")
+        + [take(0, "9C"), meld(0, "a", "KS KH KC"), meld(0, "b", "9S 9H 9C"), discard(0, "6H")]
+    )
     assert findings(state) == []
 
 
 # --- R51-OPEN-1 / R51-OPEN-2 ----------------------------------------------------------------
 
+
 def test_R51_OPEN_1_melding_in_the_first_turn() -> None:
-    state = play([deal(OPEN_51 + " 2D"), draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H 8H"), discard(0, "2D")])
+    state = play(
+        [deal(OPEN_51 + " 2D"), draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H 8H"), discard(0, "2D")]
+    )
     assert findings(state) == [(5, 1, 0, "R51-OPEN-1", "Anna melded in its first turn")]
 
 
@@ -74,35 +82,73 @@ def test_R51_OPEN_1_OPEN_2_legal_opening_of_exactly_51_in_the_second_turn() -> N
 
 
 def test_R51_OPEN_2_under_51() -> None:
-    state = play(first_turns(anna="KS KH KC 5H 6H 7H 2D") + [draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "5H 6H 7H"), discard(0, "2D")])
-    assert findings(state) == [(9, 1, 0, "R51-OPEN-2", "Anna opened with 48 points: K♠K♥K♣ = 30, 5♥6♥7♥ = 18; the opening needs 51")]
+    state = play(
+        first_turns(anna="KS KH KC 5H 6H 7H 2D")
+        + [draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "5H 6H 7H"), discard(0, "2D")]
+    )
+    assert findings(state) == [
+        (9, 1, 0, "R51-OPEN-2", "Anna opened with 48 points: K♠K♥K♣ = 30, 5♥6♥7♥ = 18; the opening needs 51")
+    ]
 
 
 def test_R51_OPEN_2_without_a_clean_meld() -> None:
     # 10♥J♥JK = 10+10+10 (the joker is the Q♥) and K♠K♥JK = 30: 60 points, every meld holds a joker
-    state = play(first_turns(anna="10H JH JK KS KH JK 2D") + [draw(0, "3C"), meld(0, "a", "10H JH JK"), meld(0, "b", "KS KH JK"), discard(0, "2D")])
-    assert findings(state) == [(9, 1, 0, "R51-OPEN-2", "Anna opened with 60 points: 10♥J♥JK = 30, K♠K♥JK = 30; the opening needs a clean sequence or set (no joker)")]
+    state = play(
+        first_turns(anna="10H JH JK KS KH JK 2D")
+        + [draw(0, "3C"), meld(0, "a", "10H JH JK"), meld(0, "b", "KS KH JK"), discard(0, "2D")]
+    )
+    assert findings(state) == [
+        (
+            9,
+            1,
+            0,
+            "R51-OPEN-2",
+            "Anna opened with 60 points: 10♥J♥JK = 30, K♠K♥JK = 30; the opening needs a clean sequence or set (no joker)",
+        )
+    ]
 
 
 def test_R51_OPEN_2_option_opening_clean_run() -> None:
     # a clean set is not enough under opening_clean=run
-    events = first_turns(anna="KS KH KC 6H 7H JK 2D") + [draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H JK"), discard(0, "2D")]
+    events = first_turns(anna="KS KH KC 6H 7H JK 2D") + [
+        draw(0, "3C"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H JK"),
+        discard(0, "2D"),
+    ]
     assert findings(play(events)) == []
     assert findings(play(events, options={"opening_clean": "run"})) == [
-        (9, 1, 0, "R51-OPEN-2", "Anna opened with 51 points: K♠K♥K♣ = 30, 6♥7♥JK = 21; the opening needs a clean sequence (no joker)")]
+        (
+            9,
+            1,
+            0,
+            "R51-OPEN-2",
+            "Anna opened with 51 points: K♠K♥K♣ = 30, 6♥7♥JK = 21; the opening needs a clean sequence (no joker)",
+        )
+    ]
 
 
 # --- R51-OPEN-3 --------------------------------------------------------------------------
 
+
 def test_R51_OPEN_3_lay_off_in_the_opening_turn() -> None:
     state = play(first_turns(anna=OPEN_51 + " 9H 2D") + opening() + [extend(0, "b", "9H"), discard(0, "2D")])
-    assert findings(state) == [(9, 1, 0, "R51-OPEN-3", "Anna laid off 9♥ on meld b in its opening turn (only a joker swap is allowed)")]
+    assert findings(state) == [
+        (9, 1, 0, "R51-OPEN-3", "Anna laid off 9♥ on meld b in its opening turn (only a joker swap is allowed)")
+    ]
 
 
 def test_R51_OPEN_3_lay_off_and_swap_before_opening() -> None:
     events = first_turns(anna="KS KH KC 6H 7H JK 2D", bruno="9C 8H 5H") + [
-        draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H JK"), discard(0, "2D"),
-        draw(1, "4D"), extend(1, "b", "5H", "5H 6H 7H JK"), swap(1, "b", "8H"), discard(1, "4D")]
+        draw(0, "3C"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H JK"),
+        discard(0, "2D"),
+        draw(1, "4D"),
+        extend(1, "b", "5H", "5H 6H 7H JK"),
+        swap(1, "b", "8H"),
+        discard(1, "4D"),
+    ]
     assert findings(play(events)) == [
         (11, 1, 1, "R51-OPEN-3", "Bruno laid off 5♥ on meld b before opening"),
         (12, 1, 1, "R51-OPEN-3", "Bruno swapped the JK in meld b before opening"),
@@ -113,10 +159,21 @@ def test_R51_OPEN_3_legal_swap_in_the_opening_turn_and_lay_off_later() -> None:
     # Bruno opens with Q♠Q♥Q♣ 30 + 9♠10♠J♠ 29, swaps 8♥ for Anna's joker in the same
     # turn (allowed), and lays off 8♠ in his next turn
     events = first_turns(anna="KS KH KC 6H 7H JK 2D 9D", bruno="9C 8H QS QH QC 9S 10S JS JD 8S") + [
-        draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H JK"), discard(0, "2D"),
-        draw(1, "KD"), meld(1, "c", "QS QH QC"), meld(1, "d", "9S 10S JS"), swap(1, "b", "8H"), discard(1, "JD"),
-        draw(0, "4C"), discard(0, "9D"),
-        draw(1, "3S"), extend(1, "d", "8S"), discard(1, "3S")]
+        draw(0, "3C"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H JK"),
+        discard(0, "2D"),
+        draw(1, "KD"),
+        meld(1, "c", "QS QH QC"),
+        meld(1, "d", "9S 10S JS"),
+        swap(1, "b", "8H"),
+        discard(1, "JD"),
+        draw(0, "4C"),
+        discard(0, "9D"),
+        draw(1, "3S"),
+        extend(1, "d", "8S"),
+        discard(1, "3S"),
+    ]
     state = play(events)
     assert findings(state) == []
     assert state.meld("b").cards == ("6H", "7H", "8H") and state.meld("d").cards == ("8S", "9S", "10S", "JS")
@@ -124,24 +181,48 @@ def test_R51_OPEN_3_legal_swap_in_the_opening_turn_and_lay_off_later() -> None:
 
 # --- R51-MELD-1 ----------------------------------------------------------------------------
 
+
 def test_R51_MELD_1_joker_inside_a_sequence() -> None:
-    events = first_turns(anna="KS KH KC 5H 7H 8H JK 2D") + [draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "5H JK 7H 8H"), discard(0, "2D")]
-    assert findings(play(events)) == [(8, 1, 0, "R51-MELD-1", "meld b 5♥ JK 7♥ 8♥: a wild inside a sequence (only at either end)")]
+    events = first_turns(anna="KS KH KC 5H 7H 8H JK 2D") + [
+        draw(0, "3C"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "5H JK 7H 8H"),
+        discard(0, "2D"),
+    ]
+    assert findings(play(events)) == [
+        (8, 1, 0, "R51-MELD-1", "meld b 5♥ JK 7♥ 8♥: a wild inside a sequence (only at either end)")
+    ]
     # option joker_ends_only off: the same meld is legal
     assert findings(play(events, options={"joker_ends_only": False})) == []
 
 
 def test_R51_MELD_1_joker_inside_after_a_lay_off() -> None:
     # 6♥7♥JK: the joker is the 8♥; laying off 9♥ above it puts the joker inside
-    events = first_turns(anna="KS KH KC 6H 7H JK 9H 2D 4D") + [draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H JK"), discard(0, "2D"),
-                                                          draw(1, "5S"), discard(1, "5S"), draw(0, "3D"), extend(0, "b", "9H"), discard(0, "4D")]
-    assert findings(play(events)) == [(13, 1, 0, "R51-MELD-1", "meld b after the lay-off 6♥ 7♥ JK 9♥: a wild inside a sequence (only at either end)")]
+    events = first_turns(anna="KS KH KC 6H 7H JK 9H 2D 4D") + [
+        draw(0, "3C"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H JK"),
+        discard(0, "2D"),
+        draw(1, "5S"),
+        discard(1, "5S"),
+        draw(0, "3D"),
+        extend(0, "b", "9H"),
+        discard(0, "4D"),
+    ]
+    assert findings(play(events)) == [
+        (13, 1, 0, "R51-MELD-1", "meld b after the lay-off 6♥ 7♥ JK 9♥: a wild inside a sequence (only at either end)")
+    ]
 
 
 def test_R51_MELD_1_repeated_suit_five_card_set_two_jokers() -> None:
     events = first_turns(anna="KS KH KC KD 6H 7H 8H 9S 9H JK JK 2D", bruno="9C KS") + [
-        draw(0, "9S"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H 8H"),
-        meld(0, "c", "9S 9H 9S"), meld(0, "d", "KD JK JK"), discard(0, "2D")]
+        draw(0, "9S"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H 8H"),
+        meld(0, "c", "9S 9H 9S"),
+        meld(0, "d", "KD JK JK"),
+        discard(0, "2D"),
+    ]
     assert findings(play(events)) == [
         (9, 1, 0, "R51-MELD-1", "meld c 9♠ 9♥ 9♠: a set with a repeated suit"),
         (10, 1, 0, "R51-MELD-1", "meld d K♦ JK JK: more wild cards than allowed"),
@@ -149,22 +230,36 @@ def test_R51_MELD_1_repeated_suit_five_card_set_two_jokers() -> None:
 
 
 def test_R51_MELD_1_legal_melds() -> None:
-    events = first_turns(anna="KS KH KC KD 6H 7H 8H JK 2D") + [draw(0, "3C"), meld(0, "a", "KS KH KC KD"), meld(0, "b", "JK 6H 7H 8H"), discard(0, "2D")]
+    events = first_turns(anna="KS KH KC KD 6H 7H 8H JK 2D") + [
+        draw(0, "3C"),
+        meld(0, "a", "KS KH KC KD"),
+        meld(0, "b", "JK 6H 7H 8H"),
+        discard(0, "2D"),
+    ]
     assert findings(play(events)) == []
 
 
 # --- R51-SWAP-1 ----------------------------------------------------------------------------
 
+
 def swap_table() -> list[dict]:
     """Anna opens with a joker at the low end of 5♥6♥7♥… (JK stands for 4♥); Bruno opens at 10–12."""
     return first_turns(anna="KS KH KC JK 5H 6H 7H 2D", bruno="9C QS QH QC 9S 10S JS 4H 4D JD") + [
-        draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "JK 5H 6H 7H"), discard(0, "2D"),
-        draw(1, "KD"), meld(1, "c", "QS QH QC"), meld(1, "d", "9S 10S JS")]
+        draw(0, "3C"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "JK 5H 6H 7H"),
+        discard(0, "2D"),
+        draw(1, "KD"),
+        meld(1, "c", "QS QH QC"),
+        meld(1, "d", "9S 10S JS"),
+    ]
 
 
 def test_R51_SWAP_1_wrong_card() -> None:
     state = play(swap_table() + [swap(1, "b", "4D"), discard(1, "JD")])
-    assert findings(state) == [(13, 1, 1, "R51-SWAP-1", "Bruno put 4♦ in place of the JK in meld b (JK5♥6♥7♥), but it stands for 4♥")]
+    assert findings(state) == [
+        (13, 1, 1, "R51-SWAP-1", "Bruno put 4♦ in place of the JK in meld b (JK5♥6♥7♥), but it stands for 4♥")
+    ]
 
 
 def test_R51_SWAP_1_legal_exact_card() -> None:
@@ -175,20 +270,38 @@ def test_R51_SWAP_1_legal_exact_card() -> None:
 
 # --- a joker never moves once laid (ALL-MELD-1), as in Scala 40 ---------------------------------
 
+
 def joker_table(card: str) -> list[dict]:
     """Anna's JK5♥6♥7♥ (JK = 4♥), Bruno opens at 10–12 holding ``card``; his next turn begins at 16 (R51-OPEN-3
     forbids a lay-off in the opening turn)."""
     return first_turns(anna="KS KH KC JK 5H 6H 7H 2D", bruno=f"9C QS QH QC 9S 10S JS {card} 4D JD") + [
-        draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "JK 5H 6H 7H"), discard(0, "2D"),
-        draw(1, "KD"), meld(1, "c", "QS QH QC"), meld(1, "d", "9S 10S JS"), discard(1, "JD"),
-        draw(0, "4C"), discard(0, "4C"), draw(1, "3S")]
+        draw(0, "3C"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "JK 5H 6H 7H"),
+        discard(0, "2D"),
+        draw(1, "KD"),
+        meld(1, "c", "QS QH QC"),
+        meld(1, "d", "9S 10S JS"),
+        discard(1, "JD"),
+        draw(0, "4C"),
+        discard(0, "4C"),
+        draw(1, "3S"),
+    ]
 
 
 def test_ALL_MELD_1_lay_off_that_moves_the_joker() -> None:
     # 4♥ where the JK stood, the JK moved up to 8♥: a valid-looking meld, but only a swap may do that
     state = play(joker_table("4H") + [extend(1, "b", "4H", "4H 5H 6H 7H JK"), discard(1, "3S")])
-    assert findings(state) == [(17, 1, 1, "ALL-MELD-1", "meld b after the lay-off 4♥ 5♥ 6♥ 7♥ JK: the joker stood for 4♥ and it now stands for 8♥; "
-                                                       "a joker never moves once laid (the card it stands for takes its place only by a joker swap)")]
+    assert findings(state) == [
+        (
+            17,
+            1,
+            1,
+            "ALL-MELD-1",
+            "meld b after the lay-off 4♥ 5♥ 6♥ 7♥ JK: the joker stood for 4♥ and it now stands for 8♥; "
+            "a joker never moves once laid (the card it stands for takes its place only by a joker swap)",
+        )
+    ]
 
 
 def test_ALL_MELD_1_legal_twins_swap_or_lay_off_at_the_other_end() -> None:
@@ -208,12 +321,34 @@ def test_score_cards_joker_doubles_unopened_100() -> None:
     # 3 players; Anna opens with exactly 51 and goes out in her next turn; Bruno
     # opened (59) and keeps A♣ K♦ 7♣ 2♠ 5♣ 4♠ JK JK; Carla never opens
     events = [
-        deal(ANNA, "9C QS QH QC 9S 10S JS AC KD 7C 2S JK JK 5C", "2H 3H 4H 6D 7D 10H JC QD KC AD 8C 3C 4C 5S", up="JH", fill=False),
-        draw(0, "QD"), discard(0, "QD"), draw(1, "4S"), discard(1, "9C"), draw(2, "8S"), discard(2, "8S"),
-        draw(0, "AS"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H 8H"), discard(0, "AS"),
-        draw(1, "KH"), meld(1, "c", "QS QH QC"), meld(1, "d", "9S 10S JS"), discard(1, "KH"),
-        draw(2, "8H"), discard(2, "8H"),
-        draw(0, "7D"), meld(0, "e", "3D 4D 5D 6D 7D"), meld(0, "f", "9D 9H 9S"), discard(0, "10C"), went_out(0),
+        deal(
+            ANNA,
+            "9C QS QH QC 9S 10S JS AC KD 7C 2S JK JK 5C",
+            "2H 3H 4H 6D 7D 10H JC QD KC AD 8C 3C 4C 5S",
+            up="JH",
+            fill=False,
+        ),
+        draw(0, "QD"),
+        discard(0, "QD"),
+        draw(1, "4S"),
+        discard(1, "9C"),
+        draw(2, "8S"),
+        discard(2, "8S"),
+        draw(0, "AS"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H 8H"),
+        discard(0, "AS"),
+        draw(1, "KH"),
+        meld(1, "c", "QS QH QC"),
+        meld(1, "d", "9S 10S JS"),
+        discard(1, "KH"),
+        draw(2, "8H"),
+        discard(2, "8H"),
+        draw(0, "7D"),
+        meld(0, "e", "3D 4D 5D 6D 7D"),
+        meld(0, "f", "9D 9H 9S"),
+        discard(0, "10C"),
+        went_out(0),
     ]
     state = play(events, players=3)
     assert findings(state) == []
@@ -223,9 +358,20 @@ def test_score_cards_joker_doubles_unopened_100() -> None:
 
 def all_at_once() -> list[dict]:
     """Anna goes out all at once in her second turn; nobody had melded."""
-    return [deal(ANNA, "9C", up="JH"), draw(0, "QD"), discard(0, "QD"), draw(1, "4S"), discard(1, "9C"),
-            draw(0, "7D"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H 8H"), meld(0, "c", "3D 4D 5D 6D 7D"), meld(0, "d", "9D 9H 9S"),
-            discard(0, "10C"), went_out(0)]
+    return [
+        deal(ANNA, "9C", up="JH"),
+        draw(0, "QD"),
+        discard(0, "QD"),
+        draw(1, "4S"),
+        discard(1, "9C"),
+        draw(0, "7D"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H 8H"),
+        meld(0, "c", "3D 4D 5D 6D 7D"),
+        meld(0, "d", "9D 9H 9S"),
+        discard(0, "10C"),
+        went_out(0),
+    ]
 
 
 def test_score_nobody_melded_before_going_out_all_at_once_200_and_elimination() -> None:

@@ -22,11 +22,23 @@ NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
 
 
 def rec(*lines: dict, ruleset: str = "seed", options: dict | None = None, hands=(H0, H1), upcard: str = "KD") -> list:
-    start = {"type": "game_started", "format": "rummy-ledger/1", "game_id": "r", "variant": "ramino", "ruleset": ruleset,
-             "players": [{"seat": i, "name": NAMES[i]} for i in range(len(hands))]}
+    start = {
+        "type": "game_started",
+        "format": "rummy-ledger/1",
+        "game_id": "r",
+        "variant": "ramino",
+        "ruleset": ruleset,
+        "players": [{"seat": i, "name": NAMES[i]} for i in range(len(hands))],
+    }
     if options:
         start["options"] = options
-    deal = {"type": "hand_dealt", "hand": 1, "dealer": 1 % len(hands), "hands": [list(h) for h in hands], "discard": [upcard]}
+    deal = {
+        "type": "hand_dealt",
+        "hand": 1,
+        "dealer": 1 % len(hands),
+        "hands": [list(h) for h in hands],
+        "discard": [upcard],
+    }
     return [decode_event(json.dumps(d)) for d in (start, deal, *lines)]
 
 
@@ -53,19 +65,39 @@ def scores(events, hand: int = 0) -> list[tuple[int, dict]]:
     return [(s["points"], s["breakdown"]) for s in score_sheet(replay(events)).to_json()["hands"][hand]["scores"]]
 
 
-MANO = [draw(0, "8H"), lay(0, "a", ["AS", "2S", "3S"]), lay(0, "b", ["7C", "7D", "7H"]), lay(0, "c", ["8H", "9H", "10H", "JH"]), disc(0, "KC"), out(0)]
+MANO = [
+    draw(0, "8H"),
+    lay(0, "a", ["AS", "2S", "3S"]),
+    lay(0, "b", ["7C", "7D", "7H"]),
+    lay(0, "c", ["8H", "9H", "10H", "JH"]),
+    disc(0, "KC"),
+    out(0),
+]
 
 
 def test_chiudere_in_mano_doubles_the_collected_hands() -> None:
     ev = rec(*MANO)
     assert findings(ev) == []
     assert scores(ev) == [(112, {"hands_collected": 56, "rummy_double": 56}), (0, {})]
-    assert scores(rec(*MANO, options={"rummy_doubles": False})) == [(56, {"hands_collected": 56, "rummy_double": 0}), (0, {})]
+    assert scores(rec(*MANO, options={"rummy_doubles": False})) == [
+        (56, {"hands_collected": 56, "rummy_double": 0}),
+        (0, {}),
+    ]
 
 
 def test_going_out_after_an_earlier_meld_is_not_rummy() -> None:
-    ev = rec(draw(0, "8H"), lay(0, "a", ["AS", "2S", "3S"]), disc(0, "KC"), draw(1, "4C"), disc(1, "4C"),
-             draw(0, "2C"), lay(0, "b", ["7C", "7D", "7H"]), lay(0, "c", ["8H", "9H", "10H", "JH"]), disc(0, "2C"), out(0))
+    ev = rec(
+        draw(0, "8H"),
+        lay(0, "a", ["AS", "2S", "3S"]),
+        disc(0, "KC"),
+        draw(1, "4C"),
+        disc(1, "4C"),
+        draw(0, "2C"),
+        lay(0, "b", ["7C", "7D", "7H"]),
+        lay(0, "c", ["8H", "9H", "10H", "JH"]),
+        disc(0, "2C"),
+        out(0),
+    )
     assert findings(ev) == []
     assert scores(ev) == [(56, {"hands_collected": 56, "rummy_double": 0}), (0, {})]
 
@@ -73,17 +105,41 @@ def test_going_out_after_an_earlier_meld_is_not_rummy() -> None:
 # --- RAM-OUT-1 --------------------------------------------------------------------------------------
 OUT_H0 = ["AS", "2S", "3S", "4S", "7C", "7D", "7H", "9H", "10H", "JH"]
 OUT_H1 = ["5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "5H", "KD"]  # 5+6+30+1+2+3+5+10 = 62
-MELD_OUT = [draw(0, "8H"), lay(0, "a", ["AS", "2S", "3S", "4S"]), lay(0, "b", ["7C", "7D", "7H"]), lay(0, "c", ["8H", "9H", "10H", "JH"]), out(0)]
+MELD_OUT = [
+    draw(0, "8H"),
+    lay(0, "a", ["AS", "2S", "3S", "4S"]),
+    lay(0, "b", ["7C", "7D", "7H"]),
+    lay(0, "c", ["8H", "9H", "10H", "JH"]),
+    out(0),
+]
 
 
 def test_RAM_OUT_1_going_out_by_melding_in_seed() -> None:
     # reported at the meld that empties the hand (position 5), not at hand_ended
     ev = rec(*MELD_OUT, hands=(OUT_H0, OUT_H1), upcard="KC")
-    assert findings(ev) == [(5, 0, "RAM-OUT-1", "Anna went out without a discard (preset seed requires one): the last card went into a meld")]
+    assert findings(ev) == [
+        (
+            5,
+            0,
+            "RAM-OUT-1",
+            "Anna went out without a discard (preset seed requires one): the last card went into a meld",
+        )
+    ]
     # and it stays when the referee rewinds at once (RULES.md: the finding belongs to that event)
-    rewound = rec(*MELD_OUT[:-1], {"type": "position_restored", "target": 4, "reason": "a discard is required"},
-                  hands=(OUT_H0, OUT_H1), upcard="KC")
-    assert findings(rewound) == [(5, 0, "RAM-OUT-1", "Anna went out without a discard (preset seed requires one): the last card went into a meld")]
+    rewound = rec(
+        *MELD_OUT[:-1],
+        {"type": "position_restored", "target": 4, "reason": "a discard is required"},
+        hands=(OUT_H0, OUT_H1),
+        upcard="KC",
+    )
+    assert findings(rewound) == [
+        (
+            5,
+            0,
+            "RAM-OUT-1",
+            "Anna went out without a discard (preset seed requires one): the last card went into a meld",
+        )
+    ]
     assert replay(rewound).hands[0] == ("9H", "10H", "JH", "8H")
 
 
@@ -134,13 +190,23 @@ def test_ace_high_sequence_needs_the_option() -> None:
     hands = (["QS", "KS", "AS", "7C", "7D", "7H", "9H", "10H", "JH", "KC"], H1)
     ev = rec(draw(0, "8C"), lay(0, "a", ["QS", "KS", "AS"]), disc(0, "8C"), hands=hands)
     assert findings(ev) == [(3, 0, "ALL-MELD-1", "meld a Q♠ K♠ A♠: an ace high where only ace low is allowed")]
-    assert findings(rec(draw(0, "8C"), lay(0, "a", ["QS", "KS", "AS"]), disc(0, "8C"), hands=hands, options={"ace_high": True})) == []
+    assert (
+        findings(
+            rec(draw(0, "8C"), lay(0, "a", ["QS", "KS", "AS"]), disc(0, "8C"), hands=hands, options={"ace_high": True})
+        )
+        == []
+    )
 
 
 def _exhaust() -> list[dict]:
     """31 stock draws, each discarded again: the stock is empty, the pile holds 32 cards."""
     used = set(H0) | set(H1) | {"KD"}
-    rest = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "CDHS" if r + s not in used]
+    rest = [
+        r + s
+        for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+        for s in "CDHS"
+        if r + s not in used
+    ]
     lines: list[dict] = []
     for i, c in enumerate(rest):
         lines += [draw(i % 2, c), disc(i % 2, c)]

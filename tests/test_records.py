@@ -31,17 +31,38 @@ def reject(line: bytes) -> RecordError:
 
 # (event line, field, message): every one is REC-FORMAT at line 4
 BAD_LINES = [
-    pytest.param(b'{"type":"card_drawn","seat":0,', "", "malformed JSON (Input data was truncated)", id="truncated-json"),
-    pytest.param(b"card_drawn 0 6H", "", "malformed JSON (JSON is malformed: invalid character (byte 0))", id="not-json"),
+    pytest.param(
+        b'{"type":"card_drawn","seat":0,', "", "malformed JSON (Input data was truncated)", id="truncated-json"
+    ),
+    pytest.param(
+        b"card_drawn 0 6H", "", "malformed JSON (JSON is malformed: invalid character (byte 0))", id="not-json"
+    ),
     pytest.param(b"[1,2]", "", "an event is a JSON object, got array", id="not-an-object"),
-    pytest.param(b'{"type":"card_drawn","seat":0,"card":"6H","colour":"red"}', "colour", "unknown field 'colour'", id="unknown-field"),
+    pytest.param(
+        b'{"type":"card_drawn","seat":0,"card":"6H","colour":"red"}',
+        "colour",
+        "unknown field 'colour'",
+        id="unknown-field",
+    ),
     pytest.param(b'{"type":"card_flipped","seat":0}', "type", "unknown event type 'card_flipped'", id="unknown-type"),
     pytest.param(b'{"seat":0,"card":"6H"}', "type", "missing required field 'type'", id="no-type"),
     pytest.param(b'{"type":"card_drawn","seat":0}', "card", "missing required field 'card'", id="missing-field"),
     pytest.param(b'{"type":"card_drawn","seat":0,"card":"1H"}', "card", f"bad card string '1H' {CARD}", id="bad-card"),
-    pytest.param(b'{"type":"card_drawn","seat":0,"card":"6h"}', "card", f"bad card string '6h' {CARD}", id="lower-case-card"),
-    pytest.param(b'{"type":"card_drawn","seat":0,"card":"T\\u2665"}', "card", f"bad card string 'T\u2665' {CARD}", id="lenient-card"),
-    pytest.param(b'{"type":"discard_taken","seat":0,"cards":["6C","11H"]}', "cards[1]", f"bad card string '11H' {CARD}", id="bad-card-in-list"),
+    pytest.param(
+        b'{"type":"card_drawn","seat":0,"card":"6h"}', "card", f"bad card string '6h' {CARD}", id="lower-case-card"
+    ),
+    pytest.param(
+        b'{"type":"card_drawn","seat":0,"card":"T\\u2665"}',
+        "card",
+        f"bad card string 'T\u2665' {CARD}",
+        id="lenient-card",
+    ),
+    pytest.param(
+        b'{"type":"discard_taken","seat":0,"cards":["6C","11H"]}',
+        "cards[1]",
+        f"bad card string '11H' {CARD}",
+        id="bad-card-in-list",
+    ),
     pytest.param(
         b'{"type":"knocked","seat":0,"discard":"5C","melds":[{"meld":"a","cards":["AH","2H","ZZ"]}],"deadwood":[]}',
         "melds[0].cards[2]",
@@ -50,19 +71,46 @@ BAD_LINES = [
     ),
     pytest.param(b'{"type":"card_drawn","seat":"0","card":"6H"}', "seat", "Expected `int`, got `str`", id="wrong-type"),
     pytest.param(b'{"type":"card_drawn","seat":-1,"card":"6H"}', "seat", "Expected `int` >= 0", id="negative-seat"),
-    pytest.param(b'{"type":"discard_taken","seat":0,"cards":[]}', "cards", "Expected `array` of length >= 1", id="empty-cards"),
+    pytest.param(
+        b'{"type":"discard_taken","seat":0,"cards":[]}', "cards", "Expected `array` of length >= 1", id="empty-cards"
+    ),
     pytest.param(b'{"type":"hand_ended","reason":"bored"}', "reason", "unknown value 'bored'", id="bad-reason"),
-    pytest.param(b'{"type":"card_drawn","seat":0,"card":"6H","at":"yesterday"}', "at", "`at` is not an ISO-8601 time: 'yesterday'", id="at-not-iso"),
-    pytest.param(b'{"type":"card_drawn","seat":0,"card":"6H","at":20261129}', "at", "Expected `str | null`, got `int`", id="at-not-string"),
-    pytest.param(b'{"type":"card_drawn","seat":0,"card":"6H","note":"' + b"x" * 2001 + b'"}', "note", "Expected `str` of length <= 2000", id="long-note"),
-    pytest.param(b'{"type":"meld_laid","seat":0,"meld":"a b","cards":["3H","4H","5H"]}', "meld", "value 'a b' does not match the pattern '^[A-Za-z0-9_-]{1,16}$'", id="bad-meld-id"),
+    pytest.param(
+        b'{"type":"card_drawn","seat":0,"card":"6H","at":"yesterday"}',
+        "at",
+        "`at` is not an ISO-8601 time: 'yesterday'",
+        id="at-not-iso",
+    ),
+    pytest.param(
+        b'{"type":"card_drawn","seat":0,"card":"6H","at":20261129}',
+        "at",
+        "Expected `str | null`, got `int`",
+        id="at-not-string",
+    ),
+    pytest.param(
+        b'{"type":"card_drawn","seat":0,"card":"6H","note":"' + b"x" * 2001 + b'"}',
+        "note",
+        "Expected `str` of length <= 2000",
+        id="long-note",
+    ),
+    pytest.param(
+        b'{"type":"meld_laid","seat":0,"meld":"a b","cards":["3H","4H","5H"]}',
+        "meld",
+        "value 'a b' does not match the pattern '^[A-Za-z0-9_-]{1,16}$'",
+        id="bad-meld-id",
+    ),
     pytest.param(
         b'{"type":"penalty_assessed","seat":0,"team":1,"points":-50,"rule":"BUR-CLOSE-1"}',
         "seat",  # every rejection names a field (issue 13's fuzz test)
         "a penalty names exactly one of `seat` or `team`",
         id="penalty-seat-and-team",
     ),
-    pytest.param(b'{"type":"card_drawn","seat":0,"card":"6H","note":"\xff"}', "", "malformed JSON (Invalid UTF-8 encoded string)", id="not-utf8"),
+    pytest.param(
+        b'{"type":"card_drawn","seat":0,"card":"6H","note":"\xff"}',
+        "",
+        "malformed JSON (Invalid UTF-8 encoded string)",
+        id="not-utf8",
+    ),
 ]
 
 
@@ -78,7 +126,12 @@ def test_error_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(RecordError) as info:
         read_record(path)
     assert info.value.path == str(path)
-    assert info.value.as_json() == {"line": 2, "field": "card", "rule": "REC-FORMAT", "message": f"bad card string '1H' {CARD}"}
+    assert info.value.as_json() == {
+        "line": 2,
+        "field": "card",
+        "rule": "REC-FORMAT",
+        "message": f"bad card string '1H' {CARD}",
+    }
 
 
 @pytest.mark.parametrize(
@@ -89,7 +142,11 @@ def test_error_names_the_file(tmp_path: Path) -> None:
         (GAME.replace(b'"format":"rummy-ledger/1",', b""), "format", "missing required field 'format'"),
         (GAME.replace(b'"g1"', b'"g 1"'), "game_id", "value 'g 1' does not match the pattern '^[A-Za-z0-9._-]{1,64}$'"),
         (GAME.replace(b'"name":"Anna"', b'"name":"Anna","age":3'), "players[0].age", "unknown field 'age'"),
-        (GAME.replace(b'"players":[', b'"meta":{"tournament":"Club","weather":"rain"},"players":['), "meta.weather", "unknown field 'weather'"),
+        (
+            GAME.replace(b'"players":[', b'"meta":{"tournament":"Club","weather":"rain"},"players":['),
+            "meta.weather",
+            "unknown field 'weather'",
+        ),
     ],
 )
 def test_bad_game_started(first: bytes, field: str, message: str) -> None:
@@ -101,7 +158,11 @@ def test_bad_game_started(first: bytes, field: str, message: str) -> None:
 def test_empty_record_is_rejected() -> None:
     with pytest.raises(RecordError) as info:
         read_record(b"// only a comment\n\n   \n")
-    assert (info.value.rule, info.value.line, info.value.message) == ("REC-FORMAT", 1, "no events: a record starts with game_started")
+    assert (info.value.rule, info.value.line, info.value.message) == (
+        "REC-FORMAT",
+        1,
+        "no events: a record starts with game_started",
+    )
 
 
 def test_missing_file_is_an_os_error(tmp_path: Path) -> None:
@@ -110,7 +171,12 @@ def test_missing_file_is_an_os_error(tmp_path: Path) -> None:
 
 
 def test_comments_blank_lines_and_bom_are_skipped_and_lines_counted() -> None:
-    data = b"\xef\xbb\xbf// made by hand\n\n" + GAME.replace(b"\n", b"\r\n") + b"   \n// 2nd\n" + b'{"type":"card_drawn","seat":0,"card":"6H","at":"2026-11-29T20:15:00Z"}\n'
+    data = (
+        b"\xef\xbb\xbf// made by hand\n\n"
+        + GAME.replace(b"\n", b"\r\n")
+        + b"   \n// 2nd\n"
+        + b'{"type":"card_drawn","seat":0,"card":"6H","at":"2026-11-29T20:15:00Z"}\n'
+    )
     record = read_record(data)
     assert record.lines == (3, 6)
     assert record.game_id == "g1"
@@ -153,7 +219,11 @@ def test_find_record_files(tmp_path: Path) -> None:
     (tmp_path / "a" / "b").mkdir(parents=True)
     for name in ("a/2.jsonl", "a/b/1.jsonl", "a/notes.txt", "x.json"):
         (tmp_path / name).write_text("")
-    assert find_record_files([tmp_path / "a", tmp_path / "x.json"]) == [tmp_path / "a/2.jsonl", tmp_path / "a/b/1.jsonl", tmp_path / "x.json"]
+    assert find_record_files([tmp_path / "a", tmp_path / "x.json"]) == [
+        tmp_path / "a/2.jsonl",
+        tmp_path / "a/b/1.jsonl",
+        tmp_path / "x.json",
+    ]
     with pytest.raises(FileNotFoundError):
         find_record_files([tmp_path / "missing"])
 
@@ -161,9 +231,19 @@ def test_find_record_files(tmp_path: Path) -> None:
 def test_a_field_written_twice_is_rejected_not_silently_dropped() -> None:
     with pytest.raises(RecordError) as info:
         read_record(GAME + b'{"type":"card_drawn","seat":1,"seat":0,"card":"6H"}\n')
-    assert info.value.as_json() == {"line": 2, "field": "seat", "rule": "REC-FORMAT", "message": "field 'seat' written twice"}
+    assert info.value.as_json() == {
+        "line": 2,
+        "field": "seat",
+        "rule": "REC-FORMAT",
+        "message": "field 'seat' written twice",
+    }
     with pytest.raises(RecordError) as info:
         read_record(GAME.replace(b'"name":"Anna"', b'"name":"Anna","name":"Anne"'))
-    assert info.value.as_json() == {"line": 1, "field": "players[0].name", "rule": "REC-FORMAT", "message": "field 'name' written twice"}
+    assert info.value.as_json() == {
+        "line": 1,
+        "field": "players[0].name",
+        "rule": "REC-FORMAT",
+        "message": "field 'name' written twice",
+    }
     # the same key in different objects is fine
     assert read_record(GAME).events[0].players[1].name == "Bruno"

@@ -55,6 +55,7 @@ def folded(text: str) -> str:
 
 # --- the report's data --------------------------------------------------------------
 
+
 def test_report_data_of_the_dispute() -> None:
     r = build_report(dispute_events(), finding=7, lang="en")
     assert (r["at"], r["last"], r["finding"]) == (7, 18, 7)
@@ -62,7 +63,12 @@ def test_report_data_of_the_dispute() -> None:
     assert r["at_rules"] == ["BUR-TURN-1"]
     assert r["at_rewound_by"] == 11
     assert r["game"]["meta"] == [("tournament", "fixtures"), ("table", "1")]
-    assert (r["game"]["variant"], r["game"]["ruleset"], r["game"]["events"], r["game"]["hands"]) == ("Burraco", "fibur", 19, 1)
+    assert (r["game"]["variant"], r["game"]["ruleset"], r["game"]["events"], r["game"]["hands"]) == (
+        "Burraco",
+        "fibur",
+        19,
+        1,
+    )
     assert [(f["position"], f["rule"], f["disputed"], f["ruled_by"], f["rewound_by"]) for f in r["findings"]] == [
         (4, "ALL-MELD-1", False, [], None),
         (5, "BUR-PILE-1", False, [], None),
@@ -71,21 +77,36 @@ def test_report_data_of_the_dispute() -> None:
         (15, "ALL-TURN-1", False, [], None),
         (17, "ALL-SCORE-1", False, [], None),
     ]
-    assert [x["id"] for x in r["rules"]] == ["ALL-MELD-1", "BUR-PILE-1", "BUR-TURN-1", "ALL-TURN-2", "ALL-TURN-1", "ALL-SCORE-1"]
+    assert [x["id"] for x in r["rules"]] == [
+        "ALL-MELD-1",
+        "BUR-PILE-1",
+        "BUR-TURN-1",
+        "ALL-TURN-2",
+        "ALL-TURN-1",
+        "ALL-SCORE-1",
+    ]
     assert r["rules"][2]["text"] == "Lay-off onto a meld of the other side."
     assert [(x["position"], x["kind"], x["findings"], x["text"]) for x in r["rulings"]] == [
         (10, "penalty", [], "referee: penalty −50 to Bruno (BUR-TURN-1)"),
         (11, "restore", [], "referee restores the table to move 6: lay-off on the other side and second draw undone"),
     ]
     assert r["moves_range"] == (1, 11)
-    assert [(m["pos"], m["rewound_by"]) for m in r["moves"] if m["rewound_by"] is not None] == [(7, 11), (8, 11), (9, 11)]
+    assert [(m["pos"], m["rewound_by"]) for m in r["moves"] if m["rewound_by"] is not None] == [
+        (7, 11),
+        (8, 11),
+        (9, 11),
+    ]
     # the table just after the lay-off: Anna's 4 cards, Bruno's 11, meld a of 4 cards
     seats = r["table"]["seats"]
     assert [(s["name"], s["count"]) for s in seats] == [("Anna", 4), ("Bruno", 11)]
     assert seats[0]["cards"] == ["8H", "4C", "6D", "7S"]
     melds = {m["id"]: m["cards"] for g in r["table"]["sides"] for m in g["melds"]}
     assert melds == {"a": ["3H", "4H", "5H", "6H"], "k": ["KC", "KD", "KS", "QS"]}
-    assert (r["table"]["stock_count"], r["table"]["discard"], r["table"]["turn"]) == (62, ["9C"], "Bruno (seat 1) to meld, lay off or discard")
+    assert (r["table"]["stock_count"], r["table"]["discard"], r["table"]["turn"]) == (
+        62,
+        ["9C"],
+        "Bruno (seat 1) to meld, lay off or discard",
+    )
     # the score sheet: claimed against computed, the difference explained
     s = r["score"]
     assert (s["totals"], s["played_totals"], s["winner"]) == ([-70, -235], [-70, -185], "Anna")
@@ -95,8 +116,10 @@ def test_report_data_of_the_dispute() -> None:
     ]
     assert r["claims"][0]["explanation"] == "The claim is 70 points higher than the computed score."
     assert r["claims"][0]["breakdown"] == "melds +55, cards in hand −25, no pozzetto −100"
-    assert r["claims"][1]["explanation"] == ("The claim agrees with the computed score. It includes the referee's rulings: "
-                                             "penalty −50 at position 10 (BUR-TURN-1).")
+    assert r["claims"][1]["explanation"] == (
+        "The claim agrees with the computed score. It includes the referee's rulings: "
+        "penalty −50 at position 10 (BUR-TURN-1)."
+    )
 
 
 def test_position_defaults_and_bad_positions() -> None:
@@ -117,9 +140,13 @@ def test_rewound_moves_and_a_claim_made_before_the_penalty() -> None:
     r = build_report(small_game(), at=13)
     assert r["rulings"][0]["findings"] == []  # the penalty cites RAM-DISC-1 but names no finding: it answers none
     assert [(c["side"], c["claimed"], c["computed"], c["played"], c["difference"]) for c in r["claims"]] == [
-        ("Anna", 70, 66, 66, "+4"), ("Bruno", 0, -10, 0, "+10")]
-    assert r["claims"][1]["explanation"] == ("The claim agrees with the score as played; the referee's rulings make the "
-                                             "difference: penalty −10 at position 13 (RAM-DISC-1).")
+        ("Anna", 70, 66, 66, "+4"),
+        ("Bruno", 0, -10, 0, "+10"),
+    ]
+    assert r["claims"][1]["explanation"] == (
+        "The claim agrees with the score as played; the referee's rulings make the "
+        "difference: penalty −10 at position 13 (RAM-DISC-1)."
+    )
 
 
 def test_seal_on_the_report() -> None:
@@ -136,11 +163,17 @@ def test_seal_on_the_report() -> None:
         line = encode_event(e)
         h = hashlib.sha256((b"rummy-ledger/1\n" if h is None else h) + line).digest()
     full = h.hex()
-    assert seal == {"short": "-".join(full[i:i + 4] for i in range(0, 16, 4)), "full": full, "position": 18, "source": "computed"}
+    assert seal == {
+        "short": "-".join(full[i : i + 4] for i in range(0, 16, 4)),
+        "full": full,
+        "position": 18,
+        "source": "computed",
+    }
     assert seal["short"] in text_of(render_html(build_report(events, lang="en")))
 
 
 # --- the HTML, English and Italian ----------------------------------------------------
+
 
 def test_report_html_in_english() -> None:
     page = text_of(render_html(build_report(dispute_events(), finding=7, lang="en")))
@@ -194,18 +227,33 @@ def test_report_html_in_italian() -> None:
         "Bruno (posto 1)",
     ):
         assert phrase in page, phrase
-    for english in ("Dispute report", "stock 62", "Findings", "Score sheet", "Signatures", "Rulings", "lay-offs go", "claimed 0"):  # the audit's messages too
+    for english in (
+        "Dispute report",
+        "stock 62",
+        "Findings",
+        "Score sheet",
+        "Signatures",
+        "Rulings",
+        "lay-offs go",
+        "claimed 0",
+    ):  # the audit's messages too
         assert english not in page, english
 
 
 def test_report_escapes_names_and_notes() -> None:
-    events = small_game("evil-1", names=(EVIL, "Bo"), meta={"tournament": "<img src=x onerror=alert(2)>"}, note="<script>steal()</script>")
+    events = small_game(
+        "evil-1",
+        names=(EVIL, "Bo"),
+        meta={"tournament": "<img src=x onerror=alert(2)>"},
+        note="<script>steal()</script>",
+    )
     page = render_html(build_report(events, at=13, lang="it"))
     assert "<script>" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;script&gt;steal()&lt;/script&gt;" in page
 
 
 # --- the viewer's route ------------------------------------------------------------------
+
 
 @pytest.fixture
 def client():
@@ -220,28 +268,41 @@ def test_route_in_both_languages(client) -> None:
     assert "Accept-Language" in resp.headers["Vary"]
     page = resp.get_data(as_text=True)
     assert '<html lang="it">' in page
-    assert '<link rel="stylesheet" href="/static/report.css">' in page and "<style>" not in page  # the CSP allows no inline style
+    assert (
+        '<link rel="stylesheet" href="/static/report.css">' in page and "<style>" not in page
+    )  # the CSP allows no inline style
     assert "style-src 'self'" in resp.headers["Content-Security-Policy"]
     assert "Posizione contestata: 7 di 18" in text_of(page)
     assert 'href="/games/bur-dispute?at=7&amp;lang=it"' in page  # ?lang= is kept on the page's links
     en = client.get("/games/bur-dispute/report?finding=7")
-    assert en.headers["Content-Language"] == "en" and "Position in dispute: 7 of 18" in text_of(en.get_data(as_text=True))
+    assert en.headers["Content-Language"] == "en" and "Position in dispute: 7 of 18" in text_of(
+        en.get_data(as_text=True)
+    )
     by_browser = client.get("/games/bur-dispute/report", headers={"Accept-Language": "it-IT,it;q=0.9,en;q=0.5"})
-    assert by_browser.headers["Content-Language"] == "it" and "Posizione contestata: 4 di 18" in text_of(by_browser.get_data(as_text=True))
+    assert by_browser.headers["Content-Language"] == "it" and "Posizione contestata: 4 di 18" in text_of(
+        by_browser.get_data(as_text=True)
+    )
     css = client.get("/static/report.css")
     assert css.status_code == 200 and b"@page { size: A4;" in css.data and b"@media print" in css.data
 
 
-@pytest.mark.parametrize(("query", "status", "message"), [
-    ("", 200, None),
-    ("?at=18", 200, None),
-    ("?at=abc", 400, "at='abc' is not a whole number"),
-    ("?at=19", 400, "position 19 is outside this game's positions 0–18"),
-    ("?at=-1", 400, "position -1 is outside this game's positions 0–18"),
-    ("?finding=3", 400, "no finding at position 3 (findings are at: 4, 5, 7, 8, 15, 17)"),
-    ("?finding=x", 400, "finding='x' is not a whole number"),
-    ("?lang=fr", 400, "lang='fr': the viewer is in en or it"),  # one language choice for every page (replay_web/i18n.py)
-])
+@pytest.mark.parametrize(
+    ("query", "status", "message"),
+    [
+        ("", 200, None),
+        ("?at=18", 200, None),
+        ("?at=abc", 400, "at='abc' is not a whole number"),
+        ("?at=19", 400, "position 19 is outside this game's positions 0–18"),
+        ("?at=-1", 400, "position -1 is outside this game's positions 0–18"),
+        ("?finding=3", 400, "no finding at position 3 (findings are at: 4, 5, 7, 8, 15, 17)"),
+        ("?finding=x", 400, "finding='x' is not a whole number"),
+        (
+            "?lang=fr",
+            400,
+            "lang='fr': the viewer is in en or it",
+        ),  # one language choice for every page (replay_web/i18n.py)
+    ],
+)
 def test_route_status_codes(client, query: str, status: int, message: str | None) -> None:
     resp = client.get(f"/games/bur-dispute/report{query}")
     assert resp.status_code == status
@@ -257,10 +318,19 @@ def test_route_unknown_game_is_404(client) -> None:
 
 # --- the command line -----------------------------------------------------------------------
 
+
 @pytest.fixture
 def run(tmp_path: Path):
-    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None, "LANG": "C.UTF-8", "LANGUAGE": None,
-                            "LC_ALL": None, "LC_MESSAGES": None})
+    runner = CliRunner(
+        env={
+            "RUMMY_LEDGER_DB": None,
+            "PERSISTENCE_MODULE": None,
+            "LANG": "C.UTF-8",
+            "LANGUAGE": None,
+            "LC_ALL": None,
+            "LC_MESSAGES": None,
+        }
+    )
     db = str(tmp_path / "ledger.db")
 
     def invoke(*args: str, env: dict[str, str] | None = None):
@@ -278,7 +348,9 @@ def test_cli_html_report_of_a_stored_game(run, tmp_path: Path) -> None:
     page = out.read_text(encoding="utf-8")
     assert "<style>" in page and "@page { size: A4;" in page and "<link" not in page  # a file that stands alone
     assert "Posizione contestata: 7 di 18" in text_of(page)
-    assert f"{seal_of(dispute_events())['short']} (letto dall'archivio, scritto con l'evento)" in text_of(page)  # the stored seal
+    assert f"{seal_of(dispute_events())['short']} (letto dall'archivio, scritto con l'evento)" in text_of(
+        page
+    )  # the stored seal
     # the language from LANG when --lang is not given
     res = run("report", "bur-dispute", "-o", str(out), env={"LANG": "it_IT.UTF-8"})
     assert res.exit_code == 0 and "Posizione contestata: 4 di 18" in text_of(out.read_text(encoding="utf-8"))
@@ -286,12 +358,18 @@ def test_cli_html_report_of_a_stored_game(run, tmp_path: Path) -> None:
     assert res.exit_code == 0 and "Position in dispute: 12 of 18" in text_of(out.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--finding", "3", "-o", "x.html"], "Invalid value for --finding: no finding at position 3 (findings are at: 4, 5, 7, 8, 15, 17)"),
-    (["--at", "40", "-o", "x.html"], "Invalid value for --at: position 40 is outside this game's positions 0–18"),
-    (["-o", "x.txt"], "Invalid value for -o: x.txt: the report is written as .pdf or .html"),
-    (["--lang", "fr", "-o", "x.html"], "Invalid value for '--lang': 'fr' is not one of 'it', 'en'."),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--finding", "3", "-o", "x.html"],
+            "Invalid value for --finding: no finding at position 3 (findings are at: 4, 5, 7, 8, 15, 17)",
+        ),
+        (["--at", "40", "-o", "x.html"], "Invalid value for --at: position 40 is outside this game's positions 0–18"),
+        (["-o", "x.txt"], "Invalid value for -o: x.txt: the report is written as .pdf or .html"),
+        (["--lang", "fr", "-o", "x.html"], "Invalid value for '--lang': 'fr' is not one of 'it', 'en'."),
+    ],
+)
 def test_cli_bad_arguments(run, tmp_path: Path, args: list[str], message: str) -> None:
     os.chdir(tmp_path)
     res = run("report", str(DISPUTE), *args)
@@ -308,6 +386,7 @@ def test_cli_unknown_game(run, tmp_path: Path) -> None:
 
 
 # --- the PDF: headless chromium, read back with pdftotext --------------------------------------
+
 
 def _pdf_tools_missing() -> str | None:
     from replay_web.pdf import chromium_path
@@ -338,7 +417,9 @@ def _pdf_text(path: Path) -> tuple[int, str]:
     pages = int(re.search(r"^Pages:\s+(\d+)$", info, re.M).group(1))
     size = re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.M)
     assert (round(float(size.group(1))), round(float(size.group(2)))) == (595, 842)  # A4
-    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     return pages, folded(text)
 
 
@@ -395,7 +476,10 @@ def ruled_dispute_events():
     """bur-dispute with the rulings' ``finding`` and ``referee`` fields and a
     referee in the meta (FORMAT.md, ``penalty_assessed`` / ``position_restored``)."""
     text = DISPUTE.read_text(encoding="utf-8")
-    text = text.replace('"meta":{"tournament":"fixtures","table":"1"}', '"meta":{"tournament":"fixtures","table":"1","referee":"Carla Rossi"}')
+    text = text.replace(
+        '"meta":{"tournament":"fixtures","table":"1"}',
+        '"meta":{"tournament":"fixtures","table":"1","referee":"Carla Rossi"}',
+    )
     text = text.replace('"rule":"BUR-TURN-1","note"', '"rule":"BUR-TURN-1","finding":7,"referee":"Carla Rossi","note"')
     text = text.replace('"target":6,"reason"', '"target":6,"finding":8,"referee":"Dario Neri","reason"')
     return list(read_record(text.encode("utf-8")).events)
@@ -405,23 +489,33 @@ def test_rulings_with_their_finding_and_referee() -> None:
     r = build_report(ruled_dispute_events(), finding=7, lang="it")
     assert r["referees"] == ["Carla Rossi", "Dario Neri"]
     assert [(x["position"], x["findings"], x["referee"]) for x in r["rulings"]] == [
-        (10, [7], "Carla Rossi"), (11, [8], "Dario Neri")]
+        (10, [7], "Carla Rossi"),
+        (11, [8], "Dario Neri"),
+    ]
     assert [(f["position"], f["ruled_by"]) for f in r["findings"] if f["ruled_by"]] == [(7, [10]), (8, [11])]
     page = text_of(render_html(r))
     assert "Arbitro: Carla Rossi, Dario Neri" in page
-    assert "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld 7 Carla Rossi" in page
+    assert (
+        "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld 7 Carla Rossi"
+        in page
+    )
     assert "L'arbitro: Carla Rossi, Dario Neri" in page
 
 
 def test_longest_turns_when_events_carry_times() -> None:
     events = dispute_events()
-    timed = [msgspec.structs.replace(e, at=f"2026-11-29T21:{p:02d}:{(p * 7) % 60:02d}+01:00") for p, e in enumerate(events)]
+    timed = [
+        msgspec.structs.replace(e, at=f"2026-11-29T21:{p:02d}:{(p * 7) % 60:02d}+01:00") for p, e in enumerate(events)
+    ]
     r = build_report(timed, finding=7, lang="en")
     # position p at 21:p:(7p mod 60): a turn runs from the event before it to its last event
     assert [(row["name"], [(t["start"], t["end"], t["time"]) for t in row["turns"]]) for row in r["tempo"]] == [
-        ("Anna", [(2, 5, "4:28"), (13, 16, "4:28")]),   # 21:01:07 -> 21:05:35, 21:12:24 -> 21:16:52
+        ("Anna", [(2, 5, "4:28"), (13, 16, "4:28")]),  # 21:01:07 -> 21:05:35, 21:12:24 -> 21:16:52
         ("Bruno", [(6, 9, "3:28"), (12, 12, "1:07")]),  # 21:05:35 -> 21:09:03, 21:11:17 -> 21:12:24
     ]
-    assert "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07" in text_of(render_html(r))
+    assert (
+        "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07"
+        in text_of(render_html(r))
+    )
     assert "Turni più lunghi" in text_of(render_html(build_report(timed, lang="it")))
     assert build_report(events)["tempo"] == []

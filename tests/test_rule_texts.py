@@ -40,8 +40,13 @@ def test_italian_keeps_the_record_names_and_numbers() -> None:
 
 def test_field_terms_in_the_italian_texts() -> None:
     it = {r: t["it"] for r, t in RULE_TEXTS.items()}
-    assert it["BUR-PILE-1"] == "Il pozzo era di una sola carta e quella stessa carta è stata scartata nello stesso turno."
-    assert it["BUR-MELD-1"] == "Tris di 2 (pinelle), combinazione di sole matte, tris di più di 9 carte o scala di più di 14."
+    assert (
+        it["BUR-PILE-1"] == "Il pozzo era di una sola carta e quella stessa carta è stata scartata nello stesso turno."
+    )
+    assert (
+        it["BUR-MELD-1"]
+        == "Tris di 2 (pinelle), combinazione di sole matte, tris di più di 9 carte o scala di più di 14."
+    )
     assert it["BUR-CLOSE-1"] == "Chiusura senza aver preso il pozzetto della coppia."
     assert "tallone" in it["BUR-STOCK-1"] and "smazzata" in it["BUR-STOCK-1"]
 

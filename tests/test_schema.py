@@ -34,7 +34,11 @@ def test_check_reports_missing_changed_and_stale_files(tmp_path: Path) -> None:
     (tmp_path / "events" / "card_drawn.schema.json").write_text("{}")
     (tmp_path / "events" / "card_flipped.schema.json").write_text("{}")
     (tmp_path / schema.UNION_FILE).unlink()
-    assert schema.check_schemas(tmp_path) == [schema.UNION_FILE, "events/card_drawn.schema.json", "events/card_flipped.schema.json"]
+    assert schema.check_schemas(tmp_path) == [
+        schema.UNION_FILE,
+        "events/card_drawn.schema.json",
+        "events/card_flipped.schema.json",
+    ]
     assert schema.main(["--check", "--out", str(tmp_path)]) == 1
     assert schema.main(["--out", str(tmp_path)]) == 0
     assert schema.check_schemas(tmp_path) == []
@@ -57,14 +61,21 @@ def test_schema_accepts_every_event_of_a_record(validator: jsonschema.Draft20201
     ("event", "error"),
     [
         ({"type": "card_drawn", "seat": 0, "card": "1H"}, "'1H' does not match"),
-        ({"type": "card_drawn", "seat": 0, "card": "6H", "colour": "red"}, "Additional properties are not allowed ('colour' was unexpected)"),
+        (
+            {"type": "card_drawn", "seat": 0, "card": "6H", "colour": "red"},
+            "Additional properties are not allowed ('colour' was unexpected)",
+        ),
         ({"type": "card_flipped", "seat": 0}, "is not valid under any of the given schemas"),
         ({"type": "card_drawn", "seat": 0}, "'card' is a required property"),
         ({"type": "card_drawn", "seat": -1, "card": "6H"}, "-1 is less than the minimum of 0"),
     ],
 )
-def test_schema_refuses_what_the_reader_refuses(validator: jsonschema.Draft202012Validator, event: dict, error: str) -> None:
-    messages = [e.message for e in validator.iter_errors(event)] + [c.message for e in validator.iter_errors(event) for c in e.context or []]
+def test_schema_refuses_what_the_reader_refuses(
+    validator: jsonschema.Draft202012Validator, event: dict, error: str
+) -> None:
+    messages = [e.message for e in validator.iter_errors(event)] + [
+        c.message for e in validator.iter_errors(event) for c in e.context or []
+    ]
     assert any(error in m for m in messages), messages
 
 

@@ -13,7 +13,10 @@ import pytest
 
 from ledger import seal
 
-CT_INPUTS = [bytes.fromhex(h) for h in ("", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f")]
+CT_INPUTS = [
+    bytes.fromhex(h)
+    for h in ("", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f")
+]
 CT_ROOTS = [
     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
@@ -27,16 +30,34 @@ CT_ROOTS = [
 ]
 # (0-based leaf index, tree size, audit path)
 CT_PATHS = [
-    (0, 8, ["96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
+    (
+        0,
+        8,
+        [
+            "96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
             "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
-            "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4"]),
-    (5, 8, ["bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+            "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
+        ],
+    ),
+    (
+        5,
+        8,
+        [
+            "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
             "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
-            "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7"]),
+            "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+        ],
+    ),
     (2, 3, ["fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"]),
-    (1, 5, ["6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+    (
+        1,
+        5,
+        [
+            "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
             "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
-            "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b"]),
+            "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+        ],
+    ),
 ]
 
 
@@ -91,7 +112,7 @@ def test_chain_is_formats_definition() -> None:
     assert seal.seal_hex(lines) == h2.hex()
     assert seal.seal_hex(lines, at=1) == h1.hex()
     assert list(seal.seals(lines[1:], prev=h0)) == [h1, h2]
-    assert seal.short_form(h2.hex()) == "-".join(h2.hex()[i:i + 4] for i in (0, 4, 8, 12))
+    assert seal.short_form(h2.hex()) == "-".join(h2.hex()[i : i + 4] for i in (0, 4, 8, 12))
 
 
 def test_leaf_encoding() -> None:

@@ -53,7 +53,9 @@ def test_readme_script_gives_the_seal_of_the_export(run: Callable[..., Result], 
     assert run("export", "bur-dispute", "-o", str(exported)).exit_code == 0
     script = tmp_path / "seal.py"
     script.write_text(readme_script())
-    out = subprocess.run([sys.executable, str(script), str(exported)], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(script), str(exported)], capture_output=True, text=True, check=True
+    ).stdout
     full, short = out.split()
     assert full == _seal.seal_hex(exported.read_bytes().splitlines())
     assert short == _seal.short_form(full)
@@ -67,7 +69,11 @@ def test_seal_of_a_file_at_a_position(run: Callable[..., Result]) -> None:
     lines = [encode_event(e) for e in read_record(DISPUTE).events]
     result = run("seal", str(DISPUTE), "--at", "3", "--json")
     assert json.loads(result.stdout) == {
-        "game_id": "bur-dispute", "position": 3, "length": 19, "seal": _seal.seal_hex(lines, at=3), "short": _seal.short_form(_seal.seal_hex(lines, at=3)),
+        "game_id": "bur-dispute",
+        "position": 3,
+        "length": 19,
+        "seal": _seal.seal_hex(lines, at=3),
+        "short": _seal.short_form(_seal.seal_hex(lines, at=3)),
     }
     bad = run("seal", str(DISPUTE), "--at", "19")
     assert bad.exit_code == 2 and "position 19 is outside 0..18" in bad.stderr
@@ -77,7 +83,10 @@ def test_keygen_files_and_mode(run: Callable[..., Result], tmp_path: Path) -> No
     result = run("keygen", str(tmp_path / "club.key"))
     assert result.exit_code == 0
     kid = cp.key_id(cp.load_public_key(tmp_path / "club.key.pub"))
-    assert result.stdout == f"wrote private key {tmp_path / 'club.key'} (mode 0600) and public key {tmp_path / 'club.key.pub'}; key id {kid}\n"
+    assert (
+        result.stdout
+        == f"wrote private key {tmp_path / 'club.key'} (mode 0600) and public key {tmp_path / 'club.key.pub'}; key id {kid}\n"
+    )
     assert stat.S_IMODE(os.stat(tmp_path / "club.key").st_mode) == 0o600
     again = run("keygen", str(tmp_path / "club.key"))
     assert again.exit_code == 2 and again.stderr.startswith("rummy-ledger: error: ")
@@ -90,21 +99,44 @@ def test_prove_and_verify_a_proof_without_the_store(run: Callable[..., Result], 
     from ledger.records import read_record
 
     lines = [encode_event(e) for e in read_record(DISPUTE).events]
-    entries = [cp.Entry("bur-dispute", len(lines), _seal.seal_hex(lines))] + [cp.Entry(f"g{i}", 3, "ab" * 32) for i in range(4)]
+    entries = [cp.Entry("bur-dispute", len(lines), _seal.seal_hex(lines))] + [
+        cp.Entry(f"g{i}", 3, "ab" * 32) for i in range(4)
+    ]
     (tmp_path / "c.json").write_text(cp.dumps(cp.build(entries, key=key)))
     proof = tmp_path / "p.json"
     result = run("prove", "bur-dispute", "--checkpoint", str(tmp_path / "c.json"), "-o", str(proof))
-    assert (result.exit_code, result.stderr) == (0, f"wrote the inclusion proof of bur-dispute (leaf 0 of 5) to {proof}\n")
-    ok = CliRunner().invoke(cli, ["--db", str(tmp_path / "never" / "x.db"), "verify", "--proof", str(proof), "--key", str(tmp_path / "k.pub"), "--record", str(DISPUTE)])
+    assert (result.exit_code, result.stderr) == (
+        0,
+        f"wrote the inclusion proof of bur-dispute (leaf 0 of 5) to {proof}\n",
+    )
+    ok = CliRunner().invoke(
+        cli,
+        [
+            "--db",
+            str(tmp_path / "never" / "x.db"),
+            "verify",
+            "--proof",
+            str(proof),
+            "--key",
+            str(tmp_path / "k.pub"),
+            "--record",
+            str(DISPUTE),
+        ],
+    )
     short = _seal.short_form(entries[0].seal)
-    assert (ok.exit_code, ok.stdout) == (0, f"{proof}: bur-dispute (19 events, seal {short}) is in the checkpoint; signed by key {cp.key_id(key.public_key())}; {DISPUTE} has that seal\n")
+    assert (ok.exit_code, ok.stdout) == (
+        0,
+        f"{proof}: bur-dispute (19 events, seal {short}) is in the checkpoint; signed by key {cp.key_id(key.public_key())}; {DISPUTE} has that seal\n",
+    )
     assert not (tmp_path / "never").exists()  # no store was opened
     doc = json.loads(proof.read_text())
     doc["length"] = 18
     proof.write_text(json.dumps(doc))
     bad = run("verify", "--proof", str(proof))
     assert bad.exit_code == 1
-    assert bad.stderr.startswith(f"{proof}: proof does not verify: the audit path does not lead from game 'bur-dispute' (length 18, seal {short}) to the root")
+    assert bad.stderr.startswith(
+        f"{proof}: proof does not verify: the audit path does not lead from game 'bur-dispute' (length 18, seal {short}) to the root"
+    )
 
 
 def test_verify_option_combinations_are_usage_errors(run: Callable[..., Result], tmp_path: Path) -> None:
@@ -112,4 +144,7 @@ def test_verify_option_combinations_are_usage_errors(run: Callable[..., Result],
     assert run("verify", "--record", str(tmp_path / "x.json")).exit_code == 2
     assert run("verify", "g1", "--checkpoint", str(tmp_path / "x.json")).exit_code == 2
     result = run("verify", "--proof", str(tmp_path / "x.json"))
-    assert (result.exit_code, result.stderr) == (1, f"{tmp_path / 'x.json'}: proof does not verify: {tmp_path / 'x.json'}: not a rummy-ledger-proof/1 file (format field)\n")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"{tmp_path / 'x.json'}: proof does not verify: {tmp_path / 'x.json'}: not a rummy-ledger-proof/1 file (format field)\n",
+    )

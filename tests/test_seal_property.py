@@ -41,8 +41,18 @@ def script_seal(path: Path) -> str:
 
 
 records = st.one_of(
-    st.builds(lambda v, h, t, s: ("syn", v, h, t, s), st.sampled_from(["ramino", "gin"]), st.integers(1, 3), st.integers(0, 40), st.integers(0, 10_000)),
-    st.builds(lambda v, s: ("sim", v, 0, 0, s), st.sampled_from(["ramino", "ramino51", "gin", "scala40", "burraco"]), st.integers(0, 10_000)),
+    st.builds(
+        lambda v, h, t, s: ("syn", v, h, t, s),
+        st.sampled_from(["ramino", "gin"]),
+        st.integers(1, 3),
+        st.integers(0, 40),
+        st.integers(0, 10_000),
+    ),
+    st.builds(
+        lambda v, s: ("sim", v, 0, 0, s),
+        st.sampled_from(["ramino", "ramino51", "gin", "scala40", "burraco"]),
+        st.integers(0, 10_000),
+    ),
 )
 
 
@@ -58,8 +68,15 @@ counter = iter(range(10**9))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(spec=records, where=st.floats(0, 1, exclude_max=True), byte_at=st.floats(0, 1, exclude_max=True), delta=st.integers(1, 255))
-def test_store_export_and_script_agree_and_any_byte_change_is_caught(shared, spec, where: float, byte_at: float, delta: int) -> None:  # noqa: ANN001
+@given(
+    spec=records,
+    where=st.floats(0, 1, exclude_max=True),
+    byte_at=st.floats(0, 1, exclude_max=True),
+    delta=st.integers(1, 255),
+)
+def test_store_export_and_script_agree_and_any_byte_change_is_caught(
+    shared, spec, where: float, byte_at: float, delta: int
+) -> None:  # noqa: ANN001
     app, con, folder = shared
     kind, variant, hands, turns, seed = spec
     game_id = f"p{next(counter)}"
@@ -76,15 +93,23 @@ def test_store_export_and_script_agree_and_any_byte_change_is_caught(shared, spe
 
     position = int(where * length)
     oid = game_uuid(game_id).hex
-    (state,) = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?", (oid, position + 1)).fetchone()
+    (state,) = con.execute(
+        "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?", (oid, position + 1)
+    ).fetchone()
     i = int(byte_at * len(state))
-    edited = state[:i] + bytes([(state[i] + delta) % 256]) + state[i + 1:]
-    con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?", (edited, oid, position + 1))
+    edited = state[:i] + bytes([(state[i] + delta) % 256]) + state[i + 1 :]
+    con.execute(
+        "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        (edited, oid, position + 1),
+    )
     try:
         (check,) = sealstore.verify_games(app, sealstore.game_keys(app, [game_id]))
         assert (check.ok, check.position, check.kind) == (False, position, "event")
     finally:
-        con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?", (state, oid, position + 1))
+        con.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            (state, oid, position + 1),
+        )
     (check,) = sealstore.verify_games(app, sealstore.game_keys(app, [game_id]))
     assert check.ok and check.seal == stored[-1]
 
@@ -94,4 +119,6 @@ def test_the_journal_line_is_the_same_json_either_way(by: str, at: str, position
     """ledger.seal defines the journal line with json; verify encodes it with msgspec: the same bytes."""
     import msgspec
 
-    assert _seal.journal_line(position, by, at) == msgspec.json.encode({"position": position, "by": by, "received_at": at})
+    assert _seal.journal_line(position, by, at) == msgspec.json.encode(
+        {"position": position, "by": by, "received_at": at}
+    )

@@ -35,8 +35,14 @@ class Raw:
         else:
             import psycopg
 
-            self.con = psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                                       password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True)
+            self.con = psycopg.connect(
+                host=env["POSTGRES_HOST"],
+                port=env["POSTGRES_PORT"],
+                user=env["POSTGRES_USER"],
+                password=env["POSTGRES_PASSWORD"] or None,
+                dbname=env["POSTGRES_DBNAME"],
+                autocommit=True,
+            )
             self.con.execute(f'SET search_path TO "{env["POSTGRES_SCHEMA"]}"')
 
     def oid(self, game_id: str) -> Any:
@@ -54,14 +60,27 @@ class Raw:
             return []
 
     def state(self, game_id: str, position: int) -> bytes:
-        return bytes(self.run("SELECT state FROM {events} WHERE originator_id = ? AND originator_version = ?", self.oid(game_id), position + 1)[0][0])
+        return bytes(
+            self.run(
+                "SELECT state FROM {events} WHERE originator_id = ? AND originator_version = ?",
+                self.oid(game_id),
+                position + 1,
+            )[0][0]
+        )
 
     def set_state(self, game_id: str, position: int, state: bytes) -> None:
-        self.run("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = ?", state, self.oid(game_id), position + 1)
+        self.run(
+            "UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            state,
+            self.oid(game_id),
+            position + 1,
+        )
 
 
 @pytest.fixture
-def store(store_env: dict[str, str], make_record: Callable[..., bytes]) -> Iterator[tuple[LedgerApp, Raw, Callable[..., Result]]]:
+def store(
+    store_env: dict[str, str], make_record: Callable[..., bytes]
+) -> Iterator[tuple[LedgerApp, Raw, Callable[..., Result]]]:
     """Two games stored through the product (``g1``: 16 events, ``bur-dispute``:
     19 with a penalty), the raw database and a ``verify`` runner."""
     app = LedgerApp(env=store_env)
@@ -88,14 +107,21 @@ def test_an_untouched_store_verifies(store) -> None:  # noqa: ANN001
     result = run("verify")
     assert (result.exit_code, result.stdout, result.stderr) == (0, "2 of 2 games verified (35 events)\n", "")
     out = run("verify", "--json", "g1")
-    assert json.loads(out.stdout) == {"game_id": "g1", "ok": True, "length": 16, "seal": _seal.seal_hex(app.export_record("g1").splitlines())}
+    assert json.loads(out.stdout) == {
+        "game_id": "g1",
+        "ok": True,
+        "length": 16,
+        "seal": _seal.seal_hex(app.export_record("g1").splitlines()),
+    }
 
 
 def test_the_stored_seal_is_the_chain_of_the_export(store) -> None:  # noqa: ANN001
     app, raw, run = store
     for game in ("g1", "bur-dispute"):
         lines = app.export_record(game).splitlines()
-        stored = [r[0] for r in raw.run("SELECT seal FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid(game))]
+        stored = [
+            r[0] for r in raw.run("SELECT seal FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid(game))
+        ]
         assert stored == [h.hex() for h in _seal.seals(lines)]
         result = run("seal", game, "--json")
         assert json.loads(result.stdout)["seal"] == stored[-1]
@@ -106,7 +132,7 @@ def test_one_changed_byte_in_a_card(store) -> None:  # noqa: ANN001
     state = raw.state("g1", 5)
     assert state.startswith(b'{"type":"card_drawn"') or state.startswith(b'{"type":"card_discarded"')
     i = state.index(b'"card":"') + 8
-    raw.set_state("g1", 5, state[:i] + (b"Q" if state[i:i + 1] != b"Q" else b"K") + state[i + 1:])
+    raw.set_state("g1", 5, state[:i] + (b"Q" if state[i : i + 1] != b"Q" else b"K") + state[i + 1 :])
     (line,) = _broken(run("verify"))
     assert line.startswith("g1: position 5: event bytes differ from those sealed (stored seal ")
     assert run("verify", "bur-dispute").exit_code == 0
@@ -124,15 +150,29 @@ def test_a_changed_penalty(store) -> None:  # noqa: ANN001
 def test_a_deleted_event(store) -> None:  # noqa: ANN001
     _app, raw, run = store
     raw.run("DELETE FROM {events} WHERE originator_id = ? AND originator_version = ?", raw.oid("g1"), 8)
-    assert _broken(run("verify", "g1")) == ["g1: position 7: event missing (deleted: the next stored event is at position 8)"]
+    assert _broken(run("verify", "g1")) == [
+        "g1: position 7: event missing (deleted: the next stored event is at position 8)"
+    ]
 
 
 def test_a_swapped_pair_of_events(store) -> None:  # noqa: ANN001
     _app, raw, run = store
     a, b = raw.state("g1", 3), raw.state("g1", 4)
-    raw.run("UPDATE {events} SET originator_version = -1 WHERE originator_id = ? AND originator_version = ?", raw.oid("g1"), 4)
-    raw.run("UPDATE {events} SET originator_version = 4 WHERE originator_id = ? AND originator_version = ?", raw.oid("g1"), 5)
-    raw.run("UPDATE {events} SET originator_version = 5 WHERE originator_id = ? AND originator_version = ?", raw.oid("g1"), -1)
+    raw.run(
+        "UPDATE {events} SET originator_version = -1 WHERE originator_id = ? AND originator_version = ?",
+        raw.oid("g1"),
+        4,
+    )
+    raw.run(
+        "UPDATE {events} SET originator_version = 4 WHERE originator_id = ? AND originator_version = ?",
+        raw.oid("g1"),
+        5,
+    )
+    raw.run(
+        "UPDATE {events} SET originator_version = 5 WHERE originator_id = ? AND originator_version = ?",
+        raw.oid("g1"),
+        -1,
+    )
     assert (raw.state("g1", 3), raw.state("g1", 4)) == (b, a)
     (line,) = _broken(run("verify"))
     assert line.startswith("g1: position 3: event bytes differ from those sealed")
@@ -140,9 +180,16 @@ def test_a_swapped_pair_of_events(store) -> None:  # noqa: ANN001
 
 def test_an_event_appended_directly_in_the_database(store) -> None:  # noqa: ANN001
     _app, raw, run = store
-    topic = raw.run("SELECT topic FROM {events} WHERE originator_id = ? AND originator_version = ?", raw.oid("g1"), 15)[0][0]
-    raw.run("INSERT INTO {events} (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)",
-            raw.oid("g1"), 17, topic, raw.state("g1", 14))
+    topic = raw.run("SELECT topic FROM {events} WHERE originator_id = ? AND originator_version = ?", raw.oid("g1"), 15)[
+        0
+    ][0]
+    raw.run(
+        "INSERT INTO {events} (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)",
+        raw.oid("g1"),
+        17,
+        topic,
+        raw.state("g1", 14),
+    )
     assert _broken(run("verify", "g1")) == [
         "g1: position 16: no stored seal: the event was not appended through rummy-ledger (written into the database directly?)"
     ]
@@ -150,7 +197,9 @@ def test_an_event_appended_directly_in_the_database(store) -> None:  # noqa: ANN
 
 def test_an_edited_journal_entry(store) -> None:  # noqa: ANN001
     _app, raw, run = store
-    raw.run("UPDATE {journal} SET appended_by = 'cli:mallory' WHERE originator_id = ? AND position = ?", raw.oid("g1"), 9)
+    raw.run(
+        "UPDATE {journal} SET appended_by = 'cli:mallory' WHERE originator_id = ? AND position = ?", raw.oid("g1"), 9
+    )
     (line,) = _broken(run("verify"))
     assert line.startswith("g1: position 9: journal entry (by 'cli:mallory', received ")
     assert line.endswith(") differs from the one sealed")
@@ -160,18 +209,27 @@ def test_an_edited_seal(store) -> None:  # noqa: ANN001
     _app, raw, run = store
     raw.run("UPDATE {journal} SET seal = ? WHERE originator_id = ? AND position = ?", "0" * 64, raw.oid("g1"), 6)
     (line,) = _broken(run("verify"))
-    assert line.startswith("g1: position 6: stored seal 0000-0000-0000-0000 differs from the chain of the stored events (")
+    assert line.startswith(
+        "g1: position 6: stored seal 0000-0000-0000-0000 differs from the chain of the stored events ("
+    )
     assert line.endswith("): the seal was edited")
 
 
 def test_a_row_stored_as_text_instead_of_bytes(store) -> None:  # noqa: ANN001
     _app, raw, run = store
     if raw.sqlite:
-        raw.run("UPDATE {events} SET state = CAST(state AS TEXT) WHERE originator_id = ? AND originator_version = ?", raw.oid("g1"), 3)
+        raw.run(
+            "UPDATE {events} SET state = CAST(state AS TEXT) WHERE originator_id = ? AND originator_version = ?",
+            raw.oid("g1"),
+            3,
+        )
         expected = "g1: position 2: event bytes: stored as str, not bytes"
     else:  # bytea holds bytes only: the text form of the bytes ('\\x7b22...') stored instead
-        raw.run("UPDATE {events} SET state = convert_to('\\x' || encode(state, 'hex'), 'UTF8') WHERE originator_id = ? AND originator_version = ?",
-                raw.oid("g1"), 3)
+        raw.run(
+            "UPDATE {events} SET state = convert_to('\\x' || encode(state, 'hex'), 'UTF8') WHERE originator_id = ? AND originator_version = ?",
+            raw.oid("g1"),
+            3,
+        )
         assert raw.state("g1", 2).startswith(b"\\x7b2274797065")
         expected = "g1: position 2: event bytes differ from those sealed"
     (line,) = _broken(run("verify"))
@@ -181,13 +239,21 @@ def test_a_row_stored_as_text_instead_of_bytes(store) -> None:  # noqa: ANN001
 def test_a_truncated_game(store) -> None:  # noqa: ANN001
     _app, raw, run = store
     raw.run("DELETE FROM {events} WHERE originator_id = ? AND originator_version > ?", raw.oid("g1"), 12)
-    assert _broken(run("verify")) == ["g1: position 12: event missing (truncated: the journal records events up to position 15)"]
+    assert _broken(run("verify")) == [
+        "g1: position 12: event missing (truncated: the journal records events up to position 15)"
+    ]
 
 
 def test_a_changed_topic_no_longer_decodes(store) -> None:  # noqa: ANN001
     _app, raw, run = store
-    raw.run("UPDATE {events} SET topic = 'ledger.events:GameEnded' WHERE originator_id = ? AND originator_version = ?", raw.oid("g1"), 4)
-    assert _broken(run("verify")) == ["g1: position 3: stored topic 'ledger.events:GameEnded' is not the type of the event bytes"]
+    raw.run(
+        "UPDATE {events} SET topic = 'ledger.events:GameEnded' WHERE originator_id = ? AND originator_version = ?",
+        raw.oid("g1"),
+        4,
+    )
+    assert _broken(run("verify")) == [
+        "g1: position 3: stored topic 'ledger.events:GameEnded' is not the type of the event bytes"
+    ]
 
 
 def test_several_broken_games_one_line_each(store) -> None:  # noqa: ANN001
@@ -196,13 +262,19 @@ def test_several_broken_games_one_line_each(store) -> None:  # noqa: ANN001
     raw.run("DELETE FROM {journal} WHERE originator_id = ? AND position = ?", raw.oid("bur-dispute"), 0)
     result = run("verify")
     lines = {line.split(":", 1)[0]: line for line in _broken(result)}
-    assert lines["bur-dispute"] == "bur-dispute: position 0: no stored seal: the event was not appended through rummy-ledger (written into the database directly?)"
+    assert (
+        lines["bur-dispute"]
+        == "bur-dispute: position 0: no stored seal: the event was not appended through rummy-ledger (written into the database directly?)"
+    )
     assert lines["g1"].startswith("g1: position 1: event bytes differ from those sealed")
     order = sorted(["g1", "bur-dispute"], key=lambda g: game_uuid(g).hex)
     assert list(lines) == order
     assert result.stderr == "0 of 2 games verified (35 events); 2 broken\n"
     out = [json.loads(line) for line in run("verify", "--json").stdout.splitlines()]
-    assert sorted((o["game_id"], o["ok"], o["position"], o["differs"]) for o in out) == [("bur-dispute", False, 0, "seal"), ("g1", False, 1, "event")]
+    assert sorted((o["game_id"], o["ok"], o["position"], o["differs"]) for o in out) == [
+        ("bur-dispute", False, 0, "seal"),
+        ("g1", False, 1, "event"),
+    ]
 
 
 def test_an_unknown_game_is_a_failure_naming_it(store) -> None:  # noqa: ANN001
@@ -217,10 +289,14 @@ def test_appends_continue_the_stored_chain(store) -> None:  # noqa: ANN001
     app.append_events("live", list(record.events[1:3]), appended_by="cli:test")
     app.append_events("live", list(record.events[3:5]), expected=3, appended_by="api:token-1")
     lines = app.export_record("live").splitlines()
-    stored = [r[0] for r in raw.run("SELECT seal FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid("live"))]
+    stored = [
+        r[0] for r in raw.run("SELECT seal FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid("live"))
+    ]
     assert stored == [h.hex() for h in _seal.seals(lines)]
     assert run("verify", "live").exit_code == 0
-    journal = raw.run("SELECT position, appended_by FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid("live"))
+    journal = raw.run(
+        "SELECT position, appended_by FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid("live")
+    )
     assert journal == [(0, "cli:test"), (1, "cli:test"), (2, "cli:test"), (3, "api:token-1"), (4, "api:token-1")]
 
 
@@ -259,7 +335,12 @@ def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest
     for game in games:
         slow = _slow(app, game)
         assert slow.ok and fast[game] is not None
-        assert (fast[game].ok, fast[game].game_id, fast[game].length, fast[game].seal) == (True, game, slow.length, slow.seal)
+        assert (fast[game].ok, fast[game].game_id, fast[game].length, fast[game].seal) == (
+            True,
+            game,
+            slow.length,
+            slow.seal,
+        )
     assert [fast[g].length for g in games] == [16, 19, 5]
     assert run("verify").stdout == "3 of 3 games verified (40 events)\n"
     from ledger import sealstore
@@ -271,7 +352,10 @@ def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest
 
 def test_deep_verify_reads_row_by_row_and_decodes_every_event(store) -> None:  # noqa: ANN001
     _app, raw, run = store
-    assert (run("verify", "--deep").exit_code, run("verify", "--deep").stdout) == (0, "2 of 2 games verified (35 events)\n")
+    assert (run("verify", "--deep").exit_code, run("verify", "--deep").stdout) == (
+        0,
+        "2 of 2 games verified (35 events)\n",
+    )
     raw.set_state("g1", 4, raw.state("g1", 4)[:-1] + b',"seat":"x"}')
     (line,) = _broken(run("verify", "--deep", "g1"))
     assert line.startswith("g1: position 4: event bytes differ from those sealed")
@@ -284,14 +368,28 @@ def test_the_fast_read_gives_no_verdict_on_a_broken_game(store) -> None:  # noqa
     app, raw, run = store
     raw.run("UPDATE {journal} SET appended_by = 'cli:mallory' WHERE originator_id = ?", raw.oid("g1"))
     a, b = raw.state("bur-dispute", 3), raw.state("bur-dispute", 4)
-    raw.run("UPDATE {events} SET originator_version = -1 WHERE originator_id = ? AND originator_version = ?", raw.oid("bur-dispute"), 4)
-    raw.run("UPDATE {events} SET originator_version = 4 WHERE originator_id = ? AND originator_version = ?", raw.oid("bur-dispute"), 5)
-    raw.run("UPDATE {events} SET originator_version = 5 WHERE originator_id = ? AND originator_version = ?", raw.oid("bur-dispute"), -1)
+    raw.run(
+        "UPDATE {events} SET originator_version = -1 WHERE originator_id = ? AND originator_version = ?",
+        raw.oid("bur-dispute"),
+        4,
+    )
+    raw.run(
+        "UPDATE {events} SET originator_version = 4 WHERE originator_id = ? AND originator_version = ?",
+        raw.oid("bur-dispute"),
+        5,
+    )
+    raw.run(
+        "UPDATE {events} SET originator_version = 5 WHERE originator_id = ? AND originator_version = ?",
+        raw.oid("bur-dispute"),
+        -1,
+    )
     assert (raw.state("bur-dispute", 3), raw.state("bur-dispute", 4)) == (b, a)
     assert _fast(app, ["g1", "bur-dispute"]) == {"g1": None, "bur-dispute": None}
     lines = _broken(run("verify"))
     assert sorted(line.split(": ", 2)[1] for line in lines) == ["position 0", "position 3"]
-    assert next(x for x in lines if x.startswith("g1:")).startswith("g1: position 0: journal entry (by 'cli:mallory', received ")
+    assert next(x for x in lines if x.startswith("g1:")).startswith(
+        "g1: position 0: journal entry (by 'cli:mallory', received "
+    )
 
 
 def _record_of_ramino(game_id: str) -> bytes:
@@ -302,7 +400,9 @@ def _record_of_ramino(game_id: str) -> bytes:
 
 def test_the_store_cannot_be_read_is_exit_2(tmp_path: Path) -> None:
     (tmp_path / "not.db").write_bytes(b"this is not a database" * 100)
-    result = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None}).invoke(cli, ["--db", str(tmp_path / "not.db"), "verify"])
+    result = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None}).invoke(
+        cli, ["--db", str(tmp_path / "not.db"), "verify"]
+    )
     assert result.exit_code == 2
     assert result.stderr.startswith("rummy-ledger: error: store SQLite ")
 
@@ -310,7 +410,9 @@ def test_the_store_cannot_be_read_is_exit_2(tmp_path: Path) -> None:
 # --- a store from before the seal chain: sealed once, and says so ---
 
 
-def test_a_store_from_before_the_chain_is_sealed_once(store_env: dict[str, str], make_record: Callable[..., bytes], capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_store_from_before_the_chain_is_sealed_once(
+    store_env: dict[str, str], make_record: Callable[..., bytes], capsys: pytest.CaptureFixture[str]
+) -> None:
     app = LedgerApp(env=store_env)
     app.import_record(read_record(make_record("old-1")))
     app.import_record(read_record(make_record("old-2", seed=3)))
@@ -323,7 +425,10 @@ def test_a_store_from_before_the_chain_is_sealed_once(store_env: dict[str, str],
     capsys.readouterr()
     again = LedgerApp(env=store_env)
     assert again.backfilled == (2, 32)
-    assert capsys.readouterr().err == "rummy-ledger: sealed 32 events of 2 games stored before the seal chain (once; rummy-ledger verify checks them)\n"
+    assert (
+        capsys.readouterr().err
+        == "rummy-ledger: sealed 32 events of 2 games stored before the seal chain (once; rummy-ledger verify checks them)\n"
+    )
     for game in ("old-1", "old-2"):
         lines = again.export_record(game).splitlines()
         assert [j.seal for j in again.journal(game)] == [h.hex() for h in _seal.seals(lines)]
@@ -332,8 +437,13 @@ def test_a_store_from_before_the_chain_is_sealed_once(store_env: dict[str, str],
     runner = CliRunner(env={**store_env, "RUMMY_LEDGER_DB": None})
     assert runner.invoke(cli, ["verify"]).exit_code == 0
     # once: a later event written into the database directly is not sealed by the next open
-    raw.run("INSERT INTO {events} (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)",
-            raw.oid("old-1"), 17, "ledger.events:GameEnded", b'{"type":"game_ended","reason":"abandoned"}')
+    raw.run(
+        "INSERT INTO {events} (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)",
+        raw.oid("old-1"),
+        17,
+        "ledger.events:GameEnded",
+        b'{"type":"game_ended","reason":"abandoned"}',
+    )
     third = LedgerApp(env=store_env)
     assert third.backfilled is None
     assert capsys.readouterr().err == ""
@@ -343,16 +453,21 @@ def test_a_store_from_before_the_chain_is_sealed_once(store_env: dict[str, str],
     raw.con.close()
 
 
-def test_the_journal_table_of_the_append_path_gets_its_column(store_env: dict[str, str], make_record: Callable[..., bytes]) -> None:
+def test_the_journal_table_of_the_append_path_gets_its_column(
+    store_env: dict[str, str], make_record: Callable[..., bytes]
+) -> None:
     app = LedgerApp(env=store_env)
     app.import_record(read_record(make_record("c-1")))
     raw = Raw(store_env, app)
     app.close()
     raw.run("DROP TABLE {journal}")
-    raw.run("CREATE TABLE rummy_journal (originator_id TEXT NOT NULL, position INTEGER NOT NULL, appended_by TEXT NOT NULL, "
-            "received_at TEXT NOT NULL, seal TEXT, PRIMARY KEY (originator_id, position))" if raw.sqlite else
-            "CREATE TABLE rummy_journal (originator_id uuid NOT NULL, position integer NOT NULL, appended_by text NOT NULL, "
-            "received_at text NOT NULL, seal text, PRIMARY KEY (originator_id, position))")
+    raw.run(
+        "CREATE TABLE rummy_journal (originator_id TEXT NOT NULL, position INTEGER NOT NULL, appended_by TEXT NOT NULL, "
+        "received_at TEXT NOT NULL, seal TEXT, PRIMARY KEY (originator_id, position))"
+        if raw.sqlite
+        else "CREATE TABLE rummy_journal (originator_id uuid NOT NULL, position integer NOT NULL, appended_by text NOT NULL, "
+        "received_at text NOT NULL, seal text, PRIMARY KEY (originator_id, position))"
+    )
     raw.run("DELETE FROM rummy_seal_state")
     again = LedgerApp(env=store_env)
     assert again.backfilled == (1, 16)
@@ -379,19 +494,31 @@ def test_a_signed_checkpoint_verifies_and_the_store_may_grow(store, signed, make
     cp_file, pub = signed
     doc = json.loads(cp_file.read_text())
     assert [(g["game_id"], g["length"]) for g in doc["games"]] == [("bur-dispute", 19), ("g1", 16)]
-    assert [g["seal"] for g in doc["games"]] == [_seal.seal_hex(app.export_record(g).splitlines()) for g in ("bur-dispute", "g1")]
+    assert [g["seal"] for g in doc["games"]] == [
+        _seal.seal_hex(app.export_record(g).splitlines()) for g in ("bur-dispute", "g1")
+    ]
     key_id = doc["signature"]["key_id"]
     ok = run("verify", "--checkpoint", str(cp_file), "--key", str(pub))
-    assert (ok.exit_code, ok.stdout) == (0, f"{cp_file}: the store is consistent with the checkpoint (2 games, root verified); signed by key {key_id}\n")
+    assert (ok.exit_code, ok.stdout) == (
+        0,
+        f"{cp_file}: the store is consistent with the checkpoint (2 games, root verified); signed by key {key_id}\n",
+    )
     # a live game checkpointed half-way, then grown; and a game added later: still consistent
     live = read_record(make_record("live")).events
     app.append_events("live", list(live[:5]), expected=0, appended_by="cli:test")
     assert run("checkpoint", "-o", str(cp_file), "--sign", str(pub.with_suffix(""))).exit_code == 0
     app.append_events("live", list(live[5:]), expected=5, appended_by="cli:test")
     app.import_record(read_record(make_record("g2")))
-    assert [(g["game_id"], g["length"]) for g in json.loads(cp_file.read_text())["games"]] == [("bur-dispute", 19), ("g1", 16), ("live", 5)]
+    assert [(g["game_id"], g["length"]) for g in json.loads(cp_file.read_text())["games"]] == [
+        ("bur-dispute", 19),
+        ("g1", 16),
+        ("live", 5),
+    ]
     ok = run("verify", "--checkpoint", str(cp_file), "--key", str(pub))
-    assert (ok.exit_code, ok.stdout) == (0, f"{cp_file}: the store is consistent with the checkpoint (3 games, root verified); signed by key {key_id}\n")
+    assert (ok.exit_code, ok.stdout) == (
+        0,
+        f"{cp_file}: the store is consistent with the checkpoint (3 games, root verified); signed by key {key_id}\n",
+    )
 
 
 def test_a_checkpoint_edited_by_one_byte_fails(store, signed) -> None:  # noqa: ANN001
@@ -399,7 +526,7 @@ def test_a_checkpoint_edited_by_one_byte_fails(store, signed) -> None:  # noqa: 
     cp_file, pub = signed
     text = cp_file.read_text()
     i = text.index('"length": 16') + len('"length": 1')
-    cp_file.write_text(text[:i] + "7" + text[i + 1:])
+    cp_file.write_text(text[:i] + "7" + text[i + 1 :])
     result = run("verify", "--checkpoint", str(cp_file), "--key", str(pub))
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{cp_file}: checkpoint does not verify: root ")
@@ -415,7 +542,10 @@ def test_a_checkpoint_signed_by_another_key_fails(store, signed, tmp_path: Path)
 
     mine, theirs = cp.key_id(cp.load_public_key(pub)), cp.key_id(cp.load_public_key(tmp_path / "other.key.pub"))
     result = run("verify", "--checkpoint", str(tmp_path / "other.json"), "--key", str(pub))
-    assert (result.exit_code, result.stderr) == (1, f"{tmp_path / 'other.json'}: checkpoint does not verify: signed by key {theirs}, not by the given key {mine}\n")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"{tmp_path / 'other.json'}: checkpoint does not verify: signed by key {theirs}, not by the given key {mine}\n",
+    )
 
 
 def test_a_game_rewritten_since_the_checkpoint_fails(store, signed, make_record: Callable[..., bytes]) -> None:  # noqa: ANN001
@@ -431,9 +561,13 @@ def test_a_game_rewritten_since_the_checkpoint_fails(store, signed, make_record:
     result = run("verify", "--checkpoint", str(cp_file), "--key", str(pub))
     new = _seal.seal_hex(app.export_record("g1").splitlines())
     g1 = next(g for g in doc["games"] if g["game_id"] == "g1")
-    assert (result.exit_code, result.stderr) == (1, (
-        f"{cp_file}: g1: seal at position 15 is {_seal.short_form(new)} from the stored events, "
-        f"the checkpoint's is {_seal.short_form(g1['seal'])}: the game was rewritten since the checkpoint\n"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        (
+            f"{cp_file}: g1: seal at position 15 is {_seal.short_form(new)} from the stored events, "
+            f"the checkpoint's is {_seal.short_form(g1['seal'])}: the game was rewritten since the checkpoint\n"
+        ),
+    )
 
 
 def test_a_game_truncated_with_its_journal_is_caught_by_the_checkpoint(store, signed) -> None:  # noqa: ANN001
@@ -443,7 +577,10 @@ def test_a_game_truncated_with_its_journal_is_caught_by_the_checkpoint(store, si
     raw.run("DELETE FROM {journal} WHERE originator_id = ? AND position >= 10", raw.oid("bur-dispute"))
     assert run("verify").exit_code == 0  # consistent on its own: only an outside record shows it
     result = run("verify", "--checkpoint", str(cp_file))
-    assert (result.exit_code, result.stderr) == (1, f"{cp_file}: bur-dispute: 10 events stored, the checkpoint lists 19: the game was truncated\n")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"{cp_file}: bur-dispute: 10 events stored, the checkpoint lists 19: the game was truncated\n",
+    )
 
 
 def test_prove_a_stored_game_and_check_it_with_the_export(store, signed, tmp_path: Path) -> None:  # noqa: ANN001
@@ -462,5 +599,9 @@ def test_checkpoint_of_one_tournament(store, tmp_path: Path) -> None:  # noqa: A
     _app, _raw, run = store
     result = run("checkpoint", "-o", str(tmp_path / "t.json"), "--tournament", "fixtures")
     doc = json.loads((tmp_path / "t.json").read_text())
-    assert (doc["tournament"], [g["game_id"] for g in doc["games"]], "signature" in doc) == ("fixtures", ["bur-dispute"], False)
+    assert (doc["tournament"], [g["game_id"] for g in doc["games"]], "signature" in doc) == (
+        "fixtures",
+        ["bur-dispute"],
+        False,
+    )
     assert result.stdout == f"wrote checkpoint {tmp_path / 't.json'}: 1 game, root {doc['root'][:16]}…\n"

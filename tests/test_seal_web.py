@@ -19,7 +19,10 @@ DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
 
 
 def _seal_at(html: str) -> str:
-    m = re.search(r'<span class="seal" title="seal after position (\d+): ([0-9a-f]{64})">seal <code>([0-9a-f-]{19})</code></span>', html)
+    m = re.search(
+        r'<span class="seal" title="seal after position (\d+): ([0-9a-f]{64})">seal <code>([0-9a-f-]{19})</code></span>',
+        html,
+    )
     assert m, "no seal on the board"
     return m.group(2)
 
@@ -29,7 +32,9 @@ def test_store_pages_show_the_stored_seal(store_env) -> None:  # noqa: ANN001
     try:
         ledger.import_record(read_record(DISPUTE))
         seals = [h.hex() for h in _seal.seals(ledger.export_record("bur-dispute").splitlines())]
-        client = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=ledger), "SPECTATOR_DELAY": 0}).test_client()
+        client = create_app(
+            {"TESTING": True, "LEDGER_STORE": LedgerStore(app=ledger), "SPECTATOR_DELAY": 0}
+        ).test_client()
         page = client.get("/games/bur-dispute?at=7").get_data(as_text=True)
         assert _seal_at(page) == seals[7]
         assert f'record seal (19 events): <code title="{seals[-1]}">{_seal.short_form(seals[-1])}</code>' in page
@@ -37,7 +42,9 @@ def test_store_pages_show_the_stored_seal(store_env) -> None:  # noqa: ANN001
         assert _seal_at(board) == seals[12]
         # a seal hashes hidden cards too: a seat's view shows none
         seat = client.get("/games/bur-dispute?at=7&pov=0").get_data(as_text=True)
-        assert 'class="seal"' not in seat and "record seal" not in seat and seals[7] not in seat and seals[-1] not in seat
+        assert (
+            'class="seal"' not in seat and "record seal" not in seat and seals[7] not in seat and seals[-1] not in seat
+        )
         assert 'class="seal"' not in client.get("/games/bur-dispute/board?at=7&pov=1").get_data(as_text=True)
     finally:
         ledger.close()

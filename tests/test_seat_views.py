@@ -156,7 +156,9 @@ def test_a_viewer_cannot_tell_its_twin_apart(name: str, events: list[Event], ref
         truncated = {pov: _pages(client, game_id, at, pov, h) for pov, h in viewers}
         for pov, h in viewers[:-1]:
             page = full.get(f"/games/{game_id}?at={at}&pov={pov}", headers=h).get_data()
-            assert page == truncated[pov][2], f"{name} at {at} pov {pov}: the page shows events after {at}\n{_diff(page, truncated[pov][2])}"
+            assert page == truncated[pov][2], (
+                f"{name} at {at} pov {pov}: the page shows events after {at}\n{_diff(page, truncated[pov][2])}"
+            )
         for pov, h in viewers:
             if pov is None and finished(replay(events[: at + 1])):
                 continue  # a finished game is public (replay_web.access): the anonymous reader sees it whole
@@ -175,7 +177,7 @@ def test_a_viewer_cannot_tell_its_twin_apart(name: str, events: list[Event], ref
 def _diff(a: bytes, b: bytes) -> str:
     x, y = a.decode(), b.decode()
     i = next((k for k, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
-    return f"...{x[max(0, i - 200): i + 200]}...\n---\n...{y[max(0, i - 200): i + 200]}..."
+    return f"...{x[max(0, i - 200) : i + 200]}...\n---\n...{y[max(0, i - 200) : i + 200]}..."
 
 
 # --- the cases behind the twin test ---------------------------------------------
@@ -196,7 +198,9 @@ def test_gin_the_knockers_hand_is_face_up_from_the_knock_and_its_discard_face_do
     # face down (melds k1 k2 k3, deadwood 9♣), 6-8 Bruno's melds and lay-off, 9 hand ends
     events = _record("gin/standard-game.jsonl")
     before = _view(events, 4, 1)
-    assert before["seats"][0]["cards"] is None and before["seats"][0]["seen"] == [] and before["seats"][0]["count"] == 11
+    assert (
+        before["seats"][0]["cards"] is None and before["seats"][0]["seen"] == [] and before["seats"][0]["count"] == 11
+    )
     knock = _view(events, 5, 1)
     assert knock["seats"][0]["cards"] == ["9C"] and knock["seats"][0]["seen"] is None
     assert [m["id"] for m in knock["melds"]] == ["k1", "k2", "k3"]
@@ -237,8 +241,19 @@ def test_a_finding_that_depends_on_hidden_cards_waits_for_the_end_of_the_hand():
     assert rules(5, 1) == [(4, "ALL-MELD-1")]
     assert rules(16, 1) == [(4, "ALL-MELD-1"), (7, "BUR-TURN-1"), (8, "ALL-TURN-2"), (15, "ALL-TURN-1")]
     assert rules(16, SPECTATOR) == rules(16, 1)
-    assert rules(17, 1) == rules(17, SPECTATOR) == rules(17, None) == [
-        (4, "ALL-MELD-1"), (5, "BUR-PILE-1"), (7, "BUR-TURN-1"), (8, "ALL-TURN-2"), (15, "ALL-TURN-1"), (17, "ALL-SCORE-1")]
+    assert (
+        rules(17, 1)
+        == rules(17, SPECTATOR)
+        == rules(17, None)
+        == [
+            (4, "ALL-MELD-1"),
+            (5, "BUR-PILE-1"),
+            (7, "BUR-TURN-1"),
+            (8, "ALL-TURN-2"),
+            (15, "ALL-TURN-1"),
+            (17, "ALL-SCORE-1"),
+        ]
+    )
     assert _view(events, 5, 1)["findings"] == 1 and _view(events, 5, 0)["findings"] == 2
 
 
@@ -249,7 +264,9 @@ def test_a_rule_the_redaction_does_not_know_is_hidden_until_the_hand_ends():
 
     events = _record("gin/standard-game.jsonl")
     state = Replayer(events).state_at(4)
-    secret = Finding(position=4, hand=1, seat=0, rule="GIN-WALL-1", message="Anna drew 9♣ from the last two stock cards")
+    secret = Finding(
+        position=4, hand=1, seat=0, rule="GIN-WALL-1", message="Anna drew 9♣ from the last two stock cards"
+    )
     state = sreplace(state, findings=state.findings + (secret,))
     assert visible_findings(state, 0) == (secret,)
     assert visible_findings(state, 1) == () and visible_findings(state, SPECTATOR) == ()
@@ -283,6 +300,7 @@ def test_sight_never_claims_a_card_the_hand_does_not_hold():
 
 # --- the page knows nothing after its position ------------------------------------
 
+
 def _page_client(events: list[Event]):
     """A viewer of a finished game (public: no token needed)."""
     return create_app({"TESTING": True, "LEDGER_STORE": SwapStore(events)}).test_client()
@@ -293,7 +311,7 @@ def test_a_seats_page_has_no_last_position_no_future_links_and_no_later_findings
     client = _page_client(events)
     page = client.get("/games/bur-dispute?at=5&pov=1").get_data(as_text=True)
     assert 'data-last=""' in page and 'data-violations="[4]"' in page and 'data-hands="[1]"' in page
-    assert 'max="5"' in page and "position <b id=\"pos-now\">5</b></span>" in page
+    assert 'max="5"' in page and 'position <b id="pos-now">5</b></span>' in page
     assert 'id="nav-next" href="/games/bur-dispute?at=6&amp;pov=1"' in page
     for ctl in ("nav-last", "nav-next-violation", "nav-next-hand"):
         assert re.search(rf'<span class="ctl disabled" id="{ctl}"', page), ctl
@@ -316,7 +334,7 @@ def test_the_spectator_page_and_api():
     assert "(as seen by a spectator, up to this position)" in page and "<b>spectator</b>" in page
     assert "Anna draws a card from the stock" in page
     hands = set(events[1].hands[0]) | set(events[1].hands[1])  # type: ignore[attr-defined]
-    board = page[page.index('id="board"'):page.index('class="melds"')]
+    board = page[page.index('id="board"') : page.index('class="melds"')]
     assert set(re.findall(r'data-card="([^"]+)"', board)) == {"KD"}  # the upcard only
     assert not set(re.findall(r'data-card="([^"]+)"', page)) & hands
     body = client.get("/api/games/gin-standard-1/state?at=4&pov=spectator").get_json()
@@ -331,13 +349,25 @@ def test_the_api_game_audit_and_score_as_a_seat_sees_them():
     game, moves = body["game"], body["events"]
     assert (game["last"], game["events"], game["pov"], game["violations"], game["findings"]) == (6, 7, 1, [4], 1)
     assert [m["position"] for m in moves] == list(range(7))
-    assert moves[6]["text"] == "Bruno draws 6♥" and moves[1]["event"] == {"type": "hand_dealt", "hand": 1, "dealer": 1, "discard": ["9C"], "hand_sizes": [11, 11]}
-    assert client.get("/api/games/bur-dispute?at=6&pov=0").get_json()["events"][6]["text"] == "Bruno draws a card from the stock"
+    assert moves[6]["text"] == "Bruno draws 6♥" and moves[1]["event"] == {
+        "type": "hand_dealt",
+        "hand": 1,
+        "dealer": 1,
+        "discard": ["9C"],
+        "hand_sizes": [11, 11],
+    }
+    assert (
+        client.get("/api/games/bur-dispute?at=6&pov=0").get_json()["events"][6]["text"]
+        == "Bruno draws a card from the stock"
+    )
     audit = client.get("/api/games/bur-dispute/audit?at=6&pov=1").get_json()
     assert [(f["position"], f["rule"]) for f in audit["findings"]] == [(4, "ALL-MELD-1")]
-    assert [(f["position"], f["rule"]) for f in client.get("/api/games/bur-dispute/audit?at=6&pov=0").get_json()["findings"]] == [
-        (4, "ALL-MELD-1"), (5, "BUR-PILE-1")]
-    assert client.get("/api/games/bur-dispute/audit").get_json()["findings"][1]["rule"] == "BUR-PILE-1"  # the referee's, whole
+    assert [
+        (f["position"], f["rule"]) for f in client.get("/api/games/bur-dispute/audit?at=6&pov=0").get_json()["findings"]
+    ] == [(4, "ALL-MELD-1"), (5, "BUR-PILE-1")]
+    assert (
+        client.get("/api/games/bur-dispute/audit").get_json()["findings"][1]["rule"] == "BUR-PILE-1"
+    )  # the referee's, whole
     assert client.get("/api/games/bur-dispute/score?at=6&pov=1").get_json()["hands"] == []
     assert client.get("/api/games/bur-dispute/audit?at=19&pov=1").status_code == 404
 
@@ -370,7 +400,18 @@ def test_the_stream_gives_a_spectator_a_finding_only_once_it_may_see_it(tmp_path
     feed.sync(app)
     referee = [(i.position, [f.rule for f in i.findings]) for i in feed.items if i.findings]
     spectator = [(i.position, [f.rule for f in i.spectator_findings]) for i in feed.items if i.spectator_findings]
-    assert referee == [(4, ["ALL-MELD-1"]), (5, ["BUR-PILE-1"]), (7, ["BUR-TURN-1"]), (8, ["ALL-TURN-2"]),
-                       (15, ["ALL-TURN-1"]), (17, ["ALL-SCORE-1"])]
-    assert spectator == [(4, ["ALL-MELD-1"]), (7, ["BUR-TURN-1"]), (8, ["ALL-TURN-2"]), (15, ["ALL-TURN-1"]),
-                         (17, ["BUR-PILE-1", "ALL-SCORE-1"])]  # BUR-PILE-1 comes with the end of its hand
+    assert referee == [
+        (4, ["ALL-MELD-1"]),
+        (5, ["BUR-PILE-1"]),
+        (7, ["BUR-TURN-1"]),
+        (8, ["ALL-TURN-2"]),
+        (15, ["ALL-TURN-1"]),
+        (17, ["ALL-SCORE-1"]),
+    ]
+    assert spectator == [
+        (4, ["ALL-MELD-1"]),
+        (7, ["BUR-TURN-1"]),
+        (8, ["ALL-TURN-2"]),
+        (15, ["ALL-TURN-1"]),
+        (17, ["BUR-PILE-1", "ALL-SCORE-1"]),
+    ]  # BUR-PILE-1 comes with the end of its hand

@@ -89,7 +89,9 @@ def test_simulated_games_import_replay_audit_clean(config, tmp_path: Path) -> No
 def test_injected_violations_audit_exactly(config, tmp_path: Path) -> None:  # noqa: ANN001
     variant, ruleset, players = config
     rules = Counter()
-    paths = simulate_main(variant, ruleset, players, 30, seed=7000, out=tmp_path, violations=0.1, progress=lambda k: None)
+    paths = simulate_main(
+        variant, ruleset, players, 30, seed=7000, out=tmp_path, violations=0.1, progress=lambda k: None
+    )
     for path in paths:
         record = read_record(path)
         doc = json.loads(path.with_name(path.name.replace(".jsonl", ".injected.json")).read_text())

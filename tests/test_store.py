@@ -52,7 +52,13 @@ def test_export_round_trips_byte_for_byte(app: LedgerApp, make_record: MakeRecor
 def test_export_is_canonical_whatever_the_file_looked_like(app: LedgerApp, make_record: MakeRecord) -> None:
     canonical = make_record("club-3", turns=3)
     lines = canonical.splitlines()
-    messy = b"// referee's copy\n\n" + lines[0].replace(b'"game_id"', b' "game_id" ') + b"\r\n" + b"\n".join(lines[1:]) + b"\n\n"
+    messy = (
+        b"// referee's copy\n\n"
+        + lines[0].replace(b'"game_id"', b' "game_id" ')
+        + b"\r\n"
+        + b"\n".join(lines[1:])
+        + b"\n\n"
+    )
     app.import_record(read_record(messy))
     assert app.export_record("club-3") == canonical
     again = app.import_record(read_record(canonical))
@@ -70,7 +76,9 @@ def test_reimport_is_idempotent(app: LedgerApp, make_record: MakeRecord) -> None
 def test_different_record_with_same_game_id_is_refused(app: LedgerApp, make_record: MakeRecord) -> None:
     app.import_record(read_record(make_record("club-5", seed=1)))
     before = everything(app)
-    other = read_record(make_record("club-5", seed=2, hands=2), )
+    other = read_record(
+        make_record("club-5", seed=2, hands=2),
+    )
     with pytest.raises(GameConflictError) as info:
         app.import_record(other)
     assert str(info.value) == (
@@ -105,7 +113,9 @@ def test_a_failing_batch_stores_nothing(app: LedgerApp, make_record: MakeRecord)
     assert everything(app) == []
 
 
-def test_concurrent_imports_of_one_game_store_it_once(open_store: Callable[[], LedgerApp], make_record: MakeRecord) -> None:
+def test_concurrent_imports_of_one_game_store_it_once(
+    open_store: Callable[[], LedgerApp], make_record: MakeRecord
+) -> None:
     data = make_record("race", hands=2)
     apps = [open_store() for _ in range(4)]
     results: list[object] = []
@@ -152,14 +162,18 @@ def test_list_of_10000_games_is_quick(app: LedgerApp) -> None:
     batch = []
     for i in range(10_000):
         oid = game_uuid(f"bulk-{i}")
-        for v, e in enumerate((GameStarted(game_id=f"bulk-{i}", variant="gin", players=players), deal, GameEnded(reason="abandoned"))):
+        for v, e in enumerate(
+            (GameStarted(game_id=f"bulk-{i}", variant="gin", players=players), deal, GameEnded(reason="abandoned"))
+        ):
             batch.append(GameEvent(originator_id=oid, originator_version=v + 1, event=e))
     app.events.put(batch)  # stored directly: this test is about listing
     start = time.process_time()  # CPU time: the machine is shared, wall time is noise
     games = app.list_games()
     elapsed = time.process_time() - start
     assert len(games) == 10_000
-    assert games[-1] == GameSummary(game_id="bulk-9999", variant="gin", ruleset="standard", players=("Anna", "Bruno"), hands=1, events=3)
+    assert games[-1] == GameSummary(
+        game_id="bulk-9999", variant="gin", ruleset="standard", players=("Anna", "Bruno"), hands=1, events=3
+    )
     assert elapsed < 3.0, f"listing 10,000 games took {elapsed:.2f}s of CPU"
 
 
@@ -171,7 +185,9 @@ def test_unknown_game(app: LedgerApp) -> None:
     assert app.list_games() == []
 
 
-def test_live_recording_appends_one_event_at_a_time(open_store: Callable[[], LedgerApp], make_record: MakeRecord) -> None:
+def test_live_recording_appends_one_event_at_a_time(
+    open_store: Callable[[], LedgerApp], make_record: MakeRecord
+) -> None:
     app, other = open_store(), open_store()
     events = read_record(make_record("live", turns=3)).events
     for position, event in enumerate(events):
@@ -255,7 +271,9 @@ def test_open_app_uses_the_sqlite_path(tmp_path, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.postgres
-def test_postgres_by_url_and_by_eventsourcing_variables(pg_env: dict[str, str], pg_url: str, monkeypatch: pytest.MonkeyPatch, make_record: MakeRecord) -> None:
+def test_postgres_by_url_and_by_eventsourcing_variables(
+    pg_env: dict[str, str], pg_url: str, monkeypatch: pytest.MonkeyPatch, make_record: MakeRecord
+) -> None:
     monkeypatch.delenv("RUMMY_LEDGER_DB", raising=False)
     by_url = open_app(pg_url)
     by_url.import_record(read_record(make_record("pg-1")))

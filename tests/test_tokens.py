@@ -18,7 +18,9 @@ from tests.livekit import REPO
 
 
 def cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ledger.cli", "--db", db, *args], cwd=REPO, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "ledger.cli", "--db", db, *args], cwd=REPO, capture_output=True, text=True
+    )
 
 
 def test_cli_create_list_revoke_sqlite(tmp_path: Path) -> None:
@@ -28,10 +30,15 @@ def test_cli_create_list_revoke_sqlite(tmp_path: Path) -> None:
     token = made.stdout.strip()
     token_id, _, secret = token.partition(".")
     assert len(token_id) == 12 and len(secret) == 43  # token_urlsafe(32): 256 bits
-    assert made.stderr.strip() == f"token {token_id}: recorder 'Mario Rossi', tournament 'Club night'; shown once, keep it secret"
+    assert (
+        made.stderr.strip()
+        == f"token {token_id}: recorder 'Mario Rossi', tournament 'Club night'; shown once, keep it secret"
+    )
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT id, hash, name, role, tournament, game, revoked_at FROM rummy_tokens").fetchall()
-    assert rows == [(token_id, hashlib.sha256(token.encode()).hexdigest(), "Mario Rossi", "recorder", "Club night", None, None)]
+    assert rows == [
+        (token_id, hashlib.sha256(token.encode()).hexdigest(), "Mario Rossi", "recorder", "Club night", None, None)
+    ]
     assert secret not in Path(db).read_bytes().decode("latin-1")
     listed = cli(db, "token", "list")
     assert listed.returncode == 0 and secret not in listed.stdout
@@ -42,7 +49,10 @@ def test_cli_create_list_revoke_sqlite(tmp_path: Path) -> None:
     revoked = cli(db, "token", "revoke", token_id)
     assert revoked.returncode == 0 and revoked.stdout.startswith(f"token {token_id} (Mario Rossi) revoked at ")
     unknown = cli(db, "token", "revoke", "000000000000")
-    assert (unknown.returncode, unknown.stderr) == (2, "rummy-ledger: error: no token '000000000000' (see rummy-ledger token list)\n")
+    assert (unknown.returncode, unknown.stderr) == (
+        2,
+        "rummy-ledger: error: no token '000000000000' (see rummy-ledger token list)\n",
+    )
     bad_role = cli(db, "token", "create", "--name", "X", "--role", "boss")
     assert bad_role.returncode == 2 and "'boss' is not one of 'recorder', 'referee', 'admin'" in bad_role.stderr
 

@@ -53,7 +53,7 @@ def element(page: str, ident: str) -> str:
     """The HTML of a seat (``id=ident``) up to the next seat or table area."""
     start = page.index(f'id="{ident}"')
     m = re.compile(r'<div class="(seat[ "]|area )').search(page, start)
-    return page[start: m.start() if m else None]
+    return page[start : m.start() if m else None]
 
 
 # --- the games page ------------------------------------------------------------
@@ -67,10 +67,24 @@ def test_index_redirects_to_games(client):
 
 def test_games_page_lists_each_game_with_its_columns(client):
     page = html(client.get("/games"))
-    row = page[page.index('data-game="web-1"'):page.index("</tr>", page.index('data-game="web-1"'))]
-    cells = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    row = page[page.index('data-game="web-1"') : page.index("</tr>", page.index('data-game="web-1"'))]
+    cells = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+    ]
     # the result (issue 16): the winner, then the totals as adjudicated
-    assert cells == ["web-1", "ramino", "seed", "Anna, Bruno", "2026-11-29", "Club night", "3", "2", "19", "3", "Anna Anna 66 · Bruno -10"]
+    assert cells == [
+        "web-1",
+        "ramino",
+        "seed",
+        "Anna, Bruno",
+        "2026-11-29",
+        "Club night",
+        "3",
+        "2",
+        "19",
+        "3",
+        "Anna Anna 66 · Bruno -10",
+    ]
     assert "2 games" in page
 
 
@@ -110,16 +124,19 @@ def test_game_page_at_a_position_shows_the_table(client):
     assert cards_in(element(page, "seat-1")) == ["AS", "4S", "5S", "8H", "7C", "10C", "QC", "6D", "7D", "8D"]
     assert cards_in(element(page, "seat-0")) == ["2S", "JH", "JC", "JD"]
     # melds of Anna: the run with the laid-off 6♥, then the set of nines
-    melds = page[page.index('class="melds"'):page.index('class="at-position"')]
+    melds = page[page.index('class="melds"') : page.index('class="at-position"')]
     assert "Melds of Anna" in melds
     assert cards_in(melds) == ["3H", "4H", "5H", "6H", "9C", "9D", "9S"]
     # discard pile top card only (Ramino), stock count, whose turn
-    pile = page[page.index('class="pile discard"'):page.index('class="melds"')]
+    pile = page[page.index('class="pile discard"') : page.index('class="melds"')]
     assert cards_in(pile) == ["KD"] and "2 cards" in pile
     assert "29 cards" in page
     assert "Anna (seat 0) to meld, lay off or discard" in page
     # suits coloured: red hearts, black spades
-    assert '<span class="card red " data-card="3H" title="3 of hearts"><span class="rank">3</span><span class="suit">♥</span></span>' in page
+    assert (
+        '<span class="card red " data-card="3H" title="3 of hearts"><span class="rank">3</span><span class="suit">♥</span></span>'
+        in page
+    )
     assert '<span class="card black " data-card="9S" title="9 of spades">' in page
 
 
@@ -129,7 +146,10 @@ def test_game_page_move_list_marks_position_and_violations(client):
     assert current == ["9"]
     violations = re.findall(r'<li id="move-(\d+)"[^>]*class="move[^"]*violation', page)
     assert violations == ["6", "12", "15"]
-    assert 'Anna melds 9<span class="suit-black">♣</span> 9<span class="suit-red">♦</span> 9<span class="suit-black">♠</span> [b]' in page
+    assert (
+        'Anna melds 9<span class="suit-black">♣</span> 9<span class="suit-red">♦</span> 9<span class="suit-black">♠</span> [b]'
+        in page
+    )
     assert 'Bruno takes K<span class="suit-red">♦</span> from the discard pile' in page
     assert "note: referee: checked the discard" in page
 
@@ -138,8 +158,14 @@ def test_game_page_controls_point_at_their_positions(client):
     page = html(client.get("/games/web-1?at=9"))
     targets = dict(re.findall(r'class="ctl" id="nav-([a-z-]+)" href="[^"]*" data-at="(\d+)"', page))
     assert targets == {
-        "first": "0", "prev-hand": "1", "prev-violation": "6", "prev": "8",
-        "next": "10", "next-violation": "12", "next-hand": "14", "last": "18",
+        "first": "0",
+        "prev-hand": "1",
+        "prev-violation": "6",
+        "prev": "8",
+        "next": "10",
+        "next-violation": "12",
+        "next-hand": "14",
+        "last": "18",
     }
     first = html(client.get("/games/web-1?at=0"))
     assert 'id="nav-prev-violation" aria-disabled="true"' in first
@@ -148,7 +174,7 @@ def test_game_page_controls_point_at_their_positions(client):
 
 def test_game_page_audit_panel_links_each_finding(client):
     page = html(client.get("/games/web-1"))
-    audit = page[page.index('class="panel audit-panel"'):page.index('class="panel score-panel"')]
+    audit = page[page.index('class="panel audit-panel"') : page.index('class="panel score-panel"')]
     rows = re.findall(r'<tr class="finding" data-pos="(\d+)">.*?<td class="rule">([A-Z0-9-]+)</td>', audit, re.S)
     assert rows == [("6", "RAM-DISC-1"), ("12", "ALL-SCORE-1"), ("15", "ALL-TURN-1")]
     assert 'href="/games/web-1?at=12"' in audit
@@ -157,7 +183,7 @@ def test_game_page_audit_panel_links_each_finding(client):
 
 def test_game_page_scoreboard_as_played_and_adjudicated(client):
     page = html(client.get("/games/web-1"))
-    score = page[page.index('class="panel score-panel"'):]
+    score = page[page.index('class="panel score-panel"') :]
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", score))
     # hand 1: Anna 66 (claimed 70 marked), Bruno -10 adjudicated, 0 as played
     assert "66 hands collected +66 claimed 70 ≠ 66 Σ 66" in text
@@ -204,7 +230,7 @@ def test_pov_hides_another_seats_stock_draw(client):
 
 def test_pov_findings_and_scores_up_to_the_position(client):
     page = html(client.get("/games/web-1?at=13&pov=1"))
-    audit = page[page.index('class="panel audit-panel"'):page.index('class="panel score-panel"')]
+    audit = page[page.index('class="panel audit-panel"') : page.index('class="panel score-panel"')]
     assert re.findall(r'data-pos="(\d+)"', audit) == ["6", "12"]
     assert "note:" not in page  # notes are the referee's
     assert "winner:" not in page
@@ -242,7 +268,13 @@ def test_viewer_is_read_only(client):
 
 
 def test_names_meta_and_notes_are_escaped(client):
-    for url in ("/games", "/games/evil-1", "/games/evil-1?at=13", "/games/evil-1?at=13&pov=0", "/games/evil-1/board?at=6"):
+    for url in (
+        "/games",
+        "/games/evil-1",
+        "/games/evil-1?at=13",
+        "/games/evil-1?at=13&pov=0",
+        "/games/evil-1/board?at=6",
+    ):
         page = html(client.get(url))
         assert "<script>alert" not in page, url
         assert "<script>steal" not in page, url
@@ -272,7 +304,10 @@ def test_a_record_that_cannot_be_replayed_is_a_422_page():
     client = app.test_client()
     resp = client.get("/games/bad-1")
     assert resp.status_code == 422
-    assert "the stored record cannot be replayed: position 2: card: REC-WHERE: the top of the stock is KD, not QS" in html(resp)
+    assert (
+        "the stored record cannot be replayed: position 2: card: REC-WHERE: the top of the stock is KD, not QS"
+        in html(resp)
+    )
     listing = html(client.get("/games"))
     assert "unreadable" in listing
 
@@ -325,8 +360,13 @@ def test_a_failing_store_is_a_500_without_details():
     assert "secret" not in text and "Traceback" not in text
     api = client.get("/api/games/web-1/state")
     assert api.status_code == 500
-    assert api.get_json() == {"error": {"status": 500, "title": "Internal Server Error",
-                                        "message": "the viewer failed on this request; the record is unchanged"}}
+    assert api.get_json() == {
+        "error": {
+            "status": 500,
+            "title": "Internal Server Error",
+            "message": "the viewer failed on this request; the record is unchanged",
+        }
+    }
 
 
 def test_variant_notes_are_readable_lines_not_raw_data() -> None:
@@ -338,6 +378,6 @@ def test_variant_notes_are_readable_lines_not_raw_data() -> None:
     record = read_record(fixture)
     client = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[record.events])}).test_client()
     page = html(client.get(f"/games/{record.game_id}?at=2"))
-    notes = element(page, "variant-data") if 'id="variant-data"' in page else page[page.index('class="variant-data"'):]
+    notes = element(page, "variant-data") if 'id="variant-data"' in page else page[page.index('class="variant-data"') :]
     assert "Anna: pozzetto not taken yet" in notes and "Bruno: pozzetto not taken yet" in notes
     assert "pozzetto_taken_by_side" not in page

@@ -25,18 +25,23 @@ def test_api_games_lists_summaries(client):
     resp = client.get("/api/games")
     assert resp.status_code == 200 and resp.content_type == "application/json"
     assert resp.get_json() == {
-        "games": [{
-            "game_id": "web-1",
-            "variant": "ramino",
-            "ruleset": "seed",
-            "players": ["Anna", "Bruno"],
-            "meta": {"tournament": "Club night", "table": "3", "date": "2026-11-29"},
-            "hands": 2,
-            "events": 19,
-            "findings": 3,
-            "finished": True,
-            "result": {"winner": "Anna", "totals": [{"side": "Anna", "points": 66}, {"side": "Bruno", "points": -10}]},
-        }]
+        "games": [
+            {
+                "game_id": "web-1",
+                "variant": "ramino",
+                "ruleset": "seed",
+                "players": ["Anna", "Bruno"],
+                "meta": {"tournament": "Club night", "table": "3", "date": "2026-11-29"},
+                "hands": 2,
+                "events": 19,
+                "findings": 3,
+                "finished": True,
+                "result": {
+                    "winner": "Anna",
+                    "totals": [{"side": "Anna", "points": 66}, {"side": "Bruno", "points": -10}],
+                },
+            }
+        ]
     }
     assert client.get("/api/games?variant=gin").get_json() == {"games": []}
     assert [g["game_id"] for g in client.get("/api/games?player=BRU").get_json()["games"]] == ["web-1"]
@@ -62,9 +67,19 @@ def test_api_game_summary_and_events(client):
     }
     events = body["events"]
     assert len(events) == 19
-    assert events[5] == {"position": 5, "type": "discard_taken", "text": "Bruno takes K♦ from the discard pile",
-                         "event": {"type": "discard_taken", "seat": 1, "cards": ["KD"]}}
-    assert events[13]["event"] == {"type": "penalty_assessed", "note": "referee: checked the discard", "seat": 1, "points": -10, "rule": "RAM-DISC-1"}
+    assert events[5] == {
+        "position": 5,
+        "type": "discard_taken",
+        "text": "Bruno takes K♦ from the discard pile",
+        "event": {"type": "discard_taken", "seat": 1, "cards": ["KD"]},
+    }
+    assert events[13]["event"] == {
+        "type": "penalty_assessed",
+        "note": "referee: checked the discard",
+        "seat": 1,
+        "points": -10,
+        "rule": "RAM-DISC-1",
+    }
 
 
 def test_api_state_is_the_folds_view(client):
@@ -103,11 +118,17 @@ def test_api_score_is_the_score_json(client):
     assert client.get("/api/games/web-1/score").get_json() == {
         "game_id": "web-1",
         "hands": [
-            {"hand": 1, "scores": [
-                {"seat": 0, "points": 66, "breakdown": {"hands_collected": 66, "rummy_double": 0}},
-                {"seat": 1, "points": -10, "breakdown": {"penalty": -10}},
-            ]},
-            {"hand": 2, "scores": [{"seat": 0, "points": 0, "breakdown": {}}, {"seat": 1, "points": 0, "breakdown": {}}]},
+            {
+                "hand": 1,
+                "scores": [
+                    {"seat": 0, "points": 66, "breakdown": {"hands_collected": 66, "rummy_double": 0}},
+                    {"seat": 1, "points": -10, "breakdown": {"penalty": -10}},
+                ],
+            },
+            {
+                "hand": 2,
+                "scores": [{"seat": 0, "points": 0, "breakdown": {}}, {"seat": 1, "points": 0, "breakdown": {}}],
+            },
         ],
         "totals": [{"seat": 0, "points": 66}, {"seat": 1, "points": -10}],
         "winner": 0,
@@ -124,8 +145,16 @@ def test_api_score_is_the_score_json(client):
         ("/api/games/nope/score", 404, "no game 'nope' in the store"),
         ("/api/games/web-1/state?at=19", 400, "position 19 is outside this game's positions 0–18"),
         ("/api/games/web-1/state?at=1.5", 400, "at='1.5' is not a whole number"),
-        ("/api/games/web-1/state?pov=-1", 400, "pov=-1: no such seat at this table (seats 0–1); pov=spectator is the view from no seat"),
-        ("/api/nothing", 404, "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again."),
+        (
+            "/api/games/web-1/state?pov=-1",
+            400,
+            "pov=-1: no such seat at this table (seats 0–1); pov=spectator is the view from no seat",
+        ),
+        (
+            "/api/nothing",
+            404,
+            "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.",
+        ),
     ],
 )
 def test_api_errors_are_json(client, url, status, message):

@@ -22,6 +22,12 @@ def test_bench_web_state_runs_and_reports(capsys):
     m = re.search(r"game: classic Ramino, (\d+) events", out)
     assert m and int(m.group(1)) >= 300
     late = int(m.group(1)) - 2
-    for line in ("position 10: p95", f"position {late}: p95", "random positions: p95", f"p95 ratio position {late} / position 10", "worst p95"):
+    for line in (
+        "position 10: p95",
+        f"position {late}: p95",
+        "random positions: p95",
+        f"p95 ratio position {late} / position 10",
+        "worst p95",
+    ):
         assert line in out
     assert module.p95([float(i) for i in range(1, 101)]) == 95.0

@@ -50,7 +50,10 @@ def test_viewer_on_each_store(store_env):
         app = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=ledger), "SPECTATOR_DELAY": 0})
         client = app.test_client()
         games = client.get("/api/games").get_json()["games"]
-        assert [(g["game_id"], g["events"], g["hands"], g["findings"]) for g in games] == [("web-1", 19, 2, 3), ("long-1", len(long), long_hands, 0)]
+        assert [(g["game_id"], g["events"], g["hands"], g["findings"]) for g in games] == [
+            ("web-1", 19, 2, 3),
+            ("long-1", len(long), long_hands, 0),
+        ]
         assert client.get("/api/games/web-1/audit").get_json()["findings"] == SMALL_FINDINGS
         assert client.get("/games/long-1?at=150").status_code == 200
         assert client.get("/api/games/missing").status_code == 404
@@ -131,7 +134,10 @@ def test_gunicorn_workers_share_one_store(tmp_path):
     gunicorn = Path(sys.executable).with_name("gunicorn")
     proc = subprocess.Popen(
         [str(gunicorn), "-w", "2", "-b", f"127.0.0.1:{port}", "replay_web:create_app()"],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         assert b'"web-1"' in wait_for(f"http://127.0.0.1:{port}/api/games")
@@ -149,15 +155,24 @@ def test_gunicorn_workers_share_one_store(tmp_path):
 def test_flask_cli_finds_the_factory(tmp_path):
     env = {**os.environ, "RUMMY_LEDGER_DB": str(tmp_path / "empty.db")}
     flask = Path(sys.executable).with_name("flask")
-    out = subprocess.run([str(flask), "--app", "replay_web", "routes"], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [str(flask), "--app", "replay_web", "routes"], cwd=REPO, env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
-    for rule in ("/games/<game_id>", "/api/games/<game_id>/state", "/api/games/<game_id>/audit", "/api/games/<game_id>/score"):
+    for rule in (
+        "/games/<game_id>",
+        "/api/games/<game_id>/state",
+        "/api/games/<game_id>/audit",
+        "/api/games/<game_id>/score",
+    ):
         assert rule in out.stdout
 
 
 def test_state_lookups_use_checkpoints(tmp_path):
     """A late position folds at most ``REPLAY_EVERY - 1`` events per request."""
-    app = create_app({"TESTING": True, "LEDGER_RECORDS": None, "LEDGER_STORE": None, "LEDGER_DB": str(tmp_path / "x.db")})
+    app = create_app(
+        {"TESTING": True, "LEDGER_RECORDS": None, "LEDGER_STORE": None, "LEDGER_DB": str(tmp_path / "x.db")}
+    )
     ledger = cache_of(app).store.app  # type: ignore[attr-defined]
     stored(ledger, long_ramino("long-2", min_events=400))
     game = cache_of(app).get("long-2")

@@ -45,8 +45,12 @@ def _rest(*used: tuple[str, ...], top: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(top) + tuple(rest)
 
 
-def small_game(game_id: str = "web-1", names: tuple[str, str] = ("Anna", "Bruno"), meta: dict[str, str] | None = None,
-               note: str | None = "referee: checked the discard") -> list[Event]:
+def small_game(
+    game_id: str = "web-1",
+    names: tuple[str, str] = ("Anna", "Bruno"),
+    meta: dict[str, str] | None = None,
+    note: str | None = "referee: checked the discard",
+) -> list[Event]:
     """A two-hand classic-Ramino game (preset ``seed``), positions::
 
          0 game_started             9 Anna melds 9♣ 9♦ 9♠ [b]
@@ -67,8 +71,13 @@ def small_game(game_id: str = "web-1", names: tuple[str, str] = ("Anna", "Bruno"
     Hand 2 is stalled: 0 each. Totals as adjudicated 66 / -10, as played 66 / 0.
     """
     players = (Player(seat=0, name=names[0]), Player(seat=1, name=names[1]))
-    first = GameStarted(game_id=game_id, variant="ramino", ruleset="seed", players=players,
-                        meta=GameMeta(**meta) if meta else GameMeta(tournament="Club night", table="3", date="2026-11-29"))
+    first = GameStarted(
+        game_id=game_id,
+        variant="ramino",
+        ruleset="seed",
+        players=players,
+        meta=GameMeta(**meta) if meta else GameMeta(tournament="Club night", table="3", date="2026-11-29"),
+    )
     stock1 = _rest(ANNA, BRUNO, UPCARD, top=STOCK_TOP)
     stock2 = _rest(HAND2_ANNA, HAND2_BRUNO, ("KS",), top=("QH",))
     return [
@@ -96,12 +105,27 @@ def small_game(game_id: str = "web-1", names: tuple[str, str] = ("Anna", "Bruno"
 
 #: the findings of :func:`small_game`, exactly as the audit gives them
 SMALL_FINDINGS: list[dict[str, Any]] = [
-    {"position": 6, "hand": 1, "seat": 1, "rule": "RAM-DISC-1",
-     "message": "Bruno discarded K♦, the card just taken from the discard pile"},
-    {"position": 12, "hand": 1, "seat": 0, "rule": "ALL-SCORE-1",
-     "message": "hand 1: claimed 70 for Anna, computed 66 (difference +4); computed as hands_collected +66"},
-    {"position": 15, "hand": 2, "seat": 0, "rule": "ALL-TURN-1",
-     "message": "Anna played out of turn: it was Bruno's turn"},
+    {
+        "position": 6,
+        "hand": 1,
+        "seat": 1,
+        "rule": "RAM-DISC-1",
+        "message": "Bruno discarded K♦, the card just taken from the discard pile",
+    },
+    {
+        "position": 12,
+        "hand": 1,
+        "seat": 0,
+        "rule": "ALL-SCORE-1",
+        "message": "hand 1: claimed 70 for Anna, computed 66 (difference +4); computed as hands_collected +66",
+    },
+    {
+        "position": 15,
+        "hand": 2,
+        "seat": 0,
+        "rule": "ALL-TURN-1",
+        "message": "Anna played out of turn: it was Bruno's turn",
+    },
 ]
 
 
@@ -112,7 +136,11 @@ def long_ramino(game_id: str = "long-1", min_events: int = 3001, seed: int = 1) 
     card (not the one just taken); each hand ends ``stalled`` before the stock
     runs out. Deterministic for a ``seed``."""
     rng = random.Random(seed)
-    events: list[Event] = [GameStarted(game_id=game_id, variant="ramino", players=(Player(seat=0, name="Anna"), Player(seat=1, name="Bruno")))]
+    events: list[Event] = [
+        GameStarted(
+            game_id=game_id, variant="ramino", players=(Player(seat=0, name="Anna"), Player(seat=1, name="Bruno"))
+        )
+    ]
     hand = 0
     while len(events) < min_events - 2:
         hand += 1
@@ -122,7 +150,11 @@ def long_ramino(game_id: str = "long-1", min_events: int = 3001, seed: int = 1) 
         held = [deck[0:10], deck[10:20]]
         pile = [deck[20]]
         stock = deck[21:]
-        events.append(HandDealt(hand=hand, dealer=dealer, hands=(tuple(held[0]), tuple(held[1])), discard=(pile[0],), stock=tuple(stock)))
+        events.append(
+            HandDealt(
+                hand=hand, dealer=dealer, hands=(tuple(held[0]), tuple(held[1])), discard=(pile[0],), stock=tuple(stock)
+            )
+        )
         seat = 1 - dealer
         melds = 0
         while len(stock) > 2 and len(events) < min_events - 2:

@@ -24,16 +24,33 @@ BRUNO = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "7C"]  # 85
 
 
 def start(game_id: str, n: int = 2, ruleset: str = "fibur", options: dict | None = None) -> dict:
-    players: list[dict[str, Any]] = [{"seat": s, "name": NAMES[s]} | ({"team": s % 2} if n == 4 else {}) for s in range(n)]
-    ev: dict[str, Any] = {"type": "game_started", "format": "rummy-ledger/1", "game_id": game_id, "variant": "burraco",
-                          "ruleset": ruleset, "players": players, "meta": {"tournament": "fixtures", "table": "1"}}
+    players: list[dict[str, Any]] = [
+        {"seat": s, "name": NAMES[s]} | ({"team": s % 2} if n == 4 else {}) for s in range(n)
+    ]
+    ev: dict[str, Any] = {
+        "type": "game_started",
+        "format": "rummy-ledger/1",
+        "game_id": game_id,
+        "variant": "burraco",
+        "ruleset": ruleset,
+        "players": players,
+        "meta": {"tournament": "fixtures", "table": "1"},
+    }
     if options:
         ev["options"] = options
     return ev
 
 
-def deal(hand: int, dealer: int, hands: list[list[str]], discard: list[str], pozzetti: list[list[str]],
-         stock_top: list[str], jokers: int = 4, seed: int = 7) -> dict:
+def deal(
+    hand: int,
+    dealer: int,
+    hands: list[list[str]],
+    discard: list[str],
+    pozzetti: list[list[str]],
+    stock_top: list[str],
+    jokers: int = 4,
+    seed: int = 7,
+) -> dict:
     """A full deal: the named cards where given, the rest of the deck shuffled into the stock."""
     rest = deck_counter(2, jokers)
     named: Counter[str] = Counter()
@@ -50,8 +67,15 @@ def deal(hand: int, dealer: int, hands: list[list[str]], discard: list[str], poz
             p.append(pool.pop())
     for h in hands:
         assert len(h) == 11, (hand, h)
-    return {"type": "hand_dealt", "hand": hand, "dealer": dealer, "hands": hands, "discard": discard,
-            "stock": stock_top + pool, "pozzetti": pozzetti}
+    return {
+        "type": "hand_dealt",
+        "hand": hand,
+        "dealer": dealer,
+        "hands": hands,
+        "discard": discard,
+        "stock": stock_top + pool,
+        "pozzetti": pozzetti,
+    }
 
 
 def D(seat: int, card: str) -> dict:
@@ -105,9 +129,18 @@ POZZ_SPADES = ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "4D"
 def anna_720(hand: int, opp_turns: list[list[dict]]) -> list[dict]:
     """Anna: clean 7H..AH and AC AD AS, discard QC, pozzetto con lo scarto;
     next turn 4S..AS clean, discard 4D: closes. 720 points."""
-    t1 = [D(0, "AH"), M(0, f"h{hand}a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]), M(0, f"h{hand}b", ["AC", "AD", "AS"]),
-          X(0, "QC"), P(0, 0)]
-    t2 = [D(0, "4S"), M(0, f"h{hand}c", ["4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]), X(0, "4D")]
+    t1 = [
+        D(0, "AH"),
+        M(0, f"h{hand}a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]),
+        M(0, f"h{hand}b", ["AC", "AD", "AS"]),
+        X(0, "QC"),
+        P(0, 0),
+    ]
+    t2 = [
+        D(0, "4S"),
+        M(0, f"h{hand}c", ["4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]),
+        X(0, "4D"),
+    ]
     return t1, t2
 
 
@@ -129,8 +162,14 @@ def game_2005() -> list[dict]:
     anna3 = ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "JK", "AC", "AD", "AS"]
     pozz3 = ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "4D"]
     ev.append(deal(3, 1, [anna3, BRUNO], ["8C"], [pozz3, []], ["AH"]))
-    ev += [D(0, "AH"), M(0, "h3a", ["JK", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]), M(0, "h3b", ["AC", "AD", "AS"]), P(0, 0),
-           M(0, "h3c", ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]), X(0, "4D")]
+    ev += [
+        D(0, "AH"),
+        M(0, "h3a", ["JK", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]),
+        M(0, "h3b", ["AC", "AD", "AS"]),
+        P(0, 0),
+        M(0, "h3c", ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]),
+        X(0, "4D"),
+    ]
     ev.append(end("went_out", 0, [{"seat": 0, "points": 695}, {"seat": 1, "points": -185}]))
     ev.append(game_over("target_reached", [{"seat": 0, "points": 2135}, {"seat": 1, "points": -490}]))
     return ev
@@ -143,17 +182,29 @@ def four_players() -> list[dict]:
     carla = ["9D", "9S", "3D", "4C", "6C", "7C", "10S", "JS", "QS", "KS", "2D"]
     dario = ["5H", "3S", "4S", "6D", "7S", "8S", "10D", "JD", "AC", "AD", "AS"]
     pozz0 = ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "JK", "KC", "KS", "10H"]
-    ev.append(deal(1, 3, [anna, bruno, carla, dario], ["9C"], [pozz0, []],
-                   ["KD", "6H", "2H", "QS", "4H", "AS", "3C", "KH"]))
+    ev.append(
+        deal(1, 3, [anna, bruno, carla, dario], ["9C"], [pozz0, []], ["KD", "6H", "2H", "QS", "4H", "AS", "3C", "KH"])
+    )
     ev += [D(0, "KD"), M(0, "a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH"]), X(0, "4D")]
     ev += [D(1, "6H"), M(1, "b", ["5C", "5D", "5S"]), X(1, "6H")]
-    ev += [T(2, ["9C", "4D", "6H"]), L(2, "a", ["6H"]), M(2, "c", ["9C", "9D", "9S"]), M(2, "d", ["4C", "2D", "6C", "7C"]), X(2, "3D")]
+    ev += [
+        T(2, ["9C", "4D", "6H"]),
+        L(2, "a", ["6H"]),
+        M(2, "c", ["9C", "9D", "9S"]),
+        M(2, "d", ["4C", "2D", "6C", "7C"]),
+        X(2, "3D"),
+    ]
     ev += [D(3, "2H"), L(3, "b", ["5H"]), M(3, "e", ["AC", "AD", "AS"]), X(3, "6D")]
     ev += [D(0, "QS"), M(0, "f", ["QC", "QD", "QS"]), L(0, "a", ["AH"]), X(0, "KD"), P(0, 0)]
     ev += [D(1, "4H"), X(1, "4H")]
     ev += [D(2, "AS"), M(2, "g", ["JS", "QS", "KS", "AS"]), X(2, "4D")]
     ev += [D(3, "3C"), X(3, "3C")]
-    ev += [D(0, "KH"), M(0, "h", ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "JK"]), M(0, "i", ["KC", "KS", "KH"]), X(0, "10H")]
+    ev += [
+        D(0, "KH"),
+        M(0, "h", ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "JK"]),
+        M(0, "i", ["KC", "KS", "KH"]),
+        X(0, "10H"),
+    ]
     ev.append(end("went_out", 0, [{"team": 0, "points": 770}, {"team": 1, "points": -170}]))
     ev.append(game_over("hands_played", [{"team": 0, "points": 770}, {"team": 1, "points": -170}]))
     return ev
@@ -165,10 +216,22 @@ def natural_pinella() -> list[dict]:
     bruno = ["3S", "4S", "6S", "8S", "10S", "JS", "KS", "5D", "7D", "9C", "JC"]
     pozz = ["6C", "7C", "8C", "2S", "9S", "9D", "9H", "QS", "QD", "QC", "8H"]
     ev.append(deal(1, 1, [anna, bruno], ["10D"], [pozz, []], ["5C", "KC", "JD"]))
-    ev += [D(0, "5C"), M(0, "a", ["AH", "2H", "3H", "4H", "JK", "6H", "7H"]), M(0, "b", ["2C", "3C", "4C", "5C"]), X(0, "KD"), P(0, 0)]
+    ev += [
+        D(0, "5C"),
+        M(0, "a", ["AH", "2H", "3H", "4H", "JK", "6H", "7H"]),
+        M(0, "b", ["2C", "3C", "4C", "5C"]),
+        X(0, "KD"),
+        P(0, 0),
+    ]
     ev += [D(1, "KC"), X(1, "KC")]
-    ev += [D(0, "JD"), L(0, "b", ["6C", "7C", "8C"]), M(0, "c", ["9S", "9D", "9H", "2S"]), M(0, "d", ["QS", "QD", "QC"]),
-           L(0, "a", ["8H"]), X(0, "JD")]
+    ev += [
+        D(0, "JD"),
+        L(0, "b", ["6C", "7C", "8C"]),
+        M(0, "c", ["9S", "9D", "9H", "2S"]),
+        M(0, "d", ["QS", "QD", "QC"]),
+        L(0, "a", ["8H"]),
+        X(0, "JD"),
+    ]
     ev.append(end("went_out", 0))
     ev.append(game_over("hands_played"))
     return ev
@@ -180,9 +243,21 @@ def semi_clean_and_dirty() -> list[dict]:
     bruno = ["3S", "4S", "6S", "8S", "10S", "JS", "KS", "5D", "6C", "9C", "JC"]
     pozz = ["7S", "7C", "7H", "7D", "7S", "7C", "2D", "QS", "QH", "QD", "KS"]
     ev.append(deal(1, 1, [anna, bruno], ["10H"], [pozz, []], ["5C", "4H", "AS"]))
-    ev += [D(0, "5C"), M(0, "a", ["5D", "6D", "7D", "8D", "9D", "10D", "JD", "JK"]), M(0, "b", ["KC", "KD", "KH"]), X(0, "5C"), P(0, 0)]
+    ev += [
+        D(0, "5C"),
+        M(0, "a", ["5D", "6D", "7D", "8D", "9D", "10D", "JD", "JK"]),
+        M(0, "b", ["KC", "KD", "KH"]),
+        X(0, "5C"),
+        P(0, 0),
+    ]
     ev += [D(1, "4H"), X(1, "4H")]
-    ev += [D(0, "AS"), M(0, "c", ["7S", "7C", "7H", "7D", "7S", "7C", "2D"]), M(0, "d", ["QS", "QH", "QD"]), L(0, "b", ["KS"]), X(0, "AS")]
+    ev += [
+        D(0, "AS"),
+        M(0, "c", ["7S", "7C", "7H", "7D", "7S", "7C", "2D"]),
+        M(0, "d", ["QS", "QH", "QD"]),
+        L(0, "b", ["KS"]),
+        X(0, "AS"),
+    ]
     ev.append(end("went_out", 0))
     ev.append(game_over("hands_played"))
     return ev
@@ -196,13 +271,32 @@ def al_volo_con_lo_scarto() -> list[dict]:
     pozz1 = ["4S", "5S", "6S", "7S", "10D", "JD", "QD", "3S", "3D", "3C", "5H"]
     ev.append(deal(1, 1, [anna, bruno], ["KC"], [pozz0, pozz1], ["10C", "KD", "9D", "JH"]))
     # Anna empties her hand by melding: pozzetto al volo, play goes on.
-    ev += [D(0, "10C"), M(0, "a", ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"]), M(0, "b", ["JD", "JH", "JS", "2S"]), P(0, 0),
-           M(0, "c", ["AD", "AC", "AH"]), M(0, "d", ["5D", "6D", "7D"]), X(0, "4H")]
+    ev += [
+        D(0, "10C"),
+        M(0, "a", ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"]),
+        M(0, "b", ["JD", "JH", "JS", "2S"]),
+        P(0, 0),
+        M(0, "c", ["AD", "AC", "AH"]),
+        M(0, "d", ["5D", "6D", "7D"]),
+        X(0, "4H"),
+    ]
     # Bruno empties his hand by the discard: pozzetto con lo scarto, played next turn.
-    ev += [D(1, "KD"), M(1, "e", ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]), M(1, "f", ["QC", "QD", "QS"]), X(1, "KD"), P(1, 1)]
+    ev += [
+        D(1, "KD"),
+        M(1, "e", ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]),
+        M(1, "f", ["QC", "QD", "QS"]),
+        X(1, "KD"),
+        P(1, 1),
+    ]
     ev += [D(0, "9D"), X(0, "9D")]
-    ev += [D(1, "JH"), M(1, "g", ["4S", "5S", "6S", "7S"]), M(1, "h", ["10D", "JD", "QD"]), M(1, "i", ["3S", "3D", "3C"]),
-           L(1, "e", ["JH"]), X(1, "5H")]
+    ev += [
+        D(1, "JH"),
+        M(1, "g", ["4S", "5S", "6S", "7S"]),
+        M(1, "h", ["10D", "JD", "QD"]),
+        M(1, "i", ["3S", "3D", "3C"]),
+        L(1, "e", ["JH"]),
+        X(1, "5H"),
+    ]
     ev.append(end("went_out", 1, [{"seat": 0, "points": 325}, {"seat": 1, "points": 460}]))
     ev.append(game_over("hands_played", [{"seat": 0, "points": 325}, {"seat": 1, "points": 460}]))
     return ev
@@ -268,7 +362,15 @@ def dispute() -> list[dict]:
     ev += [T(0, ["9C"]), M(0, "a", ["3H", "4H", "5H"]), M(0, "k", ["KC", "KD", "KS", "QS"]), X(0, "9C")]
     # 7: BUR-TURN-1 (lay-off on Anna's meld); 8: ALL-TURN-2 (a second draw)
     ev += [D(1, "6H"), L(1, "a", ["6H"]), D(1, "10S"), X(1, "10S")]
-    ev.append({"type": "penalty_assessed", "seat": 1, "points": -50, "rule": "BUR-TURN-1", "note": "laid off on the opponents' meld"})
+    ev.append(
+        {
+            "type": "penalty_assessed",
+            "seat": 1,
+            "points": -50,
+            "rule": "BUR-TURN-1",
+            "note": "laid off on the opponents' meld",
+        }
+    )
     # 11: back to just after Bruno's draw (position 6); the lay-off, the second draw and its discard no longer count
     ev.append({"type": "position_restored", "target": 6, "reason": "lay-off on the other side and second draw undone"})
     ev += [X(1, "6H")]

@@ -27,7 +27,11 @@ def main(paths: list[str]) -> int:
             out = {"error": err.as_json()}
         target = p.with_name(p.name[: -len(".jsonl")] + ".expected.json")
         target.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
-        print(f"{target}: {len(out.get('audit', {}).get('findings', []))} findings" if "audit" in out else f"{target}: rejected")
+        print(
+            f"{target}: {len(out.get('audit', {}).get('findings', []))} findings"
+            if "audit" in out
+            else f"{target}: rejected"
+        )
     return 0
 
 

@@ -49,9 +49,15 @@ def s40_elimination() -> list[dict]:
     return [
         *three_player_hand(claim(0, 68, 100)),
         deal(CHIUSURA, "KD", "-", dealer=0, hand=2, up="9C"),
-        draw(1, "7S"), discard(1, "7S"),
-        draw(0, "KS"), meld(0, "a", "AH 2H 3H 4H"), meld(0, "b", "2C 2D 2S"), meld(0, "c", "3C 3D 3S"), meld(0, "d", "4C 4D 4S"),
-        discard(0, "KS"), went_out(0, claim(0, 200, 0)),
+        draw(1, "7S"),
+        discard(1, "7S"),
+        draw(0, "KS"),
+        meld(0, "a", "AH 2H 3H 4H"),
+        meld(0, "b", "2C 2D 2S"),
+        meld(0, "c", "3C 3D 3S"),
+        meld(0, "d", "4C 4D 4S"),
+        discard(0, "KS"),
+        went_out(0, claim(0, 200, 0)),
         ended("elimination", [0, 268, 100]),
     ]
 
@@ -59,9 +65,19 @@ def s40_elimination() -> list[dict]:
 def s40_openings() -> list[dict]:
     """Anna opens with 39 (7♥8♥9♥ 24 + 5♣5♦5♠ 15): S40-OPEN-1; Bruno with
     exactly 40 (Q♦K♦A♦ 31 + 3♣3♦3♠ 9): legal. Hand stalled: 0 each."""
-    return [deal("7H 8H 9H 5C 5D 5S KD", "QD KD AD 3C 3D 3S KC"), draw(0, "2S"),
-            meld(0, "a", "7H 8H 9H"), meld(0, "b", "5C 5D 5S"), discard(0, "KD"),
-            draw(1, "2H"), meld(1, "c", "QD KD AD"), meld(1, "d", "3C 3D 3S"), discard(1, "KC"), STALLED, ended("abandoned")]
+    return [
+        deal("7H 8H 9H 5C 5D 5S KD", "QD KD AD 3C 3D 3S KC"),
+        draw(0, "2S"),
+        meld(0, "a", "7H 8H 9H"),
+        meld(0, "b", "5C 5D 5S"),
+        discard(0, "KD"),
+        draw(1, "2H"),
+        meld(1, "c", "QD KD AD"),
+        meld(1, "d", "3C 3D 3S"),
+        discard(1, "KC"),
+        STALLED,
+        ended("abandoned"),
+    ]
 
 
 def s40_jolly_swap() -> list[dict]:
@@ -70,10 +86,23 @@ def s40_jolly_swap() -> list[dict]:
     (wrong: it stands for Q♣ or Q♦, S40-SWAP-1) and keeps both jokers (legal:
     ``freed_joker_must_be_melded`` is off). Anna takes Bruno's K♥ and does not
     meld it: S40-PILE-2. Stalled: 0 each."""
-    return [deal("7H JK 9H QS QH JK KD", "JS JH JD 4C 5C 6C 8H QS KH"), draw(0, "2S"),
-            meld(0, "a", "7H JK 9H"), meld(0, "b", "QS QH JK"), discard(0, "KD"),
-            draw(1, "3D"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), swap(1, "a", "8H"), swap(1, "b", "QS"), discard(1, "KH"),
-            take(0, "KH"), discard(0, "2S"), STALLED, ended("abandoned")]
+    return [
+        deal("7H JK 9H QS QH JK KD", "JS JH JD 4C 5C 6C 8H QS KH"),
+        draw(0, "2S"),
+        meld(0, "a", "7H JK 9H"),
+        meld(0, "b", "QS QH JK"),
+        discard(0, "KD"),
+        draw(1, "3D"),
+        meld(1, "c", "JS JH JD"),
+        meld(1, "d", "4C 5C 6C"),
+        swap(1, "a", "8H"),
+        swap(1, "b", "QS"),
+        discard(1, "KH"),
+        take(0, "KH"),
+        discard(0, "2S"),
+        STALLED,
+        ended("abandoned"),
+    ]
 
 
 def s40_restock(seed: int = 40) -> list[dict]:
@@ -83,9 +112,11 @@ def s40_restock(seed: int = 40) -> list[dict]:
     rng = random.Random(seed)
     cards = standard_deck(2, 4)
     rng.shuffle(cards)
-    hands = [sorted(cards[i * 13:(i + 1) * 13]) for i in range(6)]
+    hands = [sorted(cards[i * 13 : (i + 1) * 13]) for i in range(6)]
     up, stock = cards[78], cards[79:]
-    events: list[dict] = [{"type": "hand_dealt", "hand": 1, "dealer": 5, "hands": hands, "discard": [up], "stock": stock, "_fill": False}]
+    events: list[dict] = [
+        {"type": "hand_dealt", "hand": 1, "dealer": 5, "hands": hands, "discard": [up], "stock": stock, "_fill": False}
+    ]
     pile = [up]
     for i, card in enumerate(stock):
         events += [draw(i % 6, card), discard(i % 6, card)]
@@ -111,17 +142,52 @@ def r51_elimination() -> list[dict]:
     Hand 2: Anna deals, Bruno and Carla never meld; Anna goes out all at once
     in her second turn: 200 each. Bruno 278, Carla 300: both out, Anna wins."""
     return [
-        deal(ANNA51, "9C QS QH QC 9S 10S JS AC KD 7C 2S JK JK 5C", "2H 3H 4H 6D 7D 10H JC QD KC AD 8C 3C 4C 5S", up="JH", fill=False),
-        draw(0, "QD"), discard(0, "QD"), draw(1, "4S"), discard(1, "9C"), draw(2, "8S"), discard(2, "8S"),
-        draw(0, "AS"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H 8H"), discard(0, "AS"),
-        draw(1, "KH"), meld(1, "c", "QS QH QC"), meld(1, "d", "9S 10S JS"), discard(1, "KH"),
-        draw(2, "8H"), discard(2, "8H"),
-        draw(0, "7D"), meld(0, "e", "3D 4D 5D 6D 7D"), meld(0, "f", "9D 9H 9S"), discard(0, "10C"), went_out(0, claim(0, 78, 100)),
+        deal(
+            ANNA51,
+            "9C QS QH QC 9S 10S JS AC KD 7C 2S JK JK 5C",
+            "2H 3H 4H 6D 7D 10H JC QD KC AD 8C 3C 4C 5S",
+            up="JH",
+            fill=False,
+        ),
+        draw(0, "QD"),
+        discard(0, "QD"),
+        draw(1, "4S"),
+        discard(1, "9C"),
+        draw(2, "8S"),
+        discard(2, "8S"),
+        draw(0, "AS"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H 8H"),
+        discard(0, "AS"),
+        draw(1, "KH"),
+        meld(1, "c", "QS QH QC"),
+        meld(1, "d", "9S 10S JS"),
+        discard(1, "KH"),
+        draw(2, "8H"),
+        discard(2, "8H"),
+        draw(0, "7D"),
+        meld(0, "e", "3D 4D 5D 6D 7D"),
+        meld(0, "f", "9D 9H 9S"),
+        discard(0, "10C"),
+        went_out(0, claim(0, 78, 100)),
         deal(ANNA51, "2C", "3C", dealer=0, hand=2, up="JH"),
-        draw(1, "5S"), discard(1, "2C"), draw(2, "5H"), discard(2, "3C"), draw(0, "QD"), discard(0, "QD"),
-        draw(1, "AH"), discard(1, "AH"), draw(2, "AD"), discard(2, "AD"),
-        draw(0, "7D"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H 8H"), meld(0, "c", "3D 4D 5D 6D 7D"), meld(0, "d", "9D 9H 9S"),
-        discard(0, "10C"), went_out(0, claim(0, 200, 200)),
+        draw(1, "5S"),
+        discard(1, "2C"),
+        draw(2, "5H"),
+        discard(2, "3C"),
+        draw(0, "QD"),
+        discard(0, "QD"),
+        draw(1, "AH"),
+        discard(1, "AH"),
+        draw(2, "AD"),
+        discard(2, "AD"),
+        draw(0, "7D"),
+        meld(0, "a", "KS KH KC"),
+        meld(0, "b", "6H 7H 8H"),
+        meld(0, "c", "3D 4D 5D 6D 7D"),
+        meld(0, "d", "9D 9H 9S"),
+        discard(0, "10C"),
+        went_out(0, claim(0, 200, 200)),
         ended("elimination", [0, 278, 300]),
     ]
 
@@ -132,13 +198,26 @@ def r51_violations() -> list[dict]:
     R51-OPEN-2); Bruno melds 5♥JK7♥8♥ in his second turn (joker inside:
     R51-MELD-1) with Q♠Q♥Q♦ 30 (5+7+8+6 = 26 more: 56); Anna swaps 4♦ for
     Bruno's joker (wrong card: it stands for 6♥, R51-SWAP-1). Stalled: 0 each."""
-    return [deal("JC QC KS KH KC 2D 4D", "5H 7H 8H JK QS QH QD 9C", up="10C"),
-            take(0, "10C"), meld(0, "a", "10C JC QC"), meld(0, "b", "KS KH KC"), discard(0, "2D"),
-            draw(1, "3S"), discard(1, "9C"),
-            draw(0, "4S"), discard(0, "4S"),
-            draw(1, "3H"), meld(1, "c", "5H JK 7H 8H"), meld(1, "d", "QS QH QD"), discard(1, "3H"),
-            draw(0, "2S"), swap(0, "c", "4D"), discard(0, "2S"),
-            STALLED, ended("abandoned")]
+    return [
+        deal("JC QC KS KH KC 2D 4D", "5H 7H 8H JK QS QH QD 9C", up="10C"),
+        take(0, "10C"),
+        meld(0, "a", "10C JC QC"),
+        meld(0, "b", "KS KH KC"),
+        discard(0, "2D"),
+        draw(1, "3S"),
+        discard(1, "9C"),
+        draw(0, "4S"),
+        discard(0, "4S"),
+        draw(1, "3H"),
+        meld(1, "c", "5H JK 7H 8H"),
+        meld(1, "d", "QS QH QD"),
+        discard(1, "3H"),
+        draw(0, "2S"),
+        swap(0, "c", "4D"),
+        discard(0, "2S"),
+        STALLED,
+        ended("abandoned"),
+    ]
 
 
 FIXTURES = {

@@ -23,7 +23,14 @@ NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
 
 def deal(*hands: str, up: str = "10C", dealer: int | None = None, hand: int = 1, fill: bool = True) -> dict:
     """A ``hand_dealt`` (dealer: the last seat by default, so seat 0 starts)."""
-    return {"type": "hand_dealt", "hand": hand, "dealer": dealer, "hands": [h.split() for h in hands], "discard": [up], "_fill": fill}
+    return {
+        "type": "hand_dealt",
+        "hand": hand,
+        "dealer": dealer,
+        "hands": [h.split() for h in hands],
+        "discard": [up],
+        "_fill": fill,
+    }
 
 
 def draw(seat: int, card: str) -> dict:
@@ -60,11 +67,25 @@ def went_out(seat: int, claimed: list | None = None) -> dict:
     return e
 
 
-def record_lines(events: list[dict], *, players: int = 2, size: int = 13, variant: str = "scala40", ruleset: str | None = None,
-                 options: dict | None = None, game_id: str = "t", names: tuple[str, ...] | None = None) -> list[str]:
+def record_lines(
+    events: list[dict],
+    *,
+    players: int = 2,
+    size: int = 13,
+    variant: str = "scala40",
+    ruleset: str | None = None,
+    options: dict | None = None,
+    game_id: str = "t",
+    names: tuple[str, ...] | None = None,
+) -> list[str]:
     """The record's JSON lines (``game_started`` first)."""
-    head = {"type": "game_started", "format": "rummy-ledger/1", "game_id": game_id, "variant": variant,
-            "players": [{"seat": i, "name": (names or NAMES)[i]} for i in range(players)]}
+    head = {
+        "type": "game_started",
+        "format": "rummy-ledger/1",
+        "game_id": game_id,
+        "variant": variant,
+        "players": [{"seat": i, "name": (names or NAMES)[i]} for i in range(players)],
+    }
     if ruleset:
         head["ruleset"] = ruleset
     if options:
@@ -96,11 +117,25 @@ def three_player_hand(claimed: list | None = None) -> list[dict]:
     """Anna opens (60) and goes out in her second turn; Bruno opened (45) and
     keeps A♠ K♥ JK 2♣ 9♦ 8♦ 3♦; Carla never opens (her cards: 101 points)."""
     return [
-        deal("6H 7H 8H 9H QS QH QC 2D 3D 4D 5S 5H 5D", "JS JH JD 4C 5C 6C 7C AS KH JK 2C 9D 8D",
-             "2H 3H 4H 6D 7D 10H JC QD KC AC AD 9C 8C", up="10C"),
-        draw(0, "KD"), meld(0, "a", "6H 7H 8H 9H"), meld(0, "b", "QS QH QC"), discard(0, "KD"),
-        draw(1, "3D"), meld(1, "c", "JS JH JD"), meld(1, "d", "4C 5C 6C"), discard(1, "7C"),
-        draw(2, "KS"), discard(2, "KS"),
-        draw(0, "10S"), meld(0, "e", "2D 3D 4D"), meld(0, "f", "5S 5H 5D"), discard(0, "10S"),
+        deal(
+            "6H 7H 8H 9H QS QH QC 2D 3D 4D 5S 5H 5D",
+            "JS JH JD 4C 5C 6C 7C AS KH JK 2C 9D 8D",
+            "2H 3H 4H 6D 7D 10H JC QD KC AC AD 9C 8C",
+            up="10C",
+        ),
+        draw(0, "KD"),
+        meld(0, "a", "6H 7H 8H 9H"),
+        meld(0, "b", "QS QH QC"),
+        discard(0, "KD"),
+        draw(1, "3D"),
+        meld(1, "c", "JS JH JD"),
+        meld(1, "d", "4C 5C 6C"),
+        discard(1, "7C"),
+        draw(2, "KS"),
+        discard(2, "KS"),
+        draw(0, "10S"),
+        meld(0, "e", "2D 3D 4D"),
+        meld(0, "f", "5S 5H 5D"),
+        discard(0, "10S"),
         went_out(0, claimed),
     ]

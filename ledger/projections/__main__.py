@@ -20,7 +20,9 @@ from ledger.projections.analytics import DEFAULT_BATCH, analytics_path, update
 @click.option("--db", default=None, metavar="PATH|URL", help="The store (as rummy-ledger --db).")
 @click.option("--analytics", default=None, metavar="PATH", help="The DuckDB file (default: beside the store).")
 @click.option("--rebuild", is_flag=True, help="Drop the view and build it again.")
-@click.option("--batch", type=click.IntRange(1), default=DEFAULT_BATCH, show_default=True, help="Events per transaction.")
+@click.option(
+    "--batch", type=click.IntRange(1), default=DEFAULT_BATCH, show_default=True, help="Events per transaction."
+)
 @click.option("--wait", type=float, default=None, help="Seconds to wait for another process using the view.")
 def main(db: str | None, analytics: str | None, rebuild: bool, batch: int, wait: float | None) -> None:
     """Apply the store's new events to the analytics view."""
@@ -33,7 +35,10 @@ def main(db: str | None, analytics: str | None, rebuild: bool, batch: int, wait:
         sys.exit(2)
     finally:
         app.close()
-    click.echo(f"{result.notifications} events applied, {result.games} games (re)built; view {path} at event " f"{result.position or 0}")
+    click.echo(
+        f"{result.notifications} events applied, {result.games} games (re)built; view {path} at event "
+        f"{result.position or 0}"
+    )
 
 
 if __name__ == "__main__":

@@ -77,7 +77,13 @@ class Undecodable(msgspec.Struct, frozen=True, kw_only=True):
 
 #: errors of one game's data (not of the machine): that game is skipped, the others go on
 GAME_DATA_ERRORS: tuple[type[Exception], ...] = (
-    LedgerError, ValueError, TypeError, LookupError, OverflowError, ArithmeticError, msgspec.MsgspecError,
+    LedgerError,
+    ValueError,
+    TypeError,
+    LookupError,
+    OverflowError,
+    ArithmeticError,
+    msgspec.MsgspecError,
 )
 #: a stored event that does not decode (the store's error or the game data's)
 _DECODE_ERRORS: tuple[type[Exception], ...] = (EventSourcingError, *GAME_DATA_ERRORS)
@@ -89,10 +95,20 @@ def domain_event_or_undecodable(app: LedgerApp, notification: Any) -> Any:
         return app.mapper.to_domain_event(notification)
     except _DECODE_ERRORS as exc:
         state = notification.state
-        raw = bytes(state).decode("utf-8", "replace") if isinstance(state, (bytes, bytearray, memoryview)) else str(state)
-        reason = exc.reason if isinstance(exc, StoredEventError) else f"the stored event does not decode ({type(exc).__name__}: {exc})"
-        return Undecodable(originator_id=notification.originator_id, originator_version=notification.originator_version,
-                           raw=raw, error=f"position {notification.originator_version - 1}: {reason}")
+        raw = (
+            bytes(state).decode("utf-8", "replace") if isinstance(state, (bytes, bytearray, memoryview)) else str(state)
+        )
+        reason = (
+            exc.reason
+            if isinstance(exc, StoredEventError)
+            else f"the stored event does not decode ({type(exc).__name__}: {exc})"
+        )
+        return Undecodable(
+            originator_id=notification.originator_id,
+            originator_version=notification.originator_version,
+            raw=raw,
+            error=f"position {notification.originator_version - 1}: {reason}",
+        )
 
 
 def analytics_path(db: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -114,7 +130,9 @@ def analytics_path(db: str | None = None, environ: Mapping[str, str] | None = No
         return environ[ANALYTICS_ENV_VAR]
     env = {**environ, **store_env(db, environ)}
     if env.get("PERSISTENCE_MODULE", "").endswith("postgres"):
-        name = env.get("POSTGRES_DBNAME", "ledger") + (f"-{env['POSTGRES_SCHEMA']}" if env.get("POSTGRES_SCHEMA") else "")
+        name = env.get("POSTGRES_DBNAME", "ledger") + (
+            f"-{env['POSTGRES_SCHEMA']}" if env.get("POSTGRES_SCHEMA") else ""
+        )
         return name + ANALYTICS_SUFFIX
     sqlite = env.get("SQLITE_DBNAME", "ledger.db")
     if sqlite.startswith("file:") or ":memory:" in sqlite:
@@ -159,7 +177,9 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
             return 0
         new: dict[str, list[tuple[int, Any]]] = {}
         for domain_event, _ in items:
-            new.setdefault(_hex(domain_event.originator_id), []).append((domain_event.originator_version - 1, domain_event))
+            new.setdefault(_hex(domain_event.originator_id), []).append(
+                (domain_event.originator_version - 1, domain_event)
+            )
         prior = self.view.stored_events([s for s, evs in new.items() if evs[0][0] != 0])
         rows = empty_rows()
         replaced: list[str] = []
@@ -168,8 +188,13 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
             earlier = [(pos, raw) for pos, raw in prior.get(stream, []) if pos < first_new]
             positions = [p for p, _ in earlier] + [p for p, _ in fresh]
             if positions != list(range(len(positions))):
-                raise AnalyticsError(f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run " "`analytics update --rebuild`")
-            texts = [raw for _, raw in earlier] + [d.raw if isinstance(d, Undecodable) else encode_event(d.event).decode() for _, d in fresh]
+                raise AnalyticsError(
+                    f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run "
+                    "`analytics update --rebuild`"
+                )
+            texts = [raw for _, raw in earlier] + [
+                d.raw if isinstance(d, Undecodable) else encode_event(d.event).decode() for _, d in fresh
+            ]
             game = _game_id(texts[0]) or stream
             try:
                 events: list[tuple[Event, str]] = []
@@ -210,7 +235,11 @@ _SKIP_ERRORS: tuple[type[Exception], ...] = (_Skip, *GAME_DATA_ERRORS)
 
 
 def _hex(originator_id: Any) -> str:
-    return originator_id.hex if hasattr(originator_id, "hex") and not isinstance(originator_id, str) else str(originator_id).replace("-", "")
+    return (
+        originator_id.hex
+        if hasattr(originator_id, "hex") and not isinstance(originator_id, str)
+        else str(originator_id).replace("-", "")
+    )
 
 
 def _game_id(raw: str) -> str | None:
@@ -282,8 +311,15 @@ def catch_up(
         start = page[-1].id
         if progress is not None:
             progress(start - origin, total)
-    return UpdateResult(path=view.path, notifications=done, games=games, batches=batches, position=view.max_tracking_id(name),
-                        rebuilt=view.rebuilt, skipped=tuple(projection.skipped))
+    return UpdateResult(
+        path=view.path,
+        notifications=done,
+        games=games,
+        batches=batches,
+        position=view.max_tracking_id(name),
+        rebuilt=view.rebuilt,
+        skipped=tuple(projection.skipped),
+    )
 
 
 def _whole_game_page(app: LedgerApp, start: int | None, batch_size: int, last: int) -> list[Any]:

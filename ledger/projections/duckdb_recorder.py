@@ -54,7 +54,9 @@ SANDBOX: dict[str, Any] = {
 }
 
 
-def open_duckdb(path: str, *, read_only: bool = False, wait: float = 0.0, sandbox: bool = False) -> duckdb.DuckDBPyConnection:
+def open_duckdb(
+    path: str, *, read_only: bool = False, wait: float = 0.0, sandbox: bool = False
+) -> duckdb.DuckDBPyConnection:
     """Connect to the DuckDB file ``path``, waiting up to ``wait`` seconds while
     another process holds it. Raises :class:`AnalyticsBusyError` when it stays
     locked and :class:`AnalyticsError` for other failures (a read-only open of
@@ -80,7 +82,8 @@ def open_duckdb(path: str, *, read_only: bool = False, wait: float = 0.0, sandbo
                 waited = f" after waiting {wait:g}s" if wait > 0 else ""
                 raise AnalyticsBusyError(
                     f"analytics view {path} is in use by another process ({holder}){waited}; "
-                    "another `analytics update`, `export` or `query` is running: try again when it ends, or " "pass --wait SECONDS"
+                    "another `analytics update`, `export` or `query` is running: try again when it ends, or "
+                    "pass --wait SECONDS"
                 ) from None
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
@@ -146,7 +149,10 @@ class DuckDBTrackingRecorder(TrackingRecorder):
             con.execute("COMMIT")
             self.rebuilt = True
         con.execute("BEGIN")
-        con.execute("CREATE TABLE IF NOT EXISTS tracking (application_name VARCHAR PRIMARY KEY, notification_id BIGINT " "NOT NULL)")
+        con.execute(
+            "CREATE TABLE IF NOT EXISTS tracking (application_name VARCHAR PRIMARY KEY, notification_id BIGINT "
+            "NOT NULL)"
+        )
         for table in TABLES:
             con.execute(create_statement(table))
         con.execute(
@@ -183,7 +189,9 @@ class DuckDBTrackingRecorder(TrackingRecorder):
 
     @staticmethod
     def _max_tracking_id(cur: duckdb.DuckDBPyConnection, application_name: str) -> int | None:
-        found = cur.execute("SELECT notification_id FROM tracking WHERE application_name = ?", [application_name]).fetchall()
+        found = cur.execute(
+            "SELECT notification_id FROM tracking WHERE application_name = ?", [application_name]
+        ).fetchall()
         return int(found[0][0]) if found else None
 
     # --- the view's own API ---------------------------------------------------
@@ -207,7 +215,8 @@ class DuckDBTrackingRecorder(TrackingRecorder):
                     found = [
                         (stream_of[game], position, raw)
                         for game, position, raw in cur.execute(
-                            f"SELECT game, position, json FROM events WHERE game IN ({marks}) ORDER BY game, position", list(stream_of)
+                            f"SELECT game, position, json FROM events WHERE game IN ({marks}) ORDER BY game, position",
+                            list(stream_of),
                         ).fetchall()
                     ]
             finally:
@@ -218,7 +227,12 @@ class DuckDBTrackingRecorder(TrackingRecorder):
         return out
 
     def replace_games(
-        self, games: Iterable[str], rows: Mapping[str, list[tuple]], tracking: Tracking, *, after: int | None | EllipsisType = ...
+        self,
+        games: Iterable[str],
+        rows: Mapping[str, list[tuple]],
+        tracking: Tracking,
+        *,
+        after: int | None | EllipsisType = ...,
     ) -> None:
         """In one transaction: delete every row of ``games`` (game ids), insert
         ``rows`` (``{table: [row tuple, ...]}``) and move the tracking position of
@@ -258,7 +272,9 @@ class DuckDBTrackingRecorder(TrackingRecorder):
                             cur.execute(f"INSERT INTO {table} SELECT * FROM _rows")
                             cur.unregister("_rows")
                     if current is None:
-                        cur.execute("INSERT INTO tracking VALUES (?, ?)", [tracking.application_name, tracking.notification_id])
+                        cur.execute(
+                            "INSERT INTO tracking VALUES (?, ?)", [tracking.application_name, tracking.notification_id]
+                        )
                     else:
                         cur.execute(
                             "UPDATE tracking SET notification_id = ? WHERE application_name = ?",

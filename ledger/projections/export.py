@@ -20,7 +20,11 @@ import msgspec
 
 from ledger.projections.tables import TABLES
 
-FORMATS = {"parquet": ("parquet", "(FORMAT parquet, COMPRESSION zstd)"), "csv": ("csv", "(FORMAT csv, HEADER)"), "jsonl": ("jsonl", "(FORMAT json)")}
+FORMATS = {
+    "parquet": ("parquet", "(FORMAT parquet, COMPRESSION zstd)"),
+    "csv": ("csv", "(FORMAT csv, HEADER)"),
+    "jsonl": ("jsonl", "(FORMAT json)"),
+}
 
 
 class Selection(msgspec.Struct, frozen=True, kw_only=True):
@@ -84,7 +88,12 @@ def table_query(table: str, where: str = "TRUE", *, json_lists: bool = False) ->
     names = [c.name for c in columns]
     order = ", ".join(n for n in ("game", "hand", "position", "view", "side", "seat", "meld") if n in names)
     if json_lists:
-        select = ", ".join(f"to_json({_q(c.name)})::VARCHAR AS {_q(c.name)}" if ("[]" in c.type or c.type.startswith("MAP")) else _q(c.name) for c in columns)
+        select = ", ".join(
+            f"to_json({_q(c.name)})::VARCHAR AS {_q(c.name)}"
+            if ("[]" in c.type or c.type.startswith("MAP"))
+            else _q(c.name)
+            for c in columns
+        )
     else:
         select = "*"
     return f"SELECT {select} FROM {table} WHERE {where} ORDER BY {order}"
@@ -122,7 +131,9 @@ def export_tables(
         query = table_query(table, "game IN (SELECT game FROM _chosen)", json_lists=fmt == "csv")
         path = str(target).replace("'", "''")
         con.execute(f"COPY ({query}) TO '{path}' {options}")
-        counts[table] = int(con.execute(f"SELECT count(*) FROM {table} WHERE game IN (SELECT game FROM _chosen)").fetchall()[0][0])
+        counts[table] = int(
+            con.execute(f"SELECT count(*) FROM {table} WHERE game IN (SELECT game FROM _chosen)").fetchall()[0][0]
+        )
         if progress is not None:
             progress(table, counts[table])
     con.execute("DROP TABLE _chosen")

@@ -36,7 +36,13 @@ from ledger.views import describe
 Rows = dict[str, list[tuple]]
 
 #: errors that make a game unreplayable with this build (recorded in ``games.error``)
-REPLAY_ERRORS: tuple[type[BaseException], ...] = (LedgerError, ValueError, LookupError, ImportError, NotImplementedError)
+REPLAY_ERRORS: tuple[type[BaseException], ...] = (
+    LedgerError,
+    ValueError,
+    LookupError,
+    ImportError,
+    NotImplementedError,
+)
 
 
 def empty_rows() -> Rows:
@@ -137,10 +143,21 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
         state = folded[pos] if pos < len(folded) else None
         at = parse_at(e.at)
         started_at = started_at or at
-        rows["events"].append((
-            game, pos, (state.hand or None) if state is not None else None, getattr(e, "seat", None), e.type,
-            getattr(e, "meld", None), event_cards(e), at, describe(e, state), pos in undone, raw,
-        ))
+        rows["events"].append(
+            (
+                game,
+                pos,
+                (state.hand or None) if state is not None else None,
+                getattr(e, "seat", None),
+                e.type,
+                getattr(e, "meld", None),
+                event_cards(e),
+                at,
+                describe(e, state),
+                pos in undone,
+                raw,
+            )
+        )
 
     final = folded[-1] if folded and error is None else None
     players = sorted(first.players, key=lambda p: p.seat)
@@ -152,11 +169,32 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
     options = json.dumps(first.options, sort_keys=True) if first.options else None
     names = [p.name for p in players]
     if final is None:
-        rows["games"].append((
-            game, stream, first.variant, first.ruleset, options, names, len(players), None, meta,
-            first.meta.tournament if first.meta else None, _meta_date(first, started_at), started_at,
-            len(events), None, None, None, None, None, None, None, None, error,
-        ))
+        rows["games"].append(
+            (
+                game,
+                stream,
+                first.variant,
+                first.ruleset,
+                options,
+                names,
+                len(players),
+                None,
+                meta,
+                first.meta.tournament if first.meta else None,
+                _meta_date(first, started_at),
+                started_at,
+                len(events),
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                error,
+            )
+        )
         return rows
 
     adjudicated = score_sheet(final)
@@ -166,14 +204,36 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
     def side_names(side: int | None) -> list[str] | None:
         return None if side is None else [final.name(s) for s in final.seats_of(side)]
 
-    rows["games"].append((
-        game, stream, first.variant, final.rules.ruleset, options, names, final.n_seats, adjudicated.unit, meta,
-        first.meta.tournament if first.meta else None, _meta_date(first, started_at), started_at,
-        len(events), final.hand, len(final.results), final.ended, adjudicated.winner, side_names(adjudicated.winner),
-        list(adjudicated.totals), list(as_played.totals), len(audit.findings), None,
-    ))
+    rows["games"].append(
+        (
+            game,
+            stream,
+            first.variant,
+            final.rules.ruleset,
+            options,
+            names,
+            final.n_seats,
+            adjudicated.unit,
+            meta,
+            first.meta.tournament if first.meta else None,
+            _meta_date(first, started_at),
+            started_at,
+            len(events),
+            final.hand,
+            len(final.results),
+            final.ended,
+            adjudicated.winner,
+            side_names(adjudicated.winner),
+            list(adjudicated.totals),
+            list(as_played.totals),
+            len(audit.findings),
+            None,
+        )
+    )
     rows["findings"] = [(game, f.position, f.hand, f.seat, f.rule, f.message) for f in audit.findings]
-    rows["scores"] = _score_rows(game, adjudicated, "adjudicated", side_names) + _score_rows(game, as_played, "as_played", side_names)
+    rows["scores"] = _score_rows(game, adjudicated, "adjudicated", side_names) + _score_rows(
+        game, as_played, "as_played", side_names
+    )
     _hand_rows(game, [e for e, _ in events], folded, audit.findings, rows)
     return rows
 
@@ -183,10 +243,21 @@ def _score_rows(game: str, sheet: ScoreSheet, view: str, side_names: Any) -> lis
     team = sheet.unit == "team"
     for h in sheet.hands:
         for ln in h.lines:
-            out.append((
-                game, h.hand, view, sheet.unit, ln.side, None if team else ln.side, ln.side if team else None,
-                side_names(ln.side), ln.points, dict(ln.breakdown), ln.claimed,
-            ))
+            out.append(
+                (
+                    game,
+                    h.hand,
+                    view,
+                    sheet.unit,
+                    ln.side,
+                    None if team else ln.side,
+                    ln.side if team else None,
+                    side_names(ln.side),
+                    ln.points,
+                    dict(ln.breakdown),
+                    ln.claimed,
+                )
+            )
     return out
 
 
@@ -208,18 +279,42 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
         result = results.get(hand)
         restored = sum(1 for p in range(first_pos, last_pos + 1) if events[p].type == "position_restored")
         seat = result.seat if result is not None else None
-        rows["hands"].append((
-            game, hand, folded[first_pos].dealer, first_pos, last_pos, last_pos - first_pos + 1,
-            result.reason if result is not None else None, seat, final.name(seat) if seat is not None else None,
-            sum(end.turns), end.stock_count, restored, per_hand.get(hand, 0),
-        ))
+        rows["hands"].append(
+            (
+                game,
+                hand,
+                folded[first_pos].dealer,
+                first_pos,
+                last_pos,
+                last_pos - first_pos + 1,
+                result.reason if result is not None else None,
+                seat,
+                final.name(seat) if seat is not None else None,
+                sum(end.turns),
+                end.stock_count,
+                restored,
+                per_hand.get(hand, 0),
+            )
+        )
         for m in end.melds:
             lab = dict(label(m)) if label is not None else None
             burraco = lab.get("burraco") if lab else None
             points = lab.get("points") if lab else None
-            rows["melds"].append((
-                game, hand, m.id, m.seat, m.side, m.info.kind, list(m.cards), len(m.cards), m.info.wild_count,
-                m.info.valid, m.laid_at, burraco if isinstance(burraco, str) else None,
-                points if isinstance(points, int) and not isinstance(points, bool) else None,
-                json.dumps(lab, sort_keys=True, default=str) if lab else None,
-            ))
+            rows["melds"].append(
+                (
+                    game,
+                    hand,
+                    m.id,
+                    m.seat,
+                    m.side,
+                    m.info.kind,
+                    list(m.cards),
+                    len(m.cards),
+                    m.info.wild_count,
+                    m.info.valid,
+                    m.laid_at,
+                    burraco if isinstance(burraco, str) else None,
+                    points if isinstance(points, int) and not isinstance(points, bool) else None,
+                    json.dumps(lab, sort_keys=True, default=str) if lab else None,
+                )
+            )

@@ -45,18 +45,27 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("unit", "VARCHAR", "what a scoring side is: `seat` or `team`"),
         Column("meta", "MAP(VARCHAR, VARCHAR)", "the record's `meta` (tournament, round, table, date, referee, site)"),
         Column("tournament", "VARCHAR", "`meta.tournament`"),
-        Column("date", "DATE", "`meta.date` when it is an ISO date, else the date of the first `at`; NULL when neither"),
+        Column(
+            "date", "DATE", "`meta.date` when it is an ISO date, else the date of the first `at`; NULL when neither"
+        ),
         Column("started_at", "TIMESTAMPTZ", "`at` of the first event that has one (UTC)"),
         Column("events", "INTEGER", "events in the record (positions 0..events-1)"),
         Column("hands", "INTEGER", "hands dealt"),
         Column("hands_scored", "INTEGER", "hands closed by `hand_ended` (scored)"),
         Column("ended", "VARCHAR", "`game_ended` reason; NULL while the game goes on"),
-        Column("winner", "INTEGER", "winning side (seat or team, see `unit`) once ended; NULL on a tie or while playing"),
+        Column(
+            "winner", "INTEGER", "winning side (seat or team, see `unit`) once ended; NULL on a tie or while playing"
+        ),
         Column("winner_names", "VARCHAR[]", "names of the winner's seats"),
         Column("totals", "BIGINT[]", "final points per side as adjudicated (referee penalties applied), side order"),
         Column("totals_as_played", "BIGINT[]", "final points per side without referee penalties"),
         Column("findings", "INTEGER", "number of rule violations found (rows in `findings`)"),
-        Column("error", "VARCHAR", "why the fold could not replay the game with this build (then only `games`, `players` and `events` " "rows exist); NULL normally"),
+        Column(
+            "error",
+            "VARCHAR",
+            "why the fold could not replay the game with this build (then only `games`, `players` and `events` "
+            "rows exist); NULL normally",
+        ),
     ),
     "players": (
         _GAME,
@@ -70,9 +79,18 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("hand", "INTEGER", "1-based hand number"),
         Column("dealer", "INTEGER", "dealer's seat"),
         Column("first_position", "INTEGER", "position of the `hand_dealt`"),
-        Column("last_position", "INTEGER", "position of the hand's last event: the one before the next `hand_dealt` (or before `game_ended`); " "penalties after `hand_ended` belong to the hand"),
+        Column(
+            "last_position",
+            "INTEGER",
+            "position of the hand's last event: the one before the next `hand_dealt` (or before `game_ended`); "
+            "penalties after `hand_ended` belong to the hand",
+        ),
         Column("events", "INTEGER", "events from `hand_dealt` to `last_position` inclusive"),
-        Column("reason", "VARCHAR", "how it ended: `hand_ended` reason (`went_out`, `knocked`, `stock_exhausted`, ...); NULL while in play"),
+        Column(
+            "reason",
+            "VARCHAR",
+            "how it ended: `hand_ended` reason (`went_out`, `knocked`, `stock_exhausted`, ...); NULL while in play",
+        ),
         Column("seat", "INTEGER", "who went out or knocked (`hand_ended.seat`), else NULL"),
         Column("player", "VARCHAR", "that seat's name"),
         Column("turns", "INTEGER", "turns begun in the hand, all seats (as the fold counts them, after restorations)"),
@@ -87,8 +105,18 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("seat", "INTEGER", "the event's `seat` (NULL for events without one)"),
         Column("type", "VARCHAR", "event type (`card_drawn`, `discard_taken`, `meld_laid`, ...)"),
         Column("meld", "VARCHAR", "meld id of `meld_laid`/`meld_extended`/`joker_swapped`"),
-        Column("cards", "VARCHAR[]", "the cards the event moves (canonical strings): drawn, taken, laid, added, discarded; " "`joker_swapped`: [card put in, wild taken]; `knocked`: melded cards, deadwood, then the discard; " "`hand_dealt`: the upcard(s); `pozzetto_taken`/`stock_restocked`: the cards when recorded"),
-        Column("at", "TIMESTAMPTZ", "the event's `at` (UTC), NULL when not recorded; `at` is an SQL keyword: write `\"at\"` in queries"),
+        Column(
+            "cards",
+            "VARCHAR[]",
+            "the cards the event moves (canonical strings): drawn, taken, laid, added, discarded; "
+            "`joker_swapped`: [card put in, wild taken]; `knocked`: melded cards, deadwood, then the discard; "
+            "`hand_dealt`: the upcard(s); `pozzetto_taken`/`stock_restocked`: the cards when recorded",
+        ),
+        Column(
+            "at",
+            "TIMESTAMPTZ",
+            'the event\'s `at` (UTC), NULL when not recorded; `at` is an SQL keyword: write `"at"` in queries',
+        ),
         Column("text", "VARCHAR", "one line of move notation (`ledger.views.describe`)"),
         Column("undone", "BOOLEAN", "true when a later `position_restored` rewound past it (it no longer counts)"),
         Column("json", "VARCHAR", "the event as stored (canonical JSON, FORMAT.md)"),
@@ -105,22 +133,41 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("wilds", "INTEGER", "wild cards counting against the limit (a natural 2 in place is not one)"),
         Column("valid", "BOOLEAN", "the meld is legal as it stands"),
         Column("laid_at", "INTEGER", "position of its `meld_laid`"),
-        Column("burraco", "VARCHAR", "Burraco kind as the variant labels it: `clean`, `semi-clean` or `dirty`; NULL when the meld is not " "a burraco or the variant has none"),
-        Column("points", "INTEGER", "card points of the meld as the variant labels them (Burraco: card values, without the burraco " "bonus); NULL when the variant gives none"),
+        Column(
+            "burraco",
+            "VARCHAR",
+            "Burraco kind as the variant labels it: `clean`, `semi-clean` or `dirty`; NULL when the meld is not "
+            "a burraco or the variant has none",
+        ),
+        Column(
+            "points",
+            "INTEGER",
+            "card points of the meld as the variant labels them (Burraco: card values, without the burraco "
+            "bonus); NULL when the variant gives none",
+        ),
         Column("label", "VARCHAR", "the variant's whole meld label as JSON (NULL when none)"),
     ),
     "scores": (
         _GAME,
         Column("hand", "INTEGER", "hand number"),
-        Column("view", "VARCHAR", "`adjudicated` (referee penalties applied: what `score --json` prints) or `as_played`"),
+        Column(
+            "view", "VARCHAR", "`adjudicated` (referee penalties applied: what `score --json` prints) or `as_played`"
+        ),
         Column("unit", "VARCHAR", "`seat` or `team`"),
         Column("side", "INTEGER", "the side: the seat, or the team in partnerships"),
         Column("seat", "INTEGER", "= side when unit is `seat`, else NULL"),
         Column("team", "INTEGER", "= side when unit is `team`, else NULL"),
         Column("names", "VARCHAR[]", "names of the side's seats"),
         Column("points", "BIGINT", "points of the side for the hand (game points)"),
-        Column("breakdown", "MAP(VARCHAR, BIGINT)", "every breakdown component of those points, name -> points (README, score components; `penalty` in " "the adjudicated view)"),
-        Column("claimed", "BIGINT", "points the record's `hand_ended.claimed` sheet gave the side; NULL when not claimed"),
+        Column(
+            "breakdown",
+            "MAP(VARCHAR, BIGINT)",
+            "every breakdown component of those points, name -> points (README, score components; `penalty` in "
+            "the adjudicated view)",
+        ),
+        Column(
+            "claimed", "BIGINT", "points the record's `hand_ended.claimed` sheet gave the side; NULL when not claimed"
+        ),
     ),
     "findings": (
         _GAME,

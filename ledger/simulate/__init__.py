@@ -135,8 +135,13 @@ def simulate_main(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True)) as bar:
+    with Progress(
+        TextColumn("[bold]simulate[/] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    ) as bar:
         task = bar.add_task(f"{variant} {ruleset or ''}".strip(), total=games)
         run(lambda k: bar.advance(task, k))
     return paths

@@ -101,7 +101,9 @@ class GinStrategy(Strategy):
             return False
         mark = t.mark()
         melds = tuple(DeclaredMeld(meld=f"k{i + 1}", cards=m) for i, m in enumerate(arr.melds))
-        if t.try_(Knocked(seat=seat, discard=choice.discard, melds=melds, deadwood=arr.deadwood), expect) and self.defend(t, 1 - seat, seat):
+        if t.try_(
+            Knocked(seat=seat, discard=choice.discard, melds=melds, deadwood=arr.deadwood), expect
+        ) and self.defend(t, 1 - seat, seat):
             return True
         t.rollback(mark)
         return False

@@ -112,7 +112,12 @@ def invalid_meld(inj: Injector, strategy, t: Table, seat: int):  # noqa: ANN001,
     naturals = sorted({c for c in hand if not is_wild(c, mr)}, key=lambda c: (RANK[c], SUIT[c]))
     for trio in combinations(naturals, 3):
         ranks = sorted(RANK[c] for c in trio)
-        if len(set(ranks)) < 3 or ranks[1] - ranks[0] < 3 or ranks[2] - ranks[1] < 3 or len({SUIT[c] for c in trio}) < 2:
+        if (
+            len(set(ranks)) < 3
+            or ranks[1] - ranks[0] < 3
+            or ranks[2] - ranks[1] < 3
+            or len({SUIT[c] for c in trio}) < 2
+        ):
             continue
         if analyze(trio, mr).faults != ("invalid",):
             continue

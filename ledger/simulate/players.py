@@ -104,7 +104,9 @@ def _runs(ranks: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def layoffs(seat: int, hand: Sequence[str], melds: Sequence[Meld], mr: MeldRules, wilds: bool = False) -> Iterator[MeldExtended]:
+def layoffs(
+    seat: int, hand: Sequence[str], melds: Sequence[Meld], mr: MeldRules, wilds: bool = False
+) -> Iterator[MeldExtended]:
     """Candidate single-card lay-offs of ``hand`` onto valid ``melds``
     (``result`` given when the placement is ambiguous). Wilds only with ``wilds``."""
     seen: set[tuple[str, str]] = set()

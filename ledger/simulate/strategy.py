@@ -122,7 +122,9 @@ class Strategy:
             pozzetti = (tuple(deck[:size]), tuple(deck[size : 2 * size]))
             del deck[: 2 * size]
         upcard = (deck.pop(0),)
-        return HandDealt(hand=hand_no, dealer=dealer, hands=tuple(hands), discard=upcard, stock=tuple(deck), pozzetti=pozzetti)
+        return HandDealt(
+            hand=hand_no, dealer=dealer, hands=tuple(hands), discard=upcard, stock=tuple(deck), pozzetti=pozzetti
+        )
 
     # --- the hand -------------------------------------------------------------------
     def play_hand(self, t: Table) -> None:

@@ -128,7 +128,12 @@ class BurracoRules(BurracoTable):
         super().__init__(ruleset, options, n_players)
         want = self.settings.players
         if want is not None and want != n_players:
-            raise RecordError("REC-REF", f"option players is {want} but the record seats {n_players} players", field="options.players", position=0)
+            raise RecordError(
+                "REC-REF",
+                f"option players is {want} but the record seats {n_players} players",
+                field="options.players",
+                position=0,
+            )
 
     # --- play after the hand ended at the stock's end (fibur) -------------------
     def apply(self, state: TableState, event: Event) -> TableState:
@@ -169,11 +174,15 @@ class BurracoRules(BurracoTable):
             "card_discarded": lambda e: f"discarded {pretty(e.card)}",
             "pozzetto_taken": lambda e: f"took pozzetto {e.pozzetto}",
         }[event.type](event)
-        return (f"{name} {what} after the hand had ended at the stock's end (the discard at position {end.position} "
-                "left the last two stock cards): play after it does not count")
+        return (
+            f"{name} {what} after the hand had ended at the stock's end (the discard at position {end.position} "
+            "left the last two stock cards): play after it does not count"
+        )
 
     # --- melds ----------------------------------------------------------------
-    def check_duplicate_sets(self, before: Meld | None, after: Meld, state: TableState, pos: int, seat: int) -> TableState:
+    def check_duplicate_sets(
+        self, before: Meld | None, after: Meld, state: TableState, pos: int, seat: int
+    ) -> TableState:
         """BUR-MELD-2: the meld just laid or extended (``before`` -> ``after``)
         made its side hold two sets of one rank (unless ``duplicate_sets``)."""
         if self.settings.duplicate_sets or after.info.kind != "set" or after.info.rank == 2:
@@ -185,26 +194,48 @@ class BurracoRules(BurracoTable):
         if len(sets) < 2:
             return state
         shown = "; ".join(f"{m.id}: {pretty_list(m.cards)}" for m in sets)
-        return self.flag(state, pos, seat, "BUR-MELD-2", f"{self.side_label(state, after.side)} holds two sets of the same rank ({shown})")
+        return self.flag(
+            state,
+            pos,
+            seat,
+            "BUR-MELD-2",
+            f"{self.side_label(state, after.side)} holds two sets of the same rank ({shown})",
+        )
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Meld validity (BUR-MELD-1, ALL-MELD-1/2) and BUR-MELD-2."""
         state = super().check_meld(state, pos, seat, meld, event)
         return self.check_duplicate_sets(None, meld, state, pos, seat)
 
-    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+    def check_layoff(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended
+    ) -> TableState:
         """BUR-TURN-1 (lay-off on the other side's meld), validity, BUR-MELD-2."""
         side = state.sides[seat]
         if before.side != side:
-            state = self.flag(state, pos, seat, "BUR-TURN-1",
-                              f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of " f"{self.side_label(state, before.side)}: lay-offs go only on one's own side's melds")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "BUR-TURN-1",
+                f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of "
+                f"{self.side_label(state, before.side)}: lay-offs go only on one's own side's melds",
+            )
         state = super().check_layoff(before, after, state, pos, seat, event)
         return self.check_duplicate_sets(before, after, state, pos, seat)
 
-    def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
+    def check_swap(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped
+    ) -> TableState:
         """BUR-MELD-3: a wild never goes back to the hand."""
-        return self.flag(state, pos, seat, "BUR-MELD-3",
-                         f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} " f"(put in {pretty(event.card)}): in Burraco a wild never leaves the table")
+        return self.flag(
+            state,
+            pos,
+            seat,
+            "BUR-MELD-3",
+            f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} "
+            f"(put in {pretty(event.card)}): in Burraco a wild never leaves the table",
+        )
 
     # --- going out ----------------------------------------------------------------
     def closing_faults(self, state: TableState, seat: int, melded: bool, last: str | None) -> list[tuple[str, str]]:
@@ -220,7 +251,9 @@ class BurracoRules(BurracoTable):
         requires = self.settings.closing_requires
         kinds = [burraco_kind(m.info, self.settings.semi_clean) for m in state.side_melds(side)]
         if not any(burraco_rank(k, requires) for k in kinds):
-            what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[requires]
+            what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[
+                requires
+            ]
             faults.append(("BUR-CLOSE-2", f"{name} went out without {what} for {self.side_label(state, side)}"))
         if melded:
             faults.append(("BUR-CLOSE-3", f"{name} went out by melding the last card instead of discarding it"))
@@ -248,17 +281,32 @@ class BurracoRules(BurracoTable):
             state = self.judge_going_out(state, pos, seat, melded=True, last=None)
         return state
 
-    def _early_play(self, state: TableState, e: MeldLaid | MeldExtended | CardDiscarded, pos: int, handler: Any) -> TableState:
+    def _early_play(
+        self, state: TableState, e: MeldLaid | MeldExtended | CardDiscarded, pos: int, handler: Any
+    ) -> TableState:
         """BUR-POZZ-2: the seat that took a pozzetto with its discard plays
         before its next turn. Flagged instead of ALL-TURN-1; the play is
         applied and the turn stays with the seat due."""
         if self.ex(state).early_seat != e.seat or state.turn == e.seat or state.phase not in ("draw", "play"):
             return handler(state, e, pos)
         cards = e.cards if not isinstance(e, CardDiscarded) else (e.card,)
-        state = self.flag(state, pos, e.seat, "BUR-POZZ-2",
-                          f"{state.name(e.seat)} played {pretty_list(cards)} from the pozzetto taken with the discard before " "its next turn")
-        keep = {"turn": state.turn, "phase": state.phase, "drew": state.drew, "taken": state.taken, "turn_start": state.turn_start,
-                "turn_melds": state.turn_melds, "turns": state.turns}
+        state = self.flag(
+            state,
+            pos,
+            e.seat,
+            "BUR-POZZ-2",
+            f"{state.name(e.seat)} played {pretty_list(cards)} from the pozzetto taken with the discard before "
+            "its next turn",
+        )
+        keep = {
+            "turn": state.turn,
+            "phase": state.phase,
+            "drew": state.drew,
+            "taken": state.taken,
+            "turn_start": state.turn_start,
+            "turn_melds": state.turn_melds,
+            "turns": state.turns,
+        }
         new = handler(replace(state, turn=e.seat, phase="play"), e, pos)
         return replace(new, **keep)
 
@@ -292,20 +340,35 @@ class BurracoRules(BurracoTable):
         """BUR-PILE-1: a one-card pile taken and that card discarded in the same turn."""
         took = self.ex(state).single_take
         if took is not None and took[0] >= state.turn_start and took[1] == card and state.turn == seat:
-            state = self.flag(state, pos, seat, "BUR-PILE-1",
-                              f"{state.name(seat)} discarded {pretty(card)}, the single card just taken from the discard pile")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "BUR-PILE-1",
+                f"{state.name(seat)} discarded {pretty(card)}, the single card just taken from the discard pile",
+            )
         return self.set_extra(state, last_discard=(pos, seat, card), single_take=None)
 
     def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
         """BUR-STOCK-1 (preset fibur): a draw from the last two stock cards."""
         if self.settings.stock_end == "last_two" and state.stock_count < 2:
             drawn = state.hands[seat][-1]
-            state = self.flag(state, pos, seat, "BUR-STOCK-1",
-                              f"{state.name(seat)} drew {pretty(drawn)} from the last two stock cards, which are never drawn")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "BUR-STOCK-1",
+                f"{state.name(seat)} drew {pretty(drawn)} from the last two stock cards, which are never drawn",
+            )
         return state
 
     def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
-        if state.stock_count <= 0 and self.settings.stock_end == "pozzetto" and state.phase in ("draw", "play") and self.untaken(state):
+        if (
+            state.stock_count <= 0
+            and self.settings.stock_end == "pozzetto"
+            and state.phase in ("draw", "play")
+            and self.untaken(state)
+        ):
             state = self.restock_from_pozzetto(state, None, pos, drawn=e.card)
         return super().on_card_drawn(state, e, pos)
 
@@ -315,18 +378,30 @@ class BurracoRules(BurracoTable):
         gone = self.ex(state).restocked_from
         return [i for i, by in enumerate(state.pozzetto_by) if by is None and i not in gone]
 
-    def restock_from_pozzetto(self, state: TableState, cards: Sequence[str] | None, pos: int, drawn: str | None = None) -> TableState:
+    def restock_from_pozzetto(
+        self, state: TableState, cards: Sequence[str] | None, pos: int, drawn: str | None = None
+    ) -> TableState:
         """Preset seed: an untaken pozzetto becomes the stock (see the module docstring)."""
         left = self.untaken(state)
         if not left:
-            raise self.reject("REC-WHERE", "the stock is empty and no pozzetto is left to become the stock", pos, "cards" if cards is not None else "type")
+            raise self.reject(
+                "REC-WHERE",
+                "the stock is empty and no pozzetto is left to become the stock",
+                pos,
+                "cards" if cards is not None else "type",
+            )
         index = left[0]
         if cards is not None:
             match = [i for i in left if state.pozzetti[i] is not None and Counter(state.pozzetti[i]) == Counter(cards)]
             if match:
                 index = match[0]
             elif any(state.pozzetti[i] is not None for i in left):
-                raise self.reject("REC-WHERE", f"the new stock {pretty_list(cards)} is not the cards of an untaken pozzetto", pos, "cards")
+                raise self.reject(
+                    "REC-WHERE",
+                    f"the new stock {pretty_list(cards)} is not the cards of an untaken pozzetto",
+                    pos,
+                    "cards",
+                )
             else:
                 self.check_deck_room(state, cards, pos, "cards")
             stock: tuple[str, ...] | None = tuple(cards)
@@ -346,9 +421,16 @@ class BurracoRules(BurracoTable):
         """Preset seed: an untaken pozzetto becomes the stock; fibur never restocks."""
         self.in_hand(state, e, pos)
         if self.settings.stock_end != "pozzetto":
-            raise self.reject("REC-ORDER", f"stock_restocked: preset {self.ruleset} never restocks (the hand ends with the stock)", pos, "type")
+            raise self.reject(
+                "REC-ORDER",
+                f"stock_restocked: preset {self.ruleset} never restocks (the hand ends with the stock)",
+                pos,
+                "type",
+            )
         if state.stock_count > 0:
-            raise self.reject("REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type")
+            raise self.reject(
+                "REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type"
+            )
         return self.restock_from_pozzetto(state, e.cards, pos)
 
     def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
@@ -371,15 +453,28 @@ class BurracoRules(BurracoTable):
         known = state.pozzetti[i]
         if known is not None:
             if e.cards is not None and Counter(e.cards) != Counter(known):
-                raise self.reject("REC-WHERE", f"pozzetto {i} holds {pretty_list(known)}, not {pretty_list(e.cards)}", pos, "cards")
+                raise self.reject(
+                    "REC-WHERE", f"pozzetto {i} holds {pretty_list(known)}, not {pretty_list(e.cards)}", pos, "cards"
+                )
             cards = tuple(known)
         else:
             if e.cards is None:
-                raise self.reject("REC-FORMAT", f"pozzetto_taken must list the cards: the deal did not give pozzetto {i}", pos, "cards")
+                raise self.reject(
+                    "REC-FORMAT",
+                    f"pozzetto_taken must list the cards: the deal did not give pozzetto {i}",
+                    pos,
+                    "cards",
+                )
             self.check_deck_room(state, e.cards, pos, "cards")
             cards = tuple(e.cards)
             if len(cards) != self.pozzetto_size():
-                state = self.flag(state, pos, None, "ALL-DEAL-1", f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}")
+                state = self.flag(
+                    state,
+                    pos,
+                    None,
+                    "ALL-DEAL-1",
+                    f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}",
+                )
         name, side = state.name(e.seat), state.sides[e.seat]
         held = state.hands[e.seat]
         last = self.ex(state).last_discard
@@ -390,7 +485,9 @@ class BurracoRules(BurracoTable):
         if held:
             faults.append(f"{name} still held {len(held)} card(s) ({pretty_list(held)})")
         if faults:
-            state = self.flag(state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i}, but " + " and ".join(faults))
+            state = self.flag(
+                state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i}, but " + " and ".join(faults)
+            )
         pozzetti, taken_by = list(state.pozzetti), list(state.pozzetto_by)
         pozzetti[i], taken_by[i] = None, e.seat
         state = self.set_hand(state, e.seat, held + cards)

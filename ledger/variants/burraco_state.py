@@ -58,7 +58,9 @@ class BurracoExtra(VariantState, frozen=True):
 
 
 #: event types that are play at the table (BUR-STOCK-1 after the stock's end)
-PLAY_EVENTS = frozenset({"card_drawn", "discard_taken", "meld_laid", "meld_extended", "joker_swapped", "card_discarded", "pozzetto_taken"})
+PLAY_EVENTS = frozenset(
+    {"card_drawn", "discard_taken", "meld_laid", "meld_extended", "joker_swapped", "card_discarded", "pozzetto_taken"}
+)
 
 
 class BurracoOptions(Options, frozen=True, kw_only=True):

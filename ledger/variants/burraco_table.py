@@ -69,7 +69,12 @@ class BurracoTable(Rules):
         if all(t is None for t in teams):
             return (0, 1, 0, 1)
         if any(t is None for t in teams) or set(teams) != {0, 1} or teams[0] != teams[2] or teams[1] != teams[3]:
-            raise RecordError("REC-REF", f"teams {teams}: Burraco partners sit opposite (seats 0 and 2, seats 1 and 3) in teams 0 and 1", field="players", position=0)
+            raise RecordError(
+                "REC-REF",
+                f"teams {teams}: Burraco partners sit opposite (seats 0 and 2, seats 1 and 3) in teams 0 and 1",
+                field="players",
+                position=0,
+            )
         return tuple(int(t) for t in teams)
 
     def new_extra(self, state: TableState) -> BurracoExtra:
@@ -83,10 +88,19 @@ class BurracoTable(Rules):
         """Per side: has it taken a pozzetto; which pozzetti became the stock."""
         ex = self.ex(state)
         taken = [self.side_took_pozzetto(state, side) for side in range(state.n_sides)]
-        notes = [f"{self.side_label(state, side)}: pozzetto {'taken' if t else 'not taken yet'}" for side, t in enumerate(taken)] if state.hand else []
+        notes = (
+            [
+                f"{self.side_label(state, side)}: pozzetto {'taken' if t else 'not taken yet'}"
+                for side, t in enumerate(taken)
+            ]
+            if state.hand
+            else []
+        )
         notes += [f"pozzetto {i} became the stock" for i in ex.restocked_from]
         if ex.stock_end is not None:
-            notes.append(f"the hand ended at the stock's end after position {ex.stock_end.position}: later play does not count")
+            notes.append(
+                f"the hand ended at the stock's end after position {ex.stock_end.position}: later play does not count"
+            )
         return {"pozzetto_taken_by_side": taken, "pozzetti_in_stock": list(ex.restocked_from), "notes": notes}
 
     # --- helpers ------------------------------------------------------------

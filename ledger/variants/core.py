@@ -57,7 +57,12 @@ class TableRules:
         self.ruleset = ruleset or self.default_ruleset
         if self.ruleset not in self.presets:
             known = ", ".join(sorted(self.presets))
-            raise RecordError("REC-FORMAT", f"unknown ruleset {self.ruleset!r} for {self.variant} (known: {known})", field="ruleset", position=0)
+            raise RecordError(
+                "REC-FORMAT",
+                f"unknown ruleset {self.ruleset!r} for {self.variant} (known: {known})",
+                field="ruleset",
+                position=0,
+            )
         self.n_players = n_players
         preset = self.presets[self.ruleset]
         resolved = preset_values(preset) if isinstance(preset, Options) else dict(preset)
@@ -65,13 +70,23 @@ class TableRules:
             spec = self.option_types.get(key)
             if spec is None:
                 known = ", ".join(sorted(self.option_types)) or "none"
-                raise RecordError("REC-FORMAT", f"unknown option {key!r} for {self.variant} (known: {known})", field=f"options.{key}", position=0)
+                raise RecordError(
+                    "REC-FORMAT",
+                    f"unknown option {key!r} for {self.variant} (known: {known})",
+                    field=f"options.{key}",
+                    position=0,
+                )
             if spec and isinstance(spec[0], str):
                 ok = value in spec
             else:
                 ok = isinstance(value, spec) and not (bool not in spec and isinstance(value, bool))  # type: ignore[arg-type]  # spec is a tuple of types here
             if not ok:
-                raise RecordError("REC-FORMAT", f"option {key!r} cannot be {value!r} (allowed: {_spec_text(spec)})", field=f"options.{key}", position=0)
+                raise RecordError(
+                    "REC-FORMAT",
+                    f"option {key!r} cannot be {value!r} (allowed: {_spec_text(spec)})",
+                    field=f"options.{key}",
+                    position=0,
+                )
             resolved[key] = value
         self.options = resolved
         #: the same options as the variant's typed struct (None for a variant without ``options_type``);
@@ -83,7 +98,11 @@ class TableRules:
         return f"{type(self).__name__}(ruleset={self.ruleset!r}, options={self.options!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and (other.ruleset, other.options, other.n_players) == (self.ruleset, self.options, self.n_players)
+        return type(other) is type(self) and (other.ruleset, other.options, other.n_players) == (
+            self.ruleset,
+            self.options,
+            self.n_players,
+        )
 
     def __hash__(self) -> int:
         return hash((type(self), self.ruleset, tuple(sorted(self.options.items())), self.n_players))
@@ -184,7 +203,9 @@ class TableRules:
         if not 0 <= seat < state.n_seats:
             raise self.reject("REC-REF", f"unknown seat {seat} (the table has seats 0–{state.n_seats - 1})", pos, field)
 
-    def remove_from_hand(self, state: TableState, seat: int, cards: Iterable[str], pos: int, field: str) -> tuple[str, ...]:
+    def remove_from_hand(
+        self, state: TableState, seat: int, cards: Iterable[str], pos: int, field: str
+    ) -> tuple[str, ...]:
         """``seat``'s hand without ``cards``; raises ``REC-WHERE`` naming the
         first card the seat does not hold."""
         hand = list(state.hands[seat])
@@ -193,7 +214,9 @@ class TableRules:
                 hand.remove(card)
             except ValueError:
                 f = field if field.endswith("card") or field == "discard" else f"{field}[{i}]"
-                raise self.reject("REC-WHERE", f"{state.name(seat)} (seat {seat}) does not hold {card}", pos, f) from None
+                raise self.reject(
+                    "REC-WHERE", f"{state.name(seat)} (seat {seat}) does not hold {card}", pos, f
+                ) from None
         return tuple(hand)
 
     def set_hand(self, state: TableState, seat: int, hand: tuple[str, ...]) -> TableState:
@@ -225,7 +248,9 @@ class TableRules:
         for card in cards:
             counts[card] += 1
             if counts[card] > deck.get(card, 0):
-                raise self.reject("REC-DECK", f"a copy of {card} too many: the deck holds {deck.get(card, 0)}", pos, field)
+                raise self.reject(
+                    "REC-DECK", f"a copy of {card} too many: the deck holds {deck.get(card, 0)}", pos, field
+                )
 
 
 def _spec_text(spec: OptionSpec) -> str:

@@ -96,10 +96,24 @@ class GinRules(Rules):
     options_type = GinOptions
     settings: GinOptions  # the record's options, typed (set by Rules.__init__)
     presets: ClassVar[dict[str, GinOptions]] = {
-        "standard": GinOptions(target=100, big_gin_bonus=31, game_bonus=100, box_bonus=25, undercut_on_equal=True,
-                               retake_forbidden=True, openspiel_endings=False),
-        "openspiel": GinOptions(target=0, big_gin_bonus=0, game_bonus=0, box_bonus=0, undercut_on_equal=False,
-                                retake_forbidden=False, openspiel_endings=True),
+        "standard": GinOptions(
+            target=100,
+            big_gin_bonus=31,
+            game_bonus=100,
+            box_bonus=25,
+            undercut_on_equal=True,
+            retake_forbidden=True,
+            openspiel_endings=False,
+        ),
+        "openspiel": GinOptions(
+            target=0,
+            big_gin_bonus=0,
+            game_bonus=0,
+            box_bonus=0,
+            undercut_on_equal=False,
+            retake_forbidden=False,
+            openspiel_endings=True,
+        ),
     }
     players_allowed = (2,)
 
@@ -110,7 +124,9 @@ class GinRules(Rules):
         return MeldRules(max_wilds=0, ace_high=False, max_set=4, max_sequence=13)
 
     def new_extra(self, state: TableState) -> GinExtra:
-        return GinExtra(limit=self.hand_knock_limit(state.discard[:1]), first_upcard=state.discard[0] if state.discard else "")
+        return GinExtra(
+            limit=self.hand_knock_limit(state.discard[:1]), first_upcard=state.discard[0] if state.discard else ""
+        )
 
     @staticmethod
     def ex(state: TableState) -> GinExtra:
@@ -147,7 +163,11 @@ class GinRules(Rules):
                 state = replace(state, extra=x)
         if x.over is not None:
             after = super().apply(state, event)
-            after = replace(after, findings=state.findings, extra=replace(self.ex(after), over=x.over, over_at=x.over_at, reported=True))
+            after = replace(
+                after,
+                findings=state.findings,
+                extra=replace(self.ex(after), over=x.over, over_at=x.over_at, reported=True),
+            )
             if not x.reported:
                 after = self.flag(after, pos, *self._ending_finding(state, x, event))
             return after
@@ -166,7 +186,12 @@ class GinRules(Rules):
             if x.wall_take is None:
                 return None if event.type == "discard_taken" else ("wall", x.wall)
             return None if isinstance(event, Knocked) and event.seat == x.wall_take else ("wall", x.wall)
-        if openspiel and event.type == "discard_taken" and x.offer == OFFER_OVER and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS:
+        if (
+            openspiel
+            and event.type == "discard_taken"
+            and x.offer == OFFER_OVER
+            and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS
+        ):
             return ("cap", pos)
         return None
 
@@ -198,19 +223,52 @@ class GinRules(Rules):
         tail = "the hand is a 0–0 draw and later play does not count"
         if x.over == "repeat":
             a, b = x.repeat[-2:]
-            return seat, "GIN-STALL-1", (f"{who} {act} after the hand was over by OpenSpiel's repeated-move rule "
-                                         f"(the discards at positions {a} and {b} each gave back the upcard just taken): {tail}")
+            return (
+                seat,
+                "GIN-STALL-1",
+                (
+                    f"{who} {act} after the hand was over by OpenSpiel's repeated-move rule "
+                    f"(the discards at positions {a} and {b} each gave back the upcard just taken): {tail}"
+                ),
+            )
         if x.over == "cap":
-            return seat, "GIN-STALL-1", (f"{who} {act}, the {MAX_UPCARD_DRAWS}th upcard draw after the first turn: "
-                                         f"OpenSpiel ends the hand before that draw; {tail}")
+            return (
+                seat,
+                "GIN-STALL-1",
+                (
+                    f"{who} {act}, the {MAX_UPCARD_DRAWS}th upcard draw after the first turn: "
+                    f"OpenSpiel ends the hand before that draw; {tail}"
+                ),
+            )
         if x.wall_take is not None and event.type != "card_drawn":
-            return seat, "GIN-WALL-1", (f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is " f"taken only to knock; {tail}")
+            return (
+                seat,
+                "GIN-WALL-1",
+                (
+                    f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is "
+                    f"taken only to knock; {tail}"
+                ),
+            )
         if x.wall is None:
             return seat, "GIN-WALL-1", f"{who} drew one of the last two stock cards, which are never drawn: {tail}"
         if self.settings.openspiel_endings:
-            return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where " "only taking "
-                                        f"the upcard to knock, or passing, is allowed; {tail}")
-        return seat, "GIN-WALL-1", (f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the " "hand (0–0); later play does not count")
+            return (
+                seat,
+                "GIN-WALL-1",
+                (
+                    f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where "
+                    "only taking "
+                    f"the upcard to knock, or passing, is allowed; {tail}"
+                ),
+            )
+        return (
+            seat,
+            "GIN-WALL-1",
+            (
+                f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the "
+                "hand (0–0); later play does not count"
+            ),
+        )
 
     # --- turns -----------------------------------------------------------------
     def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
@@ -224,8 +282,14 @@ class GinRules(Rules):
         self.check_seat(state, seat, pos)
         if kind != "play":
             verb = "drew" if kind == "draw" else "discarded"
-            state = self.flag(state, pos, seat, "ALL-TURN-1",
-                              f"{state.name(seat)} {verb} after {state.name(x.knocker)} knocked: only the defender's melds and " "lay-offs remain")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "ALL-TURN-1",
+                f"{state.name(seat)} {verb} after {state.name(x.knocker)} knocked: only the defender's melds and "
+                "lay-offs remain",
+            )
         return state
 
     def on_upcard_passed(self, state: TableState, e: UpcardPassed, pos: int) -> TableState:
@@ -237,7 +301,13 @@ class GinRules(Rules):
         if x.knocker is not None or x.offer >= OFFER_BOTH_PASSED or state.phase != "draw":
             raise self.reject("REC-ORDER", "upcard_passed outside the first-turn upcard offer", pos, "type")
         if seat != state.turn:
-            state = self.flag(state, pos, seat, "ALL-TURN-1", f"{state.name(seat)} passed the upcard out of turn: it was {state.name(state.turn)}'s turn")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "ALL-TURN-1",
+                f"{state.name(seat)} passed the upcard out of turn: it was {state.name(state.turn)}'s turn",
+            )
         other = 1 - seat
         if x.offer == OFFER_NON_DEALER:
             state = self.start_turn(state, other, pos)
@@ -261,7 +331,13 @@ class GinRules(Rules):
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """GIN-DISC-1 (``standard``): the card just taken from the discard pile discarded again."""
         if self.settings.retake_forbidden and card in state.taken:
-            state = self.flag(state, pos, seat, "GIN-DISC-1", f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "GIN-DISC-1",
+                f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile",
+            )
         return state
 
     # --- the knock --------------------------------------------------------------
@@ -279,7 +355,9 @@ class GinRules(Rules):
         ids = [m.meld for m in e.melds]
         for i, mid in enumerate(ids):
             if mid in ids[:i] or state.meld(mid) is not None:
-                raise self.reject("REC-REF", f"meld id {mid!r} is already used in hand {state.hand}", pos, f"melds[{i}].meld")
+                raise self.reject(
+                    "REC-REF", f"meld id {mid!r} is already used in hand {state.hand}", pos, f"melds[{i}].meld"
+                )
         left = Counter(hand)
         void: list[str] = []
         melds: list[Meld] = []
@@ -293,7 +371,13 @@ class GinRules(Rules):
             melds.append(Meld(dm.meld, seat, state.sides[seat], tuple(held), info, pos))
             bad = analyze(dm.cards, self._meld_rules)
             if not bad.valid:
-                state = self.flag(state, pos, seat, "GIN-KNOCK-2", f"declared meld {dm.meld} {pretty_list(dm.cards)}: {FAULTS[bad.faults[0]]}")
+                state = self.flag(
+                    state,
+                    pos,
+                    seat,
+                    "GIN-KNOCK-2",
+                    f"declared meld {dm.meld} {pretty_list(dm.cards)}: {FAULTS[bad.faults[0]]}",
+                )
             if not info.valid:
                 void.extend(held)
         declared = Counter(c for dm in e.melds for c in dm.cards) + Counter(e.deadwood)
@@ -305,13 +389,26 @@ class GinRules(Rules):
                 parts.append(f"declares {pretty_list(sorted(extra_cards.elements()))} beyond the cards held")
             if missing:
                 parts.append(f"leaves out {pretty_list(sorted(missing.elements()))}")
-            state = self.flag(state, pos, seat, "GIN-KNOCK-2", f"{state.name(seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten " "cards held")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "GIN-KNOCK-2",
+                f"{state.name(seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten "
+                "cards held",
+            )
         rest = tuple(c for c in hand if left[c] > 0)  # one deck: no face twice
         counted = deadwood_value(rest) + deadwood_value(void)
         limit = self.knock_limit(state)
         if counted > limit:
-            state = self.flag(state, pos, seat, "GIN-KNOCK-1",
-                              f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above " f"the knock card {limit}{self._limit_source(state)}")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "GIN-KNOCK-1",
+                f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above "
+                f"the knock card {limit}{self._limit_source(state)}",
+            )
         gin = counted == 0
         big = gin and bool(self.settings.big_gin_bonus) and best_arrangement(eleven).deadwood_value == 0
         voids = list(self.ex(state).void)
@@ -326,7 +423,11 @@ class GinRules(Rules):
     def _limit_source(self, state: TableState) -> str:
         """`` (oklahoma: the first upcard K♦)`` when the upcard set the limit."""
         x = self.ex(state)
-        return f" (oklahoma: the first upcard {pretty(x.first_upcard)})" if self.settings.oklahoma and x.first_upcard else ""
+        return (
+            f" (oklahoma: the first upcard {pretty(x.first_upcard)})"
+            if self.settings.oklahoma and x.first_upcard
+            else ""
+        )
 
     def _void(self, state: TableState, seat: int, cards: tuple[str, ...]) -> TableState:
         voids = list(self.ex(state).void)
@@ -338,23 +439,45 @@ class GinRules(Rules):
         a meld by the knocker after its knock is GIN-LAY-1."""
         x = self.ex(state)
         if x.knocker is not None and seat == x.knocker:
-            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid {pretty_list(meld.cards)} after knocking: the knocker's melds are " "those declared with the knock")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "GIN-LAY-1",
+                f"{state.name(seat)} laid {pretty_list(meld.cards)} after knocking: the knocker's melds are "
+                "those declared with the knock",
+            )
             return self._void(state, seat, meld.cards)
         state = super().check_meld(state, pos, seat, meld, event)
         if not meld.info.valid:
             state = self._void(state, seat, meld.cards)
         return state
 
-    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+    def check_layoff(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended
+    ) -> TableState:
         """GIN-LAY-1: a lay-off by the knocker, or onto the knocker's melds
         after gin; the cards stay deadwood. Other lay-offs must leave a valid meld."""
         x = self.ex(state)
         cards = tuple(event.cards)
         if x.knocker is not None and seat == x.knocker:
-            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id}: the knocker does not lay off")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "GIN-LAY-1",
+                f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id}: the knocker does not lay off",
+            )
             return self._void(state, seat, cards)
         if x.knocker is not None and x.gin and before.seat == x.knocker:
-            state = self.flag(state, pos, seat, "GIN-LAY-1", f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id} after " f"{state.name(x.knocker)} went gin")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "GIN-LAY-1",
+                f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id} after "
+                f"{state.name(x.knocker)} went gin",
+            )
             return self._void(state, seat, cards)
         state = super().check_layoff(before, after, state, pos, seat, event)
         if not after.info.valid:
@@ -364,19 +487,38 @@ class GinRules(Rules):
     # --- the end of a hand ----------------------------------------------------------
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         x = state.extra if isinstance(state.extra, GinExtra) else None
-        if x is not None and state.phase in ("draw", "play") and x.over is None and x.wall_take is not None and x.knocker is None:
+        if (
+            x is not None
+            and state.phase in ("draw", "play")
+            and x.over is None
+            and x.wall_take is not None
+            and x.knocker is None
+        ):
             # openspiel: the upcard taken at the wall, and the hand ends without the knock
-            state = self.flag(state, pos, x.wall_take, "GIN-WALL-1",
-                              f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall " "the upcard is taken only to knock; "
-                              "the hand is a 0–0 draw")
+            state = self.flag(
+                state,
+                pos,
+                x.wall_take,
+                "GIN-WALL-1",
+                f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall "
+                "the upcard is taken only to knock; "
+                "the hand is a 0–0 draw",
+            )
             x = replace(x, over="wall", over_at=x.wall, reported=True)
             state = replace(state, extra=x)
         if e.reason == "knocked":
             self.in_hand(state, e, pos)
             if x is None or x.knocker is None:
-                raise self.reject("REC-ORDER", "hand_ended reason knocked, but nobody knocked in this hand", pos, "reason")
+                raise self.reject(
+                    "REC-ORDER", "hand_ended reason knocked, but nobody knocked in this hand", pos, "reason"
+                )
             if e.seat is not None and e.seat != x.knocker:
-                raise self.reject("REC-REF", f"hand_ended names seat {e.seat}, but {state.name(x.knocker)} (seat {x.knocker}) knocked", pos, "seat")
+                raise self.reject(
+                    "REC-REF",
+                    f"hand_ended names seat {e.seat}, but {state.name(x.knocker)} (seat {x.knocker}) knocked",
+                    pos,
+                    "seat",
+                )
         return super().on_hand_ended(state, e, pos)
 
     def deadwood_of(self, state: TableState, seat: int) -> int:
@@ -412,7 +554,11 @@ class GinRules(Rules):
             k, d = x.knocker, 1 - x.knocker
             kd, dd = self.deadwood_of(state, k), self.deadwood_of(state, d)
             if x.gin:
-                key, bonus = ("big_gin_bonus", self.settings.big_gin_bonus) if x.big_gin else ("gin_bonus", self.settings.gin_bonus)
+                key, bonus = (
+                    ("big_gin_bonus", self.settings.big_gin_bonus)
+                    if x.big_gin
+                    else ("gin_bonus", self.settings.gin_bonus)
+                )
                 points[k] = dd + bonus
                 breakdown[k] = {"deadwood_difference": dd, key: bonus}
             elif kd < dd:
@@ -424,8 +570,16 @@ class GinRules(Rules):
                 breakdown[d] = {"deadwood_difference": kd - dd, "undercut_bonus": ub}
         target = self.settings.target
         if target:
-            won = [sum(1 for r in state.results for s in r.scores if s.side == seat and "deadwood_difference" in s.breakdown)
-                   + ("deadwood_difference" in breakdown[seat]) for seat in (0, 1)]
+            won = [
+                sum(
+                    1
+                    for r in state.results
+                    for s in r.scores
+                    if s.side == seat and "deadwood_difference" in s.breakdown
+                )
+                + ("deadwood_difference" in breakdown[seat])
+                for seat in (0, 1)
+            ]
             for seat in (0, 1):
                 if points[seat] > 0 and state.totals[seat] + points[seat] >= target:
                     breakdown[seat]["game_bonus"] = self.settings.game_bonus
@@ -464,9 +618,20 @@ class GinRules(Rules):
             else:
                 arr = best_arrangement(hand)
             could = arr.deadwood_value <= limit
-            rows.append({"seat": seat, "best": arr.deadwood_value, "could_knock": could, "discard": discard, "melds": [list(m) for m in arr.melds]})
+            rows.append(
+                {
+                    "seat": seat,
+                    "best": arr.deadwood_value,
+                    "could_knock": could,
+                    "discard": discard,
+                    "melds": [list(m) for m in arr.melds],
+                }
+            )
             how = f" (discarding {pretty(discard)})" if discard and could else ""
-            notes.append(f"{state.name(seat)}: best deadwood {arr.deadwood_value}, " f"{'could knock' + how if could else 'could not knock'}")
+            notes.append(
+                f"{state.name(seat)}: best deadwood {arr.deadwood_value}, "
+                f"{'could knock' + how if could else 'could not knock'}"
+            )
         return {"deadwood": rows, "notes": notes}
 
 
@@ -479,5 +644,10 @@ def _act_text(event: Event) -> str:
         return f"took {pretty_list(event.cards)} from the discard pile"
     if isinstance(event, CardDiscarded):
         return f"discarded {pretty(event.card)}"
-    return {"knocked": "knocked", "meld_laid": "laid a meld", "meld_extended": "laid off", "upcard_passed": "passed the upcard",
-            "joker_swapped": "swapped a joker"}.get(kind, kind)
+    return {
+        "knocked": "knocked",
+        "meld_laid": "laid a meld",
+        "meld_extended": "laid off",
+        "upcard_passed": "passed the upcard",
+        "joker_swapped": "swapped a joker",
+    }.get(kind, kind)

@@ -181,7 +181,10 @@ def best_after_discard(cards: Sequence[str]) -> DiscardChoice:
     best: DiscardChoice | None = None
     for i, c in enumerate(cards):
         arr = best_arrangement(cards[:i] + cards[i + 1 :])
-        if best is None or (arr.deadwood_value, -card_value(c)) < (best.arrangement.deadwood_value, -card_value(best.discard)):
+        if best is None or (arr.deadwood_value, -card_value(c)) < (
+            best.arrangement.deadwood_value,
+            -card_value(best.discard),
+        ):
             best = DiscardChoice(c, arr)
     assert best is not None
     return best

@@ -22,7 +22,18 @@ MAX_UPCARD_DRAWS = 50
 #: stock cards left at the wall
 WALL = 2
 #: the events that are play within a hand (what GIN-WALL-1 / GIN-STALL-1 judge)
-PLAY_EVENTS = frozenset({"card_drawn", "discard_taken", "card_discarded", "knocked", "meld_laid", "meld_extended", "upcard_passed", "joker_swapped"})
+PLAY_EVENTS = frozenset(
+    {
+        "card_drawn",
+        "discard_taken",
+        "card_discarded",
+        "knocked",
+        "meld_laid",
+        "meld_extended",
+        "upcard_passed",
+        "joker_swapped",
+    }
+)
 
 
 class GinExtra(VariantState, frozen=True):

@@ -100,11 +100,15 @@ class VariantHooks(Protocol):
         """The legal card orders of ``meld`` with ``cards`` laid off (placing a lay-off)."""
         ...
 
-    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+    def check_layoff(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended
+    ) -> TableState:
         """After a lay-off: the meld's validity afterwards, the variant's rules on lay-offs."""
         ...
 
-    def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
+    def check_swap(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped
+    ) -> TableState:
         """After a joker swap (Scala 40, Ramino 51: ``…-SWAP-…``)."""
         ...
 

@@ -34,7 +34,9 @@ class MeldingRules(TurnRules):
         """Flag each fault of a meld once, by the variant's rule id for it."""
         ids = self.meld_rule_ids()
         rules = [ids.get(fault, "ALL-MELD-1") for fault in info.faults]
-        own = any(not r.startswith("ALL-") for r in rules)  # RULES.md: the variant's id instead of ALL-MELD-1/2, never both
+        own = any(
+            not r.startswith("ALL-") for r in rules
+        )  # RULES.md: the variant's id instead of ALL-MELD-1/2, never both
         seen: set[str] = set()
         for fault, rule in zip(info.faults, rules):
             if rule in seen or (own and rule.startswith("ALL-")):
@@ -55,11 +57,15 @@ class MeldingRules(TurnRules):
         be laid off."""
         return layoff_candidates(meld.cards, tuple(cards), self._meld_rules)
 
-    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+    def check_layoff(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended
+    ) -> TableState:
         """Hook after a lay-off: validity of the meld afterwards by default."""
         return self.meld_findings(state, pos, seat, after.info, f"meld {after.id} after the lay-off")
 
-    def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
+    def check_swap(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped
+    ) -> TableState:
         """Hook after a joker swap (none in the base)."""
         return state
 
@@ -98,7 +104,12 @@ class MeldingRules(TurnRules):
     def check_result(self, result: Sequence[str], expected: Counter[str], pos: int) -> None:
         """Raise ``REC-WHERE`` when ``result`` is not exactly the expected cards."""
         if Counter(result) != expected:
-            raise self.reject("REC-WHERE", f"result {pretty_list(result)} is not the meld's cards ({pretty_list(sorted(expected.elements()))})", pos, "result")
+            raise self.reject(
+                "REC-WHERE",
+                f"result {pretty_list(result)} is not the meld's cards ({pretty_list(sorted(expected.elements()))})",
+                pos,
+                "result",
+            )
 
     def on_meld_extended(self, state: TableState, e: MeldExtended, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "play", e)
@@ -111,7 +122,13 @@ class MeldingRules(TurnRules):
             options = self.layoff_options(meld, e.cards)
             if len(options) > 1:
                 shown = " or ".join(pretty_list(o) for o in options[:3])
-                raise self.reject("REC-FORMAT", f"ambiguous lay-off of {pretty_list(e.cards)} on meld {e.meld}: the record must give " f"`result` ({shown})", pos, "result")
+                raise self.reject(
+                    "REC-FORMAT",
+                    f"ambiguous lay-off of {pretty_list(e.cards)} on meld {e.meld}: the record must give "
+                    f"`result` ({shown})",
+                    pos,
+                    "result",
+                )
             cards = options[0] if options else meld.cards + tuple(e.cards)
         after = replace(meld, cards=cards, info=analyze(cards, self._meld_rules))
         before = state

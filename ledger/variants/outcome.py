@@ -31,7 +31,9 @@ class OutcomeRules(MeldingRules):
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         self.in_hand(state, e, pos)
         if e.reason == "knocked" and not self.knocking:
-            raise self.reject("REC-FORMAT", f"a {self.variant} hand does not end by a knock (that is Gin)", pos, "reason")
+            raise self.reject(
+                "REC-FORMAT", f"a {self.variant} hand does not end by a knock (that is Gin)", pos, "reason"
+            )
         if e.seat is not None:
             self.check_seat(state, e.seat, pos)
         if e.reason == "went_out":
@@ -59,7 +61,12 @@ class OutcomeRules(MeldingRules):
             raise self.reject("REC-FORMAT", "hand_ended went_out must name the seat that went out", pos, "seat")
         held = state.hands[e.seat]
         if held:
-            raise self.reject("REC-WHERE", f"{state.name(e.seat)} cannot have gone out holding {len(held)} cards ({pretty_list(held)})", pos, "seat")
+            raise self.reject(
+                "REC-WHERE",
+                f"{state.name(e.seat)} cannot have gone out holding {len(held)} cards ({pretty_list(held)})",
+                pos,
+                "seat",
+            )
 
     def after_hand(self, state: TableState, pos: int) -> TableState:
         """Hook after a hand is scored (elimination)."""
@@ -123,14 +130,22 @@ class OutcomeRules(MeldingRules):
             return state.name(seats[0])
         return f"team {side} (" + " & ".join(state.name(s) for s in seats) + ")"
 
-    def check_claim(self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: str) -> TableState:
+    def check_claim(
+        self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: str
+    ) -> TableState:
         """``ALL-SCORE-1`` for each claimed line that differs from the computation."""
         for side, points in claimed:
             mine = computed.get(side, 0)
             if mine != points:
                 seat = side if state.n_sides == state.n_seats else None
-                state = self.flag(state, pos, seat, "ALL-SCORE-1",
-                                  f"{what}: claimed {points} for {self.side_label(state, side)}, computed {mine} (difference " f"{points - mine:+d}){self.explain(state, side)}")
+                state = self.flag(
+                    state,
+                    pos,
+                    seat,
+                    "ALL-SCORE-1",
+                    f"{what}: claimed {points} for {self.side_label(state, side)}, computed {mine} (difference "
+                    f"{points - mine:+d}){self.explain(state, side)}",
+                )
         return state
 
     def explain(self, state: TableState, side: int) -> str:
@@ -149,7 +164,12 @@ class OutcomeRules(MeldingRules):
         if finding is None:
             return
         if finding >= pos:
-            raise self.reject("REC-REF", f"finding {finding} is not an earlier position (this ruling is position {pos})", pos, "finding")
+            raise self.reject(
+                "REC-REF",
+                f"finding {finding} is not an earlier position (this ruling is position {pos})",
+                pos,
+                "finding",
+            )
         if not any(f.position == finding for f in state.findings):
             raise self.reject("REC-REF", f"position {finding} carries no finding to rule on", pos, "finding")
 
@@ -176,10 +196,15 @@ class OutcomeRules(MeldingRules):
         while target is not None and target.position > e.target:
             target = target.history
         if target is None or target.position != e.target or target.hand != state.hand:
-            raise self.reject("REC-REF", f"target {e.target} is not a position of the current line of play in hand {state.hand}", pos, "target")
+            raise self.reject(
+                "REC-REF",
+                f"target {e.target} is not a position of the current line of play in hand {state.hand}",
+                pos,
+                "target",
+            )
         # the totals: every penalty stays, a hand scored after the target no longer counts
         totals = list(state.totals)
-        for r in state.results[len(target.results):]:
+        for r in state.results[len(target.results) :]:
             for s in r.scores:
                 totals[s.side] -= s.points
         return replace(

@@ -82,7 +82,9 @@ class RaminoRules(Rules):
         return 10 if n_seats == 2 else 7 if n_seats <= 4 else 6
 
     def meld_rules(self) -> MeldRules:
-        return MeldRules(max_wilds=0, ace_high=self.settings.ace_high, max_set=4, max_sequence=14 if self.settings.ace_high else 13)
+        return MeldRules(
+            max_wilds=0, ace_high=self.settings.ace_high, max_set=4, max_sequence=14 if self.settings.ace_high else 13
+        )
 
     def new_extra(self, state: TableState) -> RaminoExtra:
         return RaminoExtra()
@@ -101,7 +103,13 @@ class RaminoRules(Rules):
         limit = self.settings.max_new_melds_per_turn
         new = sum(1 for m in state.melds if m.laid_at >= state.turn_start and m.seat == seat)
         if limit and new > limit:
-            state = self.flag(state, pos, seat, "RAM-MELD-1", f"{state.name(seat)} laid {new} new melds in one turn; at most {limit} allowed")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "RAM-MELD-1",
+                f"{state.name(seat)} laid {new} new melds in one turn; at most {limit} allowed",
+            )
         if state.turn_melds and state.hands[seat] and seat not in (melded_before := self.ex(state).melded_before):
             state = self.set_extra(state, melded_before=melded_before + (seat,))
         return state
@@ -109,25 +117,54 @@ class RaminoRules(Rules):
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """RAM-DISC-1: the card just taken from the discard pile discarded again."""
         if card in state.taken:
-            state = self.flag(state, pos, seat, "RAM-DISC-1", f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "RAM-DISC-1",
+                f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile",
+            )
         return state
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
         """RAM-OUT-1 at the meld or lay-off that empties the hand of the seat
         due when the preset requires going out by a discard (RULES.md: a
         finding belongs to the event that breaks the rule)."""
-        if (self.settings.going_out == "discard" and seat == state.turn and before.hands[seat] and not state.hands[seat]
-                and self.ex(state).melded_out is None):
-            state = self.flag(state, pos, seat, "RAM-OUT-1",
-                              f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last " "card went into a meld")
+        if (
+            self.settings.going_out == "discard"
+            and seat == state.turn
+            and before.hands[seat]
+            and not state.hands[seat]
+            and self.ex(state).melded_out is None
+        ):
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "RAM-OUT-1",
+                f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last "
+                "card went into a meld",
+            )
             state = self.set_extra(state, melded_out=pos)
         return state
 
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         """RAM-OUT-1 for a going out without a discard not already reported at the meld that emptied the hand."""
-        if (e.reason == "went_out" and e.seat is not None and self.settings.going_out == "discard" and state.phase == "play" and state.turn == e.seat
-                and self.ex(state).melded_out is None):
-            state = self.flag(state, pos, e.seat, "RAM-OUT-1", f"{state.name(e.seat)} went out without a discard (preset {self.ruleset} requires one)")
+        if (
+            e.reason == "went_out"
+            and e.seat is not None
+            and self.settings.going_out == "discard"
+            and state.phase == "play"
+            and state.turn == e.seat
+            and self.ex(state).melded_out is None
+        ):
+            state = self.flag(
+                state,
+                pos,
+                e.seat,
+                "RAM-OUT-1",
+                f"{state.name(e.seat)} went out without a discard (preset {self.ruleset} requires one)",
+            )
         return super().on_hand_ended(state, e, pos)
 
     def went_rummy(self, state: TableState, seat: int) -> bool:

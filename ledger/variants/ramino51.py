@@ -81,29 +81,54 @@ class Ramino51Rules(ThresholdRules):
         return self.settings.hand_size
 
     def meld_rules(self) -> MeldRules:
-        return MeldRules(max_wilds=1, ace_low=True, ace_high=True, max_set=4, set_distinct_suits=True,
-                         max_sequence=14, wild_ends_only=self.settings.joker_ends_only)
+        return MeldRules(
+            max_wilds=1,
+            ace_low=True,
+            ace_high=True,
+            max_set=4,
+            set_distinct_suits=True,
+            max_sequence=14,
+            wild_ends_only=self.settings.joker_ends_only,
+        )
 
     def meld_rule_ids(self) -> dict[str, str]:
         """R51-MELD-1 for repeated suits, long sets, a joker inside a sequence
         and extra jokers; ALL-MELD-1 otherwise."""
-        return {"set_repeated_suit": "R51-MELD-1", "set_too_long": "R51-MELD-1", "wild_inside": "R51-MELD-1",
-                "too_many_wilds": "R51-MELD-1", "wilds_only": "R51-MELD-1"}
+        return {
+            "set_repeated_suit": "R51-MELD-1",
+            "set_too_long": "R51-MELD-1",
+            "wild_inside": "R51-MELD-1",
+            "too_many_wilds": "R51-MELD-1",
+            "wilds_only": "R51-MELD-1",
+        }
 
     # --- rules at the event ----------------------------------------------------------
     def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
         """R51-PILE-1: the top discard taken in the seat's first turn."""
         state = super().on_discard_taken(state, e, pos)
         if state.turns[e.seat] == 1:
-            state = self.flag(state, pos, e.seat, "R51-PILE-1",
-                              f"{state.name(e.seat)} took {compact(e.cards)} from the discard pile in its first turn")
+            state = self.flag(
+                state,
+                pos,
+                e.seat,
+                "R51-PILE-1",
+                f"{state.name(e.seat)} took {compact(e.cards)} from the discard pile in its first turn",
+            )
         return state
 
-    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+    def check_layoff(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended
+    ) -> TableState:
         """R51-OPEN-3 also for a lay-off in the opening turn."""
         if state.opened[seat] and self.opened_this_turn(state, seat):
-            state = self.flag(state, pos, seat, "R51-OPEN-3",
-                              f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} in its opening turn " "(only a joker swap is allowed)")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "R51-OPEN-3",
+                f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} in its opening turn "
+                "(only a joker swap is allowed)",
+            )
         return super().check_layoff(before, after, state, pos, seat, event)
 
     # --- per-turn rules ----------------------------------------------------------------
@@ -120,8 +145,13 @@ class Ramino51Rules(ThresholdRules):
         if state.drew == "pile" and state.taken:
             card = state.taken[-1]
             if card not in self.ex(state).played:
-                state = self.flag(state, pos, seat, "R51-PILE-2",
-                                  f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn")
+                state = self.flag(
+                    state,
+                    pos,
+                    seat,
+                    "R51-PILE-2",
+                    f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn",
+                )
         return state
 
     def check_open(self, state: TableState, pos: int, seat: int) -> TableState:
@@ -133,7 +163,8 @@ class Ramino51Rules(ThresholdRules):
     def penalty(self, state: TableState, seat: int, winner: int) -> dict[str, int]:
         """``all_at_once``, ``unopened``, or ``cards`` + ``joker_double``."""
         nobody_before = self.went_out_at_once(state, winner) and not any(
-            state.opened[s] for s in range(state.n_seats) if s != winner)
+            state.opened[s] for s in range(state.n_seats) if s != winner
+        )
         if nobody_before:
             return {"all_at_once": ALL_AT_ONCE}
         if not state.opened[seat]:
@@ -144,4 +175,3 @@ class Ramino51Rules(ThresholdRules):
         if JOKER in hand:
             parts["joker_double"] = cards
         return parts
-

@@ -98,13 +98,23 @@ class Scala40Rules(ThresholdRules):
         return 13
 
     def meld_rules(self) -> MeldRules:
-        return MeldRules(max_wilds=1, ace_low=self.settings.ace_low, ace_high=True, max_set=4,
-                         set_distinct_suits=True, max_sequence=14)
+        return MeldRules(
+            max_wilds=1,
+            ace_low=self.settings.ace_low,
+            ace_high=True,
+            max_set=4,
+            set_distinct_suits=True,
+            max_sequence=14,
+        )
 
     def meld_rule_ids(self) -> dict[str, str]:
         """S40-MELD-1 for repeated suits, long sets and extra jokers; ALL-MELD-1 otherwise."""
-        return {"set_repeated_suit": "S40-MELD-1", "set_too_long": "S40-MELD-1",
-                "too_many_wilds": "S40-MELD-1", "wilds_only": "S40-MELD-1"}
+        return {
+            "set_repeated_suit": "S40-MELD-1",
+            "set_too_long": "S40-MELD-1",
+            "too_many_wilds": "S40-MELD-1",
+            "wilds_only": "S40-MELD-1",
+        }
 
     # --- per-turn rules ----------------------------------------------------------
     def end_turn(self, state: TableState, pos: int) -> TableState:
@@ -121,19 +131,36 @@ class Scala40Rules(ThresholdRules):
             if not x.taken_opened:
                 laid = Counter(c for m in self.melds_this_turn(state, seat) for c in m.cards)
                 if not (self.opened_this_turn(state, seat) and laid[card]):
-                    state = self.flag(state, pos, seat, "S40-PILE-1",
-                                      f"{name} took {pretty(card)} from the discard pile without having opened and did not " "open with it")
+                    state = self.flag(
+                        state,
+                        pos,
+                        seat,
+                        "S40-PILE-1",
+                        f"{name} took {pretty(card)} from the discard pile without having opened and did not "
+                        "open with it",
+                    )
             elif card not in x.played and self.settings.pile_after_opening == "meld":
                 # judged on the face: when no card of that face went into a meld, neither copy was used (RULES.md)
-                state = self.flag(state, pos, seat, "S40-PILE-2",
-                                  f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn")
+                state = self.flag(
+                    state,
+                    pos,
+                    seat,
+                    "S40-PILE-2",
+                    f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn",
+                )
             elif x.discarded == card and not x.taken_had_copy:
                 # RULES.md: not raised when the seat already held another copy of that face
-                state = self.flag(state, pos, seat, "S40-PILE-2",
-                                  f"{name} discarded {pretty(card)}, the card just taken from the discard pile")
+                state = self.flag(
+                    state,
+                    pos,
+                    seat,
+                    "S40-PILE-2",
+                    f"{name} discarded {pretty(card)}, the card just taken from the discard pile",
+                )
         if self.settings.freed_joker_must_be_melded and x.freed > x.played.count(JOKER):
-            state = self.flag(state, pos, seat, "S40-SWAP-2",
-                              f"{name} took a joker from a meld and did not meld it in the same turn")
+            state = self.flag(
+                state, pos, seat, "S40-SWAP-2", f"{name} took a joker from a meld and did not meld it in the same turn"
+            )
         return state
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
@@ -151,8 +178,14 @@ class Scala40Rules(ThresholdRules):
             return state
         for m in state.melds:
             if self.layoff_options(m, (card,)):
-                return self.flag(state, pos, seat, "S40-DISC-1",
-                                 f"{state.name(seat)} discarded {pretty(card)}, which could be laid off on meld {m.id} " f"({compact(m.cards)})")
+                return self.flag(
+                    state,
+                    pos,
+                    seat,
+                    "S40-DISC-1",
+                    f"{state.name(seat)} discarded {pretty(card)}, which could be laid off on meld {m.id} "
+                    f"({compact(m.cards)})",
+                )
         return state
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
@@ -161,16 +194,27 @@ class Scala40Rules(ThresholdRules):
         (RULES.md: a finding belongs to the event that breaks the rule)."""
         state = super().after_meld(before, state, pos, seat)
         if seat == state.turn and before.hands[seat] and not state.hands[seat] and self.ex(state).melded_out is None:
-            state = self.flag(state, pos, seat, "S40-OUT-1",
-                              f"{state.name(seat)} went out without a discard: the last card went into a meld")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "S40-OUT-1",
+                f"{state.name(seat)} went out without a discard: the last card went into a meld",
+            )
             state = self.set_extra(state, melded_out=pos)
         return state
 
     def on_hand_ended(self, state: TableState, e: HandEnded, pos: int) -> TableState:
         """S40-OUT-1: the seat that went out did so without a discard (when
         not already reported at the meld that emptied its hand)."""
-        if (e.reason == "went_out" and e.seat is not None and state.phase == "play" and state.turn == e.seat
-                and state.extra is not None and self.ex(state).melded_out is None):
+        if (
+            e.reason == "went_out"
+            and e.seat is not None
+            and state.phase == "play"
+            and state.turn == e.seat
+            and state.extra is not None
+            and self.ex(state).melded_out is None
+        ):
             state = self.flag(state, pos, e.seat, "S40-OUT-1", f"{state.name(e.seat)} went out without a discard")
         return super().on_hand_ended(state, e, pos)
 

@@ -238,27 +238,47 @@ class ThresholdRules(Rules):
         options = super().layoff_options(meld, cards)
         return [o for o in options if not moved_wilds(meld.info, analyze(o, self._meld_rules))]
 
-    def check_layoff(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended) -> TableState:
+    def check_layoff(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended
+    ) -> TableState:
         """Lay-off before opening (``early_play_rule``), meld validity, and
         ``ALL-MELD-1`` for a ``result`` that moves a joker."""
         if not state.opened[seat]:
-            state = self.flag(state, pos, seat, self.early_play_rule,
-                              f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} before opening")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                self.early_play_rule,
+                f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} before opening",
+            )
         state = super().check_layoff(before, after, state, pos, seat, event)
         for stood, now in moved_wilds(before.info, after.info):
             where = f"it now stands for {pretty(now)}" if now else "it moved"
-            state = self.flag(state, pos, seat, "ALL-MELD-1",
-                              f"meld {after.id} after the lay-off {pretty_list(after.cards)}: the joker stood for " f"{pretty(stood)} and {where}; "
-                              "a joker never moves once laid (the card it stands for takes its place only by a joker swap)")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                "ALL-MELD-1",
+                f"meld {after.id} after the lay-off {pretty_list(after.cards)}: the joker stood for "
+                f"{pretty(stood)} and {where}; "
+                "a joker never moves once laid (the card it stands for takes its place only by a joker swap)",
+            )
         return state
 
-    def check_swap(self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped) -> TableState:
+    def check_swap(
+        self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped
+    ) -> TableState:
         """Swap before opening (``early_play_rule``); a card other than the
         one the joker stands for (``swap_rule``)."""
         name = state.name(seat)
         if not state.opened[seat]:
-            state = self.flag(state, pos, seat, self.early_play_rule,
-                              f"{name} swapped the {pretty(event.joker)} in meld {before.id} before opening")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                self.early_play_rule,
+                f"{name} swapped the {pretty(event.joker)} in meld {before.id} before opening",
+            )
         targets = swap_targets(before, event.joker)
         if event.card not in targets:
             if targets:
@@ -266,15 +286,23 @@ class ThresholdRules(Rules):
                 why = f"it stands for {wanted}"
             else:
                 why = f"{pretty(event.joker)} is not a wild there"
-            state = self.flag(state, pos, seat, self.swap_rule,
-                              f"{name} put {pretty(event.card)} in place of the {pretty(event.joker)} in meld {before.id} " f"({compact(before.cards)}), but {why}")
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                self.swap_rule,
+                f"{name} put {pretty(event.card)} in place of the {pretty(event.joker)} in meld {before.id} "
+                f"({compact(before.cards)}), but {why}",
+            )
         return self.set_extra(state, freed=self.ex(state).freed + 1)
 
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """Remembers the discard for the per-turn rules."""
         return self.set_extra(state, discarded=card)
 
-    def check_opening(self, state: TableState, pos: int, seat: int, rule: str, needed: int, clean: tuple[str, ...] = ()) -> TableState:
+    def check_opening(
+        self, state: TableState, pos: int, seat: int, rule: str, needed: int, clean: tuple[str, ...] = ()
+    ) -> TableState:
         """The melds ``seat`` laid this turn (its opening) total under
         ``needed`` points, or (when ``clean`` names meld kinds) hold no valid
         meld of those kinds without a joker: one ``rule`` finding with the
@@ -288,7 +316,13 @@ class ThresholdRules(Rules):
             kinds = " or ".join(clean)
             faults.append(f"the opening needs a clean {kinds} (no joker)")
         if faults:
-            state = self.flag(state, pos, seat, rule, f"{state.name(seat)} opened with {total} points: {text}; " + " and ".join(faults))
+            state = self.flag(
+                state,
+                pos,
+                seat,
+                rule,
+                f"{state.name(seat)} opened with {total} points: {text}; " + " and ".join(faults),
+            )
         return state
 
     # --- scoring, elimination, the winner ---------------------------------------
@@ -313,7 +347,9 @@ class ThresholdRules(Rules):
     def eliminate(self, state: TableState) -> TableState:
         """Seats whose total reached the ``elimination`` option are out."""
         limit = self.settings.elimination
-        out = tuple(s for s in range(state.n_seats) if s not in state.eliminated and state.totals[state.sides[s]] >= limit)
+        out = tuple(
+            s for s in range(state.n_seats) if s not in state.eliminated and state.totals[state.sides[s]] >= limit
+        )
         if out:
             state = replace(state, eliminated=state.eliminated + out)
         return state

@@ -46,7 +46,9 @@ class TurnRules(TableRules):
         """``seat`` begins a turn at ``pos``: phase ``draw``, turn-local data reset."""
         turns = list(state.turns)
         turns[seat] += 1
-        return replace(state, turn=seat, phase="draw", drew=None, taken=(), turn_start=pos, turn_melds=(), turns=tuple(turns))
+        return replace(
+            state, turn=seat, phase="draw", drew=None, taken=(), turn_start=pos, turn_melds=(), turns=tuple(turns)
+        )
 
     def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
         """Check that ``seat`` may ``kind`` (``"draw"``, ``"play"``, ``"discard"``) now.
@@ -63,18 +65,34 @@ class TurnRules(TableRules):
             assert due is not None
             if state.phase == "play" and self.discard_required and seat == self.next_seat(state, due):
                 state = self.end_turn(state, pos)
-                state = self.flag(state, pos, due, "ALL-TURN-3", f"{state.name(due)}'s turn ended without a discard: {state.name(seat)} acted next")
+                state = self.flag(
+                    state,
+                    pos,
+                    due,
+                    "ALL-TURN-3",
+                    f"{state.name(due)}'s turn ended without a discard: {state.name(seat)} acted next",
+                )
             else:
                 if state.phase == "play":
                     state = self.end_turn(state, pos)
-                state = self.flag(state, pos, seat, "ALL-TURN-1", f"{state.name(seat)} played out of turn: it was {state.name(due)}'s turn")
+                state = self.flag(
+                    state,
+                    pos,
+                    seat,
+                    "ALL-TURN-1",
+                    f"{state.name(seat)} played out of turn: it was {state.name(due)}'s turn",
+                )
                 # The seat's turn begins at this event (not drawn yet); one fault per event: not also "before drawing".
                 return self.start_turn(state, seat, pos)
             state = self.start_turn(state, seat, pos)
         if kind == "draw" and state.phase == "play":
-            state = self.flag(state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} drew a second time in the same turn ({event.type})")
+            state = self.flag(
+                state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} drew a second time in the same turn ({event.type})"
+            )
         elif kind != "draw" and state.phase == "draw":
-            state = self.flag(state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} {_VERB.get(kind, kind)} before drawing")
+            state = self.flag(
+                state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} {_VERB.get(kind, kind)} before drawing"
+            )
         return state
 
     def end_turn(self, state: TableState, pos: int) -> TableState:
@@ -99,7 +117,12 @@ class TurnRules(TableRules):
         if state.phase in ("draw", "play"):
             raise self.reject("REC-ORDER", f"hand_dealt while hand {state.hand} has not ended", pos, "type")
         if e.hand != state.hand + 1:
-            raise self.reject("REC-ORDER", f"hand {e.hand} dealt after hand {state.hand} (expected hand {state.hand + 1})", pos, "hand")
+            raise self.reject(
+                "REC-ORDER",
+                f"hand {e.hand} dealt after hand {state.hand} (expected hand {state.hand + 1})",
+                pos,
+                "hand",
+            )
         n = state.n_seats
         self.check_seat(state, e.dealer, pos, "dealer")
         if len(e.hands) != n:
@@ -122,12 +145,19 @@ class TurnRules(TableRules):
         counts.update(e.stock or ())
         for card, k in counts.items():
             if k > deck.get(card, 0):
-                raise self.reject("REC-DECK", f"{k} copies of {card} dealt; the {self.variant} deck holds {deck.get(card, 0)}", pos, "hands")
+                raise self.reject(
+                    "REC-DECK",
+                    f"{k} copies of {card} dealt; the {self.variant} deck holds {deck.get(card, 0)}",
+                    pos,
+                    "hands",
+                )
         dealt = sum(counts.values())
         total = sum(deck.values())
         unknown_pozzetti = sum(size for p in pozzetti if p is None)
         if e.stock is not None and dealt + unknown_pozzetti != total:
-            raise self.reject("REC-DECK", f"the deal holds {dealt + unknown_pozzetti} cards; the deck has {total}", pos, "stock")
+            raise self.reject(
+                "REC-DECK", f"the deal holds {dealt + unknown_pozzetti} cards; the deck has {total}", pos, "stock"
+            )
         stock_count = len(e.stock) if e.stock is not None else total - dealt - unknown_pozzetti
         if stock_count < 0:
             raise self.reject("REC-DECK", f"the deal holds more than the deck's {total} cards", pos, "hands")
@@ -155,14 +185,24 @@ class TurnRules(TableRules):
         for seat, cards in enumerate(e.hands):
             want = self.hand_size(state.n_seats, seat, e.dealer) if self.active(state, seat) else 0
             if len(cards) != want:
-                state = self.flag(state, pos, seat, "ALL-DEAL-1", f"{state.name(seat)} was dealt {len(cards)} cards instead of {want}")
+                state = self.flag(
+                    state, pos, seat, "ALL-DEAL-1", f"{state.name(seat)} was dealt {len(cards)} cards instead of {want}"
+                )
         size = self.pozzetto_size()
         for i, p in enumerate(state.pozzetti):
             if p is not None and len(p) != size:
-                state = self.flag(state, pos, None, "ALL-DEAL-1", f"pozzetto {i} holds {len(p)} cards instead of {size}")
+                state = self.flag(
+                    state, pos, None, "ALL-DEAL-1", f"pozzetto {i} holds {len(p)} cards instead of {size}"
+                )
         want_dealer = self.expected_dealer(before)
         if want_dealer is not None and e.dealer != want_dealer:
-            state = self.flag(state, pos, e.dealer, "ALL-DEAL-1", f"{state.name(e.dealer)} dealt hand {e.hand}; the rotation called for {state.name(want_dealer)}")
+            state = self.flag(
+                state,
+                pos,
+                e.dealer,
+                "ALL-DEAL-1",
+                f"{state.name(e.dealer)} dealt hand {e.hand}; the rotation called for {state.name(want_dealer)}",
+            )
         return state
 
     def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
@@ -178,7 +218,9 @@ class TurnRules(TableRules):
             stock = None
         hands = list(state.hands)
         hands[e.seat] = hands[e.seat] + (e.card,)
-        state = replace(state, hands=tuple(hands), stock=stock, stock_count=state.stock_count - 1, drew="stock", phase="play")
+        state = replace(
+            state, hands=tuple(hands), stock=stock, stock_count=state.stock_count - 1, drew="stock", phase="play"
+        )
         return self.after_draw(state, pos, e.seat)
 
     def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
@@ -198,10 +240,14 @@ class TurnRules(TableRules):
             raise self.reject("REC-WHERE", "the discard pile is empty", pos, "cards")
         if tuple(e.cards) != tuple(expected):
             what = "the whole pile" if want is None else "the top card"
-            raise self.reject("REC-WHERE", f"taken {pretty_list(e.cards)} but {what} is {pretty_list(expected)}", pos, "cards")
+            raise self.reject(
+                "REC-WHERE", f"taken {pretty_list(e.cards)} but {what} is {pretty_list(expected)}", pos, "cards"
+            )
         hands = list(state.hands)
         hands[e.seat] = hands[e.seat] + tuple(e.cards)
-        return replace(state, hands=tuple(hands), discard=pile[:-k], drew="pile", taken=state.taken + tuple(e.cards), phase="play")
+        return replace(
+            state, hands=tuple(hands), discard=pile[:-k], drew="pile", taken=state.taken + tuple(e.cards), phase="play"
+        )
 
     def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
         raise self.reject("REC-FORMAT", f"pozzetto_taken is a Burraco event, not {self.variant}", pos, "type")
@@ -224,20 +270,26 @@ class TurnRules(TableRules):
         ``shuffle`` leaves the order unknown unless ``cards`` gives it)."""
         self.in_hand(state, e, pos)
         if state.stock_count > 0:
-            raise self.reject("REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type")
+            raise self.reject(
+                "REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type"
+            )
         under = state.discard[:-1]
         if not under:
             raise self.reject("REC-WHERE", "nothing to restock: the discard pile holds only its top card", pos, "type")
         if e.cards is not None:
             if Counter(e.cards) != Counter(under):
-                raise self.reject("REC-WHERE", f"the new stock {pretty_list(e.cards)} is not the discard pile less its top card", pos, "cards")
+                raise self.reject(
+                    "REC-WHERE",
+                    f"the new stock {pretty_list(e.cards)} is not the discard pile less its top card",
+                    pos,
+                    "cards",
+                )
             stock: tuple[str, ...] | None = tuple(e.cards)
         elif self.opt("restock", "shuffle") == "turn_over":
             stock = under
         else:
             stock = None
         return replace(state, stock=stock, stock_count=len(under), discard=state.discard[-1:])
-
 
 
 _VERB = {"play": "melded or laid off", "discard": "discarded"}
