@@ -3,7 +3,8 @@
 #
 # Creates .venv (when missing), installs the project with its test extras,
 # installs Debian's chromium for the browser tests when /usr/bin/chromium is
-# missing, then runs pytest on two workers. PostgreSQL tests use POSTGRES_HOST,
+# missing, checks lint, format and types (ruff, mypy), then runs pytest on two
+# workers. PostgreSQL tests use POSTGRES_HOST,
 # POSTGRES_PORT, POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DBNAME when set
 # (.ci/run sets them), and skip otherwise (fail under CI=true).
 set -euo pipefail
@@ -35,6 +36,21 @@ if ! command -v pdftotext >/dev/null || ! command -v pdfinfo >/dev/null; then
     if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends poppler-utils >/dev/null; }; then
         echo "test.sh: warning: could not install poppler-utils; the PDF report tests will fail" >&2
     fi
+fi
+
+# The lint and type gate (configured in pyproject.toml; ruff and mypy come with the test extra)
+GATE_PATHS=(ledger replay_web tests bench tools)
+if ! "$VENV/bin/ruff" check ledger replay_web; then
+    echo "test.sh: ruff check found lint errors (see above; 'ruff check --fix' repairs the safe ones)" >&2
+    exit 1
+fi
+if ! "$VENV/bin/ruff" format --check "${GATE_PATHS[@]}"; then
+    echo "test.sh: files not formatted (see above): run '$VENV/bin/ruff format ${GATE_PATHS[*]}'" >&2
+    exit 1
+fi
+if ! "$VENV/bin/mypy" ledger replay_web; then
+    echo "test.sh: mypy found type errors (see above)" >&2
+    exit 1
 fi
 
 exec "$VENV/bin/python" -m pytest -n 2 "$@"
