@@ -148,38 +148,60 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
     return view
 
 
+def hidden_part(event: Event, pov: Pov) -> str | None:
+    """What of ``event`` a reader at ``pov`` may not read (FORMAT.md
+    "Per-seat views"): ``"draw"`` another seat's stock draw (the card),
+    ``"gin"`` / ``"knock"`` another seat's face-down discard, ``"restore"``
+    a referee's free-text reason (it may name any card); None when the
+    whole move may be read (always for the referee, ``pov`` None). The one
+    rule behind :func:`move_text` and the viewer's translated move list.
+
+    >>> from ledger.events import CardDrawn
+    >>> hidden_part(CardDrawn(seat=0, card="7H"), pov=1), hidden_part(CardDrawn(seat=0, card="7H"), pov=0)
+    ('draw', None)
+    """
+    if pov is None:
+        return None
+    if getattr(event, "seat", None) != pov:
+        if event.type == "card_drawn":
+            return "draw"
+        if event.type == "knocked":
+            return "knock" if getattr(event, "deadwood", ()) else "gin"
+    if isinstance(event, PositionRestored):
+        return "restore"
+    return None
+
+
 def move_text(
     event: Event, state: TableState | None = None, pov: Pov = None, tr: NullTranslations | None = None
 ) -> str:
-    """Move notation (:func:`describe`) as ``pov`` may read it: another
-    seat's stock draw is "draws a card from the stock", a knock's face-down
-    discard is not named, and a referee's free-text reason is left out (it
-    may name any card). ``state`` supplies the player names; ``tr`` the
-    language (a gettext translations object; English when None).
+    """Move notation (:func:`describe`) as ``pov`` may read it
+    (:func:`hidden_part`): another seat's stock draw is "draws a card from
+    the stock", a knock's face-down discard is not named, and a referee's
+    free-text reason is left out. ``state`` supplies the player names;
+    ``tr`` the language (a gettext translations object; English when None).
 
     >>> from ledger.events import CardDrawn
     >>> move_text(CardDrawn(seat=0, card="7H"), pov="spectator")
     'seat 0 draws a card from the stock'
     """
-    if pov is None:
+    hidden = hidden_part(event, pov)
+    if hidden is None:
         return describe(event, state, tr)
     _ = (tr or _ENGLISH).gettext
     seat = getattr(event, "seat", None)
     name = state.name(seat) if state is not None else _("seat %(seat)s") % {"seat": seat}
-    if seat != pov:
-        if event.type == "card_drawn":
-            return _("%(who)s draws a card from the stock") % {"who": name}
-        if event.type == "knocked":
-            deadwood = getattr(event, "deadwood", ())
-            if not deadwood:
-                return _("%(who)s goes gin, discarding face down") % {"who": name}
-            return _("%(who)s knocks with %(n)s deadwood card(s), discarding face down") % {
-                "who": name,
-                "n": len(deadwood),
-            }
-    if isinstance(event, PositionRestored):
-        return _("referee restores the table to move %(target)s") % {"target": event.target}
-    return describe(event, state, tr)
+    if hidden == "draw":
+        return _("%(who)s draws a card from the stock") % {"who": name}
+    if hidden == "gin":
+        return _("%(who)s goes gin, discarding face down") % {"who": name}
+    if hidden == "knock":
+        return _("%(who)s knocks with %(n)s deadwood card(s), discarding face down") % {
+            "who": name,
+            "n": len(getattr(event, "deadwood", ())),
+        }
+    assert isinstance(event, PositionRestored)
+    return _("referee restores the table to move %(target)s") % {"target": event.target}
 
 
 def describe(event: Event, state: TableState | None = None, tr: NullTranslations | None = None) -> str:

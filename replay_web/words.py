@@ -27,6 +27,7 @@ from ledger.cards import pretty, pretty_list
 from ledger.events import Event, PositionRestored
 from ledger.finding_texts import finding_text
 from ledger.state import TableState
+from ledger.views import hidden_part
 from replay_web.i18n import N_, current_lang, translations
 
 Gettext = Callable[[str], str]
@@ -203,23 +204,24 @@ def _gettext() -> Gettext:
 def viewer_move(event: Event, state: TableState | None, pov: Any, english: str) -> str:
     """The move as the viewer's page shows it: ``english`` (the fold's
     notation, already redacted for ``pov``) on an English page; on another
-    language's page :func:`move_line`, redacted for ``pov`` as
-    :func:`ledger.views.move_text` is."""
+    language's page :func:`move_line`, redacted for ``pov`` by the same
+    rule as :func:`ledger.views.move_text` (:func:`ledger.views.hidden_part`)."""
     lang = current_lang()
     if lang == "en":
         return english
     _ = translations(lang).gettext
-    if pov is not None:
+    hidden = hidden_part(event, pov)
+    if hidden is not None:
         seat = getattr(event, "seat", None)
         name = state.name(seat) if state is not None else _("seat %(n)s") % {"n": seat}
-        if seat != pov and event.type == "card_drawn":
+        if hidden == "draw":
             return _("%(who)s draws a card from the stock") % {"who": name}
-        if seat != pov and event.type == "knocked":
-            if not getattr(event, "deadwood", ()):
-                return _("%(who)s goes gin, discarding face down") % {"who": name}
+        if hidden == "gin":
+            return _("%(who)s goes gin, discarding face down") % {"who": name}
+        if hidden == "knock":
             return _("%(who)s knocks, discarding face down") % {"who": name}
-        if isinstance(event, PositionRestored):
-            return _("referee restores the table to move %(target)s") % {"target": event.target}
+        assert isinstance(event, PositionRestored)
+        return _("referee restores the table to move %(target)s") % {"target": event.target}
     return move_line(event, state, _)
 
 
