@@ -62,20 +62,7 @@ def _seat_reader(g: Any) -> tuple[access.Access, Pov, int]:
     access.check_pov(pov, acc)
     if not acc.omniscient:
         pov = SPECTATOR
-    return acc, pov, _position(g, acc, pov)
-
-
-def _position(g: Any, acc: access.Access, pov: Pov) -> int:
-    """``at`` (default: the last position the reader may see), judged
-    against what this reader may see: no error tells a spectator the
-    unfinished game's true length; 403 beyond the visible positions."""
-    if "at" not in request.args:
-        return acc.upto
-    if acc.omniscient:
-        at = params.position(request.args, g, pov)
-    else:
-        at = params.limited_position(request.args, acc)
-    return access.limit_position(at, acc)
+    return acc, pov, params.reader_position(request.args, g, acc, pov)
 
 
 @bp.get("/games/<game_id>")
@@ -121,7 +108,7 @@ def state(game_id: str):
     g = params.load_game(game_id)
     acc = access.reader_access(g)
     pov = params.pov(request.args, g)
-    at = _position(g, acc, pov)
+    at = params.reader_position(request.args, g, acc, pov)
     s = g.state_at(at)
     view = access.table_view(s, acc, pov)
     view["move"] = move_text(g.events[at], s, access.move_pov(acc, pov))

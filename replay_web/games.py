@@ -296,13 +296,7 @@ def _reader(game: GameData) -> tuple[Any, access.Access, int, Pov]:
     shown: Any = game
     if not acc.omniscient:
         shown, pov = LimitedGame(game, acc.upto), SPECTATOR
-    if not request.args.get("at"):
-        at = acc.upto
-    elif acc.omniscient:
-        at = params.position(request.args, game, pov)
-    else:  # judged against what this reader may see: no error may tell the game's true length
-        at = params.limited_position(request.args, acc)
-    access.limit_position(at, acc)
+    at = params.reader_position(request.args, game, acc, pov)
     return shown, acc, at, pov
 
 

@@ -49,12 +49,16 @@ def position(args: Mapping[str, str], game: GameData, pov: Pov = None) -> int:
     return at
 
 
-def limited_position(args: Mapping[str, str], acc: Any) -> int:
-    """``at`` for a reader who may see an unfinished game only up to
-    ``acc.upto`` (a spectator, issue 14; ``acc`` a
-    :class:`replay_web.access.Access`): default ``acc.upto``; past it the
-    403 of :func:`replay_web.access.limit_position`, the same for every later
+def reader_position(args: Mapping[str, str], game: GameData, acc: Any, pov: Pov = None) -> int:
+    """``at`` for this reader (``acc`` a :class:`replay_web.access.Access`),
+    default the last position it may see. A reader who may see the whole
+    game gets :func:`position` (``pov`` the view it asks for). Anyone else (a
+    spectator of an unfinished game, issue 14) is judged against
+    ``acc.upto`` only: past it the 403 of
+    :func:`replay_web.access.limit_position`, the same for every later
     position, stored or not, so that no answer tells the game's true length."""
+    if acc.omniscient:
+        return position(args, game, pov)
     from replay_web.access import limit_position
 
     at = _int(args, "at")
