@@ -173,11 +173,6 @@ class ReplayCache:
                 self._games.popitem(last=False)
         return data
 
-    def finding_count(self, game_id: str, version: int) -> int | None:
-        """Number of findings of a game at a stored version; None when the
-        record cannot be replayed (see :meth:`summary`)."""
-        return self.summary(game_id, version)[0]
-
     def summary(self, game_id: str, version: int) -> tuple[int | None, bool, dict[str, Any] | None]:
         """``(findings, finished, result)`` of a game at a stored version, for
         the games list: the number of findings (None when the record cannot
