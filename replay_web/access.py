@@ -33,7 +33,6 @@ import os
 import re
 import time
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import msgspec
@@ -41,7 +40,7 @@ from flask import Flask, abort, current_app, request
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
-from ledger.events import Event, GameStarted, to_builtins
+from ledger.events import Event, GameStarted, at_moment, to_builtins
 from ledger.redaction import SPECTATOR, Pov
 from ledger.state import Finding, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
@@ -226,10 +225,9 @@ def _parse_time(value: str | None) -> float | None:
     if not value:
         return None
     try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        return at_moment(value).timestamp()
     except ValueError:
         return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def received_times(game_id: str, count: int) -> list[float | None]:

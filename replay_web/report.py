@@ -36,7 +36,7 @@ to the rule's text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ from flask import Blueprint, abort, make_response, request, url_for
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.audit import report as audit_report
-from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
+from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, at_moment, encode_event
 from ledger.finding_texts import finding_text
 from ledger.i18n import translations as ledger_translations
 from ledger.replay import Replayer
@@ -132,10 +132,9 @@ def _when(value: str | None) -> datetime | None:
     if not value:
         return None
     try:
-        t = datetime.fromisoformat(value)
+        return at_moment(value)
     except ValueError:
         return None
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def longest_turns(events: Sequence[Event], state: TableState, top: int = 3) -> list[dict[str, Any]]:
