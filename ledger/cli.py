@@ -50,9 +50,11 @@ from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.scoring import score_sheet
 from ledger.seal_cli import register as register_seal
 from ledger.seal_cli import seal_list, short_or_missing
-from ledger.store.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
+from ledger.store.application import LedgerApp, open_app
+from ledger.store.importing import ImportResult
 from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError
+from ledger.store.settings import DB_ENV_VAR, describe_store, store_env
 from ledger.token_cli import register as register_tokens
 from ledger.views import move_text
 

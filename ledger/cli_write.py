@@ -30,7 +30,9 @@ from ledger.finding_texts import finding_text
 from ledger.records import Record, format_error, read_record
 from ledger.render import reason_text
 from ledger.state import Finding, TableState
-from ledger.store.application import AppendResult, LedgerApp, os_user
+from ledger.store.append import AppendResult
+from ledger.store.application import LedgerApp
+from ledger.store.journal import os_user
 
 _ENGLISH = NullTranslations()
 
