@@ -92,8 +92,7 @@ def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> li
 
 def totals_line(state: TableState, tr: Any = None) -> str:
     """``totals: Anna -70, Bruno -285`` (as adjudicated)."""
-    rules = state.rules
-    totals = ", ".join(f"{rules.side_label(state, side)} {points}" for side, points in enumerate(state.totals))
+    totals = ", ".join(f"{state.side_label(side)} {points}" for side, points in enumerate(state.totals))
     return _tr(tr).gettext("totals: %(totals)s") % {"totals": totals}
 
 
