@@ -121,7 +121,9 @@ class _Guarded(click.Group):
             ctx.exit(130)
         except GameNotFoundError as exc:
             if exc.store is None and isinstance(ctx.obj, _State) and ctx.obj.opened:
-                exc = ctx.obj.app().not_found(exc.game_id)  # raised without the store's names (e.g. by sealstore)
+                exc = ctx.obj.app().not_found(
+                    exc.game_id
+                )  # raised without the store's names (e.g. by ledger.store.seal_sql)
             _fail(not_found_text(exc, _tr(ctx)), _tr(ctx))
         except StoreMissingError as exc:
             tr = _tr(ctx)

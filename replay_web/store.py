@@ -149,9 +149,9 @@ class LedgerStore:
         return list(self.app.get_events(game_id))
 
     def seals(self, game_id: str) -> list[str | None]:
-        """The stored seal of each position (:func:`ledger.store.sealstore.stored_seals`;
+        """The stored seal of each position (:func:`ledger.store.seal_sql.stored_seals`;
         None where none is stored)."""
-        from ledger.store.sealstore import stored_seals
+        from ledger.store.seal_sql import stored_seals
 
         return stored_seals(self.app, game_id, strict=False)[1]
 
