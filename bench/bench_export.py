@@ -21,15 +21,12 @@ DuckDB writing the same rows straight from an Arrow table, in the same run.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import duckdb
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ledger.application import LedgerApp  # noqa: E402
 from ledger.persistence import GameEvent, game_uuid  # noqa: E402

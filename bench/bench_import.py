@@ -33,8 +33,6 @@ import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import ApplicationRecorder, Mapper
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from ledger.application import LedgerApp  # noqa: E402
 from ledger.events import EVENT_TYPES, Event  # noqa: E402
 from ledger.persistence import GameEvent, ensure_topic_index, game_uuid  # noqa: E402

@@ -43,8 +43,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from ledger import sealstore  # noqa: E402
 from ledger.application import LedgerApp  # noqa: E402
 from ledger.records import Record  # noqa: E402

@@ -30,9 +30,6 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 from ledger.application import LedgerApp  # noqa: E402
 from ledger.records import read_record  # noqa: E402
 from ledger.replay import replay  # noqa: E402

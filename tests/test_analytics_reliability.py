@@ -21,8 +21,7 @@ import duckdb
 import pytest
 
 from ledger.application import LedgerApp
-from ledger.projections import AnalyticsBusyError, AnalyticsProjection, DuckDBTrackingRecorder, update
-from ledger.projections import duckdb_recorder
+from ledger.projections import AnalyticsBusyError, AnalyticsProjection, DuckDBTrackingRecorder, duckdb_recorder, update
 from ledger.projections.tables import TABLES
 from ledger.records import encode_record, read_record
 from ledger.synthetic import two_player_record

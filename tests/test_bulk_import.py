@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _pg_connect, pg_settings, record_bytes
 from ledger.application import ImportResult, LedgerApp
 from ledger.errors import GameConflictError, RecordError
 from ledger.journal import SQLITE_CACHE_KIB
 from ledger.persistence import game_uuid
 from ledger.records import read_record
+from tests.conftest import _pg_connect, pg_settings, record_bytes
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ledger.application import LedgerApp, open_app
+from ledger.application import open_app
 from ledger.projections.tables import TABLES
 from tests.conftest import record_bytes
 from tests.costkit import CLI, ROOT

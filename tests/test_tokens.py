@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from ledger.application import LedgerApp
-from ledger.tokens import TokenStore, Token
-from tests.livekit import REPO
+from ledger.tokens import Token, TokenStore
+from tests.conftest import REPO
 
 
 def cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:
