@@ -28,12 +28,12 @@ from typing import Any
 
 import duckdb
 
-from ledger.application import LedgerApp  # noqa: E402
-from ledger.persistence import GameEvent, game_uuid  # noqa: E402
-from ledger.projections import update  # noqa: E402
-from ledger.projections.export import export_tables, table_query  # noqa: E402
-from ledger.projections.tables import TABLES  # noqa: E402
-from ledger.synthetic import two_player_record  # noqa: E402
+from ledger.projections import update
+from ledger.projections.export import export_tables, table_query
+from ledger.projections.tables import TABLES
+from ledger.store.application import LedgerApp
+from ledger.store.persistence import GameEvent, game_uuid
+from ledger.synthetic import two_player_record
 
 
 def corpus(n: int, hands: int, turns: int, simulated: bool) -> Any:

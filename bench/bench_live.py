@@ -39,12 +39,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ledger.application import open_app  # noqa: E402
-from ledger.events import encode_event  # noqa: E402
-from ledger.testing.games import long_ramino  # noqa: E402
-from ledger.testing.live import gunicorn  # noqa: E402
-from ledger.tokens import TokenStore  # noqa: E402
-from replay_web.write import _append  # noqa: E402
+from ledger.events import encode_event
+from ledger.store.application import open_app
+from ledger.testing.games import long_ramino
+from ledger.testing.live import gunicorn
+from ledger.tokens import TokenStore
+from replay_web.write import _append
 
 #: gunicorn's access and error log (set by :func:`main`)
 LOG: Path | None = None

@@ -9,7 +9,7 @@ ratio from figures measured in the same run (the machine is shared).
    Ramino games of 16 hands, ~960 events each) the way ``rummy-ledger import
    FOLDER`` does (:meth:`LedgerApp.import_records`; seals computed and
    stored in the append path); ``--keep`` reuses it;
-2. ``verify``: :func:`ledger.sealstore.verify_games` over every stored game
+2. ``verify``: :func:`ledger.store.sealstore.verify_games` over every stored game
    (the fast read: one row per game and table, both chains recomputed and
    compared, every row's type and topic checked), events/s, and the
    row-by-row check alone (what verify did before the fast read, and what
@@ -27,7 +27,7 @@ ratio from figures measured in the same run (the machine is shared).
    alternately with the seal chain and with it switched off (the journal
    rows still written, seals NULL), ``--rounds`` times each; the overhead
    is the difference of the medians, and also the time spent in the chain
-   itself (:func:`ledger.sealstore._links`, the batch path imports use).
+   itself (:func:`ledger.store.sealstore._links`, the batch path imports use).
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ledger import sealstore  # noqa: E402
-from ledger.application import LedgerApp  # noqa: E402
-from ledger.records import Record  # noqa: E402
-from ledger.synthetic import two_player_record  # noqa: E402
+from ledger.records import Record
+from ledger.store import sealstore
+from ledger.store.application import LedgerApp
+from ledger.synthetic import two_player_record
 
 HANDS = 16
 TURNS = 30
@@ -189,7 +189,7 @@ def bench_pg(url: str, n_events: int) -> dict[str, float]:
     over its canonical lines; the schema is dropped afterwards."""
     import psycopg
 
-    from ledger.application import store_env
+    from ledger.store.application import store_env
 
     schema = f"bench_seal_{int(time.time())}"
     env = store_env(f"{url}{'&' if '?' in url else '?'}schema={schema}")

@@ -33,10 +33,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ledger.application import open_app  # noqa: E402
-from ledger.records import encode_record, read_record  # noqa: E402
-from ledger.testing.games import long_ramino  # noqa: E402
-from replay_web import create_app  # noqa: E402
+from ledger.records import encode_record, read_record
+from ledger.store.application import open_app
+from ledger.testing.games import long_ramino
+from replay_web import create_app
 
 _DUR = re.compile(r"app;dur=([0-9.]+)")
 _CPU = re.compile(r"cpu;dur=([0-9.]+)")

@@ -1,10 +1,10 @@
 """The ``rummy-ledger`` command line (click): a thin shell over the application.
 
 ``rummy-ledger [--db PATH|URL] [--lang it|en] COMMAND``; the store is chosen
-as in :mod:`ledger.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
+as in :mod:`ledger.store.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
 ``PERSISTENCE_MODULE``, else ``./ledger.db``). Commands that only read open it
 with ``create=False``: where no SQLite file exists they say "no store at PATH"
-instead of creating one (:mod:`ledger.store_probe`). Human output is in the
+instead of creating one (:mod:`ledger.store.probe`). Human output is in the
 language of ``--lang``, else of the locale variables (:mod:`ledger.i18n`);
 ``--json`` never is translated.
 
@@ -34,7 +34,6 @@ from rich.text import Text
 
 from ledger import __version__
 from ledger.analytics_cli import register, update_after_import
-from ledger.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
 from ledger.audit import report as audit_report
 from ledger.cli_write import register as register_write
 from ledger.errors import GameConflictError, GameNotFoundError, LedgerError, RecordError, RuleViolationError
@@ -51,8 +50,9 @@ from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.scoring import score_sheet
 from ledger.seal_cli import register as register_seal
 from ledger.seal_cli import seal_list, short_or_missing
-from ledger.store_probe import REASONS as STORE_REASONS
-from ledger.store_probe import StoreMissingError, StoreUnreachableError
+from ledger.store.application import DB_ENV_VAR, ImportResult, LedgerApp, describe_store, open_app, store_env
+from ledger.store.probe import REASONS as STORE_REASONS
+from ledger.store.probe import StoreMissingError, StoreUnreachableError
 from ledger.token_cli import register as register_tokens
 from ledger.views import move_text
 
@@ -163,7 +163,7 @@ class _State:
     def app(self, create: bool = False) -> LedgerApp:
         """The store, opened on first use. Commands that only read leave
         ``create`` False: where no SQLite file exists they fail with
-        :class:`~ledger.store_probe.StoreMissingError` instead of creating an
+        :class:`~ledger.store.probe.StoreMissingError` instead of creating an
         empty store; writes (import, append, rule, token create) pass True."""
         if self._app is None:
             self._app = open_app(self.db, create=create)

@@ -1,5 +1,5 @@
 """The CLI's write commands over the one append path
-(:meth:`ledger.application.LedgerApp.append_events`): ``append`` and ``rule``.
+(:meth:`ledger.store.application.LedgerApp.append_events`): ``append`` and ``rule``.
 
 ``rummy-ledger append GAME FILE|-`` appends JSON Lines events (a file, or
 standard input for ``-``) to a stored game, or creates it when the first
@@ -24,13 +24,13 @@ from typing import Any
 import click
 import msgspec
 
-from ledger.application import AppendResult, LedgerApp, os_user
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
 from ledger.finding_texts import finding_text
 from ledger.records import Record, format_error, read_record
 from ledger.render import reason_text
 from ledger.state import Finding, TableState
+from ledger.store.application import AppendResult, LedgerApp, os_user
 
 _ENGLISH = NullTranslations()
 
@@ -90,8 +90,7 @@ def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> li
 
 def totals_line(state: TableState, tr: Any = None) -> str:
     """``totals: Anna -70, Bruno -285`` (as adjudicated)."""
-    rules = state.rules
-    totals = ", ".join(f"{rules.side_label(state, side)} {points}" for side, points in enumerate(state.totals))
+    totals = ", ".join(f"{state.side_label(side)} {points}" for side, points in enumerate(state.totals))
     return _tr(tr).gettext("totals: %(totals)s") % {"totals": totals}
 
 

@@ -79,7 +79,7 @@ def register(cli_group: click.Group, load: Callable[[Any, str], tuple[str, list[
         game_id, events = load(state, game)
         seals = None
         if not Path(game).is_file():  # a stored game: its seal is read from the store, not recomputed
-            from ledger.sealstore import stored_seals
+            from ledger.store.sealstore import stored_seals
 
             seals = stored_seals(state.app(), game_id, strict=False)[1]
         try:

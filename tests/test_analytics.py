@@ -15,7 +15,6 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ledger.application import LedgerApp
 from ledger.audit import report
 from ledger.events import CardDiscarded, CardDrawn, HandEnded
 from ledger.projections import DuckDBTrackingRecorder, analytics_path, relation, update
@@ -23,6 +22,7 @@ from ledger.projections.tables import TABLES
 from ledger.records import encode_record, read_record
 from ledger.replay import replay
 from ledger.scoring import score_sheet
+from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record
 from tests.analytics_records import game_a, game_b
 

@@ -19,11 +19,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from ledger.application import open_app
 from ledger.records import read_record
+from ledger.store.application import open_app
+from ledger.testing.live import serve
 from ledger.tokens import TokenStore
 from replay_web import create_app
-from ledger.testing.live import serve
 
 pytestmark = pytest.mark.browser
 

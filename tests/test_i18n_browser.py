@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from ledger.records import read_record
+from ledger.testing.live import serve
 from replay_web import create_app
 from replay_web.store import RecordStore
-from ledger.testing.live import serve
 from tests.test_desk_browser import browser  # noqa: F401  (the module's Chromium, launched once)
 from tests.test_report import _pdf_text, pdf_tools  # noqa: F401  (pdftotext / pdfinfo, A4 checked)
 

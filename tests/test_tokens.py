@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import LedgerApp
+from ledger.store.application import LedgerApp
 from ledger.tokens import Token, TokenStore
 from tests.conftest import REPO
 

@@ -112,7 +112,7 @@ def is_wild_card(card: str) -> bool:
 
 class BurracoRules(BurracoTable):
     """Rules object for Burraco (see the module docstring); the table's
-    parameters, its state and views are :class:`~ledger.variants.burraco_table.BurracoTable`'s."""
+    parameters and its state are :class:`~ledger.variants.burraco_table.BurracoTable`'s."""
 
     variant = "burraco"
     default_ruleset = "fibur"
@@ -199,7 +199,7 @@ class BurracoRules(BurracoTable):
             pos,
             seat,
             "BUR-MELD-2",
-            f"{self.side_label(state, after.side)} holds two sets of the same rank ({shown})",
+            f"{state.side_label(after.side)} holds two sets of the same rank ({shown})",
         )
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
@@ -219,7 +219,7 @@ class BurracoRules(BurracoTable):
                 seat,
                 "BUR-TURN-1",
                 f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of "
-                f"{self.side_label(state, before.side)}: lay-offs go only on one's own side's melds",
+                f"{state.side_label(before.side)}: lay-offs go only on one's own side's melds",
             )
         state = super().check_layoff(before, after, state, pos, seat, event)
         return self.check_duplicate_sets(before, after, state, pos, seat)
@@ -247,14 +247,14 @@ class BurracoRules(BurracoTable):
         name, side = state.name(seat), state.sides[seat]
         faults = []
         if not self.side_took_pozzetto(state, side):
-            faults.append(("BUR-CLOSE-1", f"{name} went out without {self.side_label(state, side)}'s pozzetto"))
+            faults.append(("BUR-CLOSE-1", f"{name} went out without {state.side_label(side)}'s pozzetto"))
         requires = self.settings.closing_requires
         kinds = [burraco_kind(m.info, self.settings.semi_clean) for m in state.side_melds(side)]
         if not any(burraco_rank(k, requires) for k in kinds):
             what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[
                 requires
             ]
-            faults.append(("BUR-CLOSE-2", f"{name} went out without {what} for {self.side_label(state, side)}"))
+            faults.append(("BUR-CLOSE-2", f"{name} went out without {what} for {state.side_label(side)}"))
         if melded:
             faults.append(("BUR-CLOSE-3", f"{name} went out by melding the last card instead of discarding it"))
         elif last is not None and is_wild_card(last):
@@ -450,38 +450,14 @@ class BurracoRules(BurracoTable):
         by = state.pozzetto_by[i]
         if by is not None:
             raise self.reject("REC-WHERE", f"pozzetto {i} was already taken by {state.name(by)}", pos, "pozzetto")
-        known = state.pozzetti[i]
-        if known is not None:
-            if e.cards is not None and Counter(e.cards) != Counter(known):
-                raise self.reject(
-                    "REC-WHERE", f"pozzetto {i} holds {pretty_list(known)}, not {pretty_list(e.cards)}", pos, "cards"
-                )
-            cards = tuple(known)
-        else:
-            if e.cards is None:
-                raise self.reject(
-                    "REC-FORMAT",
-                    f"pozzetto_taken must list the cards: the deal did not give pozzetto {i}",
-                    pos,
-                    "cards",
-                )
-            self.check_deck_room(state, e.cards, pos, "cards")
-            cards = tuple(e.cards)
-            if len(cards) != self.pozzetto_size():
-                state = self.flag(
-                    state,
-                    pos,
-                    None,
-                    "ALL-DEAL-1",
-                    f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}",
-                )
+        state, cards = self._pozzetto_cards(state, e, pos)
         name, side = state.name(e.seat), state.sides[e.seat]
         held = state.hands[e.seat]
         last = self.ex(state).last_discard
         by_discard = last is not None and last[1] == e.seat and last[0] == state.turn_start and state.phase == "draw"
         faults = []
         if self.side_took_pozzetto(state, side):
-            faults.append(f"{self.side_label(state, side)} already had its pozzetto")
+            faults.append(f"{state.side_label(side)} already had its pozzetto")
         if held:
             faults.append(f"{name} still held {len(held)} card(s) ({pretty_list(held)})")
         if faults:
@@ -495,6 +471,37 @@ class BurracoRules(BurracoTable):
         if by_discard and not held:
             state = self.set_extra(state, early_seat=e.seat)
         return state
+
+    def _pozzetto_cards(self, state: TableState, e: PozzettoTaken, pos: int) -> tuple[TableState, tuple[str, ...]]:
+        """The cards of the pozzetto taken: the dealt ones (the event's must
+        match, ``REC-WHERE``), else the event's (``REC-FORMAT`` when it has
+        none; ``ALL-DEAL-1`` for the wrong number)."""
+        i = e.pozzetto
+        known = state.pozzetti[i]
+        if known is not None:
+            if e.cards is not None and Counter(e.cards) != Counter(known):
+                raise self.reject(
+                    "REC-WHERE", f"pozzetto {i} holds {pretty_list(known)}, not {pretty_list(e.cards)}", pos, "cards"
+                )
+            return state, tuple(known)
+        if e.cards is None:
+            raise self.reject(
+                "REC-FORMAT",
+                f"pozzetto_taken must list the cards: the deal did not give pozzetto {i}",
+                pos,
+                "cards",
+            )
+        self.check_deck_room(state, e.cards, pos, "cards")
+        cards = tuple(e.cards)
+        if len(cards) != self.pozzetto_size():
+            state = self.flag(
+                state,
+                pos,
+                None,
+                "ALL-DEAL-1",
+                f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}",
+            )
+        return state, cards
 
     # --- the end of a hand --------------------------------------------------------
     def check_closing(self, state: TableState, e: HandEnded, pos: int) -> TableState:
