@@ -13,7 +13,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from ledger.analytics_cli import register
+from ledger.cli.analytics import register
 from ledger.cli import cli as base_cli
 from ledger.records import encode_record, read_record
 from ledger.synthetic import two_player_record
