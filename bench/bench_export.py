@@ -31,11 +31,11 @@ import duckdb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.application import LedgerApp  # noqa: E402
-from ledger.persistence import GameEvent, game_uuid  # noqa: E402
 from ledger.projections import update  # noqa: E402
 from ledger.projections.export import export_tables, table_query  # noqa: E402
 from ledger.projections.tables import TABLES  # noqa: E402
+from ledger.store.application import LedgerApp  # noqa: E402
+from ledger.store.persistence import GameEvent, game_uuid  # noqa: E402
 from ledger.synthetic import two_player_record  # noqa: E402
 
 

@@ -8,7 +8,7 @@ Both paths store each game in one transaction (one ``insert_events`` call, as
 ``import`` does) into a fresh SQLite file, one row per record event, one topic
 per event type; only the mapper differs:
 
-- ``msgspec``: :class:`ledger.persistence.MsgspecMapper` (state = the canonical
+- ``msgspec``: :class:`ledger.store.persistence.MsgspecMapper` (state = the canonical
   JSON of the record event);
 - ``json``: eventsourcing's ``Mapper`` + ``JSONTranscoder`` (with the
   application's default transcodings) over domain event objects holding the
@@ -35,9 +35,9 @@ from eventsourcing.persistence import ApplicationRecorder, Mapper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.application import LedgerApp  # noqa: E402
 from ledger.events import EVENT_TYPES, Event  # noqa: E402
-from ledger.persistence import GameEvent, ensure_topic_index, game_uuid  # noqa: E402
+from ledger.store.application import LedgerApp  # noqa: E402
+from ledger.store.persistence import GameEvent, ensure_topic_index, game_uuid  # noqa: E402
 from ledger.synthetic import two_player_record  # noqa: E402
 
 

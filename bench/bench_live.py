@@ -41,13 +41,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.application import open_app  # noqa: E402
 from ledger.events import encode_event  # noqa: E402
+from ledger.store.application import open_app  # noqa: E402
 from ledger.tokens import TokenStore  # noqa: E402
 from replay_web.write import _append  # noqa: E402
 from tests.livekit import gunicorn  # noqa: E402
 from tests.webgames import long_ramino  # noqa: E402
-
 
 #: gunicorn's access and error log (set by :func:`main`)
 LOG: Path | None = None

@@ -9,7 +9,7 @@ ratio from figures measured in the same run (the machine is shared).
    Ramino games of 16 hands, ~960 events each) the way ``rummy-ledger import
    FOLDER`` does (:meth:`LedgerApp.import_records`; seals computed and
    stored in the append path); ``--keep`` reuses it;
-2. ``verify``: :func:`ledger.sealstore.verify_games` over every stored game
+2. ``verify``: :func:`ledger.store.sealstore.verify_games` over every stored game
    (the fast read: one row per game and table, both chains recomputed and
    compared, every row's type and topic checked), events/s, and the
    row-by-row check alone (what verify did before the fast read, and what
@@ -27,7 +27,7 @@ ratio from figures measured in the same run (the machine is shared).
    alternately with the seal chain and with it switched off (the journal
    rows still written, seals NULL), ``--rounds`` times each; the overhead
    is the difference of the medians, and also the time spent in the chain
-   itself (:func:`ledger.sealstore._links`, the batch path imports use).
+   itself (:func:`ledger.store.sealstore._links`, the batch path imports use).
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger import sealstore  # noqa: E402
-from ledger.application import LedgerApp  # noqa: E402
 from ledger.records import Record  # noqa: E402
+from ledger.store import sealstore  # noqa: E402
+from ledger.store.application import LedgerApp  # noqa: E402
 from ledger.synthetic import two_player_record  # noqa: E402
 
 HANDS = 16
@@ -191,7 +191,7 @@ def bench_pg(url: str, n_events: int) -> dict[str, float]:
     over its canonical lines; the schema is dropped afterwards."""
     import psycopg
 
-    from ledger.application import store_env
+    from ledger.store.application import store_env
 
     schema = f"bench_seal_{int(time.time())}"
     env = store_env(f"{url}{'&' if '?' in url else '?'}schema={schema}")

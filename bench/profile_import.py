@@ -15,7 +15,7 @@ Times are this process's CPU time (``time.process_time``) unless ``--wall``:
 on a shared machine CPU time is the steadier measure, but it leaves out the
 time a commit waits for the disk (``fsync``), which ``--wall`` shows.
 
-``--bulk`` profiles :meth:`ledger.application.LedgerApp.import_records`
+``--bulk`` profiles :meth:`ledger.store.application.LedgerApp.import_records`
 (batched across games) instead of one ``import_record`` per file;
 ``--fold-only`` profiles the fold over already decoded events.
 """
@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ledger.application import LedgerApp  # noqa: E402
 from ledger.records import read_record  # noqa: E402
 from ledger.replay import replay  # noqa: E402
+from ledger.store.application import LedgerApp  # noqa: E402
 
 PARTS = {
     "fold": ("ledger/replay.py", "ledger/state.py", "ledger/variants/", "ledger/melds.py", "ledger/cards.py"),
@@ -43,9 +43,9 @@ PARTS = {
     "store": (
         "eventsourcing/",
         "sqlite3",
-        "ledger/persistence.py",
-        "ledger/journal.py",
-        "ledger/application.py",
+        "ledger/store/persistence.py",
+        "ledger/store/journal.py",
+        "ledger/store/application.py",
         "ledger/seal",
     ),
 }

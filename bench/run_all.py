@@ -50,14 +50,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import msgspec  # noqa: E402
 
-from ledger.application import LedgerApp  # noqa: E402
 from ledger.audit import report  # noqa: E402
 from ledger.events import decode_event, encode_event  # noqa: E402
-from ledger.persistence import TOPICS, game_uuid  # noqa: E402
 from ledger.records import encode_record, iter_lines, read_record  # noqa: E402
 from ledger.replay import Replayer, replay  # noqa: E402
 from ledger.scoring import score_sheet  # noqa: E402
 from ledger.simulate import simulate_game, write_game  # noqa: E402
+from ledger.store.application import LedgerApp  # noqa: E402
+from ledger.store.persistence import TOPICS, game_uuid  # noqa: E402
 
 ROWS: list[tuple[str, str, str, str, str]] = []  # figure, measure, value, baseline, ratio/target
 
@@ -115,7 +115,7 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
     n_events = sum(b.count(b"\n") for b in blobs)
     stores = [("SQLite", lambda name: sqlite_env(tmp / f"f1-{name}.db"))]
     if pg:
-        from ledger.application import store_env
+        from ledger.store.application import store_env
 
         stamp = f"{os.getpid()}_{int(time.time())}"
         stores.append(
@@ -223,7 +223,7 @@ def floor_store(kind: str, env: dict[str, str], blobs: list[bytes]) -> None:
 def pg_exec(pg: str, *statements: str) -> None:
     import psycopg
 
-    from ledger.application import store_env
+    from ledger.store.application import store_env
 
     env = store_env(pg)
     with psycopg.connect(
@@ -317,6 +317,7 @@ def fig3(tmp: Path, game: list) -> None:
     scen = {"pos 10": [10] * n, f"pos {late}": [late] * n, "random": [rng.randrange(len(game)) for _ in range(n)]}
     try:
         from bench_web_state import measure
+
         from replay_web import create_app
 
         app = LedgerApp(env=sqlite_env(tmp / "f3.db"))
@@ -389,7 +390,7 @@ _RSS = r"""
 import resource, sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from ledger.application import LedgerApp
+from ledger.store.application import LedgerApp
 from ledger.records import read_record
 mode, folder, db = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 app = LedgerApp(env={{"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": db}})

@@ -82,7 +82,7 @@ class GameNotFoundError(LedgerError, LookupError):
 
     ``store`` names the store (``"SQLite ./ledger.db"``) and ``suggestions``
     holds stored ids close to ``game_id`` (best first), when the raiser
-    knows them (:meth:`ledger.application.LedgerApp.not_found`).
+    knows them (:meth:`ledger.store.application.LedgerApp.not_found`).
 
     >>> str(GameNotFoundError("Bur-Dispute", store="SQLite ./ledger.db", suggestions=("bur-dispute",)))
     "no game 'Bur-Dispute' in the store (SQLite ./ledger.db); did you mean bur-dispute?"

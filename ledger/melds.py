@@ -186,53 +186,76 @@ def _as_set(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
 def _as_sequence(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
     """Read ``cards`` as an ascending sequence, or None when the naturals are
     not of one suit or cannot stand in the places the order gives them."""
-    # Anchor: the first card that is surely natural (not a jolly, not a 2 when 2s are wild, not an ace).
-    anchor = None
+    start = _sequence_start(cards, rules)
+    if start is None:
+        return None
+    low, suit = start
+    placed = _place_sequence(cards, rules, low, suit)
+    if placed is None:
+        return None
+    stands, wild_positions, natural_twos = placed
+    high = low + len(cards) - 1
+    if low < 1 or high > 14:
+        return None
+    faults = _sequence_faults(cards, rules, low, stands, wild_positions, natural_twos)
+    return MeldInfo("sequence", cards, stands, len(wild_positions), suit=suit, low=low, faults=faults)
+
+
+def _sequence_start(cards: tuple[str, ...], rules: MeldRules) -> tuple[int, str] | None:
+    """The rank of a would-be sequence's first place and its suit, from its
+    anchor: the first card that is surely natural (not a jolly, not a 2 when
+    2s are wild, not an ace); with only aces, 2s and jokers, the first ace
+    (low at the start, else high at the end). None without an anchor."""
     for i, c in enumerate(cards):
         if c != JOKER and not (rules.wild_twos and RANK[c] == 2) and RANK[c] != 1:
-            anchor = i
-            break
-    if anchor is None:
-        # Only aces, 2s and jokers: anchor on the first ace (low at the start, else high at the end).
-        aces = [i for i, c in enumerate(cards) if c != JOKER and RANK[c] == 1]
-        if not aces:
-            return None
-        anchor = aces[0]
-        low = 14 - anchor if (anchor == len(cards) - 1 and anchor != 0) else 1 - anchor
-    else:
-        low = RANK[cards[anchor]] - anchor
-    suit = SUIT[cards[anchor]]
+            return RANK[c] - i, SUIT[c]
+    aces = [i for i, c in enumerate(cards) if c != JOKER and RANK[c] == 1]
+    if not aces:
+        return None
+    anchor = aces[0]
+    low = 14 - anchor if (anchor == len(cards) - 1 and anchor != 0) else 1 - anchor
+    return low, SUIT[cards[anchor]]
+
+
+def _place_sequence(
+    cards: tuple[str, ...], rules: MeldRules, low: int, suit: str
+) -> tuple[tuple[str | None, ...], list[int], int] | None:
+    """Each card in its place from ``low``: what each wild stands for, the
+    wilds' positions and the count of natural 2s (Burraco's bonus); None
+    when a natural is not the card of its place."""
     stands: list[str | None] = []
-    wilds = 0
-    naturals_twos = 0
-    faults: list[str] = []
     wild_positions: list[int] = []
+    natural_twos = 0
     for i, c in enumerate(cards):
         want = low + i
         if c == JOKER or (rules.wild_twos and RANK[c] == 2):
-            natural_two = c != JOKER and rules.natural_two_bonus and SUIT[c] == suit and want == 2
-            if natural_two:
+            if c != JOKER and rules.natural_two_bonus and SUIT[c] == suit and want == 2:
                 stands.append(None)
-                naturals_twos += 1
+                natural_twos += 1
                 continue
             if not (1 <= want <= 14):
                 return None
             stands.append("A" + suit if want in (1, 14) else make(want, suit))
-            wilds += 1
             wild_positions.append(i)
             continue
-        r = RANK[c]
-        if SUIT[c] != suit:
-            return None
-        if r == 1 and want == 14:
-            stands.append(None)
-            continue
-        if r != want:
+        if SUIT[c] != suit or (RANK[c] != want and not (RANK[c] == 1 and want == 14)):
             return None
         stands.append(None)
+    return tuple(stands), wild_positions, natural_twos
+
+
+def _sequence_faults(
+    cards: tuple[str, ...],
+    rules: MeldRules,
+    low: int,
+    stands: tuple[str | None, ...],
+    wild_positions: list[int],
+    natural_twos: int,
+) -> tuple[str, ...]:
+    """The faults of a sequence placed from ``low`` (keys of :data:`FAULTS`)."""
     high = low + len(cards) - 1
-    if low < 1 or high > 14:
-        return None
+    wilds = len(wild_positions)
+    faults: list[str] = []
     if len(cards) < 3:
         faults.append("too_short")
     if low == 1 and high == 14 and stands[0] is None and stands[-1] is None:
@@ -244,14 +267,13 @@ def _as_sequence(cards: tuple[str, ...], rules: MeldRules) -> MeldInfo | None:
     if len(cards) > rules.max_sequence:
         faults.append("sequence_too_long")
     # Natural 2s are not wilds (not in ``wilds``); the limit applies to the real wilds only.
-    allowed = rules.max_wilds
-    if wilds > allowed:
+    if wilds > rules.max_wilds:
         faults.append("too_many_wilds")
-    if wilds and not [c for c in cards if not is_wild(c, rules)] and not naturals_twos:
+    if wilds and not [c for c in cards if not is_wild(c, rules)] and not natural_twos:
         faults.append("wilds_only")
     if rules.wild_ends_only and any(0 < p < len(cards) - 1 for p in wild_positions):
         faults.append("wild_inside")
-    return MeldInfo("sequence", cards, tuple(stands), wilds, suit=suit, low=low, faults=tuple(faults))
+    return tuple(faults)
 
 
 def layoff_candidates(meld: Sequence[str], added: Sequence[str], rules: MeldRules) -> list[tuple[str, ...]]:

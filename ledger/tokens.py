@@ -103,7 +103,7 @@ def _now() -> str:
 
 
 class TokenStore:
-    """The ``rummy_tokens`` table in the store of a :class:`ledger.application.LedgerApp`.
+    """The ``rummy_tokens`` table in the store of a :class:`ledger.store.application.LedgerApp`.
 
     Works on eventsourcing's SQLite and PostgreSQL recorders (their
     ``datastore.transaction``); the table is created on first use

@@ -100,7 +100,7 @@ def spectator_delay(app: Flask | None = None) -> float:
 
 
 def ledger_app(app: Flask | None = None) -> Any:
-    """The :class:`ledger.application.LedgerApp` behind the viewer, or None
+    """The :class:`ledger.store.application.LedgerApp` behind the viewer, or None
     when it serves record files (read-only)."""
     from replay_web import cache_of
 

@@ -3,7 +3,7 @@
 The viewer needs three things of a store, and nothing else (it never writes):
 
 - ``list_games() -> list[GameSummary]``: every game, in the order first
-  stored (:class:`ledger.application.GameSummary`);
+  stored (:class:`ledger.store.application.GameSummary`);
 - ``version(game_id) -> int``: the number of events stored for the game (the
   store's last version; the replay cache is keyed by it, so a game that grows
   while it is being recorded is replayed again);
@@ -11,7 +11,7 @@ The viewer needs three things of a store, and nothing else (it never writes):
 
 Unknown games raise :class:`~ledger.errors.GameNotFoundError` everywhere.
 
-:class:`LedgerStore` is the real store (:class:`ledger.application.LedgerApp`:
+:class:`LedgerStore` is the real store (:class:`ledger.store.application.LedgerApp`:
 SQLite file or PostgreSQL, chosen by a db path/URL or ``RUMMY_LEDGER_DB``);
 :class:`RecordStore` serves record files read with
 :func:`ledger.records.read_record` (tests, a quick look at a folder of
@@ -26,10 +26,10 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from ledger.application import GameSummary
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import find_record_files, read_record
+from ledger.store.application import GameSummary
 
 
 class Store(Protocol):
@@ -110,11 +110,11 @@ class RecordStore:
 
 
 class LedgerStore:
-    """The event store (:class:`ledger.application.LedgerApp`), read-only.
+    """The event store (:class:`ledger.store.application.LedgerApp`), read-only.
 
     ``db`` is a SQLite path or ``postgresql://`` URL; None uses
     ``RUMMY_LEDGER_DB`` or eventsourcing's own variables, else ``./ledger.db``
-    (:func:`ledger.application.open_app`). Several processes (gunicorn
+    (:func:`ledger.store.application.open_app`). Several processes (gunicorn
     workers) may each open one on the same store.
     """
 
@@ -129,7 +129,7 @@ class LedgerStore:
         if self._app is None:
             with self._lock:
                 if self._app is None:
-                    from ledger.application import open_app
+                    from ledger.store.application import open_app
 
                     self._app = open_app(self._db)
         return self._app
@@ -138,7 +138,7 @@ class LedgerStore:
         return list(self.app.list_games())
 
     def version(self, game_id: str) -> int:
-        from ledger.persistence import game_uuid
+        from ledger.store.persistence import game_uuid
 
         last = self.app.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
         if not last:
@@ -149,9 +149,9 @@ class LedgerStore:
         return list(self.app.get_events(game_id))
 
     def seals(self, game_id: str) -> list[str | None]:
-        """The stored seal of each position (:func:`ledger.sealstore.stored_seals`;
+        """The stored seal of each position (:func:`ledger.store.sealstore.stored_seals`;
         None where none is stored)."""
-        from ledger.sealstore import stored_seals
+        from ledger.store.sealstore import stored_seals
 
         return stored_seals(self.app, game_id, strict=False)[1]
 

@@ -50,10 +50,10 @@ from flask import Blueprint, Response, current_app, request
 
 from ledger.events import Event, GameStarted
 from ledger.params import ascii_int
-from ledger.persistence import game_uuid
 from ledger.redaction import SPECTATOR, finding_visible, sight
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
+from ledger.store.persistence import game_uuid
 from ledger.views import describe, move_text
 from replay_web import access
 

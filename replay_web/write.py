@@ -147,7 +147,7 @@ def _expected() -> int:
 
 
 def _append(app: Any, game_id: str, events: list[Event], expected: int, by: str) -> Any:
-    """The one append path (:meth:`ledger.application.LedgerApp.append_events`)."""
+    """The one append path (:meth:`ledger.store.application.LedgerApp.append_events`)."""
     return app.append_events(game_id, events, expected=expected, appended_by=by)
 
 
@@ -165,14 +165,15 @@ def _result_json(result: Any, access_: access.Access | None = None) -> dict[str,
 
 
 def _length(app: Any, game_id: str) -> int:
-    from ledger.persistence import game_uuid
+    from ledger.store.persistence import game_uuid
 
     last = app.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
     return int(last[0].originator_version) if last else 0
 
 
 def _started(app: Any, game_id: str) -> GameStarted:
-    """The game's ``game_started`` (:meth:`ledger.application.LedgerApp.game_started`); 404 for an unknown game."""
+    """The game's ``game_started`` (:meth:`ledger.store.application.LedgerApp.game_started`); 404 for an unknown
+    game."""
     started: GameStarted = app.game_started(game_id)
     return started
 

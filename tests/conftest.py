@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import LedgerApp
 from ledger.records import encode_record
+from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record
 
 REPO = Path(__file__).resolve().parent.parent

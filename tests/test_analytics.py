@@ -15,15 +15,15 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ledger.application import LedgerApp
 from ledger.audit import report
 from ledger.events import CardDiscarded, CardDrawn, HandEnded
+from ledger.projections import DuckDBTrackingRecorder, analytics_path, relation, update
+from ledger.projections.tables import TABLES
 from ledger.records import encode_record, read_record
 from ledger.replay import replay
 from ledger.scoring import score_sheet
+from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record
-from ledger.projections import DuckDBTrackingRecorder, analytics_path, relation, update
-from ledger.projections.tables import TABLES
 from tests.analytics_records import game_a, game_b
 
 FIXTURES = sorted((Path(__file__).resolve().parent.parent / "fixtures").glob("**/*.jsonl"))

@@ -20,11 +20,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ledger.application import LedgerApp
-from ledger.projections import AnalyticsBusyError, AnalyticsProjection, DuckDBTrackingRecorder, update
-from ledger.projections import duckdb_recorder
+from ledger.projections import AnalyticsBusyError, AnalyticsProjection, DuckDBTrackingRecorder, duckdb_recorder, update
 from ledger.projections.tables import TABLES
 from ledger.records import encode_record, read_record
+from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record
 
 REPO = Path(__file__).resolve().parent.parent
@@ -151,7 +150,7 @@ def test_update_killed_mid_transaction_resumes(db: str, tmp_path: Path) -> None:
     path = str(tmp_path / "view.duckdb")
     script = textwrap.dedent(f"""
         import os, signal
-        from ledger.application import LedgerApp
+        from ledger.store.application import LedgerApp
         from ledger.projections import update, duckdb_recorder
         real, calls = duckdb_recorder.to_arrow, [0]
         def dying(table, rows):

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import AppendResult, ImportResult, LedgerApp, os_user
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
 from ledger.events import CardDiscarded, CardDrawn, Event, GameEnded, GameStarted, PenaltyAssessed, Player, encode_event
-from ledger.journal import JOURNAL_TABLE, JournalEntry
-from ledger.persistence import game_uuid
 from ledger.records import encode_record, read_record
 from ledger.seal import seals as chain_seals
 from ledger.state import Finding
+from ledger.store.application import AppendResult, ImportResult, LedgerApp, os_user
+from ledger.store.journal import JOURNAL_TABLE, JournalEntry
+from ledger.store.persistence import game_uuid
 
 REPO = Path(__file__).resolve().parent.parent
 MakeRecord = Callable[..., bytes]
@@ -202,7 +202,7 @@ def test_threads_racing_for_one_position_exactly_one_wins(
 
 WRITER = r"""
 import json, os, sys, time
-from ledger.application import LedgerApp
+from ledger.store.application import LedgerApp
 from ledger.errors import ConcurrentAppendError
 from ledger.events import PenaltyAssessed
 env, name, count, start = json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -405,7 +405,7 @@ def test_game_started_in_a_batch_with_play(app: LedgerApp) -> None:
 
 STARTER = r"""
 import json, os, sys, time
-from ledger.application import LedgerApp
+from ledger.store.application import LedgerApp
 from ledger.events import GameStarted, Player
 env, name, start = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
 while not os.path.exists(start):

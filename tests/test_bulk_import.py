@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _pg_connect, pg_settings, record_bytes
-from ledger.application import ImportResult, LedgerApp
 from ledger.errors import GameConflictError, RecordError
-from ledger.journal import SQLITE_CACHE_KIB
-from ledger.persistence import game_uuid
 from ledger.records import read_record
+from ledger.store.application import ImportResult, LedgerApp
+from ledger.store.journal import SQLITE_CACHE_KIB
+from ledger.store.persistence import game_uuid
+from tests.conftest import _pg_connect, pg_settings, record_bytes
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -129,7 +129,7 @@ def test_bulk_import_stores_exactly_what_one_by_one_import_stores(
 
 
 def _user() -> str:
-    from ledger.application import os_user
+    from ledger.store.application import os_user
 
     return os_user()
 

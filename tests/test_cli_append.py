@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ledger.application import LedgerApp, os_user
 from ledger.cli import cli
 from ledger.records import encode_record, read_record
+from ledger.store.application import LedgerApp, os_user
 
 MakeRecord = Callable[..., bytes]
 WriteRecord = Callable[..., Path]

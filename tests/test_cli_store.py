@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ledger.application import LedgerApp, open_app
 from ledger.cli import cli
 from ledger.errors import GameNotFoundError
-from ledger.store_probe import StoreMissingError, StoreUnreachableError
+from ledger.store.application import LedgerApp, open_app
+from ledger.store.probe import StoreMissingError, StoreUnreachableError
 from tests.conftest import REPO, pg_settings
 
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from ledger.application import open_app
 from ledger.audit import report
 from ledger.cli import cli
 from ledger.records import read_record
 from ledger.replay import replay
 from ledger.rulings import by_finding, rewound_by
+from ledger.store.application import open_app
 from ledger.tokens import TokenStore
 from replay_web import create_app
 

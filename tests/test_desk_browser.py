@@ -19,8 +19,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from ledger.application import open_app
 from ledger.records import read_record
+from ledger.store.application import open_app
 from ledger.tokens import TokenStore
 from replay_web import create_app
 from tests.livekit import serve

@@ -15,8 +15,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ledger.application import LedgerApp, open_app
 from ledger.projections.tables import TABLES
+from ledger.store.application import LedgerApp, open_app
 from tests.conftest import record_bytes
 from tests.costkit import CLI, ROOT
 

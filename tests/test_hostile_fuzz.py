@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import LedgerApp
 from ledger.errors import GameConflictError, RecordError
 from ledger.records import read_record
+from ledger.store.application import LedgerApp
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 50_000 if os.environ.get("RUMMY_LEDGER_SLOW") else 2_000

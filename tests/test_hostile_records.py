@@ -12,8 +12,8 @@ import pytest
 
 from ledger.errors import RecordError
 from ledger.events import MAX_CARDS
-from ledger.persistence import game_uuid
 from ledger.records import MAX_LINE_BYTES, read_record
+from ledger.store.persistence import game_uuid
 from tests.conftest import record_bytes
 from tests.costkit import rummy
 from tests.recordkit import game_started, lines, ramino_deal, ramino_game

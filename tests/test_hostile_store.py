@@ -21,7 +21,7 @@ IMPORTERS = 12
 CHILD = """
 import os, sys, time
 from pathlib import Path
-from ledger.application import LedgerApp
+from ledger.store.application import LedgerApp
 from ledger.records import read_record
 go = Path(sys.argv[1])
 while not go.exists():
@@ -54,7 +54,7 @@ def test_many_first_importers_of_an_empty_schema(pg_env: dict[str, str], tmp_pat
     assert [(c.returncode, out.strip()) for c, (out, _) in zip(children, results)] == [(0, "stored")] * IMPORTERS, [
         err for _, err in results
     ]
-    from ledger.application import LedgerApp
+    from ledger.store.application import LedgerApp
 
     app = LedgerApp(env=pg_env)
     assert sorted(g.game_id for g in app.list_games()) == sorted(f"first-{i}" for i in range(IMPORTERS))
@@ -65,7 +65,7 @@ def test_many_first_importers_of_an_empty_schema(pg_env: dict[str, str], tmp_pat
 
 
 def tamper_sqlite(db: Path, position: int, game_id: str = "tamper-1") -> None:
-    from ledger.persistence import game_uuid
+    from ledger.store.persistence import game_uuid
 
     con = sqlite3.connect(db)
     con.execute(

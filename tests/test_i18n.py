@@ -254,7 +254,7 @@ def test_the_game_page_links_the_report_at_its_position(client) -> None:
 
 
 def test_the_report_reads_the_stored_seal_and_says_so(tmp_path: Path) -> None:
-    from ledger.application import open_app
+    from ledger.store.application import open_app
     from replay_web.report import seal_of
 
     db = str(tmp_path / "ledger.db")

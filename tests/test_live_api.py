@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import open_app
 from ledger.events import encode_event
+from ledger.store.application import open_app
 from ledger.tokens import TokenStore
 from replay_web import create_app
 from tests.livekit import Stream, call, serve

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger import seal as _seal
-from ledger import sealstore
-from ledger.application import LedgerApp
-from ledger.persistence import game_uuid
 from ledger.records import Record
 from ledger.simulate import simulate_game
+from ledger.store import sealstore
+from ledger.store.application import LedgerApp
+from ledger.store.persistence import game_uuid
 from ledger.synthetic import two_player_record
 from tests.test_seal_cli import readme_script
 

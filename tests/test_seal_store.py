@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ledger import seal as _seal
-from ledger.application import LedgerApp
 from ledger.cli import cli
-from ledger.persistence import game_uuid
 from ledger.records import read_record
+from ledger.store.application import LedgerApp
+from ledger.store.persistence import game_uuid
 
 REPO = Path(__file__).resolve().parent.parent
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
@@ -304,7 +304,7 @@ def test_appends_continue_the_stored_chain(store) -> None:  # noqa: ANN001
 
 
 def _fast(app: LedgerApp, games: list[str]) -> dict[str, Any]:
-    from ledger import sealstore
+    from ledger.store import sealstore
 
     t = sealstore._tables(app)
     got = t.fast_batch([t.key(game_uuid(g)) for g in games], {game_uuid(g).hex: None for g in games})
@@ -312,7 +312,7 @@ def _fast(app: LedgerApp, games: list[str]) -> dict[str, Any]:
 
 
 def _slow(app: LedgerApp, game: str) -> Any:
-    from ledger import sealstore
+    from ledger.store import sealstore
 
     t = sealstore._tables(app)
     key = t.key(game_uuid(game))
@@ -343,7 +343,7 @@ def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest
         )
     assert [fast[g].length for g in games] == [16, 19, 5]
     assert run("verify").stdout == "3 of 3 games verified (40 events)\n"
-    from ledger import sealstore
+    from ledger.store import sealstore
 
     monkeypatch.setattr(sealstore, "FAST_BATCH", 1)  # one game per batch
     checks = [(c.game_id, c.ok, c.seal) for c in sealstore.verify_games(app, sealstore.game_keys(app, None))]

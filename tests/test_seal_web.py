@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 from ledger import seal as _seal
-from ledger.application import LedgerApp
 from ledger.records import read_record
+from ledger.store.application import LedgerApp
 from replay_web import create_app
 from replay_web.store import LedgerStore
 

@@ -29,15 +29,15 @@ from pathlib import Path
 
 import pytest
 
-from ledger.events import Event
 from ledger.errors import RecordError
+from ledger.events import Event
 from ledger.records import read_record
 from ledger.redaction import PUBLIC_RULES, SPECTATOR, sight, visible_findings
 from ledger.replay import Replayer, replay
 from ledger.simulate import simulate_game
-from ledger.views import move_text, state_view
-from ledger.application import open_app
+from ledger.store.application import open_app
 from ledger.tokens import TokenStore
+from ledger.views import move_text, state_view
 from replay_web import cache_of, create_app
 from replay_web.access import finished
 from tests.seat_twins import track, twin
@@ -48,7 +48,7 @@ SLOW = os.environ.get("RUMMY_LEDGER_SLOW") == "1"
 
 class SwapStore:
     """A one-game store whose record the test swaps (the viewer's Store
-    protocol), with a real :class:`~ledger.application.LedgerApp` beside it
+    protocol), with a real :class:`~ledger.store.application.LedgerApp` beside it
     for the referee's token (an unfinished game's seat views are a referee's,
     :mod:`replay_web.access`)."""
 

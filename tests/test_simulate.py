@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import LedgerApp
 from ledger.audit import report
 from ledger.records import read_record
 from ledger.replay import states
 from ledger.scoring import score_sheet
 from ledger.simulate import simulate_game, simulate_main, write_game
+from ledger.store.application import LedgerApp
 from tests.simulate_checks import HAND_CHECKS, conservation_problem
 
 GAMES = 100

@@ -1,4 +1,4 @@
-"""The event store (ledger.application): every test runs on a SQLite file and on
+"""The event store (ledger.store.application): every test runs on a SQLite file and on
 the PostgreSQL server (fixture ``store_env``). Real databases, no mocks."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from uuid import UUID
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from ledger import application
-from ledger.application import GameSummary, ImportResult, LedgerApp, open_app, store_env
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
 from ledger.events import CardDiscarded, GameEnded, GameStarted, HandDealt, Player, encode_event
-from ledger.persistence import GameEvent, game_uuid
 from ledger.records import Record, encode_record, read_record
+from ledger.store import application
+from ledger.store.application import GameSummary, ImportResult, LedgerApp, open_app, store_env
+from ledger.store.persistence import GameEvent, game_uuid
 
 MakeRecord = Callable[..., bytes]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import LedgerApp
-from ledger.tokens import TokenStore, Token
+from ledger.store.application import LedgerApp
+from ledger.tokens import Token, TokenStore
 from tests.livekit import REPO
 
 

@@ -1,5 +1,5 @@
 """The viewer on the real store (issue 6): SQLite and PostgreSQL through
-:class:`ledger.application.LedgerApp`, ``RUMMY_LEDGER_DB``, record folders,
+:class:`ledger.store.application.LedgerApp`, ``RUMMY_LEDGER_DB``, record folders,
 every bundled fixture, and gunicorn with several workers on one store.
 """
 
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from ledger.application import LedgerApp, open_app
 from ledger.audit import audit
 from ledger.records import encode_record, find_record_files, read_record
 from ledger.scoring import score
+from ledger.store.application import LedgerApp, open_app
 from replay_web import cache_of, create_app
 from replay_web.store import LedgerStore
 from tests.webgames import SMALL_FINDINGS, long_ramino, small_game

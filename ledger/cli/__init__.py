@@ -1,10 +1,10 @@
 """The ``rummy-ledger`` command line (click): a thin shell over the application.
 
 ``rummy-ledger [--db PATH|URL] [--lang it|en] COMMAND``; the store is chosen
-as in :mod:`ledger.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
+as in :mod:`ledger.store.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
 ``PERSISTENCE_MODULE``, else ``./ledger.db``). Commands that only read open it
 with ``create=False``: where no SQLite file exists they say "no store at PATH"
-instead of creating one (:mod:`ledger.store_probe`). Human output is in the
+instead of creating one (:mod:`ledger.store.probe`). Human output is in the
 language of ``--lang``, else of the locale variables (:mod:`ledger.i18n`);
 ``--json`` never is translated.
 
@@ -41,13 +41,13 @@ from eventsourcing.domain import EventSourcingError
 from eventsourcing.utils import TopicError
 
 from ledger import __version__
-from ledger.application import DB_ENV_VAR
 from ledger.cli import analytics, checking, importing, reading, report, seal, serve, simulate, tokens, writing
 from ledger.cli.context import CliState, tr_of
 from ledger.errors import GameNotFoundError, LedgerError
 from ledger.i18n import LANGUAGES
-from ledger.store_probe import REASONS as STORE_REASONS
-from ledger.store_probe import StoreMissingError, StoreUnreachableError
+from ledger.store.application import DB_ENV_VAR
+from ledger.store.probe import REASONS as STORE_REASONS
+from ledger.store.probe import StoreMissingError, StoreUnreachableError
 
 try:  # psycopg is a dependency, but keep the CLI importable without it
     import psycopg

@@ -18,12 +18,12 @@ from typing import Any
 import click
 from rich.console import Console
 
-from ledger.application import LedgerApp, describe_store, open_app, store_env
 from ledger.errors import RecordError
 from ledger.events import Event
 from ledger.i18n import env_lang, translations
 from ledger.records import read_record
 from ledger.replay import validate
+from ledger.store.application import LedgerApp, describe_store, open_app, store_env
 
 
 class CliState:
@@ -47,7 +47,7 @@ class CliState:
     def app(self, create: bool = False) -> LedgerApp:
         """The store, opened on first use. Commands that only read leave
         ``create`` False: where no SQLite file exists they fail with
-        :class:`~ledger.store_probe.StoreMissingError` instead of creating an
+        :class:`~ledger.store.probe.StoreMissingError` instead of creating an
         empty store; writes (import, append, rule, token create) pass True."""
         if self._app is None:
             self._app = open_app(self.db, create=create)

@@ -21,11 +21,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ledger.application import ImportResult
 from ledger.cli.analytics import update_after_import
 from ledger.cli.context import CliState, console, error_line
 from ledger.errors import GameConflictError, RecordError, RuleViolationError
 from ledger.records import find_record_files
+from ledger.store.application import ImportResult
 
 #: a progress bar is shown (on a terminal) from this many files
 PROGRESS_MIN_FILES = 10

@@ -31,8 +31,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ledger import checkpoint as _cp
 from ledger import seal as _seal
-from ledger import sealstore
 from ledger.cli.context import load, tr_of
+from ledger.store import sealstore
 
 #: verify shows a progress bar (on a terminal) from this many games
 PROGRESS_MIN_GAMES = 20

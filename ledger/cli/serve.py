@@ -8,9 +8,9 @@ import os
 
 import click
 
-from ledger.application import DB_ENV_VAR
 from ledger.cli.context import CliState
 from ledger.params import ASCII_INT
+from ledger.store.application import DB_ENV_VAR
 
 
 @click.command("serve")

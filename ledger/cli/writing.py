@@ -1,5 +1,5 @@
 """The CLI's write commands over the one append path
-(:meth:`ledger.application.LedgerApp.append_events`): ``append`` and ``rule``.
+(:meth:`ledger.store.application.LedgerApp.append_events`): ``append`` and ``rule``.
 
 ``rummy-ledger append GAME FILE|-`` appends JSON Lines events (a file, or
 standard input for ``-``) to a stored game, or creates it when the first
@@ -24,13 +24,13 @@ from typing import Any
 import click
 import msgspec
 
-from ledger.application import AppendResult, LedgerApp, os_user
 from ledger.cli.findings import finding_line
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
 from ledger.records import Record, format_error, read_record
 from ledger.render import reason_text
 from ledger.state import TableState
+from ledger.store.application import AppendResult, LedgerApp, os_user
 
 _ENGLISH = NullTranslations()
 

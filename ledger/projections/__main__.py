@@ -11,9 +11,9 @@ import sys
 
 import click
 
-from ledger.application import open_app
 from ledger.errors import LedgerError
 from ledger.projections.analytics import DEFAULT_BATCH, analytics_path, update
+from ledger.store.application import open_app
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

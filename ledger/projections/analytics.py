@@ -34,13 +34,13 @@ from eventsourcing.domain import EventSourcingError
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import BaseProjectionRunner, Projection
 
-from ledger.application import LedgerApp, store_env
 from ledger.errors import LedgerError
 from ledger.events import Event, decode_event, encode_event
-from ledger.persistence import StoredEventError
 from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
 from ledger.projections.rows import Rows, empty_rows, game_rows
 from ledger.projections.tables import to_arrow
+from ledger.store.application import LedgerApp, store_env
+from ledger.store.persistence import StoredEventError
 
 ANALYTICS_ENV_VAR = "RUMMY_LEDGER_ANALYTICS"
 ANALYTICS_SUFFIX = ".analytics.duckdb"
@@ -158,7 +158,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
         self.skipped: list[tuple[str, str]] = []
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """Apply one stored event (a :class:`~ledger.persistence.GameEvent`)."""
+        """Apply one stored event (a :class:`~ledger.store.persistence.GameEvent`)."""
         self.process_batch([(domain_event, tracking)])
 
     def process_batch(self, items: Sequence[tuple[Any, Tracking]], *, after: int | None | EllipsisType = ...) -> int:
@@ -379,7 +379,7 @@ def follow(
     None) or an error occurs (re-raised). Catches up in batches first.
 
     ``env`` is the store's eventsourcing settings
-    (:func:`ledger.application.store_env`). Raises ``NotImplementedError`` for
+    (:func:`ledger.store.application.store_env`). Raises ``NotImplementedError`` for
     a store that cannot subscribe (SQLite: use :func:`update`).
     """
     view = DuckDBTrackingRecorder(path, wait=default_wait() if wait is None else wait)

@@ -42,10 +42,24 @@ def find_melds(hand: Sequence[str], mr: MeldRules, use_wilds: bool = True) -> li
     ask again with the rest of the hand.
     """
     nat, wilds = split_wilds(hand, mr)
+    w = wilds[0] if (wilds and use_wilds and mr.max_wilds >= 1) else None
+    natural, wild_ones = _set_candidates(nat, mr, w)
+    for suit in SUITS:
+        seq_natural, seq_wild = _sequence_candidates([c for c in nat if SUIT[c] == suit], suit, mr, w)
+        natural += seq_natural
+        wild_ones += seq_wild
+    natural.sort(key=len, reverse=True)
+    return natural + wild_ones
+
+
+_Candidates = tuple[list[tuple[str, ...]], list[tuple[str, ...]]]
+
+
+def _set_candidates(nat: list[str], mr: MeldRules, w: str | None) -> _Candidates:
+    """``(natural sets, sets of two naturals and the wild w)`` from the
+    naturals ``nat``, by rank."""
     natural: list[tuple[str, ...]] = []
     wild_ones: list[tuple[str, ...]] = []
-    w = wilds[0] if (wilds and use_wilds and mr.max_wilds >= 1) else None
-    # sets
     by_rank: dict[int, list[str]] = {}
     for c in nat:
         by_rank.setdefault(RANK[c], []).append(c)
@@ -60,37 +74,39 @@ def find_melds(hand: Sequence[str], mr: MeldRules, use_wilds: bool = True) -> li
             natural.append(tuple(take))
         elif len(take) == 2 and w is not None:
             wild_ones.append((take[0], take[1], w))
-    # sequences
-    for suit in SUITS:
-        ranks = {RANK[c] for c in nat if SUIT[c] == suit}
-        if not ranks:
-            continue
-        if 1 in ranks and mr.ace_high:
-            ranks.add(14)
-        if not mr.ace_low:
-            ranks.discard(1)
-        runs = _runs(sorted(ranks))
-        for lo, hi in runs:
-            if hi - lo + 1 >= 3:
-                hi = min(hi, lo + mr.max_sequence - 1)
-                natural.append(tuple(make(1 if r == 14 else r, suit) for r in range(lo, hi + 1)))
-        if w is None:
-            continue
-        for (lo, hi), (lo2, hi2) in zip(runs, runs[1:]):
-            if lo2 == hi + 2 and hi2 - lo + 1 >= 3 and not mr.wild_ends_only:
-                cards = [make(1 if r == 14 else r, suit) for r in range(lo, hi + 1)]
-                cards.append(w)
-                cards += [make(1 if r == 14 else r, suit) for r in range(lo2, hi2 + 1)]
-                wild_ones.append(tuple(cards))
-        for lo, hi in runs:
-            if hi - lo + 1 == 2:
-                cards = [make(1 if r == 14 else r, suit) for r in range(lo, hi + 1)]
-                if hi < 14 and not (hi == 13 and not mr.ace_high):
-                    wild_ones.append((*cards, w))
-                elif lo > 1:
-                    wild_ones.append((w, *cards))
-    natural.sort(key=len, reverse=True)
-    return natural + wild_ones
+    return natural, wild_ones
+
+
+def _sequence_candidates(of_suit: list[str], suit: str, mr: MeldRules, w: str | None) -> _Candidates:
+    """``(natural sequences, sequences completed by the wild w)`` of one
+    suit from its naturals ``of_suit``: the wild fills a gap of one, or
+    extends a run of two at the high end (else the low end)."""
+    ranks = {RANK[c] for c in of_suit}
+    if not ranks:
+        return [], []
+    if 1 in ranks and mr.ace_high:
+        ranks.add(14)
+    if not mr.ace_low:
+        ranks.discard(1)
+    runs = _runs(sorted(ranks))
+
+    def cards_of(lo: int, hi: int) -> list[str]:
+        return [make(1 if r == 14 else r, suit) for r in range(lo, hi + 1)]
+
+    natural = [tuple(cards_of(lo, min(hi, lo + mr.max_sequence - 1))) for lo, hi in runs if hi - lo + 1 >= 3]
+    if w is None:
+        return natural, []
+    wild_ones: list[tuple[str, ...]] = []
+    for (lo, hi), (lo2, hi2) in zip(runs, runs[1:]):
+        if lo2 == hi + 2 and hi2 - lo + 1 >= 3 and not mr.wild_ends_only:
+            wild_ones.append((*cards_of(lo, hi), w, *cards_of(lo2, hi2)))
+    for lo, hi in runs:
+        if hi - lo + 1 == 2:
+            if hi < 14 and not (hi == 13 and not mr.ace_high):
+                wild_ones.append((*cards_of(lo, hi), w))
+            elif lo > 1:
+                wild_ones.append((w, *cards_of(lo, hi)))
+    return natural, wild_ones
 
 
 def _runs(ranks: list[int]) -> list[tuple[int, int]]:

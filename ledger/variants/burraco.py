@@ -450,31 +450,7 @@ class BurracoRules(BurracoTable):
         by = state.pozzetto_by[i]
         if by is not None:
             raise self.reject("REC-WHERE", f"pozzetto {i} was already taken by {state.name(by)}", pos, "pozzetto")
-        known = state.pozzetti[i]
-        if known is not None:
-            if e.cards is not None and Counter(e.cards) != Counter(known):
-                raise self.reject(
-                    "REC-WHERE", f"pozzetto {i} holds {pretty_list(known)}, not {pretty_list(e.cards)}", pos, "cards"
-                )
-            cards = tuple(known)
-        else:
-            if e.cards is None:
-                raise self.reject(
-                    "REC-FORMAT",
-                    f"pozzetto_taken must list the cards: the deal did not give pozzetto {i}",
-                    pos,
-                    "cards",
-                )
-            self.check_deck_room(state, e.cards, pos, "cards")
-            cards = tuple(e.cards)
-            if len(cards) != self.pozzetto_size():
-                state = self.flag(
-                    state,
-                    pos,
-                    None,
-                    "ALL-DEAL-1",
-                    f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}",
-                )
+        state, cards = self._pozzetto_cards(state, e, pos)
         name, side = state.name(e.seat), state.sides[e.seat]
         held = state.hands[e.seat]
         last = self.ex(state).last_discard
@@ -495,6 +471,37 @@ class BurracoRules(BurracoTable):
         if by_discard and not held:
             state = self.set_extra(state, early_seat=e.seat)
         return state
+
+    def _pozzetto_cards(self, state: TableState, e: PozzettoTaken, pos: int) -> tuple[TableState, tuple[str, ...]]:
+        """The cards of the pozzetto taken: the dealt ones (the event's must
+        match, ``REC-WHERE``), else the event's (``REC-FORMAT`` when it has
+        none; ``ALL-DEAL-1`` for the wrong number)."""
+        i = e.pozzetto
+        known = state.pozzetti[i]
+        if known is not None:
+            if e.cards is not None and Counter(e.cards) != Counter(known):
+                raise self.reject(
+                    "REC-WHERE", f"pozzetto {i} holds {pretty_list(known)}, not {pretty_list(e.cards)}", pos, "cards"
+                )
+            return state, tuple(known)
+        if e.cards is None:
+            raise self.reject(
+                "REC-FORMAT",
+                f"pozzetto_taken must list the cards: the deal did not give pozzetto {i}",
+                pos,
+                "cards",
+            )
+        self.check_deck_room(state, e.cards, pos, "cards")
+        cards = tuple(e.cards)
+        if len(cards) != self.pozzetto_size():
+            state = self.flag(
+                state,
+                pos,
+                None,
+                "ALL-DEAL-1",
+                f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}",
+            )
+        return state, cards
 
     # --- the end of a hand --------------------------------------------------------
     def check_closing(self, state: TableState, e: HandEnded, pos: int) -> TableState:

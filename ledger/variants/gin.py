@@ -359,44 +359,8 @@ class GinRules(Rules):
                     "REC-REF", f"meld id {mid!r} is already used in hand {state.hand}", pos, f"melds[{i}].meld"
                 )
         left = Counter(hand)
-        void: list[str] = []
-        melds: list[Meld] = []
-        for dm in e.melds:
-            held = []
-            for c in dm.cards:
-                if left[c] > 0:
-                    left[c] -= 1
-                    held.append(c)
-            info = analyze(held, self._meld_rules)
-            melds.append(Meld(dm.meld, seat, state.sides[seat], tuple(held), info, pos))
-            bad = analyze(dm.cards, self._meld_rules)
-            if not bad.valid:
-                state = self.flag(
-                    state,
-                    pos,
-                    seat,
-                    "GIN-KNOCK-2",
-                    f"declared meld {dm.meld} {pretty_list(dm.cards)}: {FAULTS[bad.faults[0]]}",
-                )
-            if not info.valid:
-                void.extend(held)
-        declared = Counter(c for dm in e.melds for c in dm.cards) + Counter(e.deadwood)
-        extra_cards = declared - Counter(hand)
-        missing = Counter(hand) - declared
-        if extra_cards or missing:
-            parts = []
-            if extra_cards:
-                parts.append(f"declares {pretty_list(sorted(extra_cards.elements()))} beyond the cards held")
-            if missing:
-                parts.append(f"leaves out {pretty_list(sorted(missing.elements()))}")
-            state = self.flag(
-                state,
-                pos,
-                seat,
-                "GIN-KNOCK-2",
-                f"{state.name(seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten "
-                "cards held",
-            )
+        state, melds, void = self._declared_melds(state, e, pos, left)
+        state = self._check_declaration(state, e, pos, hand)
         rest = tuple(c for c in hand if left[c] > 0)  # one deck: no face twice
         counted = deadwood_value(rest) + deadwood_value(void)
         limit = self.knock_limit(state)
@@ -419,6 +383,56 @@ class GinRules(Rules):
         x = replace(self.ex(state), knocker=seat, gin=gin, big_gin=big, void=tuple(voids), offer=OFFER_OVER)
         state = self.start_turn(state, 1 - seat, pos)
         return replace(state, phase="play", extra=x)
+
+    def _declared_melds(
+        self, state: TableState, e: Knocked, pos: int, left: Counter[str]
+    ) -> tuple[TableState, list[Meld], list[str]]:
+        """The knock's melds as the cards held make them (``left``: the
+        cards not yet placed, updated), the cards of invalid ones (they stay
+        deadwood), and GIN-KNOCK-2 for each declared meld that is not valid."""
+        void: list[str] = []
+        melds: list[Meld] = []
+        for dm in e.melds:
+            held = []
+            for c in dm.cards:
+                if left[c] > 0:
+                    left[c] -= 1
+                    held.append(c)
+            info = analyze(held, self._meld_rules)
+            melds.append(Meld(dm.meld, e.seat, state.sides[e.seat], tuple(held), info, pos))
+            bad = analyze(dm.cards, self._meld_rules)
+            if not bad.valid:
+                state = self.flag(
+                    state,
+                    pos,
+                    e.seat,
+                    "GIN-KNOCK-2",
+                    f"declared meld {dm.meld} {pretty_list(dm.cards)}: {FAULTS[bad.faults[0]]}",
+                )
+            if not info.valid:
+                void.extend(held)
+        return state, melds, void
+
+    def _check_declaration(self, state: TableState, e: Knocked, pos: int, hand: tuple[str, ...]) -> TableState:
+        """GIN-KNOCK-2: the declared melds and deadwood are not exactly the ten cards held."""
+        declared = Counter(c for dm in e.melds for c in dm.cards) + Counter(e.deadwood)
+        extra_cards = declared - Counter(hand)
+        missing = Counter(hand) - declared
+        if not (extra_cards or missing):
+            return state
+        parts = []
+        if extra_cards:
+            parts.append(f"declares {pretty_list(sorted(extra_cards.elements()))} beyond the cards held")
+        if missing:
+            parts.append(f"leaves out {pretty_list(sorted(missing.elements()))}")
+        return self.flag(
+            state,
+            pos,
+            e.seat,
+            "GIN-KNOCK-2",
+            f"{state.name(e.seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten "
+            "cards held",
+        )
 
     def _limit_source(self, state: TableState) -> str:
         """`` (oklahoma: the first upcard K♦)`` when the upcard set the limit."""

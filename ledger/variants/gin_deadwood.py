@@ -213,6 +213,15 @@ def best_deadwood(cards: Sequence[str], hand_size: int = 10) -> int:
 
 _D, _S, _R, _X = 0, 1, 2, 3  # deadwood, set, sequence, the discard
 
+#: the search state before a rank: per suit the length of the sequence running
+#: into it (0-3), and whether the discard is chosen yet (0 or 1)
+_State = tuple[int, int, int, int, int]
+#: (deadwood, -discard value): ties between discards go to the higher card
+_Cost = tuple[int, int]
+#: one layer of the programme: state -> (least cost, (previous state, choice at this rank))
+_Layer = dict[_State, tuple[_Cost, Any]]
+_SUITS = ("C", "D", "H", "S")
+
 
 def _choices(n: int, discard: bool) -> list[tuple[int, ...]]:
     """Every assignment of the ``n`` cards of one rank (sets of 3 or 4 only)."""
@@ -240,80 +249,125 @@ def _by_ranks(cards: tuple[str, ...], *, discard: bool) -> tuple[Arrangement, st
     first_seen: dict[str, int] = {}
     for i, c in enumerate(cards):
         first_seen.setdefault(c, i)
-    suits = ("C", "D", "H", "S")
-    at_rank: list[list[tuple[int, str]]] = [[] for _ in range(14)]  # rank -> [(suit index, card)]
-    loose: list[str] = []  # a second copy or a card of no rank (JK): deadwood, or the discard
-    for c, _i in sorted(first_seen.items(), key=lambda kv: kv[1]):
+    at_rank, loose = _sort_by_rank(cards, first_seen)
+    layers = _rank_layers(at_rank, discard)
+    best_key, best_cost, best_loose = _best_end(layers[-1], loose, discard)
+    chosen = _walk_back(layers, best_key)
+    melds, gone_card = _melds_chosen(at_rank, chosen, best_loose)
+    rest = list(cards)
+    if gone_card is not None:
+        rest.remove(gone_card)
+    melded = {c for m in melds for c in m}
+    dead_list: list[str] = []
+    for c in rest:
+        if c in melded:
+            melded.discard(c)  # a second copy of a melded card is deadwood
+        else:
+            dead_list.append(c)
+    melds.sort(key=lambda m: min(first_seen[c] for c in m))
+    arrangement = Arrangement(tuple(melds), tuple(dead_list), deadwood_value(dead_list))
+    assert arrangement.deadwood_value == best_cost[0]
+    return arrangement, gone_card
+
+
+def _sort_by_rank(cards: tuple[str, ...], first_seen: dict[str, int]) -> tuple[list[list[tuple[int, str]]], list[str]]:
+    """The cards by rank (rank -> [(suit index, card)], in hand order) and the
+    loose ones: a second copy or a card of no rank (JK), deadwood or the discard."""
+    at_rank: list[list[tuple[int, str]]] = [[] for _ in range(14)]
+    loose: list[str] = []
+    for c in first_seen:  # a dict keeps the order of first sight
         rank, letter = RANK.get(c, 0), SUIT.get(c, "")
-        if 1 <= rank <= 13 and letter in suits:
-            at_rank[rank].append((suits.index(letter), c))
+        if 1 <= rank <= 13 and letter in _SUITS:
+            at_rank[rank].append((_SUITS.index(letter), c))
         else:
             loose.append(c)
     loose += [c for i, c in enumerate(cards) if first_seen[c] != i]
-    # cost = (deadwood, -discard value): ties between discards go to the higher card
-    State = tuple[int, int, int, int, int]
-    layer: dict[State, tuple[tuple[int, int], Any]] = {(0, 0, 0, 0, 0): ((0, 0), None)}
-    layers: list[dict[State, tuple[tuple[int, int], Any]]] = []
+    return at_rank, loose
+
+
+def _rank_layers(at_rank: list[list[tuple[int, str]]], discard: bool) -> list[_Layer]:
+    """The programme's layers, one per rank from ace to king: the least cost
+    of each state after that rank, with the step that reached it."""
+    layer: _Layer = {(0, 0, 0, 0, 0): ((0, 0), None)}
+    layers: list[_Layer] = []
     for rank in range(1, 14):
-        present = at_rank[rank]
-        nxt: dict[State, tuple[tuple[int, int], Any]] = {}
-        for state, (cost, _) in layer.items():
-            used = state[4]
-            for choice in _CHOICES[len(present), discard and not used]:
-                runs = [0, 0, 0, 0]
-                dead = cost[0]
-                gone = cost[1]
-                ok = True
-                for (suit, card), o in zip(present, choice):
-                    if o == _R:
-                        runs[suit] = min(state[suit] + 1, 3)
-                    elif o == _D:
-                        dead += card_value(card)
-                    elif o == _X:
-                        gone = -card_value(card)
-                for suit in range(4):
-                    if runs[suit] == 0 and state[suit] in (1, 2):
-                        ok = False  # a sequence of one or two cards cannot stop here
-                        break
-                if not ok:
-                    continue
-                key = (runs[0], runs[1], runs[2], runs[3], used or (_X in choice))
-                new_cost = (dead, gone)
-                if key not in nxt or new_cost < nxt[key][0]:
-                    nxt[key] = (new_cost, (state, choice))
-        layers.append(nxt)
-        layer = nxt
-    # the loose cards: deadwood, or (when no card of a rank went) the discard
-    best_key: State | None = None
-    best_cost: tuple[int, int] | None = None
-    best_loose: str | None = None
+        layer = _next_layer(layer, at_rank[rank], discard)
+        layers.append(layer)
+    return layers
+
+
+def _next_layer(layer: _Layer, present: list[tuple[int, str]], discard: bool) -> _Layer:
+    """The states after one rank whose cards are ``present``: every choice
+    for each card from every state before it."""
+    nxt: _Layer = {}
+    for state, (cost, _) in layer.items():
+        used = state[4]
+        for choice in _CHOICES[len(present), discard and not used]:
+            step = _step(state, cost, present, choice)
+            if step is None:
+                continue
+            runs, new_cost = step
+            key = (runs[0], runs[1], runs[2], runs[3], used or (_X in choice))
+            if key not in nxt or new_cost < nxt[key][0]:
+                nxt[key] = (new_cost, (state, choice))
+    return nxt
+
+
+def _step(
+    state: _State, cost: _Cost, present: list[tuple[int, str]], choice: tuple[int, ...]
+) -> tuple[list[int], _Cost] | None:
+    """The sequences running on and the cost after ``choice`` for the cards
+    ``present``; None when it stops a sequence of one or two cards."""
+    runs = [0, 0, 0, 0]
+    dead, gone = cost
+    for (suit, card), o in zip(present, choice):
+        if o == _R:
+            runs[suit] = min(state[suit] + 1, 3)
+        elif o == _D:
+            dead += card_value(card)
+        elif o == _X:
+            gone = -card_value(card)
+    for suit in range(4):
+        if runs[suit] == 0 and state[suit] in (1, 2):
+            return None
+    return runs, (dead, gone)
+
+
+def _best_end(layer: _Layer, loose: list[str], discard: bool) -> tuple[_State, _Cost, str | None]:
+    """The best final state with the loose cards added: each deadwood, or
+    (when no card of a rank went) one of them the discard. Raises
+    :class:`ValueError` when a discard is wanted and there is none."""
+    best: tuple[_State, _Cost, str | None] | None = None
     loose_value = sum(card_value(c) for c in loose)
     for key, (cost, _) in layer.items():
         if any(k in (1, 2) for k in key[:4]):
             continue
-        options: list[tuple[tuple[int, int], str | None]] = [((cost[0] + loose_value, cost[1]), None)]
+        options: list[tuple[_Cost, str | None]] = [((cost[0] + loose_value, cost[1]), None)]
         if discard and not key[4]:
             options = [((cost[0] + loose_value - card_value(c), -card_value(c)), c) for c in loose]
-            if not options:
-                continue
-        elif discard and key[4]:
-            options = [((cost[0] + loose_value, cost[1]), None)]
         for total, out in options:
-            if best_cost is None or total < best_cost:
-                best_key, best_cost, best_loose = key, total, out
-    if best_key is None:
+            if best is None or total < best[1]:
+                best = (key, total, out)
+    if best is None:
         raise ValueError("no cards to discard")
-    # walk back: each rank's choice
+    return best
+
+
+def _walk_back(layers: list[_Layer], key: _State) -> list[tuple[int, ...]]:
+    """Each rank's choice (index = rank) on the way to the final state ``key``."""
     chosen: list[tuple[int, ...]] = [()] * 14
-    key = best_key
     for rank in range(13, 0, -1):
         _, back = layers[rank - 1][key]
-        prev, choice = back
-        chosen[rank] = choice
-        key = prev
+        key, chosen[rank] = back
+    return chosen
+
+
+def _melds_chosen(
+    at_rank: list[list[tuple[int, str]]], chosen: list[tuple[int, ...]], gone_card: str | None
+) -> tuple[list[tuple[str, ...]], str | None]:
+    """The melds the choices make (sets as they come, sequences when they
+    stop) and the discard (``gone_card`` when it is a loose card)."""
     melds: list[tuple[str, ...]] = []
-    dead_cards: set[str] = set()
-    gone_card: str | None = best_loose
     run_cards: list[list[str]] = [[], [], [], []]
     for rank in range(1, 15):
         present = at_rank[rank] if rank <= 13 else []
@@ -329,21 +383,6 @@ def _by_ranks(cards: tuple[str, ...], *, discard: bool) -> tuple[Arrangement, st
         for (suit, card), o in zip(present, choice):
             if o == _R:
                 run_cards[suit].append(card)
-            elif o == _D:
-                dead_cards.add(card)
             elif o == _X:
                 gone_card = card
-    rest = list(cards)
-    if gone_card is not None:
-        rest.remove(gone_card)
-    melded = {c for m in melds for c in m}
-    dead_list: list[str] = []
-    for c in rest:
-        if c in melded:
-            melded.discard(c)  # a second copy of a melded card is deadwood
-        else:
-            dead_list.append(c)
-    melds.sort(key=lambda m: min(first_seen[c] for c in m))
-    arrangement = Arrangement(tuple(melds), tuple(dead_list), deadwood_value(dead_list))
-    assert best_cost is not None and arrangement.deadwood_value == best_cost[0]
-    return arrangement, gone_card
+    return melds, gone_card

@@ -127,40 +127,8 @@ class TurnRules(TableRules):
         self.check_seat(state, e.dealer, pos, "dealer")
         if len(e.hands) != n:
             raise self.reject("REC-REF", f"{len(e.hands)} hands dealt for {n} seats", pos, "hands")
-        size = self.pozzetto_size()
-        pozzetti: tuple[tuple[str, ...] | None, ...] = ()
-        if size:
-            pozzetti = tuple(e.pozzetti) if e.pozzetti is not None else (None, None)
-            if len(pozzetti) != 2:
-                raise self.reject("REC-REF", f"{len(pozzetti)} pozzetti (Burraco has 2)", pos, "pozzetti")
-        elif e.pozzetti is not None:
-            raise self.reject("REC-FORMAT", f"{self.variant} has no pozzetti", pos, "pozzetti")
-        deck = self.deck()
-        counts: Counter[str] = Counter()
-        for h in e.hands:
-            counts.update(h)
-        counts.update(e.discard)
-        for p in pozzetti:
-            counts.update(p or ())
-        counts.update(e.stock or ())
-        for card, k in counts.items():
-            if k > deck.get(card, 0):
-                raise self.reject(
-                    "REC-DECK",
-                    f"{k} copies of {card} dealt; the {self.variant} deck holds {deck.get(card, 0)}",
-                    pos,
-                    "hands",
-                )
-        dealt = sum(counts.values())
-        total = sum(deck.values())
-        unknown_pozzetti = sum(size for p in pozzetti if p is None)
-        if e.stock is not None and dealt + unknown_pozzetti != total:
-            raise self.reject(
-                "REC-DECK", f"the deal holds {dealt + unknown_pozzetti} cards; the deck has {total}", pos, "stock"
-            )
-        stock_count = len(e.stock) if e.stock is not None else total - dealt - unknown_pozzetti
-        if stock_count < 0:
-            raise self.reject("REC-DECK", f"the deal holds more than the deck's {total} cards", pos, "hands")
+        pozzetti = self._dealt_pozzetti(e, pos)
+        stock_count = self._dealt_stock_count(e, pozzetti, pos)
         fresh = replace(
             state,
             hand=e.hand,
@@ -179,6 +147,51 @@ class TurnRules(TableRules):
         fresh = replace(fresh, extra=self.new_extra(fresh))
         fresh = self.check_deal(state, fresh, e, pos)
         return self.start_turn(fresh, self.first_seat(e.dealer, fresh), pos)
+
+    def _dealt_pozzetti(self, e: HandDealt, pos: int) -> tuple[tuple[str, ...] | None, ...]:
+        """The deal's pozzetti (None for one dealt face down unrecorded); ``()``
+        for a variant without. Raises ``REC-REF`` for other than two,
+        ``REC-FORMAT`` for pozzetti where the variant has none."""
+        if not self.pozzetto_size():
+            if e.pozzetti is not None:
+                raise self.reject("REC-FORMAT", f"{self.variant} has no pozzetti", pos, "pozzetti")
+            return ()
+        pozzetti = tuple(e.pozzetti) if e.pozzetti is not None else (None, None)
+        if len(pozzetti) != 2:
+            raise self.reject("REC-REF", f"{len(pozzetti)} pozzetti (Burraco has 2)", pos, "pozzetti")
+        return pozzetti
+
+    def _dealt_stock_count(self, e: HandDealt, pozzetti: tuple[tuple[str, ...] | None, ...], pos: int) -> int:
+        """The cards left in the stock after the deal. Raises ``REC-DECK`` for
+        more copies of a card than the deck holds, or a deal that with its
+        stock is not the whole deck (or holds more than it)."""
+        deck = self.deck()
+        counts: Counter[str] = Counter()
+        for h in e.hands:
+            counts.update(h)
+        counts.update(e.discard)
+        for p in pozzetti:
+            counts.update(p or ())
+        counts.update(e.stock or ())
+        for card, k in counts.items():
+            if k > deck.get(card, 0):
+                raise self.reject(
+                    "REC-DECK",
+                    f"{k} copies of {card} dealt; the {self.variant} deck holds {deck.get(card, 0)}",
+                    pos,
+                    "hands",
+                )
+        dealt = sum(counts.values())
+        total = sum(deck.values())
+        unknown_pozzetti = sum(self.pozzetto_size() for p in pozzetti if p is None)
+        if e.stock is not None and dealt + unknown_pozzetti != total:
+            raise self.reject(
+                "REC-DECK", f"the deal holds {dealt + unknown_pozzetti} cards; the deck has {total}", pos, "stock"
+            )
+        stock_count = len(e.stock) if e.stock is not None else total - dealt - unknown_pozzetti
+        if stock_count < 0:
+            raise self.reject("REC-DECK", f"the deal holds more than the deck's {total} cards", pos, "hands")
+        return stock_count
 
     def check_deal(self, before: TableState, state: TableState, e: HandDealt, pos: int) -> TableState:
         """``ALL-DEAL-1``: cards per seat, pozzetto sizes, dealer rotation."""

@@ -1,7 +1,7 @@
 """The event store of game records: an ``eventsourcing`` application (DESIGN.md, layer 2).
 
 One aggregate sequence per game: ``originator_id`` is
-:func:`~ledger.persistence.game_uuid` of the ``game_id`` and
+:func:`~ledger.store.persistence.game_uuid` of the ``game_id`` and
 ``originator_version`` is the event's position + 1 (FORMAT.md "File"). Each
 stored state is the canonical JSON of the record event, so an export gives
 back the imported events byte for byte.
@@ -40,11 +40,13 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import ApplicationRecorder, IntegrityError, StoredEvent
 
 from ledger import replay as _replay
-from ledger import sealstore
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError, RuleViolationError
 from ledger.events import Event, GameStarted, encode_event
-from ledger.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
-from ledger.persistence import (
+from ledger.records import Record, read_record
+from ledger.state import Finding, TableState
+from ledger.store import sealstore
+from ledger.store.journal import JournalEntry, JournalRecorder, journal_recorder, received_now, select_journal
+from ledger.store.persistence import (
     GAME_STARTED_TOPIC,
     EncodedGameEvent,
     GameEvent,
@@ -56,9 +58,7 @@ from ledger.persistence import (
     naming_game,
     schema_lock,
 )
-from ledger.records import Record, read_record
-from ledger.state import Finding, TableState
-from ledger.store_probe import check_store
+from ledger.store.probe import check_store
 from ledger.variants import find_variant
 
 #: games whose latest state a process keeps for live appends
@@ -229,7 +229,7 @@ class LedgerApp(Application[UUID]):
         if not creating:
             return journal_recorder(self.factory)
         # several importers on an empty PostgreSQL database: one creates, the others wait
-        # (every CREATE of the store's tables goes inside this block: ledger.persistence.schema_lock)
+        # (every CREATE of the store's tables goes inside this block: ledger.store.persistence.schema_lock)
         with schema_lock(datastore):
             if datastore is not None and schema != "public":
                 # A ``?schema=`` store URL names a schema the tables go in: create it on first use.
@@ -237,7 +237,7 @@ class LedgerApp(Application[UUID]):
 
                 with datastore.transaction(commit=True) as curs:
                     curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(schema)))
-            # eventsourcing's recorder plus the ``rummy_journal`` side table (ledger.journal)
+            # eventsourcing's recorder plus the ``rummy_journal`` side table (ledger.store.journal)
             recorder = journal_recorder(self.factory)
             ensure_topic_index(recorder)
         return recorder
@@ -596,10 +596,10 @@ class LedgerApp(Application[UUID]):
         """Store ``events`` at positions ``first``… with their journal rows in
         one transaction; ``state`` is the table after them (kept for the next
         append). Each journal row carries the event's seal and journal seal
-        (:func:`ledger.sealstore.seal_batch`: FORMAT.md "Seal", continued from
+        (:func:`ledger.store.sealstore.seal_batch`: FORMAT.md "Seal", continued from
         the previous event's stored seal). Raises
         :class:`ConcurrentAppendError` when a position is taken and
-        :class:`~ledger.sealstore.SealError` when the previous event has no
+        :class:`~ledger.store.sealstore.SealError` when the previous event has no
         stored seal."""
         domain_events, journal = self._rows_for(oid, first, events, appended_by)
         try:
@@ -814,11 +814,11 @@ def open_app(db: str | None = None, env: Mapping[str, str] | None = None, *, cre
     """The :class:`LedgerApp` on the store named by ``db`` (path or URL) or the
     environment (see the module docstring); ``env`` adds eventsourcing settings.
 
-    Checked first by :func:`ledger.store_probe.check_store`: with
+    Checked first by :func:`ledger.store.probe.check_store`: with
     ``create=False`` (commands that only read) a SQLite file that does not
-    exist raises :class:`~ledger.store_probe.StoreMissingError` instead of
+    exist raises :class:`~ledger.store.probe.StoreMissingError` instead of
     being created; a PostgreSQL database that does not exist or a server that
-    does not answer raises :class:`~ledger.store_probe.StoreUnreachableError`
+    does not answer raises :class:`~ledger.store.probe.StoreUnreachableError`
     at once."""
     settings = store_env(db)
     if env:

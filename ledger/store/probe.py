@@ -14,12 +14,12 @@ Two questions eventsourcing answers badly:
 
 ``env`` is eventsourcing's settings (``PERSISTENCE_MODULE``,
 ``SQLITE_DBNAME``, ``POSTGRES_*``) laid over ``os.environ``, as
-:func:`ledger.application.store_env` returns them.
+:func:`ledger.store.application.store_env` returns them.
 
 >>> check_store({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": "/no/such/x.db"}, create=False)
 Traceback (most recent call last):
 ...
-ledger.store_probe.StoreMissingError: no store at /no/such/x.db (import a record first: rummy-ledger import FILE)
+ledger.store.probe.StoreMissingError: no store at /no/such/x.db (import a record first: rummy-ledger import FILE)
 >>> str(StoreUnreachableError(*_pg_reason(
 ...     'connection failed: connection to server at "h", port 5432 failed: FATAL:  database "nosuch" does not exist',
 ...     "nosuch", "h:5432")))

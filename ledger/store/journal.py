@@ -14,7 +14,7 @@ hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
 ``received_at`` the server's receive time (ISO-8601 UTC with microseconds,
 ``2026-12-01T08:15:02.123456Z``) and ``seal`` FORMAT.md's "Seal" hN in
 lower-case hex, and ``journal_seal`` the journal chain over the entry and
-its seal (README "Seals"; :mod:`ledger.sealstore` computes both in the
+its seal (README "Seals"; :mod:`ledger.store.sealstore` computes both in the
 append path).
 
 The rows are written by small subclasses of eventsourcing's application
@@ -56,7 +56,7 @@ class JournalEntry(msgspec.Struct, frozen=True, kw_only=True):
     appended_by: str
     received_at: str
     seal: str | None = None
-    #: the journal chain over this entry and its seal (README "Seals"; ledger.sealstore)
+    #: the journal chain over this entry and its seal (README "Seals"; ledger.store.sealstore)
     journal_seal: str | None = None
 
 
@@ -85,7 +85,7 @@ def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] 
 
 
 class JournalRecorder:
-    """What :class:`~ledger.application.LedgerApp` asks of its recorder."""
+    """What :class:`~ledger.store.application.LedgerApp` asks of its recorder."""
 
     def select_journal(
         self, originator_id: UUID, after: int = -1
@@ -139,7 +139,7 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
     (``IntegrityError``) and rolls both back.
 
     With ``bulk=True`` (``EventStore.put(..., journal=..., bulk=True)``, the
-    batched import of :meth:`ledger.application.LedgerApp.import_records`)
+    batched import of :meth:`ledger.store.application.LedgerApp.import_records`)
     the event rows go in with one ``executemany`` instead of one ``execute``
     per row; the rows get their notification ids (rowids) in the order
     given, as before, but the call returns no ids (nothing in rummy-ledger

@@ -39,7 +39,7 @@ from eventsourcing.persistence import ApplicationRecorder
 from ledger import seal as _seal
 from ledger.errors import GameNotFoundError, LedgerError
 from ledger.events import GameStarted
-from ledger.persistence import GAME_STARTED_TOPIC, TOPICS, decode_stored, game_uuid
+from ledger.store.persistence import GAME_STARTED_TOPIC, TOPICS, decode_stored, game_uuid
 
 JOURNAL_TABLE = "rummy_journal"
 #: games read per query batch
@@ -83,7 +83,7 @@ def seal_batch(
                 [t.key(oid), first - 1],
             )
         else:  # the in-memory journal (tests, examples)
-            from ledger.journal import select_journal
+            from ledger.store.journal import select_journal
 
             rows = [(j.seal, j.journal_seal) for j in select_journal(app.recorder, oid) if j.position == first - 1]
         if not rows or not rows[0][0] or not rows[0][1]:
