@@ -2,15 +2,18 @@
 
 Each :class:`VariantEntry` names a variant's record id (FORMAT.md, the
 ``variant`` of ``game_started``), its label, its rules class, its rule-id
-family with the ids of that family (RULES.md), and its simulator strategy.
+family with the ids of that family (RULES.md), its simulator strategy and
+what its views add (its presentation).
 From the catalog come: the values :mod:`ledger.events` accepts for
 ``variant`` and the JSON Schema's ``enum`` of them, the rules registry
 (:func:`ledger.variants.find_variant`), the simulator's strategies
 (:func:`ledger.simulate.find_strategy`), the rule-id families
-(:mod:`ledger.rule_ids`) and the CLI's ``--variant`` choices.
+(:mod:`ledger.rule_ids`), the CLI's ``--variant`` choices and the views'
+additions (:func:`ledger.presentation.presentation`).
 
-Adding a game is one package under ``ledger/variants/`` (rules) and
-``ledger/simulate/`` (strategy) plus one entry in :data:`BUILTIN`; a test
+Adding a game is one package under ``ledger/variants/`` (rules),
+``ledger/simulate/`` (strategy) and, when its views show more than the
+table, ``ledger/presentation/``, plus one entry in :data:`BUILTIN`; a test
 or a plug-in may :func:`register` one at run time (and :func:`unregister` it).
 
 Classes are named by ``"module:Class"`` and imported only when asked for
@@ -52,7 +55,9 @@ class VariantEntry:
     :class:`ledger.variants.base.Rules` subclass; ``family``: the prefix of
     its own rule ids and ``rule_ids`` those ids in RULES.md order;
     ``strategy``: ``"module:Class"`` of its simulator
-    (:class:`ledger.simulate.strategy.Strategy`), or None when it has none.
+    (:class:`ledger.simulate.strategy.Strategy`), or None when it has none;
+    ``presentation``: ``"module:Class"`` of what its views add
+    (:class:`ledger.presentation.VariantPresentation`), None for nothing.
     A game registered at run time may give the classes themselves.
     """
 
@@ -62,6 +67,7 @@ class VariantEntry:
     family: str
     rule_ids: tuple[str, ...]
     strategy: str | type | None = None
+    presentation: str | type | None = None
 
     def __post_init__(self) -> None:
         if not _ID.fullmatch(self.id):
@@ -94,6 +100,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
             "BUR-STOCK-1",
         ),
         "ledger.simulate.burraco:BurracoStrategy",
+        "ledger.presentation.burraco:BurracoPresentation",
     ),
     VariantEntry(
         "scala40",
@@ -112,6 +119,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
             "S40-OUT-1",
         ),
         "ledger.simulate.scala40:Scala40Strategy",
+        "ledger.presentation.threshold:ThresholdPresentation",
     ),
     VariantEntry(
         "ramino51",
@@ -120,6 +128,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
         "R51",
         ("R51-PILE-1", "R51-PILE-2", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1"),
         "ledger.simulate.ramino51:Ramino51Strategy",
+        "ledger.presentation.threshold:ThresholdPresentation",
     ),
     VariantEntry(
         "ramino",
@@ -136,6 +145,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
         "GIN",
         ("GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1", "GIN-DISC-1", "GIN-WALL-1", "GIN-STALL-1"),
         "ledger.simulate.gin:GinStrategy",
+        "ledger.presentation.gin:GinPresentation",
     ),
 )
 

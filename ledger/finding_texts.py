@@ -120,7 +120,7 @@ _SCORED = (
     (r"final totals", N_("final totals")),
 )
 
-#: a side's label (:meth:`Rules.side_label`)
+#: a side's label (:meth:`ledger.state.TableState.side_label`)
 _SIDE = ((r"team (?P<team>\d+) \((?P<names>.+)\)", N_("team %(team)s (%(names)s)")),)
 
 #: what a seat did, as Gin's endings say it (gin.py ``_act_text``), with the seat's name

@@ -55,7 +55,7 @@ KINDS = {"set": N_("set"), "sequence": N_("sequence"), "invalid": N_("invalid")}
 _BURRACO_KINDS = (N_("clean"), N_("semi-clean"), N_("dirty"))
 
 
-#: the variants' note lines (``extra_view`` "notes": Burraco's pozzetti, Gin's deadwood,
+#: the variants' note lines (the presentation's "notes": Burraco's pozzetti, Gin's deadwood,
 #: the elimination threshold), English as the variants write them -> their msgid
 NOTES = (
     (re.compile(r"(?P<who>.+): pozzetto not taken yet"), N_("%(who)s: pozzetto not taken yet")),
@@ -186,7 +186,7 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
         lines.append("")
         lines.append(_("melds:"))
         for side in sides:
-            lines.append(_("  side %(side)s (%(who)s):") % {"side": side, "who": state.rules.side_label(state, side)})
+            lines.append(_("  side %(side)s (%(who)s):") % {"side": side, "who": state.side_label(side)})
             lines.extend(_meld_line(m, tr) for m in v["melds"] if m["side"] == side)
     lines.append("")
     pile = v["discard"]
@@ -209,13 +209,11 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
             _("taken by %(who)s") % {"who": state.name(p["taken_by"])} if p["taken_by"] is not None else _("not taken")
         )
         lines.append(_("pozzetto %(n)s: %(taken)s") % {"n": p["index"], "taken": taken})
-    lines.extend(
-        note_text(n, tr) for n in v.get("notes", ())
-    )  # a variant's extra_view lines (Gin: best deadwood per seat)
+    lines.extend(note_text(n, tr) for n in v.get("notes", ()))  # a variant's note lines (Gin: best deadwood per seat)
     if v["totals"] and any(v["totals"]):
         lines.append(
             _("totals: %(totals)s")
-            % {"totals": ", ".join(f"{state.rules.side_label(state, i)} {t}" for i, t in enumerate(v["totals"]))}
+            % {"totals": ", ".join(f"{state.side_label(i)} {t}" for i, t in enumerate(v["totals"]))}
         )
     if v["findings"]:
         lines.append(_("findings so far: %(n)s") % {"n": v["findings"]})
@@ -232,7 +230,7 @@ def render_score(
     tr = tr or _ENGLISH
     _ = tr.gettext
     rules = state.rules
-    label = {i: rules.side_label(state, i) for i in range(state.n_sides)}
+    label = {i: state.side_label(i) for i in range(state.n_sides)}
     width = max((len(v) for v in label.values()), default=4)
     kind = _("as adjudicated") if sheet.adjudicated else _("as played")
     lines = [

@@ -308,6 +308,14 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
         """The seats that make up a side."""
         return tuple(s for s, sd in enumerate(self.sides) if sd == side)
 
+    def side_label(self, side: int) -> str:
+        """A side as findings and views name it: ``"Anna"`` for a seat
+        alone, ``"team 0 (Anna & Carla)"`` for a team."""
+        seats = self.seats_of(side)
+        if len(seats) == 1:
+            return self.name(seats[0])
+        return f"team {side} (" + " & ".join(self.name(s) for s in seats) + ")"
+
     # --- the end of a hand and of the game (the variant's rules decide) ---
     @property
     def hand_over(self) -> bool:

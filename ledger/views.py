@@ -19,6 +19,7 @@ from typing import Any
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, PositionRestored
+from ledger.presentation import presentation
 from ledger.redaction import Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
 
@@ -66,7 +67,7 @@ def meld_view(meld: Meld, state: TableState) -> dict[str, Any]:
         "valid": meld.info.valid,
     }
     if state.rules is not None:
-        view.update(state.rules.meld_label(meld))
+        view.update(presentation(state.rules).meld_extras(meld))
     return view
 
 
@@ -141,7 +142,7 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
         # a variant's extra data about hands: the viewer's own (no seat's for a
         # spectator, -1), every seat's once every hand is shown
         view.update(
-            state.rules.extra_view(
+            presentation(state.rules).table_extras(
                 state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)
             )
         )

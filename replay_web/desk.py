@@ -323,7 +323,7 @@ def side_choices(state: TableState) -> list[tuple[str, str]]:
     """``[(value, label)]`` of the penalty form: each seat, and each team in partnerships."""
     out = [(f"seat:{p.seat}", _("%(name)s (seat %(seat)s)", name=p.name, seat=p.seat)) for p in state.players]
     if state.n_sides < state.n_seats:
-        out += [(f"team:{s}", side_words(state.rules.side_label(state, s))) for s in range(state.n_sides)]
+        out += [(f"team:{s}", side_words(state.side_label(s))) for s in range(state.n_sides)]
     return out
 
 

@@ -45,7 +45,7 @@ _SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
 _RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
 #: keys of :func:`ledger.views.state_view` the board shows in its own places;
-#: any other key (a variant's ``extra_view``) is listed as variant data
+#: any other key (a variant's ``table_extras``) is listed as variant data
 BASE_VIEW_KEYS = frozenset(
     {
         "discard_hidden",
@@ -70,7 +70,7 @@ BASE_VIEW_KEYS = frozenset(
     }
 )
 #: keys of a meld view shown in their own places; others come from the
-#: variant's ``meld_label`` and are shown as badges
+#: variant's ``meld_extras`` and are shown as badges
 BASE_MELD_KEYS = frozenset({"id", "seat", "side", "kind", "cards", "stands_for", "valid"})
 
 
@@ -156,7 +156,7 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
         m["badges"] = [(k, v) for k, v in m.items() if k not in BASE_MELD_KEYS and v not in (None, False, "", [], {})]
         m["wilds"] = [stands_for_text(s) for s in m["stands_for"]]
         sides.setdefault(m["side"], []).append(m)
-    groups = [{"side": s, "label": state.rules.side_label(state, s), "melds": ms} for s, ms in sorted(sides.items())]
+    groups = [{"side": s, "label": state.side_label(s), "melds": ms} for s, ms in sorted(sides.items())]
     try:
         pile_whole = state.rules.pile_take_count(state) is None
     except Exception:  # a variant hook that needs a hand in progress
@@ -169,7 +169,7 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
         "sides": groups,
         "pile_whole": pile_whole,
         "extra": extra,
-        "side_labels": [state.rules.side_label(state, s) for s in range(state.n_sides)],
+        "side_labels": [state.side_label(s) for s in range(state.n_sides)],
         "opening": has_opening(state),
         "order": order,
     }
@@ -261,7 +261,7 @@ def game_result(state: TableState) -> dict[str, Any]:
     game_ended stored yet), "totals": [{"side": label, "points": n}] in side
     order}``; a label is the seat's name or ``team N (A & B)``."""
     sheet = score_sheet(state, adjudicated=True)
-    labels = [state.rules.side_label(state, s) for s in range(state.n_sides)]
+    labels = [state.side_label(s) for s in range(state.n_sides)]
     return {
         "winner": labels[sheet.winner] if sheet.winner is not None else None,
         "totals": [{"side": labels[s], "points": t} for s, t in enumerate(sheet.totals)],

@@ -262,7 +262,7 @@ def hand_reason(reason: str) -> str:
 
 
 def side_words(label: str) -> str:
-    """A side's label (:meth:`side_label` of the variant: a player's name,
+    """A side's label (:meth:`~ledger.state.TableState.side_label`: a player's name,
     or ``"team 0 (Anna & Carla)"``) in the page's language."""
     m = _TEAM.match(label)
     if m is None or current_lang() == "en":
@@ -330,8 +330,8 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
     }
 
 
-#: the variants' board notes (``extra_view``'s ``notes``, English sentences
-#: made in ledger/variants) and their catalog entries, tried in order
+#: the variants' board notes (the presentation's ``notes``, English sentences
+#: made in ledger/presentation) and their catalog entries, tried in order
 _NOTES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(rx), msg)
     for rx, msg in (

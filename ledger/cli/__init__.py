@@ -45,9 +45,9 @@ from ledger.cli import analytics, checking, importing, reading, report, seal, se
 from ledger.cli.context import CliState, tr_of
 from ledger.errors import GameNotFoundError, LedgerError
 from ledger.i18n import LANGUAGES
-from ledger.store.application import DB_ENV_VAR
 from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError
+from ledger.store.settings import DB_ENV_VAR
 
 try:  # psycopg is a dependency, but keep the CLI importable without it
     import psycopg

@@ -23,7 +23,8 @@ from ledger.events import Event
 from ledger.i18n import env_lang, translations
 from ledger.records import read_record
 from ledger.replay import validate
-from ledger.store.application import LedgerApp, describe_store, open_app, store_env
+from ledger.store.application import LedgerApp, open_app
+from ledger.store.settings import describe_store, store_env
 
 
 class CliState:

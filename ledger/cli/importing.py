@@ -25,7 +25,7 @@ from ledger.cli.analytics import update_after_import
 from ledger.cli.context import CliState, console, error_line
 from ledger.errors import GameConflictError, RecordError, RuleViolationError
 from ledger.records import find_record_files
-from ledger.store.application import ImportResult
+from ledger.store.importing import ImportResult
 
 #: a progress bar is shown (on a terminal) from this many files
 PROGRESS_MIN_FILES = 10

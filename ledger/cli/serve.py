@@ -10,7 +10,7 @@ import click
 
 from ledger.cli.context import CliState
 from ledger.params import ASCII_INT
-from ledger.store.application import DB_ENV_VAR
+from ledger.store.settings import DB_ENV_VAR
 
 
 @click.command("serve")

@@ -30,7 +30,9 @@ from ledger.events import Event, decode_event
 from ledger.records import Record, format_error, read_record
 from ledger.render import reason_text
 from ledger.state import TableState
-from ledger.store.application import AppendResult, LedgerApp, os_user
+from ledger.store.append import AppendResult
+from ledger.store.application import LedgerApp
+from ledger.store.journal import os_user
 
 _ENGLISH = NullTranslations()
 
@@ -73,8 +75,7 @@ def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> li
 
 def totals_line(state: TableState, tr: Any = None) -> str:
     """``totals: Anna -70, Bruno -285`` (as adjudicated)."""
-    rules = state.rules
-    totals = ", ".join(f"{rules.side_label(state, side)} {points}" for side, points in enumerate(state.totals))
+    totals = ", ".join(f"{state.side_label(side)} {points}" for side, points in enumerate(state.totals))
     return _tr(tr).gettext("totals: %(totals)s") % {"totals": totals}
 
 

@@ -4,7 +4,7 @@
 and reads every number from the fold's consumers: the score sheet
 (:func:`ledger.scoring.score_sheet`, adjudicated and as played), the audit
 (:func:`ledger.audit.report`), the melds of the table state with the
-variant's ``meld_label``, and :func:`ledger.views.describe` for the move
+variant's presentation (``meld_extras``), and :func:`ledger.views.describe` for the move
 text. Nothing here scores or judges a move its own way.
 
 >>> from ledger.synthetic import two_player_record
@@ -27,6 +27,7 @@ import msgspec
 from ledger.audit import report
 from ledger.errors import LedgerError
 from ledger.events import Event, GameStarted, PositionRestored, at_moment
+from ledger.presentation import presentation
 from ledger.projections.tables import TABLES
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
@@ -269,7 +270,7 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
     for f in findings:
         per_hand[f.hand] = per_hand.get(f.hand, 0) + 1
     results = {r.hand: r for r in final.results}
-    label = final.rules.meld_label if final.rules is not None else None
+    label = presentation(final.rules).meld_extras if final.rules is not None else None
     for i, first_pos in enumerate(starts):
         last_pos = (starts[i + 1] - 1) if i + 1 < len(starts) else len(events) - 1
         if last_pos > first_pos and events[last_pos].type == "game_ended":

@@ -112,7 +112,7 @@ def is_wild_card(card: str) -> bool:
 
 class BurracoRules(BurracoTable):
     """Rules object for Burraco (see the module docstring); the table's
-    parameters, its state and views are :class:`~ledger.variants.burraco_table.BurracoTable`'s."""
+    parameters and its state are :class:`~ledger.variants.burraco_table.BurracoTable`'s."""
 
     variant = "burraco"
     default_ruleset = "fibur"
@@ -199,7 +199,7 @@ class BurracoRules(BurracoTable):
             pos,
             seat,
             "BUR-MELD-2",
-            f"{self.side_label(state, after.side)} holds two sets of the same rank ({shown})",
+            f"{state.side_label(after.side)} holds two sets of the same rank ({shown})",
         )
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
@@ -219,7 +219,7 @@ class BurracoRules(BurracoTable):
                 seat,
                 "BUR-TURN-1",
                 f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of "
-                f"{self.side_label(state, before.side)}: lay-offs go only on one's own side's melds",
+                f"{state.side_label(before.side)}: lay-offs go only on one's own side's melds",
             )
         state = super().check_layoff(before, after, state, pos, seat, event)
         return self.check_duplicate_sets(before, after, state, pos, seat)
@@ -247,14 +247,14 @@ class BurracoRules(BurracoTable):
         name, side = state.name(seat), state.sides[seat]
         faults = []
         if not self.side_took_pozzetto(state, side):
-            faults.append(("BUR-CLOSE-1", f"{name} went out without {self.side_label(state, side)}'s pozzetto"))
+            faults.append(("BUR-CLOSE-1", f"{name} went out without {state.side_label(side)}'s pozzetto"))
         requires = self.settings.closing_requires
         kinds = [burraco_kind(m.info, self.settings.semi_clean) for m in state.side_melds(side)]
         if not any(burraco_rank(k, requires) for k in kinds):
             what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[
                 requires
             ]
-            faults.append(("BUR-CLOSE-2", f"{name} went out without {what} for {self.side_label(state, side)}"))
+            faults.append(("BUR-CLOSE-2", f"{name} went out without {what} for {state.side_label(side)}"))
         if melded:
             faults.append(("BUR-CLOSE-3", f"{name} went out by melding the last card instead of discarding it"))
         elif last is not None and is_wild_card(last):
@@ -457,7 +457,7 @@ class BurracoRules(BurracoTable):
         by_discard = last is not None and last[1] == e.seat and last[0] == state.turn_start and state.phase == "draw"
         faults = []
         if self.side_took_pozzetto(state, side):
-            faults.append(f"{self.side_label(state, side)} already had its pozzetto")
+            faults.append(f"{state.side_label(side)} already had its pozzetto")
         if held:
             faults.append(f"{name} still held {len(held)} card(s) ({pretty_list(held)})")
         if faults:

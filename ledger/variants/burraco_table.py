@@ -4,8 +4,8 @@
 with the preset's jokers, 11 cards each and two pozzetti of 11, the whole
 discard pile taken, partnerships (seats 0 and 2, 1 and 3, ``REC-REF`` for
 other teams), the meld rule ids (BUR-MELD-1), the per-hand state
-(:class:`~ledger.variants.burraco_state.BurracoExtra`, read by :meth:`BurracoTable.ex`)
-and the views' additions (burraco kinds, pozzetti). The play, the going out
+(:class:`~ledger.variants.burraco_state.BurracoExtra`, read by :meth:`BurracoTable.ex`).
+What the views add (burraco kinds, pozzetti) is :mod:`ledger.presentation.burraco`. The play, the going out
 and the scoring are :class:`~ledger.variants.burraco.BurracoRules`, its subclass.
 """
 
@@ -18,14 +18,14 @@ from typing import Any
 from ledger.cards import deck_counter
 from ledger.errors import RecordError
 from ledger.melds import MeldRules
-from ledger.state import Meld, TableState, replace
+from ledger.state import TableState, replace
 from ledger.variants.base import Rules
-from ledger.variants.burraco_scoring import BURRACO_MELDS, burraco_kind, cards_value
+from ledger.variants.burraco_scoring import BURRACO_MELDS
 from ledger.variants.burraco_state import BurracoExtra, BurracoOptions
 
 
 class BurracoTable(Rules):
-    """Burraco's parameters, state accessors and views (subclassed by
+    """Burraco's parameters and state accessors (subclassed by
     :class:`~ledger.variants.burraco.BurracoRules`, never used alone)."""
 
     settings: BurracoOptions  # the record's options, typed (set by Rules.__init__)
@@ -79,29 +79,6 @@ class BurracoTable(Rules):
 
     def new_extra(self, state: TableState) -> BurracoExtra:
         return BurracoExtra()
-
-    def meld_label(self, meld: Meld) -> dict[str, Any]:
-        """``{"burraco": "clean"|"semi-clean"|"dirty"|None, "points": card points}``."""
-        return {"burraco": burraco_kind(meld.info, self.settings.semi_clean), "points": cards_value(meld.cards)}
-
-    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
-        """Per side: has it taken a pozzetto; which pozzetti became the stock."""
-        ex = self.ex(state)
-        taken = [self.side_took_pozzetto(state, side) for side in range(state.n_sides)]
-        notes = (
-            [
-                f"{self.side_label(state, side)}: pozzetto {'taken' if t else 'not taken yet'}"
-                for side, t in enumerate(taken)
-            ]
-            if state.hand
-            else []
-        )
-        notes += [f"pozzetto {i} became the stock" for i in ex.restocked_from]
-        if ex.stock_end is not None:
-            notes.append(
-                f"the hand ended at the stock's end after position {ex.stock_end.position}: later play does not count"
-            )
-        return {"pozzetto_taken_by_side": taken, "pozzetti_in_stock": list(ex.restocked_from), "notes": notes}
 
     # --- helpers ------------------------------------------------------------
     @staticmethod

@@ -24,7 +24,7 @@ import msgspec
 from ledger.cards import deck_counter
 from ledger.errors import RecordError
 from ledger.melds import MeldRules
-from ledger.state import Finding, Meld, TableState, VariantState, replace
+from ledger.state import Finding, TableState, VariantState, replace
 from ledger.variants.options import Options, OptionSpec, preset_values
 
 
@@ -163,18 +163,7 @@ class TableRules:
         """The variant's own state for a new hand (a :class:`~ledger.state.VariantState`; None by default)."""
         return None
 
-    # --- presentation (what the views add; to move out of the rules, issue 11) ----
-    def meld_label(self, meld: Meld) -> dict[str, Any]:
-        """Keys a variant adds to a meld's view (Burraco: ``burraco`` kind and
-        ``points``; the threshold games: ``points``); none by default."""
-        return {}
-
-    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
-        """Keys a variant adds to the table's view as ``pov`` (None: every
-        seat's; -1: no seat's) sees it (Burraco's pozzetti, Gin's deadwood,
-        ``notes``); none by default."""
-        return {}
-
+    # --- the variant's own state -----------------------------------------------
     def set_extra(self, state: TableState, **changes: Any) -> TableState:
         """``state`` with fields of its variant state (``state.extra``, the
         :class:`~ledger.state.VariantState` made by :meth:`new_extra`)

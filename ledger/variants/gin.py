@@ -65,14 +65,14 @@ defender's melds).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import CardDiscarded, DiscardTaken, Event, HandEnded, Knocked, MeldExtended, MeldLaid, UpcardPassed
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace, variant_state
 from ledger.variants.base import Rules
-from ledger.variants.gin_deadwood import best_after_discard, best_arrangement, card_value, deadwood_value
+from ledger.variants.gin_deadwood import best_arrangement, card_value, deadwood_value
 from ledger.variants.gin_state import (
     MAX_UPCARD_DRAWS,
     OFFER_BOTH_PASSED,
@@ -604,49 +604,6 @@ class GinRules(Rules):
                     break
             points = [sum(b.values()) if b else 0 for b in breakdown]
         return tuple(SideScore(seat, points[seat], breakdown[seat]) for seat in (0, 1))
-
-    # --- views ---------------------------------------------------------------------
-    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
-        """Every visible seat's best deadwood (:mod:`ledger.variants.gin_deadwood`):
-        ``{"deadwood": [{seat, best, could_knock, discard, melds}], "notes": [text]}``.
-        After a knock: each seat's counted deadwood instead."""
-        x = state.extra if isinstance(state.extra, GinExtra) else None
-        rows: list[dict[str, Any]] = []
-        notes: list[str] = []
-        if x is None or state.phase in ("setup",):
-            return {"deadwood": rows, "notes": notes}
-        limit = self.knock_limit(state)
-        for seat in range(state.n_seats):
-            if pov is not None and pov != seat:
-                continue
-            hand = state.hands[seat]
-            if x.knocker is not None:
-                dw = self.deadwood_of(state, seat)
-                rows.append({"seat": seat, "best": dw, "could_knock": None, "discard": None, "melds": []})
-                notes.append(f"{state.name(seat)}: deadwood {dw}" + (" (knocked)" if seat == x.knocker else ""))
-                continue
-            discard = None
-            if len(hand) > 10:
-                choice = best_after_discard(hand)
-                arr, discard = choice.arrangement, choice.discard
-            else:
-                arr = best_arrangement(hand)
-            could = arr.deadwood_value <= limit
-            rows.append(
-                {
-                    "seat": seat,
-                    "best": arr.deadwood_value,
-                    "could_knock": could,
-                    "discard": discard,
-                    "melds": [list(m) for m in arr.melds],
-                }
-            )
-            how = f" (discarding {pretty(discard)})" if discard and could else ""
-            notes.append(
-                f"{state.name(seat)}: best deadwood {arr.deadwood_value}, "
-                f"{'could knock' + how if could else 'could not knock'}"
-            )
-        return {"deadwood": rows, "notes": notes}
 
 
 def _act_text(event: Event) -> str:

@@ -124,15 +124,6 @@ class VariantHooks(Protocol):
         """Rules judged over a whole turn, reported at ``pos``, the event that ends it."""
         ...
 
-    # --- presentation (what the views add; to move out of the rules, issue 11) ----
-    def meld_label(self, meld: Meld) -> dict[str, Any]:
-        """Keys a variant adds to a meld's view (Burraco's kind, card points)."""
-        ...
-
-    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
-        """Keys a variant adds to the table's view as ``pov`` sees it (None: every seat's; -1: none)."""
-        ...
-
     # --- the hand's and the game's end ---------------------------------------------
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Each side's points for the hand that ``e`` ends (RULES.md, the variant's "Scoring")."""

@@ -123,13 +123,6 @@ class OutcomeRules(MeldingRules):
             totals[p.side] += p.points
         return tuple(totals)
 
-    def side_label(self, state: TableState, side: int) -> str:
-        """``"Anna"`` for a seat side, ``"team 0 (Anna & Carla)"`` for a team."""
-        seats = state.seats_of(side)
-        if len(seats) == 1:
-            return state.name(seats[0])
-        return f"team {side} (" + " & ".join(state.name(s) for s in seats) + ")"
-
     def check_claim(
         self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: str
     ) -> TableState:
@@ -143,7 +136,7 @@ class OutcomeRules(MeldingRules):
                     pos,
                     seat,
                     "ALL-SCORE-1",
-                    f"{what}: claimed {points} for {self.side_label(state, side)}, computed {mine} (difference "
+                    f"{what}: claimed {points} for {state.side_label(side)}, computed {mine} (difference "
                     f"{points - mine:+d}){self.explain(state, side)}",
                 )
         return state

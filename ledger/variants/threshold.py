@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty, pretty_list
 from ledger.events import DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PenaltyAssessed
@@ -383,18 +383,6 @@ class ThresholdRules(Rules):
         best = min(state.totals[s] for s in left)
         leaders = [s for s in left if state.totals[s] == best]
         return leaders[0] if len(leaders) == 1 else None
-
-    # --- views -------------------------------------------------------------------
-    def meld_label(self, meld: Meld) -> dict[str, Any]:
-        """The meld's opening value, for views."""
-        return {"points": meld_points(meld.info)}
-
-    def extra_view(self, state: TableState, pov: int | None) -> dict[str, Any]:
-        """Elimination threshold and which seats are out."""
-        limit = self.settings.elimination
-        out = ", ".join(state.name(s) for s in state.eliminated)
-        notes = [f"a seat reaching {limit} points is out" + (f"; out: {out}" if out else "")]
-        return {"elimination": limit, "eliminated": list(state.eliminated), "notes": notes}
 
 
 def hand_cards_value(cards: Iterable[str]) -> int:

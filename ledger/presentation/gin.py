@@ -1,0 +1,71 @@
+"""What Gin Rummy shows (RULES.md "Gin Rummy"): every visible seat's best
+deadwood (:mod:`ledger.variants.gin_deadwood`) and whether it could knock;
+after a knock, each seat's counted deadwood."""
+
+from __future__ import annotations
+
+import msgspec
+
+from ledger.cards import pretty
+from ledger.presentation import VariantPresentation
+from ledger.state import TableState
+from ledger.variants.gin import GinRules
+from ledger.variants.gin_deadwood import best_after_discard, best_arrangement
+from ledger.variants.gin_state import GinExtra
+
+
+class DeadwoodRow(msgspec.Struct, frozen=True):
+    """One seat's deadwood: ``best`` the least it can reach (after a knock:
+    the counted deadwood), ``could_knock`` (None after a knock), ``discard``
+    the discard that reaches it (11 cards held), ``melds`` the arrangement."""
+
+    seat: int
+    best: int
+    could_knock: bool | None
+    discard: str | None
+    melds: list[list[str]]
+
+
+class DeadwoodNotes(msgspec.Struct, frozen=True):
+    """``deadwood``: a row per visible seat; ``notes``: the same in English lines."""
+
+    deadwood: list[DeadwoodRow]
+    notes: list[str]
+
+
+class GinPresentation(VariantPresentation):
+    """Gin Rummy's additions to the views."""
+
+    rules: GinRules
+
+    def table_notes(self, state: TableState, pov: int | None) -> DeadwoodNotes:
+        """Every visible seat's best deadwood; after a knock each seat's counted deadwood instead."""
+        x = state.extra if isinstance(state.extra, GinExtra) else None
+        rows: list[DeadwoodRow] = []
+        notes: list[str] = []
+        if x is None or state.phase in ("setup",):
+            return DeadwoodNotes(rows, notes)
+        limit = self.rules.knock_limit(state)
+        for seat in range(state.n_seats):
+            if pov is not None and pov != seat:
+                continue
+            hand = state.hands[seat]
+            if x.knocker is not None:
+                dw = self.rules.deadwood_of(state, seat)
+                rows.append(DeadwoodRow(seat, dw, None, None, []))
+                notes.append(f"{state.name(seat)}: deadwood {dw}" + (" (knocked)" if seat == x.knocker else ""))
+                continue
+            discard = None
+            if len(hand) > 10:
+                choice = best_after_discard(hand)
+                arr, discard = choice.arrangement, choice.discard
+            else:
+                arr = best_arrangement(hand)
+            could = arr.deadwood_value <= limit
+            rows.append(DeadwoodRow(seat, arr.deadwood_value, could, discard, [list(m) for m in arr.melds]))
+            how = f" (discarding {pretty(discard)})" if discard and could else ""
+            notes.append(
+                f"{state.name(seat)}: best deadwood {arr.deadwood_value}, "
+                f"{'could knock' + how if could else 'could not knock'}"
+            )
+        return DeadwoodNotes(rows, notes)
