@@ -191,7 +191,7 @@ def bench_pg(url: str, n_events: int) -> dict[str, float]:
     over its canonical lines; the schema is dropped afterwards."""
     import psycopg
 
-    from ledger.store.application import store_env
+    from ledger.store.settings import store_env
 
     schema = f"bench_seal_{int(time.time())}"
     env = store_env(f"{url}{'&' if '?' in url else '?'}schema={schema}")

@@ -8,7 +8,7 @@ Parts (by the file of each function's *own* time, cProfile's ``tottime``):
 - ``fold``: ledger/replay.py, ledger/state.py, ledger/variants/, ledger/melds.py,
   ledger/cards.py (validation of the record; the Gin deadwood search is in variants/);
 - ``decode``: ledger/records.py, ledger/events.py and msgspec's decoders;
-- ``store``: eventsourcing, sqlite3 and ledger's persistence/journal/application;
+- ``store``: eventsourcing, sqlite3 and the modules of ledger/store/;
 - ``other``: the rest (interpreter built-ins called from anywhere, ...).
 
 Times are this process's CPU time (``time.process_time``) unless ``--wall``:
@@ -43,9 +43,7 @@ PARTS = {
     "store": (
         "eventsourcing/",
         "sqlite3",
-        "ledger/store/persistence.py",
-        "ledger/store/journal.py",
-        "ledger/store/application.py",
+        "ledger/store/",
         "ledger/seal",
     ),
 }

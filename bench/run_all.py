@@ -115,7 +115,7 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
     n_events = sum(b.count(b"\n") for b in blobs)
     stores = [("SQLite", lambda name: sqlite_env(tmp / f"f1-{name}.db"))]
     if pg:
-        from ledger.store.application import store_env
+        from ledger.store.settings import store_env
 
         stamp = f"{os.getpid()}_{int(time.time())}"
         stores.append(
@@ -223,7 +223,7 @@ def floor_store(kind: str, env: dict[str, str], blobs: list[bytes]) -> None:
 def pg_exec(pg: str, *statements: str) -> None:
     import psycopg
 
-    from ledger.store.application import store_env
+    from ledger.store.settings import store_env
 
     env = store_env(pg)
     with psycopg.connect(

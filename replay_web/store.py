@@ -3,7 +3,7 @@
 The viewer needs three things of a store, and nothing else (it never writes):
 
 - ``list_games() -> list[GameSummary]``: every game, in the order first
-  stored (:class:`ledger.store.application.GameSummary`);
+  stored (:class:`ledger.store.reads.GameSummary`);
 - ``version(game_id) -> int``: the number of events stored for the game (the
   store's last version; the replay cache is keyed by it, so a game that grows
   while it is being recorded is replayed again);
@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import find_record_files, read_record
-from ledger.store.application import GameSummary
+from ledger.store.reads import GameSummary
 
 
 class Store(Protocol):

@@ -20,8 +20,10 @@ from ledger.events import CardDiscarded, CardDrawn, Event, GameEnded, GameStarte
 from ledger.records import encode_record, read_record
 from ledger.seal import seals as chain_seals
 from ledger.state import Finding
-from ledger.store.application import AppendResult, ImportResult, LedgerApp, os_user
-from ledger.store.journal import JOURNAL_TABLE, JournalEntry
+from ledger.store.append import AppendResult
+from ledger.store.application import LedgerApp
+from ledger.store.importing import ImportResult
+from ledger.store.journal import JOURNAL_TABLE, JournalEntry, os_user
 from ledger.store.persistence import game_uuid
 
 REPO = Path(__file__).resolve().parent.parent

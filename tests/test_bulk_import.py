@@ -15,7 +15,8 @@ import pytest
 
 from ledger.errors import GameConflictError, RecordError
 from ledger.records import read_record
-from ledger.store.application import ImportResult, LedgerApp
+from ledger.store.application import LedgerApp
+from ledger.store.importing import ImportResult
 from ledger.store.journal import SQLITE_CACHE_KIB
 from ledger.store.persistence import game_uuid
 from tests.conftest import _pg_connect, pg_settings, record_bytes
@@ -129,7 +130,7 @@ def test_bulk_import_stores_exactly_what_one_by_one_import_stores(
 
 
 def _user() -> str:
-    from ledger.store.application import os_user
+    from ledger.store.journal import os_user
 
     return os_user()
 

@@ -13,7 +13,8 @@ from click.testing import CliRunner, Result
 
 from ledger.cli import cli
 from ledger.records import encode_record, read_record
-from ledger.store.application import LedgerApp, os_user
+from ledger.store.application import LedgerApp
+from ledger.store.journal import os_user
 
 MakeRecord = Callable[..., bytes]
 WriteRecord = Callable[..., Path]

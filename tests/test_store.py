@@ -14,9 +14,12 @@ from eventsourcing.persistence import IntegrityError
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
 from ledger.events import CardDiscarded, GameEnded, GameStarted, HandDealt, Player, encode_event
 from ledger.records import Record, encode_record, read_record
-from ledger.store import application
-from ledger.store.application import GameSummary, ImportResult, LedgerApp, open_app, store_env
+from ledger.store import reads
+from ledger.store.application import LedgerApp, open_app
+from ledger.store.importing import ImportResult
 from ledger.store.persistence import GameEvent, game_uuid
+from ledger.store.reads import GameSummary
+from ledger.store.settings import store_env
 
 MakeRecord = Callable[..., bytes]
 
@@ -136,7 +139,7 @@ def test_concurrent_imports_of_one_game_store_it_once(
 
 
 def test_list_games(app: LedgerApp, make_record: MakeRecord, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(application, "_PAGE", 2)  # page through the notification log
+    monkeypatch.setattr(reads, "_PAGE", 2)  # page through the notification log
     for i, hands in enumerate((1, 3, 2)):
         app.import_record(read_record(make_record(f"g{i}", hands=hands, turns=2)))
     meta = b'"meta":{"tournament":"Club night","table":"3"},"players"'

@@ -39,8 +39,9 @@ from ledger.events import Event, decode_event, encode_event
 from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
 from ledger.projections.rows import Rows, empty_rows, game_rows
 from ledger.projections.tables import to_arrow
-from ledger.store.application import LedgerApp, store_env
+from ledger.store.application import LedgerApp
 from ledger.store.persistence import StoredEventError
+from ledger.store.settings import store_env
 
 ANALYTICS_ENV_VAR = "RUMMY_LEDGER_ANALYTICS"
 ANALYTICS_SUFFIX = ".analytics.duckdb"
@@ -379,7 +380,7 @@ def follow(
     None) or an error occurs (re-raised). Catches up in batches first.
 
     ``env`` is the store's eventsourcing settings
-    (:func:`ledger.store.application.store_env`). Raises ``NotImplementedError`` for
+    (:func:`ledger.store.settings.store_env`). Raises ``NotImplementedError`` for
     a store that cannot subscribe (SQLite: use :func:`update`).
     """
     view = DuckDBTrackingRecorder(path, wait=default_wait() if wait is None else wait)

@@ -29,6 +29,8 @@ JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:0
 
 from __future__ import annotations
 
+import getpass
+import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -63,6 +65,16 @@ class JournalEntry(msgspec.Struct, frozen=True, kw_only=True):
 def received_now() -> str:
     """The current UTC time as the journal writes it: ``YYYY-MM-DDTHH:MM:SS.ffffffZ``."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def os_user() -> str:
+    """The operating-system user running this process (for the journal's
+    ``"cli:<os user>"`` / ``"import:<os user>"``); the numeric uid when the
+    user has no name."""
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no USER variable and no passwd entry
+        return str(os.getuid()) if hasattr(os, "getuid") else "unknown"
 
 
 def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] | None, oid: Any) -> list[tuple]:

@@ -1,0 +1,274 @@
+"""The import path: whole records stored, file by file or a folder in batches (layer 2).
+
+A record is validated by the fold before anything is stored (FORMAT.md,
+RULES.md), then stored in one transaction, or, when the game is stored and
+the record begins with its events, its tail appended (FORMAT.md "A record
+grows"). A folder import stores new games in batches of several games per
+transaction; every way stores the same bytes, journal authors and seals as
+the append path (:meth:`ledger.store.append.GameAppends._rows_for`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import msgspec
+from eventsourcing.persistence import IntegrityError
+
+from ledger import replay as _replay
+from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError, RuleViolationError
+from ledger.events import GameStarted, encode_event
+from ledger.records import Record, read_record
+from ledger.state import TableState
+from ledger.store.append import GameAppends
+from ledger.store.journal import JournalEntry, os_user
+from ledger.store.persistence import GameEvent, game_uuid
+
+#: events per transaction of a batched folder import (:meth:`GameImports.import_records`)
+BULK_BATCH_EVENTS = 20_000
+
+
+class ImportResult(msgspec.Struct, frozen=True, kw_only=True):
+    """Outcome of :meth:`LedgerApp.import_record`.
+
+    ``status`` is ``"stored"`` (a new game), ``"appended"`` (the file began
+    with the stored game's events; its tail was appended, ``previous`` is the
+    stored length before) or ``"already_stored"``; ``events`` is the number of
+    events of the record (the game's length afterwards).
+    """
+
+    game_id: str
+    events: int
+    status: str
+    path: str | None = None
+    previous: int | None = None
+
+    @property
+    def appended(self) -> int:
+        """Events this import added to the store (0 when already stored)."""
+        if self.status == "stored":
+            return self.events
+        if self.status == "appended":
+            return self.events - (self.previous or 0)
+        return 0
+
+
+#: what :meth:`GameImports.import_records` yields: the source and its outcome
+Outcome = tuple[Any, ImportResult | Exception]
+
+
+class GameImports(GameAppends):
+    """The store of game records, importing (:class:`~ledger.store.append.GameAppends`
+    plus the import path); the base of :class:`ledger.store.application.LedgerApp`."""
+
+    def import_record(self, record: Record, *, strict: bool = False, appended_by: str | None = None) -> ImportResult:
+        """Store a whole record in one transaction, after validating it; or,
+        when the game is stored and the record begins with its events, append
+        the record's tail (FORMAT.md "A record grows").
+
+        Returns an :class:`ImportResult` (``"stored"``, ``"appended"``, or
+        ``"already_stored"`` when the same events are stored already). Raises
+        :class:`RecordError` (REC-…, with line and path) for an impossible
+        record, :class:`RuleViolationError` with ``strict`` (live play) when
+        the record breaks a rule, and :class:`GameConflictError` when the
+        stored events differ from the record's (naming the first differing
+        position and line) or the stored game is longer. Nothing is stored
+        unless everything is. The journal names ``appended_by`` (default
+        ``"import:<os user>"``).
+        """
+        final, game_id = self._checked(record, strict)
+        return self._import_checked(record, final, game_id, appended_by or f"import:{os_user()}")
+
+    @staticmethod
+    def _checked(record: Record, strict: bool) -> tuple[TableState, str]:
+        """The record validated by the fold: its final state and game id
+        (the checks of :meth:`import_record`, before anything is stored)."""
+        final = _replay.validate(record)
+        if strict and final.findings:
+            earliest = min(final.findings, key=lambda f: f.position)
+            raise RuleViolationError(
+                earliest, len(final.findings), line=record.line_of(earliest.position), path=record.path
+            )
+        first = record.events[0] if record.events else None
+        if not isinstance(first, GameStarted):
+            raise RecordError(
+                "REC-ORDER",
+                "a record starts with game_started",
+                line=record.line_of(0),
+                field="type",
+                position=0,
+                path=record.path,
+            )
+        return final, first.game_id
+
+    def _import_checked(self, record: Record, final: TableState, game_id: str, by: str) -> ImportResult:
+        """Store a validated record (one transaction), or append its tail."""
+        oid = game_uuid(game_id)
+        for _attempt in range(3):  # a writer appending meanwhile: compare again
+            if self.recorder.select_events(oid, limit=1):
+                stored = self._compare(record, game_id)
+                if stored == len(record.events):
+                    return ImportResult(game_id=game_id, events=stored, status="already_stored", path=record.path)
+                try:
+                    self._put(game_id, oid, stored, record.events[stored:], final, by)
+                except ConcurrentAppendError:
+                    continue
+                return ImportResult(
+                    game_id=game_id, events=len(record.events), status="appended", path=record.path, previous=stored
+                )
+            try:
+                self._put(game_id, oid, 0, record.events, final, by)
+            except ConcurrentAppendError:
+                continue  # another importer stored this game first: same events, a prefix or a conflict
+            return ImportResult(game_id=game_id, events=len(record.events), status="stored", path=record.path)
+        raise ConcurrentAppendError(game_id, self._length(oid), length=self._length(oid))
+
+    def _compare(self, record: Record, game_id: str) -> int:
+        """How many of the record's events are stored, when the stored game is
+        the record or its beginning; else :class:`GameConflictError`."""
+        stored = [self.mapper.plain_state(s) for s in self._stored(game_id)]
+        mine = [encode_event(e) for e in record.events]
+        if len(stored) <= len(mine) and stored == mine[: len(stored)]:
+            return len(stored)
+        diff = next((i for i, (a, b) in enumerate(zip(stored, mine)) if a != b), min(len(stored), len(mine)))
+        line = record.line_of(diff)
+        where = f"position {diff}" + (f", line {line}" if line is not None else "")
+        raise GameConflictError(
+            game_id, f"{len(stored)} events stored, {len(mine)} in this record, first difference at {where}"
+        )
+
+    def import_records(
+        self,
+        sources: Iterable[Record | str | os.PathLike[str]],
+        *,
+        strict: bool = False,
+        appended_by: str | None = None,
+        batch_events: int = BULK_BATCH_EVENTS,
+    ) -> Iterator[tuple[Record | str | os.PathLike[str], ImportResult | Exception]]:
+        """Import many record files (a folder import), storing new games in
+        batches: one transaction for up to ``batch_events`` events of several
+        games (SQLite: one ``executemany``; PostgreSQL: the library's single
+        ``INSERT … unnest`` plus the journal rows, pipelined).
+
+        ``sources`` are :class:`~ledger.records.Record` objects or file paths
+        (read with :func:`~ledger.records.read_record`). Yields
+        ``(source, outcome)`` for each source, in the order given, once its
+        batch is committed; ``outcome`` is the :class:`ImportResult` that
+        :meth:`import_record` returns, or the exception it would raise:
+        :class:`RecordError`, :class:`RuleViolationError`,
+        :class:`GameConflictError` or ``OSError`` (a file that cannot be
+        read). Any other exception (e.g. :class:`ConcurrentAppendError`
+        after three lost races, as :meth:`import_record`) propagates, after
+        the files before it are stored.
+
+        The same outcome, the same stored bytes, journal authors and seals as
+        :meth:`import_record` file by file, and the same order of
+        notification ids (the order of ``sources``):
+
+        - a rejected file stores nothing, and never enters a batch (every
+          record is validated by the fold before it joins one);
+        - a game already stored, or named twice in the folder, goes through
+          :meth:`import_record` (after the batch before it is stored);
+        - when a batch fails on a taken position (another writer stored one
+          of its games meanwhile), nothing of it is stored and its files are
+          imported one by one instead.
+
+        Memory: at most one batch of records (``batch_events`` events) is held.
+        """
+        by = appended_by or f"import:{os_user()}"
+        batch = _Batch()
+        try:
+            for source in sources:
+                yield from self._batched(source, batch, strict, by, batch_events)
+            yield from self._flush(batch.take(), by)
+        except GeneratorExit:
+            raise
+        except BaseException:
+            for _ in self._flush(batch.take(), by):  # what came before the error is stored, as file by file
+                pass
+            raise
+
+    def _batched(self, source: Any, batch: _Batch, strict: bool, by: str, batch_events: int) -> Iterator[Outcome]:
+        """Validate one source of :meth:`import_records` and add it to
+        ``batch``; yields the outcomes that are due first: the batch's when
+        it is full, or when this game is stored or named twice (then this
+        source's own, through :meth:`import_record`'s path)."""
+        try:
+            record = source if isinstance(source, Record) else read_record(source)
+            final, game_id = self._checked(record, strict)
+        except (RecordError, RuleViolationError, OSError) as exc:
+            batch.pending.append(_Pending(source, None, None, None, exc))
+            return
+        oid = game_uuid(game_id)
+        if game_id in batch.names or self.recorder.select_events(oid, limit=1):
+            yield from self._flush(batch.take(), by)
+            yield source, self._one(record, final, game_id, by)
+            return
+        batch.pending.append(_Pending(source, record, final, self._rows_for(oid, 0, record.events, by), None))
+        batch.names.add(game_id)
+        batch.size += len(record.events)
+        if batch.size >= batch_events:
+            yield from self._flush(batch.take(), by)
+
+    def _one(self, record: Record, final: TableState, game_id: str, by: str) -> ImportResult | Exception:
+        try:
+            return self._import_checked(record, final, game_id, by)
+        except (RecordError, RuleViolationError, GameConflictError) as exc:
+            return exc
+
+    def _flush(self, batch: list[_Pending], by: str) -> Iterator[Outcome]:
+        """Store a batch of new games in one transaction; yield their outcomes
+        (none for an empty batch)."""
+        stored = [p for p in batch if p.rows is not None]
+        domain_events = [e for p in stored if p.rows is not None for e in p.rows[0]]
+        journal = [j for p in stored if p.rows is not None for j in p.rows[1]]
+        together = True
+        if domain_events:
+            try:
+                self.events.put(domain_events, journal=journal, bulk=True)
+            except IntegrityError:
+                together = False  # another writer stored one of these games meanwhile
+        for p in batch:
+            if p.error is not None:
+                yield p.source, p.error
+            elif together:
+                assert p.record is not None and p.final is not None
+                self._remember(p.final.game_id, p.final)
+                yield (
+                    p.source,
+                    ImportResult(
+                        game_id=p.final.game_id, events=len(p.record.events), status="stored", path=p.record.path
+                    ),
+                )
+            else:
+                assert p.record is not None and p.final is not None
+                yield p.source, self._one(p.record, p.final, p.final.game_id, by)
+
+
+class _Pending(msgspec.Struct, frozen=True):
+    """A source waiting in a batch of :meth:`LedgerApp.import_records`: its
+    validated record and prepared rows, or the error it raised."""
+
+    source: Any
+    record: Record | None
+    final: TableState | None
+    rows: tuple[list[GameEvent], list[JournalEntry]] | None
+    error: Exception | None
+
+
+class _Batch:
+    """The sources of :meth:`GameImports.import_records` waiting for one
+    transaction: in order, the games they name and their number of events."""
+
+    def __init__(self) -> None:
+        self.pending: list[_Pending] = []
+        self.names: set[str] = set()
+        self.size = 0
+
+    def take(self) -> list[_Pending]:
+        """The waiting sources, in order; the batch is empty afterwards."""
+        pending = self.pending
+        self.pending, self.names, self.size = [], set(), 0
+        return pending

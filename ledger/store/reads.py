@@ -1,0 +1,305 @@
+"""The store handle and its reads: the ``eventsourcing`` application every write path builds on (DESIGN.md, layer 2).
+
+One aggregate sequence per game: ``originator_id`` is
+:func:`~ledger.store.persistence.game_uuid` of the ``game_id`` and
+``originator_version`` is the event's position + 1 (FORMAT.md "File"). Each
+stored state is the canonical JSON of the record event, so an export gives
+back the imported events byte for byte.
+
+:class:`GameReads` opens the recorder (the events table plus the
+``rummy_journal`` side table, :mod:`ledger.store.journal`), seals once a
+store from before the seal chain (:mod:`ledger.store.sealstore`), reads
+games, their journal and summaries, and keeps the latest table state of the
+live games of this process. The append path (:mod:`ledger.store.append`)
+and the import path (:mod:`ledger.store.importing`) are layered on it;
+:class:`ledger.store.application.LedgerApp` is the whole.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.application import Application
+from eventsourcing.persistence import ApplicationRecorder, StoredEvent
+
+from ledger import replay as _replay
+from ledger.errors import GameNotFoundError
+from ledger.events import Event, GameStarted
+from ledger.state import TableState
+from ledger.store import sealstore
+from ledger.store.journal import JournalEntry, JournalRecorder, journal_recorder, os_user, received_now, select_journal
+from ledger.store.persistence import (
+    GAME_STARTED_TOPIC,
+    MsgspecMapper,
+    StoredEventError,
+    ensure_topic_index,
+    event_counts,
+    game_uuid,
+    naming_game,
+    schema_lock,
+)
+from ledger.store.settings import describe_store
+from ledger.variants import find_variant
+
+#: games whose latest state a process keeps for live appends
+LIVE_CACHE_SIZE = 64
+#: notifications read per page by :meth:`GameReads.list_games`
+_PAGE = 1000
+
+
+class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of :meth:`LedgerApp.list_games`."""
+
+    game_id: str
+    variant: str
+    ruleset: str | None
+    players: tuple[str, ...]
+    hands: int
+    events: int
+    meta: dict[str, str] = {}
+
+    def to_json(self) -> dict[str, Any]:
+        """``{game_id, variant, ruleset, players, hands, events, meta}``."""
+        return msgspec.json.decode(msgspec.json.encode(self))
+
+
+class GameReads(Application[UUID]):
+    """The store of game records, reading (one sequence per game); the base
+    of :class:`ledger.store.application.LedgerApp`."""
+
+    #: set by ``Application.__init__`` from :meth:`construct_mapper` (declared here with its own type)
+    mapper: MsgspecMapper
+
+    def construct_mapper(self) -> MsgspecMapper:
+        return MsgspecMapper(compressor=self.factory.compressor(), cipher=self.factory.cipher())
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        creating = str(self.env.get("CREATE_TABLE", "yes")).lower() in ("y", "yes", "t", "true", "on", "1")
+        datastore = getattr(self.factory, "datastore", None)
+        schema = getattr(datastore, "schema", "public")
+        if not creating:
+            return journal_recorder(self.factory)
+        # several importers on an empty PostgreSQL database: one creates, the others wait
+        # (every CREATE of the store's tables goes inside this block: ledger.store.persistence.schema_lock)
+        with schema_lock(datastore):
+            if datastore is not None and schema != "public":
+                # A ``?schema=`` store URL names a schema the tables go in: create it on first use.
+                from psycopg.sql import SQL, Identifier
+
+                with datastore.transaction(commit=True) as curs:
+                    curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(schema)))
+            # eventsourcing's recorder plus the ``rummy_journal`` side table (ledger.store.journal)
+            recorder = journal_recorder(self.factory)
+            ensure_topic_index(recorder)
+        return recorder
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(env)
+        #: game id -> table state after its last stored event (live recording), oldest first
+        self._live: dict[str, TableState] = {}
+        self._started: dict[str, GameStarted] = {}
+        #: ``(games, events)`` sealed at this open for a store from before the seal chain, else None
+        self.backfilled = self._backfill()
+
+    def _backfill(self) -> tuple[int, int] | None:
+        """Seal once the events a store holds from before the seal chain (no
+        journal row or a NULL seal), saying so on stderr (README "Seals")."""
+        if not isinstance(self.recorder, JournalRecorder) or not sealstore._is_sql(self.recorder):
+            return None
+        sealstore.ensure_schema(self.recorder)
+        done = sealstore.backfill(self, f"backfill:{os_user()}", received_now())
+        if done and done[1]:
+            games, events = done
+            print(
+                f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} "
+                f"game{'s' if games != 1 else ''} "
+                "stored before the seal chain (once; rummy-ledger verify checks them)",
+                file=sys.stderr,
+            )
+        return done
+
+    def not_found(self, game_id: str) -> GameNotFoundError:
+        """The error for an unknown ``game_id``: it names this store and the
+        stored ids close to it (:func:`close_ids`), e.g. ``no game
+        'Bur-Dispute' in the store (SQLite ./ledger.db); did you mean bur-dispute?``."""
+        try:
+            ids = [g.game_id for g in self.list_games()]
+        except Exception:  # noqa: BLE001 - a store that cannot list still gets the plain error
+            ids = []
+        return GameNotFoundError(game_id, store=describe_store(self.env), suggestions=close_ids(game_id, ids))
+
+    def _stored(self, game_id: str) -> list[StoredEvent]:
+        return list(self.recorder.select_events(game_uuid(game_id)))
+
+    def has_game(self, game_id: str) -> bool:
+        """True when a game with that id is stored."""
+        return bool(self.recorder.select_events(game_uuid(game_id), limit=1))
+
+    def game_length(self, game_id: str) -> int:
+        """Events stored in the game: its next position (0 for an unknown game)."""
+        return self._length(game_uuid(game_id))
+
+    def game_started(self, game_id: str) -> GameStarted:
+        """The stored ``game_started`` of a game (position 0, which never
+        changes: kept per process, at most ``LIVE_CACHE_SIZE`` games).
+        Raises :class:`GameNotFoundError` for an unknown game."""
+        cached = self._started.get(game_id)
+        if cached is not None:
+            return cached
+        first = self.recorder.select_events(game_uuid(game_id), limit=1)
+        if not first:
+            raise GameNotFoundError(game_id)
+        event = self.mapper.decode_state(first[0])
+        if not isinstance(event, GameStarted):
+            raise StoredEventError(f"holds {event.type}, not game_started", 0, game_id)
+        if len(self._started) >= LIVE_CACHE_SIZE:
+            self._started.pop(next(iter(self._started)))
+        self._started[game_id] = event
+        return event
+
+    def _length(self, oid: UUID) -> int:
+        last = self.recorder.select_events(oid, desc=True, limit=1)
+        return last[0].originator_version if last else 0
+
+    def table_state(self, game_id: str) -> TableState:
+        """The table after the game's last stored event (the state the next
+        append is checked against; kept per process for live games). Raises
+        :class:`GameNotFoundError`."""
+        length = self.game_length(game_id)
+        state = self._live_state(game_id, length)
+        if state is None:
+            raise self.not_found(game_id)
+        return state
+
+    def journal(self, game_id: str, after: int = -1) -> list[JournalEntry]:
+        """Who appended each stored event of a game, and when: its
+        ``rummy_journal`` rows in position order (CONTRACT-append.md), those
+        at positions after ``after`` (default: all; a live reader asks for
+        the new rows only). Events stored before the journal existed have no
+        row. Raises :class:`GameNotFoundError` for an unknown game."""
+        oid = game_uuid(game_id)
+        rows = select_journal(self.recorder, oid, after)
+        if not rows and not self.recorder.select_events(oid, limit=1):
+            raise self.not_found(game_id)
+        return rows
+
+    def get_events(self, game_id: str) -> list[Event]:
+        """The game's record events in position order; raises :class:`GameNotFoundError`."""
+        stored = self._stored(game_id)
+        if not stored:
+            raise self.not_found(game_id)
+        with naming_game(game_id):
+            return [self.mapper.decode_state(s) for s in stored]
+
+    def export_record(self, game_id: str, *, with_journal: bool = False) -> bytes:
+        """The game's record as canonical JSON Lines (the stored bytes, one event a
+        line, each ending in ``\\n``); raises :class:`GameNotFoundError`.
+
+        With ``with_journal`` each event that has a journal row is preceded by
+        a comment line ``// journal {"position":N,"by":...,"received_at":...}``
+        (plus ``"seal"`` once sealed), which readers ignore (FORMAT.md "File"):
+        the event lines stay byte for byte the same.
+        """
+        stored = self._stored(game_id)
+        if not stored:
+            raise self.not_found(game_id)
+        with naming_game(game_id):
+            lines = [self.mapper.plain_state(s) + b"\n" for s in stored]
+        if not with_journal:
+            return b"".join(lines)
+        rows = {j.position: j for j in select_journal(self.recorder, game_uuid(game_id))}
+        out: list[bytes] = []
+        for position, line in enumerate(lines):
+            j = rows.get(position)
+            if j is not None:
+                note: dict[str, Any] = {"position": position, "by": j.appended_by, "received_at": j.received_at}
+                if j.seal is not None:
+                    note["seal"] = j.seal
+                out.append(b"// journal " + msgspec.json.encode(note) + b"\n")
+            out.append(line)
+        return b"".join(out)
+
+    def list_games(self) -> list[GameSummary]:
+        """Every stored game in the order first stored, from the notification log
+        filtered by the ``game_started`` topic plus one grouped count query."""
+        counts = event_counts(self.recorder)
+        games: list[GameSummary] = []
+        start: int | None = None
+        while True:
+            page = self.recorder.select_notifications(
+                start, _PAGE, topics=[GAME_STARTED_TOPIC], inclusive_of_start=False
+            )
+            for n in page:
+                first = self.mapper.decode_state(n)
+                assert isinstance(first, GameStarted)
+                if counts is not None:
+                    events, hands = counts.get(
+                        n.originator_id.hex if isinstance(n.originator_id, UUID) else str(n.originator_id), (1, 0)
+                    )
+                else:
+                    rest = [self.mapper.to_domain_event(s).event for s in self.recorder.select_events(n.originator_id)]
+                    events, hands = len(rest), sum(1 for e in rest if e.type == "hand_dealt")
+                games.append(
+                    GameSummary(
+                        game_id=first.game_id,
+                        variant=first.variant,
+                        ruleset=first.ruleset or find_variant(first.variant).default_ruleset,
+                        players=tuple(p.name for p in first.players),
+                        hands=hands,
+                        events=events,
+                        meta=msgspec.to_builtins(first.meta) if first.meta else {},
+                    )
+                )
+            if len(page) < _PAGE:
+                return games
+            start = page[-1].id
+
+    def _live_state(self, game_id: str, stored_count: int) -> TableState | None:
+        """The state after the ``stored_count`` stored events of a game: from
+        the per-process cache when it is current, else by replaying them."""
+        if stored_count == 0:
+            return None
+        cached = self._live.get(game_id)
+        if cached is not None and cached.position == stored_count - 1:
+            return cached
+        # exactly the first ``stored_count`` events: another writer may have appended meanwhile
+        stored = self.recorder.select_events(game_uuid(game_id), lte=stored_count)
+        events = [self.mapper.decode_state(s) for s in stored]
+        state = _replay.replay(events)
+        self._remember(game_id, state)
+        return state
+
+    def _remember(self, game_id: str, state: TableState) -> None:
+        live = self._live
+        live.pop(game_id, None)
+        live[game_id] = state
+        while len(live) > LIVE_CACHE_SIZE:
+            live.pop(next(iter(live)))
+
+
+def close_ids(game_id: str, ids: Iterable[str], n: int = 3) -> tuple[str, ...]:
+    """Stored ids close to ``game_id``, best first: the one that differs only
+    in case alone, else up to ``n`` of :func:`difflib.get_close_matches`
+    (ratio at least 0.6) of the lower-cased ids.
+
+    >>> close_ids("Bur-Dispute", ["bur-dispute", "gin-knock", "bur-disputes"])
+    ('bur-dispute',)
+    >>> close_ids("bur-disput", ["bur-dispute", "gin-knock", "bur-disputes"])
+    ('bur-dispute', 'bur-disputes')
+    >>> close_ids("zzz", ["bur-dispute"])
+    ()
+    """
+    by_lower: dict[str, str] = {}
+    for i in ids:
+        by_lower.setdefault(i.lower(), i)
+    same = by_lower.get(game_id.lower())
+    if same is not None and same != game_id:
+        return (same,)  # the id in other case: that is the one meant
+    return tuple(
+        by_lower[m] for m in difflib.get_close_matches(game_id.lower(), list(by_lower), n=n) if by_lower[m] != game_id
+    )
