@@ -1,7 +1,7 @@
 """The dispute report: one or two A4 pages a referee prints, signs and hands out.
 
 ``rummy-ledger report GAME|FILE [--at N] [--finding POS] [--lang it|en] -o
-FILE.pdf|FILE.html`` (:mod:`ledger.report_cli`) and the viewer's
+FILE.pdf|FILE.html`` (:mod:`ledger.cli.report`) and the viewer's
 ``/games/<id>/report?at=N&finding=POS&lang=it|en`` and its PDF download
 ``/games/<id>/report.pdf`` (or ``report?format=pdf``) (:data:`bp`; the game
 page links both at its position) build

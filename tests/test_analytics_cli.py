@@ -1,7 +1,7 @@
 """The analytics commands: ``analytics update``, ``export --format``, ``query``.
 
 The commands are registered on a copy of the ``rummy-ledger`` group with
-:func:`ledger.analytics_cli.register`, as ``ledger/cli.py`` does.
+:func:`ledger.cli.analytics.register`, as ``ledger/cli/__init__.py`` does.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from ledger.analytics_cli import register, update_after_import
 from ledger.cli import cli as base_cli
+from ledger.cli.analytics import register, update_after_import
 from ledger.records import encode_record, read_record
 from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record

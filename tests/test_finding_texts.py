@@ -304,8 +304,8 @@ def test_representative_messages_in_italian(message: str, italian: str) -> None:
 
 
 def test_the_append_summary_line_speaks_italian() -> None:
-    """``append``/``rule`` print each new finding as ``audit`` does (ledger/cli_write.py)."""
-    from ledger.cli_write import finding_line
+    """``append``/``rule`` print each new finding as ``audit`` does (ledger/cli/findings.py)."""
+    from ledger.cli.findings import finding_line
     from ledger.state import Finding
 
     f = Finding(

@@ -13,11 +13,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from ledger.analytics_cli import register
 from ledger.cli import cli as base_cli
+from ledger.cli.analytics import register
 from ledger.records import encode_record, read_record
 from ledger.synthetic import two_player_record
-from tests.recordkit import game_started, lines, ramino_deal
+from ledger.testing.records import game_started, lines, ramino_deal
 
 MARKUP_NAME = "[/x] :100: [bold red]Anna"
 

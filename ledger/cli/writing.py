@@ -24,12 +24,12 @@ from typing import Any
 import click
 import msgspec
 
+from ledger.cli.findings import finding_line
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
-from ledger.finding_texts import finding_text
 from ledger.records import Record, format_error, read_record
 from ledger.render import reason_text
-from ledger.state import Finding, TableState
+from ledger.state import TableState
 from ledger.store.append import AppendResult
 from ledger.store.application import LedgerApp
 from ledger.store.journal import os_user
@@ -46,23 +46,6 @@ def _reason(value: str | None, tr: Any) -> str | None:
     if tr is None or type(tr) is NullTranslations or value is None:
         return value
     return reason_text(value, tr)
-
-
-def finding_line(f: Finding, tr: Any = None) -> str:
-    """``  position P (hand H, seat S): RULE: message``, as ``audit`` prints
-    it (``tr``: the language, a gettext translations object; English when None)."""
-    _ = _tr(tr).gettext
-    parts = (
-        f.hand is not None and _("hand %(hand)s") % {"hand": f.hand},
-        f.seat is not None and _("seat %(seat)s") % {"seat": f.seat},
-    )
-    who = ", ".join(p for p in parts if p)
-    return (
-        "  "
-        + _("position %(at)s") % {"at": f.position}
-        + (f" ({who})" if who else "")
-        + f": {f.rule}: {finding_text(f.message, tr)}"
-    )
 
 
 def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> list[str]:
@@ -251,4 +234,4 @@ def register(cli_group: click.Group) -> None:
     cli_group.add_command(rule_cmd)
 
 
-__all__ = ["register", "append_cmd", "rule_cmd", "outcome_lines", "finding_line"]
+__all__ = ["register", "append_cmd", "rule_cmd", "outcome_lines"]

@@ -31,6 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ledger import checkpoint as _cp
 from ledger import seal as _seal
+from ledger.cli.context import load, tr_of
 from ledger.store.seal_sql import head, stored_seals
 from ledger.store.verify import check_checkpoint, game_keys, verify_games
 
@@ -42,27 +43,17 @@ def _state(ctx: click.Context) -> Any:
     return ctx.obj
 
 
-def _tr(ctx: click.Context) -> Any:
-    """The human output's translations (``--lang`` / ``LANG``: :mod:`ledger.i18n`)."""
-    from ledger.i18n import env_lang, translations
-
-    state = ctx.find_root().obj
-    return state.tr if state is not None and hasattr(state, "tr") else translations(env_lang())
-
-
 def _file_lines(target: str) -> tuple[str, list[bytes]] | None:
     """``(game_id, canonical lines)`` of a record file, or None when ``target``
     is not a file. The file is read and checked like ``show``/``score`` do,
     and each event re-encoded canonically (so a hand-formatted file gets the
     seal of its export)."""
-    from ledger.cli import _load  # the CLI's one loader of GAME|FILE (validates)
-
     path = Path(target)
     if not path.is_file():
         return None
     from ledger.events import encode_event
 
-    game_id, events = _load(_state(click.get_current_context()), target)
+    game_id, events = load(_state(click.get_current_context()), target)
     return game_id, [encode_event(e) for e in events]
 
 
@@ -78,7 +69,8 @@ def seal_list(state: Any, target: str, events: list[Any]) -> list[str]:
     return stored_seals(state.app(), target, strict=False)[1][: len(events)]
 
 
-def _short(value: str | None) -> str:
+def short_or_missing(value: str | None) -> str:
+    """A seal's short form, or where none is stored, a word saying so."""
     return _seal.short_form(value) if value else "none stored (run rummy-ledger verify)"
 
 
@@ -120,7 +112,7 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
         )
         return
     click.echo(
-        _tr(ctx).ngettext(
+        tr_of(ctx).ngettext(
             "%(game)s at position %(at)s (%(num)s event): %(seal)s",
             "%(game)s at position %(at)s (%(num)s events): %(seal)s",
             length,
@@ -138,7 +130,7 @@ def keygen_cmd(ctx: click.Context, keyfile: Path) -> None:
     mode 0600, never overwritten) and KEYFILE.pub (public)."""
     pub, kid = _cp.generate_key(keyfile)
     click.echo(
-        _tr(ctx).gettext("wrote private key %(key)s (mode 0600) and public key %(pub)s; key id %(kid)s")
+        tr_of(ctx).gettext("wrote private key %(key)s (mode 0600) and public key %(pub)s; key id %(kid)s")
         % {"key": keyfile, "pub": pub, "kid": kid}
     )
 
@@ -170,7 +162,7 @@ def checkpoint_cmd(ctx: click.Context, output: Path, tournament: str | None, key
     entries = [_cp.Entry(gid, *head(app, gid)) for gid in games]
     doc = _cp.build(entries, tournament=tournament, key=key)
     output.write_text(_cp.dumps(doc), encoding="utf-8")
-    tr = _tr(ctx)
+    tr = tr_of(ctx)
     signed = tr.gettext(", signed by key %(kid)s") % {"kid": doc["signature"]["key_id"]} if key else ""
     click.echo(
         tr.ngettext(
@@ -211,7 +203,7 @@ def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None)
     else:
         output.write_text(text, encoding="utf-8")
         click.echo(
-            _tr(ctx).gettext("wrote the inclusion proof of %(game)s (leaf %(index)s of %(size)s) to %(file)s")
+            tr_of(ctx).gettext("wrote the inclusion proof of %(game)s (leaf %(index)s of %(size)s) to %(file)s")
             % {"game": game, "index": proof["index"], "size": proof["size"], "file": output},
             err=True,
         )
@@ -295,7 +287,7 @@ def verify_cmd(
         raise click.UsageError("--key goes with --checkpoint or --proof")
     public = _cp.load_public_key(key_file) if key_file else None
     if proof_file is not None:
-        sys.exit(_verify_proof(proof_file, public, record_file, as_json, _tr(ctx)))
+        sys.exit(_verify_proof(proof_file, public, record_file, as_json, tr_of(ctx)))
     if cp_file is not None:
         sys.exit(_verify_checkpoint(ctx, cp_file, public, as_json))
     sys.exit(_verify_store(ctx, games, as_json, deep))
@@ -381,7 +373,7 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
         _say(
             as_json,
             False,
-            _tr(ctx).gettext("%(file)s: checkpoint does not verify: %(reason)s") % {"file": path, "reason": exc},
+            tr_of(ctx).gettext("%(file)s: checkpoint does not verify: %(reason)s") % {"file": path, "reason": exc},
             {"ok": False, "checkpoint": str(path), "reason": str(exc)},
         )
         return 1
@@ -391,7 +383,7 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
             _say(as_json, False, f"{path}: {p}", {"ok": False, "checkpoint": str(path), "reason": p})
         return 1
     n = len(entries)
-    text = _tr(ctx).ngettext(
+    text = tr_of(ctx).ngettext(
         "%(file)s: the store is consistent with the checkpoint (%(num)s game, root verified); %(signer)s",
         "%(file)s: the store is consistent with the checkpoint (%(num)s games, root verified); %(signer)s",
         n,
@@ -399,7 +391,7 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     _say(
         as_json,
         True,
-        text % {"file": path, "num": n, "signer": _signer_text(signer, _tr(ctx))},
+        text % {"file": path, "num": n, "signer": _signer_text(signer, tr_of(ctx))},
         {"ok": True, "checkpoint": str(path), "games": n, "signature": signer},
     )
     return 0
@@ -425,7 +417,7 @@ def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, dee
         elif not r.ok:
             click.echo(r.line())
     if not as_json:
-        tr = _tr(ctx)
+        tr = tr_of(ctx)
         events = sum(r.length for r in results)
         summary = tr.ngettext(
             "%(ok)s of %(num)s game verified (%(events)s events)",
@@ -447,4 +439,3 @@ def register(cli_group: click.Group) -> None:
 
 
 __all__ = ["register", "seal_list", "short_or_missing"]
-short_or_missing = _short

@@ -1,0 +1,160 @@
+"""The ``rummy-ledger`` command line (click): a thin shell over the application.
+
+``rummy-ledger [--db PATH|URL] [--lang it|en] COMMAND``; the store is chosen
+as in :mod:`ledger.store.application` (``--db``, ``RUMMY_LEDGER_DB``, eventsourcing's
+``PERSISTENCE_MODULE``, else ``./ledger.db``). Commands that only read open it
+with ``create=False``: where no SQLite file exists they say "no store at PATH"
+instead of creating one (:mod:`ledger.store.probe`). Human output is in the
+language of ``--lang``, else of the locale variables (:mod:`ledger.i18n`);
+``--json`` never is translated.
+
+Exit status: 0 success; 1 something was rejected (``import``), findings
+(``audit``) or a stale schema (``schema --check``); 2 an error (bad input to
+``audit``/``score``, unknown game, unreadable file, store unreachable). No
+traceback reaches the user: errors print one line on stderr.
+
+This module is the group (its options, the guard that turns errors into that
+line, :func:`main`); each command group is a module of its own, with
+:mod:`ledger.cli.context` (the invocation's state, the ``GAME|FILE`` loader)
+shared by them:
+
+- :mod:`~ledger.cli.importing`: ``import``, ``import-openspiel``;
+- :mod:`~ledger.cli.reading`: ``list``, ``show``, ``export GAME``, ``schema``;
+- :mod:`~ledger.cli.checking`: ``audit``, ``score`` (their finding and
+  ruling lines: :mod:`~ledger.cli.findings`);
+- :mod:`~ledger.cli.writing`: ``append``, ``rule``;
+- :mod:`~ledger.cli.analytics`: ``analytics``, ``query``, ``export --format``;
+- :mod:`~ledger.cli.seal`: ``seal``, ``keygen``, ``checkpoint``, ``prove``, ``verify``;
+- :mod:`~ledger.cli.report`, :mod:`~ledger.cli.tokens`,
+  :mod:`~ledger.cli.serve`, :mod:`~ledger.cli.simulate`: ``report``,
+  ``token``, ``serve``, ``simulate``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from typing import Any
+
+import click
+from eventsourcing.domain import EventSourcingError
+from eventsourcing.utils import TopicError
+
+from ledger import __version__
+from ledger.cli import analytics, checking, importing, reading, report, seal, serve, simulate, tokens, writing
+from ledger.cli.context import CliState, tr_of
+from ledger.errors import GameNotFoundError, LedgerError
+from ledger.i18n import LANGUAGES
+from ledger.store.probe import REASONS as STORE_REASONS
+from ledger.store.probe import StoreMissingError, StoreUnreachableError
+from ledger.store.settings import DB_ENV_VAR
+
+try:  # psycopg is a dependency, but keep the CLI importable without it
+    import psycopg
+
+    _DB_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, psycopg.Error)
+except ImportError:  # pragma: no cover
+    _DB_ERRORS = (sqlite3.Error,)
+#: the store's errors: reported naming the store, never as a traceback
+_STORE_ERRORS: tuple[type[BaseException], ...] = (EventSourcingError, TopicError, *_DB_ERRORS)
+
+
+def _fail(message: str, tr: Any = None) -> None:
+    prefix = tr.gettext("rummy-ledger: error: %(message)s") if tr is not None else "rummy-ledger: error: %(message)s"
+    click.echo(prefix % {"message": message}, err=True)
+
+
+def not_found_text(exc: GameNotFoundError, tr: Any) -> str:
+    """The unknown-game error in the language of ``tr`` (English: ``str(exc)``)."""
+    _ = tr.gettext
+    text = _("no game %(game)s in the store") % {"game": repr(exc.game_id)}
+    if exc.store:
+        text += f" ({exc.store})"
+    if exc.suggestions:
+        names = exc.suggestions
+        either = (
+            names[0]
+            if len(names) == 1
+            else _("%(first)s or %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+        )
+        text += _("; did you mean %(names)s?") % {"names": either}
+    return text
+
+
+class _Guarded(click.Group):
+    """Turns every expected failure into one line on stderr and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except BrokenPipeError:
+            sys.stderr.close()  # the reader went away (``| head``): stop quietly
+            ctx.exit(0)
+        except KeyboardInterrupt:
+            _fail(tr_of(ctx).gettext("interrupted"), tr_of(ctx))
+            ctx.exit(130)
+        except GameNotFoundError as exc:
+            if exc.store is None and isinstance(ctx.obj, CliState) and ctx.obj.opened:
+                exc = ctx.obj.app().not_found(
+                    exc.game_id
+                )  # raised without the store's names (e.g. by ledger.store.seal_sql)
+            _fail(not_found_text(exc, tr_of(ctx)), tr_of(ctx))
+        except StoreMissingError as exc:
+            tr = tr_of(ctx)
+            _fail(
+                tr.gettext("no store at %(path)s (import a record first: rummy-ledger import FILE)")
+                % {"path": exc.path},
+                tr,
+            )
+        except StoreUnreachableError as exc:
+            _fail(tr_of(ctx).gettext(STORE_REASONS[exc.kind]) % exc.params, tr_of(ctx))
+        except (LedgerError, ValueError) as exc:
+            _fail(str(exc), tr_of(ctx))
+        except OSError as exc:
+            _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc))
+        except _STORE_ERRORS as exc:
+            store = ctx.obj.store if isinstance(ctx.obj, CliState) else "the store"
+            _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())
+        except Exception as exc:  # noqa: BLE001 - the last line of defence
+            _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+        ctx.exit(2)
+
+
+@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    metavar="PATH|URL",
+    default=None,
+    help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR}, else eventsourcing's PERSISTENCE_MODULE "
+    "settings, else ./ledger.db).",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). Never "
+    "--json.",
+)
+@click.version_option(__version__, prog_name="rummy-ledger")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
+    """Import, list, show, export and check rummy game records (rummy-ledger/1)."""
+    state = CliState(db, lang)
+    ctx.obj = state
+    ctx.call_on_close(state.close)
+
+
+# one module per command group; the record export is registered before the
+# analytics' merged ``export``, which keeps it for ``export GAME``
+for _commands in (importing, reading, checking, serve, simulate, analytics, seal, writing, tokens, report):
+    _commands.register(cli)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point ``rummy-ledger``."""
+    cli.main(args=argv, prog_name="rummy-ledger")
+
+
+__all__ = ["cli", "main"]

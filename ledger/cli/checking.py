@@ -1,0 +1,130 @@
+"""Checking games: ``audit [GAME|FILE|FOLDER...]`` (the findings of each
+game, with their rulings and rule texts) and ``score GAME|FILE`` (the score
+sheet as adjudicated, with the seal).
+
+Exit status of ``audit``: 0 no findings, 1 findings, 2 a record rejected;
+of ``score``: 2 when the record is rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ledger.audit import report as audit_report
+from ledger.cli.context import CliState, error_line, load
+from ledger.cli.findings import finding_status
+from ledger.cli.seal import seal_list, short_or_missing
+from ledger.errors import RecordError
+from ledger.finding_texts import finding_text
+from ledger.records import find_record_files
+from ledger.render import render_score
+from ledger.replay import replay
+from ledger.rule_texts import rule_text
+from ledger.rulings import by_finding, rewound_by
+from ledger.scoring import score_sheet
+
+
+def _targets(state: CliState, targets: tuple[str, ...]) -> list[str]:
+    """Stored game ids and record files; folders expand to their ``*.jsonl``
+    files; no target means every stored game."""
+    if not targets:
+        return [g.game_id for g in state.app().list_games()]
+    found: list[str] = []
+    for t in targets:
+        found.extend(str(f) for f in find_record_files([t])) if Path(t).is_dir() else found.append(t)
+    return found
+
+
+@click.command("audit")
+@click.argument("targets", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game (FORMAT.md).")
+@click.pass_obj
+def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
+    """Audit games (stored ids or record files; default: every stored game).
+    Exit 0 no findings, 1 findings, 2 a record rejected."""
+    status = 0
+    for target in _targets(state, targets):
+        try:
+            game_id, events = load(state, target)
+            final = replay(events)
+            index = by_finding(events)
+            report = audit_report(final).to_json(index)
+        except RecordError as exc:
+            status = 2
+            if as_json:
+                click.echo(json.dumps({"error": exc.as_json()}, ensure_ascii=False))
+            else:
+                click.echo(error_line(exc, target), err=True)
+            continue
+        report.setdefault("game_id", game_id)
+        seals = seal_list(state, target, events)
+        report["seal"], report["length"] = seals[-1], len(seals)
+        findings = report.get("findings", [])
+        status = max(status, 1 if findings else 0)
+        if as_json:
+            click.echo(json.dumps(report, ensure_ascii=False))
+            continue
+        _, ngettext = state.tr.gettext, state.tr.ngettext
+        click.echo(
+            ngettext("%(game)s: %(num)s finding", "%(game)s: %(num)s findings", len(findings))
+            % {"game": report["game_id"], "num": len(findings)}
+        )
+        rewound = rewound_by(events)
+        for f in findings:
+            parts = (
+                f.get("hand") is not None and _("hand %(hand)s") % {"hand": f["hand"]},
+                f.get("seat") is not None and _("seat %(seat)s") % {"seat": f["seat"]},
+            )
+            who = ", ".join(p for p in parts if p)
+            ruled = finding_status(f["position"], index, rewound, final, state.tr)
+            where = _("position %(at)s") % {"at": f["position"]} + (f" ({who})" if who else "")
+            click.echo(f"  {where}: {f['rule']}: {finding_text(f['message'], state.tr)}  [{ruled}]")
+            if state.lang != "en" and rule_text(
+                f["rule"], state.lang
+            ):  # beside the message, the rule in the reader's words
+                click.echo(
+                    "      "
+                    + _("rule %(rule)s: %(text)s") % {"rule": f["rule"], "text": rule_text(f["rule"], state.lang)}
+                )
+    sys.exit(status)
+
+
+@click.command("score")
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True, help="The score sheet as JSON (FORMAT.md).")
+@click.pass_obj
+def score_cmd(state: CliState, target: str, as_json: bool) -> None:
+    """Score a game (stored id or record file): each hand with the breakdown,
+    claimed points that differ, running totals and the winner. Exit 2 when the
+    record is rejected."""
+    try:
+        game_id, events = load(state, target)
+        final = replay(events)
+    except RecordError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": exc.as_json()}, ensure_ascii=False))
+        else:
+            click.echo(error_line(exc, target), err=True)
+        sys.exit(2)
+    sheet = score_sheet(final)
+    seals = seal_list(state, target, events)
+    if as_json:
+        click.echo(json.dumps({**sheet.to_json(), "seal": seals[-1]}, ensure_ascii=False))
+        return
+    _ = state.tr.gettext
+    click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False), tr=state.tr))
+    short = short_or_missing(seals[-1]) if seals[-1] else _("none stored (run rummy-ledger verify)")
+    click.echo(
+        state.tr.ngettext("seal: %(seal)s (after %(num)s event)", "seal: %(seal)s (after %(num)s events)", len(seals))
+        % {"seal": short, "num": len(seals)}
+    )
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``audit`` and ``score`` to the ``rummy-ledger`` group."""
+    cli_group.add_command(audit_cmd)
+    cli_group.add_command(score_cmd)

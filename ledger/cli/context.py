@@ -1,0 +1,108 @@
+"""What every command of the ``rummy-ledger`` CLI shares: the invocation's
+state (``--db``, ``--lang``, the lazily opened store), its translations, the
+console, the ``file:line: field: RULE: message`` error line and the one loader
+of ``GAME|FILE`` arguments.
+
+The group (:mod:`ledger.cli`) makes one :class:`CliState` per invocation and
+passes it to the commands as click's ``obj``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from ledger.errors import RecordError
+from ledger.events import Event
+from ledger.i18n import env_lang, translations
+from ledger.records import read_record
+from ledger.replay import validate
+from ledger.store.application import LedgerApp, open_app
+from ledger.store.settings import describe_store, store_env
+
+
+class CliState:
+    """Per-invocation state: the ``--db`` option and the lazily opened store."""
+
+    def __init__(self, db: str | None, lang: str | None = None) -> None:
+        self.db = db
+        #: the language of human output (``--lang``, else the locale variables): ``en`` or ``it``
+        self.lang = lang or env_lang()
+        #: its gettext translations (:mod:`ledger.i18n`)
+        self.tr = translations(self.lang)
+        self._app: LedgerApp | None = None
+
+    @property
+    def store(self) -> str:
+        try:
+            return describe_store(store_env(self.db))
+        except ValueError:
+            return str(self.db)
+
+    def app(self, create: bool = False) -> LedgerApp:
+        """The store, opened on first use. Commands that only read leave
+        ``create`` False: where no SQLite file exists they fail with
+        :class:`~ledger.store.probe.StoreMissingError` instead of creating an
+        empty store; writes (import, append, rule, token create) pass True."""
+        if self._app is None:
+            self._app = open_app(self.db, create=create)
+        return self._app
+
+    @property
+    def opened(self) -> bool:
+        """True once the store has been opened."""
+        return self._app is not None
+
+    def close(self) -> None:
+        if self._app is not None:
+            self._app.close()
+            self._app = None
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console on stdout (or stderr) that prints the user's names, ids
+    and paths as they are (no ``[markup]``, no ``:emoji:``); 160 columns when
+    not on a terminal."""
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False, markup=False, emoji=False)
+
+
+def tr_of(ctx: click.Context | None = None) -> Any:
+    """The translations of this invocation (``--lang``, else the locale variables)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    state = ctx.find_object(CliState) if ctx is not None else None
+    return state.tr if state is not None else translations(env_lang())
+
+
+def error_line(err: RecordError, path: str | os.PathLike[str] | None = None) -> str:
+    """``file:line: field: RULE: message`` (parts that are unknown are left out).
+
+    >>> error_line(RecordError("REC-FORMAT", "unknown field 'colour'", line=3, field="colour"), "a.jsonl")
+    "a.jsonl:3: colour: REC-FORMAT: unknown field 'colour'"
+    """
+    if err.path is None:
+        err = err.with_location(path=str(path) if path is not None else "<record>")
+    return err.describe()
+
+
+def load(state: CliState, target: str) -> tuple[str, list[Event]]:
+    """Events of a record file (validated) or of a stored game id.
+
+    Raises :class:`FileNotFoundError` for a path that does not exist (a
+    target with a ``/`` or ending ``.jsonl`` cannot be a game id),
+    :class:`GameNotFoundError` for an unknown id.
+    """
+    path = Path(target)
+    if path.is_file():
+        record = read_record(path)
+        validate(record)
+        return record.game_id or target, list(record.events)
+    if "/" in target or os.sep in target or target.endswith(".jsonl"):
+        raise FileNotFoundError(errno.ENOENT, "no such record file (nor a stored game id)", target)
+    return target, state.app().get_events(target)

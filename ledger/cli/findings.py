@@ -1,0 +1,66 @@
+"""How the CLI words a finding and the referee's rulings on it, in the
+language of a gettext translations object (English when None): the lines of
+``audit``, of ``show --at N`` and of ``append``/``rule``.
+"""
+
+from __future__ import annotations
+
+from gettext import NullTranslations
+from typing import Any
+
+from ledger.finding_texts import finding_text
+from ledger.rulings import Ruling
+from ledger.state import Finding
+
+_ENGLISH = NullTranslations()
+
+
+def ruling_text(ruling: Ruling, state: Any, tr: Any) -> str:
+    """:meth:`ledger.rulings.Ruling.status` in the language of ``tr``:
+    ``ruled at position 16 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)``."""
+    _ = tr.gettext
+    if ruling.kind == "penalty_assessed":
+        who = state.name(ruling.seat) if ruling.seat is not None else _("team %(team)s") % {"team": ruling.team}
+        what = _("penalty %(points)s to %(who)s (%(rule)s)") % {
+            "points": f"{ruling.points:+d}",
+            "who": who,
+            "rule": ruling.rule,
+        }
+    else:
+        what = _("table restored to move %(target)s") % {"target": ruling.target}
+    if ruling.referee:
+        return _("ruled at position %(at)s by %(referee)s: %(what)s") % {
+            "at": ruling.position,
+            "referee": ruling.referee,
+            "what": what,
+        }
+    return _("ruled at position %(at)s: %(what)s") % {"at": ruling.position, "what": what}
+
+
+def finding_status(
+    position: int, index: dict[int, tuple[Ruling, ...]], rewound: dict[int, int], state: Any, tr: Any
+) -> str:
+    """``open``, ``ruled at position P by NAME: what``, then ``; move rewound
+    by position R`` when the finding's move was rewound (as ``audit`` prints it)."""
+    found = index.get(position)
+    text = ruling_text(found[0], state, tr) if found else tr.gettext("open")
+    if position in rewound:
+        text += tr.gettext("; move rewound by position %(by)s") % {"by": rewound[position]}
+    return text
+
+
+def finding_line(f: Finding, tr: Any = None) -> str:
+    """``  position P (hand H, seat S): RULE: message``, as ``audit`` prints
+    it (``tr``: the language, a gettext translations object; English when None)."""
+    _ = (tr if tr is not None else _ENGLISH).gettext
+    parts = (
+        f.hand is not None and _("hand %(hand)s") % {"hand": f.hand},
+        f.seat is not None and _("seat %(seat)s") % {"seat": f.seat},
+    )
+    who = ", ".join(p for p in parts if p)
+    return (
+        "  "
+        + _("position %(at)s") % {"at": f.position}
+        + (f" ({who})" if who else "")
+        + f": {f.rule}: {finding_text(f.message, tr)}"
+    )

@@ -1,0 +1,199 @@
+"""Records coming in: ``rummy-ledger import PATH...`` (record files and
+folders into the store, each file whole or not at all, then the analytics
+view) and ``rummy-ledger import-openspiel SOURCE`` (an OpenSpiel gin_rummy
+game converted into a record file).
+
+Exit status of ``import``: 0 every file stored (or already stored), 1 a file
+was rejected (``file:line: field: RULE: message`` on stderr, the others go on).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from ledger.cli.analytics import update_after_import
+from ledger.cli.context import CliState, console, error_line
+from ledger.errors import GameConflictError, RecordError, RuleViolationError
+from ledger.records import find_record_files
+from ledger.store.importing import ImportResult
+
+#: a progress bar is shown (on a terminal) from this many files
+PROGRESS_MIN_FILES = 10
+#: the rows of the summary table, in order (the ImportResult statuses, spaced, and "rejected")
+_ROWS = ("stored", "appended", "already stored", "rejected")
+
+
+def _problem(path: Path, result: Exception) -> str:
+    """The line that says why the file at ``path`` was rejected; an
+    unexpected exception is raised again (the group reports it)."""
+    if isinstance(result, RecordError):
+        return error_line(result, path)
+    if isinstance(result, RuleViolationError):
+        return str(result)
+    if isinstance(result, GameConflictError):
+        return f"{path}: {result}"
+    if isinstance(result, OSError):
+        return f"{path}: cannot read: {result.strerror or result}"
+    raise result
+
+
+class _Tally:
+    """Files, games and events per row of the summary; prints each
+    appended game's line and each rejected file's problem as they come."""
+
+    def __init__(self, tr: Any, err: Console) -> None:
+        self.tr = tr
+        self.err = err
+        self.rows = {k: [0, 0, 0] for k in _ROWS}  # files, games, events
+
+    def count(self, path: Path, result: ImportResult | Exception) -> None:
+        if isinstance(result, Exception):
+            problem = _problem(path, result)
+            self.rows["rejected"][0] += 1
+            self.err.print(Text(problem), soft_wrap=True)
+            return
+        row = self.rows[result.status.replace("_", " ")]
+        row[0] += 1
+        row[1] += 1
+        row[2] += result.appended if result.status == "appended" else result.events
+        if result.status == "appended":
+            n = result.appended
+            text = self.tr.ngettext(
+                "%(game)s: %(num)s event appended (%(first)s → %(length)s)",
+                "%(game)s: %(num)s events appended (%(first)s → %(length)s)",
+                n,
+            )
+            console().print(
+                text % {"game": result.game_id, "num": n, "first": result.previous, "length": result.events},
+                markup=False,
+                soft_wrap=True,
+            )
+
+    def files(self, row: str) -> int:
+        return self.rows[row][0]
+
+    def table(self, store: str) -> Table:
+        """The summary: one row per outcome, files, games and events."""
+        _ = self.tr.gettext
+        table = Table(title=Text(_("import into %(store)s") % {"store": store}), title_justify="left")
+        for name in ("", _("files"), _("games"), _("events")):
+            table.add_column(name, justify="left" if not name else "right")
+        names = {
+            "stored": _("stored"),
+            "appended": _("appended"),
+            "already stored": _("already stored"),
+            "rejected": _("rejected"),
+        }
+        for name, (nfiles, games, events) in self.rows.items():
+            table.add_row(
+                names[name],
+                str(nfiles),
+                str(games) if name != "rejected" else "-",
+                str(events) if name != "rejected" else "-",
+            )
+        return table
+
+
+@contextmanager
+def _progress(total: int, err: Console) -> Iterator[Callable[[], None]]:
+    """Yields ``advance()``: one more file done, on a progress bar shown (on
+    a terminal) from :data:`PROGRESS_MIN_FILES` files, else nothing."""
+    if not (total >= PROGRESS_MIN_FILES and err.is_terminal):
+        yield lambda: None
+        return
+    columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("import", total=total)
+        yield lambda: progress.advance(task)
+
+
+@click.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--no-analytics", is_flag=True, help="Do not bring the DuckDB analytics view up to date afterwards.")
+@click.option(
+    "--strict", is_flag=True, help="Refuse records that break a rule too (live play), not only impossible ones."
+)
+@click.pass_obj
+def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool) -> None:
+    """Import record files (folders are searched for *.jsonl).
+
+    Each file is stored whole or not at all; a rejected file prints
+    ``file:line: field: RULE: message`` and the others go on. Then the
+    analytics view is brought up to date (unless --no-analytics). Exit 1 when
+    any file was rejected.
+    """
+    files = find_record_files(paths)
+    app = state.app(create=True)
+    err = console(stderr=True)
+    tally = _Tally(state.tr, err)
+    with _progress(len(files), err) as advance:
+        for path, result in app.import_records(files, strict=strict):
+            tally.count(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
+            advance()
+    console().print(tally.table(state.store))
+    if not files:
+        click.echo(state.tr.gettext("no record files found"), err=True)
+    if not no_analytics and (tally.files("stored") or tally.files("appended")):
+        update_after_import(app, state.db)
+    if tally.files("rejected"):
+        sys.exit(1)
+
+
+@click.command("import-openspiel")
+@click.argument("source")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the record here (default: standard output).",
+)
+@click.option(
+    "--game-id",
+    default=None,
+    help="game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the "
+    "history).",
+)
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A gin_rummy parameter of the game (knock_card, gin_bonus, undercut_bonus, oklahoma; repeatable). "
+    "For a history or serialize() text, which carry none; must agree with a serialize_game_and_state text's.",
+)
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="Convert a history that stops before the end of the game (the record then has no hand_ended).",
+)
+def import_openspiel_cmd(
+    source: str, output: str | None, game_id: str | None, params: tuple[str, ...], partial: bool
+) -> None:
+    """Convert an OpenSpiel gin_rummy game into a rummy-ledger/1 record (preset openspiel).
+
+    SOURCE is a file (or - for standard input) holding the action history as
+    integers, the text of OpenSpiel's serialize(), or the text of
+    serialize_game_and_state (whose parameters become the record's options).
+    An incomplete history is refused unless --partial. Import the result with
+    `rummy-ledger import FILE`.
+    """
+    from ledger.openspiel_import import convert_main
+
+    sys.exit(convert_main(source, output, game_id, params, partial))
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``import`` and ``import-openspiel`` to the ``rummy-ledger`` group."""
+    cli_group.add_command(import_cmd)
+    cli_group.add_command(import_openspiel_cmd)

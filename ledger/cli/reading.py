@@ -1,0 +1,229 @@
+"""Reading the store and record files: ``list`` (the stored games), ``show
+GAME|FILE [--at N [--pov SEAT|spectator]]`` (a record, or the table at a
+position with its move, findings, rulings and seal), ``export GAME`` (a
+stored game's canonical record) and ``schema`` (the record format's JSON
+Schema files).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from ledger.cli.context import CliState, console, load
+from ledger.cli.findings import finding_status
+from ledger.cli.seal import seal_list, short_or_missing
+from ledger.events import Event
+from ledger.finding_texts import finding_text
+from ledger.i18n import translations
+from ledger.params import ASCII_INT, ascii_int
+from ledger.records import encode_record
+from ledger.redaction import visible_findings
+from ledger.render import render_state
+from ledger.replay import Replayer
+from ledger.rule_texts import rule_text
+from ledger.rulings import by_finding, rewound_by
+from ledger.views import move_text
+
+
+@click.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game.")
+@click.pass_obj
+def list_cmd(state: CliState, as_json: bool) -> None:
+    """List stored games: id, variant, players, hands, events."""
+    games = state.app().list_games()
+    if as_json:
+        for g in games:
+            click.echo(json.dumps(g.to_json(), ensure_ascii=False))
+        return
+    _, ngettext = state.tr.gettext, state.tr.ngettext
+    if not games:
+        click.echo(_("no games in %(store)s") % {"store": state.store})
+        return
+    title = ngettext("%(num)s game in %(store)s", "%(num)s games in %(store)s", len(games)) % {
+        "num": len(games),
+        "store": state.store,
+    }
+    table = Table(title=Text(title), title_justify="left")
+    table.add_column(_("game"), overflow="fold")
+    table.add_column(_("variant"))
+    table.add_column(_("players"), overflow="fold")
+    table.add_column(_("hands"), justify="right")
+    table.add_column(_("events"), justify="right")
+    for g in games:
+        table.add_row(
+            Text(g.game_id),
+            Text(g.variant + (f" ({g.ruleset})" if g.ruleset else "")),
+            Text(", ".join(g.players)),
+            str(g.hands),
+            str(g.events),
+        )
+    console().print(table)
+
+
+@click.command("show")
+@click.argument("game")
+@click.option("--at", "at", type=ASCII_INT, default=None, help="Show the table state after event position N.")
+@click.option(
+    "--pov",
+    default=None,
+    metavar="SEAT|spectator",
+    help="With --at: only what seat N (or a spectator, at no seat) could know then.",
+)
+@click.pass_obj
+def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> None:
+    """Print a game's record (GAME is a stored game id or a record file), or with
+    --at N the table state after position N (and the moves a referee's
+    position_restored rewound, which no longer count)."""
+    if pov is not None and at is None:
+        raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
+    seat: int | str | None = pov
+    if pov is not None and pov.strip().lower() != "spectator":
+        try:
+            seat = ascii_int(pov)
+        except ValueError:
+            raise click.BadParameter(f"{pov!r} is neither a seat number nor 'spectator'", param_hint="--pov") from None
+    elif pov is not None:
+        seat = "spectator"
+    _, events = load(state, game)
+    if at is None:
+        sys.stdout.buffer.write(encode_record(events))
+        sys.stdout.flush()
+        return
+    tr = state.tr
+    _ = tr.gettext
+    if not 0 <= at < len(events):
+        raise click.BadParameter(
+            _("position %(at)s is outside 0..%(last)s") % {"at": at, "last": len(events) - 1}, param_hint="--at"
+        )
+    table = Replayer(events).state_at(at)
+    known = (
+        events if seat is None else events[: at + 1]
+    )  # a seat's view knows no later ruling (FORMAT.md "Per-seat views")
+    every = rewound_by(known)
+    try:
+        header = move_lines(known, at, table, seat, state.lang, every)
+        body = render_state(table, pov=seat, tr=tr)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--pov") from None
+    click.echo("\n".join(header) + "\n")
+    click.echo(body)
+    if seat is None:  # a seal hashes hidden cards too: a seat's view shows none
+        value = seal_list(state, game, events)[at]
+        short = short_or_missing(value) if value else _("none stored (run rummy-ledger verify)")
+        click.echo(
+            "\n" + _("seal at position %(at)s: %(seal)s") % {"at": at, "seal": short} + (f" ({value})" if value else "")
+        )
+    if at in every:
+        click.echo(
+            _("move %(at)s is rewound by the referee at position %(by)s: it no longer counts")
+            % {"at": at, "by": every[at]}
+        )
+    rewound = {p: by for p, by in every.items() if by <= at}
+    if rewound:
+        by: dict[int, list[int]] = {}
+        for p, r in sorted(rewound.items()):
+            by.setdefault(r, []).append(p)
+        for r, moves in by.items():
+            click.echo(
+                _("rewound at position %(by)s: moves %(moves)s no longer count") % {"by": r, "moves": _ranges(moves)}
+            )
+
+
+def move_lines(
+    events: list[Event], at: int, after: Any, pov: int | str | None, lang: str, rewound: dict[int, int]
+) -> list[str]:
+    """The head of ``show --at N``: the move at N in move notation (as
+    ``pov`` may read it), its findings with their status and rule text
+    (RULES.md, :mod:`ledger.rule_texts`), its note (not in a seat's view:
+    free text may name any card) and its time (``at``) when recorded;
+    ``after`` is the table after the move, ``lang`` the language."""
+    tr = translations(lang)
+    _ = tr.gettext
+    event = events[at]
+    lines = [_("move %(at)s: %(text)s") % {"at": at, "text": move_text(event, after, pov, tr)}]
+    found = [f for f in (after.findings if pov is None else visible_findings(after, pov)) if f.position == at]
+    index = by_finding(events)
+    for f in found:
+        status = finding_status(f.position, index, rewound, after, tr)
+        lines.append(
+            _("  finding %(rule)s: %(message)s  [%(status)s]")
+            % {"rule": f.rule, "message": finding_text(f.message, tr), "status": status}
+        )
+        text = rule_text(f.rule, lang)
+        if text:
+            lines.append("    " + _("rule %(rule)s: %(text)s") % {"rule": f.rule, "text": text})
+    if event.note and pov is None:
+        lines.append(_("  note: %(note)s") % {"note": event.note})
+    if event.at:
+        lines.append(_("  at: %(at)s") % {"at": event.at})
+    return lines
+
+
+def _ranges(positions: list[int]) -> str:
+    """``[7, 8, 9, 12]`` -> ``"7–9, 12"``."""
+    out: list[str] = []
+    start = prev = positions[0]
+    for p in positions[1:] + [None]:
+        if p is not None and p == prev + 1:
+            prev = p
+            continue
+        out.append(str(start) if start == prev else f"{start}–{prev}")
+        if p is not None:
+            start = prev = p
+    return ", ".join(out)
+
+
+@click.command("export")
+@click.argument("game")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to FILE instead of stdout.",
+)
+@click.option(
+    "--with-journal",
+    is_flag=True,
+    help="Precede each event with a // journal comment: who appended it and when (readers ignore it).",
+)
+@click.pass_obj
+def export_cmd(state: CliState, game: str, output: Path | None, with_journal: bool = False) -> None:
+    """Write a stored game back as a canonical JSON Lines record (with
+    --with-journal, plus // journal {"position","by","received_at"} comment lines)."""
+    data = state.app().export_record(game, with_journal=with_journal)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        output.write_bytes(data)
+        count = sum(1 for line in data.splitlines() if not line.startswith(b"//"))
+        click.echo(f"wrote {count} events of {game} to {output}", err=True)
+
+
+@click.command("schema")
+@click.option("--check", is_flag=True, help="Exit 1 when the files differ from the generated schema.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder (default: the checkout's schemas/).",
+)
+def schema_cmd(check: bool, out: Path | None) -> None:
+    """Generate the JSON Schema (2020-12) files of the record format."""
+    from ledger import schema
+
+    sys.exit(schema.main((["--check"] if check else []) + (["--out", str(out)] if out else [])))
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``list``, ``show``, ``export`` (a game's record) and ``schema``."""
+    for command in (list_cmd, show_cmd, export_cmd, schema_cmd):
+        cli_group.add_command(command)

@@ -1,0 +1,113 @@
+"""``rummy-ledger report``: the printable dispute report of a game, as PDF or HTML.
+
+``rummy-ledger report GAME|FILE [--at N] [--finding POS] [--lang it|en] -o
+FILE.pdf|FILE.html``. The report is built and rendered by
+:mod:`replay_web.report` (the same page as the viewer's
+``/games/<id>/report``); a ``.pdf`` is that page printed by headless
+Chromium (:mod:`replay_web.pdf`, needs the ``pdf`` extra: Playwright).
+
+The language is ``--lang`` (the report's, else the global ``rummy-ledger
+--lang``), else the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+``LANG`` that names Italian or English, else English.
+Errors (unknown game, bad position, no finding at POS, PDF tools missing)
+are one line on stderr and exit status 2, as everywhere in the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from ledger.cli.context import CliState, load
+
+LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def env_lang() -> str:
+    """The report language the environment asks for (``it`` or ``en``)."""
+    from replay_web.i18n import DEFAULT_LANG, choose_lang
+
+    for var in LOCALE_VARS:
+        for part in (os.environ.get(var) or "").split(":"):
+            lang = choose_lang(part)
+            if lang:
+                return lang
+    return DEFAULT_LANG
+
+
+def _stored_seals(state: CliState, target: str, game_id: str) -> list[str | None] | None:
+    """The stored seals of a stored game (read from the store, not
+    recomputed); None for a record file (the report computes them)."""
+    if Path(target).is_file():
+        return None
+    from ledger.store.seal_sql import stored_seals
+
+    return stored_seals(state.app(), game_id, strict=False)[1]
+
+
+def _write(html: str, output: Path) -> None:
+    """``html`` to ``output``: as is for ``.html``/``.htm``, printed by
+    headless Chromium for ``.pdf``."""
+    if output.suffix.lower() == ".pdf":
+        from replay_web.pdf import html_to_pdf
+
+        output.write_bytes(html_to_pdf(html))
+    else:
+        output.write_text(html, encoding="utf-8")
+
+
+@click.command("report")
+@click.argument("game")
+@click.option(
+    "--at",
+    "at",
+    type=int,
+    default=None,
+    metavar="N",
+    help="The position in dispute (default: --finding's, else the first finding's, else the last).",
+)
+@click.option(
+    "--finding", type=int, default=None, metavar="POS", help="Position of the finding in dispute (highlighted)."
+)
+@click.option("--lang", type=click.Choice(["it", "en"]), default=None, help="Language (default: from LANG, else en).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="FILE.pdf (headless Chromium) or FILE.html (printable page).",
+)
+@click.pass_obj
+def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, lang: str | None, output: Path) -> None:
+    """Write the dispute report of a game (stored id or record file): the
+    game, the table at the position in dispute, the moves around it, the
+    findings with their rules, the rulings, the score sheet (claimed
+    against computed), the seal and lines for the signatures."""
+    if output.suffix.lower() not in (".pdf", ".html", ".htm"):
+        raise click.BadParameter(f"{output}: the report is written as .pdf or .html", param_hint="-o")
+    from replay_web.report import ReportError, build_report, render_html
+
+    language = lang or getattr(state, "lang", None) or env_lang()
+    game_id, events = load(state, game)
+    seals = _stored_seals(state, game, game_id)
+    try:
+        data = build_report(events, at=at, finding=finding, lang=language, seals=seals)
+    except ReportError as exc:
+        raise click.BadParameter(str(exc), param_hint="--finding" if "finding" in str(exc) else "--at") from None
+    _write(render_html(data), output)
+    _ = state.tr.gettext if hasattr(state, "tr") else str
+    click.echo(
+        _("wrote the report of %(game)s at position %(at)s (%(lang)s) to %(path)s")
+        % {"game": game_id, "at": data["at"], "lang": language, "path": output},
+        err=True,
+    )
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``report`` to the ``rummy-ledger`` group."""
+    cli_group.add_command(report_cmd)
+
+
+__all__ = ["register", "env_lang"]

@@ -1,0 +1,56 @@
+"""``rummy-ledger simulate``: complete games played by simple heuristic
+players (:mod:`ledger.simulate`), written as record files with the full deal
+and stock order, optionally with injected rule violations.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ledger.params import ASCII_INT, AsciiInt, VariantChoice
+
+
+@click.command("simulate")
+@click.option("--variant", required=True, type=VariantChoice(simulated=True), help="Variant to play.")
+@click.option("--ruleset", default=None, help="Preset (default: the variant's).")
+@click.option("--players", type=AsciiInt(2, 6), default=2, show_default=True, help="Seats at the table.")
+@click.option("--games", type=AsciiInt(min=1), required=True, help="How many complete games to write.")
+@click.option("--seed", type=ASCII_INT, required=True, help="Random seed: the same seed writes the same games.")
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder for the .jsonl records."
+)
+@click.option(
+    "--violations",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.0,
+    show_default=True,
+    help="Per-turn rate of injected rule violations (written beside each record as NAME.injected.json).",
+)
+def simulate_cmd(
+    variant: str, ruleset: str | None, players: int, games: int, seed: int, out: Path, violations: float
+) -> None:
+    """Write simulated complete games played by simple heuristic players.
+
+    Every record has the full deal and stock order; with --violations the
+    injected rule ids and positions are written beside each record.
+    """
+    from ledger.simulate import simulate_main
+    from ledger.variants import find_variant
+
+    rules = find_variant(variant)
+    if ruleset is not None and ruleset not in rules.presets:
+        raise click.BadParameter(
+            f"{ruleset!r} is not a {variant} preset (known: {', '.join(sorted(rules.presets))})", param_hint="--ruleset"
+        )
+    if players not in rules.players_allowed:
+        allowed = ", ".join(str(n) for n in rules.players_allowed)
+        raise click.BadParameter(f"{variant} is played by {allowed} players", param_hint="--players")
+    paths = simulate_main(variant, ruleset, players, games, seed, out, violations)
+    click.echo(f"{len(paths)} games written to {out}")
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``simulate`` to the ``rummy-ledger`` group."""
+    cli_group.add_command(simulate_cmd)
