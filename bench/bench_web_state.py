@@ -35,7 +35,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.records import encode_record, read_record  # noqa: E402
+from ledger.record_files import read_record  # noqa: E402
+from ledger.records import encode_record  # noqa: E402
 from ledger.store.application import open_app  # noqa: E402
 from replay_web import create_app  # noqa: E402
 from tests.webgames import long_ramino  # noqa: E402

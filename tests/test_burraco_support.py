@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from ledger.cards import deck_counter
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.scoring import score_sheet
 from ledger.state import TableState

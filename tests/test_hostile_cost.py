@@ -11,7 +11,7 @@ import pytest
 from ledger.variants import gin_deadwood as gd
 from ledger.cards import standard_deck
 from ledger.projections.rows import undone_positions
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import Replayer, validate
 from ledger.state import Log
 from tests.costkit import rummy

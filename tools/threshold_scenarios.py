@@ -15,7 +15,7 @@ import json
 import re
 
 from ledger.cards import FACES
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import validate
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
