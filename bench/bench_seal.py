@@ -43,12 +43,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from ledger.records import Record  # noqa: E402
-from ledger.store import sealstore  # noqa: E402
-from ledger.store.application import LedgerApp  # noqa: E402
-from ledger.synthetic import two_player_record  # noqa: E402
+from ledger.records import Record
+from ledger.store import sealstore
+from ledger.store.application import LedgerApp
+from ledger.synthetic import two_player_record
 
 HANDS = 16
 TURNS = 30

@@ -123,7 +123,7 @@ _SCORED = (
 #: a side's label (:meth:`ledger.state.TableState.side_label`)
 _SIDE = ((r"team (?P<team>\d+) \((?P<names>.+)\)", N_("team %(team)s (%(names)s)")),)
 
-#: what a seat did, as Gin's endings say it (gin.py ``_act_text``), with the seat's name
+#: what a seat did, as Gin's endings say it (gin_endings.py ``act_text``), with the seat's name
 _GIN_ACT = (
     (r"(?P<who>.+) drew from the stock", N_("%(who)s drew from the stock")),
     (r"(?P<who>.+) took (?P<cards><CARDS>) from the discard pile", N_("%(who)s took %(cards)s from the discard pile")),

@@ -18,7 +18,7 @@ from ledger.cli.analytics import register
 from ledger.record_files import read_record
 from ledger.records import encode_record
 from ledger.synthetic import two_player_record
-from tests.recordkit import game_started, lines, ramino_deal
+from ledger.testing.records import game_started, lines, ramino_deal
 
 MARKUP_NAME = "[/x] :100: [bold red]Anna"
 

@@ -15,8 +15,6 @@ import random
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from ledger.errors import GameConflictError, RecordError
 from ledger.record_files import read_record
 from ledger.store.application import LedgerApp

@@ -78,7 +78,6 @@ BUR-CLOSE-1/2/3, BUR-STOCK-1, plus the ALL-/REC- rules of the base.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ledger.cards import JOKER, RANK, pretty, pretty_list
@@ -93,12 +92,11 @@ from ledger.events import (
     MeldExtended,
     MeldLaid,
     PozzettoTaken,
-    StockRestocked,
 )
 from ledger.state import Meld, SideScore, TableState, replace
+from ledger.variants.burraco_pozzetto import BurracoPozzetti
 from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
-from ledger.variants.burraco_table import BurracoTable
 
 
 def is_wild_card(card: str) -> bool:
@@ -110,9 +108,10 @@ def is_wild_card(card: str) -> bool:
     return card == JOKER or RANK[card] == 2
 
 
-class BurracoRules(BurracoTable):
+class BurracoRules(BurracoPozzetti):
     """Rules object for Burraco (see the module docstring); the table's
-    parameters and its state are :class:`~ledger.variants.burraco_table.BurracoTable`'s."""
+    parameters and its state are :class:`~ledger.variants.burraco_table.BurracoTable`'s,
+    the pozzetti :class:`~ledger.variants.burraco_pozzetto.BurracoPozzetti`'s."""
 
     variant = "burraco"
     default_ruleset = "fibur"
@@ -361,147 +360,6 @@ class BurracoRules(BurracoTable):
                 f"{state.name(seat)} drew {pretty(drawn)} from the last two stock cards, which are never drawn",
             )
         return state
-
-    def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
-        if (
-            state.stock_count <= 0
-            and self.settings.stock_end == "pozzetto"
-            and state.phase in ("draw", "play")
-            and self.untaken(state)
-        ):
-            state = self.restock_from_pozzetto(state, None, pos, drawn=e.card)
-        return super().on_card_drawn(state, e, pos)
-
-    # --- pozzetti ---------------------------------------------------------------
-    def untaken(self, state: TableState) -> list[int]:
-        """Pozzetti neither taken nor turned into the stock."""
-        gone = self.ex(state).restocked_from
-        return [i for i, by in enumerate(state.pozzetto_by) if by is None and i not in gone]
-
-    def restock_from_pozzetto(
-        self, state: TableState, cards: Sequence[str] | None, pos: int, drawn: str | None = None
-    ) -> TableState:
-        """Preset seed: an untaken pozzetto becomes the stock (see the module docstring)."""
-        left = self.untaken(state)
-        if not left:
-            raise self.reject(
-                "REC-WHERE",
-                "the stock is empty and no pozzetto is left to become the stock",
-                pos,
-                "cards" if cards is not None else "type",
-            )
-        index = left[0]
-        if cards is not None:
-            match = [i for i in left if state.pozzetti[i] is not None and Counter(state.pozzetti[i]) == Counter(cards)]
-            if match:
-                index = match[0]
-            elif any(state.pozzetti[i] is not None for i in left):
-                raise self.reject(
-                    "REC-WHERE",
-                    f"the new stock {pretty_list(cards)} is not the cards of an untaken pozzetto",
-                    pos,
-                    "cards",
-                )
-            else:
-                self.check_deck_room(state, cards, pos, "cards")
-            stock: tuple[str, ...] | None = tuple(cards)
-        else:
-            if drawn is not None:
-                first = [i for i in left if (pozzetto := state.pozzetti[i]) and pozzetto[0] == drawn]
-                index = first[0] if first else index
-            known = state.pozzetti[index]
-            stock = tuple(known) if known is not None else None
-        count = len(stock) if stock is not None else self.pozzetto_size()
-        pozzetti = list(state.pozzetti)
-        pozzetti[index] = None
-        state = replace(state, stock=stock, stock_count=count, pozzetti=tuple(pozzetti))
-        return self.set_extra(state, restocked_from=self.ex(state).restocked_from + (index,))
-
-    def on_stock_restocked(self, state: TableState, e: StockRestocked, pos: int) -> TableState:
-        """Preset seed: an untaken pozzetto becomes the stock; fibur never restocks."""
-        self.in_hand(state, e, pos)
-        if self.settings.stock_end != "pozzetto":
-            raise self.reject(
-                "REC-ORDER",
-                f"stock_restocked: preset {self.ruleset} never restocks (the hand ends with the stock)",
-                pos,
-                "type",
-            )
-        if state.stock_count > 0:
-            raise self.reject(
-                "REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type"
-            )
-        return self.restock_from_pozzetto(state, e.cards, pos)
-
-    def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
-        """A seat takes pozzetto ``e.pozzetto`` into its (empty) hand.
-
-        Raises ``REC-WHERE`` for a pozzetto already taken or turned into the
-        stock, or ``cards`` that are not the dealt pozzetto; ``REC-FORMAT``
-        when neither the deal nor the event lists its cards. Flags
-        ``BUR-POZZ-1`` (side already had one, hand not empty, not the seat's
-        moment) and ``ALL-DEAL-1`` (an unlisted pozzetto of the wrong size).
-        """
-        self.in_hand(state, e, pos)
-        self.check_seat(state, e.seat, pos)
-        i = e.pozzetto
-        if i in self.ex(state).restocked_from:
-            raise self.reject("REC-WHERE", f"pozzetto {i} became the stock", pos, "pozzetto")
-        by = state.pozzetto_by[i]
-        if by is not None:
-            raise self.reject("REC-WHERE", f"pozzetto {i} was already taken by {state.name(by)}", pos, "pozzetto")
-        state, cards = self._pozzetto_cards(state, e, pos)
-        name, side = state.name(e.seat), state.sides[e.seat]
-        held = state.hands[e.seat]
-        last = self.ex(state).last_discard
-        by_discard = last is not None and last[1] == e.seat and last[0] == state.turn_start and state.phase == "draw"
-        faults = []
-        if self.side_took_pozzetto(state, side):
-            faults.append(f"{state.side_label(side)} already had its pozzetto")
-        if held:
-            faults.append(f"{name} still held {len(held)} card(s) ({pretty_list(held)})")
-        if faults:
-            state = self.flag(
-                state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i}, but " + " and ".join(faults)
-            )
-        pozzetti, taken_by = list(state.pozzetti), list(state.pozzetto_by)
-        pozzetti[i], taken_by[i] = None, e.seat
-        state = self.set_hand(state, e.seat, held + cards)
-        state = replace(state, pozzetti=tuple(pozzetti), pozzetto_by=tuple(taken_by))
-        if by_discard and not held:
-            state = self.set_extra(state, early_seat=e.seat)
-        return state
-
-    def _pozzetto_cards(self, state: TableState, e: PozzettoTaken, pos: int) -> tuple[TableState, tuple[str, ...]]:
-        """The cards of the pozzetto taken: the dealt ones (the event's must
-        match, ``REC-WHERE``), else the event's (``REC-FORMAT`` when it has
-        none; ``ALL-DEAL-1`` for the wrong number)."""
-        i = e.pozzetto
-        known = state.pozzetti[i]
-        if known is not None:
-            if e.cards is not None and Counter(e.cards) != Counter(known):
-                raise self.reject(
-                    "REC-WHERE", f"pozzetto {i} holds {pretty_list(known)}, not {pretty_list(e.cards)}", pos, "cards"
-                )
-            return state, tuple(known)
-        if e.cards is None:
-            raise self.reject(
-                "REC-FORMAT",
-                f"pozzetto_taken must list the cards: the deal did not give pozzetto {i}",
-                pos,
-                "cards",
-            )
-        self.check_deck_room(state, e.cards, pos, "cards")
-        cards = tuple(e.cards)
-        if len(cards) != self.pozzetto_size():
-            state = self.flag(
-                state,
-                pos,
-                None,
-                "ALL-DEAL-1",
-                f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}",
-            )
-        return state, cards
 
     # --- the end of a hand --------------------------------------------------------
     def check_closing(self, state: TableState, e: HandEnded, pos: int) -> TableState:

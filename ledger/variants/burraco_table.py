@@ -5,8 +5,10 @@ with the preset's jokers, 11 cards each and two pozzetti of 11, the whole
 discard pile taken, partnerships (seats 0 and 2, 1 and 3, ``REC-REF`` for
 other teams), the meld rule ids (BUR-MELD-1), the per-hand state
 (:class:`~ledger.variants.burraco_state.BurracoExtra`, read by :meth:`BurracoTable.ex`).
-What the views add (burraco kinds, pozzetti) is :mod:`ledger.presentation.burraco`. The play, the going out
-and the scoring are :class:`~ledger.variants.burraco.BurracoRules`, its subclass.
+The pozzetti are :class:`~ledger.variants.burraco_pozzetto.BurracoPozzetti`,
+its subclass; the play, the going out and the scoring
+:class:`~ledger.variants.burraco.BurracoRules`, theirs. What the views add
+(burraco kinds, pozzetti) is :mod:`ledger.presentation.burraco`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ledger.variants.burraco_state import BurracoExtra, BurracoOptions
 
 class BurracoTable(Rules):
     """Burraco's parameters and state accessors (subclassed by
-    :class:`~ledger.variants.burraco.BurracoRules`, never used alone)."""
+    :class:`~ledger.variants.burraco_pozzetto.BurracoPozzetti`, never used alone)."""
 
     settings: BurracoOptions  # the record's options, typed (set by Rules.__init__)
 

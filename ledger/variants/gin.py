@@ -60,6 +60,13 @@ target also carries the game bonus (100, to that seat) and the box bonuses
 Rule ids: GIN-KNOCK-1, GIN-KNOCK-2, GIN-LAY-1, GIN-DISC-1, GIN-WALL-1,
 GIN-STALL-1 (and the common ALL-TURN-1 for play after a knock other than the
 defender's melds).
+
+Modules: this one is the rules object (options, turns, the knock, lay-offs);
+the hand's endings are :mod:`ledger.variants.gin_endings`, the scoring
+:mod:`ledger.variants.gin_scoring`, the best arrangement of a hand
+:mod:`ledger.variants.gin_deadwood`, the per-hand state
+:mod:`ledger.variants.gin_state`; what the views add is
+:mod:`ledger.presentation.gin`.
 """
 
 from __future__ import annotations
@@ -68,19 +75,19 @@ from collections import Counter
 from typing import ClassVar
 
 from ledger.cards import pretty, pretty_list
-from ledger.events import CardDiscarded, DiscardTaken, Event, HandEnded, Knocked, MeldExtended, MeldLaid, UpcardPassed
+from ledger.events import DiscardTaken, Event, HandEnded, Knocked, MeldExtended, MeldLaid, UpcardPassed
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace, variant_state
 from ledger.variants.base import Rules
 from ledger.variants.gin_deadwood import best_arrangement, card_value, deadwood_value
+from ledger.variants.gin_endings import ending_finding, past_the_end, track_endings
+from ledger.variants.gin_scoring import counted_deadwood, hand_scores
 from ledger.variants.gin_state import (
-    MAX_UPCARD_DRAWS,
     OFFER_BOTH_PASSED,
     OFFER_DEALER,
     OFFER_NON_DEALER,
     OFFER_OVER,
     PLAY_EVENTS,
-    WALL,
     GinExtra,
     GinOptions,
 )
@@ -150,14 +157,15 @@ class GinRules(Rules):
 
     # --- the hand's endings: the wall, OpenSpiel's stalls (GIN-WALL-1, GIN-STALL-1) ---
     def apply(self, state: TableState, event: Event) -> TableState:
-        """Play after the end of a hand: see the module docstring. Other
-        events go to the handlers unchanged."""
+        """Play after the end of a hand (:mod:`ledger.variants.gin_endings`):
+        see the module docstring. Other events go to the handlers unchanged."""
         x = state.extra
         if event.type not in PLAY_EVENTS or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
             return super().apply(state, event)
         pos = state.position + 1
+        openspiel = self.settings.openspiel_endings
         if x.over is None:
-            fault = self._past_the_end(state, x, event, pos)
+            fault = past_the_end(state, x, event, pos, openspiel)
             if fault is not None:
                 x = replace(x, over=fault[0], over_at=fault[1])
                 state = replace(state, extra=x)
@@ -169,106 +177,10 @@ class GinRules(Rules):
                 extra=replace(self.ex(after), over=x.over, over_at=x.over_at, reported=True),
             )
             if not x.reported:
-                after = self.flag(after, pos, *self._ending_finding(state, x, event))
+                after = self.flag(after, pos, *ending_finding(state, x, event, openspiel))
             return after
         after = super().apply(state, event)
-        return self._track_endings(state, after, event, pos)
-
-    def _past_the_end(self, state: TableState, x: GinExtra, event: Event, pos: int) -> tuple[str, int] | None:
-        """``(over, position)`` when ``event`` is the first play after the
-        hand's end (found only at this event), else None."""
-        openspiel = self.settings.openspiel_endings
-        if x.knocker is not None:
-            return None
-        if event.type == "card_drawn" and state.stock_count <= WALL:
-            return ("wall", x.wall if x.wall is not None else pos)
-        if openspiel and x.wall is not None:
-            if x.wall_take is None:
-                return None if event.type == "discard_taken" else ("wall", x.wall)
-            return None if isinstance(event, Knocked) and event.seat == x.wall_take else ("wall", x.wall)
-        if (
-            openspiel
-            and event.type == "discard_taken"
-            and x.offer == OFFER_OVER
-            and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS
-        ):
-            return ("cap", pos)
-        return None
-
-    def _track_endings(self, before: TableState, state: TableState, event: Event, pos: int) -> TableState:
-        """After a counted play: the wall, the repeated-move rule, the upcard-draw count."""
-        x = state.extra
-        assert isinstance(x, GinExtra)  # in a hand (apply checked); written out, not self.ex: read at every play
-        openspiel = self.settings.openspiel_endings
-        if isinstance(event, DiscardTaken):
-            if x.wall is not None:
-                x = replace(x, wall_take=event.seat)
-            elif self.ex(before).offer == OFFER_OVER:
-                x = replace(x, upcard_draws=x.upcard_draws + 1)
-        elif isinstance(event, CardDiscarded):
-            card: str = event.card
-            again = before.drew == "pile" and card in before.taken
-            if openspiel and again and x.repeat:
-                return self.set_extra(state, over="repeat", over_at=pos, repeat=x.repeat + (pos,))
-            x = replace(x, repeat=(pos,) if again else ())
-            if state.stock_count <= WALL and x.knocker is None:
-                x = replace(x, wall=pos, over="wall" if not openspiel else None, over_at=pos if not openspiel else None)
-        return replace(state, extra=x)
-
-    def _ending_finding(self, state: TableState, x: GinExtra, event: Event) -> tuple[int, str, str]:
-        """``(seat, rule, message)`` of the first play after the hand's end."""
-        seat: int = event.seat  # type: ignore[attr-defined]  # only PLAY_EVENTS reach here, all with a seat
-        who = state.name(seat)
-        act = _act_text(event)
-        tail = "the hand is a 0–0 draw and later play does not count"
-        if x.over == "repeat":
-            a, b = x.repeat[-2:]
-            return (
-                seat,
-                "GIN-STALL-1",
-                (
-                    f"{who} {act} after the hand was over by OpenSpiel's repeated-move rule "
-                    f"(the discards at positions {a} and {b} each gave back the upcard just taken): {tail}"
-                ),
-            )
-        if x.over == "cap":
-            return (
-                seat,
-                "GIN-STALL-1",
-                (
-                    f"{who} {act}, the {MAX_UPCARD_DRAWS}th upcard draw after the first turn: "
-                    f"OpenSpiel ends the hand before that draw; {tail}"
-                ),
-            )
-        if x.wall_take is not None and event.type != "card_drawn":
-            return (
-                seat,
-                "GIN-WALL-1",
-                (
-                    f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is "
-                    f"taken only to knock; {tail}"
-                ),
-            )
-        if x.wall is None:
-            return seat, "GIN-WALL-1", f"{who} drew one of the last two stock cards, which are never drawn: {tail}"
-        if self.settings.openspiel_endings:
-            return (
-                seat,
-                "GIN-WALL-1",
-                (
-                    f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where "
-                    "only taking "
-                    f"the upcard to knock, or passing, is allowed; {tail}"
-                ),
-            )
-        return (
-            seat,
-            "GIN-WALL-1",
-            (
-                f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the "
-                "hand (0–0); later play does not count"
-            ),
-        )
+        return track_endings(state, after, event, pos, openspiel)
 
     # --- turns -----------------------------------------------------------------
     def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
@@ -537,7 +449,7 @@ class GinRules(Rules):
 
     def deadwood_of(self, state: TableState, seat: int) -> int:
         """A seat's counted deadwood after a knock: its hand plus its void cards."""
-        return deadwood_value(state.hands[seat]) + deadwood_value(self.ex(state).void[seat])
+        return counted_deadwood(state, self.ex(state), seat)
 
     def hand_over(self, state: TableState) -> bool:
         """Also True once the hand is over by the rules though ``hand_ended``
@@ -556,69 +468,6 @@ class GinRules(Rules):
         return super().game_end_reason(state)
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
-        """Knock, gin, big gin, undercut; 0–0 for every other ending and for
-        a hand played past its end (GIN-WALL-1, GIN-STALL-1); the game and
-        box bonuses on the hand that reaches the target."""
-        x = self.ex(state)
-        points = [0, 0]
-        breakdown: list[dict[str, int]] = [{}, {}]
-        if x.over is not None:  # GIN-WALL-1 / GIN-STALL-1: later play does not count
-            return tuple(SideScore(seat, 0, {}) for seat in (0, 1))
-        if e.reason == "knocked" and x.knocker is not None:
-            k, d = x.knocker, 1 - x.knocker
-            kd, dd = self.deadwood_of(state, k), self.deadwood_of(state, d)
-            if x.gin:
-                key, bonus = (
-                    ("big_gin_bonus", self.settings.big_gin_bonus)
-                    if x.big_gin
-                    else ("gin_bonus", self.settings.gin_bonus)
-                )
-                points[k] = dd + bonus
-                breakdown[k] = {"deadwood_difference": dd, key: bonus}
-            elif kd < dd:
-                points[k] = dd - kd
-                breakdown[k] = {"deadwood_difference": dd - kd}
-            elif kd > dd or self.settings.undercut_on_equal:
-                ub = self.settings.undercut_bonus
-                points[d] = kd - dd + ub
-                breakdown[d] = {"deadwood_difference": kd - dd, "undercut_bonus": ub}
-        target = self.settings.target
-        if target:
-            won = [
-                sum(
-                    1
-                    for r in state.results
-                    for s in r.scores
-                    if s.side == seat and "deadwood_difference" in s.breakdown
-                )
-                + ("deadwood_difference" in breakdown[seat])
-                for seat in (0, 1)
-            ]
-            for seat in (0, 1):
-                if points[seat] > 0 and state.totals[seat] + points[seat] >= target:
-                    breakdown[seat]["game_bonus"] = self.settings.game_bonus
-                    for s in (0, 1):
-                        box = self.settings.box_bonus * won[s]
-                        if box:
-                            breakdown[s]["box_bonus"] = box
-                    break
-            points = [sum(b.values()) if b else 0 for b in breakdown]
-        return tuple(SideScore(seat, points[seat], breakdown[seat]) for seat in (0, 1))
-
-
-def _act_text(event: Event) -> str:
-    """What a play event did, in words, naming only face-up cards."""
-    kind = event.type
-    if kind == "card_drawn":
-        return "drew from the stock"
-    if isinstance(event, DiscardTaken):
-        return f"took {pretty_list(event.cards)} from the discard pile"
-    if isinstance(event, CardDiscarded):
-        return f"discarded {pretty(event.card)}"
-    return {
-        "knocked": "knocked",
-        "meld_laid": "laid a meld",
-        "meld_extended": "laid off",
-        "upcard_passed": "passed the upcard",
-        "joker_swapped": "swapped a joker",
-    }.get(kind, kind)
+        """Knock, gin, big gin, undercut, the game and box bonuses
+        (:func:`~ledger.variants.gin_scoring.hand_scores`)."""
+        return hand_scores(self.settings, state, self.ex(state), e.reason)

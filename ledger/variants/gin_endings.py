@@ -1,0 +1,122 @@
+"""Gin Rummy's hand endings the record may play past (RULES.md GIN-WALL-1,
+GIN-STALL-1; pure).
+
+The wall (two stock cards left after a discard) and, under OpenSpiel's
+endings (option ``openspiel_endings``, preset ``openspiel``), the upcard
+taken at the wall only to knock, the repeated-move rule and the cap on
+upcard draws: what :meth:`ledger.variants.gin.GinRules.apply` asks before
+and after each play event of a hand (:data:`~ledger.variants.gin_state.PLAY_EVENTS`).
+The hand's :class:`~ledger.variants.gin_state.GinExtra` records the ending
+(``over``, ``over_at``) and the wall's and the stall's tracks.
+"""
+
+from __future__ import annotations
+
+from ledger.cards import pretty, pretty_list
+from ledger.events import CardDiscarded, DiscardTaken, Event, Knocked
+from ledger.state import TableState, replace, variant_state
+from ledger.variants.gin_state import MAX_UPCARD_DRAWS, OFFER_OVER, WALL, GinExtra
+
+
+def past_the_end(state: TableState, x: GinExtra, event: Event, pos: int, openspiel: bool) -> tuple[str, int] | None:
+    """``(over, position)`` when ``event`` (at ``pos``) is the first play
+    after the hand's end (found only at this event), else None."""
+    if x.knocker is not None:
+        return None
+    if event.type == "card_drawn" and state.stock_count <= WALL:
+        return ("wall", x.wall if x.wall is not None else pos)
+    if openspiel and x.wall is not None:
+        if x.wall_take is None:
+            return None if event.type == "discard_taken" else ("wall", x.wall)
+        return None if isinstance(event, Knocked) and event.seat == x.wall_take else ("wall", x.wall)
+    if openspiel and event.type == "discard_taken" and x.offer == OFFER_OVER and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS:
+        return ("cap", pos)
+    return None
+
+
+def track_endings(before: TableState, state: TableState, event: Event, pos: int, openspiel: bool) -> TableState:
+    """``state`` after a counted play (``before`` the table before it): the
+    wall, the repeated-move rule, the upcard-draw count."""
+    x = state.extra
+    assert isinstance(x, GinExtra)  # in a hand (apply checked); written out: read at every play
+    if isinstance(event, DiscardTaken):
+        if x.wall is not None:
+            x = replace(x, wall_take=event.seat)
+        elif variant_state(before, GinExtra).offer == OFFER_OVER:
+            x = replace(x, upcard_draws=x.upcard_draws + 1)
+    elif isinstance(event, CardDiscarded):
+        card: str = event.card
+        again = before.drew == "pile" and card in before.taken
+        if openspiel and again and x.repeat:
+            return replace(state, extra=replace(x, over="repeat", over_at=pos, repeat=x.repeat + (pos,)))
+        x = replace(x, repeat=(pos,) if again else ())
+        if state.stock_count <= WALL and x.knocker is None:
+            x = replace(x, wall=pos, over="wall" if not openspiel else None, over_at=pos if not openspiel else None)
+    return replace(state, extra=x)
+
+
+def ending_finding(state: TableState, x: GinExtra, event: Event, openspiel: bool) -> tuple[int, str, str]:
+    """``(seat, rule, message)`` of the first play after the hand's end."""
+    seat: int = event.seat  # type: ignore[attr-defined]  # only PLAY_EVENTS reach here, all with a seat
+    who = state.name(seat)
+    act = act_text(event)
+    tail = "the hand is a 0–0 draw and later play does not count"
+    if x.over == "repeat":
+        a, b = x.repeat[-2:]
+        return (
+            seat,
+            "GIN-STALL-1",
+            (
+                f"{who} {act} after the hand was over by OpenSpiel's repeated-move rule "
+                f"(the discards at positions {a} and {b} each gave back the upcard just taken): {tail}"
+            ),
+        )
+    if x.over == "cap":
+        return (
+            seat,
+            "GIN-STALL-1",
+            (
+                f"{who} {act}, the {MAX_UPCARD_DRAWS}th upcard draw after the first turn: "
+                f"OpenSpiel ends the hand before that draw; {tail}"
+            ),
+        )
+    return seat, "GIN-WALL-1", _wall_message(x, event, who, act, tail, openspiel)
+
+
+def _wall_message(x: GinExtra, event: Event, who: str, act: str, tail: str, openspiel: bool) -> str:
+    """The GIN-WALL-1 message of the first play past the wall."""
+    if x.wall_take is not None and event.type != "card_drawn":
+        return (
+            f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is "
+            f"taken only to knock; {tail}"
+        )
+    if x.wall is None:
+        return f"{who} drew one of the last two stock cards, which are never drawn: {tail}"
+    if openspiel:
+        return (
+            f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where "
+            "only taking "
+            f"the upcard to knock, or passing, is allowed; {tail}"
+        )
+    return (
+        f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the "
+        "hand (0–0); later play does not count"
+    )
+
+
+def act_text(event: Event) -> str:
+    """What a play event did, in words, naming only face-up cards."""
+    kind = event.type
+    if kind == "card_drawn":
+        return "drew from the stock"
+    if isinstance(event, DiscardTaken):
+        return f"took {pretty_list(event.cards)} from the discard pile"
+    if isinstance(event, CardDiscarded):
+        return f"discarded {pretty(event.card)}"
+    return {
+        "knocked": "knocked",
+        "meld_laid": "laid a meld",
+        "meld_extended": "laid off",
+        "upcard_passed": "passed the upcard",
+        "joker_swapped": "swapped a joker",
+    }.get(kind, kind)
