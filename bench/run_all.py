@@ -50,7 +50,8 @@ import msgspec  # noqa: E402
 
 from ledger.audit import report  # noqa: E402
 from ledger.events import decode_event, encode_event  # noqa: E402
-from ledger.records import encode_record, iter_lines, read_record  # noqa: E402
+from ledger.record_files import read_record  # noqa: E402
+from ledger.records import encode_record, iter_lines  # noqa: E402
 from ledger.replay import Replayer, replay  # noqa: E402
 from ledger.scoring import score_sheet  # noqa: E402
 from ledger.simulate import simulate_game, write_game  # noqa: E402
@@ -388,7 +389,7 @@ _RSS = r"""
 import resource, sys
 from pathlib import Path
 from ledger.store.application import LedgerApp
-from ledger.records import read_record
+from ledger.record_files import read_record
 mode, folder, db = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": db})
 if mode == "import":  # the folder import, as ``rummy-ledger import FOLDER`` does it

@@ -14,7 +14,7 @@ Unknown games raise :class:`~ledger.errors.GameNotFoundError` everywhere.
 :class:`LedgerStore` is the real store (:class:`ledger.store.application.LedgerApp`:
 SQLite file or PostgreSQL, chosen by a db path/URL or ``RUMMY_LEDGER_DB``);
 :class:`RecordStore` serves record files read with
-:func:`ledger.records.read_record` (tests, a quick look at a folder of
+:func:`ledger.record_files.read_record` (tests, a quick look at a folder of
 records without importing it). :func:`open_store` picks one from the Flask
 config.
 """
@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.events import Event, GameStarted
-from ledger.records import find_record_files, read_record
+from ledger.record_files import find_record_files, read_record
 from ledger.store.reads import GameSummary
 
 

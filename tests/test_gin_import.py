@@ -14,7 +14,7 @@ from ledger.openspiel_import import (
     play_gin,
     play_gin_state,
 )  # noqa: E402
-from ledger.records import read_record  # noqa: E402
+from ledger.record_files import read_record  # noqa: E402
 from ledger.replay import validate  # noqa: E402
 from ledger.variants.gin_deadwood import best_deadwood  # noqa: E402
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.testing.live import serve
 from replay_web import create_app
 from replay_web.store import RecordStore

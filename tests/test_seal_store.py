@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 
 from ledger import seal as _seal
 from ledger.cli import cli
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from ledger.store.persistence import game_uuid
 

@@ -317,7 +317,7 @@ def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bo
         entry, signer = _cp.check_proof(_cp.load(path, _cp.PROOF_FORMAT), public)
         if record_file is not None:
             from ledger.events import encode_event
-            from ledger.records import read_record
+            from ledger.record_files import read_record
 
             lines = [encode_event(e) for e in read_record(record_file).events]
             if len(lines) < entry.length:
