@@ -21,7 +21,6 @@ DuckDB writing the same rows straight from an Arrow table, in the same run.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -29,14 +28,12 @@ from typing import Any
 
 import duckdb
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from ledger.projections import update  # noqa: E402
-from ledger.projections.export import export_tables, table_query  # noqa: E402
-from ledger.projections.tables import TABLES  # noqa: E402
-from ledger.store.application import LedgerApp  # noqa: E402
-from ledger.store.persistence import GameEvent, game_uuid  # noqa: E402
-from ledger.synthetic import two_player_record  # noqa: E402
+from ledger.projections import update
+from ledger.projections.export import export_tables, table_query
+from ledger.projections.tables import TABLES
+from ledger.store.application import LedgerApp
+from ledger.store.persistence import GameEvent, game_uuid
+from ledger.synthetic import two_player_record
 
 
 def corpus(n: int, hands: int, turns: int, simulated: bool) -> Any:

@@ -34,7 +34,6 @@ VARIANTS = (("burraco", "fibur"), ("scala40", None), ("ramino51", None), ("ramin
 
 
 def make_corpus(folder: Path, games: int) -> dict[str, list[Path]]:
-    sys.path.insert(0, str(ROOT))
     from ledger.simulate import simulate_game, write_game
 
     out: dict[str, list[Path]] = {}
@@ -51,7 +50,7 @@ def make_corpus(folder: Path, games: int) -> dict[str, list[Path]]:
 def measure(corpus: dict[str, list[str]], repeat: int) -> dict[str, dict[str, float]]:
     """``{variant: {"events", "cpu", "wall"}}``: best of ``repeat`` passes (this
     interpreter's ``ledger``, whichever is first on ``sys.path``)."""
-    from ledger.records import read_record
+    from ledger.record_files import read_record
     from ledger.replay import replay
 
     out: dict[str, dict[str, float]] = {}
@@ -69,13 +68,15 @@ def measure(corpus: dict[str, list[str]], repeat: int) -> dict[str, dict[str, fl
 
 
 def child(root: str, corpus_json: str, repeat: int) -> dict[str, dict[str, float]]:
-    """Run :func:`measure` in a fresh interpreter with ``root`` first on the path."""
+    """Run :func:`measure` in a fresh interpreter with ``root`` first on the path (``-c`` puts
+    its working folder ``root`` first, before the installed ``ledger``; ``PYTHONPATH`` then
+    names this folder, for ``bench_fold``)."""
     code = (
-        "import json, sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(1, sys.argv[2]);"
+        "import json, sys;"
         "import bench_fold, ledger; assert ledger.__file__.startswith(sys.argv[1]), ledger.__file__;"
         "print(json.dumps(bench_fold.measure(json.loads(sys.argv[3]), int(sys.argv[4]))))"
     )
-    env = {**os.environ, "PYTHONPATH": ""}
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
     res = subprocess.run(
         [sys.executable, "-c", code, root, str(HERE.parent), corpus_json, str(repeat)],
         capture_output=True,

@@ -22,10 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.hostile_records import turn_spam  # noqa: E402
+from ledger.testing.games import turn_spam
 
 CLI = [sys.executable, "-c", "from ledger.cli import main; main()"]
 
@@ -34,9 +31,7 @@ def measure(args: list[str], cwd: Path) -> tuple[float, float, int, str]:
     """``(peak RSS MiB, CPU s, exit status, first line of stdout)`` of ``rummy-ledger ARGS``."""
     out = cwd / "stdout.txt"
     with open(out, "wb") as fh:
-        proc = subprocess.Popen(
-            CLI + args, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=fh, stderr=subprocess.DEVNULL
-        )
+        proc = subprocess.Popen(CLI + args, cwd=cwd, stdout=fh, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     first = out.read_text().split("\n", 1)[0]

@@ -33,12 +33,10 @@ import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import ApplicationRecorder, Mapper
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from ledger.events import EVENT_TYPES, Event  # noqa: E402
-from ledger.store.application import LedgerApp  # noqa: E402
-from ledger.store.persistence import GameEvent, ensure_topic_index, game_uuid  # noqa: E402
-from ledger.synthetic import two_player_record  # noqa: E402
+from ledger.events import EVENT_TYPES, Event
+from ledger.store.application import LedgerApp
+from ledger.store.persistence import GameEvent, ensure_topic_index, game_uuid
+from ledger.synthetic import two_player_record
 
 
 class JsonRecordEvent:

@@ -18,7 +18,7 @@ work done in-process in the same run:
     .venv/bin/python bench/bench_live.py [--store sqlite|pg|both] [--events 300] [--readers 200] [--rounds 20]
 
 PostgreSQL uses ``POSTGRES_HOST`` etc. (a fresh schema, dropped after).
-The games are ``tests/webgames.long_ramino`` records (classic Ramino). The
+The games are ``ledger.testing.games.long_ramino`` records (classic Ramino). The
 load average is printed: on a shared machine the neighbours are measured too.
 Exit status 1 when a target is missed.
 """
@@ -39,14 +39,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from ledger.events import encode_event  # noqa: E402
-from ledger.store.application import open_app  # noqa: E402
-from ledger.tokens import TokenStore  # noqa: E402
-from replay_web.write import _append  # noqa: E402
-from tests.livekit import gunicorn  # noqa: E402
-from tests.webgames import long_ramino  # noqa: E402
+from ledger.events import encode_event
+from ledger.store.application import open_app
+from ledger.testing.games import long_ramino
+from ledger.testing.live import gunicorn
+from ledger.tokens import TokenStore
+from replay_web.write import _append
 
 #: gunicorn's access and error log (set by :func:`main`)
 LOG: Path | None = None

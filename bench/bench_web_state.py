@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_web_state.py [--events 3002] [--requests 300] [--rounds 5] [--db PATH]
 
 Builds a classic-Ramino record of at least ``--events`` events (many hands;
-``tests/webgames.long_ramino``), imports it into a fresh SQLite store, starts
+``ledger.testing.games.long_ramino``), imports it into a fresh SQLite store, starts
 the viewer on that store (``replay_web.create_app({"LEDGER_DB": ...})``) and
 asks ``GET /api/games/<id>/state?at=N`` ``--requests`` times at position 10,
 at position 3,000 and at random positions, each time reading the app's own
@@ -33,12 +33,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from ledger.records import encode_record, read_record  # noqa: E402
-from ledger.store.application import open_app  # noqa: E402
-from replay_web import create_app  # noqa: E402
-from tests.webgames import long_ramino  # noqa: E402
+from ledger.record_files import read_record
+from ledger.records import encode_record
+from ledger.store.application import open_app
+from ledger.testing.games import long_ramino
+from replay_web import create_app
 
 _DUR = re.compile(r"app;dur=([0-9.]+)")
 _CPU = re.compile(r"cpu;dur=([0-9.]+)")

@@ -30,12 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from ledger.records import read_record  # noqa: E402
-from ledger.replay import replay  # noqa: E402
-from ledger.store.application import LedgerApp  # noqa: E402
+from ledger.record_files import read_record
+from ledger.replay import replay
+from ledger.store.application import LedgerApp
 
 PARTS = {
     "fold": ("ledger/replay.py", "ledger/state.py", "ledger/variants/", "ledger/melds.py", "ledger/cards.py"),

@@ -45,14 +45,13 @@ from pathlib import Path
 from statistics import quantiles
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 import msgspec  # noqa: E402
 
 from ledger.audit import report  # noqa: E402
 from ledger.events import decode_event, encode_event  # noqa: E402
-from ledger.records import encode_record, iter_lines, read_record  # noqa: E402
+from ledger.record_files import read_record  # noqa: E402
+from ledger.records import encode_record, iter_lines  # noqa: E402
 from ledger.replay import Replayer, replay  # noqa: E402
 from ledger.scoring import score_sheet  # noqa: E402
 from ledger.simulate import simulate_game, write_game  # noqa: E402
@@ -90,7 +89,7 @@ class Clock:
     CPU figure is the steadier one (it leaves out waiting for a core and for
     the disk; for PostgreSQL it leaves out the server's own work)."""
 
-    def __enter__(self) -> "Clock":
+    def __enter__(self) -> Clock:
         self.t, self.c = time.perf_counter(), time.process_time()
         return self
 
@@ -388,12 +387,11 @@ def fig4(tmp: Path, game: list, tail: int = 60) -> None:
 # --- 5 ---------------------------------------------------------------------------------
 _RSS = r"""
 import resource, sys
-sys.path.insert(0, {root!r})
 from pathlib import Path
 from ledger.store.application import LedgerApp
-from ledger.records import read_record
+from ledger.record_files import read_record
 mode, folder, db = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-app = LedgerApp(env={{"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": db}})
+app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": db})
 if mode == "import":  # the folder import, as ``rummy-ledger import FOLDER`` does it
     for _src, result in app.import_records(sorted(folder.glob("*.jsonl"))):
         assert not isinstance(result, Exception), result
@@ -411,7 +409,7 @@ print(int(hwm[0].split()[1]) if hwm else resource.getrusage(resource.RUSAGE_SELF
 def fig5(tmp: Path, folder: Path) -> None:
     size = sum(p.stat().st_size for p in folder.glob("*.jsonl"))
     db = str(tmp / "f5.db")
-    code = _RSS.format(root=str(ROOT))
+    code = _RSS
 
     def rss(mode: str) -> float:
         out = subprocess.run(

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.cards import standard_deck
-from tests.recordkit import lines
+from ledger.testing.records import lines
 
 ANNA_1 = ["3H", "4H", "5H", "9C", "9D", "9S", "KS", "2D", "7C", "QH"]
 BRUNO_1 = ["AS", "2S", "3S", "6D", "7D", "8D", "10C", "JC", "QC", "5C"]

@@ -12,7 +12,6 @@ from collections import Counter
 
 from ledger.cards import JOKER, RANK
 
-
 _DECKS: dict[object, list[str]] = {}
 
 

@@ -9,7 +9,7 @@ out by hand from RULES.md.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import duckdb
@@ -19,7 +19,8 @@ from ledger.audit import report
 from ledger.events import CardDiscarded, CardDrawn, HandEnded
 from ledger.projections import DuckDBTrackingRecorder, analytics_path, relation, update
 from ledger.projections.tables import TABLES
-from ledger.records import encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import encode_record
 from ledger.replay import replay
 from ledger.scoring import score_sheet
 from ledger.store.application import LedgerApp
@@ -116,7 +117,7 @@ def test_rows_of_hand_checked_ramino_records(store: LedgerApp, tmp_path: Path) -
             "seat",
             "Club night",
             date(2026, 11, 29),
-            datetime(2026, 11, 29, 19, 0, tzinfo=timezone.utc),
+            datetime(2026, 11, 29, 19, 0, tzinfo=UTC),
             20,
             2,
             2,
@@ -224,7 +225,7 @@ def test_rows_of_hand_checked_ramino_records(store: LedgerApp, tmp_path: Path) -
         (0, None, rows(path, "SELECT json FROM events WHERE game = 'ram-a' AND position = 0")[0][0]),
         (
             2,
-            datetime(2026, 11, 29, 19, 0, 30, tzinfo=timezone.utc),
+            datetime(2026, 11, 29, 19, 0, 30, tzinfo=UTC),
             '{"type":"card_drawn","at":"2026-11-29T20:00:30+01:00","seat":0,"card":"6H"}',
         ),
     ]

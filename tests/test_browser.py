@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from ledger.cards import pretty
-from ledger.records import read_record
+from ledger.record_files import read_record
 from replay_web import create_app
 from replay_web.store import RecordStore
 from tests.webgames import BRUNO, small_game

@@ -3,44 +3,19 @@ with the exact findings (RULES.md, "Burraco")."""
 
 from __future__ import annotations
 
-from tests.test_burraco_support import deal, findings, run, start
-
-# Move builders (FORMAT.md event shapes).
-
-
-def D(seat, card):
-    return {"type": "card_drawn", "seat": seat, "card": card}
-
-
-def X(seat, card):
-    return {"type": "card_discarded", "seat": seat, "card": card}
-
-
-def M(seat, meld, cards):
-    return {"type": "meld_laid", "seat": seat, "meld": meld, "cards": cards}
-
-
-def L(seat, meld, cards, result=None):
-    ev = {"type": "meld_extended", "seat": seat, "meld": meld, "cards": cards}
-    if result is not None:
-        ev["result"] = result
-    return ev
-
-
-def P(seat, index, **kw):
-    return {"type": "pozzetto_taken", "seat": seat, "pozzetto": index, **kw}
-
-
-def T(seat, cards):
-    return {"type": "discard_taken", "seat": seat, "cards": cards}
-
-
-def END(reason, seat=None):
-    ev = {"type": "hand_ended", "reason": reason}
-    if seat is not None:
-        ev["seat"] = seat
-    return ev
-
+from ledger.testing.records import (
+    burraco_started,
+    discard,
+    draw,
+    extend,
+    findings,
+    hand_ended,
+    meld,
+    pozzetto,
+    replayed,
+    stacked_deal,
+    take,
+)
 
 ANNA = ["3H", "4H", "5H", "6H", "7C", "7D", "7S", "2C", "2D", "2H", "JK"]
 BRUNO = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "8C"]
@@ -60,22 +35,24 @@ def game(
     hand_dealt position 1, ``moves`` from position 2."""
     jokers = 2 if ruleset == "seed" else 4
     return [
-        start(2, ruleset, options),
-        deal([list(anna), list(bruno)], discard=list(discard), stock_top=list(stock), jokers=jokers, pozzetti=pozzetti),
+        burraco_started(2, ruleset, options),
+        stacked_deal(
+            [list(anna), list(bruno)], up=list(discard), stock_top=list(stock), jokers=jokers, pozzetti=pozzetti
+        ),
     ] + list(moves)
 
 
 # --- BUR-TURN-1 -------------------------------------------------------------------
 def test_BUR_TURN_1_layoff_on_the_other_sides_meld():
     bruno = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "2S"]
-    s = run(
+    s = replayed(
         game(
-            D(0, "KS"),
-            M(0, "a", ["3H", "4H", "5H"]),
-            X(0, "KS"),
-            D(1, "KD"),
-            L(1, "a", ["2S"], ["3H", "4H", "5H", "2S"]),
-            X(1, "KD"),
+            draw(0, "KS"),
+            meld(0, "a", ["3H", "4H", "5H"]),
+            discard(0, "KS"),
+            draw(1, "KD"),
+            extend(1, "a", ["2S"], ["3H", "4H", "5H", "2S"]),
+            discard(1, "KD"),
             bruno=bruno,
         )
     )
@@ -85,7 +62,7 @@ def test_BUR_TURN_1_layoff_on_the_other_sides_meld():
 
 
 def test_BUR_TURN_1_legal_layoff_on_own_meld():
-    s = run(game(D(0, "KS"), M(0, "a", ["3H", "4H", "5H"]), L(0, "a", ["6H"]), X(0, "KS")))
+    s = replayed(game(draw(0, "KS"), meld(0, "a", ["3H", "4H", "5H"]), extend(0, "a", ["6H"]), discard(0, "KS")))
     assert findings(s) == []
     assert s.meld("a").cards == ("3H", "4H", "5H", "6H")
 
@@ -98,21 +75,21 @@ def test_BUR_TURN_1_partners_share_melds_but_not_the_opponents():
         ["8H", "3D", "3S", "4S", "5C", "5D", "6S", "8D", "8S", "10H", "AC"],
     ]
     ev = [
-        start(4),
-        deal(hands, dealer=3, discard=["10C"], stock_top=["KS", "KD", "KC", "5S"]),
-        D(0, "KS"),
-        M(0, "a", ["3H", "4H", "5H", "6H"]),
-        X(0, "KS"),
-        D(1, "KD"),
-        X(1, "KD"),
-        D(2, "KC"),
-        L(2, "a", ["7H"]),
-        X(2, "KC"),  # Carla on her partner's meld: legal
-        D(3, "5S"),
-        L(3, "a", ["8H"]),
-        X(3, "5S"),
+        burraco_started(4),
+        stacked_deal(hands, dealer=3, up=["10C"], stock_top=["KS", "KD", "KC", "5S"]),
+        draw(0, "KS"),
+        meld(0, "a", ["3H", "4H", "5H", "6H"]),
+        discard(0, "KS"),
+        draw(1, "KD"),
+        discard(1, "KD"),
+        draw(2, "KC"),
+        extend(2, "a", ["7H"]),
+        discard(2, "KC"),  # Carla on her partner's meld: legal
+        draw(3, "5S"),
+        extend(3, "a", ["8H"]),
+        discard(3, "5S"),
     ]  # 11: Dario on team 0's meld
-    s = run(ev)
+    s = replayed(ev)
     assert s.sides == (0, 1, 0, 1)
     assert findings(s) == [
         (
@@ -127,36 +104,38 @@ def test_BUR_TURN_1_partners_share_melds_but_not_the_opponents():
 
 # --- BUR-MELD-1/2/3 and ALL-MELD-2 ------------------------------------------------------
 def test_BUR_MELD_1_set_of_twos():
-    s = run(game(D(0, "KS"), M(0, "a", ["2C", "2D", "2H"]), X(0, "KS")))
+    s = replayed(game(draw(0, "KS"), meld(0, "a", ["2C", "2D", "2H"]), discard(0, "KS")))
     assert findings(s) == [(3, 1, 0, "BUR-MELD-1", "meld a 2♣ 2♦ 2♥: a set of wild-rank cards (2s)")]
 
 
 def test_BUR_MELD_1_meld_of_wilds_only():
     anna = ["3H", "4H", "5H", "6H", "7C", "7D", "7S", "2C", "JK", "JK", "2H"]
-    s = run(game(D(0, "KS"), M(0, "a", ["JK", "2C", "JK"]), X(0, "KS"), anna=anna))
+    s = replayed(game(draw(0, "KS"), meld(0, "a", ["JK", "2C", "JK"]), discard(0, "KS"), anna=anna))
     assert findings(s) == [(3, 1, 0, "BUR-MELD-1", "meld a JK 2♣ JK: only wild cards")]
 
 
 def test_BUR_MELD_1_legal_set_with_one_pinella():
-    s = run(game(D(0, "KS"), M(0, "a", ["7C", "7D", "2C"]), X(0, "KS")))
+    s = replayed(game(draw(0, "KS"), meld(0, "a", ["7C", "7D", "2C"]), discard(0, "KS")))
     assert findings(s) == []
     assert s.meld("a").info.stands_for == (None, None, "7")
 
 
 def test_ALL_MELD_2_two_wilds_in_a_meld():
-    s = run(game(D(0, "KS"), M(0, "a", ["7C", "7D", "2C", "JK"]), X(0, "KS")))
+    s = replayed(game(draw(0, "KS"), meld(0, "a", ["7C", "7D", "2C", "JK"]), discard(0, "KS")))
     assert findings(s) == [(3, 1, 0, "ALL-MELD-2", "meld a 7♣ 7♦ 2♣ JK: more wild cards than allowed")]
 
 
 def test_ALL_MELD_2_natural_pinella_plus_two_wilds():
     anna = ["2H", "3H", "4H", "5H", "6H", "JK", "2C", "7C", "7D", "7S", "9D"]
-    s = run(game(D(0, "KS"), M(0, "a", ["2H", "3H", "4H", "5H", "6H", "JK", "2C"]), X(0, "KS"), anna=anna))
+    s = replayed(
+        game(draw(0, "KS"), meld(0, "a", ["2H", "3H", "4H", "5H", "6H", "JK", "2C"]), discard(0, "KS"), anna=anna)
+    )
     assert findings(s) == [(3, 1, 0, "ALL-MELD-2", "meld a 2♥ 3♥ 4♥ 5♥ 6♥ JK 2♣: more wild cards than allowed")]
 
 
 def test_ALL_MELD_2_legal_natural_pinella_and_one_more_wild():
     anna = ["2H", "3H", "4H", "5H", "6H", "JK", "2C", "7C", "7D", "7S", "9D"]
-    s = run(game(D(0, "KS"), M(0, "a", ["2H", "3H", "4H", "5H", "6H", "JK"]), X(0, "KS"), anna=anna))
+    s = replayed(game(draw(0, "KS"), meld(0, "a", ["2H", "3H", "4H", "5H", "6H", "JK"]), discard(0, "KS"), anna=anna))
     assert findings(s) == []
     info = s.meld("a").info
     assert info.stands_for == (None, None, None, None, None, "7H")
@@ -165,46 +144,54 @@ def test_ALL_MELD_2_legal_natural_pinella_and_one_more_wild():
 
 def test_BUR_MELD_2_two_sets_of_one_rank():
     anna = ["7C", "7D", "7S", "7H", "7C", "2D", "3H", "4H", "5H", "6H", "JK"]
-    s = run(game(D(0, "KS"), M(0, "a", ["7C", "7D", "7S"]), M(0, "b", ["7H", "7C", "2D"]), X(0, "KS"), anna=anna))
+    s = replayed(
+        game(
+            draw(0, "KS"),
+            meld(0, "a", ["7C", "7D", "7S"]),
+            meld(0, "b", ["7H", "7C", "2D"]),
+            discard(0, "KS"),
+            anna=anna,
+        )
+    )
     assert findings(s) == [(4, 1, 0, "BUR-MELD-2", "Anna holds two sets of the same rank (a: 7♣ 7♦ 7♠; b: 7♥ 7♣ 2♦)")]
 
 
 def test_BUR_MELD_2_legal_with_the_option_or_on_the_other_side():
     anna = ["7C", "7D", "7S", "7H", "7C", "2D", "3H", "4H", "5H", "6H", "JK"]
     ev = game(
-        D(0, "KS"),
-        M(0, "a", ["7C", "7D", "7S"]),
-        M(0, "b", ["7H", "7C", "2D"]),
-        X(0, "KS"),
+        draw(0, "KS"),
+        meld(0, "a", ["7C", "7D", "7S"]),
+        meld(0, "b", ["7H", "7C", "2D"]),
+        discard(0, "KS"),
         anna=anna,
         options={"duplicate_sets": True},
     )
-    assert findings(run(ev)) == []
+    assert findings(replayed(ev)) == []
     bruno = ["7H", "7D", "7S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "8C"]
     ev = game(
-        D(0, "KS"),
-        M(0, "a", ["7C", "7D", "2C"]),
-        X(0, "KS"),
-        D(1, "KD"),
-        M(1, "b", ["7H", "7D", "7S"]),
-        X(1, "KD"),
+        draw(0, "KS"),
+        meld(0, "a", ["7C", "7D", "2C"]),
+        discard(0, "KS"),
+        draw(1, "KD"),
+        meld(1, "b", ["7H", "7D", "7S"]),
+        discard(1, "KD"),
         bruno=bruno,
     )
-    assert findings(run(ev)) == []
+    assert findings(replayed(ev)) == []
 
 
 def test_BUR_MELD_3_wild_taken_back():
     ev = game(
-        D(0, "KS"),
-        M(0, "a", ["3H", "4H", "JK"]),
-        X(0, "KS"),
-        D(1, "KD"),
-        X(1, "KD"),
-        D(0, "KC"),
+        draw(0, "KS"),
+        meld(0, "a", ["3H", "4H", "JK"]),
+        discard(0, "KS"),
+        draw(1, "KD"),
+        discard(1, "KD"),
+        draw(0, "KC"),
         {"type": "joker_swapped", "seat": 0, "meld": "a", "card": "5H", "joker": "JK"},
-        X(0, "KC"),
+        discard(0, "KC"),
     )
-    s = run(ev)
+    s = replayed(ev)
     assert findings(s) == [
         (
             8,
@@ -218,14 +205,21 @@ def test_BUR_MELD_3_wild_taken_back():
 
 
 def test_BUR_MELD_3_legal_wild_moves_to_an_end():
-    s = run(game(D(0, "KS"), M(0, "a", ["3H", "4H", "JK"]), L(0, "a", ["5H"], ["3H", "4H", "5H", "JK"]), X(0, "KS")))
+    s = replayed(
+        game(
+            draw(0, "KS"),
+            meld(0, "a", ["3H", "4H", "JK"]),
+            extend(0, "a", ["5H"], ["3H", "4H", "5H", "JK"]),
+            discard(0, "KS"),
+        )
+    )
     assert findings(s) == []
     assert s.meld("a").info.stands_for == (None, None, None, "6H")
 
 
 # --- BUR-PILE-1 -------------------------------------------------------------------------
 def test_BUR_PILE_1_single_card_pile_discarded_again():
-    s = run(game(T(0, ["10C"]), M(0, "a", ["3H", "4H", "5H"]), X(0, "10C")))
+    s = replayed(game(take(0, ["10C"]), meld(0, "a", ["3H", "4H", "5H"]), discard(0, "10C")))
     assert findings(s) == [
         (4, 1, 0, "BUR-PILE-1", "Anna discarded 10♣, the single card just taken from the discard pile")
     ]
@@ -233,10 +227,10 @@ def test_BUR_PILE_1_single_card_pile_discarded_again():
 
 def test_BUR_PILE_1_legal_cases():
     # a pile of two cards: discarding one of them is allowed
-    assert findings(run(game(D(0, "KS"), X(0, "KS"), T(1, ["10C", "KS"]), X(1, "KS")))) == []
+    assert findings(replayed(game(draw(0, "KS"), discard(0, "KS"), take(1, ["10C", "KS"]), discard(1, "KS")))) == []
     # the seat already held another 10C: the record cannot prove it is the same card
     anna = ["3H", "4H", "5H", "6H", "7C", "7D", "7S", "2C", "2D", "2H", "10C"]
-    assert findings(run(game(T(0, ["10C"]), X(0, "10C"), anna=anna))) == []
+    assert findings(replayed(game(take(0, ["10C"]), discard(0, "10C"), anna=anna))) == []
 
 
 # --- pozzetti: BUR-POZZ-1/2 ---------------------------------------------------------------
@@ -252,16 +246,22 @@ def pgame(*moves, stock=("QH", "KD", "5C"), **kw):
     return game(*moves, anna=ANNA_P, pozzetti=POZZ, stock=stock, discard=("10D",), **kw)
 
 
-CON_LO_SCARTO = [D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), P(0, 0)]  # positions 2-6
+CON_LO_SCARTO = [
+    draw(0, "QH"),
+    meld(0, "a", CLEAN),
+    meld(0, "b", NINES),
+    discard(0, "QH"),
+    pozzetto(0, 0),
+]  # positions 2-6
 PLAY_POZZETTO = [
-    M(0, "c", ["5D", "6D", "7D", "8D"]),
-    M(0, "d", ["AS", "AD", "AC", "AH"]),
-    M(0, "e", ["JC", "QC", "KC"]),
+    meld(0, "c", ["5D", "6D", "7D", "8D"]),
+    meld(0, "d", ["AS", "AD", "AC", "AH"]),
+    meld(0, "e", ["JC", "QC", "KC"]),
 ]
 
 
 def test_BUR_POZZ_1_hand_not_empty():
-    s = run(pgame(D(0, "QH"), P(0, 0), X(0, "QH")))
+    s = replayed(pgame(draw(0, "QH"), pozzetto(0, 0), discard(0, "QH")))
     assert findings(s) == [
         (
             3,
@@ -274,7 +274,7 @@ def test_BUR_POZZ_1_hand_not_empty():
 
 
 def test_BUR_POZZ_1_side_already_had_one():
-    s = run(pgame(*CON_LO_SCARTO, P(0, 1)))
+    s = replayed(pgame(*CON_LO_SCARTO, pozzetto(0, 1)))
     # one finding per event, naming both faults
     assert findings(s) == [
         (
@@ -289,30 +289,42 @@ def test_BUR_POZZ_1_side_already_had_one():
 
 def test_BUR_POZZ_1_not_raised_for_the_right_seat_taking_it_late():
     # RULES.md lists: already had one, hand not empty, wrong seat. Late is none of them.
-    s = run(pgame(D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), D(1, "KD"), P(0, 0), X(1, "KD")))
+    s = replayed(
+        pgame(
+            draw(0, "QH"),
+            meld(0, "a", CLEAN),
+            meld(0, "b", NINES),
+            discard(0, "QH"),
+            draw(1, "KD"),
+            pozzetto(0, 0),
+            discard(1, "KD"),
+        )
+    )
     assert findings(s) == []
     assert s.pozzetto_by == (0, None) and len(s.hands[0]) == 11
 
 
 def test_BUR_POZZ_1_legal_al_volo_and_con_lo_scarto():
     al_volo = pgame(
-        D(0, "10H"),
-        M(0, "a", CLEAN + ["10H"]),
-        M(0, "b", NINES),
-        P(0, 0),
+        draw(0, "10H"),
+        meld(0, "a", CLEAN + ["10H"]),
+        meld(0, "b", NINES),
+        pozzetto(0, 0),
         *PLAY_POZZETTO[:2],
-        X(0, "JC"),
+        discard(0, "JC"),
         stock=("10H", "KD"),
     )
-    s = run(al_volo)
+    s = replayed(al_volo)
     assert findings(s) == []
     assert s.pozzetto_by == (0, None) and s.hands[0] == ("QC", "KC")
-    s = run(pgame(*CON_LO_SCARTO, D(1, "KD"), X(1, "KD"), D(0, "5C"), *PLAY_POZZETTO[:1], X(0, "5C")))
+    s = replayed(
+        pgame(*CON_LO_SCARTO, draw(1, "KD"), discard(1, "KD"), draw(0, "5C"), *PLAY_POZZETTO[:1], discard(0, "5C"))
+    )
     assert findings(s) == []
 
 
 def test_BUR_POZZ_2_play_from_pozzetto_before_next_turn():
-    s = run(pgame(*CON_LO_SCARTO, M(0, "c", ["5D", "6D", "7D", "8D"]), D(1, "KD"), X(1, "KD")))
+    s = replayed(pgame(*CON_LO_SCARTO, meld(0, "c", ["5D", "6D", "7D", "8D"]), draw(1, "KD"), discard(1, "KD")))
     assert findings(s) == [
         (7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ 6♦ 7♦ 8♦ from the pozzetto taken with the discard before its next turn")
     ]
@@ -320,53 +332,76 @@ def test_BUR_POZZ_2_play_from_pozzetto_before_next_turn():
 
 
 def test_BUR_POZZ_2_legal_play_on_the_next_turn():
-    s = run(pgame(*CON_LO_SCARTO, D(1, "KD"), X(1, "KD"), D(0, "5C"), M(0, "c", ["5D", "6D", "7D", "8D"]), X(0, "5C")))
+    s = replayed(
+        pgame(
+            *CON_LO_SCARTO,
+            draw(1, "KD"),
+            discard(1, "KD"),
+            draw(0, "5C"),
+            meld(0, "c", ["5D", "6D", "7D", "8D"]),
+            discard(0, "5C"),
+        )
+    )
     assert findings(s) == []
 
 
 # --- closing: BUR-CLOSE-1/2/3 -------------------------------------------------------------
-def closing(draw="5C", melds=PLAY_POZZETTO, last=None, prefix=CON_LO_SCARTO, **kw):
+def closing(drawn="5C", melds=PLAY_POZZETTO, last=None, prefix=CON_LO_SCARTO, **kw):
     """Anna's con-lo-scarto hand, Bruno's turn, then Anna plays the pozzetto and goes out."""
-    moves = list(prefix) + [D(1, "KD"), X(1, "KD"), D(0, draw), *melds]
-    moves += [X(0, last or draw)] if last is not False else []
-    return pgame(*moves, END("went_out", 0), stock=("QH", "KD", draw), **kw)
+    moves = list(prefix) + [draw(1, "KD"), discard(1, "KD"), draw(0, drawn), *melds]
+    moves += [discard(0, last or drawn)] if last is not False else []
+    return pgame(*moves, hand_ended("went_out", 0), stock=("QH", "KD", drawn), **kw)
 
 
 def test_BUR_CLOSE_legal_closing_scores_100():
-    s = run(closing())
+    s = replayed(closing())
     assert findings(s) == []
     assert s.results[-1].scores[0].breakdown["closing"] == 100
 
 
 def test_BUR_CLOSE_1_went_out_without_the_pozzetto():
-    s = run(pgame(D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), END("went_out", 0)))
+    s = replayed(
+        pgame(draw(0, "QH"), meld(0, "a", CLEAN), meld(0, "b", NINES), discard(0, "QH"), hand_ended("went_out", 0))
+    )
     assert findings(s) == [(6, 1, 0, "BUR-CLOSE-1", "Anna went out without Anna's pozzetto")]
 
 
 def test_BUR_CLOSE_2_went_out_without_a_burraco():
-    prefix = [D(0, "QH"), M(0, "a", CLEAN[:6]), M(0, "b", ["9D", "9S", "9C", "9H", "2C"]), X(0, "QH"), P(0, 0)]
-    s = run(closing(prefix=prefix))
+    prefix = [
+        draw(0, "QH"),
+        meld(0, "a", CLEAN[:6]),
+        meld(0, "b", ["9D", "9S", "9C", "9H", "2C"]),
+        discard(0, "QH"),
+        pozzetto(0, 0),
+    ]
+    s = replayed(closing(prefix=prefix))
     # reported at the closing discard (13), the event that breaks the rule, not at hand_ended (14)
     assert findings(s) == [(13, 1, 0, "BUR-CLOSE-2", "Anna went out without a burraco for Anna")]
 
 
 def test_BUR_CLOSE_2_closing_requires_option():
     # 3H..9H + 2C standing for 10H: a semi-clean burraco, the only one
-    prefix = [D(0, "QH"), M(0, "a", CLEAN + ["2C"]), M(0, "b", ["9D", "9S", "9C"]), X(0, "QH"), P(0, 0)]
-    s = run(closing(prefix=prefix, options={"closing_requires": "clean"}))
+    prefix = [
+        draw(0, "QH"),
+        meld(0, "a", CLEAN + ["2C"]),
+        meld(0, "b", ["9D", "9S", "9C"]),
+        discard(0, "QH"),
+        pozzetto(0, 0),
+    ]
+    s = replayed(closing(prefix=prefix, options={"closing_requires": "clean"}))
     assert findings(s) == [(13, 1, 0, "BUR-CLOSE-2", "Anna went out without a clean burraco for Anna")]
-    assert findings(run(closing(prefix=prefix, options={"closing_requires": "clean_or_semi"}))) == []
+    assert findings(replayed(closing(prefix=prefix, options={"closing_requires": "clean_or_semi"}))) == []
 
 
 def test_BUR_CLOSE_3_went_out_by_discarding_a_wild():
-    s = run(closing(draw="2D"))
+    s = replayed(closing(drawn="2D"))
     # at the discard of the wild (13), not at hand_ended (14)
     assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
 
 
 def test_BUR_CLOSE_3_went_out_by_melding_the_last_card():
-    melds = [M(0, "c", ["4D", "5D", "6D", "7D", "8D"]), *PLAY_POZZETTO[1:]]
-    s = run(closing(draw="4D", melds=melds, last=False))
+    melds = [meld(0, "c", ["4D", "5D", "6D", "7D", "8D"]), *PLAY_POZZETTO[1:]]
+    s = replayed(closing(drawn="4D", melds=melds, last=False))
     # at the meld that empties the hand (12), not at hand_ended (13)
     assert findings(s) == [(12, 1, 0, "BUR-CLOSE-3", "Anna went out by melding the last card instead of discarding it")]
 
@@ -378,17 +413,17 @@ def play_out(ev, keep, extra_draw=False):
     seat = 0
     while len(stock) > keep:
         card = stock.pop(0)
-        ev += [D(seat, card), X(seat, card)]
+        ev += [draw(seat, card), discard(seat, card)]
         seat = 1 - seat
     if extra_draw:
         card = stock.pop(0)
-        ev += [D(seat, card), X(seat, card)]
+        ev += [draw(seat, card), discard(seat, card)]
     return ev
 
 
 def test_BUR_STOCK_1_draw_from_the_last_two_cards():
     ev = play_out(game(), 2, extra_draw=True)
-    s = run(ev + [END("stock_exhausted")])
+    s = replayed(ev + [hand_ended("stock_exhausted")])
     last = ev[-2]
     assert findings(s) == [
         (
@@ -402,37 +437,37 @@ def test_BUR_STOCK_1_draw_from_the_last_two_cards():
 
 
 def test_BUR_STOCK_1_legal_end_with_two_cards_left():
-    s = run(play_out(game(), 2) + [END("stock_exhausted")])
+    s = replayed(play_out(game(), 2) + [hand_ended("stock_exhausted")])
     assert findings(s) == []
     assert s.stock_count == 2
 
 
 def test_seed_the_last_stock_cards_are_drawn_and_a_pozzetto_becomes_the_stock():
     ev = play_out(game(ruleset="seed"), 0)
-    s = run(ev)
+    s = replayed(ev)
     assert s.stock_count == 0
     pozzetto0 = ev[1]["pozzetti"][0]
     seat = s.turn
-    ev += [{"type": "stock_restocked"}, D(seat, pozzetto0[0]), X(seat, pozzetto0[0])]
-    s = run(ev)
+    ev += [{"type": "stock_restocked"}, draw(seat, pozzetto0[0]), discard(seat, pozzetto0[0])]
+    s = replayed(ev)
     assert findings(s) == []
     assert s.stock_count == 10 and s.pozzetti[0] is None and s.extra.restocked_from == (0,)
-    s = run(ev + [END("stock_exhausted")])
+    s = replayed(ev + [hand_ended("stock_exhausted")])
     assert [sc.breakdown["no_pozzetto"] for sc in s.results[0].scores] == [-100, -100]
 
 
 def test_seed_implicit_restock_by_the_draw():
     ev = play_out(game(ruleset="seed"), 0)
-    seat = run(ev).turn
+    seat = replayed(ev).turn
     pozzetto1 = ev[1]["pozzetti"][1]
-    s = run(ev + [D(seat, pozzetto1[0])])
+    s = replayed(ev + [draw(seat, pozzetto1[0])])
     assert findings(s) == []
     assert s.extra.restocked_from == (1,) and s.stock_count == 10
 
 
 def test_BUR_POZZ_2_discard_from_the_pozzetto_before_next_turn():
     # found in review: a discard is play from the pozzetto too (not ALL-TURN-1/2)
-    s = run(pgame(*CON_LO_SCARTO, X(0, "5D"), D(1, "KD"), X(1, "KD")))
+    s = replayed(pgame(*CON_LO_SCARTO, discard(0, "5D"), draw(1, "KD"), discard(1, "KD")))
     assert findings(s) == [
         (7, 1, 0, "BUR-POZZ-2", "Anna played 5♦ from the pozzetto taken with the discard before its next turn")
     ]
@@ -468,7 +503,7 @@ BRUNO_LEFT = (
 
 def test_legal_closing_full_breakdown():
     # melds 3♥..9♥ 45, 9 9 9 2 50, 5♦..8♦ 25, four aces 60, J♣ Q♣ K♣ 30 = 210; clean burraco 200; closing 100
-    s = run(closing())
+    s = replayed(closing())
     assert breakdowns(s) == [
         (
             510,
@@ -488,34 +523,42 @@ def test_legal_closing_full_breakdown():
 
 def test_BUR_CLOSE_3_wild_discard_reported_at_the_discard_and_kept_when_rewound():
     # the closing discard of the 2♦ is position 13; the referee rewinds to 12 at once, no hand_ended
-    moves = closing(draw="2D")[:-1]
-    s = run(moves + [restore(12)])
+    moves = closing(drawn="2D")[:-1]
+    s = replayed(moves + [restore(12)])
     assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
     assert s.hands[0] == ("2D",) and s.phase == "play"
     # legal twin: the natural 5♣ discarded, rewound the same way: nothing to report
-    assert findings(run(closing()[:-1] + [restore(12)])) == []
+    assert findings(replayed(closing()[:-1] + [restore(12)])) == []
 
 
 def test_BUR_CLOSE_3_meld_that_empties_the_hand_reported_at_the_meld_and_kept_when_rewound():
-    melds = [M(0, "c", ["4D", "5D", "6D", "7D", "8D"]), *PLAY_POZZETTO[1:]]
-    moves = closing(draw="4D", melds=melds, last=False)[:-1]
-    s = run(moves + [restore(11)])
+    melds = [meld(0, "c", ["4D", "5D", "6D", "7D", "8D"]), *PLAY_POZZETTO[1:]]
+    moves = closing(drawn="4D", melds=melds, last=False)[:-1]
+    s = replayed(moves + [restore(11)])
     assert findings(s) == [(12, 1, 0, "BUR-CLOSE-3", "Anna went out by melding the last card instead of discarding it")]
     assert s.hands[0] == ("JC", "QC", "KC")
     # legal twin: emptying the hand by melding before the side has its pozzetto is the al volo pick-up
-    al_volo = pgame(D(0, "10H"), M(0, "a", CLEAN + ["10H"]), M(0, "b", NINES), restore(3), stock=("10H", "KD"))
-    assert findings(run(al_volo)) == []
+    al_volo = pgame(draw(0, "10H"), meld(0, "a", CLEAN + ["10H"]), meld(0, "b", NINES), restore(3), stock=("10H", "KD"))
+    assert findings(replayed(al_volo)) == []
 
 
 def test_BUR_CLOSE_2_reported_at_the_closing_discard():
-    prefix = [D(0, "QH"), M(0, "a", CLEAN[:6]), M(0, "b", ["9D", "9S", "9C", "9H", "2C"]), X(0, "QH"), P(0, 0)]
-    s = run(closing(prefix=prefix)[:-1] + [restore(12)])
+    prefix = [
+        draw(0, "QH"),
+        meld(0, "a", CLEAN[:6]),
+        meld(0, "b", ["9D", "9S", "9C", "9H", "2C"]),
+        discard(0, "QH"),
+        pozzetto(0, 0),
+    ]
+    s = replayed(closing(prefix=prefix)[:-1] + [restore(12)])
     assert findings(s) == [(13, 1, 0, "BUR-CLOSE-2", "Anna went out without a burraco for Anna")]
 
 
 def test_no_closing_bonus_for_an_irregular_going_out():
     # BUR-CLOSE-1: the side never took its pozzetto: -100 and no +100 (never both)
-    s = run(pgame(D(0, "QH"), M(0, "a", CLEAN), M(0, "b", NINES), X(0, "QH"), END("went_out", 0)))
+    s = replayed(
+        pgame(draw(0, "QH"), meld(0, "a", CLEAN), meld(0, "b", NINES), discard(0, "QH"), hand_ended("went_out", 0))
+    )
     assert findings(s) == [(6, 1, 0, "BUR-CLOSE-1", "Anna went out without Anna's pozzetto")]
     assert breakdowns(s)[0] == (
         195,
@@ -530,8 +573,14 @@ def test_no_closing_bonus_for_an_irregular_going_out():
         },
     )
     # BUR-CLOSE-2: melds 3♥..8♥ 35, 9 9 9 9 2 60, 25 + 60 + 30 = 210, no burraco, no closing bonus
-    prefix = [D(0, "QH"), M(0, "a", CLEAN[:6]), M(0, "b", ["9D", "9S", "9C", "9H", "2C"]), X(0, "QH"), P(0, 0)]
-    s = run(closing(prefix=prefix))
+    prefix = [
+        draw(0, "QH"),
+        meld(0, "a", CLEAN[:6]),
+        meld(0, "b", ["9D", "9S", "9C", "9H", "2C"]),
+        discard(0, "QH"),
+        pozzetto(0, 0),
+    ]
+    s = replayed(closing(prefix=prefix))
     assert breakdowns(s)[0] == (
         210,
         {
@@ -545,7 +594,7 @@ def test_no_closing_bonus_for_an_irregular_going_out():
         },
     )
     # BUR-CLOSE-3 by a wild: melds 210 + the clean burraco, the 2♦ on the pile, no closing bonus
-    s = run(closing(draw="2D"))
+    s = replayed(closing(drawn="2D"))
     assert findings(s) == [(13, 1, 0, "BUR-CLOSE-3", "Anna went out by discarding a wild (2♦)")]
     assert breakdowns(s) == [
         (
@@ -601,11 +650,11 @@ STOCK_END_SCORES = [
 
 def test_BUR_STOCK_1_taking_the_pile_after_the_hand_ended():
     ev = stock_end()
-    before = run(ev)
+    before = replayed(ev)
     assert len(ev) - 1 == 123 and before.stock_count == 2 and before.turn == 1 and len(before.discard) == 62
     pile = list(before.discard)
     # Bruno takes the whole pile (62 cards) and discards: once BUR-STOCK-1, at the take
-    s = run(ev + [T(1, pile), X(1, "4D"), END("stock_exhausted")])
+    s = replayed(ev + [take(1, pile), discard(1, "4D"), hand_ended("stock_exhausted")])
     assert [f[:4] for f in findings(s)] == [(124, 1, 1, "BUR-STOCK-1")]
     assert findings(s)[0][4] == (
         "Bruno took the discard pile ("
@@ -613,7 +662,7 @@ def test_BUR_STOCK_1_taking_the_pile_after_the_hand_ended():
         + ") after the hand had ended at the stock's end (the discard at position 123 left the last two stock cards): play after it does not count"
     )
     # scored on the table after position 123 (the pile is not in Bruno's hand): the same as the legal twin that ends there
-    twin = run(ev + [END("stock_exhausted")])
+    twin = replayed(ev + [hand_ended("stock_exhausted")])
     assert findings(twin) == []
     assert breakdowns(s) == breakdowns(twin) == STOCK_END_SCORES
 
@@ -621,13 +670,13 @@ def test_BUR_STOCK_1_taking_the_pile_after_the_hand_ended():
 def test_BUR_STOCK_1_reported_once_and_kept_when_rewound():
     ev = stock_end()
     # Bruno draws J♥ from the last two, melds J♦ J♥ J♥ and discards: one finding, at the draw
-    late = [D(1, "JH"), M(1, "z", ["JD", "JH", "JH"]), X(1, "8C")]
-    s = run(ev + late + [restore(123)])
+    late = [draw(1, "JH"), meld(1, "z", ["JD", "JH", "JH"]), discard(1, "8C")]
+    s = replayed(ev + late + [restore(123)])
     assert findings(s) == [
         (124, 1, 1, "BUR-STOCK-1", "Bruno drew J♥ from the last two stock cards, which are never drawn")
     ]
     assert s.stock_count == 2 and s.melds == ()
-    s = run(ev + late + [END("stock_exhausted")])
+    s = replayed(ev + late + [hand_ended("stock_exhausted")])
     assert findings(s) == [
         (124, 1, 1, "BUR-STOCK-1", "Bruno drew J♥ from the last two stock cards, which are never drawn")
     ]
@@ -638,9 +687,9 @@ def test_BUR_STOCK_1_the_pozzetto_taken_with_the_ending_discard_counts_any_other
     # Anna draws the third-to-last card (122), melds her whole hand and empties it with the
     # discard at 125 that leaves two stock cards: she takes her pozzetto "then" (RULES.md, Pozzetto)
     ev = play_out(pgame(), 3)
-    card = run(ev).stock[0]
-    ev += [D(0, card), M(0, "a", CLEAN), M(0, "b", NINES), X(0, card)]
-    assert len(ev) - 1 == 125 and run(ev).stock_count == 2
+    card = replayed(ev).stock[0]
+    ev += [draw(0, card), meld(0, "a", CLEAN), meld(0, "b", NINES), discard(0, card)]
+    assert len(ev) - 1 == 125 and replayed(ev).stock_count == 2
     # Anna: melds 45 + 50, clean burraco 200, the pozzetto in hand J♣ Q♣ K♣ 8♦ 10 each, 5♦ 6♦ 7♦ 5 each, four aces 60 = -115
     anna = (
         180,
@@ -654,11 +703,11 @@ def test_BUR_STOCK_1_the_pozzetto_taken_with_the_ending_discard_counts_any_other
             "no_pozzetto": 0,
         },
     )
-    s = run(ev + [P(0, 0), END("stock_exhausted")])
+    s = replayed(ev + [pozzetto(0, 0), hand_ended("stock_exhausted")])
     assert findings(s) == []
     assert breakdowns(s) == [anna, BRUNO_LEFT]
     # Bruno's pozzetto after that discard is play after the end: BUR-STOCK-1 (not BUR-POZZ-1), and it does not count
-    s = run(ev + [P(0, 0), P(1, 1), END("stock_exhausted")])
+    s = replayed(ev + [pozzetto(0, 0), pozzetto(1, 1), hand_ended("stock_exhausted")])
     assert findings(s) == [
         (
             127,

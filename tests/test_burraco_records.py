@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from ledger.errors import RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.render import render_state
 from ledger.replay import validate
+from ledger.testing.records import burraco_started, findings, lines, replayed, stacked_deal
 from ledger.views import state_view
-from tests.test_burraco_support import deal, findings, run, start, text
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "burraco"
 ANNA = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "9D", "9S", "9C", "2C"]
@@ -20,11 +20,11 @@ BRUNO = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "8C"]
 
 
 def base(**kw):
-    return [start(2, **kw), deal([list(ANNA), list(BRUNO)], discard=["10D"], stock_top=["QH", "KD"])]
+    return [burraco_started(2, **kw), stacked_deal([list(ANNA), list(BRUNO)], up=["10D"], stock_top=["QH", "KD"])]
 
 
 def rejected(events_or_bytes) -> RecordError:
-    data = events_or_bytes if isinstance(events_or_bytes, bytes) else text(events_or_bytes)
+    data = events_or_bytes if isinstance(events_or_bytes, bytes) else lines(*events_or_bytes)
     with pytest.raises(RecordError) as info:
         validate(read_record(data))
     return info.value
@@ -32,7 +32,8 @@ def rejected(events_or_bytes) -> RecordError:
 
 def test_bad_card_is_rejected_with_line_field_and_rule():
     data = (
-        text(base()) + b'{"type":"card_drawn","seat":0,"card":"QH"}\n{"type":"card_discarded","seat":0,"card":"11H"}\n'
+        lines(*base())
+        + b'{"type":"card_drawn","seat":0,"card":"QH"}\n{"type":"card_discarded","seat":0,"card":"11H"}\n'
     )
     err = rejected(data)
     assert err.as_json() == {
@@ -100,7 +101,10 @@ def test_pozzetto_taken_twice_is_rejected():
 
 
 def test_pozzetto_cards_must_be_listed_somewhere():
-    ev = [start(2), deal([list(ANNA), list(BRUNO)], discard=["10D"], stock_top=["QH"], list_pozzetti=False)]
+    ev = [
+        burraco_started(2),
+        stacked_deal([list(ANNA), list(BRUNO)], up=["10D"], stock_top=["QH"], list_pozzetti=False),
+    ]
     ev += [
         {"type": "card_drawn", "seat": 0, "card": "QH"},
         {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ANNA[:7]},
@@ -123,7 +127,7 @@ def test_fibur_never_restocks():
 
 
 def test_partners_must_sit_opposite():
-    ev = start(4)
+    ev = burraco_started(4)
     ev["players"][1]["team"] = 0
     ev["players"][2]["team"] = 1
     err = rejected([ev])
@@ -131,20 +135,20 @@ def test_partners_must_sit_opposite():
 
 
 def test_players_option_must_match():
-    err = rejected([start(2, options={"players": 4})])
+    err = rejected([burraco_started(2, options={"players": 4})])
     assert (err.field, err.rule) == ("options.players", "REC-REF")
 
 
 def test_three_players_each_alone_and_four_without_teams():
-    s = run([start(3)])
+    s = replayed([burraco_started(3)])
     assert s.sides == (0, 1, 2) and s.totals == (0, 0, 0)
-    s = run([start(4, teams=False)])
+    s = replayed([burraco_started(4, teams=False)])
     assert s.sides == (0, 1, 0, 1)
 
 
 def test_deck_per_preset():
-    assert run([start(2)]).rules.deck()["JK"] == 4
-    assert sum(run([start(2, ruleset="seed")]).rules.deck().values()) == 106
+    assert replayed([burraco_started(2)]).rules.deck()["JK"] == 4
+    assert sum(replayed([burraco_started(2, ruleset="seed")]).rules.deck().values()) == 106
 
 
 def test_meld_label_and_views():

@@ -20,19 +20,19 @@ from click.testing import CliRunner
 
 from ledger import catalog, schema
 from ledger.audit import audit
-from ledger.catalog import VariantEntry
 from ledger.cards import pretty
+from ledger.catalog import VariantEntry
 from ledger.cli import cli
 from ledger.errors import RecordError
 from ledger.events import decode_event
-from ledger.records import read_record, write_record
+from ledger.record_files import read_record, write_record
 from ledger.rule_ids import RULE_IDS, RULES_BY_FAMILY
 from ledger.simulate import STRATEGIES, simulate_game
 from ledger.simulate.ramino import RaminoStrategy
 from ledger.state import TableState
+from ledger.testing.records import game_started, lines, ramino_deal
 from ledger.variants import REGISTRY, find_variant
 from ledger.variants.ramino import RaminoRules
-from tests.recordkit import game_started, lines, ramino_deal
 
 
 class ToyRules(RaminoRules):

@@ -1,7 +1,7 @@
 """The referee's desk in a real headless Chromium (issue 16), driven by Playwright.
 
 Each test serves a fresh SQLite store on 127.0.0.1 (werkzeug's threaded
-server, :func:`tests.livekit.serve`) holding ``fixtures/burraco/dispute.jsonl``
+server, :func:`ledger.testing.live.serve`) holding ``fixtures/burraco/dispute.jsonl``
 up to position 9 (unfinished: findings at 4, 5, 7, 8) and the whole record
 as ``bur-dispute-full`` (its ``position_restored`` at 11 rewinds moves 7–9).
 Chromium is Debian's ``/usr/bin/chromium``; without it (or Playwright) these
@@ -19,11 +19,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.store.application import open_app
+from ledger.testing.live import serve
 from ledger.tokens import TokenStore
 from replay_web import create_app
-from tests.livekit import serve
 
 pytestmark = pytest.mark.browser
 

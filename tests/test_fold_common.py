@@ -11,23 +11,15 @@ import pytest
 
 from ledger.audit import report
 from ledger.errors import LedgerError, PositionError, RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import Replayer, validate
-from tests.recordkit import game_started, lines, ramino_deal, ramino_game
-
-
-def run(data: bytes):
-    return validate(read_record(data))
+from ledger.testing.records import findings, game_started, lines, ramino_deal, ramino_game, replayed
 
 
 def rejected(data: bytes) -> dict:
     with pytest.raises(RecordError) as info:
-        run(data)
+        replayed(data)
     return info.value.as_json()
-
-
-def findings(data: bytes) -> list[tuple]:
-    return [(f.position, f.hand, f.seat, f.rule, f.message) for f in run(data).findings]
 
 
 D0 = {"type": "card_drawn", "seat": 0, "card": "6H"}
@@ -76,7 +68,7 @@ def test_REC_ORDER_legal_penalty_and_next_deal_after_hand_ended() -> None:
         ramino_deal(hand=2, dealer=0),
         {"type": "card_drawn", "seat": 1, "card": "6H"},
     )
-    state = run(data)
+    state = replayed(data)
     assert (state.hand, state.turn, state.phase, state.totals) == (2, 1, "play", (0, -10))
 
 
@@ -122,7 +114,7 @@ def test_REC_WHERE_meld_card_not_in_hand() -> None:
 
 
 def test_REC_WHERE_legal_moves_pass() -> None:
-    state = run(ramino_game(D0, M0, X0, {"type": "discard_taken", "seat": 1, "cards": ["QH"]}))
+    state = replayed(ramino_game(D0, M0, X0, {"type": "discard_taken", "seat": 1, "cards": ["QH"]}))
     assert state.findings == ()
     assert state.hands[1][-1] == "QH" and state.discard == ("6C",)
 
@@ -161,7 +153,7 @@ def test_REC_DECK_draw_of_a_card_already_in_play_with_unknown_stock() -> None:
 
 
 def test_REC_DECK_legal_draw_with_unknown_stock() -> None:
-    state = run(ramino_game({"type": "card_drawn", "seat": 0, "card": "KD"}, with_stock=False))
+    state = replayed(ramino_game({"type": "card_drawn", "seat": 0, "card": "KD"}, with_stock=False))
     assert state.stock is None and state.stock_count == 30 and state.hands[0][-1] == "KD"
 
 
@@ -209,7 +201,7 @@ def test_REC_REF_restore_outside_the_hand() -> None:
 def test_REC_REF_legal_restore_inside_the_hand() -> None:
     # Anna melds, the referee rewinds to just after her draw; she then discards instead.
     data = ramino_game(D0, M0, {"type": "position_restored", "target": 2, "reason": "meld retracted"}, X0)
-    state = run(data)
+    state = replayed(data)
     assert state.melds == () and len(state.hands[0]) == 10 and state.turn == 1 and state.findings == ()
 
 
@@ -240,7 +232,7 @@ def test_ALL_TURN_legal_turns_have_no_findings() -> None:
         {"type": "card_discarded", "seat": 1, "card": "7H"},
         {"type": "card_drawn", "seat": 0, "card": "KD"},
     )
-    state = run(data)
+    state = replayed(data)
     assert state.findings == () and state.turn == 0 and state.phase == "play"
 
 
@@ -343,7 +335,9 @@ def test_REC_REF_penalty_citing_an_unknown_rule_and_a_known_one() -> None:
         "rule": "REC-REF",
         "message": "unknown rule id 'NOPE-1': a penalty cites a RULES.md rule",
     }
-    assert run(ramino_game({"type": "penalty_assessed", "seat": 0, "points": -10, "rule": "RAM-DISC-1"})).totals == (
+    assert replayed(
+        ramino_game({"type": "penalty_assessed", "seat": 0, "points": -10, "rule": "RAM-DISC-1"})
+    ).totals == (
         -10,
         0,
     )
@@ -397,7 +391,7 @@ def test_ALL_TURN_1_out_of_turn_meld_is_one_finding_not_also_ALL_TURN_2() -> Non
         {"type": "card_discarded", "seat": 1, "card": "AS"},
     )
     assert findings(data)[1:] == [(3, 1, 1, "ALL-TURN-2", "Bruno discarded before drawing")]
-    assert run(data).turn == 0
+    assert replayed(data).turn == 0
 
 
 def test_REC_FORMAT_knocked_ending_outside_gin() -> None:

@@ -6,18 +6,17 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from ledger.variants.gin_deadwood import best_deadwood  # noqa: E402
 from ledger.openspiel_import import (
     card,
     convert_actions,
     convert_main,
     parse_history,
-    parse_input,
     play_gin,
     play_gin_state,
 )  # noqa: E402
-from ledger.records import read_record  # noqa: E402
+from ledger.record_files import read_record  # noqa: E402
 from ledger.replay import validate  # noqa: E402
+from ledger.variants.gin_deadwood import best_deadwood  # noqa: E402
 
 
 def _state(history):

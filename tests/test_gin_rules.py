@@ -9,16 +9,26 @@ Deal used throughout (seat 1 deals, seat 0 plays first):
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from ledger.errors import RecordError
-from ledger.events import decode_event
 from ledger.render import render_state
 from ledger.replay import replay
 from ledger.scoring import score_sheet
-from tests.recordkit import seat_findings
+from ledger.testing.records import (
+    decoded,
+    discard,
+    draw,
+    extend,
+    game_started,
+    hand_dealt,
+    hand_ended,
+    knocked,
+    meld,
+    take,
+    upcard_passed,
+)
+from ledger.testing.records import seat_findings as findings
 
 H0 = ["AS", "2S", "3S", "7C", "7D", "7H", "9H", "10H", "JH", "KC"]
 H1 = ["4S", "5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "8H"]
@@ -32,51 +42,12 @@ K_MELDS = [
 def rec(
     *lines: dict, ruleset: str = "standard", options: dict | None = None, hands=(H0, H1), upcard: str = "KD"
 ) -> list:
-    start = {
-        "type": "game_started",
-        "format": "rummy-ledger/1",
-        "game_id": "g",
-        "variant": "gin",
-        "ruleset": ruleset,
-        "players": [{"seat": 0, "name": "Anna"}, {"seat": 1, "name": "Bruno"}],
-    }
-    if options:
-        start["options"] = options
-    deal = {
-        "type": "hand_dealt",
-        "hand": 1,
-        "dealer": 1,
-        "hands": [list(hands[0]), list(hands[1])],
-        "discard": [upcard],
-    }
-    return [decode_event(json.dumps(d)) for d in (start, deal, *lines)]
+    start = game_started("gin", 2, game_id="g", ruleset=ruleset, options=options)
+    return decoded(start, hand_dealt(hands, up=[upcard]), *lines)
 
 
-def P(seat):  # noqa: N802 - reads like the record
-    return {"type": "upcard_passed", "seat": seat}
-
-
-def draw(seat, card):
-    return {"type": "card_drawn", "seat": seat, "card": card}
-
-
-def knock(seat, discard, melds, deadwood):
-    return {"type": "knocked", "seat": seat, "discard": discard, "melds": melds, "deadwood": deadwood}
-
-
-def lay(seat, meld, cards):
-    return {"type": "meld_laid", "seat": seat, "meld": meld, "cards": cards}
-
-
-def off(seat, meld, cards):
-    return {"type": "meld_extended", "seat": seat, "meld": meld, "cards": cards}
-
-
-END = {"type": "hand_ended", "reason": "knocked", "seat": 0}
-DEFENCE = [lay(1, "d1", ["4S", "5S", "6S"]), lay(1, "d2", ["QC", "QD", "QH"]), off(1, "k3", ["8H"])]
-
-
-findings = seat_findings
+END = hand_ended("knocked", 0)
+DEFENCE = [meld(1, "d1", ["4S", "5S", "6S"]), meld(1, "d2", ["QC", "QD", "QH"]), extend(1, "k3", ["8H"])]
 
 
 def hand_scores(events, hand: int = 0) -> list[tuple[int, dict]]:
@@ -88,20 +59,20 @@ def hand_scores(events, hand: int = 0) -> list[tuple[int, dict]]:
 
 def test_knock_with_defender_melds_and_layoff_knocker_scores_the_difference() -> None:
     # Anna draws 2♣, knocks with deadwood 2; Bruno melds and lays off 8♥: A♦ 2♦ 3♣ = 6 left. 6 - 2 = 4.
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END)
+    ev = rec(upcard_passed(0), upcard_passed(1), draw(0, "2C"), knocked(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END)
     assert findings(ev) == []
     assert hand_scores(ev) == [(4, {"deadwood_difference": 4}), (0, {})]
 
 
 def test_undercut_defender_scores_difference_plus_25() -> None:
     # Anna knocks with 9♣ (9); Bruno is left with 6: undercut, 9 - 6 + 25 = 28 to Bruno.
-    ev = rec(P(0), P(1), draw(0, "9C"), knock(0, "KC", K_MELDS, ["9C"]), *DEFENCE, END)
+    ev = rec(upcard_passed(0), upcard_passed(1), draw(0, "9C"), knocked(0, "KC", K_MELDS, ["9C"]), *DEFENCE, END)
     assert findings(ev) == []
     assert hand_scores(ev) == [(0, {}), (28, {"deadwood_difference": 3, "undercut_bonus": 25})]
 
 
 def test_equal_deadwood_is_an_undercut_in_standard_and_0_0_in_openspiel() -> None:
-    lines = (P(0), P(1), draw(0, "6C"), knock(0, "KC", K_MELDS, ["6C"]), *DEFENCE, END)
+    lines = (upcard_passed(0), upcard_passed(1), draw(0, "6C"), knocked(0, "KC", K_MELDS, ["6C"]), *DEFENCE, END)
     assert hand_scores(rec(*lines)) == [(0, {}), (25, {"deadwood_difference": 0, "undercut_bonus": 25})]
     assert hand_scores(rec(*lines, ruleset="openspiel")) == [(0, {}), (0, {})]
 
@@ -109,7 +80,7 @@ def test_equal_deadwood_is_an_undercut_in_standard_and_0_0_in_openspiel() -> Non
 def test_defender_without_declared_melds_counts_every_card() -> None:
     # Scoring uses the melds each seat declared: Bruno declares none, so all ten count:
     # 4+5+6+10+10+10+1+2+3+8 = 59; Anna knocked with 2♣: 59 - 2 = 57.
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), END)
+    ev = rec(upcard_passed(0), upcard_passed(1), draw(0, "2C"), knocked(0, "KC", K_MELDS, ["2C"]), END)
     assert findings(ev) == []
     assert hand_scores(ev) == [(57, {"deadwood_difference": 57}), (0, {})]
 
@@ -122,12 +93,12 @@ def test_gin_and_no_layoff_after_gin() -> None:
     # Anna draws 8♥, discards K♣: all ten melded. Bruno melds the queens and 4-5-6♠: A♦ 2♦ 3♣ 5♥ = 11 left.
     melds = K_MELDS[:2] + [{"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]}]
     ev = rec(
-        P(0),
-        P(1),
+        upcard_passed(0),
+        upcard_passed(1),
         draw(0, "8H"),
-        knock(0, "KC", melds, []),
-        lay(1, "d1", ["4S", "5S", "6S"]),
-        lay(1, "d2", ["QC", "QD", "QH"]),
+        knocked(0, "KC", melds, []),
+        meld(1, "d1", ["4S", "5S", "6S"]),
+        meld(1, "d2", ["QC", "QD", "QH"]),
         END,
         hands=(GIN_HAND, DEF_HAND),
     )
@@ -142,12 +113,12 @@ def test_GIN_LAY_1_layoff_after_gin_is_flagged_and_does_not_count() -> None:
         {"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]},
     ]
     ev = rec(
-        P(0),
-        P(1),
+        upcard_passed(0),
+        upcard_passed(1),
         draw(0, "8H"),
-        knock(0, "KC", melds, []),
-        lay(1, "d2", ["QC", "QD", "QH"]),
-        off(1, "k1", ["4S"]),
+        knocked(0, "KC", melds, []),
+        meld(1, "d2", ["QC", "QD", "QH"]),
+        extend(1, "k1", ["4S"]),
         END,
         hands=(GIN_HAND, DEF_HAND),
     )
@@ -160,8 +131,8 @@ def test_GIN_LAY_1_layoff_by_the_knocker() -> None:
     # Anna takes the 4♠ upcard, knocks (discard 2♣, deadwood 4♠), then lays the 4♠ off onto her own A♠ 2♠ 3♠.
     ev = rec(
         {"type": "discard_taken", "seat": 0, "cards": ["4S"]},
-        knock(0, "2C", K_MELDS, ["4S"]),
-        off(0, "k1", ["4S"]),
+        knocked(0, "2C", K_MELDS, ["4S"]),
+        extend(0, "k1", ["4S"]),
         END,
         hands=(H0[:9] + ["2C"], ["KC"] + H1[1:]),
         upcard="4S",
@@ -172,7 +143,14 @@ def test_GIN_LAY_1_layoff_by_the_knocker() -> None:
 
 
 def test_GIN_LAY_1_legal_layoff_by_the_defender() -> None:
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), off(1, "k3", ["8H"]), END)
+    ev = rec(
+        upcard_passed(0),
+        upcard_passed(1),
+        draw(0, "2C"),
+        knocked(0, "KC", K_MELDS, ["2C"]),
+        extend(1, "k3", ["8H"]),
+        END,
+    )
     assert findings(ev) == []
 
 
@@ -180,25 +158,34 @@ def test_GIN_LAY_1_legal_layoff_by_the_defender() -> None:
 
 
 def test_GIN_KNOCK_1_deadwood_above_the_knock_card() -> None:
-    ev = rec(P(0), P(1), draw(0, "QS"), knock(0, "QS", K_MELDS[:2], ["9H", "10H", "JH", "KC"]), END)
+    ev = rec(
+        upcard_passed(0), upcard_passed(1), draw(0, "QS"), knocked(0, "QS", K_MELDS[:2], ["9H", "10H", "JH", "KC"]), END
+    )
     assert findings(ev) == [
         (5, 0, "GIN-KNOCK-1", "Anna knocked with deadwood 39 (9♥ 10♥ J♥ K♣), above the knock card 10")
     ]
 
 
 def test_GIN_KNOCK_1_legal_at_exactly_the_knock_card() -> None:
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "2C", K_MELDS, ["KC"]), END)
+    ev = rec(upcard_passed(0), upcard_passed(1), draw(0, "2C"), knocked(0, "2C", K_MELDS, ["KC"]), END)
     assert findings(ev) == []  # K♣ = 10
 
 
 def test_GIN_KNOCK_1_respects_the_knock_card_option() -> None:
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), END, options={"knock_card": 1})
+    ev = rec(
+        upcard_passed(0),
+        upcard_passed(1),
+        draw(0, "2C"),
+        knocked(0, "KC", K_MELDS, ["2C"]),
+        END,
+        options={"knock_card": 1},
+    )
     assert findings(ev) == [(5, 0, "GIN-KNOCK-1", "Anna knocked with deadwood 2 (2♣), above the knock card 1")]
 
 
 def test_GIN_KNOCK_2_invalid_declared_meld() -> None:
     melds = [K_MELDS[0], {"meld": "k2", "cards": ["7C", "7D", "9H"]}, {"meld": "k3", "cards": ["7H", "10H", "JH"]}]
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", melds, ["2C"]), END)
+    ev = rec(upcard_passed(0), upcard_passed(1), draw(0, "2C"), knocked(0, "KC", melds, ["2C"]), END)
     assert findings(ev) == [
         (5, 0, "GIN-KNOCK-2", "declared meld k2 7♣ 7♦ 9♥: neither a set nor a sequence"),
         (5, 0, "GIN-KNOCK-2", "declared meld k3 7♥ 10♥ J♥: neither a set nor a sequence"),
@@ -207,7 +194,7 @@ def test_GIN_KNOCK_2_invalid_declared_meld() -> None:
 
 
 def test_GIN_KNOCK_2_declaration_that_is_not_the_hand() -> None:
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, []), END)
+    ev = rec(upcard_passed(0), upcard_passed(1), draw(0, "2C"), knocked(0, "KC", K_MELDS, []), END)
     assert findings(ev) == [
         (5, 0, "GIN-KNOCK-2", "Anna's knock leaves out 2♣: melds and deadwood must be exactly the ten cards held")
     ]
@@ -216,7 +203,7 @@ def test_GIN_KNOCK_2_declaration_that_is_not_the_hand() -> None:
 
 
 def test_GIN_KNOCK_2_legal_exact_declaration() -> None:
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), END)
+    ev = rec(upcard_passed(0), upcard_passed(1), draw(0, "2C"), knocked(0, "KC", K_MELDS, ["2C"]), END)
     assert findings(ev) == []
 
 
@@ -236,7 +223,7 @@ def test_GIN_DISC_1_legal_in_openspiel_and_for_another_card() -> None:
 
 
 def test_GIN_DISC_1_applies_to_the_knock_discard() -> None:
-    ev = rec(TAKE_UP, knock(0, "KD", K_MELDS, ["KC"]), END)
+    ev = rec(TAKE_UP, knocked(0, "KD", K_MELDS, ["KC"]), END)
     assert findings(ev) == [(3, 0, "GIN-DISC-1", "Anna discarded K♦, the card just taken from the discard pile")]
 
 
@@ -245,7 +232,7 @@ def test_GIN_DISC_1_applies_to_the_knock_discard() -> None:
 
 def test_upcard_offer_dealer_may_take_after_the_non_dealer_passes() -> None:
     ev = rec(
-        P(0),
+        upcard_passed(0),
         {"type": "discard_taken", "seat": 1, "cards": ["KD"]},
         {"type": "card_discarded", "seat": 1, "card": "8H"},
         draw(0, "2C"),
@@ -255,14 +242,16 @@ def test_upcard_offer_dealer_may_take_after_the_non_dealer_passes() -> None:
 
 
 def test_upcard_passed_out_of_turn_and_outside_the_offer() -> None:
-    assert findings(rec(P(1))) == [(2, 1, "ALL-TURN-1", "Bruno passed the upcard out of turn: it was Anna's turn")]
+    assert findings(rec(upcard_passed(1))) == [
+        (2, 1, "ALL-TURN-1", "Bruno passed the upcard out of turn: it was Anna's turn")
+    ]
     with pytest.raises(RecordError) as info:
-        replay(rec(P(0), P(1), P(0)))
+        replay(rec(upcard_passed(0), upcard_passed(1), upcard_passed(0)))
     assert (info.value.rule, info.value.position) == ("REC-ORDER", 4)
 
 
 def test_play_after_the_knock_other_than_melds_is_out_of_turn() -> None:
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), draw(1, "4C"))
+    ev = rec(upcard_passed(0), upcard_passed(1), draw(0, "2C"), knocked(0, "KC", K_MELDS, ["2C"]), draw(1, "4C"))
     assert findings(ev) == [
         (6, 1, "ALL-TURN-1", "Bruno drew after Anna knocked: only the defender's melds and lay-offs remain")
     ]
@@ -270,7 +259,7 @@ def test_play_after_the_knock_other_than_melds_is_out_of_turn() -> None:
 
 def test_hand_ended_knocked_without_a_knock_is_rejected() -> None:
     with pytest.raises(RecordError) as info:
-        replay(rec(P(0), P(1), END))
+        replay(rec(upcard_passed(0), upcard_passed(1), END))
     assert info.value.rule == "REC-ORDER"
 
 
@@ -283,7 +272,7 @@ def test_wall_is_a_0_0_draw() -> None:
         for s in "CDHS"
         if r + s not in used
     ]
-    lines = [P(0), P(1)]
+    lines = [upcard_passed(0), upcard_passed(1)]
     for i, c in enumerate(rest[:29]):
         lines += [draw(i % 2, c), {"type": "card_discarded", "seat": i % 2, "card": c}]
     ev = rec(*lines, {"type": "hand_ended", "reason": "stock_exhausted"})
@@ -300,7 +289,14 @@ def test_big_gin_standard_31_and_openspiel_plain_gin() -> None:
         K_MELDS[1],
         {"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]},
     ]
-    lines = (P(0), P(1), draw(0, "8H"), knock(0, "4S", melds, []), lay(1, "d1", ["QC", "QD", "QH"]), END)
+    lines = (
+        upcard_passed(0),
+        upcard_passed(1),
+        draw(0, "8H"),
+        knocked(0, "4S", melds, []),
+        meld(1, "d1", ["QC", "QD", "QH"]),
+        END,
+    )
     # Bruno: 5+6+8+8+2+5+10 = 44 after the queens
     assert hand_scores(rec(*lines, hands=(big, dfd), upcard="KC")) == [
         (75, {"deadwood_difference": 44, "big_gin_bonus": 31}),
@@ -315,21 +311,29 @@ def test_big_gin_standard_31_and_openspiel_plain_gin() -> None:
 def test_game_to_target_with_game_and_box_bonuses() -> None:
     # hand 1: Anna knocks (2) vs Bruno 6 -> Anna 4. hand 2 (Anna deals, Bruno first): Bruno goes gin: 11 + 25 = 36,
     # 4 + ... Bruno 36 >= target 30: game bonus 100 + box 25 (one hand won); Anna's box 25.
-    ev = rec(P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END, options={"target": 30})
+    ev = rec(
+        upcard_passed(0),
+        upcard_passed(1),
+        draw(0, "2C"),
+        knocked(0, "KC", K_MELDS, ["2C"]),
+        *DEFENCE,
+        END,
+        options={"target": 30},
+    )
     hand2 = {"type": "hand_dealt", "hand": 2, "dealer": 0, "hands": [DEF_HAND, GIN_HAND], "discard": ["KD"]}
     melds = K_MELDS[:2] + [{"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]}]
     more = [
         hand2,
-        P(1),
-        P(0),
+        upcard_passed(1),
+        upcard_passed(0),
         draw(1, "8H"),
-        knock(1, "KC", melds, []),
-        lay(0, "d1", ["4S", "5S", "6S"]),
-        lay(0, "d2", ["QC", "QD", "QH"]),
+        knocked(1, "KC", melds, []),
+        meld(0, "d1", ["4S", "5S", "6S"]),
+        meld(0, "d2", ["QC", "QD", "QH"]),
         {"type": "hand_ended", "reason": "knocked", "seat": 1},
         {"type": "game_ended", "reason": "target_reached"},
     ]
-    ev = ev + [decode_event(json.dumps(d)) for d in more]
+    ev = ev + decoded(*more)
     assert findings(ev) == []
     sheet = score_sheet(replay(ev)).to_json()
     assert [[(s["points"], s["breakdown"]) for s in h["scores"]] for h in sheet["hands"]] == [
@@ -346,7 +350,7 @@ def test_game_to_target_with_game_and_box_bonuses() -> None:
 
 
 def test_show_displays_best_deadwood_for_every_seat() -> None:
-    state = replay(rec(P(0), P(1), draw(0, "2C")))
+    state = replay(rec(upcard_passed(0), upcard_passed(1), draw(0, "2C")))
     text = render_state(state)
     assert "Anna: best deadwood 2, could knock (discarding K♣)" in text
     assert "Bruno: best deadwood 14, could not knock" in text
@@ -364,14 +368,6 @@ STOCK = [
 ]
 
 
-def discard(seat, card):
-    return {"type": "card_discarded", "seat": seat, "card": card}
-
-
-def take(seat, card):
-    return {"type": "discard_taken", "seat": seat, "cards": [card]}
-
-
 AVOID = ("3D", "9S", "2C")  # kept in the stock by to_the_wall (all but ``last``)
 
 
@@ -379,7 +375,7 @@ def to_the_wall(last: str = "3D", draws: int = 29) -> list[dict]:
     """Both pass; then ``draws`` stock cards (the last one ``last``), each discarded again at once.
     29 draws: positions 4..61, the discard at 61 (Anna's) leaves two stock cards (two of 3♦ 9♠ 2♣)."""
     order = [c for c in STOCK if c not in AVOID][: draws - 1] + [last]
-    lines = [P(0), P(1)]
+    lines = [upcard_passed(0), upcard_passed(1)]
     for i, c in enumerate(order):
         lines += [draw(i % 2, c), discard(i % 2, c)]
     return lines
@@ -391,11 +387,11 @@ B_MELDS = [
     {"meld": "k2", "cards": ["QC", "QD", "QH"]},
     {"meld": "k3", "cards": ["AD", "2D", "3D"]},
 ]
-B_KNOCK = knock(1, "8H", B_MELDS, ["3C"])
+B_KNOCK = knocked(1, "8H", B_MELDS, ["3C"])
 A_DEFENCE = [
-    lay(0, "d1", ["AS", "2S", "3S"]),
-    lay(0, "d2", ["7C", "7D", "7H"]),
-    lay(0, "d3", ["9H", "10H", "JH"]),
+    meld(0, "d1", ["AS", "2S", "3S"]),
+    meld(0, "d2", ["7C", "7D", "7H"]),
+    meld(0, "d3", ["9H", "10H", "JH"]),
 ]  # K♣ (10) left
 B_END = {"type": "hand_ended", "reason": "knocked", "seat": 1}
 WALL_END = {"type": "hand_ended", "reason": "stock_exhausted"}
@@ -423,7 +419,7 @@ def test_GIN_WALL_1_standard_draw_past_the_wall_then_a_knock_scores_0_0() -> Non
 def test_GIN_WALL_1_standard_legal_twins_knock_on_the_third_last_card_and_stock_exhausted() -> None:
     # 28 draws leave three stock cards; Anna draws 2♣ (the third-last, position 60) and knocks at 61: legal.
     # Bruno melds and lays off 8♥: A♦ 2♦ 3♣ = 6 left; 6 - 2 = 4.
-    ev = rec(*to_the_wall(last="9S", draws=28), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END)
+    ev = rec(*to_the_wall(last="9S", draws=28), draw(0, "2C"), knocked(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END)
     assert replay(ev[:61]).stock_count == 2
     assert findings(ev) == []
     assert hand_scores(ev) == [(4, {"deadwood_difference": 4}), (0, {})]
@@ -455,7 +451,7 @@ def test_GIN_WALL_1_is_reported_once_and_later_faults_do_not_count() -> None:
         draw(1, "3D"),
         discard(1, "3D"),
         draw(0, "2C"),
-        knock(0, "KC", K_MELDS[:2], ["9H", "10H", "JH", "2C"]),
+        knocked(0, "KC", K_MELDS[:2], ["9H", "10H", "JH", "2C"]),
         END,
     ]
     assert [(p, s, r) for p, s, r, _ in findings(rec(*lines))] == [(62, 1, "GIN-WALL-1")]
@@ -542,8 +538,8 @@ def repeated_moves(second_discard: str = "2C") -> list[dict]:
     """Anna draws 2♣ and discards it (4, 5); Bruno takes it and gives it back (6, 7); Anna takes it (8) and
     discards ``second_discard`` (9): with 2♣ that is the second turn in a row of the repeated-move rule."""
     return [
-        P(0),
-        P(1),
+        upcard_passed(0),
+        upcard_passed(1),
         draw(0, "2C"),
         discard(0, "2C"),
         take(1, "2C"),
@@ -590,7 +586,7 @@ CYCLE = ("KC", "8H", "2C")
 def upcard_draws(n: int) -> list[dict]:
     """Anna draws 2♣ and discards K♣ (4, 5); then ``n`` upcard draws after the first turn, take k at 6 + 2k,
     each followed by the discard of another card (never the one just taken): K♣ 8♥ 2♣ go round."""
-    lines = [P(0), P(1), draw(0, "2C"), discard(0, "KC")]
+    lines = [upcard_passed(0), upcard_passed(1), draw(0, "2C"), discard(0, "KC")]
     for k in range(n):
         seat = 1 - k % 2
         lines += [take(seat, CYCLE[k % 3]), discard(seat, CYCLE[(k + 1) % 3])]
@@ -630,7 +626,7 @@ def test_GIN_STALL_1_legal_twins_of_the_upcard_cap() -> None:
 
 # --- option oklahoma ------------------------------------------------------------------------------
 
-KNOCK_2C = (P(0), P(1), draw(0, "2C"), knock(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END)
+KNOCK_2C = (upcard_passed(0), upcard_passed(1), draw(0, "2C"), knocked(0, "KC", K_MELDS, ["2C"]), *DEFENCE, END)
 
 
 def test_oklahoma_an_ace_upcard_allows_gin_only() -> None:
@@ -646,10 +642,10 @@ def test_oklahoma_an_ace_upcard_allows_gin_only() -> None:
         ]
     gin = K_MELDS[:2] + [{"meld": "k3", "cards": ["8H", "9H", "10H", "JH"]}]
     ev = rec(
-        P(0),
-        P(1),
+        upcard_passed(0),
+        upcard_passed(1),
         draw(0, "8H"),
-        knock(0, "KC", gin, []),
+        knocked(0, "KC", gin, []),
         END,
         hands=(GIN_HAND, DEF_HAND),
         upcard="AH",
@@ -669,13 +665,13 @@ def test_oklahoma_the_upcard_value_is_the_limit_and_scores_are_not_doubled() -> 
 
 
 def test_oklahoma_limit_in_the_view_and_per_hand() -> None:
-    state = replay(rec(P(0), P(1), draw(0, "2C"), options={"oklahoma": True}, upcard="AH"))
+    state = replay(rec(upcard_passed(0), upcard_passed(1), draw(0, "2C"), options={"oklahoma": True}, upcard="AH"))
     assert state.extra.limit == 0
     assert "Anna: best deadwood 2, could not knock" in render_state(state)
     hand2 = {"type": "hand_dealt", "hand": 2, "dealer": 0, "hands": [H1, H0], "discard": ["5C"]}
-    ev = rec(P(0), {"type": "hand_ended", "reason": "abandoned"}, options={"oklahoma": True}, upcard="AH") + [
-        decode_event(json.dumps(hand2))
-    ]
+    ev = rec(
+        upcard_passed(0), {"type": "hand_ended", "reason": "abandoned"}, options={"oklahoma": True}, upcard="AH"
+    ) + decoded(hand2)
     assert replay(ev).extra.limit == 5
 
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from ledger.variants import gin_deadwood as gd
 from ledger.cards import standard_deck
 from ledger.projections.rows import undone_positions
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import Replayer, validate
 from ledger.state import Log
+from ledger.testing.games import gin_stock_hog, turn_spam
+from ledger.variants import gin_deadwood as gd
 from tests.costkit import rummy
-from tests.hostile_records import gin_stock_hog, turn_spam
 
 # --- item 1: findings are shared between states, not copied ------------------------
 

@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 from ledger.projections.tables import TABLES
-from ledger.store.application import LedgerApp, open_app
+from ledger.store.application import open_app
 from tests.conftest import record_bytes
 from tests.costkit import CLI, ROOT
 

@@ -15,10 +15,8 @@ import random
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from ledger.errors import GameConflictError, RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,6 +1,6 @@
 """The viewer in Italian, the report from the game page and the print
 stylesheet, in a real headless Chromium (Playwright, Debian's
-``/usr/bin/chromium``) against a real server (:func:`tests.livekit.serve`).
+``/usr/bin/chromium``) against a real server (:func:`ledger.testing.live.serve`).
 
 Scenario: ``fixtures/burraco/dispute.jsonl`` (bur-dispute, Anna v Bruno,
 findings at 4, 5, 7, 8, 15, 17; a penalty of −50 to Bruno at 10, a
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from ledger.records import read_record
+from ledger.record_files import read_record
+from ledger.testing.live import serve
 from replay_web import create_app
 from replay_web.store import RecordStore
-from tests.livekit import serve
 from tests.test_desk_browser import browser  # noqa: F401  (the module's Chromium, launched once)
 from tests.test_report import _pdf_text, pdf_tools  # noqa: F401  (pdftotext / pdfinfo, A4 checked)
 

@@ -4,7 +4,7 @@ an unfinished game.
 
 Every test starts the Flask app on 127.0.0.1 on a free port (werkzeug's
 threaded server) over a real SQLite file, creates tokens with the CLI's
-:class:`ledger.tokens.TokenStore`, and talks HTTP (:mod:`tests.livekit`).
+:class:`ledger.tokens.TokenStore`, and talks HTTP (:mod:`ledger.testing.live`).
 The game is ``tests/webgames.small_game`` (classic Ramino): RAM-DISC-1 at
 position 6, ALL-SCORE-1 at 12, the referee's penalty at 13 (Bruno -10),
 game_ended at 18.
@@ -24,9 +24,10 @@ import pytest
 
 from ledger.events import encode_event
 from ledger.store.application import open_app
+from ledger.testing.live import Stream, call, serve
 from ledger.tokens import TokenStore
 from replay_web import create_app
-from tests.livekit import Stream, call, serve
+from tests.conftest import REPO
 from tests.webgames import small_game
 
 EVENTS = small_game("live-1", meta={"tournament": "Club night", "table": "3"})
@@ -46,7 +47,7 @@ class Live:
         return call("GET", self.url + path, token=self.tokens.get(token, token) if token else None, **kw)
 
     def append(self, position: int, token: str = "recorder"):  # type: ignore[no-untyped-def]
-        return self.post(f"/api/games/live-1/events", LINES[position], token, headers={"If-Match": f'"{position}"'})
+        return self.post("/api/games/live-1/events", LINES[position], token, headers={"If-Match": f'"{position}"'})
 
     def length(self, game_id: str = "live-1") -> int:
         return call("GET", f"{self.url}/api/games/{game_id}", token=self.tokens["admin"])[2]["game"]["events"]
@@ -270,27 +271,29 @@ def test_racing_processes_store_the_record_exactly_once(live: Live) -> None:
     """Four processes each try to append the whole record, position by
     position, retrying after a 409: the stored game is the record, once."""
     started(live)
-    script = textwrap.dedent(f"""
+    script = textwrap.dedent("""
         import sys
-        sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
-        from tests.livekit import call
+        from ledger.testing.live import call
         from tests.test_live_api import LINES
         url, token = sys.argv[1], sys.argv[2]
         wins = conflicts = 0
         p = 1
         while p < 13:
-            status, headers, body = call("POST", url + "/api/games/live-1/events", LINES[p], token=token, headers={{"If-Match": '"%d"' % p}})
+            status, headers, body = call("POST", url + "/api/games/live-1/events", LINES[p], token=token, headers={"If-Match": '"%d"' % p})
             if status == 201:
                 wins += 1; p += 1
             elif status == 409:
                 conflicts += 1; p = body["error"]["length"]
             else:
-                raise SystemExit(f"unexpected {{status}} {{body}}")
+                raise SystemExit(f"unexpected {status} {body}")
         print(wins, conflicts)
     """)
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", script, live.url, live.tokens["recorder"]], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", script, live.url, live.tokens["recorder"]],
+            cwd=REPO,  # the checkout: -c puts the working folder on the path, for tests.test_live_api
+            stdout=subprocess.PIPE,
+            text=True,
         )
         for _ in range(4)
     ]
@@ -457,7 +460,7 @@ def test_no_token_in_the_access_log(live: Live, caplog: pytest.LogCaptureFixture
 
 
 def test_no_token_in_gunicorns_access_log(tmp_path: Path) -> None:
-    from tests.livekit import gunicorn
+    from ledger.testing.live import gunicorn
 
     db = str(tmp_path / "g.db")
     ledger = open_app(db)

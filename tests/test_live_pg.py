@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.livekit import REPO, Stream, call, gunicorn
+from ledger.testing.live import Stream, call, gunicorn
+from tests.conftest import REPO
 from tests.test_live_api import LINES
 
 pytestmark = pytest.mark.postgres

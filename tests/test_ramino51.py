@@ -1,7 +1,7 @@
 """Ramino 51 as on ClubdelGioco (RULES.md "Ramino 51"): every R51-* rule id
 triggered and in a legal case, the opening, penalty scoring, elimination.
 
-The scenario helpers are tools/threshold_scenarios.py (``deal`` fills each hand with
+The scenario helpers are ledger/testing/records.py (``filled_deal`` fills each hand with
 cards named nowhere else in the hand). Positions: ``game_started`` 0, the
 first ``hand_dealt`` 1, the first play 2. Anna (seat 0) plays first.
 """
@@ -13,12 +13,8 @@ import functools
 import pytest
 
 from ledger.scoring import score_sheet
-from tests.recordkit import findings_of
-from tools.threshold_scenarios import deal, discard, draw, extend, meld, swap, take, went_out
-from tools.threshold_scenarios import play as _play
-
-
-findings = findings_of
+from ledger.testing.records import discard, draw, extend, filled_deal, findings, meld, swap, take, went_out
+from ledger.testing.records import play as _play
 
 
 def hand_scores(state, hand: int = 1) -> list[tuple[int, int, dict]]:
@@ -32,7 +28,7 @@ OPEN_51 = "KS KH KC 6H 7H 8H"
 
 def first_turns(anna: str = OPEN_51 + " 2D", bruno: str = "9C", **kw) -> list[dict]:
     """Both seats draw and discard in their first turn (positions 2–5)."""
-    return [deal(anna, bruno, up="10C", **kw), draw(0, "QD"), discard(0, "QD"), draw(1, "4S"), discard(1, "9C")]
+    return [filled_deal(anna, bruno, up="10C", **kw), draw(0, "QD"), discard(0, "QD"), draw(1, "4S"), discard(1, "9C")]
 
 
 def opening() -> list[dict]:
@@ -44,7 +40,7 @@ def opening() -> list[dict]:
 
 
 def test_R51_PILE_1_and_PILE_2_take_in_first_turn_not_melded() -> None:
-    state = play([deal("KD", up="10C"), take(0, "10C"), discard(0, "KD")])
+    state = play([filled_deal("KD", up="10C"), take(0, "10C"), discard(0, "KD")])
     assert findings(state) == [
         (2, 1, 0, "R51-PILE-1", "Anna took 10♣ from the discard pile in its first turn"),
         (3, 1, 0, "R51-PILE-2", "Anna took 10♣ from the discard pile and did not meld it in the same turn"),
@@ -71,7 +67,13 @@ def test_R51_PILE_1_PILE_2_legal_second_turn_take_melded() -> None:
 
 def test_R51_OPEN_1_melding_in_the_first_turn() -> None:
     state = play(
-        [deal(OPEN_51 + " 2D"), draw(0, "3C"), meld(0, "a", "KS KH KC"), meld(0, "b", "6H 7H 8H"), discard(0, "2D")]
+        [
+            filled_deal(OPEN_51 + " 2D"),
+            draw(0, "3C"),
+            meld(0, "a", "KS KH KC"),
+            meld(0, "b", "6H 7H 8H"),
+            discard(0, "2D"),
+        ]
     )
     assert findings(state) == [(5, 1, 0, "R51-OPEN-1", "Anna melded in its first turn")]
 
@@ -321,7 +323,7 @@ def test_score_cards_joker_doubles_unopened_100() -> None:
     # 3 players; Anna opens with exactly 51 and goes out in her next turn; Bruno
     # opened (59) and keeps A♣ K♦ 7♣ 2♠ 5♣ 4♠ JK JK; Carla never opens
     events = [
-        deal(
+        filled_deal(
             ANNA,
             "9C QS QH QC 9S 10S JS AC KD 7C 2S JK JK 5C",
             "2H 3H 4H 6D 7D 10H JC QD KC AD 8C 3C 4C 5S",
@@ -359,7 +361,7 @@ def test_score_cards_joker_doubles_unopened_100() -> None:
 def all_at_once() -> list[dict]:
     """Anna goes out all at once in her second turn; nobody had melded."""
     return [
-        deal(ANNA, "9C", up="JH"),
+        filled_deal(ANNA, "9C", up="JH"),
         draw(0, "QD"),
         discard(0, "QD"),
         draw(1, "4S"),
@@ -389,9 +391,9 @@ def test_elimination_option_201() -> None:
 
 
 def test_R51_hand_size_option_and_players() -> None:
-    state = play([deal("KD", up="2C")], players=6, options={"hand_size": 13}, size=13)
+    state = play([filled_deal("KD", up="2C")], players=6, options={"hand_size": 13}, size=13)
     assert findings(state) == []
-    state = play([deal("KD", up="2C")], players=2, size=13)
+    state = play([filled_deal("KD", up="2C")], players=2, size=13)
     assert [f[3] for f in findings(state)] == ["ALL-DEAL-1", "ALL-DEAL-1"]
     with pytest.raises(Exception, match="ruleset"):
         play([], ruleset="fisca")

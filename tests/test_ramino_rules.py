@@ -6,59 +6,21 @@ Seat 1 deals; seat 0 (Anna) plays first.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from ledger.errors import RecordError
-from ledger.events import decode_event
 from ledger.replay import replay
 from ledger.scoring import score_sheet
-from tests.recordkit import seat_findings
+from ledger.testing.records import decoded, discard, draw, game_started, hand_dealt, meld, went_out
+from ledger.testing.records import seat_findings as findings
 
 H0 = ["AS", "2S", "3S", "7C", "7D", "7H", "9H", "10H", "JH", "KC"]
 H1 = ["4S", "5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "5H"]  # 4+5+6+30+1+2+3+5 = 56
-NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
 
 
 def rec(*lines: dict, ruleset: str = "seed", options: dict | None = None, hands=(H0, H1), upcard: str = "KD") -> list:
-    start = {
-        "type": "game_started",
-        "format": "rummy-ledger/1",
-        "game_id": "r",
-        "variant": "ramino",
-        "ruleset": ruleset,
-        "players": [{"seat": i, "name": NAMES[i]} for i in range(len(hands))],
-    }
-    if options:
-        start["options"] = options
-    deal = {
-        "type": "hand_dealt",
-        "hand": 1,
-        "dealer": 1 % len(hands),
-        "hands": [list(h) for h in hands],
-        "discard": [upcard],
-    }
-    return [decode_event(json.dumps(d)) for d in (start, deal, *lines)]
-
-
-def draw(seat, card):
-    return {"type": "card_drawn", "seat": seat, "card": card}
-
-
-def disc(seat, card):
-    return {"type": "card_discarded", "seat": seat, "card": card}
-
-
-def lay(seat, meld, cards):
-    return {"type": "meld_laid", "seat": seat, "meld": meld, "cards": cards}
-
-
-def out(seat):
-    return {"type": "hand_ended", "reason": "went_out", "seat": seat}
-
-
-findings = seat_findings
+    start = game_started("ramino", len(hands), game_id="r", ruleset=ruleset, options=options)
+    return decoded(start, hand_dealt(hands, up=[upcard], dealer=1 % len(hands)), *lines)
 
 
 def scores(events, hand: int = 0) -> list[tuple[int, dict]]:
@@ -67,11 +29,11 @@ def scores(events, hand: int = 0) -> list[tuple[int, dict]]:
 
 MANO = [
     draw(0, "8H"),
-    lay(0, "a", ["AS", "2S", "3S"]),
-    lay(0, "b", ["7C", "7D", "7H"]),
-    lay(0, "c", ["8H", "9H", "10H", "JH"]),
-    disc(0, "KC"),
-    out(0),
+    meld(0, "a", ["AS", "2S", "3S"]),
+    meld(0, "b", ["7C", "7D", "7H"]),
+    meld(0, "c", ["8H", "9H", "10H", "JH"]),
+    discard(0, "KC"),
+    went_out(0),
 ]
 
 
@@ -88,15 +50,15 @@ def test_chiudere_in_mano_doubles_the_collected_hands() -> None:
 def test_going_out_after_an_earlier_meld_is_not_rummy() -> None:
     ev = rec(
         draw(0, "8H"),
-        lay(0, "a", ["AS", "2S", "3S"]),
-        disc(0, "KC"),
+        meld(0, "a", ["AS", "2S", "3S"]),
+        discard(0, "KC"),
         draw(1, "4C"),
-        disc(1, "4C"),
+        discard(1, "4C"),
         draw(0, "2C"),
-        lay(0, "b", ["7C", "7D", "7H"]),
-        lay(0, "c", ["8H", "9H", "10H", "JH"]),
-        disc(0, "2C"),
-        out(0),
+        meld(0, "b", ["7C", "7D", "7H"]),
+        meld(0, "c", ["8H", "9H", "10H", "JH"]),
+        discard(0, "2C"),
+        went_out(0),
     )
     assert findings(ev) == []
     assert scores(ev) == [(56, {"hands_collected": 56, "rummy_double": 0}), (0, {})]
@@ -107,10 +69,10 @@ OUT_H0 = ["AS", "2S", "3S", "4S", "7C", "7D", "7H", "9H", "10H", "JH"]
 OUT_H1 = ["5S", "6S", "QC", "QD", "QH", "AD", "2D", "3C", "5H", "KD"]  # 5+6+30+1+2+3+5+10 = 62
 MELD_OUT = [
     draw(0, "8H"),
-    lay(0, "a", ["AS", "2S", "3S", "4S"]),
-    lay(0, "b", ["7C", "7D", "7H"]),
-    lay(0, "c", ["8H", "9H", "10H", "JH"]),
-    out(0),
+    meld(0, "a", ["AS", "2S", "3S", "4S"]),
+    meld(0, "b", ["7C", "7D", "7H"]),
+    meld(0, "c", ["8H", "9H", "10H", "JH"]),
+    went_out(0),
 ]
 
 
@@ -155,17 +117,17 @@ def test_RAM_OUT_1_legal_going_out_by_discard_in_seed() -> None:
 
 # --- RAM-DISC-1 -------------------------------------------------------------------------------------
 def test_RAM_DISC_1_discarding_the_card_just_taken() -> None:
-    ev = rec({"type": "discard_taken", "seat": 0, "cards": ["KD"]}, disc(0, "KD"))
+    ev = rec({"type": "discard_taken", "seat": 0, "cards": ["KD"]}, discard(0, "KD"))
     assert findings(ev) == [(3, 0, "RAM-DISC-1", "Anna discarded K♦, the card just taken from the discard pile")]
 
 
 def test_RAM_DISC_1_legal_other_card_or_stock_card() -> None:
-    assert findings(rec({"type": "discard_taken", "seat": 0, "cards": ["KD"]}, disc(0, "KC"))) == []
-    assert findings(rec(draw(0, "4C"), disc(0, "4C"))) == []
+    assert findings(rec({"type": "discard_taken", "seat": 0, "cards": ["KD"]}, discard(0, "KC"))) == []
+    assert findings(rec(draw(0, "4C"), discard(0, "4C"))) == []
 
 
 # --- RAM-MELD-1 -------------------------------------------------------------------------------------
-TWO_MELDS = [draw(0, "8C"), lay(0, "a", ["AS", "2S", "3S"]), lay(0, "b", ["7C", "7D", "7H"]), disc(0, "KC")]
+TWO_MELDS = [draw(0, "8C"), meld(0, "a", ["AS", "2S", "3S"]), meld(0, "b", ["7C", "7D", "7H"]), discard(0, "KC")]
 
 
 def test_RAM_MELD_1_more_new_melds_than_allowed() -> None:
@@ -188,11 +150,17 @@ def test_hand_sizes_by_player_count() -> None:
 
 def test_ace_high_sequence_needs_the_option() -> None:
     hands = (["QS", "KS", "AS", "7C", "7D", "7H", "9H", "10H", "JH", "KC"], H1)
-    ev = rec(draw(0, "8C"), lay(0, "a", ["QS", "KS", "AS"]), disc(0, "8C"), hands=hands)
+    ev = rec(draw(0, "8C"), meld(0, "a", ["QS", "KS", "AS"]), discard(0, "8C"), hands=hands)
     assert findings(ev) == [(3, 0, "ALL-MELD-1", "meld a Q♠ K♠ A♠: an ace high where only ace low is allowed")]
     assert (
         findings(
-            rec(draw(0, "8C"), lay(0, "a", ["QS", "KS", "AS"]), disc(0, "8C"), hands=hands, options={"ace_high": True})
+            rec(
+                draw(0, "8C"),
+                meld(0, "a", ["QS", "KS", "AS"]),
+                discard(0, "8C"),
+                hands=hands,
+                options={"ace_high": True},
+            )
         )
         == []
     )
@@ -209,7 +177,7 @@ def _exhaust() -> list[dict]:
     ]
     lines: list[dict] = []
     for i, c in enumerate(rest):
-        lines += [draw(i % 2, c), disc(i % 2, c)]
+        lines += [draw(i % 2, c), discard(i % 2, c)]
     return lines
 
 

@@ -1,7 +1,7 @@
 """Scala 40 (RULES.md "Scala 40"): every S40-* rule id triggered and in a
 legal case, opening values, penalty scoring, chiusura in mano, elimination.
 
-Records are written as short scenarios: ``deal`` gives each seat the cards
+Records are written as short scenarios: ``filled_deal`` gives each seat the cards
 the story needs and fills the hand up to 13 with cards named nowhere else in
 the record (so the filler never meets the story). Positions: ``game_started``
 is 0, the first ``hand_dealt`` 1, the first play 2.
@@ -12,11 +12,9 @@ from __future__ import annotations
 import pytest
 
 from ledger.scoring import score_sheet
+from ledger.testing.records import discard, draw, extend, filled_deal, findings, meld, play, swap, take, went_out
 from ledger.variants.threshold import meld_points, opening_summary
-from tests.recordkit import findings_of
-from tools.threshold_scenarios import deal, discard, draw, extend, meld, play, swap, take, three_player_hand, went_out
-
-findings = findings_of
+from tools.make_threshold_fixtures import three_player_hand
 
 
 def hand_scores(state, hand: int = 1) -> list[tuple[int, int, dict]]:
@@ -31,7 +29,7 @@ def test_opening_values_follow_rules_md() -> None:
     # ace 1 low, 11 high and in a set; joker worth the card it stands for
     state = play(
         [
-            deal("AS 2S 3S QD KD AD AC AH JK JK 8H 9H"),
+            filled_deal("AS 2S 3S QD KD AD AC AH JK JK 8H 9H"),
             draw(0, "5C"),
             meld(0, "a", "AS 2S 3S"),
             meld(0, "b", "QD KD AD"),
@@ -47,7 +45,7 @@ def test_S40_OPEN_1_opening_one_point_short() -> None:
     # 7♥8♥9♥ = 24 and 5♣5♦5♠ = 15: 39, reported at the discard that ends the turn
     state = play(
         [
-            deal("7H 8H 9H 5C 5D 5S KD"),
+            filled_deal("7H 8H 9H 5C 5D 5S KD"),
             draw(0, "2S"),
             meld(0, "a", "7H 8H 9H"),
             meld(0, "b", "5C 5D 5S"),
@@ -63,7 +61,7 @@ def test_S40_OPEN_1_legal_opening_exactly_40() -> None:
     # 7♥8♥9♥ = 24 and 4♣4♦4♥4♠ = 16
     state = play(
         [
-            deal("7H 8H 9H 4C 4D 4H 4S KD"),
+            filled_deal("7H 8H 9H 4C 4D 4H 4S KD"),
             draw(0, "2S"),
             meld(0, "a", "7H 8H 9H"),
             meld(0, "b", "4C 4D 4H 4S"),
@@ -77,7 +75,7 @@ def test_S40_OPEN_1_ace_high_and_set_count_11() -> None:
     # Q♦K♦A♦ = 31 plus 3♣3♦3♠ = 9: exactly 40
     state = play(
         [
-            deal("QD KD AD 3C 3D 3S KC"),
+            filled_deal("QD KD AD 3C 3D 3S KC"),
             draw(0, "2S"),
             meld(0, "a", "QD KD AD"),
             meld(0, "b", "3C 3D 3S"),
@@ -90,7 +88,7 @@ def test_S40_OPEN_1_ace_high_and_set_count_11() -> None:
 def test_S40_OPEN_1_option_opening_points() -> None:
     state = play(
         [
-            deal("7H 8H 9H 4C 4D 4H 4S KD"),
+            filled_deal("7H 8H 9H 4C 4D 4H 4S KD"),
             draw(0, "2S"),
             meld(0, "a", "7H 8H 9H"),
             meld(0, "b", "4C 4D 4H 4S"),
@@ -107,7 +105,7 @@ def test_S40_OPEN_1_not_raised_for_chiusura_in_mano() -> None:
     # all 13 cards + the draw in the first melding turn: 37 points, no minimum
     state = play(
         [
-            deal("AH 2H 3H 4H 2C 2D 2S 3C 3D 3S 4C 4D 4S"),
+            filled_deal("AH 2H 3H 4H 2C 2D 2S 3C 3D 3S 4C 4D 4S"),
             draw(0, "KS"),
             meld(0, "a", "AH 2H 3H 4H"),
             meld(0, "b", "2C 2D 2S"),
@@ -128,7 +126,7 @@ OPEN_54 = "7H 8H 9H QS QH QC"
 def test_S40_OPEN_2_lay_off_before_opening() -> None:
     state = play(
         [
-            deal(OPEN_54 + " KD", "10H"),
+            filled_deal(OPEN_54 + " KD", "10H"),
             draw(0, "2S"),
             meld(0, "a", "7H 8H 9H"),
             meld(0, "b", "QS QH QC"),
@@ -144,7 +142,7 @@ def test_S40_OPEN_2_lay_off_before_opening() -> None:
 def test_S40_OPEN_2_joker_swap_before_opening() -> None:
     state = play(
         [
-            deal("7H JK 9H QS QH QC KD", "8H"),
+            filled_deal("7H JK 9H QS QH QC KD", "8H"),
             draw(0, "2S"),
             meld(0, "a", "7H JK 9H"),
             meld(0, "b", "QS QH QC"),
@@ -160,7 +158,7 @@ def test_S40_OPEN_2_joker_swap_before_opening() -> None:
 def test_S40_OPEN_2_legal_lay_off_after_opening_same_turn() -> None:
     state = play(
         [
-            deal(OPEN_54 + " 10H KD"),
+            filled_deal(OPEN_54 + " 10H KD"),
             draw(0, "2S"),
             meld(0, "a", "7H 8H 9H"),
             meld(0, "b", "QS QH QC"),
@@ -175,7 +173,7 @@ def test_S40_OPEN_2_legal_lay_off_after_opening_same_turn() -> None:
 
 
 def test_S40_PILE_1_unopened_seat_takes_and_does_not_open() -> None:
-    state = play([deal("KD"), draw(0, "2S"), discard(0, "KD"), take(1, "KD"), discard(1, "KD")])
+    state = play([filled_deal("KD"), draw(0, "2S"), discard(0, "KD"), take(1, "KD"), discard(1, "KD")])
     assert findings(state) == [
         (5, 1, 1, "S40-PILE-1", "Bruno took K♦ from the discard pile without having opened and did not open with it")
     ]
@@ -184,7 +182,7 @@ def test_S40_PILE_1_unopened_seat_takes_and_does_not_open() -> None:
 def test_S40_PILE_1_unopened_seat_opens_without_the_card() -> None:
     state = play(
         [
-            deal("KD", OPEN_54 + " 5C"),
+            filled_deal("KD", OPEN_54 + " 5C"),
             draw(0, "2S"),
             discard(0, "KD"),
             take(1, "KD"),
@@ -201,7 +199,7 @@ def test_S40_PILE_1_unopened_seat_opens_without_the_card() -> None:
 def test_S40_PILE_1_legal_opening_with_the_card() -> None:
     state = play(
         [
-            deal("KD", "7H 8H 9H KS KH 5C"),
+            filled_deal("KD", "7H 8H 9H KS KH 5C"),
             draw(0, "2S"),
             discard(0, "KD"),
             take(1, "KD"),
@@ -216,7 +214,7 @@ def test_S40_PILE_1_legal_opening_with_the_card() -> None:
 def opened_pair(out: str = "7C") -> list[dict]:
     """Both seats open in their first turn; Bruno discards ``out`` (positions 2–9)."""
     return [
-        deal(OPEN_54 + " KD 10H", "JS JH JD 4C 5C 6C 7C 2H"),
+        filled_deal(OPEN_54 + " KD 10H", "JS JH JD 4C 5C 6C 7C 2H"),
         draw(0, "2S"),
         meld(0, "a", "7H 8H 9H"),
         meld(0, "b", "QS QH QC"),
@@ -256,7 +254,7 @@ def test_S40_PILE_2_seed_keeping_the_card_is_legal() -> None:
 def test_S40_PILE_2_not_raised_when_the_seat_held_another_copy() -> None:
     # Anna already held a 7♣: the record cannot tell which copy she discarded
     events = opened_pair()
-    events[0] = deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
+    events[0] = filled_deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
     state = play(events + [take(0, "7C"), discard(0, "7C")], ruleset="seed")
     assert findings(state) == []
 
@@ -265,7 +263,7 @@ def test_S40_PILE_2_not_melded_is_judged_on_the_face_even_with_another_copy() ->
     # fisca: Anna held a 7♣, took the other and discarded one: the discard half is
     # not raised (which copy?), but no 7♣ went into a meld this turn, so neither was used
     events = opened_pair()
-    events[0] = deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
+    events[0] = filled_deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
     state = play(events + [take(0, "7C"), discard(0, "7C")])
     assert findings(state) == [
         (11, 1, 0, "S40-PILE-2", "Anna took 7♣ from the discard pile and did not meld it in the same turn")
@@ -279,7 +277,7 @@ def test_S40_PILE_2_not_melded_is_judged_on_the_face_even_with_another_copy() ->
 def test_S40_PILE_2_legal_twin_one_copy_melded_the_other_discarded() -> None:
     # a 7♣ went onto Bruno's 4♣5♣6♣ and a 7♣ was discarded: the record cannot tell the copies apart
     events = opened_pair()
-    events[0] = deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
+    events[0] = filled_deal(OPEN_54 + " KD 10H 7C", "JS JH JD 4C 5C 6C 7C")
     state = play(events + [take(0, "7C"), extend(0, "d", "7C"), discard(0, "7C")])
     assert findings(state) == []
     assert state.meld("d").cards == ("4C", "5C", "6C", "7C") and state.discard[-1] == "7C"
@@ -291,7 +289,7 @@ def test_S40_PILE_2_legal_twin_one_copy_melded_the_other_discarded() -> None:
 def test_S40_MELD_1_set_with_a_repeated_suit_replaces_all_meld() -> None:
     state = play(
         [
-            deal("QS QS QH 7H 8H 9H KD", "QC"),
+            filled_deal("QS QS QH 7H 8H 9H KD", "QC"),
             draw(0, "2S"),
             meld(0, "a", "QS QS QH"),
             meld(0, "b", "7H 8H 9H"),
@@ -304,7 +302,7 @@ def test_S40_MELD_1_set_with_a_repeated_suit_replaces_all_meld() -> None:
 def test_S40_MELD_1_five_card_set_and_two_jokers() -> None:
     state = play(
         [
-            deal("QS QH QC QD JK JK JK 7H 9H KD"),
+            filled_deal("QS QH QC QD JK JK JK 7H 9H KD"),
             draw(0, "QS"),
             meld(0, "a", "QS QH QC QD JK"),
             meld(0, "b", "7H JK 9H"),
@@ -321,7 +319,7 @@ def test_S40_MELD_1_five_card_set_and_two_jokers() -> None:
 def test_S40_MELD_1_legal_set_of_four_suits_and_long_sequence() -> None:
     state = play(
         [
-            deal("QS QH QC QD 2H 3H 4H 5H 6H 7H 8H 9H KD"),
+            filled_deal("QS QH QC QD 2H 3H 4H 5H 6H 7H 8H 9H KD"),
             draw(0, "JK"),
             meld(0, "a", "QS QH QC QD"),
             meld(0, "b", "2H 3H 4H 5H 6H 7H 8H 9H JK"),
@@ -335,7 +333,7 @@ def test_S40_invalid_meld_is_ALL_MELD_1_and_counts_nothing_toward_the_opening() 
     # K-A-2 never wraps; the seed preset has no ace low either
     state = play(
         [
-            deal("KS AS 2S QH QD QC 7D"),
+            filled_deal("KS AS 2S QH QD QC 7D"),
             draw(0, "2D"),
             meld(0, "a", "KS AS 2S"),
             meld(0, "b", "QH QD QC"),
@@ -354,7 +352,7 @@ def test_S40_invalid_meld_is_ALL_MELD_1_and_counts_nothing_toward_the_opening() 
     ]
     seed = play(
         [
-            deal("AS 2S 3S QH QD QC KC KD KH 7D"),
+            filled_deal("AS 2S 3S QH QD QC KC KD KH 7D"),
             draw(0, "2D"),
             meld(0, "a", "AS 2S 3S"),
             meld(0, "b", "QH QD QC"),
@@ -372,7 +370,7 @@ def test_S40_invalid_meld_is_ALL_MELD_1_and_counts_nothing_toward_the_opening() 
 def swap_table(bruno: str = "JS JH JD 4C 5C 6C 8H 8D QD 10D 10S KH") -> list[dict]:
     """Anna opens with 7♥JK9♥ (24) and Q♠Q♥JK (30); Bruno opens (45) at positions 7–8."""
     return [
-        deal("7H JK 9H QS QH JK KD", bruno),
+        filled_deal("7H JK 9H QS QH JK KD", bruno),
         draw(0, "2S"),
         meld(0, "a", "7H JK 9H"),
         meld(0, "b", "QS QH JK"),
@@ -463,7 +461,9 @@ def chiusura_melds() -> list[dict]:
 
 def test_S40_OUT_1_went_out_without_a_discard() -> None:
     # reported at the meld that empties the hand (position 6), not at hand_ended
-    state = play([deal(CHIUSURA), draw(0, "5H"), meld(0, "a", "AH 2H 3H 4H 5H")] + chiusura_melds()[1:] + [went_out(0)])
+    state = play(
+        [filled_deal(CHIUSURA), draw(0, "5H"), meld(0, "a", "AH 2H 3H 4H 5H")] + chiusura_melds()[1:] + [went_out(0)]
+    )
     assert findings(state) == [
         (6, 1, 0, "S40-OUT-1", "Anna went out without a discard: the last card went into a meld")
     ]
@@ -472,7 +472,7 @@ def test_S40_OUT_1_went_out_without_a_discard() -> None:
 
 def test_S40_OUT_1_stays_when_the_referee_rewinds_at_once() -> None:
     # RULES.md: a finding belongs to the event that breaks the rule, even when rewound
-    events = [deal(CHIUSURA), draw(0, "5H"), meld(0, "a", "AH 2H 3H 4H 5H")] + chiusura_melds()[1:]
+    events = [filled_deal(CHIUSURA), draw(0, "5H"), meld(0, "a", "AH 2H 3H 4H 5H")] + chiusura_melds()[1:]
     state = play(events + [{"type": "position_restored", "target": 5, "reason": "the last card must be discarded"}])
     assert findings(state) == [
         (6, 1, 0, "S40-OUT-1", "Anna went out without a discard: the last card went into a meld")
@@ -481,7 +481,7 @@ def test_S40_OUT_1_stays_when_the_referee_rewinds_at_once() -> None:
 
 
 def test_S40_OUT_1_legal_going_out_with_a_discard() -> None:
-    state = play([deal(CHIUSURA), draw(0, "5H")] + chiusura_melds() + [discard(0, "5H"), went_out(0)])
+    state = play([filled_deal(CHIUSURA), draw(0, "5H")] + chiusura_melds() + [discard(0, "5H"), went_out(0)])
     assert findings(state) == []
 
 
@@ -519,7 +519,7 @@ def test_unopened_penalty_off_counts_the_hand() -> None:
 def chiusura_hand() -> list[dict]:
     """Anna goes out at once with 37 points; Bruno never played: K♥ Q♥ A♠ JK + nine filler-free cards."""
     return (
-        [deal(CHIUSURA, "KH QH AS JK 5C 6C 7C 8C 9C 10D 10S JD JS", fill=False), draw(0, "KS")]
+        [filled_deal(CHIUSURA, "KH QH AS JK 5C 6C 7C 8C 9C 10D 10S JD JS", fill=False), draw(0, "KS")]
         + chiusura_melds()
         + [discard(0, "KS"), went_out(0)]
     )
@@ -540,7 +540,7 @@ def test_chiusura_in_mano_unopened_doubled_fisca_and_plus_25_seed() -> None:
 
 
 def test_hand_without_going_out_scores_zero() -> None:
-    state = play([deal("KD"), draw(0, "2S"), discard(0, "KD"), {"type": "hand_ended", "reason": "stalled"}])
+    state = play([filled_deal("KD"), draw(0, "2S"), discard(0, "KD"), {"type": "hand_ended", "reason": "stalled"}])
     assert hand_scores(state) == [(0, 0, {}), (1, 0, {})]
 
 
@@ -550,7 +550,7 @@ def test_hand_without_going_out_scores_zero() -> None:
 def test_eliminated_seat_is_dealt_nothing_and_skipped() -> None:
     events = three_player_hand() + [
         # hand 2: Carla (100 >= elimination 100) is out; Anna deals, Bruno starts, then Anna again
-        deal("KD", "7S", "-", dealer=0, hand=2),
+        filled_deal("KD", "7S", "-", dealer=0, hand=2),
         draw(1, "10C"),
         discard(1, "10C"),
         draw(0, "2S"),
@@ -571,7 +571,7 @@ def test_eliminated_seat_is_dealt_nothing_and_skipped() -> None:
 
 
 def test_eliminated_seat_dealt_cards_is_ALL_DEAL_1() -> None:
-    events = three_player_hand() + [deal("KD", "7S", "5S", dealer=0, hand=2)]
+    events = three_player_hand() + [filled_deal("KD", "7S", "5S", dealer=0, hand=2)]
     state = play(events, players=3, options={"elimination": 100})
     assert findings(state) == [(17, 2, 2, "ALL-DEAL-1", "Carla was dealt 13 cards instead of 0")]
 
@@ -585,7 +585,7 @@ def test_last_seat_left_wins_by_elimination() -> None:
 def test_S40_players_2_to_6() -> None:
     with pytest.raises(Exception, match="2, 3, 4, 5, 6"):
         play([], players=1)
-    state = play([deal("KD", "KH", "KS", "KC", "QD", "QH", up="2C"), draw(0, "3C"), discard(0, "3C")], players=6)
+    state = play([filled_deal("KD", "KH", "KS", "KC", "QD", "QH", up="2C"), draw(0, "3C"), discard(0, "3C")], players=6)
     assert state.turn == 1 and findings(state) == []
 
 
@@ -642,7 +642,7 @@ def test_S40_DISC_1_card_that_fits_only_the_jokers_place_is_not_attachable() -> 
 
 def test_S40_DISC_1_binds_a_seat_that_has_not_opened() -> None:
     events = [
-        deal(OPEN_54 + " KD", "10H 5C"),
+        filled_deal(OPEN_54 + " KD", "10H 5C"),
         draw(0, "2S"),
         meld(0, "a", "7H 8H 9H"),
         meld(0, "b", "QS QH QC"),
@@ -659,11 +659,13 @@ def test_S40_DISC_1_binds_a_seat_that_has_not_opened() -> None:
 def test_S40_DISC_1_closing_discard_is_exempt() -> None:
     always = {"forbid_discard_of_attachable": "always"}
     # the last card 5♥ fits A♥2♥3♥4♥, but it is the closing discard (a chiusura in mano)
-    state = play([deal(CHIUSURA), draw(0, "5H")] + chiusura_melds() + [discard(0, "5H"), went_out(0)], options=always)
+    state = play(
+        [filled_deal(CHIUSURA), draw(0, "5H")] + chiusura_melds() + [discard(0, "5H"), went_out(0)], options=always
+    )
     assert findings(state) == []
     # twin: 4♥ discarded with 5♥ still in hand fits A♥2♥3♥ (and the opening of 33 is short)
     melds = [meld(0, "a", "AH 2H 3H")] + chiusura_melds()[1:]
-    state = play([deal(CHIUSURA), draw(0, "5H")] + melds + [discard(0, "4H")], options=always)
+    state = play([filled_deal(CHIUSURA), draw(0, "5H")] + melds + [discard(0, "4H")], options=always)
     assert findings(state) == [
         (7, 1, 0, "S40-DISC-1", "Anna discarded 4♥, which could be laid off on meld a (A♥2♥3♥)"),
         (

@@ -12,8 +12,8 @@ import pytest
 
 from ledger import schema
 from ledger.events import EVENT_TYPES
-from ledger.synthetic import two_player_record
 from ledger.records import encode_record
+from ledger.synthetic import two_player_record
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 

@@ -14,7 +14,7 @@ import pytest
 
 from ledger.store.application import LedgerApp
 from ledger.tokens import Token, TokenStore
-from tests.livekit import REPO
+from tests.conftest import REPO
 
 
 def cli(db: str, *args: str) -> subprocess.CompletedProcess[str]:

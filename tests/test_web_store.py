@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 
 from ledger.audit import audit
-from ledger.records import encode_record, find_record_files, read_record
+from ledger.record_files import find_record_files, read_record
+from ledger.records import encode_record
 from ledger.scoring import score
 from ledger.store.application import LedgerApp, open_app
+from ledger.testing.games import long_ramino
 from replay_web import cache_of, create_app
 from replay_web.store import LedgerStore
-from tests.webgames import SMALL_FINDINGS, long_ramino, small_game
+from tests.webgames import SMALL_FINDINGS, small_game
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -9,11 +9,10 @@ speed measurement.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
-from ledger.cards import RANK, standard_deck
+from ledger.cards import standard_deck
 from ledger.events import (
     CardDiscarded,
     CardDrawn,
@@ -127,61 +126,3 @@ SMALL_FINDINGS: list[dict[str, Any]] = [
         "message": "Anna played out of turn: it was Bruno's turn",
     },
 ]
-
-
-def long_ramino(game_id: str = "long-1", min_events: int = 3001, seed: int = 1) -> list[Event]:
-    """A classic-Ramino record of at least ``min_events`` events: hand after
-    hand of 2 players drawing (from the stock, or the discard pile a quarter
-    of the time), laying any set of three they hold, and discarding a random
-    card (not the one just taken); each hand ends ``stalled`` before the stock
-    runs out. Deterministic for a ``seed``."""
-    rng = random.Random(seed)
-    events: list[Event] = [
-        GameStarted(
-            game_id=game_id, variant="ramino", players=(Player(seat=0, name="Anna"), Player(seat=1, name="Bruno"))
-        )
-    ]
-    hand = 0
-    while len(events) < min_events - 2:
-        hand += 1
-        dealer = (hand - 1) % 2
-        deck = standard_deck()
-        rng.shuffle(deck)
-        held = [deck[0:10], deck[10:20]]
-        pile = [deck[20]]
-        stock = deck[21:]
-        events.append(
-            HandDealt(
-                hand=hand, dealer=dealer, hands=(tuple(held[0]), tuple(held[1])), discard=(pile[0],), stock=tuple(stock)
-            )
-        )
-        seat = 1 - dealer
-        melds = 0
-        while len(stock) > 2 and len(events) < min_events - 2:
-            taken = None
-            if pile and rng.random() < 0.25:
-                taken = pile.pop()
-                held[seat].append(taken)
-                events.append(DiscardTaken(seat=seat, cards=(taken,)))
-            else:
-                card = stock.pop(0)
-                held[seat].append(card)
-                events.append(CardDrawn(seat=seat, card=card))
-            by_rank = Counter(RANK[c] for c in held[seat])
-            for rank, k in by_rank.items():
-                if k >= 3 and len(held[seat]) > 4:
-                    cards = tuple(c for c in held[seat] if RANK[c] == rank)[:3]
-                    for c in cards:
-                        held[seat].remove(c)
-                    melds += 1
-                    events.append(MeldLaid(seat=seat, meld=f"m{melds}", cards=cards))
-                    break
-            choices = [c for c in held[seat] if c != taken] or held[seat]
-            out = rng.choice(choices)
-            held[seat].remove(out)
-            pile.append(out)
-            events.append(CardDiscarded(seat=seat, card=out))
-            seat = 1 - seat
-        events.append(HandEnded(reason="stalled"))
-    events.append(GameEnded(reason="abandoned"))
-    return events

@@ -11,114 +11,47 @@ hand in ``tests/test_burraco_fixtures.py``.
 from __future__ import annotations
 
 import json
-import random
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
-from ledger.cards import deck_counter
+from ledger.testing.records import (
+    burraco_started,
+    discard,
+    draw,
+    extend,
+    game_ended,
+    hand_ended,
+    meld,
+    pozzetto,
+    stacked_deal,
+    take,
+)
 
 OUT = Path(__file__).resolve().parent.parent / "fixtures" / "burraco"
 NAMES = ("Anna", "Bruno", "Carla", "Dario")
 BRUNO = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "6C", "6D", "7C"]  # 85 points in hand
 
 
+FIXTURE_META = {"tournament": "fixtures", "table": "1"}
+
+
 def start(game_id: str, n: int = 2, ruleset: str = "fibur", options: dict | None = None) -> dict:
-    players: list[dict[str, Any]] = [
-        {"seat": s, "name": NAMES[s]} | ({"team": s % 2} if n == 4 else {}) for s in range(n)
-    ]
-    ev: dict[str, Any] = {
-        "type": "game_started",
-        "format": "rummy-ledger/1",
-        "game_id": game_id,
-        "variant": "burraco",
-        "ruleset": ruleset,
-        "players": players,
-        "meta": {"tournament": "fixtures", "table": "1"},
-    }
-    if options:
-        ev["options"] = options
-    return ev
+    """The fixtures' ``game_started`` (partnerships with 4 players)."""
+    return burraco_started(n, ruleset, options, game_id=game_id, meta=FIXTURE_META)
 
 
 def deal(
     hand: int,
     dealer: int,
     hands: list[list[str]],
-    discard: list[str],
+    up: list[str],
     pozzetti: list[list[str]],
     stock_top: list[str],
     jokers: int = 4,
-    seed: int = 7,
 ) -> dict:
-    """A full deal: the named cards where given, the rest of the deck shuffled into the stock."""
-    rest = deck_counter(2, jokers)
-    named: Counter[str] = Counter()
-    for cards in [*hands, discard, *pozzetti, stock_top]:
-        named.update(cards)
-    bad = {c: k for c, k in named.items() if k > rest[c]}
-    assert not bad, f"hand {hand}: too many copies {bad}"
-    rest.subtract(named)
-    pool = sorted(rest.elements())
-    random.Random(seed + hand).shuffle(pool)
-    pozzetti = [list(p) for p in pozzetti]
-    for p in pozzetti:
-        while len(p) < 11:
-            p.append(pool.pop())
-    for h in hands:
-        assert len(h) == 11, (hand, h)
-    return {
-        "type": "hand_dealt",
-        "hand": hand,
-        "dealer": dealer,
-        "hands": hands,
-        "discard": discard,
-        "stock": stock_top + pool,
-        "pozzetti": pozzetti,
-    }
-
-
-def D(seat: int, card: str) -> dict:
-    return {"type": "card_drawn", "seat": seat, "card": card}
-
-
-def X(seat: int, card: str) -> dict:
-    return {"type": "card_discarded", "seat": seat, "card": card}
-
-
-def M(seat: int, meld: str, cards: list[str]) -> dict:
-    return {"type": "meld_laid", "seat": seat, "meld": meld, "cards": cards}
-
-
-def L(seat: int, meld: str, cards: list[str], result: list[str] | None = None) -> dict:
-    ev: dict[str, Any] = {"type": "meld_extended", "seat": seat, "meld": meld, "cards": cards}
-    if result is not None:
-        ev["result"] = result
-    return ev
-
-
-def P(seat: int, index: int) -> dict:
-    return {"type": "pozzetto_taken", "seat": seat, "pozzetto": index}
-
-
-def T(seat: int, cards: list[str]) -> dict:
-    return {"type": "discard_taken", "seat": seat, "cards": cards}
-
-
-def end(reason: str, seat: int | None = None, claimed: list[dict] | None = None) -> dict:
-    ev: dict[str, Any] = {"type": "hand_ended", "reason": reason}
-    if seat is not None:
-        ev["seat"] = seat
-    if claimed is not None:
-        ev["claimed"] = claimed
-    return ev
-
-
-def game_over(reason: str, claimed: list[dict] | None = None) -> dict:
-    ev: dict[str, Any] = {"type": "game_ended", "reason": reason}
-    if claimed is not None:
-        ev["claimed"] = claimed
-    return ev
+    """A full deal: the named cards where given, the rest of the deck shuffled (seed 7 + hand) into the stock."""
+    return stacked_deal(
+        hands, hand=hand, dealer=dealer, up=up, pozzetti=pozzetti, stock_top=stock_top, jokers=jokers, seed=7 + hand
+    )
 
 
 # --- the 2-player game to 2005 ------------------------------------------------
@@ -130,16 +63,16 @@ def anna_720(hand: int, opp_turns: list[list[dict]]) -> list[dict]:
     """Anna: clean 7H..AH and AC AD AS, discard QC, pozzetto con lo scarto;
     next turn 4S..AS clean, discard 4D: closes. 720 points."""
     t1 = [
-        D(0, "AH"),
-        M(0, f"h{hand}a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]),
-        M(0, f"h{hand}b", ["AC", "AD", "AS"]),
-        X(0, "QC"),
-        P(0, 0),
+        draw(0, "AH"),
+        meld(0, f"h{hand}a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]),
+        meld(0, f"h{hand}b", ["AC", "AD", "AS"]),
+        discard(0, "QC"),
+        pozzetto(0, 0),
     ]
     t2 = [
-        D(0, "4S"),
-        M(0, f"h{hand}c", ["4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]),
-        X(0, "4D"),
+        draw(0, "4S"),
+        meld(0, f"h{hand}c", ["4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]),
+        discard(0, "4D"),
     ]
     return t1, t2
 
@@ -149,29 +82,34 @@ def game_2005() -> list[dict]:
     # hand 1: dealer Bruno, Anna first.
     ev.append(deal(1, 1, [ANNA_CLEAN, BRUNO], ["8C"], [POZZ_SPADES, []], ["AH", "5C", "4S"]))
     t1, t2 = anna_720(1, [])
-    ev += t1 + [D(1, "5C"), X(1, "5C")] + t2
-    ev.append(end("went_out", 0, [{"seat": 0, "points": 720}, {"seat": 1, "points": -185}]))
+    ev += t1 + [draw(1, "5C"), discard(1, "5C")] + t2
+    ev.append(hand_ended("went_out", 0, [{"seat": 0, "points": 720}, {"seat": 1, "points": -185}]))
     # hand 2: dealer Anna, Bruno first; Bruno melds Q Q 2 (dirty set, no burraco).
     bruno2 = ["4C", "4D", "9S", "9D", "JD", "JH", "QD", "QH", "2C", "6D", "7C"]
     ev.append(deal(2, 0, [ANNA_CLEAN, bruno2], ["8C"], [POZZ_SPADES, []], ["5D", "AH", "5C", "4S"]))
     t1, t2 = anna_720(2, [])
-    ev += [D(1, "5D"), M(1, "h2q", ["QD", "QH", "2C"]), X(1, "5D")] + t1 + [D(1, "5C"), X(1, "5C")] + t2
-    ev.append(end("went_out", 0))
+    ev += (
+        [draw(1, "5D"), meld(1, "h2q", ["QD", "QH", "2C"]), discard(1, "5D")]
+        + t1
+        + [draw(1, "5C"), discard(1, "5C")]
+        + t2
+    )
+    ev.append(hand_ended("went_out", 0))
     # hand 3: dealer Bruno, Anna first; semi-clean JK 7H..AH, aces, empty by melding:
     # pozzetto al volo, 5S..AS clean, discard 4D: closes in her first turn.
     anna3 = ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "JK", "AC", "AD", "AS"]
     pozz3 = ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "4D"]
     ev.append(deal(3, 1, [anna3, BRUNO], ["8C"], [pozz3, []], ["AH"]))
     ev += [
-        D(0, "AH"),
-        M(0, "h3a", ["JK", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]),
-        M(0, "h3b", ["AC", "AD", "AS"]),
-        P(0, 0),
-        M(0, "h3c", ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]),
-        X(0, "4D"),
+        draw(0, "AH"),
+        meld(0, "h3a", ["JK", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]),
+        meld(0, "h3b", ["AC", "AD", "AS"]),
+        pozzetto(0, 0),
+        meld(0, "h3c", ["5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS"]),
+        discard(0, "4D"),
     ]
-    ev.append(end("went_out", 0, [{"seat": 0, "points": 695}, {"seat": 1, "points": -185}]))
-    ev.append(game_over("target_reached", [{"seat": 0, "points": 2135}, {"seat": 1, "points": -490}]))
+    ev.append(hand_ended("went_out", 0, [{"seat": 0, "points": 695}, {"seat": 1, "points": -185}]))
+    ev.append(game_ended("target_reached", [{"seat": 0, "points": 2135}, {"seat": 1, "points": -490}]))
     return ev
 
 
@@ -185,28 +123,28 @@ def four_players() -> list[dict]:
     ev.append(
         deal(1, 3, [anna, bruno, carla, dario], ["9C"], [pozz0, []], ["KD", "6H", "2H", "QS", "4H", "AS", "3C", "KH"])
     )
-    ev += [D(0, "KD"), M(0, "a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH"]), X(0, "4D")]
-    ev += [D(1, "6H"), M(1, "b", ["5C", "5D", "5S"]), X(1, "6H")]
+    ev += [draw(0, "KD"), meld(0, "a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH"]), discard(0, "4D")]
+    ev += [draw(1, "6H"), meld(1, "b", ["5C", "5D", "5S"]), discard(1, "6H")]
     ev += [
-        T(2, ["9C", "4D", "6H"]),
-        L(2, "a", ["6H"]),
-        M(2, "c", ["9C", "9D", "9S"]),
-        M(2, "d", ["4C", "2D", "6C", "7C"]),
-        X(2, "3D"),
+        take(2, ["9C", "4D", "6H"]),
+        extend(2, "a", ["6H"]),
+        meld(2, "c", ["9C", "9D", "9S"]),
+        meld(2, "d", ["4C", "2D", "6C", "7C"]),
+        discard(2, "3D"),
     ]
-    ev += [D(3, "2H"), L(3, "b", ["5H"]), M(3, "e", ["AC", "AD", "AS"]), X(3, "6D")]
-    ev += [D(0, "QS"), M(0, "f", ["QC", "QD", "QS"]), L(0, "a", ["AH"]), X(0, "KD"), P(0, 0)]
-    ev += [D(1, "4H"), X(1, "4H")]
-    ev += [D(2, "AS"), M(2, "g", ["JS", "QS", "KS", "AS"]), X(2, "4D")]
-    ev += [D(3, "3C"), X(3, "3C")]
+    ev += [draw(3, "2H"), extend(3, "b", ["5H"]), meld(3, "e", ["AC", "AD", "AS"]), discard(3, "6D")]
+    ev += [draw(0, "QS"), meld(0, "f", ["QC", "QD", "QS"]), extend(0, "a", ["AH"]), discard(0, "KD"), pozzetto(0, 0)]
+    ev += [draw(1, "4H"), discard(1, "4H")]
+    ev += [draw(2, "AS"), meld(2, "g", ["JS", "QS", "KS", "AS"]), discard(2, "4D")]
+    ev += [draw(3, "3C"), discard(3, "3C")]
     ev += [
-        D(0, "KH"),
-        M(0, "h", ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "JK"]),
-        M(0, "i", ["KC", "KS", "KH"]),
-        X(0, "10H"),
+        draw(0, "KH"),
+        meld(0, "h", ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "JK"]),
+        meld(0, "i", ["KC", "KS", "KH"]),
+        discard(0, "10H"),
     ]
-    ev.append(end("went_out", 0, [{"team": 0, "points": 770}, {"team": 1, "points": -170}]))
-    ev.append(game_over("hands_played", [{"team": 0, "points": 770}, {"team": 1, "points": -170}]))
+    ev.append(hand_ended("went_out", 0, [{"team": 0, "points": 770}, {"team": 1, "points": -170}]))
+    ev.append(game_ended("hands_played", [{"team": 0, "points": 770}, {"team": 1, "points": -170}]))
     return ev
 
 
@@ -217,23 +155,23 @@ def natural_pinella() -> list[dict]:
     pozz = ["6C", "7C", "8C", "2S", "9S", "9D", "9H", "QS", "QD", "QC", "8H"]
     ev.append(deal(1, 1, [anna, bruno], ["10D"], [pozz, []], ["5C", "KC", "JD"]))
     ev += [
-        D(0, "5C"),
-        M(0, "a", ["AH", "2H", "3H", "4H", "JK", "6H", "7H"]),
-        M(0, "b", ["2C", "3C", "4C", "5C"]),
-        X(0, "KD"),
-        P(0, 0),
+        draw(0, "5C"),
+        meld(0, "a", ["AH", "2H", "3H", "4H", "JK", "6H", "7H"]),
+        meld(0, "b", ["2C", "3C", "4C", "5C"]),
+        discard(0, "KD"),
+        pozzetto(0, 0),
     ]
-    ev += [D(1, "KC"), X(1, "KC")]
+    ev += [draw(1, "KC"), discard(1, "KC")]
     ev += [
-        D(0, "JD"),
-        L(0, "b", ["6C", "7C", "8C"]),
-        M(0, "c", ["9S", "9D", "9H", "2S"]),
-        M(0, "d", ["QS", "QD", "QC"]),
-        L(0, "a", ["8H"]),
-        X(0, "JD"),
+        draw(0, "JD"),
+        extend(0, "b", ["6C", "7C", "8C"]),
+        meld(0, "c", ["9S", "9D", "9H", "2S"]),
+        meld(0, "d", ["QS", "QD", "QC"]),
+        extend(0, "a", ["8H"]),
+        discard(0, "JD"),
     ]
-    ev.append(end("went_out", 0))
-    ev.append(game_over("hands_played"))
+    ev.append(hand_ended("went_out", 0))
+    ev.append(game_ended("hands_played"))
     return ev
 
 
@@ -244,22 +182,22 @@ def semi_clean_and_dirty() -> list[dict]:
     pozz = ["7S", "7C", "7H", "7D", "7S", "7C", "2D", "QS", "QH", "QD", "KS"]
     ev.append(deal(1, 1, [anna, bruno], ["10H"], [pozz, []], ["5C", "4H", "AS"]))
     ev += [
-        D(0, "5C"),
-        M(0, "a", ["5D", "6D", "7D", "8D", "9D", "10D", "JD", "JK"]),
-        M(0, "b", ["KC", "KD", "KH"]),
-        X(0, "5C"),
-        P(0, 0),
+        draw(0, "5C"),
+        meld(0, "a", ["5D", "6D", "7D", "8D", "9D", "10D", "JD", "JK"]),
+        meld(0, "b", ["KC", "KD", "KH"]),
+        discard(0, "5C"),
+        pozzetto(0, 0),
     ]
-    ev += [D(1, "4H"), X(1, "4H")]
+    ev += [draw(1, "4H"), discard(1, "4H")]
     ev += [
-        D(0, "AS"),
-        M(0, "c", ["7S", "7C", "7H", "7D", "7S", "7C", "2D"]),
-        M(0, "d", ["QS", "QH", "QD"]),
-        L(0, "b", ["KS"]),
-        X(0, "AS"),
+        draw(0, "AS"),
+        meld(0, "c", ["7S", "7C", "7H", "7D", "7S", "7C", "2D"]),
+        meld(0, "d", ["QS", "QH", "QD"]),
+        extend(0, "b", ["KS"]),
+        discard(0, "AS"),
     ]
-    ev.append(end("went_out", 0))
-    ev.append(game_over("hands_played"))
+    ev.append(hand_ended("went_out", 0))
+    ev.append(game_ended("hands_played"))
     return ev
 
 
@@ -272,33 +210,33 @@ def al_volo_con_lo_scarto() -> list[dict]:
     ev.append(deal(1, 1, [anna, bruno], ["KC"], [pozz0, pozz1], ["10C", "KD", "9D", "JH"]))
     # Anna empties her hand by melding: pozzetto al volo, play goes on.
     ev += [
-        D(0, "10C"),
-        M(0, "a", ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"]),
-        M(0, "b", ["JD", "JH", "JS", "2S"]),
-        P(0, 0),
-        M(0, "c", ["AD", "AC", "AH"]),
-        M(0, "d", ["5D", "6D", "7D"]),
-        X(0, "4H"),
+        draw(0, "10C"),
+        meld(0, "a", ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"]),
+        meld(0, "b", ["JD", "JH", "JS", "2S"]),
+        pozzetto(0, 0),
+        meld(0, "c", ["AD", "AC", "AH"]),
+        meld(0, "d", ["5D", "6D", "7D"]),
+        discard(0, "4H"),
     ]
     # Bruno empties his hand by the discard: pozzetto con lo scarto, played next turn.
     ev += [
-        D(1, "KD"),
-        M(1, "e", ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]),
-        M(1, "f", ["QC", "QD", "QS"]),
-        X(1, "KD"),
-        P(1, 1),
+        draw(1, "KD"),
+        meld(1, "e", ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"]),
+        meld(1, "f", ["QC", "QD", "QS"]),
+        discard(1, "KD"),
+        pozzetto(1, 1),
     ]
-    ev += [D(0, "9D"), X(0, "9D")]
+    ev += [draw(0, "9D"), discard(0, "9D")]
     ev += [
-        D(1, "JH"),
-        M(1, "g", ["4S", "5S", "6S", "7S"]),
-        M(1, "h", ["10D", "JD", "QD"]),
-        M(1, "i", ["3S", "3D", "3C"]),
-        L(1, "e", ["JH"]),
-        X(1, "5H"),
+        draw(1, "JH"),
+        meld(1, "g", ["4S", "5S", "6S", "7S"]),
+        meld(1, "h", ["10D", "JD", "QD"]),
+        meld(1, "i", ["3S", "3D", "3C"]),
+        extend(1, "e", ["JH"]),
+        discard(1, "5H"),
     ]
-    ev.append(end("went_out", 1, [{"seat": 0, "points": 325}, {"seat": 1, "points": 460}]))
-    ev.append(game_over("hands_played", [{"seat": 0, "points": 325}, {"seat": 1, "points": 460}]))
+    ev.append(hand_ended("went_out", 1, [{"seat": 0, "points": 325}, {"seat": 1, "points": 460}]))
+    ev.append(game_ended("hands_played", [{"seat": 0, "points": 325}, {"seat": 1, "points": 460}]))
     return ev
 
 
@@ -307,7 +245,7 @@ def draw_discard_until(ev: list[dict], stock: list[str], first: int, keep: int) 
     seat = first
     while len(stock) > keep:
         card = stock.pop(0)
-        ev += [D(seat, card), X(seat, card)]
+        ev += [draw(seat, card), discard(seat, card)]
         seat = 1 - seat
     return seat
 
@@ -320,12 +258,12 @@ def stock_fibur() -> list[dict]:
     ev.append(d)
     stock = list(d["stock"])
     card = stock.pop(0)
-    ev += [D(0, card), M(0, "a", ["3H", "4H", "5H"]), X(0, card)]
+    ev += [draw(0, card), meld(0, "a", ["3H", "4H", "5H"]), discard(0, card)]
     card = stock.pop(0)
-    ev += [D(1, card), M(1, "b", ["10C", "JC", "QC"]), X(1, card)]
+    ev += [draw(1, card), meld(1, "b", ["10C", "JC", "QC"]), discard(1, card)]
     draw_discard_until(ev, stock, 0, 2)
-    ev.append(end("stock_exhausted"))
-    ev.append(game_over("hands_played"))
+    ev.append(hand_ended("stock_exhausted"))
+    ev.append(game_ended("hands_played"))
     return ev
 
 
@@ -337,9 +275,9 @@ def stock_seed() -> list[dict]:
     ev.append(d)
     stock = list(d["stock"])
     card = stock.pop(0)
-    ev += [D(0, card), M(0, "a", ["3H", "4H", "5H"]), X(0, card)]
+    ev += [draw(0, card), meld(0, "a", ["3H", "4H", "5H"]), discard(0, card)]
     card = stock.pop(0)
-    ev += [D(1, card), M(1, "b", ["10C", "JC", "QC"]), X(1, card)]
+    ev += [draw(1, card), meld(1, "b", ["10C", "JC", "QC"]), discard(1, card)]
     seat = draw_discard_until(ev, stock, 0, 0)
     # The stock is empty: pozzetto 0 becomes the stock (shown with its new order) ...
     p0 = list(reversed(d["pozzetti"][0]))
@@ -347,8 +285,8 @@ def stock_seed() -> list[dict]:
     seat = draw_discard_until(ev, list(p0), seat, 0)
     # ... and pozzetto 1 implicitly, by the next draw (dealt order, first card on top).
     draw_discard_until(ev, list(d["pozzetti"][1]), seat, 0)
-    ev.append(end("stock_exhausted"))
-    ev.append(game_over("hands_played"))
+    ev.append(hand_ended("stock_exhausted"))
+    ev.append(game_ended("hands_played"))
     return ev
 
 
@@ -359,9 +297,9 @@ def dispute() -> list[dict]:
     d = deal(1, 1, [anna, bruno], ["9C"], [[], []], ["6H", "10S", "QC"])
     ev.append(d)
     # 2 take the one-card pile; 4: ALL-MELD-1 (K K K Q); 5: BUR-PILE-1 (the 9C taken and discarded)
-    ev += [T(0, ["9C"]), M(0, "a", ["3H", "4H", "5H"]), M(0, "k", ["KC", "KD", "KS", "QS"]), X(0, "9C")]
+    ev += [take(0, ["9C"]), meld(0, "a", ["3H", "4H", "5H"]), meld(0, "k", ["KC", "KD", "KS", "QS"]), discard(0, "9C")]
     # 7: BUR-TURN-1 (lay-off on Anna's meld); 8: ALL-TURN-2 (a second draw)
-    ev += [D(1, "6H"), L(1, "a", ["6H"]), D(1, "10S"), X(1, "10S")]
+    ev += [draw(1, "6H"), extend(1, "a", ["6H"]), draw(1, "10S"), discard(1, "10S")]
     ev.append(
         {
             "type": "penalty_assessed",
@@ -373,11 +311,11 @@ def dispute() -> list[dict]:
     )
     # 11: back to just after Bruno's draw (position 6); the lay-off, the second draw and its discard no longer count
     ev.append({"type": "position_restored", "target": 6, "reason": "lay-off on the other side and second draw undone"})
-    ev += [X(1, "6H")]
+    ev += [discard(1, "6H")]
     # 15: ALL-TURN-1 (Anna draws again when it is Bruno's turn)
-    ev += [D(0, "10S"), X(0, "10S"), D(0, "QC"), X(0, "QC")]
-    ev.append(end("stalled", None, [{"seat": 0, "points": 0}, {"seat": 1, "points": -235}]))
-    ev.append(game_over("hands_played"))
+    ev += [draw(0, "10S"), discard(0, "10S"), draw(0, "QC"), discard(0, "QC")]
+    ev.append(hand_ended("stalled", None, [{"seat": 0, "points": 0}, {"seat": 1, "points": -235}]))
+    ev.append(game_ended("hands_played"))
     return ev
 
 
@@ -391,7 +329,7 @@ def rejected_bad_card() -> str:
 
 def rejected_not_in_hand() -> list[dict]:
     ev = [start("bur-not-in-hand"), deal(1, 1, [ANNA_CLEAN, BRUNO], ["8C"], [[], []], ["AH"])]
-    ev += [D(0, "AH"), M(0, "a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]), X(0, "5S")]
+    ev += [draw(0, "AH"), meld(0, "a", ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]), discard(0, "5S")]
     return ev
 
 

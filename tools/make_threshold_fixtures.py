@@ -10,30 +10,57 @@ docstrings below and asserted again in ``tests/test_threshold_fixtures.py``.
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from threshold_scenarios import deal, discard, draw, meld, record_lines, swap, take, three_player_hand, went_out  # noqa: E402
-
-from ledger.cards import standard_deck  # noqa: E402
+from ledger.cards import standard_deck
+from ledger.testing.records import (
+    claims,
+    discard,
+    draw,
+    filled_deal,
+    game_ended,
+    hand_ended,
+    meld,
+    scenario_lines,
+    swap,
+    take,
+    went_out,
+)
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
-STALLED = {"type": "hand_ended", "reason": "stalled"}
-
-
-def ended(reason: str, claimed: list[int] | None = None) -> dict:
-    e: dict = {"type": "game_ended", "reason": reason}
-    if claimed is not None:
-        e["claimed"] = [{"seat": s, "points": p} for s, p in enumerate(claimed)]
-    return e
-
-
-def claim(*points: int) -> list[dict]:
-    return [{"seat": s, "points": p} for s, p in enumerate(points)]
+STALLED = hand_ended("stalled")
 
 
 # --- Scala 40 ------------------------------------------------------------------------------
+
+
+def three_player_hand(claimed: list | None = None) -> list[dict]:
+    """Anna opens (60) and goes out in her second turn; Bruno opened (45) and
+    keeps A♠ K♥ JK 2♣ 9♦ 8♦ 3♦; Carla never opens (her cards: 101 points)."""
+    return [
+        filled_deal(
+            "6H 7H 8H 9H QS QH QC 2D 3D 4D 5S 5H 5D",
+            "JS JH JD 4C 5C 6C 7C AS KH JK 2C 9D 8D",
+            "2H 3H 4H 6D 7D 10H JC QD KC AC AD 9C 8C",
+            up="10C",
+        ),
+        draw(0, "KD"),
+        meld(0, "a", "6H 7H 8H 9H"),
+        meld(0, "b", "QS QH QC"),
+        discard(0, "KD"),
+        draw(1, "3D"),
+        meld(1, "c", "JS JH JD"),
+        meld(1, "d", "4C 5C 6C"),
+        discard(1, "7C"),
+        draw(2, "KS"),
+        discard(2, "KS"),
+        draw(0, "10S"),
+        meld(0, "e", "2D 3D 4D"),
+        meld(0, "f", "5S 5H 5D"),
+        discard(0, "10S"),
+        went_out(0, claimed),
+    ]
+
 
 CHIUSURA = "AH 2H 3H 4H 2C 2D 2S 3C 3D 3S 4C 4D 4S"
 
@@ -47,8 +74,8 @@ def s40_elimination() -> list[dict]:
     goes out at once (chiusura in mano, 37 points, no minimum): Bruno 100
     unopened, doubled: 200, total 268: out. Anna wins, 0."""
     return [
-        *three_player_hand(claim(0, 68, 100)),
-        deal(CHIUSURA, "KD", "-", dealer=0, hand=2, up="9C"),
+        *three_player_hand(claims(0, 68, 100)),
+        filled_deal(CHIUSURA, "KD", "-", dealer=0, hand=2, up="9C"),
         draw(1, "7S"),
         discard(1, "7S"),
         draw(0, "KS"),
@@ -57,8 +84,8 @@ def s40_elimination() -> list[dict]:
         meld(0, "c", "3C 3D 3S"),
         meld(0, "d", "4C 4D 4S"),
         discard(0, "KS"),
-        went_out(0, claim(0, 200, 0)),
-        ended("elimination", [0, 268, 100]),
+        went_out(0, claims(0, 200, 0)),
+        game_ended("elimination", claims(0, 268, 100)),
     ]
 
 
@@ -66,7 +93,7 @@ def s40_openings() -> list[dict]:
     """Anna opens with 39 (7♥8♥9♥ 24 + 5♣5♦5♠ 15): S40-OPEN-1; Bruno with
     exactly 40 (Q♦K♦A♦ 31 + 3♣3♦3♠ 9): legal. Hand stalled: 0 each."""
     return [
-        deal("7H 8H 9H 5C 5D 5S KD", "QD KD AD 3C 3D 3S KC"),
+        filled_deal("7H 8H 9H 5C 5D 5S KD", "QD KD AD 3C 3D 3S KC"),
         draw(0, "2S"),
         meld(0, "a", "7H 8H 9H"),
         meld(0, "b", "5C 5D 5S"),
@@ -76,7 +103,7 @@ def s40_openings() -> list[dict]:
         meld(1, "d", "3C 3D 3S"),
         discard(1, "KC"),
         STALLED,
-        ended("abandoned"),
+        game_ended("abandoned"),
     ]
 
 
@@ -87,7 +114,7 @@ def s40_jolly_swap() -> list[dict]:
     ``freed_joker_must_be_melded`` is off). Anna takes Bruno's K♥ and does not
     meld it: S40-PILE-2. Stalled: 0 each."""
     return [
-        deal("7H JK 9H QS QH JK KD", "JS JH JD 4C 5C 6C 8H QS KH"),
+        filled_deal("7H JK 9H QS QH JK KD", "JS JH JD 4C 5C 6C 8H QS KH"),
         draw(0, "2S"),
         meld(0, "a", "7H JK 9H"),
         meld(0, "b", "QS QH JK"),
@@ -101,7 +128,7 @@ def s40_jolly_swap() -> list[dict]:
         take(0, "KH"),
         discard(0, "2S"),
         STALLED,
-        ended("abandoned"),
+        game_ended("abandoned"),
     ]
 
 
@@ -125,7 +152,7 @@ def s40_restock(seed: int = 40) -> list[dict]:
     rng.shuffle(new)
     events.append({"type": "stock_restocked", "cards": new})
     seat = len(stock) % 6
-    events += [draw(seat, new[0]), discard(seat, new[0]), STALLED, ended("abandoned")]
+    events += [draw(seat, new[0]), discard(seat, new[0]), STALLED, game_ended("abandoned")]
     return events
 
 
@@ -142,7 +169,7 @@ def r51_elimination() -> list[dict]:
     Hand 2: Anna deals, Bruno and Carla never meld; Anna goes out all at once
     in her second turn: 200 each. Bruno 278, Carla 300: both out, Anna wins."""
     return [
-        deal(
+        filled_deal(
             ANNA51,
             "9C QS QH QC 9S 10S JS AC KD 7C 2S JK JK 5C",
             "2H 3H 4H 6D 7D 10H JC QD KC AD 8C 3C 4C 5S",
@@ -169,8 +196,8 @@ def r51_elimination() -> list[dict]:
         meld(0, "e", "3D 4D 5D 6D 7D"),
         meld(0, "f", "9D 9H 9S"),
         discard(0, "10C"),
-        went_out(0, claim(0, 78, 100)),
-        deal(ANNA51, "2C", "3C", dealer=0, hand=2, up="JH"),
+        went_out(0, claims(0, 78, 100)),
+        filled_deal(ANNA51, "2C", "3C", dealer=0, hand=2, up="JH"),
         draw(1, "5S"),
         discard(1, "2C"),
         draw(2, "5H"),
@@ -187,8 +214,8 @@ def r51_elimination() -> list[dict]:
         meld(0, "c", "3D 4D 5D 6D 7D"),
         meld(0, "d", "9D 9H 9S"),
         discard(0, "10C"),
-        went_out(0, claim(0, 200, 200)),
-        ended("elimination", [0, 278, 300]),
+        went_out(0, claims(0, 200, 200)),
+        game_ended("elimination", claims(0, 278, 300)),
     ]
 
 
@@ -199,7 +226,7 @@ def r51_violations() -> list[dict]:
     R51-MELD-1) with Q♠Q♥Q♦ 30 (5+7+8+6 = 26 more: 56); Anna swaps 4♦ for
     Bruno's joker (wrong card: it stands for 6♥, R51-SWAP-1). Stalled: 0 each."""
     return [
-        deal("JC QC KS KH KC 2D 4D", "5H 7H 8H JK QS QH QD 9C", up="10C"),
+        filled_deal("JC QC KS KH KC 2D 4D", "5H 7H 8H JK QS QH QD 9C", up="10C"),
         take(0, "10C"),
         meld(0, "a", "10C JC QC"),
         meld(0, "b", "KS KH KC"),
@@ -216,7 +243,7 @@ def r51_violations() -> list[dict]:
         swap(0, "c", "4D"),
         discard(0, "2S"),
         STALLED,
-        ended("abandoned"),
+        game_ended("abandoned"),
     ]
 
 
@@ -235,7 +262,7 @@ def main() -> int:
         path = ROOT / name
         path.parent.mkdir(parents=True, exist_ok=True)
         game_id = path.stem.replace("_", "-")
-        lines = record_lines(build(), game_id=f"{path.parent.name}-{game_id}", **kw)
+        lines = scenario_lines(build(), game_id=f"{path.parent.name}-{game_id}", **kw)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         print(path)
     return 0

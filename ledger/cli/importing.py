@@ -24,7 +24,7 @@ from rich.text import Text
 from ledger.cli.analytics import update_after_import
 from ledger.cli.context import CliState, console, error_line
 from ledger.errors import GameConflictError, RecordError, RuleViolationError
-from ledger.records import find_record_files
+from ledger.record_files import find_record_files
 from ledger.store.importing import ImportResult
 
 #: a progress bar is shown (on a terminal) from this many files

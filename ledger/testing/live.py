@@ -1,5 +1,8 @@
 """Real servers for the live record service's tests and benchmark (issue 14).
 
+The one part of :mod:`ledger.testing` that does I/O (sockets, threads, a
+subprocess); nothing in the service imports it.
+
 - :func:`serve` runs a Flask app on 127.0.0.1 on a free port (werkzeug's
   threaded server, in a thread of this process);
 - :func:`gunicorn` starts ``gunicorn -k gthread 'replay_web:create_app()'``
@@ -26,10 +29,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-REPO = Path(__file__).resolve().parent.parent
-
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -78,9 +80,7 @@ def gunicorn(
         argv += ["--access-logfile", str(log), "--error-logfile", str(log)]
     argv.append("replay_web:create_app()")
     environ = {**os.environ, "RUMMY_LEDGER_DB": db, **(env or {})}
-    proc = subprocess.Popen(
-        argv, cwd=REPO, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if log else None
-    )
+    proc = subprocess.Popen(argv, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if log else None)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -115,7 +115,7 @@ def call(
 ) -> tuple[int, dict[str, str], Any]:
     """One request on a new connection: ``(status, headers, decoded JSON or text)``."""
     parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=timeout)
     h = dict(headers or {})
     if token is not None:
         h["Authorization"] = f"Bearer {token}"
@@ -147,7 +147,7 @@ class Stream:
         self, url: str, *, token: str | None = None, last_event_id: str | None = None, timeout: float = 30
     ) -> None:
         parts = urlsplit(url)
-        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        self.conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=timeout)
         headers = {"Accept": "text/event-stream"}
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
@@ -165,7 +165,9 @@ class Stream:
             self.body = self.response.read()
 
     def _read(self) -> None:
-        name, ident, data = "message", None, []
+        name: str = "message"
+        ident: str | None = None
+        data: list[str] = []
         try:
             for raw in self.response:
                 line = raw.decode("utf-8").rstrip("\r\n")
@@ -191,7 +193,7 @@ class Stream:
 
     def take(self, n: int, timeout: float = 10) -> list[tuple[str, str | None, Any, float]]:
         """The next ``n`` messages (AssertionError when they do not come in time)."""
-        out = []
+        out: list[tuple[str, str | None, Any, float]] = []
         deadline = time.monotonic() + timeout
         while len(out) < n:
             left = deadline - time.monotonic()
