@@ -50,7 +50,7 @@ def make_corpus(folder: Path, games: int) -> dict[str, list[Path]]:
 def measure(corpus: dict[str, list[str]], repeat: int) -> dict[str, dict[str, float]]:
     """``{variant: {"events", "cpu", "wall"}}``: best of ``repeat`` passes (this
     interpreter's ``ledger``, whichever is first on ``sys.path``)."""
-    from ledger.records import read_record
+    from ledger.record_files import read_record
     from ledger.replay import replay
 
     out: dict[str, dict[str, float]] = {}

@@ -9,7 +9,7 @@ ratio from figures measured in the same run (the machine is shared).
    Ramino games of 16 hands, ~960 events each) the way ``rummy-ledger import
    FOLDER`` does (:meth:`LedgerApp.import_records`; seals computed and
    stored in the append path); ``--keep`` reuses it;
-2. ``verify``: :func:`ledger.store.sealstore.verify_games` over every stored game
+2. ``verify``: :func:`ledger.store.verify.verify_games` over every stored game
    (the fast read: one row per game and table, both chains recomputed and
    compared, every row's type and topic checked), events/s, and the
    row-by-row check alone (what verify did before the fast read, and what
@@ -27,7 +27,7 @@ ratio from figures measured in the same run (the machine is shared).
    alternately with the seal chain and with it switched off (the journal
    rows still written, seals NULL), ``--rounds`` times each; the overhead
    is the difference of the medians, and also the time spent in the chain
-   itself (:func:`ledger.store.sealstore._links`, the batch path imports use).
+   itself (:func:`ledger.store.sealing._links`, the batch path imports use).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ledger.records import Record
-from ledger.store import sealstore
+from ledger.store import seal_sql, sealing, verify, verify_fast, verify_rows
 from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record
 
@@ -104,32 +104,32 @@ def quiet() -> Iterator[None]:
 def bench_verify(path: Path) -> dict[str, float]:
     app = open_store(path)
     try:
-        targets = sealstore.game_keys(app, None)
+        targets = verify.game_keys(app, None)
         with quiet():
             t = time.perf_counter()
-            results = list(sealstore.verify_games(app, targets))
+            results = list(verify.verify_games(app, targets))
             t_verify = time.perf_counter() - t
         assert all(r.ok for r in results), [r.line() for r in results if not r.ok][:3]
         n = sum(r.length for r in results)
-        tables = sealstore._tables(app)
+        tables = seal_sql.tables(app)
         with quiet():  # the row-by-row check alone: verify before the fast read, and its fallback now
             t = time.perf_counter()
             rowwise = []
-            for start in range(0, len(targets), sealstore.BATCH):
-                chunk = targets[start : start + sealstore.BATCH]
+            for start in range(0, len(targets), seal_sql.BATCH):
+                chunk = targets[start : start + seal_sql.BATCH]
                 rows, journal = tables.batch([k for k, _ in chunk])
                 for key, name in chunk:
-                    h = sealstore._hex(key)
-                    rowwise.append(sealstore.check_game(name, h, rows.get(h, []), journal.get(h)))
+                    h = seal_sql.hex_id(key)
+                    rowwise.append(verify_rows.check_game(name, h, rows.get(h, []), journal.get(h)))
             t_rows = time.perf_counter() - t
         assert [r.seal for r in rowwise] == [r.seal for r in results]
         t = time.perf_counter()
-        sql_events, sql_journal = tables._fast_sql()
-        step = sealstore.FAST_BATCH
+        sql_events, sql_journal = verify_fast._fast_sql(tables.sqlite)
+        step = verify.FAST_BATCH
         for start in range(0, len(targets), step):
             keys = [k for k, _ in targets[start : start + step]]
             marks = ",".join("?" * len(keys))
-            tables.query(sql_events.format(events=tables.events, marks=marks), [*sealstore._TOPIC_PARAMS, *keys])
+            tables.query(sql_events.format(events=tables.events, marks=marks), [*verify_fast._TOPIC_PARAMS, *keys])
             tables.query(sql_journal.format(journal=tables.journal, marks=marks), keys)
         t_read = time.perf_counter() - t
         lines = [
@@ -141,7 +141,7 @@ def bench_verify(path: Path) -> dict[str, float]:
     finally:
         app.close()
     assert len(lines) == n == len(entries)
-    jlines = [sealstore._encode({"position": p, "by": by, "received_at": at}) for p, by, at in entries]
+    jlines = [verify_rows._encode({"position": p, "by": by, "received_at": at}) for p, by, at in entries]
     del entries  # a million tuples would make every collection of the garbage collector below slower
     size = sum(map(len, lines))
     sha = hashlib.sha256
@@ -207,21 +207,21 @@ def bench_pg(url: str, n_events: int) -> dict[str, float]:
         app = LedgerApp(env=env)
         try:
             _t, n = import_all(app, records(n_events, "pg"))
-            targets = sealstore.game_keys(app, None)
-            tables = sealstore._tables(app)
+            targets = verify.game_keys(app, None)
+            tables = seal_sql.tables(app)
             with quiet():
                 t = time.perf_counter()
-                results = list(sealstore.verify_games(app, targets))
+                results = list(verify.verify_games(app, targets))
                 t_verify = time.perf_counter() - t
             assert all(r.ok for r in results) and sum(r.length for r in results) == n
             with quiet():
                 t = time.perf_counter()
-                for start in range(0, len(targets), sealstore.BATCH):
-                    chunk = targets[start : start + sealstore.BATCH]
+                for start in range(0, len(targets), seal_sql.BATCH):
+                    chunk = targets[start : start + seal_sql.BATCH]
                     rows, journal = tables.batch([k for k, _ in chunk])
                     for key, name in chunk:
-                        h = sealstore._hex(key)
-                        assert sealstore.check_game(name, h, rows.get(h, []), journal.get(h)).ok
+                        h = seal_sql.hex_id(key)
+                        assert verify_rows.check_game(name, h, rows.get(h, []), journal.get(h)).ok
                 t_rows = time.perf_counter() - t
             lines = [
                 bytes(r[0])
@@ -247,7 +247,7 @@ def bench_import(base: Path, n_events: int, rounds: int) -> dict[str, float]:
     without: list[float] = []
     cpu: dict[str, list[float]] = {"with": [], "without": []}
     in_chain: list[float] = []
-    real_links = sealstore._links
+    real_links = sealing._links
     spent = [0.0]
 
     def timed_links(*args, **kw):  # noqa: ANN002, ANN003, ANN202
@@ -267,7 +267,7 @@ def bench_import(base: Path, n_events: int, rounds: int) -> dict[str, float]:
             for old in base.glob(f"imp-{r}-{mode}.db*"):
                 old.unlink()
             spent[0] = 0.0
-            sealstore._links = timed_links if mode == "with" else no_links  # type: ignore[assignment]
+            sealing._links = timed_links if mode == "with" else no_links  # type: ignore[assignment]
             try:
                 app = open_store(path)
                 try:
@@ -275,7 +275,7 @@ def bench_import(base: Path, n_events: int, rounds: int) -> dict[str, float]:
                 finally:
                     app.close()
             finally:
-                sealstore._links = real_links  # type: ignore[assignment]
+                sealing._links = real_links  # type: ignore[assignment]
             for old in base.glob(f"imp-{r}-{mode}.db*"):
                 old.unlink()
             (with_chain if mode == "with" else without).append(t)

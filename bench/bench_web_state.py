@@ -33,7 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ledger.records import encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import encode_record
 from ledger.store.application import open_app
 from ledger.testing.games import long_ramino
 from replay_web import create_app

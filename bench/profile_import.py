@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import replay
 from ledger.store.application import LedgerApp
 

@@ -13,7 +13,7 @@
    floor, ≥ 3× JSON mapper. Each rate is given by wall time and, in
    parentheses, by this process's CPU time (steadier on a shared machine).
 2. full replay + audit + scoring from the store, events/s, vs OpenSpiel's
-   ``apply_action`` over the same Gin hands (``ledger.openspiel_import``).
+   ``apply_action`` over the same Gin hands (``ledger.openspiel``).
    Target ≥ 3× (hands/s).
 3. state at any position of a 3,000-event game: p95 ms at position 10, at
    3,000 and at random positions (the viewer's API when ``replay_web`` is
@@ -50,7 +50,8 @@ import msgspec  # noqa: E402
 
 from ledger.audit import report  # noqa: E402
 from ledger.events import decode_event, encode_event  # noqa: E402
-from ledger.records import encode_record, iter_lines, read_record  # noqa: E402
+from ledger.record_files import read_record  # noqa: E402
+from ledger.records import encode_record, iter_lines  # noqa: E402
 from ledger.replay import Replayer, replay  # noqa: E402
 from ledger.scoring import score_sheet  # noqa: E402
 from ledger.simulate import simulate_game, write_game  # noqa: E402
@@ -247,7 +248,7 @@ def fig2(tmp: Path, hands: int) -> None:
     try:
         from bench_gin_oracle import oracle_hands, time_openspiel
 
-        from ledger.openspiel_import import convert_actions
+        from ledger.openspiel.convert import convert_actions
     except ImportError as exc:
         row("2", "replay+audit+score vs OpenSpiel", "n/a", "n/a", f"skipped ({exc})")
         return
@@ -388,7 +389,7 @@ _RSS = r"""
 import resource, sys
 from pathlib import Path
 from ledger.store.application import LedgerApp
-from ledger.records import read_record
+from ledger.record_files import read_record
 mode, folder, db = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": db})
 if mode == "import":  # the folder import, as ``rummy-ledger import FOLDER`` does it

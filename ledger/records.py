@@ -1,4 +1,6 @@
-"""Reading and writing ``rummy-ledger/1`` record files (FORMAT.md, "File").
+"""The text of a ``rummy-ledger/1`` record (FORMAT.md, "File"): parsed into
+events and encoded back, with no file-system work (opening paths, writing
+files and searching folders is :mod:`ledger.record_files`).
 
 A record is UTF-8 JSON Lines: one event per line, blank lines and lines
 starting with ``//`` ignored. The reader streams: it holds one line at a time
@@ -20,11 +22,9 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 import msgspec
@@ -51,7 +51,15 @@ def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
     The field is the JSON path inside the event (``cards[2]``); the message
     says what was expected, in plain words.
     """
-    text = str(exc)
+    text, field, named = _located(str(exc), line_text)
+    return RecordError("REC-FORMAT", _plain_message(exc, text, field, named, line_text), field=field)
+
+
+def _located(text: str, line_text: bytes | str) -> tuple[str, str, str | None]:
+    """``(text, field, named)`` of msgspec's message ``text``: the text
+    without its `` - at `$...``` suffix, the field's path (``cards[2]``,
+    ``options.target``; empty when unknown) and the name an unknown or
+    missing field's message gives (None when it gives none)."""
     field = ""
     m = _AT_PATH.search(text)
     if m:
@@ -73,30 +81,36 @@ def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
         field = "seat"  # both or neither: name the first of the two
     if "[...]" in field:
         field = _name_dict_key(line_text, field)
+    return text, field, m2.group("name") if m2 else None
+
+
+def _plain_message(exc: Exception, text: str, field: str, named: str | None, line_text: bytes | str) -> str:
+    """What msgspec's ``text`` says was expected at ``field``, in plain words
+    (``named``: the field an unknown or missing field's message names)."""
     if not isinstance(exc, msgspec.ValidationError):
-        message = f"malformed JSON ({text.rstrip('.')})"
-    elif _CARD_REGEX_MSG.match(text):
-        message = "bad card string (expected e.g. 10H, AS, JK)"
+        return f"malformed JSON ({text.rstrip('.')})"
+    if _CARD_REGEX_MSG.match(text):
         bad = _value_at(line_text, field)
-        if bad is not None:
-            message = f"bad card string {bad!r} (expected e.g. 10H, AS, JK)"
-    elif field == "type" and text.startswith("Invalid value"):
-        message = f"unknown event type {text.split('Invalid value ', 1)[1].strip()}"
-    elif text.startswith("Object contains unknown field"):
-        message = f"unknown field {m2.group('name')!r}" if m2 else text
-    elif text.startswith("Invalid enum value"):
-        message = f"unknown value {text.split('Invalid enum value ', 1)[1].strip()}"
-    elif text.startswith("Object missing required field") and m2:
-        message = f"missing required field {m2.group('name')!r}"
-    elif not field and text.startswith("Expected `object`, got"):
-        message = f"an event is a JSON object, got {text.rsplit('got ', 1)[1].strip('`')}"
-    elif text.startswith("Expected `str` matching regex"):
+        return (
+            "bad card string (expected e.g. 10H, AS, JK)"
+            if bad is None
+            else (f"bad card string {bad!r} (expected e.g. 10H, AS, JK)")
+        )
+    if field == "type" and text.startswith("Invalid value"):
+        return f"unknown event type {text.split('Invalid value ', 1)[1].strip()}"
+    if text.startswith("Object contains unknown field"):
+        return f"unknown field {named!r}" if named is not None else text
+    if text.startswith("Invalid enum value"):
+        return f"unknown value {text.split('Invalid enum value ', 1)[1].strip()}"
+    if text.startswith("Object missing required field") and named is not None:
+        return f"missing required field {named!r}"
+    if not field and text.startswith("Expected `object`, got"):
+        return f"an event is a JSON object, got {text.rsplit('got ', 1)[1].strip('`')}"
+    if text.startswith("Expected `str` matching regex"):
         bad = _value_at(line_text, field)
         pattern = text.split("regex ", 1)[1].replace("(?!\\\\n)", "")  # the newline guard is not part of the format
-        message = f"value {bad!r} does not match the pattern {pattern}"
-    else:
-        message = text
-    return RecordError("REC-FORMAT", message, field=field)
+        return f"value {bad!r} does not match the pattern {pattern}"
+    return text
 
 
 def _name_dict_key(line_text: bytes | str, field: str) -> str:
@@ -252,25 +266,22 @@ class Record:
         return self.lines[position]
 
 
-def read_record(source: str | os.PathLike[str] | BinaryIO | bytes) -> Record:
-    """Read a whole record file (path, binary stream or bytes).
+def parse_record(source: BinaryIO | Iterable[bytes] | bytes, path: str | None = None) -> Record:
+    """Parse a whole record from its text (bytes) or an open binary stream
+    (or any iterable of lines); ``path`` names it in errors.
 
     Returns a :class:`Record`; raises :class:`RecordError` (``REC-FORMAT``,
-    with the line) for a bad line or an empty file, and ``OSError`` when the
-    file cannot be opened.
+    with the line and ``path``) for a bad line, text that is not UTF-8 or a
+    record without events.
+
+    >>> parse_record(b'{"type":"card_drawn","seat":0,"card":"6H"}\\n').lines
+    (1,)
+    >>> parse_record(b"// nothing\\n", "a.jsonl")
+    Traceback (most recent call last):
+    ...
+    ledger.errors.RecordError: a.jsonl:1: REC-FORMAT: no events: a record starts with game_started
     """
-    path: str | None = None
-    if isinstance(source, bytes):
-        stream: BinaryIO | Iterable[bytes] = io.BytesIO(source)
-        return _collect(stream, None)
-    if isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        with open(path, "rb") as fh:
-            return _collect(fh, path)
-    return _collect(source, getattr(source, "name", None))
-
-
-def _collect(stream: BinaryIO | Iterable[bytes], path: str | None) -> Record:
+    stream = io.BytesIO(source) if isinstance(source, bytes) else source
     events: list[Event] = []
     lines: list[int] = []
     try:
@@ -289,32 +300,3 @@ def _collect(stream: BinaryIO | Iterable[bytes], path: str | None) -> Record:
 def encode_record(events: Iterable[Event]) -> bytes:
     """The canonical text of a record: one canonical JSON event per line."""
     return b"".join(encode_event(e) + b"\n" for e in events)
-
-
-def write_record(events: Iterable[Event], target: str | os.PathLike[str] | BinaryIO) -> int:
-    """Write events in canonical form to a path or binary stream; returns the
-    number of events written."""
-    count = 0
-    if isinstance(target, (str, os.PathLike)):
-        with open(target, "wb") as fh:
-            return write_record(events, fh)
-    for e in events:
-        target.write(encode_event(e) + b"\n")
-        count += 1
-    return count
-
-
-def find_record_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """Expand files and folders into the sorted list of ``*.jsonl`` record
-    files (folders are searched recursively). A named file is kept whatever
-    its extension; a missing path raises :class:`FileNotFoundError`."""
-    found: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            found.extend(sorted(q for q in path.rglob("*.jsonl") if q.is_file()))
-        elif path.exists():
-            found.append(path)
-        else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
-    return found

@@ -111,7 +111,7 @@ def seal_of(events: Sequence[Event], stored: Sequence[str | None] | None = None)
     "source"}`` (FORMAT.md "Seal": SHA-256 chain over the canonical lines).
 
     ``stored``: the seals the store wrote with the events (the viewer's
-    :attr:`replay_web.cache.GameData.seals`, :func:`ledger.store.sealstore.stored_seals`):
+    :attr:`replay_web.cache.GameData.seals`, :func:`ledger.store.seal_sql.stored_seals`):
     the last one is **read**, not recomputed (``source`` ``"store"``; None
     when the store holds no seal for the last event: ``rummy-ledger verify``
     says why). Without them (a record file) the chain is computed from the

@@ -14,7 +14,7 @@ Unknown games raise :class:`~ledger.errors.GameNotFoundError` everywhere.
 :class:`LedgerStore` is the real store (:class:`ledger.store.application.LedgerApp`:
 SQLite file or PostgreSQL, chosen by a db path/URL or ``RUMMY_LEDGER_DB``);
 :class:`RecordStore` serves record files read with
-:func:`ledger.records.read_record` (tests, a quick look at a folder of
+:func:`ledger.record_files.read_record` (tests, a quick look at a folder of
 records without importing it). :func:`open_store` picks one from the Flask
 config.
 """
@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.events import Event, GameStarted
-from ledger.records import find_record_files, read_record
+from ledger.record_files import find_record_files, read_record
 from ledger.store.reads import GameSummary
 
 
@@ -149,9 +149,9 @@ class LedgerStore:
         return list(self.app.get_events(game_id))
 
     def seals(self, game_id: str) -> list[str | None]:
-        """The stored seal of each position (:func:`ledger.store.sealstore.stored_seals`;
+        """The stored seal of each position (:func:`ledger.store.seal_sql.stored_seals`;
         None where none is stored)."""
-        from ledger.store.sealstore import stored_seals
+        from ledger.store.seal_sql import stored_seals
 
         return stored_seals(self.app, game_id, strict=False)[1]
 

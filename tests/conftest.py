@@ -186,9 +186,10 @@ def web_client(records_app: Callable[..., Flask]) -> Callable[..., FlaskClient]:
 # --- Chromium (Playwright) and the PDF tools ------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's headless Chromium, launched once per test process."""
+    """Debian's headless Chromium, launched once per test module (not once per session:
+    while Playwright's sync API runs, the report's own PDF printing cannot start it)."""
     if not os.path.exists(CHROMIUM):
         unavailable(f"{CHROMIUM} is not installed (apt-get install chromium)")
     try:

@@ -19,7 +19,8 @@ from ledger.audit import report
 from ledger.events import CardDiscarded, CardDrawn, HandEnded
 from ledger.projections import DuckDBTrackingRecorder, analytics_path, relation, update
 from ledger.projections.tables import TABLES
-from ledger.records import encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import encode_record
 from ledger.replay import replay
 from ledger.scoring import score_sheet
 from ledger.store.application import LedgerApp

@@ -19,7 +19,8 @@ from click.testing import CliRunner
 
 from ledger.cli import cli as base_cli
 from ledger.cli.analytics import register, update_after_import
-from ledger.records import encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import encode_record
 from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record
 from tests.analytics_records import game_a, game_b

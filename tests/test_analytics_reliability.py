@@ -22,7 +22,8 @@ import pytest
 
 from ledger.projections import AnalyticsBusyError, AnalyticsProjection, DuckDBTrackingRecorder, duckdb_recorder, update
 from ledger.projections.tables import TABLES
-from ledger.records import encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import encode_record
 from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record
 

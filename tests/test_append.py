@@ -17,7 +17,8 @@ import pytest
 
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
 from ledger.events import CardDiscarded, CardDrawn, Event, GameEnded, GameStarted, PenaltyAssessed, Player, encode_event
-from ledger.records import encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import encode_record
 from ledger.seal import seals as chain_seals
 from ledger.state import Finding
 from ledger.store.append import AppendResult

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from ledger.cards import pretty
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.testing.live import serve
 from tests.webgames import BRUNO, small_game
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ledger.errors import GameConflictError, RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from ledger.store.importing import ImportResult
 from ledger.store.journal import SQLITE_CACHE_KIB

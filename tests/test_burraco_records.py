@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ledger.errors import RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.render import render_state
 from ledger.replay import validate
 from ledger.testing.records import burraco_started, findings, lines, replayed, stacked_deal

@@ -25,7 +25,7 @@ from ledger.catalog import VariantEntry
 from ledger.cli import cli
 from ledger.errors import RecordError
 from ledger.events import decode_event
-from ledger.records import read_record, write_record
+from ledger.record_files import read_record, write_record
 from ledger.rule_ids import RULE_IDS, RULES_BY_FAMILY
 from ledger.simulate import STRATEGIES, simulate_game
 from ledger.simulate.ramino import RaminoStrategy

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ledger.cli import cli
-from ledger.records import encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import encode_record
 from ledger.store.application import LedgerApp
 from ledger.store.journal import os_user
 

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from ledger.audit import report
 from ledger.cli import cli
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import replay
 from ledger.rulings import by_finding, rewound_by
 from ledger.store.application import open_app

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.store.application import open_app
 from ledger.testing.live import serve
 from ledger.tokens import TokenStore

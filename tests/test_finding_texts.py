@@ -25,7 +25,7 @@ import pytest
 from ledger.errors import RecordError
 from ledger.finding_texts import EVENT_TEXTS, FAULT_TEXTS, MESSAGES, finding_text, known
 from ledger.i18n import translations
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import replay, validate
 from ledger.simulate import STRATEGIES, simulate_game
 

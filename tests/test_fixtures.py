@@ -14,7 +14,7 @@ import pytest
 
 from ledger.audit import report
 from ledger.errors import RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.scoring import score_sheet
 

@@ -11,7 +11,7 @@ import pytest
 
 from ledger.audit import report
 from ledger.errors import LedgerError, PositionError, RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import Replayer, validate
 from ledger.testing.records import findings, game_started, lines, ramino_deal, ramino_game, replayed
 

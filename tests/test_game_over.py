@@ -11,7 +11,7 @@ import pytest
 
 from ledger.errors import RecordError
 from ledger.events import GameEnded, HandEnded, PenaltyAssessed, PositionRestored
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import replay, states
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -5,15 +5,12 @@ from __future__ import annotations
 import pyspiel  # OpenSpiel comes with the test extra: missing, these tests fail, not skip
 import pytest
 
-from ledger.openspiel_import import (
-    card,
-    convert_actions,
-    convert_main,
-    parse_history,
-    play_gin,
-    play_gin_state,
-)
-from ledger.records import read_record
+from ledger.openspiel.actions import card
+from ledger.openspiel.command import convert_main
+from ledger.openspiel.convert import convert_actions
+from ledger.openspiel.params import parse_history
+from ledger.openspiel.play import play_gin, play_gin_state
+from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.variants.gin_deadwood import best_deadwood
 

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from ledger.cli import cli as base_cli
 from ledger.cli.analytics import register
-from ledger.records import encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import encode_record
 from ledger.synthetic import two_player_record
 from ledger.testing.records import game_started, lines, ramino_deal
 

@@ -10,7 +10,7 @@ import pytest
 
 from ledger.cards import standard_deck
 from ledger.projections.rows import undone_positions
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import Replayer, validate
 from ledger.state import Log
 from ledger.testing.games import gin_stock_hog, turn_spam

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from ledger.errors import GameConflictError, RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 
 ROOT = Path(__file__).resolve().parent.parent

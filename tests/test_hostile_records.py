@@ -12,7 +12,8 @@ import pytest
 
 from ledger.errors import RecordError
 from ledger.events import MAX_CARDS
-from ledger.records import MAX_LINE_BYTES, read_record
+from ledger.record_files import read_record
+from ledger.records import MAX_LINE_BYTES
 from ledger.store.persistence import game_uuid
 from ledger.testing.records import game_started, lines, ramino_game
 from tests.conftest import record_bytes

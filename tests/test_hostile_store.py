@@ -22,7 +22,7 @@ CHILD = """
 import os, sys, time
 from pathlib import Path
 from ledger.store.application import LedgerApp
-from ledger.records import read_record
+from ledger.record_files import read_record
 go = Path(sys.argv[1])
 while not go.exists():
     time.sleep(0.005)

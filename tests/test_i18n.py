@@ -19,7 +19,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from ledger.records import read_record
+from ledger.record_files import read_record
 from replay_web import create_app
 from replay_web.i18n import po_path, translations
 from replay_web.store import RecordStore

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.testing.live import serve
 from tests.test_report import _pdf_text  # pdftotext / pdfinfo, A4 checked
 

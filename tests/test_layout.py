@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import replay
 from ledger.simulate import simulate_game
 from replay_web.present import around

@@ -15,7 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from ledger.records import read_record
+from ledger.record_files import read_record
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

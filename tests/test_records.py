@@ -16,7 +16,8 @@ import pytest
 
 from ledger.errors import RecordError
 from ledger.events import CardDrawn, GameStarted
-from ledger.records import encode_record, find_record_files, iter_events, read_record, write_record
+from ledger.record_files import find_record_files, read_record, write_record
+from ledger.records import encode_record, iter_events
 
 GAME = b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g1","variant":"ramino","players":[{"seat":0,"name":"Anna"},{"seat":1,"name":"Bruno"}]}\n'
 CARD = "(expected e.g. 10H, AS, JK)"

@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from ledger.cli import cli
 from ledger.events import encode_event
-from ledger.records import read_record
+from ledger.record_files import read_record
 from replay_web.report import ReportError, build_report, render_html, rewound_by, seal_of
 from tests.webgames import small_game
 

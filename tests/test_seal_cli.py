@@ -64,7 +64,7 @@ def test_readme_script_gives_the_seal_of_the_export(run: Callable[..., Result], 
 
 def test_seal_of_a_file_at_a_position(run: Callable[..., Result]) -> None:
     from ledger.events import encode_event
-    from ledger.records import read_record
+    from ledger.record_files import read_record
 
     lines = [encode_event(e) for e in read_record(DISPUTE).events]
     result = run("seal", str(DISPUTE), "--at", "3", "--json")
@@ -96,7 +96,7 @@ def test_prove_and_verify_a_proof_without_the_store(run: Callable[..., Result], 
     run("keygen", str(tmp_path / "k"))
     key = cp.load_private_key(tmp_path / "k")
     from ledger.events import encode_event
-    from ledger.records import read_record
+    from ledger.record_files import read_record
 
     lines = [encode_event(e) for e in read_record(DISPUTE).events]
     entries = [cp.Entry("bur-dispute", len(lines), _seal.seal_hex(lines))] + [

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from ledger import seal as _seal
 from ledger.records import Record
 from ledger.simulate import simulate_game
-from ledger.store import sealstore
 from ledger.store.application import LedgerApp
 from ledger.store.persistence import game_uuid
+from ledger.store.seal_sql import stored_seals
+from ledger.store.verify import game_keys, verify_games
 from ledger.synthetic import two_player_record
 from tests.test_seal_cli import readme_script
 
@@ -87,7 +88,7 @@ def test_store_export_and_script_agree_and_any_byte_change_is_caught(
     app.import_record(Record(events=tuple(events), lines=tuple(range(1, len(events) + 1))))
     exported = folder / f"{game_id}.jsonl"
     exported.write_bytes(app.export_record(game_id))
-    length, stored = sealstore.stored_seals(app, game_id)
+    length, stored = stored_seals(app, game_id)
     assert length == len(events)
     assert stored[-1] == _seal.seal_hex(_seal.canonical_lines(exported.read_bytes())) == script_seal(exported)
 
@@ -103,14 +104,14 @@ def test_store_export_and_script_agree_and_any_byte_change_is_caught(
         (edited, oid, position + 1),
     )
     try:
-        (check,) = sealstore.verify_games(app, sealstore.game_keys(app, [game_id]))
+        (check,) = verify_games(app, game_keys(app, [game_id]))
         assert (check.ok, check.position, check.kind) == (False, position, "event")
     finally:
         con.execute(
             "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
             (state, oid, position + 1),
         )
-    (check,) = sealstore.verify_games(app, sealstore.game_keys(app, [game_id]))
+    (check,) = verify_games(app, game_keys(app, [game_id]))
     assert check.ok and check.seal == stored[-1]
 
 

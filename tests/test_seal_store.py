@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 
 from ledger import seal as _seal
 from ledger.cli import cli
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from ledger.store.persistence import game_uuid
 
@@ -304,20 +304,22 @@ def test_appends_continue_the_stored_chain(store) -> None:  # noqa: ANN001
 
 
 def _fast(app: LedgerApp, games: list[str]) -> dict[str, Any]:
-    from ledger.store import sealstore
+    from ledger.store.seal_sql import tables
+    from ledger.store.verify_fast import fast_batch
 
-    t = sealstore._tables(app)
-    got = t.fast_batch([t.key(game_uuid(g)) for g in games], {game_uuid(g).hex: None for g in games})
+    t = tables(app)
+    got = fast_batch(t, [t.key(game_uuid(g)) for g in games], {game_uuid(g).hex: None for g in games})
     return {g: got.get(game_uuid(g).hex) for g in games}
 
 
 def _slow(app: LedgerApp, game: str) -> Any:
-    from ledger.store import sealstore
+    from ledger.store.seal_sql import tables
+    from ledger.store.verify_rows import check_game
 
-    t = sealstore._tables(app)
+    t = tables(app)
     key = t.key(game_uuid(game))
     rows, journal = t.batch([key])
-    return sealstore.check_game(None, game_uuid(game).hex, rows[game_uuid(game).hex], journal[game_uuid(game).hex])
+    return check_game(None, game_uuid(game).hex, rows[game_uuid(game).hex], journal[game_uuid(game).hex])
 
 
 def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
@@ -343,10 +345,10 @@ def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest
         )
     assert [fast[g].length for g in games] == [16, 19, 5]
     assert run("verify").stdout == "3 of 3 games verified (40 events)\n"
-    from ledger.store import sealstore
+    from ledger.store import verify
 
-    monkeypatch.setattr(sealstore, "FAST_BATCH", 1)  # one game per batch
-    checks = [(c.game_id, c.ok, c.seal) for c in sealstore.verify_games(app, sealstore.game_keys(app, None))]
+    monkeypatch.setattr(verify, "FAST_BATCH", 1)  # one game per batch
+    checks = [(c.game_id, c.ok, c.seal) for c in verify.verify_games(app, verify.game_keys(app, None))]
     assert sorted(checks) == sorted((g, True, fast[g].seal) for g in games)
 
 

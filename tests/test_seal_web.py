@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ledger import seal as _seal
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from replay_web import create_app
 from replay_web.store import LedgerStore

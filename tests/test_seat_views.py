@@ -31,7 +31,7 @@ import pytest
 
 from ledger.errors import RecordError
 from ledger.events import Event
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.redaction import PUBLIC_RULES, SPECTATOR, sight, visible_findings
 from ledger.replay import Replayer, replay
 from ledger.simulate import simulate_game

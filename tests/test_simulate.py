@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from ledger.audit import report
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import states
 from ledger.scoring import score_sheet
 from ledger.simulate import simulate_game, simulate_main, write_game

@@ -13,7 +13,8 @@ from eventsourcing.persistence import IntegrityError
 
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
 from ledger.events import CardDiscarded, GameEnded, GameStarted, HandDealt, Player, encode_event
-from ledger.records import Record, encode_record, read_record
+from ledger.record_files import read_record
+from ledger.records import Record, encode_record
 from ledger.store import reads
 from ledger.store.application import LedgerApp, open_app
 from ledger.store.importing import ImportResult

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ledger.audit import report
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.scoring import score_sheet
 

@@ -372,7 +372,7 @@ def test_a_failing_store_is_a_500_without_details():
 def test_variant_notes_are_readable_lines_not_raw_data(records_app) -> None:
     from pathlib import Path
 
-    from ledger.records import read_record
+    from ledger.record_files import read_record
 
     fixture = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "pozzetto_al_volo_con_lo_scarto.jsonl"
     record = read_record(fixture)

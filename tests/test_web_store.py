@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from ledger.audit import audit
-from ledger.records import encode_record, find_record_files, read_record
+from ledger.record_files import find_record_files, read_record
+from ledger.records import encode_record
 from ledger.scoring import score
 from ledger.store.application import LedgerApp, open_app
 from ledger.testing.games import long_ramino

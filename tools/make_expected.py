@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ledger.audit import report
 from ledger.errors import RecordError
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.scoring import score_sheet
 

@@ -97,7 +97,9 @@ class _Guarded(click.Group):
             ctx.exit(130)
         except GameNotFoundError as exc:
             if exc.store is None and isinstance(ctx.obj, CliState) and ctx.obj.opened:
-                exc = ctx.obj.app().not_found(exc.game_id)  # raised without the store's names (e.g. by sealstore)
+                exc = ctx.obj.app().not_found(
+                    exc.game_id
+                )  # raised without the store's names (e.g. by ledger.store.seal_sql)
             _fail(not_found_text(exc, tr_of(ctx)), tr_of(ctx))
         except StoreMissingError as exc:
             tr = tr_of(ctx)

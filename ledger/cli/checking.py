@@ -20,7 +20,7 @@ from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
 from ledger.errors import RecordError
 from ledger.finding_texts import finding_text
-from ledger.records import find_record_files
+from ledger.record_files import find_record_files
 from ledger.render import render_score
 from ledger.replay import replay
 from ledger.rule_texts import rule_text

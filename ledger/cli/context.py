@@ -21,7 +21,7 @@ from rich.console import Console
 from ledger.errors import RecordError
 from ledger.events import Event
 from ledger.i18n import env_lang, translations
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.store.application import LedgerApp, open_app
 from ledger.store.settings import describe_store, store_env

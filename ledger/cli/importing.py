@@ -24,7 +24,7 @@ from rich.text import Text
 from ledger.cli.analytics import update_after_import
 from ledger.cli.context import CliState, console, error_line
 from ledger.errors import GameConflictError, RecordError, RuleViolationError
-from ledger.records import find_record_files
+from ledger.record_files import find_record_files
 from ledger.store.importing import ImportResult
 
 #: a progress bar is shown (on a terminal) from this many files
@@ -188,7 +188,7 @@ def import_openspiel_cmd(
     An incomplete history is refused unless --partial. Import the result with
     `rummy-ledger import FILE`.
     """
-    from ledger.openspiel_import import convert_main
+    from ledger.openspiel.command import convert_main
 
     sys.exit(convert_main(source, output, game_id, params, partial))
 

@@ -32,7 +32,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ledger import checkpoint as _cp
 from ledger import seal as _seal
 from ledger.cli.context import load, tr_of
-from ledger.store import sealstore
+from ledger.store.seal_sql import head, stored_seals
+from ledger.store.verify import check_checkpoint, game_keys, verify_games
 
 #: verify shows a progress bar (on a terminal) from this many games
 PROGRESS_MIN_GAMES = 20
@@ -65,7 +66,7 @@ def seal_list(state: Any, target: str, events: list[Any]) -> list[str]:
         from ledger.events import encode_event
 
         return [h.hex() for h in _seal.seals(encode_event(e) for e in events)]
-    return sealstore.stored_seals(state.app(), target, strict=False)[1][: len(events)]
+    return stored_seals(state.app(), target, strict=False)[1][: len(events)]
 
 
 def short_or_missing(value: str | None) -> str:
@@ -92,7 +93,7 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
         length = len(lines)
     else:
         game_id = target
-        length, stored = sealstore.stored_seals(_state(ctx).app(), game_id)
+        length, stored = stored_seals(_state(ctx).app(), game_id)
         if at is not None and not 0 <= at < length:
             raise click.BadParameter(f"position {at} is outside 0..{length - 1}", param_hint="--at")
         position = length - 1 if at is None else at
@@ -158,7 +159,7 @@ def checkpoint_cmd(ctx: click.Context, output: Path, tournament: str | None, key
     key = _cp.load_private_key(keyfile) if keyfile else None
     app = _state(ctx).app()
     games = [g.game_id for g in app.list_games() if tournament is None or g.meta.get("tournament") == tournament]
-    entries = [_cp.Entry(gid, *sealstore.head(app, gid)) for gid in games]
+    entries = [_cp.Entry(gid, *head(app, gid)) for gid in games]
     doc = _cp.build(entries, tournament=tournament, key=key)
     output.write_text(_cp.dumps(doc), encoding="utf-8")
     tr = tr_of(ctx)
@@ -316,7 +317,7 @@ def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bo
         entry, signer = _cp.check_proof(_cp.load(path, _cp.PROOF_FORMAT), public)
         if record_file is not None:
             from ledger.events import encode_event
-            from ledger.records import read_record
+            from ledger.record_files import read_record
 
             lines = [encode_event(e) for e in read_record(record_file).events]
             if len(lines) < entry.length:
@@ -376,7 +377,7 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
             {"ok": False, "checkpoint": str(path), "reason": str(exc)},
         )
         return 1
-    problems = sealstore.check_checkpoint(_state(ctx).app(), entries)
+    problems = check_checkpoint(_state(ctx).app(), entries)
     if problems:
         for p in problems:
             _say(as_json, False, f"{path}: {p}", {"ok": False, "checkpoint": str(path), "reason": p})
@@ -398,15 +399,15 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
 
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
     app = _state(ctx).app()
-    targets = sealstore.game_keys(app, list(games) or None)
+    targets = game_keys(app, list(games) or None)
     bar = _progress(len(targets), not as_json)
     results = []
     if bar is None:
-        results = list(sealstore.verify_games(app, targets, deep=deep))
+        results = list(verify_games(app, targets, deep=deep))
     else:
         with bar:
             task = bar.add_task("verify", total=len(targets))
-            for r in sealstore.verify_games(app, targets, deep=deep):
+            for r in verify_games(app, targets, deep=deep):
                 results.append(r)
                 bar.advance(task)
     broken = [r for r in results if not r.ok]

@@ -27,7 +27,8 @@ import msgspec
 from ledger.cli.findings import finding_line
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
-from ledger.records import Record, format_error, read_record
+from ledger.record_files import read_record
+from ledger.records import Record, format_error
 from ledger.render import reason_text
 from ledger.state import TableState
 from ledger.store.append import AppendResult

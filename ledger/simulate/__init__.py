@@ -91,7 +91,7 @@ def simulate_game(
 def write_game(out: Path, events: list[Event], injected: list[dict[str, object]] | None) -> Path:
     """Write ``GAME_ID.jsonl`` (and ``GAME_ID.injected.json`` when ``injected``
     is not None) in ``out``; returns the record's path."""
-    from ledger.records import write_record
+    from ledger.record_files import write_record
 
     gid = events[0].game_id  # type: ignore[attr-defined]  # events[0] is the game_started
     path = out / f"{gid}.jsonl"

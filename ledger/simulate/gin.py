@@ -146,7 +146,9 @@ class GinStrategy(Strategy):
         return GinRules.ex(state).offer == OFFER_OVER
 
     def can_retake(self, state: TableState, seat: int) -> bool:
-        return bool(state.rules.opt("retake_forbidden")) and GinRules.ex(state).offer == OFFER_OVER
+        rules = state.rules
+        assert isinstance(rules, GinRules)
+        return rules.settings.retake_forbidden and GinRules.ex(state).offer == OFFER_OVER
 
 
 def knock_high(inj, strategy: GinStrategy, t: Table, seat: int):  # noqa: ANN001, ANN201

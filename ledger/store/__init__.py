@@ -10,7 +10,11 @@ interfaces (the CLI, :mod:`replay_web`).
   canonical JSON of the record event; topics; game ids to originator ids;
 - :mod:`ledger.store.journal` — the ``rummy_journal`` side table (who
   appended each event, when, its seals);
-- :mod:`ledger.store.sealstore` — the seal chain in the store: sealing on
-  append, verify, checkpoints, the backfill of stores older than the chain;
+- the seal chain in the store: :mod:`ledger.store.sealing` (the seals of
+  each append), :mod:`ledger.store.seal_sql` (the two tables by SQL, the
+  stored seals), :mod:`ledger.store.verify` (verify and checkpoint checks:
+  the fast read :mod:`ledger.store.verify_fast`, the row-by-row check
+  :mod:`ledger.store.verify_rows`) and :mod:`ledger.store.backfill` (stores
+  from before the chain, sealed once);
 - :mod:`ledger.store.probe` — whether the named store exists and answers.
 """

@@ -2,7 +2,7 @@
 
 One transaction per call (CONTRACT-append.md): the events, one
 ``rummy_journal`` row each (who appended, when) and their seals
-(:func:`ledger.store.sealstore.seal_batch`, FORMAT.md "Seal"). The import
+(:func:`ledger.store.sealing.seal_batch`, FORMAT.md "Seal"). The import
 path (:mod:`ledger.store.importing`) stores through the same
 :meth:`GameAppends._rows_for`, so a game has the same bytes, authors and
 seals whichever way it was stored.
@@ -21,10 +21,10 @@ from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted, encode_event
 from ledger.records import Record
 from ledger.state import Finding, TableState
-from ledger.store import sealstore
 from ledger.store.journal import JournalEntry, os_user, received_now
 from ledger.store.persistence import EncodedGameEvent, GameEvent, game_uuid
 from ledger.store.reads import GameReads
+from ledger.store.sealing import seal_batch
 
 
 class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -177,10 +177,10 @@ class GameAppends(GameReads):
         """Store ``events`` at positions ``first``… with their journal rows in
         one transaction; ``state`` is the table after them (kept for the next
         append). Each journal row carries the event's seal and journal seal
-        (:func:`ledger.store.sealstore.seal_batch`: FORMAT.md "Seal", continued from
+        (:func:`ledger.store.sealing.seal_batch`: FORMAT.md "Seal", continued from
         the previous event's stored seal). Raises
         :class:`ConcurrentAppendError` when a position is taken and
-        :class:`~ledger.store.sealstore.SealError` when the previous event has no
+        :class:`~ledger.store.sealing.SealError` when the previous event has no
         stored seal."""
         domain_events, journal = self._rows_for(oid, first, events, appended_by)
         try:
@@ -198,7 +198,7 @@ class GameAppends(GameReads):
         the same bytes, authors and seals whichever way a game is stored)."""
         received = received_now()
         lines = [encode_event(e) for e in events]
-        seals = sealstore.seal_batch(self, oid, first, lines, appended_by, received)
+        seals = seal_batch(self, oid, first, lines, appended_by, received)
         journal = [
             JournalEntry(
                 position=first + i, appended_by=appended_by, received_at=received, seal=seal, journal_seal=jseal

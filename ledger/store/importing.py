@@ -20,7 +20,8 @@ from eventsourcing.persistence import IntegrityError
 from ledger import replay as _replay
 from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError, RuleViolationError
 from ledger.events import GameStarted, encode_event
-from ledger.records import Record, read_record
+from ledger.record_files import read_record
+from ledger.records import Record
 from ledger.state import TableState
 from ledger.store.append import GameAppends
 from ledger.store.journal import JournalEntry, os_user
@@ -153,7 +154,7 @@ class GameImports(GameAppends):
         ``INSERT … unnest`` plus the journal rows, pipelined).
 
         ``sources`` are :class:`~ledger.records.Record` objects or file paths
-        (read with :func:`~ledger.records.read_record`). Yields
+        (read with :func:`~ledger.record_files.read_record`). Yields
         ``(source, outcome)`` for each source, in the order given, once its
         batch is committed; ``outcome`` is the :class:`ImportResult` that
         :meth:`import_record` returns, or the exception it would raise:

@@ -14,7 +14,7 @@ hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
 ``received_at`` the server's receive time (ISO-8601 UTC with microseconds,
 ``2026-12-01T08:15:02.123456Z``) and ``seal`` FORMAT.md's "Seal" hN in
 lower-case hex, and ``journal_seal`` the journal chain over the entry and
-its seal (README "Seals"; :mod:`ledger.store.sealstore` computes both in the
+its seal (README "Seals"; :mod:`ledger.store.sealing` computes both in the
 append path).
 
 The rows are written by small subclasses of eventsourcing's application
@@ -58,7 +58,7 @@ class JournalEntry(msgspec.Struct, frozen=True, kw_only=True):
     appended_by: str
     received_at: str
     seal: str | None = None
-    #: the journal chain over this entry and its seal (README "Seals"; ledger.store.sealstore)
+    #: the journal chain over this entry and its seal (README "Seals"; ledger.store.sealing)
     journal_seal: str | None = None
 
 

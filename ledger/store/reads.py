@@ -8,7 +8,7 @@ back the imported events byte for byte.
 
 :class:`GameReads` opens the recorder (the events table plus the
 ``rummy_journal`` side table, :mod:`ledger.store.journal`), seals once a
-store from before the seal chain (:mod:`ledger.store.sealstore`), reads
+store from before the seal chain (:mod:`ledger.store.backfill`), reads
 games, their journal and summaries, and keeps the latest table state of the
 live games of this process. The append path (:mod:`ledger.store.append`)
 and the import path (:mod:`ledger.store.importing`) are layered on it;
@@ -31,7 +31,7 @@ from ledger import replay as _replay
 from ledger.errors import GameNotFoundError
 from ledger.events import Event, GameStarted
 from ledger.state import TableState
-from ledger.store import sealstore
+from ledger.store.backfill import backfill, ensure_schema
 from ledger.store.journal import JournalEntry, JournalRecorder, journal_recorder, os_user, received_now, select_journal
 from ledger.store.persistence import (
     GAME_STARTED_TOPIC,
@@ -43,6 +43,7 @@ from ledger.store.persistence import (
     naming_game,
     schema_lock,
 )
+from ledger.store.seal_sql import is_sql
 from ledger.store.settings import describe_store
 from ledger.variants import find_variant
 
@@ -109,10 +110,10 @@ class GameReads(Application[UUID]):
     def _backfill(self) -> tuple[int, int] | None:
         """Seal once the events a store holds from before the seal chain (no
         journal row or a NULL seal), saying so on stderr (README "Seals")."""
-        if not isinstance(self.recorder, JournalRecorder) or not sealstore._is_sql(self.recorder):
+        if not isinstance(self.recorder, JournalRecorder) or not is_sql(self.recorder):
             return None
-        sealstore.ensure_schema(self.recorder)
-        done = sealstore.backfill(self, f"backfill:{os_user()}", received_now())
+        ensure_schema(self.recorder)
+        done = backfill(self, f"backfill:{os_user()}", received_now())
         if done and done[1]:
             games, events = done
             print(

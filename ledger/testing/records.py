@@ -37,7 +37,7 @@ from typing import Any
 from ledger.audit import report
 from ledger.cards import FACES, deck_counter, standard_deck
 from ledger.events import Event, decode_event
-from ledger.records import read_record
+from ledger.record_files import read_record
 from ledger.replay import replay, validate
 from ledger.state import TableState
 

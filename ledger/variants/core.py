@@ -25,7 +25,7 @@ from ledger.cards import deck_counter
 from ledger.errors import RecordError
 from ledger.melds import MeldRules
 from ledger.state import Finding, TableState, VariantState, replace
-from ledger.variants.options import Options, OptionSpec, preset_values
+from ledger.variants.options import Options, OptionSpec, RestockMode, preset_values
 
 
 class TableRules:
@@ -145,6 +145,11 @@ class TableRules:
     def pozzetto_size(self) -> int:
         """Cards in each pozzetto (0: the variant has none)."""
         return 0
+
+    def restock_mode(self) -> RestockMode:
+        """How an empty stock is renewed: the discard pile less its top card
+        shuffled into the new stock (a variant with a ``restock`` option says)."""
+        return "shuffle"
 
     def active(self, state: TableState, seat: int) -> bool:
         """True when ``seat`` still plays (not eliminated)."""

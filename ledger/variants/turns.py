@@ -298,7 +298,7 @@ class TurnRules(TableRules):
                     "cards",
                 )
             stock: tuple[str, ...] | None = tuple(e.cards)
-        elif self.opt("restock", "shuffle") == "turn_over":
+        elif self.restock_mode() == "turn_over":
             stock = under
         else:
             stock = None

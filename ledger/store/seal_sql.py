@@ -1,0 +1,156 @@
+"""SQL access to the events table and the journal, for the seal chain (layer 2).
+
+Reading goes straight to the two tables with SQL (SQLite file or PostgreSQL
+schema), a batch of games at a time, so that a stored row the mapper could
+not decode (bytes edited, or stored as text) is a finding, not a traceback.
+:func:`stored_seals` and :func:`head` read the stored seals; nothing here
+recomputes a seal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import ApplicationRecorder
+
+from ledger.errors import GameNotFoundError
+from ledger.store.persistence import game_uuid
+
+JOURNAL_TABLE = "rummy_journal"
+#: games read per query batch
+BATCH = 200
+
+
+def is_sql(recorder: ApplicationRecorder) -> bool:
+    """True for the SQLite and PostgreSQL recorders (the seal chain's SQL is for those)."""
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        return True
+    try:
+        from eventsourcing.postgres import PostgresApplicationRecorder
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(recorder, PostgresApplicationRecorder)
+
+
+class SealTables:
+    """SQL access to the events table and the journal of one recorder."""
+
+    def __init__(self, recorder: ApplicationRecorder) -> None:
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+        self.recorder = recorder
+        self.sqlite = isinstance(recorder, SQLiteApplicationRecorder)
+        if isinstance(recorder, SQLiteApplicationRecorder):  # (not `if self.sqlite`: mypy narrows on isinstance only)
+            self.events = recorder.events_table_name
+            self.journal = JOURNAL_TABLE
+        else:
+            from eventsourcing.postgres import PostgresApplicationRecorder
+            from psycopg.sql import SQL, Identifier
+
+            if not isinstance(recorder, PostgresApplicationRecorder):
+                raise TypeError(f"the seal chain needs a SQLite or PostgreSQL store, not {type(recorder).__name__}")
+            schema = recorder.datastore.schema
+            self.events = (
+                SQL("{}.{}").format(Identifier(schema), Identifier(recorder.events_table_name)).as_string(None)
+            )
+            self.journal = SQL("{}.{}").format(Identifier(schema), Identifier(JOURNAL_TABLE)).as_string(None)
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        if self.sqlite:
+            with self.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
+                c.execute(sql, tuple(params))
+                return [tuple(r) for r in c.fetchall()]
+        sql = sql.replace("?", "%s")
+        with self.recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
+            curs.execute(sql, tuple(params))
+            return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in curs.fetchall()]
+
+    def key(self, oid: UUID) -> Any:
+        """The originator id as the store keeps it."""
+        return oid.hex if self.sqlite else oid
+
+    def all_games(self) -> list[Any]:
+        rows = self.query(
+            f"SELECT DISTINCT originator_id FROM {self.events} UNION SELECT DISTINCT originator_id FROM {self.journal}"
+        )
+        return sorted((r[0] for r in rows), key=str)
+
+    def batch(self, keys: Sequence[Any]) -> tuple[dict[str, list[tuple[Any, ...]]], dict[str, tuple[int, int]]]:
+        """``(rows, journal)`` of the games ``keys``. ``rows``: per originator
+        id hex, its events in order joined with their journal rows,
+        ``(version, topic, state, appended_by, received_at, seal,
+        journal_seal)`` (the last four None without a journal row);
+        ``journal``: per id, ``(journal rows, highest position)``."""
+        marks = ",".join("?" * len(keys))
+        rows: dict[str, list[tuple[Any, ...]]] = {}
+        current: list[tuple[Any, ...]] = []
+        last = None
+        for oid, *rest in self.query(
+            "SELECT e.originator_id, e.originator_version, e.topic, e.state, j.appended_by, j.received_at, "
+            "j.seal, j.journal_seal "
+            f"FROM {self.events} e LEFT JOIN {self.journal} j "
+            "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
+            f"WHERE e.originator_id IN ({marks}) ORDER BY e.originator_id, e.originator_version",
+            keys,
+        ):
+            if oid != last:
+                current = rows.setdefault(hex_id(oid), [])
+                last = oid
+            current.append(tuple(rest))
+        journal = {
+            hex_id(oid): (int(n), int(top))
+            for oid, n, top in self.query(
+                f"SELECT originator_id, COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id IN "
+                f"({marks}) GROUP BY originator_id",
+                keys,
+            )
+        }
+        return rows, journal
+
+
+def hex_id(value: Any) -> str:
+    return value.hex if isinstance(value, UUID) else UUID(str(value)).hex
+
+
+def tables(app: Any) -> SealTables:
+    return SealTables(app.recorder)
+
+
+# --- reading stored seals ---
+
+
+def stored_seals(app: Any, game_id: str, *, strict: bool = True) -> tuple[int, list[Any]]:
+    """``(length, seals)`` of a stored game: the stored seal of each position
+    (as the journal holds it). Raises :class:`GameNotFoundError`, and with
+    ``strict`` ``ValueError`` when a stored event has no stored seal (else
+    its entry is None: ``verify`` says why)."""
+    t = tables(app)
+    key = t.key(game_uuid(game_id))
+    n = t.query(f"SELECT MAX(originator_version) FROM {t.events} WHERE originator_id = ?", [key])[0][0]
+    if not n:
+        raise GameNotFoundError(game_id)
+    rows = t.query(
+        f"SELECT position, seal FROM {t.journal} WHERE originator_id = ? AND position < ? ORDER BY position",
+        [key, int(n)],
+    )
+    seals: list[Any] = [None] * int(n)
+    for p, value in rows:
+        if 0 <= int(p) < len(seals):
+            seals[int(p)] = value
+    missing = next((p for p, v in enumerate(seals) if not v), None)
+    if missing is not None and strict:
+        raise ValueError(
+            f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger "
+            f"verify {game_id})"
+        )
+    return int(n), seals
+
+
+def head(app: Any, game_id: str) -> tuple[int, str]:
+    """``(length, seal of the last event)`` of a stored game, from the store."""
+    n, seals = stored_seals(app, game_id)
+    return n, seals[-1]

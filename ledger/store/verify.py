@@ -1,0 +1,101 @@
+"""``verify`` and checkpoint checks: the stored seal chains recomputed and compared (README "Seals", layer 2).
+
+:func:`verify_games` recomputes both chains of each game from the stored
+bytes and *compares* them with the stored seals; it reads each batch twice
+at most: the fast read (:mod:`ledger.store.verify_fast`) asks each table for
+one row per game and only ever says "verified"; a game it cannot verify is
+read again row by row (:meth:`ledger.store.seal_sql.SealTables.batch`) and
+:func:`ledger.store.verify_rows.check_game` names the first bad position
+and what differs. :func:`check_checkpoint` checks a checkpoint's games
+against the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ledger import seal as _seal
+from ledger.store.persistence import game_uuid
+from ledger.store.seal_sql import BATCH, hex_id, tables
+from ledger.store.verify_fast import fast_batch
+from ledger.store.verify_rows import GameCheck, check_game
+
+#: games per batch of the fast read of verify (one concatenation per game and column)
+FAST_BATCH = 50
+
+
+def game_keys(app: Any, game_ids: Sequence[str] | None) -> list[tuple[Any, str | None]]:
+    """``(stored originator id, game id or None)`` of the games to verify:
+    the named ones, or every game with a stored event or journal row."""
+    t = tables(app)
+    if game_ids:
+        return [(t.key(game_uuid(g)), g) for g in game_ids]
+    return [(k, None) for k in t.all_games()]
+
+
+def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]], *, deep: bool = False) -> Iterator[GameCheck]:
+    """Verify each game of ``targets`` (from :func:`game_keys`), yielding a
+    :class:`GameCheck` per game in order."""
+    t = tables(app)
+    step = BATCH if deep else FAST_BATCH
+    for start in range(0, len(targets), step):
+        chunk = targets[start : start + step]
+        names = {hex_id(k): name for k, name in chunk}
+        fast = {} if deep else fast_batch(t, [k for k, _ in chunk], names)
+        slow = [k for k, _ in chunk if fast.get(hex_id(k)) is None]
+        rows, journal = t.batch(slow) if slow else ({}, {})
+        for key, name in chunk:
+            h = hex_id(key)
+            check = fast.get(h)
+            yield check if check is not None else check_game(name, h, rows.get(h, []), journal.get(h), deep=deep)
+
+
+def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
+    """One line per listed game that the store no longer holds as the
+    checkpoint says: missing, shorter, or different events before ``length``
+    (the chain recomputed from the stored events, and the stored seal)."""
+    t = tables(app)
+    problems: list[str] = []
+    for start in range(0, len(entries), BATCH):
+        chunk = entries[start : start + BATCH]
+        keys = [t.key(game_uuid(e.game_id)) for e in chunk]
+        batch, _journal = t.batch(keys)
+        for e in chunk:
+            oid = game_uuid(e.game_id).hex
+            rows = batch.get(oid, [])
+            if not rows:
+                problems.append(f"{e.game_id}: listed in the checkpoint ({e.length} events) but not in the store")
+                continue
+            if len(rows) < e.length:
+                problems.append(
+                    f"{e.game_id}: {len(rows)} events stored, the checkpoint lists {e.length}: the game was truncated"
+                )
+                continue
+            h: bytes | None = None
+            bad = None
+            for p, (version, _topic, state, *_rest) in enumerate(rows[: e.length]):
+                if int(version) != p + 1 or not isinstance(state, (bytes, bytearray, memoryview)):
+                    bad = p
+                    break
+                h = _seal.chain(h, bytes(state))
+            if bad is not None:
+                problems.append(
+                    f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten "
+                    "since the checkpoint"
+                )
+                continue
+            assert h is not None
+            if h.hex() != e.seal:
+                problems.append(
+                    f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the "
+                    "stored events, "
+                    f"the checkpoint's is {_seal.short_form(e.seal)}: the game was rewritten since the checkpoint"
+                )
+                continue
+            if rows[e.length - 1][5] != e.seal:
+                problems.append(
+                    f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's "
+                    f"{_seal.short_form(e.seal)}"
+                )
+    return problems

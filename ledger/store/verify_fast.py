@@ -1,0 +1,233 @@
+"""The fast read of ``verify``: one summary row per game and table, both chains over the concatenated bytes (layer 2).
+
+The fast read (:func:`fast_batch`, :func:`_fast_chain`) asks each table for
+one row per game: counts, the checks SQL can make on every row (types, each
+row's topic against its bytes' type, positions 1..n) and the game's stored
+bytes, seals and journal seals each concatenated in position order; Python
+then runs both chains over the bytes and compares the concatenations. It
+only ever says "verified": a game it cannot verify is read again row by row
+(:func:`ledger.store.verify_rows.check_game`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from ledger import seal as _seal
+from ledger.events import GameStarted
+from ledger.store.persistence import GAME_STARTED_TOPIC, decode_stored, game_uuid
+from ledger.store.seal_sql import SealTables, hex_id
+from ledger.store.sealing import journal_lines, witness
+from ledger.store.verify_rows import TAG_TOPIC, TYPE_PREFIX, GameCheck
+
+#: ``(topic, b'{"type":"tag"')`` of every event type: a row's bytes begin with its topic's prefix
+#: (the commonest first: SQL's ``CASE`` stops at the first match)
+_COMMON = (b"card_drawn", b"card_discarded", b"discard_taken", b"meld_laid", b"meld_extended")
+_TOPIC_PREFIX = [
+    (TAG_TOPIC[tag], TYPE_PREFIX + tag + b'"')
+    for tag in sorted(TAG_TOPIC, key=lambda t: _COMMON.index(t) if t in _COMMON else len(_COMMON))
+]
+_TOPIC_PARAMS = [x for pair in _TOPIC_PREFIX for x in pair]
+#: the first ``n`` bytes of ``state`` (SQLite, PostgreSQL)
+_SUBSTR = {True: "substr(state, 1, {n})", False: "substring(state from 1 for {n})"}
+
+
+def fast_batch(t: SealTables, keys: Sequence[Any], names: dict[str, str | None]) -> dict[str, GameCheck | None]:
+    """The fast read of :func:`ledger.store.verify.verify_games`: per
+    originator id hex of ``keys``, a verified :class:`GameCheck`, or None
+    when the game needs the row-by-row check (anything unusual, broken or
+    not). ``names``: the game id asked for, per id hex (None: from the first
+    event).
+
+    Two queries, one row per game each: the events table gives the
+    number of rows, lowest and highest version, how many rows are bytes
+    whose ``{"type":"…"`` is their topic's, and the ``state`` bytes
+    joined by ``\\n`` in version order; the journal gives its number of
+    rows, lowest and highest position, how many rows have text seals and
+    an author and time (MIN and MAX leave NULLs out), the lowest and
+    highest author and time, and the seals and journal
+    seals joined by ``,`` in position order. SQLite before 3.44 has no
+    ``ORDER BY`` inside ``group_concat``, so the versions and positions
+    are joined too, in the same pass: they prove the order. A game with
+    several authors or times (a live game) has its journal entries read
+    in a third query (:func:`_several_authors`)."""
+    if not keys:
+        return {}
+    marks = ",".join("?" * len(keys))
+    sql_events, sql_journal = _fast_sql(t.sqlite)
+    events = {
+        hex_id(r[0]): r[1:] for r in t.query(sql_events.format(events=t.events, marks=marks), [*_TOPIC_PARAMS, *keys])
+    }
+    journal = {hex_id(r[0]): r[1:] for r in t.query(sql_journal.format(journal=t.journal, marks=marks), keys)}
+    out: dict[str, GameCheck | None] = {}
+    several: dict[str, tuple[list[bytes], str]] = {}
+    for oid_hex, ev in events.items():
+        jr = journal.get(oid_hex)
+        if jr is None:
+            continue
+        got = _fast_chain(names.get(oid_hex), oid_hex, ev, jr, t.sqlite)
+        if isinstance(got, GameCheck):
+            out[oid_hex] = got
+        elif got is not None:
+            several[oid_hex] = got
+    if several:
+        out.update(_several_authors(t, several, journal))
+    return out
+
+
+def _several_authors(
+    t: SealTables, several: dict[str, tuple[list[bytes], str]], journal: dict[str, tuple[Any, ...]]
+) -> dict[str, GameCheck | None]:
+    """The journal chains of the games whose seal chain :func:`_fast_chain`
+    verified and whose journal has several authors or times (``several``:
+    per id hex, the digests and the game id), from their journal entries
+    read in one query; ``journal``: the summary rows of :func:`fast_batch`."""
+    entries: dict[str, list[tuple[Any, Any]]] = {}
+    mk = ",".join("?" * len(several))
+    for oid, by, received_at in t.query(
+        f"SELECT originator_id, appended_by, received_at FROM {t.journal} WHERE originator_id IN ({mk}) "
+        "ORDER BY originator_id, position",
+        [t.key(UUID(h)) for h in several],
+    ):
+        entries.setdefault(hex_id(oid), []).append((by, received_at))
+    return {
+        oid_hex: _fast_journal(name, hs, journal[oid_hex], entries.get(oid_hex, []))
+        for oid_hex, (hs, name) in several.items()
+    }
+
+
+#: the journal's summary columns of the fast read, per store (SQLite: True)
+_JOURNAL_COLUMNS = {
+    True: [
+        "COUNT(*)",
+        "MIN(position)",
+        "MAX(position)",
+        "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND "
+        "received_at IS NOT NULL)",
+        "MIN(appended_by)",
+        "MAX(appended_by)",
+        "MIN(received_at)",
+        "MAX(received_at)",
+        "group_concat(position)",
+        "group_concat(seal, ',')",
+        "group_concat(journal_seal, ',')",
+    ],
+    False: [
+        "COUNT(*)",
+        "MIN(position)",
+        "MAX(position)",
+        "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND "
+        "received_at IS NOT NULL THEN 1 ELSE 0 END)",
+        "MIN(appended_by)",
+        "MAX(appended_by)",
+        "MIN(received_at)",
+        "MAX(received_at)",
+        "NULL",
+        "string_agg(seal, ',' ORDER BY position)",
+        "string_agg(journal_seal, ',' ORDER BY position)",
+    ],
+}
+
+
+def _fast_sql(sqlite: bool) -> tuple[str, str]:
+    """The two queries of :func:`fast_batch` for a SQLite (``sqlite``) or
+    PostgreSQL store (``{events}``, ``{journal}`` and ``{marks}`` to fill in;
+    every column named, as PostgreSQL's rows are dicts)."""
+    topic_ok = "CASE topic " + " ".join(
+        f"WHEN ? THEN {_SUBSTR[sqlite].format(n=len(prefix))} = ?" for _topic, prefix in _TOPIC_PREFIX
+    )
+    if sqlite:
+        events = [
+            "COUNT(*)",
+            "MIN(originator_version)",
+            "MAX(originator_version)",
+            f"SUM(typeof(state) = 'blob' AND {topic_ok} ELSE 0 END)",
+            "group_concat(originator_version)",
+            "CAST(group_concat(state, X'0A') AS BLOB)",
+        ]
+    else:
+        events = [
+            "COUNT(*)",
+            "MIN(originator_version)",
+            "MAX(originator_version)",
+            f"SUM(CASE WHEN {topic_ok} ELSE false END THEN 1 ELSE 0 END)",
+            "NULL",
+            "string_agg(state, '\\x0a'::bytea ORDER BY originator_version)",
+        ]
+
+    def select(columns: list[str], table: str) -> str:
+        named = ", ".join(f"{c} AS c{i}" for i, c in enumerate(columns))
+        return (
+            f"SELECT originator_id, {named} FROM {{{table}}} WHERE originator_id IN ({{marks}}) GROUP BY originator_id"
+        )
+
+    return select(events, "events"), select(_JOURNAL_COLUMNS[sqlite], "journal")
+
+
+def _fast_chain(
+    name: str | None, oid_hex: str, ev: tuple[Any, ...], jr: tuple[Any, ...], sqlite: bool
+) -> GameCheck | tuple[list[bytes], str] | None:
+    """The fast check of one game from its two summary rows
+    (:meth:`SealTables.fast_batch`): a verified :class:`GameCheck`; or, when
+    the seal chain verifies and the journal has several authors or times,
+    ``(digests, game id)`` for :func:`_fast_journal`; else None (read the game
+    row by row)."""
+    n, vmin, vmax, good, versions, blob = ev
+    jn, pmin, pmax, texts, by_lo, by_hi, at_lo, at_hi, positions, seals, jseals = jr
+    if not (n == jn == vmax == good == texts and vmin == 1 and pmin == 0 and pmax == n - 1):
+        return None
+    if sqlite and (versions != witness(1, n) or positions != witness(0, n)):
+        return None
+    if type(blob) is not bytes:
+        blob = bytes(blob) if isinstance(blob, (bytearray, memoryview)) else None
+    if blob is None or type(seals) is not str or type(jseals) is not str:
+        return None
+    lines = blob.split(b"\n")
+    if len(lines) != n:
+        return None
+    try:
+        first = decode_stored(lines[0], GAME_STARTED_TOPIC)
+    except Exception:  # noqa: BLE001 - check_game says what is wrong
+        return None
+    if not isinstance(first, GameStarted) or game_uuid(first.game_id).hex != oid_hex:
+        return None
+    sha = hashlib.sha256
+    h = _seal.CHAIN_PREFIX
+    hs = [h := sha(h + line).digest() for line in lines]
+    if b"".join(hs).hex(",", 32) != seals:
+        return None
+    if not (by_lo == by_hi and at_lo == at_hi and type(by_lo) is str and type(at_lo) is str):
+        return hs, name or first.game_id
+    j = _seal.JOURNAL_PREFIX
+    js = [j := sha(j + x + y).digest() for x, y in zip(hs, journal_lines(0, n, by_lo, at_lo))]
+    if b"".join(js).hex(",", 32) != jseals:
+        return None
+    return GameCheck(game_id=name or first.game_id, length=n, seal=h.hex())
+
+
+def _fast_journal(name: str, hs: list[bytes], jr: tuple[Any, ...], entries: list[tuple[Any, Any]]) -> GameCheck | None:
+    """The journal chain of a game whose seal chain :func:`_fast_chain`
+    verified (digests ``hs``), from its journal ``entries`` ``(by,
+    received_at)`` in position order; None unless it verifies."""
+    if len(entries) != len(hs):
+        return None
+    sha = hashlib.sha256
+    encode = _encode
+    j = _seal.JOURNAL_PREFIX
+    js = []
+    for p, (x, (by, at)) in enumerate(zip(hs, entries)):
+        if type(by) is not str or type(at) is not str:
+            return None
+        j = sha(j + x + encode({"position": p, "by": by, "received_at": at})).digest()
+        js.append(j)
+    if b"".join(js).hex(",", 32) != jr[-1]:
+        return None
+    return GameCheck(game_id=name, length=len(hs), seal=hs[-1].hex())
+
+
+_encode = msgspec.json.encode
