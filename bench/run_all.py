@@ -13,7 +13,7 @@
    floor, ≥ 3× JSON mapper. Each rate is given by wall time and, in
    parentheses, by this process's CPU time (steadier on a shared machine).
 2. full replay + audit + scoring from the store, events/s, vs OpenSpiel's
-   ``apply_action`` over the same Gin hands (``ledger.openspiel_import``).
+   ``apply_action`` over the same Gin hands (``ledger.openspiel``).
    Target ≥ 3× (hands/s).
 3. state at any position of a 3,000-event game: p95 ms at position 10, at
    3,000 and at random positions (the viewer's API when ``replay_web`` is
@@ -248,7 +248,7 @@ def fig2(tmp: Path, hands: int) -> None:
     try:
         from bench_gin_oracle import oracle_hands, time_openspiel
 
-        from ledger.openspiel_import import convert_actions
+        from ledger.openspiel.convert import convert_actions
     except ImportError as exc:
         row("2", "replay+audit+score vs OpenSpiel", "n/a", "n/a", f"skipped ({exc})")
         return

@@ -6,14 +6,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from ledger.openspiel_import import (
-    card,
-    convert_actions,
-    convert_main,
-    parse_history,
-    play_gin,
-    play_gin_state,
-)  # noqa: E402
+from ledger.openspiel.actions import card  # noqa: E402
+from ledger.openspiel.command import convert_main  # noqa: E402
+from ledger.openspiel.convert import convert_actions  # noqa: E402
+from ledger.openspiel.params import parse_history  # noqa: E402
+from ledger.openspiel.play import play_gin, play_gin_state  # noqa: E402
 from ledger.record_files import read_record  # noqa: E402
 from ledger.replay import validate  # noqa: E402
 from ledger.variants.gin_deadwood import best_deadwood  # noqa: E402

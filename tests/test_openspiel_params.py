@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from ledger.cli import cli
-from ledger.openspiel_import import convert_actions, parse_game, parse_input, record_options
+from ledger.openspiel.convert import convert_actions
+from ledger.openspiel.params import parse_game, parse_input, record_options
 
 #: a deal as OpenSpiel's chance actions 0..20 (player 0: A♠..10♠; player 1: J♠ Q♠ K♠ A♣..7♣; upcard 8♣)
 DEAL = list(range(21))
