@@ -61,7 +61,7 @@ class BurracoStrategy(Strategy):
         state = t.state
         if any(by is not None and state.sides[by] == state.sides[seat] for by in state.pozzetto_by):
             return False
-        free = t.rules.untaken(state)
+        free = _rules(state).untaken(state)
         return bool(free) and t.try_(PozzettoTaken(seat=seat, pozzetto=free[0]))
 
     def on_empty(self, t: Table, seat: int) -> bool:
