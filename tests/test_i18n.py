@@ -56,9 +56,8 @@ def part(page: str, start: str, end: str | None = None) -> str:
 
 
 @pytest.fixture
-def client():
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[dispute_events(), timed_events()])})
-    return app.test_client()
+def client(web_client):
+    return web_client(dispute_events(), timed_events())
 
 
 # --- the catalog ---------------------------------------------------------------------
@@ -253,7 +252,7 @@ def test_the_game_page_links_the_report_at_its_position(client) -> None:
     assert '<a href="/games/bur-dispute/report.pdf?at=7&amp;lang=it" id="report-pdf">Scarica il PDF</a>' in report
 
 
-def test_the_report_reads_the_stored_seal_and_says_so(tmp_path: Path) -> None:
+def test_the_report_reads_the_stored_seal_and_says_so(records_app, tmp_path: Path) -> None:
     from ledger.store.application import open_app
     from replay_web.report import seal_of
 
@@ -265,7 +264,7 @@ def test_the_report_reads_the_stored_seal_and_says_so(tmp_path: Path) -> None:
     stored = create_app({"TESTING": True, "LEDGER_DB": db}).test_client()
     text = text_of(stored.get("/games/bur-dispute/report?lang=en").get_data(as_text=True))
     assert f"Seal of the record after position 18: {short} (read from the store, written with the event)" in text
-    files = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[dispute_events()])}).test_client()
+    files = records_app(dispute_events()).test_client()
     text = text_of(files.get("/games/bur-dispute/report?lang=it").get_data(as_text=True))
     assert (
         f"Sigillo del registro dopo la posizione 18: {short} (calcolato dagli eventi della registrazione: non letto da un archivio)"

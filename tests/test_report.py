@@ -17,7 +17,6 @@ import hashlib
 import html as html_lib
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -28,9 +27,7 @@ from click.testing import CliRunner
 from ledger.cli import cli
 from ledger.events import encode_event
 from ledger.record_files import read_record
-from replay_web import create_app
 from replay_web.report import ReportError, build_report, render_html, rewound_by, seal_of
-from replay_web.store import RecordStore
 from tests.webgames import small_game
 
 REPO = Path(__file__).resolve().parent.parent
@@ -152,12 +149,6 @@ def test_rewound_moves_and_a_claim_made_before_the_penalty() -> None:
 def test_seal_on_the_report() -> None:
     events = dispute_events()
     seal = seal_of(events)
-    try:
-        import ledger.seal  # noqa: F401
-    except ImportError:
-        assert seal is None
-        assert "This build computes no seal." in text_of(render_html(build_report(events, lang="en")))
-        return
     h = None
     for e in events:  # FORMAT.md "Seal", computed here by hand
         line = encode_event(e)
@@ -256,9 +247,8 @@ def test_report_escapes_names_and_notes() -> None:
 
 
 @pytest.fixture
-def client():
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[dispute_events(), small_game()])})
-    return app.test_client()
+def client(web_client):
+    return web_client(dispute_events(), small_game())
 
 
 def test_route_in_both_languages(client) -> None:
@@ -388,30 +378,6 @@ def test_cli_unknown_game(run, tmp_path: Path) -> None:
 # --- the PDF: headless chromium, read back with pdftotext --------------------------------------
 
 
-def _pdf_tools_missing() -> str | None:
-    from replay_web.pdf import chromium_path
-
-    if chromium_path() is None:
-        return "no Chromium (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    for tool in ("pdftotext", "pdfinfo"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed (apt-get install poppler-utils)"
-    return None
-
-
-@pytest.fixture
-def pdf_tools() -> None:
-    missing = _pdf_tools_missing()
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {missing}")
-        pytest.skip(missing)
-
-
 def _pdf_text(path: Path) -> tuple[int, str]:
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
     pages = int(re.search(r"^Pages:\s+(\d+)$", info, re.M).group(1))
@@ -464,9 +430,9 @@ def test_pdf_report_in_italian(pdf_tools, run, tmp_path: Path) -> None:
         assert phrase in text, phrase
 
 
-def test_route_unfinished_game_needs_a_referee() -> None:
+def test_route_unfinished_game_needs_a_referee(records_app) -> None:
     live = small_game("live-1")[:10]  # no game_ended yet: the report would show hidden hands
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[live])})
+    app = records_app(live)
     resp = app.test_client().get("/games/live-1/report?lang=it")
     assert resp.status_code == 403
     assert "the dispute report of an unfinished game shows every card" in html_lib.unescape(resp.get_data(as_text=True))
