@@ -159,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
                     best["cpu"], best["wall"] = min(best["cpu"], fig["cpu"]), min(best["wall"], fig["wall"])
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
-        f"fold only (replay over decoded events), {args.games} simulated 2-player games per variant, best by CPU time; load {load}"
+        f"fold only (replay over decoded events), {args.games} simulated 2-player games per variant, best by "
+        f"CPU time; load {load}"
     )
     head = f"  {'variant':<9} {'events':>8} {'this tree ev/s (CPU)':>22} {'wall ev/s':>10}"
     if theirs:

@@ -300,7 +300,7 @@ def long_game(min_events: int = 3002) -> list:
                 options={"target": 1000},
                 players=strat.players(2),
             )
-            strat.game_started = lambda *a, **k: gs  # type: ignore[method-assign]
+            strat.game_started = lambda *a, gs=gs, **k: gs  # type: ignore[method-assign]
             events = list(strat.play_game("bench-3000", "seed", 2).events)
     return events
 
@@ -365,7 +365,8 @@ def fig4(tmp: Path, game: list, tail: int = 60) -> None:
     app.close()
     con = sqlite3.connect(tmp / "f4-raw.db", isolation_level=None)
     con.execute(
-        "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
+        "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, "
+        "PRIMARY KEY (originator_id, originator_version))"
     )
     oid = game_uuid("bench-3000").hex
     t = time.perf_counter()

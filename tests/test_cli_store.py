@@ -155,7 +155,10 @@ def _pg_url(dbname: str, port: str | None = None) -> str:
     if settings is None:
         unavailable("PostgreSQL is not configured (POSTGRES_HOST, POSTGRES_USER, POSTGRES_DBNAME)")
     password = f":{settings['POSTGRES_PASSWORD']}" if settings["POSTGRES_PASSWORD"] else ""
-    return f"postgresql://{settings['POSTGRES_USER']}{password}@{settings['POSTGRES_HOST']}:{port or settings['POSTGRES_PORT']}/{dbname}"
+    return (
+        f"postgresql://{settings['POSTGRES_USER']}{password}@"
+        f"{settings['POSTGRES_HOST']}:{port or settings['POSTGRES_PORT']}/{dbname}"
+    )
 
 
 def _closed_port() -> str:

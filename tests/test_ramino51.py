@@ -105,7 +105,8 @@ def test_R51_OPEN_2_without_a_clean_meld() -> None:
             1,
             0,
             "R51-OPEN-2",
-            "Anna opened with 60 points: 10♥J♥JK = 30, K♠K♥JK = 30; the opening needs a clean sequence or set (no joker)",
+            "Anna opened with 60 points: 10♥J♥JK = 30, K♠K♥JK = 30; the opening needs a clean sequence or set "
+            "(no joker)",
         )
     ]
 
