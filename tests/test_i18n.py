@@ -258,7 +258,7 @@ def test_the_game_page_links_the_report_at_its_position(client) -> None:
 
 def test_the_report_reads_the_stored_seal_and_says_so(records_app, tmp_path: Path) -> None:
     from ledger.store.application import open_app
-    from replay_web.report import seal_of
+    from replay_web.report_data import seal_of
 
     db = str(tmp_path / "ledger.db")
     ledger = open_app(db)

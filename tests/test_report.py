@@ -27,7 +27,9 @@ from click.testing import CliRunner
 from ledger.cli import cli
 from ledger.events import encode_event
 from ledger.record_files import read_record
-from replay_web.report import ReportError, build_report, render_html, rewound_by, seal_of
+from ledger.rulings import rewound_by
+from replay_web.report import render_html
+from replay_web.report_data import ReportError, build_report, seal_of
 from tests.webgames import small_game
 
 REPO = Path(__file__).resolve().parent.parent
