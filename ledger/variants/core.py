@@ -157,7 +157,9 @@ class TableRules:
 
     def next_seat(self, state: TableState, seat: int) -> int:
         """The next active seat clockwise after ``seat``."""
-        n = state.n_seats
+        n = len(state.players)
+        if not state.eliminated and type(self).active is TableRules.active:
+            return (seat + 1) % n  # every seat plays: the next one
         for step in range(1, n + 1):
             cand = (seat + step) % n
             if self.active(state, cand):
@@ -194,7 +196,7 @@ class TableRules:
 
     def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
         """Raise ``REC-REF`` for a seat that is not at the table."""
-        if not 0 <= seat < state.n_seats:
+        if not 0 <= seat < len(state.players):
             raise self.reject("REC-REF", f"unknown seat {seat} (the table has seats 0–{state.n_seats - 1})", pos, field)
 
     def remove_from_hand(
