@@ -19,7 +19,8 @@ import time
 import pyspiel
 
 from ledger.audit import report
-from ledger.openspiel_import import convert_actions, play_gin
+from ledger.openspiel.convert import convert_actions
+from ledger.openspiel.play import play_gin
 from ledger.replay import replay
 from ledger.scoring import score_sheet
 

@@ -13,7 +13,7 @@
    floor, ≥ 3× JSON mapper. Each rate is given by wall time and, in
    parentheses, by this process's CPU time (steadier on a shared machine).
 2. full replay + audit + scoring from the store, events/s, vs OpenSpiel's
-   ``apply_action`` over the same Gin hands (``ledger.openspiel_import``).
+   ``apply_action`` over the same Gin hands (``ledger.openspiel``).
    Target ≥ 3× (hands/s).
 3. state at any position of a 3,000-event game: p95 ms at position 10, at
    3,000 and at random positions (the viewer's API when ``replay_web`` is
@@ -248,7 +248,7 @@ def fig2(tmp: Path, hands: int) -> None:
     try:
         from bench_gin_oracle import oracle_hands, time_openspiel
 
-        from ledger.openspiel_import import convert_actions
+        from ledger.openspiel.convert import convert_actions
     except ImportError as exc:
         row("2", "replay+audit+score vs OpenSpiel", "n/a", "n/a", f"skipped ({exc})")
         return
@@ -300,7 +300,7 @@ def long_game(min_events: int = 3002) -> list:
                 options={"target": 1000},
                 players=strat.players(2),
             )
-            strat.game_started = lambda *a, **k: gs  # type: ignore[method-assign]
+            strat.game_started = lambda *a, gs=gs, **k: gs  # type: ignore[method-assign]
             events = list(strat.play_game("bench-3000", "seed", 2).events)
     return events
 
@@ -365,7 +365,8 @@ def fig4(tmp: Path, game: list, tail: int = 60) -> None:
     app.close()
     con = sqlite3.connect(tmp / "f4-raw.db", isolation_level=None)
     con.execute(
-        "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
+        "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, state BLOB, "
+        "PRIMARY KEY (originator_id, originator_version))"
     )
     oid = game_uuid("bench-3000").hex
     t = time.perf_counter()

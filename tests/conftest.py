@@ -1,28 +1,56 @@
 """Shared fixtures: real stores (a SQLite file, the PostgreSQL server named by
-the environment) and synthetic records.
+the environment), synthetic records, the viewer as a Flask app over records
+in memory (:func:`records_app`, :func:`web_client`), and Debian's Chromium
+driven by Playwright (:func:`browser`, :func:`open_page`; the real servers
+they talk to are :mod:`ledger.testing.live`'s).
 
 PostgreSQL: the tests read ``POSTGRES_HOST``, ``POSTGRES_PORT``,
 ``POSTGRES_USER``, ``POSTGRES_PASSWORD`` and ``POSTGRES_DBNAME`` (``.ci/run``
 sets them for the server at 127.0.0.1:5432). Each test gets its own schema,
 dropped afterwards. Without the variables the PostgreSQL tests skip, except
-under ``CI=true``, where they fail.
+under ``CI=true``, where they fail; so do the browser tests without
+``/usr/bin/chromium`` or Playwright, and the PDF tests without poppler-utils.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
+from ledger.events import Event
 from ledger.records import encode_record
 from ledger.store.application import LedgerApp
 from ledger.synthetic import two_player_record
+from replay_web import create_app
+from replay_web.store import RecordStore
 
 REPO = Path(__file__).resolve().parent.parent
 PG_VARS = ("POSTGRES_HOST", "POSTGRES_USER", "POSTGRES_DBNAME")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def unavailable(message: str) -> NoReturn:
+    """Skip the test for what this machine lacks (``message``); fail it under ``CI=true``."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true but {message}")
+    pytest.skip(message)
 
 
 def pg_settings() -> dict[str, str] | None:
@@ -64,10 +92,7 @@ def pg_env() -> Iterator[dict[str, str]]:
     """eventsourcing settings for a fresh schema on the PostgreSQL server."""
     settings = pg_settings()
     if settings is None:
-        message = f"PostgreSQL not configured: set {', '.join(PG_VARS)} (and POSTGRES_PORT, POSTGRES_PASSWORD)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {message}")
-        pytest.skip(message)
+        unavailable(f"PostgreSQL not configured: set {', '.join(PG_VARS)} (and POSTGRES_PORT, POSTGRES_PASSWORD)")
     schema = "t_" + uuid.uuid4().hex[:16]
     with _pg_connect(settings) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
@@ -134,3 +159,80 @@ def write_record_file(tmp_path: Path) -> Callable[..., Path]:
 def make_record() -> Callable[..., bytes]:
     """:func:`record_bytes`: ``make_record(game_id, hands=1, turns=6, seed=0, variant="ramino")``."""
     return record_bytes
+
+
+# --- the viewer over records in memory ----------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def records_app() -> Callable[..., Flask]:
+    """``records_app(*records, testing=True, **config)``: the viewer's Flask app over
+    ``records`` (each a list of events) held in memory; ``config`` adds to the app's."""
+
+    def make(*records: list[Event], testing: bool = True, **config: Any) -> Flask:
+        return create_app(
+            {**({"TESTING": True} if testing else {}), "LEDGER_STORE": RecordStore(records=list(records)), **config}
+        )
+
+    return make
+
+
+@pytest.fixture
+def web_client(records_app: Callable[..., Flask]) -> Callable[..., FlaskClient]:
+    """``web_client(*records, **config)``: a test client of :func:`records_app`."""
+    return lambda *records, **config: records_app(*records, **config).test_client()
+
+
+# --- Chromium (Playwright) and the PDF tools ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium, launched once per test module (not once per session:
+    while Playwright's sync API runs, the report's own PDF printing cannot start it)."""
+    if not os.path.exists(CHROMIUM):
+        unavailable(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Callable[..., tuple[Any, list[str]]]]:
+    """``open_page(base_url, width=1400, height=1000)``: a page in a new browser context and
+    the list that collects its uncaught exceptions and console errors; the contexts close at
+    teardown."""
+    contexts: list[Any] = []
+
+    def opener(base_url: str, width: int = 1400, height: int = 1000) -> tuple[Any, list[str]]:
+        contexts.append(browser.new_context(viewport={"width": width, "height": height}, base_url=base_url))
+        page = contexts[-1].new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        return page, errors
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def pdf_tools() -> None:
+    """The report's PDF tests need Chromium, Playwright, and poppler-utils' pdftotext and pdfinfo."""
+    from replay_web.pdf import chromium_path
+
+    if chromium_path() is None:
+        unavailable("no Chromium (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        unavailable("playwright is not installed")
+    for tool in ("pdftotext", "pdfinfo"):
+        if shutil.which(tool) is None:
+            unavailable(f"{tool} is not installed (apt-get install poppler-utils)")

@@ -9,10 +9,8 @@ where they fail.
 
 from __future__ import annotations
 
-import os
 import re
 import struct
-import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,22 +19,11 @@ import pytest
 
 from ledger.cards import pretty
 from ledger.record_files import read_record
-from replay_web import create_app
-from replay_web.store import RecordStore
+from ledger.testing.live import serve
 from tests.webgames import BRUNO, small_game
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "artifacts"
 JOKER_FIXTURE = REPO / "fixtures" / "burraco" / "semi_clean_and_dirty.jsonl"
@@ -47,73 +34,26 @@ LAYOUT_FIXTURES = [
 ]
 
 
-def _unavailable() -> str | None:
-    if not os.path.exists(CHROMIUM):
-        return f"{CHROMIUM} is not installed (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    return None
-
-
 @pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    from werkzeug.serving import make_server
-
-    records = [small_game()]
-    if JOKER_FIXTURE.exists():
-        records.append(list(read_record(JOKER_FIXTURE).events))
+def base_url(records_app) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    records = [small_game(), list(read_record(JOKER_FIXTURE).events)]
     records += [list(read_record(p).events) for p in LAYOUT_FIXTURES]
-    app = create_app({"LEDGER_STORE": RecordStore(records=records)})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    missing = _unavailable()
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def _open(browser, base_url, width: int, height: int):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return context, pg, errors
+    with serve(records_app(*records, testing=False)) as url:
+        yield url
 
 
 @pytest.fixture
-def page(browser, base_url):
-    context, pg, errors = _open(browser, base_url, 1400, 1000)
+def page(open_page, base_url):
+    pg, errors = open_page(base_url, 1400, 1000)
     yield pg
-    context.close()
     assert errors == []
 
 
 @pytest.fixture
-def phone(browser, base_url):
+def phone(open_page, base_url):
     """A page at 390×844 (a phone held upright)."""
-    context, pg, errors = _open(browser, base_url, 390, 844)
+    pg, errors = open_page(base_url, 390, 844)
     yield pg
-    context.close()
     assert errors == []
 
 
@@ -140,7 +80,6 @@ def test_game_page_renders_cards(page):
     assert page.locator(".melds .card[data-card]").count() == 7
 
 
-@pytest.mark.skipif(not JOKER_FIXTURE.exists(), reason="no Burraco fixture with a joker")
 def test_jokers_look_different(page):
     game_id = read_record(JOKER_FIXTURE).game_id
     page.goto(f"/games/{game_id}?at=1")
@@ -364,57 +303,50 @@ def _hand_on_screen(pg, seat: int) -> dict:  # type: ignore[no-untyped-def,type-
 
 @pytest.mark.parametrize("view", VIEWPORTS)
 @pytest.mark.parametrize("which", GAME_PAGES)
-def test_the_game_page_opens_at_the_table_with_the_hand_in_view(browser, base_url, screenshots, view, which):
-    context, pg, errors = _open(browser, base_url, *VIEWPORTS[view])
-    try:
-        pg.goto(GAME_PAGES[which])
-        pg.screenshot(path=str(screenshots / f"game-{which}-{view}.png"))
-        assert (screenshots / f"game-{which}-{view}.png").stat().st_size > 10_000
-        fit = _fits(pg)
-        assert fit["scroll"] <= fit["inner"], fit
-        hand = _hand_on_screen(pg, 0)  # the referee's page: seat 0 sits south
-        assert hand["scrollY"] == 0  # not scrolled down to the move list
-        assert 0 <= hand["left"] and hand["right"] <= hand["width"], hand
-        assert hand["controls"] <= hand["top"] and hand["bottom"] <= hand["height"], hand
-        assert hand["hit"] is True, hand
-        # stepping keeps the page where it is (the move list scrolls, not the page)
-        start = position(pg)
-        for n in (start + 1, start + 2, start + 3):
-            pg.keyboard.press("ArrowRight")
-            pg.wait_for_selector(f'#board[data-position="{n}"]')
-        hand = _hand_on_screen(pg, 0)
-        assert hand["scrollY"] == 0 and hand["hit"] is True and hand["bottom"] <= hand["height"], hand
-    finally:
-        context.close()
+def test_the_game_page_opens_at_the_table_with_the_hand_in_view(open_page, base_url, screenshots, view, which):
+    pg, errors = open_page(base_url, *VIEWPORTS[view])
+    pg.goto(GAME_PAGES[which])
+    pg.screenshot(path=str(screenshots / f"game-{which}-{view}.png"))
+    assert (screenshots / f"game-{which}-{view}.png").stat().st_size > 10_000
+    fit = _fits(pg)
+    assert fit["scroll"] <= fit["inner"], fit
+    hand = _hand_on_screen(pg, 0)  # the referee's page: seat 0 sits south
+    assert hand["scrollY"] == 0  # not scrolled down to the move list
+    assert 0 <= hand["left"] and hand["right"] <= hand["width"], hand
+    assert hand["controls"] <= hand["top"] and hand["bottom"] <= hand["height"], hand
+    assert hand["hit"] is True, hand
+    # stepping keeps the page where it is (the move list scrolls, not the page)
+    start = position(pg)
+    for n in (start + 1, start + 2, start + 3):
+        pg.keyboard.press("ArrowRight")
+        pg.wait_for_selector(f'#board[data-position="{n}"]')
+    hand = _hand_on_screen(pg, 0)
+    assert hand["scrollY"] == 0 and hand["hit"] is True and hand["bottom"] <= hand["height"], hand
     assert errors == []
 
 
 @pytest.mark.parametrize("view", VIEWPORTS)
-def test_the_games_list_fits_without_scrolling_sideways(browser, base_url, screenshots, view):
-    context, pg, errors = _open(browser, base_url, *VIEWPORTS[view])
-    try:
-        pg.goto("/games")
-        pg.screenshot(path=str(screenshots / f"games-{view}.png"), full_page=True)
-        fit = _fits(pg)
-        assert fit["scroll"] <= fit["inner"], fit
-        assert pg.locator("tr.game-row").count() == 4
-        # the result column is there at both widths
-        assert pg.inner_text('tr[data-game="bur-dispute"] td.result .winner') == "Anna"
-        right = pg.evaluate(
-            "() => Math.max(...[...document.querySelectorAll('table.games td.result')].map(e => e.getBoundingClientRect().right))"
-        )
-        assert right <= VIEWPORTS[view][0]
-    finally:
-        context.close()
+def test_the_games_list_fits_without_scrolling_sideways(open_page, base_url, screenshots, view):
+    pg, errors = open_page(base_url, *VIEWPORTS[view])
+    pg.goto("/games")
+    pg.screenshot(path=str(screenshots / f"games-{view}.png"), full_page=True)
+    fit = _fits(pg)
+    assert fit["scroll"] <= fit["inner"], fit
+    assert pg.locator("tr.game-row").count() == 4
+    # the result column is there at both widths
+    assert pg.inner_text('tr[data-game="bur-dispute"] td.result .winner') == "Anna"
+    right = pg.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('table.games td.result')].map(e => "
+        "e.getBoundingClientRect().right))"
+    )
+    assert right <= VIEWPORTS[view][0]
     assert errors == []
 
 
 @pytest.fixture(scope="module")
-def every_fixture_url() -> Iterator[str]:
+def every_fixture_url(records_app) -> Iterator[str]:  # type: ignore[no-untyped-def]
     """The viewer over every valid record of fixtures/ (18 games: long ids,
     six-seat tables, team results), for the phone-width checks."""
-    from werkzeug.serving import make_server
-
     from ledger.errors import RecordError
     from ledger.replay import validate
 
@@ -426,33 +358,23 @@ def every_fixture_url() -> Iterator[str]:
         except RecordError:
             continue  # the fixtures that are refused on purpose
         records.append(list(record.events))
-    app = create_app({"LEDGER_STORE": RecordStore(records=records)})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    with serve(records_app(*records, testing=False)) as url:
+        yield url
 
 
 @pytest.mark.parametrize(
     "path", ["/games", "/games?lang=it", "/games/bur-dispute?at=7&lang=it", "/games/bur-4p-teams?lang=it"]
 )
-def test_every_fixture_fits_a_phone_in_both_languages(browser, every_fixture_url, screenshots, path):
+def test_every_fixture_fits_a_phone_in_both_languages(open_page, every_fixture_url, screenshots, path):
     """Found by a new user: the full games list (result column, Italian
     headers) and the Italian audit table were wider than a phone."""
-    context, pg, errors = _open(browser, every_fixture_url, *VIEWPORTS["phone"])
-    try:
-        pg.goto(path)
-        pg.screenshot(path=str(screenshots / f"phone-{re.sub(r'[^a-z0-9]+', '-', path)}.png"), full_page=True)
-        fit = _fits(pg)
-        assert fit == {"scroll": 390, "inner": 390}, fit
-        if path.startswith("/games?") or path == "/games":
-            assert pg.locator("tr.game-row").count() == 18
-    finally:
-        context.close()
+    pg, errors = open_page(every_fixture_url, *VIEWPORTS["phone"])
+    pg.goto(path)
+    pg.screenshot(path=str(screenshots / f"phone-{re.sub(r'[^a-z0-9]+', '-', path)}.png"), full_page=True)
+    fit = _fits(pg)
+    assert fit == {"scroll": 390, "inner": 390}, fit
+    if path.startswith("/games?") or path == "/games":
+        assert pg.locator("tr.game-row").count() == 18
     assert errors == []
 
 
@@ -465,33 +387,30 @@ def _seat_centres(pg) -> dict[int, tuple[float, float]]:  # type: ignore[no-unty
 
 
 @pytest.mark.parametrize("view", VIEWPORTS)
-def test_six_seats_read_clockwise_around_the_table(browser, base_url, view):
+def test_six_seats_read_clockwise_around_the_table(open_page, base_url, view):
     import math
 
-    context, pg, errors = _open(browser, base_url, *VIEWPORTS[view])
-    try:
-        pg.goto("/games/scala40-stock-restock?at=2")
-        centres = _seat_centres(pg)
-        felt = pg.locator(".felt").bounding_box()
-        cx, cy = felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2
+    pg, errors = open_page(base_url, *VIEWPORTS[view])
+    pg.goto("/games/scala40-stock-restock?at=2")
+    centres = _seat_centres(pg)
+    felt = pg.locator(".felt").bounding_box()
+    cx, cy = felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2
 
-        def clockwise_from_south(p: tuple[float, float]) -> float:  # screen y grows downwards
-            return (math.degrees(math.atan2(p[1] - cy, p[0] - cx)) - 90) % 360
+    def clockwise_from_south(p: tuple[float, float]) -> float:  # screen y grows downwards
+        return (math.degrees(math.atan2(p[1] - cy, p[0] - cx)) - 90) % 360
 
-        angles = {s: clockwise_from_south(p) for s, p in centres.items()}
-        assert sorted(angles, key=angles.get) == [0, 1, 2, 3, 4, 5], angles
-        # three seats along the top, left to right, in one row; one each side; one south
-        x, y = {s: p[0] for s, p in centres.items()}, {s: p[1] for s, p in centres.items()}
-        assert y[2] == y[3] == y[4] and x[2] < x[3] < x[4]
-        assert y[1] == y[5] and x[1] < x[3] < x[5] and y[1] > y[3]
-        assert y[0] > y[1] and abs(x[0] - x[3]) < 1
-        # seen from seat 3 (south), seat 4 sits to its left
-        pg.goto("/games/scala40-stock-restock?at=2&pov=3")
-        seat3 = _seat_centres(pg)
-        angles = {s: clockwise_from_south(p) for s, p in seat3.items()}
-        assert sorted(angles, key=angles.get) == [3, 4, 5, 0, 1, 2], angles
-    finally:
-        context.close()
+    angles = {s: clockwise_from_south(p) for s, p in centres.items()}
+    assert sorted(angles, key=angles.get) == [0, 1, 2, 3, 4, 5], angles
+    # three seats along the top, left to right, in one row; one each side; one south
+    x, y = {s: p[0] for s, p in centres.items()}, {s: p[1] for s, p in centres.items()}
+    assert y[2] == y[3] == y[4] and x[2] < x[3] < x[4]
+    assert y[1] == y[5] and x[1] < x[3] < x[5] and y[1] > y[3]
+    assert y[0] > y[1] and abs(x[0] - x[3]) < 1
+    # seen from seat 3 (south), seat 4 sits to its left
+    pg.goto("/games/scala40-stock-restock?at=2&pov=3")
+    seat3 = _seat_centres(pg)
+    angles = {s: clockwise_from_south(p) for s, p in seat3.items()}
+    assert sorted(angles, key=angles.get) == [3, 4, 5, 0, 1, 2], angles
     assert errors == []
 
 

@@ -100,7 +100,10 @@ def test_the_builtin_catalog() -> None:
 
 
 def test_an_unknown_variant_is_refused_as_before() -> None:
-    line = b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"toy","players":[{"seat":0,"name":"A"}]}'
+    line = (
+        b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"toy","players":[{"seat":0,'
+        b'"name":"A"}]}'
+    )
     with pytest.raises(msgspec.ValidationError, match=r"^Invalid enum value 'toy' - at `\$.variant`$"):
         decode_event(line)
     with pytest.raises(RecordError) as info:
@@ -192,11 +195,9 @@ def test_the_toy_variant_is_simulated(toy: VariantEntry, tmp_path: Path) -> None
     assert (tmp_path / "out" / "sim-toy-casa-2p-3.jsonl").read_bytes() == (tmp_path / "sim.jsonl").read_bytes()
 
 
-def test_the_toy_variant_is_shown_in_the_viewer(toy: VariantEntry) -> None:
-    from replay_web import create_app
-    from replay_web.store import RecordStore
+def test_the_toy_variant_is_shown_in_the_viewer(records_app, toy: VariantEntry) -> None:
 
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[read_record(toy_record()).events])})
+    app = records_app(read_record(toy_record()).events)
     page = app.test_client().get("/games/toy-1?at=3")
     assert page.status_code == 200
     text = page.get_data(as_text=True)

@@ -10,7 +10,6 @@ tests skip, except under ``CI=true``, where they fail.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,44 +26,9 @@ from replay_web import create_app
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "dispute.jsonl"
 GAME = "bur-dispute"
 FULL = "bur-dispute-full"
-
-
-def _unavailable() -> str | None:
-    if not os.path.exists(CHROMIUM):
-        return f"{CHROMIUM} is not installed (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    missing = _unavailable()
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {missing}")
-        pytest.skip(missing)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 class Site:
@@ -94,11 +58,8 @@ def site(tmp_path: Path) -> Iterator[Site]:
 
 
 @pytest.fixture
-def page(browser, site):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, base_url=site.url)
-    pg = context.new_page()
-    yield pg
-    context.close()
+def page(open_page, site):  # type: ignore[no-untyped-def]
+    return open_page(site.url)[0]
 
 
 def sign_in(pg: Any, token: str) -> None:
@@ -121,7 +82,8 @@ def forge(pg: Any, action: str, fields: dict[str, Any]) -> None:
             const f = document.createElement('form');
             f.method = 'post'; f.action = action;
             for (const [k, v] of Object.entries(fields)) {
-                const i = document.createElement('input'); i.type = 'hidden'; i.name = k; i.value = String(v); f.appendChild(i);
+                const i = document.createElement('input');
+                i.type = 'hidden'; i.name = k; i.value = String(v); f.appendChild(i);
             }
             document.body.appendChild(f); f.submit();
         }""",

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+import pyspiel  # OpenSpiel comes with the test extra: missing, these tests fail, not skip
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
-from ledger.openspiel_import import (
-    card,
-    convert_actions,
-    convert_main,
-    parse_history,
-    play_gin,
-    play_gin_state,
-)  # noqa: E402
-from ledger.record_files import read_record  # noqa: E402
-from ledger.replay import validate  # noqa: E402
-from ledger.variants.gin_deadwood import best_deadwood  # noqa: E402
+from ledger.openspiel.actions import card
+from ledger.openspiel.command import convert_main
+from ledger.openspiel.convert import convert_actions
+from ledger.openspiel.params import parse_history
+from ledger.openspiel.play import play_gin, play_gin_state
+from ledger.record_files import read_record
+from ledger.replay import validate
+from ledger.variants.gin_deadwood import best_deadwood
 
 
 def _state(history):
@@ -57,7 +53,8 @@ def test_partial_history_is_refused_unless_partial() -> None:
         convert_actions(history[:25])
     assert (
         str(info.value)
-        == "the history stops after 25 actions, before a draw: it is not a finished game (--partial converts what it holds)"
+        == "the history stops after 25 actions, before a draw: it is not a finished game (--partial converts what "
+        "it holds)"
     )
     events = convert_actions(history[:25], partial=True)
     assert [e.type for e in events] == [

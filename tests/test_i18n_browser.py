@@ -18,10 +18,7 @@ import pytest
 
 from ledger.record_files import read_record
 from ledger.testing.live import serve
-from replay_web import create_app
-from replay_web.store import RecordStore
-from tests.test_desk_browser import browser  # noqa: F401  (the module's Chromium, launched once)
-from tests.test_report import _pdf_text, pdf_tools  # noqa: F401  (pdftotext / pdfinfo, A4 checked)
+from tests.test_report import _pdf_text  # pdftotext / pdfinfo, A4 checked
 
 pytestmark = pytest.mark.browser
 
@@ -29,25 +26,14 @@ DISPUTE = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "dis
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    app = create_app({"LEDGER_STORE": RecordStore(records=[list(read_record(DISPUTE).events)])})
-    with serve(app) as url:
+def site(records_app) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    with serve(records_app(list(read_record(DISPUTE).events), testing=False)) as url:
         yield url
 
 
 @pytest.fixture
-def context(browser, site):  # type: ignore[no-untyped-def]  # noqa: F811
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, base_url=site)
-    yield ctx
-    ctx.close()
-
-
-@pytest.fixture
-def page(context):  # type: ignore[no-untyped-def]
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+def page(open_page, site):  # type: ignore[no-untyped-def]
+    pg, errors = open_page(site)
     yield pg
     assert errors == []
 
@@ -104,7 +90,7 @@ def test_lang_it_games_list_game_page_score_panel_and_report(page) -> None:  # t
     assert text(page, "section.signatures h2") == "Firme"
 
 
-def test_accept_language_it_chooses_italian(browser, site) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_accept_language_it_chooses_italian(browser, site) -> None:  # type: ignore[no-untyped-def]
     ctx = browser.new_context(locale="it-IT", base_url=site)  # Chromium sends Accept-Language: it-IT,it
     try:
         pg = ctx.new_page()
@@ -137,7 +123,7 @@ def test_the_report_link_opens_the_report_at_the_position_reached(page) -> None:
     page.wait_for_url(re.compile(r"/games/bur-dispute\?at=9$"))
 
 
-def test_the_pdf_from_the_viewer_in_italian(page, pdf_tools, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_the_pdf_from_the_viewer_in_italian(page, pdf_tools, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page.goto("/games/bur-dispute/report?at=7&finding=7&lang=it")
     with page.expect_download() as info:
         page.click("#report-pdf")
@@ -162,7 +148,7 @@ def test_the_pdf_from_the_viewer_in_italian(page, pdf_tools, tmp_path: Path) -> 
     assert re.search(r"totale \(dopo le decisioni arbitrali\) -70 -235", pdf)
 
 
-def test_print_layout_of_the_game_page(page, pdf_tools, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_print_layout_of_the_game_page(page, pdf_tools, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page.goto("/games/bur-dispute?at=7")
     page.emulate_media(media="print")
     for hidden in (".controls", "#nav-next", "#report-link", ".lang-switch", "#signin-link", "nav.pov"):
@@ -171,11 +157,13 @@ def test_print_layout_of_the_game_page(page, pdf_tools, tmp_path: Path) -> None:
         return [s.maxHeight, s.overflowY, m.scrollHeight <= m.clientHeight + 1, m.querySelectorAll('li').length]; }""")
     assert moves == ["none", "visible", True, 19]  # the whole move list, not a scroll box
     felt = page.evaluate(
-        "() => { const s = getComputedStyle(document.querySelector('.felt')); return [s.backgroundImage, s.backgroundColor]; }"
+        "() => { const s = getComputedStyle(document.querySelector('.felt')); return [s.backgroundImage, "
+        "s.backgroundColor]; }"
     )
     assert felt == ["none", "rgb(255, 255, 255)"]
     colours = page.evaluate("""() => ['.card.red', '.card.black', '.card.back'].map(q => {
-        const s = getComputedStyle(document.querySelector(q)); return [s.color, s.backgroundColor, s.backgroundImage]; })""")
+        const s = getComputedStyle(document.querySelector(q));
+        return [s.color, s.backgroundColor, s.backgroundImage]; })""")
     assert colours == [
         ["rgb(200, 16, 46)", "rgb(255, 255, 255)", "none"],
         ["rgb(0, 0, 0)", "rgb(255, 255, 255)", "none"],

@@ -20,9 +20,7 @@ import pytest
 from ledger.record_files import read_record
 from ledger.replay import replay
 from ledger.simulate import simulate_game
-from replay_web import create_app
 from replay_web.present import around
-from replay_web.store import RecordStore
 from tests.webgames import BRUNO, small_game
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,9 +33,9 @@ def sim(n: int) -> list:
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(records_app):
     records = [small_game(), list(read_record(REPO / "fixtures/scala40/stock_restock.jsonl").events), sim(5), sim(3)]
-    return create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=records)}).test_client()
+    return records_app(*records).test_client()
 
 
 def page_of(client, url: str) -> str:
@@ -258,10 +256,10 @@ MELDING = [p for p in FIXTURES if p.name != "stock_restock.jsonl"]
 
 
 @pytest.mark.parametrize("path", MELDING, ids=[str(p.relative_to(REPO)) for p in MELDING])
-def test_opened_badge_only_where_the_rules_have_an_opening(path):
+def test_opened_badge_only_where_the_rules_have_an_opening(records_app, path):
     record = read_record(path)
     events = list(record.events)
-    client = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[events])}).test_client()
+    client = records_app(events).test_client()
     # the position where the most seats have melded
     at, most = max(
         ((i, sum(replay(events[: i + 1]).opened)) for i in range(0, len(events), max(len(events) // 40, 1))),

@@ -16,8 +16,6 @@ import msgspec
 import pytest
 
 from ledger.record_files import read_record
-from replay_web import create_app
-from replay_web.store import RecordStore
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -27,7 +25,7 @@ def events(path: str) -> list:
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(records_app):
     dispute = events("burraco/dispute.jsonl")
     live = [msgspec.structs.replace(dispute[0], game_id="bur-live"), *dispute[1:10]]
     records = [
@@ -38,7 +36,7 @@ def client():
         events("gin/standard-game.jsonl"),
         events("ramino51/elimination.jsonl"),
     ]
-    return create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=records)}).test_client()
+    return records_app(*records).test_client()
 
 
 STORE_ORDER = [
@@ -227,7 +225,8 @@ def test_headers_link_to_their_sort_keeping_the_filters(client):
     [
         (
             "?sort=winner",
-            "sort=&#39;winner&#39;: one of game, variant, ruleset, players, date, tournament, table, hands, moves, findings, result",
+            "sort=&#39;winner&#39;: one of game, variant, ruleset, players, date, tournament, table, hands, "
+            "moves, findings, result",
         ),
         ("?sort=game&dir=up", "dir=&#39;up&#39;: asc or desc"),
     ],

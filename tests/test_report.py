@@ -17,7 +17,6 @@ import hashlib
 import html as html_lib
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -28,9 +27,9 @@ from click.testing import CliRunner
 from ledger.cli import cli
 from ledger.events import encode_event
 from ledger.record_files import read_record
-from replay_web import create_app
-from replay_web.report import ReportError, build_report, render_html, rewound_by, seal_of
-from replay_web.store import RecordStore
+from ledger.rulings import rewound_by
+from replay_web.report import render_html
+from replay_web.report_data import ReportError, build_report, seal_of
 from tests.webgames import small_game
 
 REPO = Path(__file__).resolve().parent.parent
@@ -152,12 +151,6 @@ def test_rewound_moves_and_a_claim_made_before_the_penalty() -> None:
 def test_seal_on_the_report() -> None:
     events = dispute_events()
     seal = seal_of(events)
-    try:
-        import ledger.seal  # noqa: F401
-    except ImportError:
-        assert seal is None
-        assert "This build computes no seal." in text_of(render_html(build_report(events, lang="en")))
-        return
     h = None
     for e in events:  # FORMAT.md "Seal", computed here by hand
         line = encode_event(e)
@@ -184,11 +177,13 @@ def test_report_html_in_english() -> None:
         "Bruno lays off 6♥ on [a] BUR-TURN-1 rewound by the ruling at position 11",
         "stock 62 cards",
         "discard pile 9♣ (1 card, top last)",
-        "7 1 Bruno BUR-TURN-1 Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds open; rewound at 11 · in dispute",
+        "7 1 Bruno BUR-TURN-1 Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds "
+        "open; rewound at 11 · in dispute",
         "BUR-TURN-1 Lay-off onto a meld of the other side.",
         "10 referee: penalty −50 to Bruno (BUR-TURN-1) note: laid off on the opponents' meld — —",
         "total (adjudicated) -70 -235 total (as played) -70 -185 Winner: Anna",
-        "1 Anna 0 -70 +70 The claim is 70 points higher than the computed score. Computed as: melds +55, cards in hand −25, no pozzetto −100.",
+        "1 Anna 0 -70 +70 The claim is 70 points higher than the computed score. Computed as: melds +55, cards "
+        "in hand −25, no pozzetto −100.",
         "The referee",
         "Bruno (seat 1)",
     ):
@@ -211,8 +206,10 @@ def test_report_html_in_italian() -> None:
         "2 Anna prende 9♣ dal pozzo",
         "3 Anna cala 3♥ 4♥ 5♥ [a]",
         "Irregolarità rilevate (6)",
-        "BUR-TURN-1 Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a quelle del compagno",
-        "17 1 Anna ALL-SCORE-1 smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: calate +55, carte in mano -25, senza pozzetto -100",
+        "BUR-TURN-1 Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie "
+        "combinazioni o a quelle del compagno",
+        "17 1 Anna ALL-SCORE-1 smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: "
+        "calate +55, carte in mano -25, senza pozzetto -100",
         "BUR-TURN-1 Attacco su una combinazione della coppia avversaria.",
         "aperta; annullata alla 11 · contestata",
         "Decisioni arbitrali (2)",
@@ -222,7 +219,8 @@ def test_report_html_in_italian() -> None:
         "1 gioco bloccato -70 carte calate +55, carte in mano −25, pozzetto non preso −100 dichiarato 0",
         "totale (dopo le decisioni arbitrali) -70 -235 totale (come giocato) -70 -185 Vincitore: Anna",
         "1 Anna 0 -70 +70 Il punteggio dichiarato supera di 70 punti quello calcolato.",
-        "Il punteggio dichiarato coincide con quello calcolato. Comprende le decisioni dell'arbitro: penalità −50 alla posizione 10 (BUR-TURN-1).",
+        "Il punteggio dichiarato coincide con quello calcolato. Comprende le decisioni dell'arbitro: penalità "
+        "−50 alla posizione 10 (BUR-TURN-1).",
         "Firme L'arbitro",
         "Bruno (posto 1)",
     ):
@@ -256,9 +254,8 @@ def test_report_escapes_names_and_notes() -> None:
 
 
 @pytest.fixture
-def client():
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[dispute_events(), small_game()])})
-    return app.test_client()
+def client(web_client):
+    return web_client(dispute_events(), small_game())
 
 
 def test_route_in_both_languages(client) -> None:
@@ -388,30 +385,6 @@ def test_cli_unknown_game(run, tmp_path: Path) -> None:
 # --- the PDF: headless chromium, read back with pdftotext --------------------------------------
 
 
-def _pdf_tools_missing() -> str | None:
-    from replay_web.pdf import chromium_path
-
-    if chromium_path() is None:
-        return "no Chromium (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    for tool in ("pdftotext", "pdfinfo"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed (apt-get install poppler-utils)"
-    return None
-
-
-@pytest.fixture
-def pdf_tools() -> None:
-    missing = _pdf_tools_missing()
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {missing}")
-        pytest.skip(missing)
-
-
 def _pdf_text(path: Path) -> tuple[int, str]:
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
     pages = int(re.search(r"^Pages:\s+(\d+)$", info, re.M).group(1))
@@ -464,9 +437,9 @@ def test_pdf_report_in_italian(pdf_tools, run, tmp_path: Path) -> None:
         assert phrase in text, phrase
 
 
-def test_route_unfinished_game_needs_a_referee() -> None:
+def test_route_unfinished_game_needs_a_referee(records_app) -> None:
     live = small_game("live-1")[:10]  # no game_ended yet: the report would show hidden hands
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[live])})
+    app = records_app(live)
     resp = app.test_client().get("/games/live-1/report?lang=it")
     assert resp.status_code == 403
     assert "the dispute report of an unfinished game shows every card" in html_lib.unescape(resp.get_data(as_text=True))
@@ -514,8 +487,8 @@ def test_longest_turns_when_events_carry_times() -> None:
         ("Bruno", [(6, 9, "3:28"), (12, 12, "1:07")]),  # 21:05:35 -> 21:09:03, 21:11:17 -> 21:12:24
     ]
     assert (
-        "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07"
-        in text_of(render_html(r))
+        "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 "
+        "· 12–12: 1:07" in text_of(render_html(r))
     )
     assert "Turni più lunghi" in text_of(render_html(build_report(timed, lang="it")))
     assert build_report(events)["tempo"] == []

@@ -30,8 +30,8 @@ def evil_game():
 
 
 @pytest.fixture
-def app():
-    return create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[small_game(), evil_game()])})
+def app(records_app):
+    return records_app(small_game(), evil_game())
 
 
 @pytest.fixture
@@ -134,8 +134,8 @@ def test_game_page_at_a_position_shows_the_table(client):
     assert "Anna (seat 0) to meld, lay off or discard" in page
     # suits coloured: red hearts, black spades
     assert (
-        '<span class="card red " data-card="3H" title="3 of hearts"><span class="rank">3</span><span class="suit">♥</span></span>'
-        in page
+        '<span class="card red " data-card="3H" title="3 of hearts"><span class="rank">3</span><span '
+        'class="suit">♥</span></span>' in page
     )
     assert '<span class="card black " data-card="9S" title="9 of spades">' in page
 
@@ -147,8 +147,8 @@ def test_game_page_move_list_marks_position_and_violations(client):
     violations = re.findall(r'<li id="move-(\d+)"[^>]*class="move[^"]*violation', page)
     assert violations == ["6", "12", "15"]
     assert (
-        'Anna melds 9<span class="suit-black">♣</span> 9<span class="suit-red">♦</span> 9<span class="suit-black">♠</span> [b]'
-        in page
+        'Anna melds 9<span class="suit-black">♣</span> 9<span class="suit-red">♦</span> 9<span '
+        'class="suit-black">♠</span> [b]' in page
     )
     assert 'Bruno takes K<span class="suit-red">♦</span> from the discard pile' in page
     assert "note: referee: checked the discard" in page
@@ -295,12 +295,12 @@ def test_security_headers(client):
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_a_record_that_cannot_be_replayed_is_a_422_page():
+def test_a_record_that_cannot_be_replayed_is_a_422_page(records_app):
     bad = small_game("bad-1")
     from ledger.events import CardDrawn
 
     bad[2] = CardDrawn(seat=0, card="QS")  # the stock's top card is K♦
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[bad])})
+    app = records_app(bad)
     client = app.test_client()
     resp = client.get("/games/bad-1")
     assert resp.status_code == 422
@@ -336,9 +336,9 @@ def test_cache_replays_a_game_once_per_store_version(app, client):
     assert cache.misses == 2
 
 
-def test_cache_is_bounded():
+def test_cache_is_bounded(records_app):
     games = [small_game(f"g{i}") for i in range(5)]
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=games), "REPLAY_CACHE_SIZE": 2})
+    app = records_app(*games, REPLAY_CACHE_SIZE=2)
     client = app.test_client()
     for i in range(5):
         client.get(f"/api/games/g{i}/state?at=3")
@@ -369,14 +369,14 @@ def test_a_failing_store_is_a_500_without_details():
     }
 
 
-def test_variant_notes_are_readable_lines_not_raw_data() -> None:
+def test_variant_notes_are_readable_lines_not_raw_data(records_app) -> None:
     from pathlib import Path
 
     from ledger.record_files import read_record
 
     fixture = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "pozzetto_al_volo_con_lo_scarto.jsonl"
     record = read_record(fixture)
-    client = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[record.events])}).test_client()
+    client = records_app(record.events).test_client()
     page = html(client.get(f"/games/{record.game_id}?at=2"))
     notes = element(page, "variant-data") if 'id="variant-data"' in page else page[page.index('class="variant-data"') :]
     assert "Anna: pozzetto not taken yet" in notes and "Bruno: pozzetto not taken yet" in notes

@@ -10,15 +10,12 @@ import pytest
 
 from ledger.replay import replay
 from ledger.views import state_view
-from replay_web import create_app
-from replay_web.store import RecordStore
 from tests.webgames import ANNA, BRUNO, SMALL_FINDINGS, small_game
 
 
 @pytest.fixture
-def client():
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[small_game()])})
-    return app.test_client()
+def client(web_client):
+    return web_client(small_game())
 
 
 def test_api_games_lists_summaries(client):
@@ -153,7 +150,8 @@ def test_api_score_is_the_score_json(client):
         (
             "/api/nothing",
             404,
-            "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.",
+            "The requested URL was not found on the server. If you entered the URL manually please check your "
+            "spelling and try again.",
         ),
     ],
 )
@@ -166,9 +164,9 @@ def test_api_errors_are_json(client, url, status, message):
     assert body["error"]["message"] == message
 
 
-def test_api_keeps_names_as_data(client):
+def test_api_keeps_names_as_data(records_app, client):
     evil = small_game("evil-2", names=("<script>x</script>", "B"))
-    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[evil])})
+    app = records_app(evil)
     resp = app.test_client().get("/api/games/evil-2/state?at=1")
     assert resp.content_type == "application/json"
     assert resp.get_json()["seats"][0]["name"] == "<script>x</script>"

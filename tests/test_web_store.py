@@ -6,7 +6,6 @@ every bundled fixture, and gunicorn with several workers on one store.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from ledger.records import encode_record
 from ledger.scoring import score
 from ledger.store.application import LedgerApp, open_app
 from ledger.testing.games import long_ramino
+from ledger.testing.live import gunicorn
 from replay_web import cache_of, create_app
 from replay_web.store import LedgerStore
 from tests.webgames import SMALL_FINDINGS, small_game
@@ -108,12 +108,6 @@ def test_every_bundled_fixture_is_viewable(path):
     assert client.get(f"/api/games/{game_id}/score").get_json() == score(events).to_json()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_for(url: str, timeout: float = 20.0) -> bytes:
     deadline = time.monotonic() + timeout
     while True:
@@ -131,26 +125,15 @@ def test_gunicorn_workers_share_one_store(tmp_path):
     db = tmp_path / "games.db"
     ledger = open_app(str(db))
     stored(ledger, small_game())
-    port = free_port()
-    env = {**os.environ, "RUMMY_LEDGER_DB": str(db)}
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen(
-        [str(gunicorn), "-w", "2", "-b", f"127.0.0.1:{port}", "replay_web:create_app()"],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     try:
-        assert b'"web-1"' in wait_for(f"http://127.0.0.1:{port}/api/games")
-        # a game stored after the workers started is seen by all of them
-        stored(ledger, small_game("web-2"))
-        for _ in range(6):
-            assert b"web-2" in wait_for(f"http://127.0.0.1:{port}/games")
-        assert b"RAM-DISC-1" in wait_for(f"http://127.0.0.1:{port}/games/web-2?at=6")
+        with gunicorn(str(db), workers=2, threads=1) as url:
+            assert b'"web-1"' in wait_for(f"{url}/api/games")
+            # a game stored after the workers started is seen by all of them
+            stored(ledger, small_game("web-2"))
+            for _ in range(6):
+                assert b"web-2" in wait_for(f"{url}/games")
+            assert b"RAM-DISC-1" in wait_for(f"{url}/games/web-2?at=6")
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
         ledger.close()
 
 

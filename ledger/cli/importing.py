@@ -188,7 +188,7 @@ def import_openspiel_cmd(
     An incomplete history is refused unless --partial. Import the result with
     `rummy-ledger import FILE`.
     """
-    from ledger.openspiel_import import convert_main
+    from ledger.openspiel.command import convert_main
 
     sys.exit(convert_main(source, output, game_id, params, partial))
 

@@ -74,15 +74,32 @@ def _keys(data: msgspec.Struct | None) -> dict[str, Any]:
     return out
 
 
+#: ``"module:Class"`` -> the class, once imported
+_LOADED: dict[str, type[VariantPresentation]] = {}
+#: the last presentation made, with its rules object and catalog target: the
+#: views ask at every meld of a table, for the same rules
+_last: tuple[Rules, str | type | None, VariantPresentation] | None = None
+
+
 def presentation(rules: Rules) -> VariantPresentation:
     """The presentation of ``rules``' variant (its catalog entry's, else the
     default :class:`VariantPresentation`)."""
-    try:
-        target = catalog.entry(rules.variant).presentation
-    except KeyError:
-        target = None
-    cls = catalog.load(target) if target is not None else VariantPresentation
-    made: VariantPresentation = cls(rules)
+    global _last
+    entry = catalog.CATALOG.get(rules.variant)
+    target = entry.presentation if entry is not None else None
+    last = _last
+    if last is not None and last[0] is rules and last[1] is target:
+        return last[2]
+    if target is None:
+        made = VariantPresentation(rules)
+    elif isinstance(target, str):
+        cls = _LOADED.get(target)
+        if cls is None:
+            cls = _LOADED[target] = catalog.load(target)
+        made = cls(rules)
+    else:
+        made = target(rules)
+    _last = (rules, target, made)
     return made
 
 

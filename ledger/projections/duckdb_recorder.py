@@ -23,7 +23,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import EllipsisType
 from typing import Any
 
@@ -250,36 +250,9 @@ class DuckDBTrackingRecorder(TrackingRecorder):
             try:
                 cur.execute("BEGIN TRANSACTION")
                 try:
-                    current = self._max_tracking_id(cur, tracking.application_name)
-                    if after is not ... and current != after:
-                        raise IntegrityError(
-                            f"tracking {tracking.application_name}: batch read after {after}, "
-                            f"but the view is at {current} (another update moved it)"
-                        )
-                    if current is not None and current >= tracking.notification_id:
-                        raise IntegrityError(
-                            f"tracking {tracking.application_name} {tracking.notification_id}: "
-                            f"already at {current} (applied by another update)"
-                        )
-                    if old:
-                        marks = ", ".join("?" * len(old))
-                        for table in TABLES:
-                            cur.execute(f"DELETE FROM {table} WHERE game IN ({marks})", old)
-                    for table in TABLES:
-                        batch = rows.get(table)
-                        if batch:
-                            cur.register("_rows", to_arrow(table, batch))
-                            cur.execute(f"INSERT INTO {table} SELECT * FROM _rows")
-                            cur.unregister("_rows")
-                    if current is None:
-                        cur.execute(
-                            "INSERT INTO tracking VALUES (?, ?)", [tracking.application_name, tracking.notification_id]
-                        )
-                    else:
-                        cur.execute(
-                            "UPDATE tracking SET notification_id = ? WHERE application_name = ?",
-                            [tracking.notification_id, tracking.application_name],
-                        )
+                    current = self._checked_position(cur, tracking, after)
+                    _swap_rows(cur, old, rows)
+                    _track(cur, tracking, current)
                     cur.execute("COMMIT")
                 except BaseException:
                     with contextlib.suppress(duckdb.Error):  # a failed COMMIT has rolled back already
@@ -287,6 +260,26 @@ class DuckDBTrackingRecorder(TrackingRecorder):
                     raise
             finally:
                 cur.close()
+
+    def _checked_position(
+        self, cur: duckdb.DuckDBPyConnection, tracking: Tracking, after: int | None | EllipsisType
+    ) -> int | None:
+        """The view's tracking position of ``tracking.application_name`` (None:
+        nothing tracked yet), checked for :meth:`replace_games`: raises
+        :class:`IntegrityError` when it is not ``after`` (unless ``...``) or is
+        already at or past ``tracking.notification_id``."""
+        current = self._max_tracking_id(cur, tracking.application_name)
+        if after is not ... and current != after:
+            raise IntegrityError(
+                f"tracking {tracking.application_name}: batch read after {after}, "
+                f"but the view is at {current} (another update moved it)"
+            )
+        if current is not None and current >= tracking.notification_id:
+            raise IntegrityError(
+                f"tracking {tracking.application_name} {tracking.notification_id}: "
+                f"already at {current} (applied by another update)"
+            )
+        return current
 
     def row_counts(self) -> dict[str, int]:
         """``{table: rows}`` for every table."""
@@ -305,3 +298,31 @@ def default_wait(environ: Mapping[str, Any] | None = None) -> float:
         return float(environ.get("RUMMY_LEDGER_ANALYTICS_WAIT", "10"))
     except ValueError:
         return 10.0
+
+
+def _swap_rows(cur: duckdb.DuckDBPyConnection, games: Sequence[str], rows: Mapping[str, list[tuple]]) -> None:
+    """Inside :meth:`DuckDBTrackingRecorder.replace_games`' transaction: delete
+    every row of ``games`` from every table, then insert ``rows`` (one Arrow
+    table per view table, :func:`~ledger.projections.tables.to_arrow`)."""
+    if games:
+        marks = ", ".join("?" * len(games))
+        for table in TABLES:
+            cur.execute(f"DELETE FROM {table} WHERE game IN ({marks})", games)
+    for table in TABLES:
+        batch = rows.get(table)
+        if batch:
+            cur.register("_rows", to_arrow(table, batch))
+            cur.execute(f"INSERT INTO {table} SELECT * FROM _rows")
+            cur.unregister("_rows")
+
+
+def _track(cur: duckdb.DuckDBPyConnection, tracking: Tracking, current: int | None) -> None:
+    """Move the tracking position of ``tracking.application_name`` (now
+    ``current``, None: no row yet) to ``tracking.notification_id``."""
+    if current is None:
+        cur.execute("INSERT INTO tracking VALUES (?, ?)", [tracking.application_name, tracking.notification_id])
+    else:
+        cur.execute(
+            "UPDATE tracking SET notification_id = ? WHERE application_name = ?",
+            [tracking.notification_id, tracking.application_name],
+        )

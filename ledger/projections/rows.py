@@ -26,7 +26,7 @@ import msgspec
 
 from ledger.audit import report
 from ledger.errors import LedgerError
-from ledger.events import Event, GameStarted, PositionRestored, at_moment
+from ledger.events import Event, GameStarted, Player, PositionRestored, at_moment
 from ledger.presentation import presentation
 from ledger.projections.tables import TABLES
 from ledger.replay import states
@@ -129,22 +129,106 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
         raise ValueError(f"stream {stream}: the first event is not game_started")
     game = first.game_id
     rows = empty_rows()
-    undone = undone_positions([e for e, _ in events])
+    folded, error = _fold([e for e, _ in events])
+    started_at = _event_rows(game, events, folded, rows["events"])
+    final = folded[-1] if folded and error is None else None
+    players = sorted(first.players, key=lambda p: p.seat)
+    sides = final.sides if final is not None else tuple(p.seat for p in players)
+    for p in players:
+        rows["players"].append((game, p.seat, p.name, p.team, sides[p.seat] if p.seat < len(sides) else None))
+    if final is None:
+        rows["games"].append(_game_row(first, stream, players, started_at, len(events), error=error))
+        return rows
+    adjudicated = score_sheet(final)
+    as_played = score_sheet(final, adjudicated=False)
+    audit = report(final)
+
+    def side_names(side: int | None) -> list[str] | None:
+        return None if side is None else [final.name(s) for s in final.seats_of(side)]
+
+    rows["games"].append(
+        _game_row(
+            first,
+            stream,
+            players,
+            started_at,
+            len(events),
+            final=final,
+            sheets=(adjudicated, as_played),
+            winners=side_names(adjudicated.winner),
+            findings=len(audit.findings),
+        )
+    )
+    rows["findings"] = [(game, f.position, f.hand, f.seat, f.rule, f.message) for f in audit.findings]
+    rows["scores"] = _score_rows(game, adjudicated, "adjudicated", side_names) + _score_rows(
+        game, as_played, "as_played", side_names
+    )
+    _hand_rows(game, [e for e, _ in events], folded, audit.findings, rows)
+    return rows
+
+
+def _game_row(
+    first: GameStarted,
+    stream: str,
+    players: Sequence[Player],
+    started_at: datetime | None,
+    n_events: int,
+    *,
+    final: TableState | None = None,
+    sheets: tuple[ScoreSheet, ScoreSheet] | None = None,
+    winners: list[str] | None = None,
+    findings: int = 0,
+    error: str | None = None,
+) -> tuple:
+    """The ``games`` row of a game: from its ``game_started`` and, when the
+    fold replayed it, its ``final`` state, its score ``sheets`` (adjudicated,
+    as played), the names of the winning side and the number of findings;
+    else the result columns are NULL and ``error`` says why."""
+    options = json.dumps(first.options, sort_keys=True) if first.options else None
+    names = [p.name for p in players]
+    meta = {k: v for k, v in msgspec.to_builtins(first.meta).items() if v is not None} if first.meta else None
+    tournament = first.meta.tournament if first.meta else None
+    when = (meta, tournament, _meta_date(first, started_at), started_at, n_events)
+    if final is None or sheets is None:
+        unknown = (None,) * 8  # hands … findings: the fold did not get through the game
+        return (first.game_id, stream, first.variant, first.ruleset, options, names, len(players), None) + (
+            when + unknown + (error,)
+        )
+    adjudicated, as_played = sheets
+    return (
+        (first.game_id, stream, first.variant, final.rules.ruleset, options, names, final.n_seats, adjudicated.unit)
+        + when
+        + (final.hand, len(final.results), final.ended, adjudicated.winner, winners)
+        + (list(adjudicated.totals), list(as_played.totals), findings, None)
+    )
+
+
+def _fold(events: Sequence[Event]) -> tuple[list[TableState], str | None]:
+    """The table state after each event (:func:`ledger.replay.states`), as
+    far as the fold goes, and the error that stopped it (``"Type: message"``,
+    one of :data:`REPLAY_ERRORS`), or None."""
     folded: list[TableState] = []
-    error: str | None = None
     try:
-        for after in states(e for e, _ in events):
+        for after in states(events):
             folded.append(after)
     except REPLAY_ERRORS as exc:
-        error = f"{type(exc).__name__}: {exc}"
+        return folded, f"{type(exc).__name__}: {exc}"
+    return folded, None
 
-    # events: the hand and the names come from the state after each event
+
+def _event_rows(
+    game: str, events: Sequence[tuple[Event, str]], folded: Sequence[TableState], out: list[tuple]
+) -> datetime | None:
+    """Append the ``events`` rows of a game to ``out`` (the hand and the
+    move text from the state after each event, when the fold got there);
+    returns the game's start time (the first event's ``at``)."""
+    undone = undone_positions([e for e, _ in events])
     started_at = None
     for pos, (e, raw) in enumerate(events):
         state = folded[pos] if pos < len(folded) else None
         at = parse_at(e.at)
         started_at = started_at or at
-        rows["events"].append(
+        out.append(
             (
                 game,
                 pos,
@@ -159,84 +243,7 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
                 raw,
             )
         )
-
-    final = folded[-1] if folded and error is None else None
-    players = sorted(first.players, key=lambda p: p.seat)
-    sides = final.sides if final is not None else tuple(p.seat for p in players)
-    for p in players:
-        rows["players"].append((game, p.seat, p.name, p.team, sides[p.seat] if p.seat < len(sides) else None))
-
-    meta = {k: v for k, v in msgspec.to_builtins(first.meta).items() if v is not None} if first.meta else None
-    options = json.dumps(first.options, sort_keys=True) if first.options else None
-    names = [p.name for p in players]
-    if final is None:
-        rows["games"].append(
-            (
-                game,
-                stream,
-                first.variant,
-                first.ruleset,
-                options,
-                names,
-                len(players),
-                None,
-                meta,
-                first.meta.tournament if first.meta else None,
-                _meta_date(first, started_at),
-                started_at,
-                len(events),
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                error,
-            )
-        )
-        return rows
-
-    adjudicated = score_sheet(final)
-    as_played = score_sheet(final, adjudicated=False)
-    audit = report(final)
-
-    def side_names(side: int | None) -> list[str] | None:
-        return None if side is None else [final.name(s) for s in final.seats_of(side)]
-
-    rows["games"].append(
-        (
-            game,
-            stream,
-            first.variant,
-            final.rules.ruleset,
-            options,
-            names,
-            final.n_seats,
-            adjudicated.unit,
-            meta,
-            first.meta.tournament if first.meta else None,
-            _meta_date(first, started_at),
-            started_at,
-            len(events),
-            final.hand,
-            len(final.results),
-            final.ended,
-            adjudicated.winner,
-            side_names(adjudicated.winner),
-            list(adjudicated.totals),
-            list(as_played.totals),
-            len(audit.findings),
-            None,
-        )
-    )
-    rows["findings"] = [(game, f.position, f.hand, f.seat, f.rule, f.message) for f in audit.findings]
-    rows["scores"] = _score_rows(game, adjudicated, "adjudicated", side_names) + _score_rows(
-        game, as_played, "as_played", side_names
-    )
-    _hand_rows(game, [e for e, _ in events], folded, audit.findings, rows)
-    return rows
+    return started_at
 
 
 def _score_rows(game: str, sheet: ScoreSheet, view: str, side_names: Any) -> list[tuple]:

@@ -22,6 +22,7 @@ from ledger.simulate.players import find_melds, layoffs, may_lay_off
 from ledger.simulate.strategy import NAMES, SimulationError, Strategy
 from ledger.simulate.table import Table
 from ledger.state import TableState
+from ledger.variants.burraco import BurracoRules
 
 
 class BurracoStrategy(Strategy):
@@ -60,7 +61,7 @@ class BurracoStrategy(Strategy):
         state = t.state
         if any(by is not None and state.sides[by] == state.sides[seat] for by in state.pozzetto_by):
             return False
-        free = t.rules.untaken(state)
+        free = _rules(state).untaken(state)
         return bool(free) and t.try_(PozzettoTaken(seat=seat, pozzetto=free[0]))
 
     def on_empty(self, t: Table, seat: int) -> bool:
@@ -77,13 +78,14 @@ class BurracoStrategy(Strategy):
     def stock_low(self, state: TableState) -> bool:
         if state.phase != "draw":
             return False
-        if state.rules.opt("stock_end") == "last_two":
+        if _rules(state).settings.stock_end == "last_two":
             return state.stock_count <= 2
         return state.stock_count <= 0
 
     def on_stock_low(self, t: Table) -> None:
         state = t.state
-        free = t.rules.untaken(state) if state.rules.opt("stock_end") == "pozzetto" else []
+        rules = _rules(state)
+        free = rules.untaken(state) if rules.settings.stock_end == "pozzetto" else []
         if free and state.pozzetti[free[0]] is not None:
             if t.try_(StockRestocked(cards=state.pozzetti[free[0]])):
                 return
@@ -119,3 +121,10 @@ def close_without_burraco(inj, strategy: BurracoStrategy, t: Table, seat: int): 
     if not t.try_(HandEnded(reason="went_out", seat=seat)):
         return None
     return [(pos, "BUR-CLOSE-2", seat)]
+
+
+def _rules(state: TableState) -> BurracoRules:
+    """The Burraco rules of the table (the strategy plays no other game)."""
+    rules = state.rules
+    assert isinstance(rules, BurracoRules)
+    return rules

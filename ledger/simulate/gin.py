@@ -85,7 +85,7 @@ class GinStrategy(Strategy):
 
     def play(self, t: Table, seat: int) -> bool:
         """Knock when the best deadwood allows it (then the hand ends)."""
-        return self.knock(t, seat, t.rules.knock_limit(t.state))
+        return self.knock(t, seat, _rules(t.state).knock_limit(t.state))
 
     def finish(self, t: Table, seat: int) -> bool:
         return self.play(t, seat) or self.discard(t, seat)
@@ -146,7 +146,7 @@ class GinStrategy(Strategy):
         return GinRules.ex(state).offer == OFFER_OVER
 
     def can_retake(self, state: TableState, seat: int) -> bool:
-        return bool(state.rules.opt("retake_forbidden")) and GinRules.ex(state).offer == OFFER_OVER
+        return _rules(state).settings.retake_forbidden and GinRules.ex(state).offer == OFFER_OVER
 
 
 def knock_high(inj, strategy: GinStrategy, t: Table, seat: int):  # noqa: ANN001, ANN201
@@ -156,10 +156,17 @@ def knock_high(inj, strategy: GinStrategy, t: Table, seat: int):  # noqa: ANN001
         return None
     if not strategy.draw(t, seat, "stock"):
         return None
-    limit = t.rules.knock_limit(t.state)
+    limit = _rules(t.state).knock_limit(t.state)
     if best_after_discard(t.state.hands[seat]).arrangement.deadwood_value <= limit:
         return None
     pos = len(t)
     if not strategy.knock(t, seat, 200, ("GIN-KNOCK-1",)):
         return None
     return [(pos, "GIN-KNOCK-1", seat)]
+
+
+def _rules(state: TableState) -> GinRules:
+    """The Gin rules of the table (the strategy plays no other game)."""
+    rules = state.rules
+    assert isinstance(rules, GinRules)
+    return rules

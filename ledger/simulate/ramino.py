@@ -12,6 +12,7 @@ from __future__ import annotations
 from ledger.events import HandEnded, HandEndReason, StockRestocked
 from ledger.simulate.strategy import SimulationError, Strategy
 from ledger.simulate.table import Table
+from ledger.variants.ramino import RaminoRules
 
 
 class RaminoStrategy(Strategy):
@@ -22,7 +23,9 @@ class RaminoStrategy(Strategy):
     max_restocks = 3
 
     def on_empty(self, t: Table, seat: int) -> bool:
-        if t.rules.opt("going_out") != "any":
+        rules = t.rules
+        assert isinstance(rules, RaminoRules)
+        if rules.settings.going_out != "any":
             return False
         return t.try_(HandEnded(reason="went_out", seat=seat))
 
@@ -32,12 +35,13 @@ class RaminoStrategy(Strategy):
 
 def restock_or_end(strategy: Strategy, t: Table, max_restocks: int) -> None:
     """The stock is empty: restock from the pile less its top card as the
-    ``restock`` option says (``shuffle``: the new order is written, so the
-    record stays omniscient; ``turn_over``), or end the hand
+    variant's :meth:`~ledger.variants.core.TableRules.restock_mode` says
+    (``shuffle``: the new order is written, so the record stays omniscient;
+    ``turn_over``), or end the hand
     (``end_hand``: ``stock_exhausted``; after ``max_restocks`` restocks in a
     hand, or with nothing to restock: ``stalled``)."""
     state = t.state
-    mode = t.rules.opt("restock", "shuffle")
+    mode = t.rules.restock_mode()
     start = max(i for i, e in enumerate(t.events) if e.type == "hand_dealt")
     restocks = sum(1 for e in t.events[start:] if e.type == "stock_restocked")
     if mode == "end_hand" or len(state.discard) < 2 or restocks >= max_restocks:

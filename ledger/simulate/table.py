@@ -22,6 +22,7 @@ from ledger.errors import RecordError
 from ledger.events import Event
 from ledger.replay import evolve
 from ledger.state import TableState
+from ledger.variants.base import Rules
 
 
 class Table:
@@ -46,7 +47,7 @@ class Table:
         return self.states[-1]
 
     @property
-    def rules(self):  # noqa: ANN201 - the variant's Rules object
+    def rules(self) -> Rules:
         """The variant's rules object."""
         return self.states[-1].rules
 

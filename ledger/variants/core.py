@@ -25,7 +25,7 @@ from ledger.cards import deck_counter
 from ledger.errors import RecordError
 from ledger.melds import MeldRules
 from ledger.state import Finding, TableState, VariantState, replace
-from ledger.variants.options import Options, OptionSpec, preset_values
+from ledger.variants.options import Options, OptionSpec, RestockMode, preset_values
 
 
 class TableRules:
@@ -146,13 +146,20 @@ class TableRules:
         """Cards in each pozzetto (0: the variant has none)."""
         return 0
 
+    def restock_mode(self) -> RestockMode:
+        """How an empty stock is renewed: the discard pile less its top card
+        shuffled into the new stock (a variant with a ``restock`` option says)."""
+        return "shuffle"
+
     def active(self, state: TableState, seat: int) -> bool:
         """True when ``seat`` still plays (not eliminated)."""
         return seat not in state.eliminated
 
     def next_seat(self, state: TableState, seat: int) -> int:
         """The next active seat clockwise after ``seat``."""
-        n = state.n_seats
+        n = len(state.players)
+        if not state.eliminated and type(self).active is TableRules.active:
+            return (seat + 1) % n  # every seat plays: the next one
         for step in range(1, n + 1):
             cand = (seat + step) % n
             if self.active(state, cand):
@@ -189,7 +196,7 @@ class TableRules:
 
     def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
         """Raise ``REC-REF`` for a seat that is not at the table."""
-        if not 0 <= seat < state.n_seats:
+        if not 0 <= seat < len(state.players):
             raise self.reject("REC-REF", f"unknown seat {seat} (the table has seats 0–{state.n_seats - 1})", pos, field)
 
     def remove_from_hand(

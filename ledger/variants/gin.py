@@ -91,6 +91,7 @@ from ledger.variants.gin_state import (
     GinExtra,
     GinOptions,
 )
+from ledger.variants.outcome import target_reached
 
 
 class GinRules(Rules):
@@ -463,9 +464,11 @@ class GinRules(Rules):
         at or above it, ``target_reached``; without one (``target`` 0, preset
         ``openspiel``: a single hand) ``hands_played`` after the first hand
         (RULES.md, Gin "Scoring")."""
-        if state.phase == "over" and not self.settings.target:
+        if state.phase != "over":
+            return super().game_end_reason(state)
+        if not self.settings.target:
             return "hands_played" if state.results else None
-        return super().game_end_reason(state)
+        return target_reached(state, self.settings.target)
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Knock, gin, big gin, undercut, the game and box bonuses

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ledger.events import HandDealt, HandEnded, JokerSwapped, MeldExtended, MeldLaid
     from ledger.melds import MeldRules
     from ledger.state import Meld, SideScore, TableState, VariantState
+    from ledger.variants.options import RestockMode
 
 
 class VariantHooks(Protocol):
@@ -61,6 +62,10 @@ class VariantHooks(Protocol):
 
     def pozzetto_size(self) -> int:
         """Cards in each pozzetto; 0 when the variant has none."""
+        ...
+
+    def restock_mode(self) -> RestockMode:
+        """How an empty stock is renewed (``stock_restocked``): ``shuffle``, ``turn_over`` or ``end_hand``."""
         ...
 
     def active(self, state: TableState, seat: int) -> bool:

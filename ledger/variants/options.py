@@ -34,6 +34,11 @@ OptionSpec = tuple[type, ...] | tuple[str, ...]
 #: marks a field the preset sets and a record may not: ``jokers: Annotated[int, FIXED]``
 FIXED = Meta(extra={"fixed": True})
 
+#: how an empty stock is renewed (Ramino's ``restock`` option; the other games
+#: shuffle): the discard pile less its top card ``shuffle``d or ``turn_over``ed
+#: into the new stock, or ``end_hand``: the hand ends
+RestockMode = Literal["shuffle", "turn_over", "end_hand"]
+
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Base of every variant's options struct (frozen; one field per option)."""
@@ -71,4 +76,4 @@ def preset_values(preset: Options) -> dict[str, Any]:
     return {k: v for k, v in msgspec.structs.asdict(preset).items() if v is not None}
 
 
-__all__ = ["FIXED", "OptionSpec", "Options", "option_specs", "preset_values"]
+__all__ = ["FIXED", "OptionSpec", "Options", "RestockMode", "option_specs", "preset_values"]

@@ -230,15 +230,11 @@ class OutcomeRules(MeldingRules):
         """The ``game_ended`` reason the variant's end condition calls for at
         ``state``, or None while the game goes on. Judged only between hands
         (phase ``over``: after ``hand_ended``, penalties included) and after
-        ``game_ended`` (the stored reason). Default: the ``target`` option
-        (RULES.md: Ramino, Gin): a side at or above it, ``target_reached``."""
+        ``game_ended`` (the stored reason). Default: none; each variant
+        says between hands (phase ``over``) when its game is over (for a
+        target of points: :func:`target_reached`)."""
         if state.phase == "ended":
             return state.ended
-        if state.phase != "over":
-            return None
-        target = int(self.opt("target") or 0)
-        if target and state.totals and max(state.totals) >= target:
-            return "target_reached"
         return None
 
     def game_over(self, state: TableState) -> bool:
@@ -253,3 +249,18 @@ class OutcomeRules(MeldingRules):
         best = max(state.totals)
         leaders = [i for i, t in enumerate(state.totals) if t == best]
         return leaders[0] if len(leaders) == 1 else None
+
+
+def target_reached(state: TableState, target: int) -> str | None:
+    """``"target_reached"`` when a side's total is at or above ``target``
+    (0: no target), else None: the end condition of a game played to a
+    number of points (RULES.md: Ramino, Gin).
+
+    >>> from ledger.variants.ramino import RaminoRules
+    >>> s = TableState(rules=RaminoRules(), game_id="g", players=(), sides=(), totals=(40, 100))
+    >>> target_reached(s, 100), target_reached(s, 101), target_reached(s, 0)
+    ('target_reached', None, None)
+    """
+    if target and state.totals and max(state.totals) >= target:
+        return "target_reached"
+    return None

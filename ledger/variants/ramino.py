@@ -26,7 +26,8 @@ from ledger.events import HandEnded
 from ledger.melds import MeldRules
 from ledger.state import SideScore, TableState, VariantState, variant_state
 from ledger.variants.base import Rules
-from ledger.variants.options import Options
+from ledger.variants.options import Options, RestockMode
+from ledger.variants.outcome import target_reached
 
 
 def hand_value(cards: tuple[str, ...]) -> int:
@@ -54,7 +55,7 @@ class RaminoOptions(Options, frozen=True, kw_only=True):
     #: going out: ``discard`` (the last card must be discarded) or ``any`` (melding it too)
     going_out: Literal["discard", "any"]
     #: an empty stock: the pile ``shuffle``d or ``turn_over``ed into a new stock, or ``end_hand``
-    restock: Literal["shuffle", "turn_over", "end_hand"]
+    restock: RestockMode
     #: most new melds in one turn (0: no limit; RAM-MELD-1)
     max_new_melds_per_turn: int = 0
     #: an ace may stand above the king in a sequence
@@ -88,6 +89,17 @@ class RaminoRules(Rules):
 
     def new_extra(self, state: TableState) -> RaminoExtra:
         return RaminoExtra()
+
+    def restock_mode(self) -> RestockMode:
+        """The ``restock`` option (``shuffle`` in ``seed``, ``turn_over`` in ``pagat``)."""
+        return self.settings.restock
+
+    def game_end_reason(self, state: TableState) -> str | None:
+        """Between hands: ``target_reached`` once a seat is at or above
+        ``target`` (100) (RULES.md, Ramino "Scoring")."""
+        if state.phase != "over":
+            return super().game_end_reason(state)
+        return target_reached(state, self.settings.target)
 
     @staticmethod
     def ex(state: TableState) -> RaminoExtra:

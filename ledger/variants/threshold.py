@@ -189,7 +189,10 @@ class ThresholdRules(Rules):
     def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
         """The base's turn start, plus the turn-local fields of the extra reset."""
         state = super().start_turn(state, seat, pos)
-        if isinstance(state.extra, ThresholdExtra):
+        x = state.extra
+        if isinstance(x, ThresholdExtra) and (
+            x.played or x.freed or x.taken_opened or x.taken_had_copy or x.discarded is not None
+        ):  # (already reset: the same value)
             state = self.set_extra(state, played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None)
         return state
 

@@ -58,6 +58,8 @@ class TurnRules(TableRules):
         ``ALL-TURN-2`` (a second draw, or play before drawing). The state
         follows the record: the acting seat's turn begins.
         """
+        if seat == state.turn and state.phase == ("draw" if kind == "draw" else "play"):
+            return state  # the seat due, in its phase (a hand is in progress, the seat is at the table)
         self.in_hand(state, event, pos)
         self.check_seat(state, seat, pos)
         if seat != state.turn:
@@ -271,7 +273,12 @@ class TurnRules(TableRules):
     def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "discard", e)
         hands = list(state.hands)
-        hands[e.seat] = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")
+        held = hands[e.seat]
+        if e.card in held:
+            i = held.index(e.card)
+            hands[e.seat] = held[:i] + held[i + 1 :]
+        else:
+            hands[e.seat] = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")  # raises REC-WHERE
         state = replace(state, hands=tuple(hands), discard=state.discard + (e.card,))
         state = self.check_discard(state, pos, e.seat, e.card)
         state = self.end_turn(state, pos)
@@ -298,7 +305,7 @@ class TurnRules(TableRules):
                     "cards",
                 )
             stock: tuple[str, ...] | None = tuple(e.cards)
-        elif self.opt("restock", "shuffle") == "turn_over":
+        elif self.restock_mode() == "turn_over":
             stock = under
         else:
             stock = None
