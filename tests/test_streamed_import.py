@@ -115,7 +115,7 @@ def test_streamed_rejections_are_the_whole_reads(tmp_path: Path, store_env: dict
 def test_a_bad_event_near_the_end_of_a_large_file_stores_nothing(
     tmp_path: Path, store_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A file over the streaming threshold (1 MB here; 13 chunks inserted
+    """A file over the streaming threshold (1 MB here; 14 chunks inserted
     before the bad event is read) whose last hand discards a card no one
     holds: rejected, naming its line; not one row stored; the store takes the
     good file next, with one seal chain across the chunks."""
@@ -128,7 +128,7 @@ def test_a_bad_event_near_the_end_of_a_large_file_stores_nothing(
     at = next(i for i in range(len(lines) - 1, 0, -1) if b"card_discarded" in lines[i])
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"".join([*lines[:at], _discard(lines[at], "JK"), *lines[at + 1 :]]))
-    assert bad.stat().st_size >= threshold and n > 12 * streamed.CHUNK_EVENTS
+    assert bad.stat().st_size >= threshold and n > 14 * streamed.CHUNK_EVENTS
     app = LedgerApp(env=store_env)
     try:
         [(_, result)] = list(app.import_records([bad], stream_bytes=threshold))
