@@ -44,15 +44,25 @@ def link(
 
 
 def seal_batch(
-    app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended_by: str, received_at: str
+    app: Any,
+    oid: UUID,
+    first: int,
+    lines: Sequence[bytes],
+    appended_by: str,
+    received_at: str,
+    previous: tuple[str | None, str | None] | None = None,
 ) -> Iterable[tuple[str | None, str | None]]:
     """The ``(seal, journal_seal)`` of events about to be stored at
     positions ``first``… of game ``oid``, in order, to iterate once (the
-    append path, before its transaction), continuing from the previous event's *stored* seals.
+    append path, before its transaction), continuing from the previous event's *stored* seals,
+    or from ``previous`` (the seals of position ``first - 1``) when the caller
+    holds them (a streamed import's previous chunk, not committed yet).
     Raises :class:`SealError` when the previous event has none (an event
     written into the database directly: ``verify`` names it)."""
     prev_seal = prev_journal = None
-    if first:
+    if first and previous is not None:
+        prev_seal, prev_journal = previous
+    elif first:
         rows: list[tuple[Any, ...]]
         if is_sql(app.recorder):
             t = tables(app)
