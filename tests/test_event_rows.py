@@ -135,3 +135,26 @@ def test_a_compressed_store_is_read_through_the_mapper(store_env: dict[str, str]
         assert app.export_record("zipped-rows") == data
     finally:
         app.close()
+
+
+def test_short_rows_are_decoded_once_per_topic_and_bytes(monkeypatch: Any) -> None:
+    from ledger.events import CardDrawn
+    from ledger.store import event_rows
+    from ledger.store.persistence import MsgspecMapper
+
+    mapper = MsgspecMapper()
+    drawn = b'{"type":"card_drawn","seat":0,"card":"6H"}'
+    first = decode_rows([("ledger.events:CardDrawn", drawn)], mapper)
+    again = decode_rows([("ledger.events:CardDrawn", drawn)], mapper)
+    assert first == again == [CardDrawn(seat=0, card="6H")] and first is not None and again is not None
+    assert again[0] is first[0]
+    # the same bytes under another event's topic are not that event: the mapper's decoder fails
+    assert decode_rows([("ledger.events:CardDiscarded", drawn)], mapper) is None
+    bad = b'{"type":"card_drawn","seat":0,"card":"1Z"}'
+    assert decode_rows([("ledger.events:CardDrawn", bad)], mapper) is None
+    assert ("ledger.events:CardDrawn", bad) not in event_rows._DECODED
+    monkeypatch.setattr(event_rows, "_DECODED", {})
+    monkeypatch.setattr(event_rows, "DECODED_ROWS", 2)
+    rows = [("ledger.events:CardDrawn", b'{"type":"card_drawn","seat":0,"card":"%dH"}' % n) for n in range(2, 7)]
+    assert [e.card for e in decode_rows(rows, mapper) or []] == ["2H", "3H", "4H", "5H", "6H"]
+    assert len(event_rows._DECODED) <= 2

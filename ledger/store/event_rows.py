@@ -10,7 +10,9 @@ game back"). :class:`EventRows` asks the events table for the ``topic`` and
 of the recorder's own pool (one statement reads one snapshot: SQLite's
 autocommit, PostgreSQL's implicit transaction), and decodes each state with
 its topic's decoder, the one the mapper uses
-(:func:`~ledger.store.persistence.decode_stored`).
+(:func:`~ledger.store.persistence.decode_stored`); the short rows that
+recur from game to game (a draw, a discard) are decoded once per process
+(:data:`_DECODED`).
 
 It only ever gives events back when every row is ordinary: any row whose
 state is not bytes, whose topic is not a record event class's, or that does
@@ -36,6 +38,15 @@ from ledger.store.persistence import TOPICS, MsgspecMapper
 _DECODE: dict[str, Callable[[bytes], Event]] = {
     topic: msgspec.json.Decoder(cls).decode for cls, topic in TOPICS.items()
 }
+#: rows of at most this many bytes have their decoded event kept (:data:`_DECODED`)
+SHORT_ROW = 64
+#: at most this many decoded short rows are kept; the whole table is dropped when full
+DECODED_ROWS = 4096
+#: ``(topic, state) -> event`` of short rows that decoded: a draw, a discard, a pass
+#: (``{"type":"card_drawn","seat":0,"card":"6H"}``) is the same bytes in game after game, and an
+#: event is an immutable value, so one decoded event serves them all (a row that does not decode
+#: is never kept: it is decoded, and fails, every time)
+_DECODED: dict[tuple[str, bytes], Event] = {}
 
 
 class EventRows:
@@ -126,13 +137,23 @@ def decode_rows(rows: list[tuple[Any, Any]], mapper: MsgspecMapper) -> list[Even
     the mapper, which says which row and why."""
     if mapper.cipher or mapper.compressor:
         return None
-    decode = _DECODE
+    decode, decoded = _DECODE, _DECODED
     try:
         out: list[Event] = []
         for topic, state in rows:
             if type(state) is not bytes:  # a text row decodes, but the mapper rejects it: let it say so
                 return None
-            out.append(decode[topic](state))
+            if len(state) > SHORT_ROW:
+                out.append(decode[topic](state))
+                continue
+            key = (topic, state)
+            event = decoded.get(key)
+            if event is None:
+                event = decode[topic](state)
+                if len(decoded) >= DECODED_ROWS:
+                    decoded.clear()
+                decoded[key] = event
+            out.append(event)
         return out
     except Exception:  # noqa: BLE001 - the mapper's decode of the same rows names the position
         return None
