@@ -52,19 +52,25 @@ def make_corpus(folder: Path, games: int) -> dict[str, list[Path]]:
     return out
 
 
+def _decoded(paths: list[str]) -> list[list[object]]:
+    """The events of each record, read with this interpreter's ``ledger`` (its
+    own reader: ``ledger.record_files``, or ``ledger.records`` in a revision
+    from before the reader moved there, such as 806e2d3)."""
+    try:
+        from ledger.record_files import read_record
+    except ImportError:
+        from ledger.records import read_record  # type: ignore[attr-defined,no-redef]  # older trees
+    return [list(read_record(Path(p)).events) for p in paths]
+
+
 def measure(corpus: dict[str, list[str]], repeat: int) -> dict[str, dict[str, float]]:
     """``{variant: {"events", "cpu", "wall"}}``: best of ``repeat`` passes (this
     interpreter's ``ledger``, whichever is first on ``sys.path``)."""
     from ledger.replay import replay
 
-    try:  # the record reader moved (issue 11): a revision before that has it in ledger.records
-        from ledger.record_files import read_record
-    except ImportError:
-        from ledger.records import read_record  # type: ignore[attr-defined,no-redef]  # older trees
-
     out: dict[str, dict[str, float]] = {}
     for variant, paths in corpus.items():
-        games = [list(read_record(Path(p)).events) for p in paths]
+        games = _decoded(paths)
         n = sum(len(g) for g in games)
         best_cpu = best_wall = float("inf")
         for _ in range(repeat):
@@ -78,23 +84,27 @@ def measure(corpus: dict[str, list[str]], repeat: int) -> dict[str, dict[str, fl
 
 def profile(corpus: dict[str, list[str]], top: int) -> None:
     """Print cProfile's ``top`` functions by own time (tottime) for one replay
-    of the whole corpus (all variants) in this tree, with the CPU time of
-    the profiled pass."""
+    of the whole corpus (all variants, after one unprofiled warm-up pass)
+    with this interpreter's ``ledger`` (``PYTHONPATH=TREE`` profiles another
+    tree's), and the CPU time of the profiled pass."""
     import cProfile
     import pstats
 
-    from ledger.record_files import read_record
+    import ledger
     from ledger.replay import replay
 
-    games = [list(read_record(Path(p)).events) for paths in corpus.values() for p in paths]
+    games = _decoded([p for paths in corpus.values() for p in paths])
     n = sum(len(g) for g in games)
+    for g in games:
+        replay(g)
     prof = cProfile.Profile(time.process_time)
     prof.enable()
     for g in games:
         replay(g)
     prof.disable()
     stats = pstats.Stats(prof)
-    print(f"cProfile, one replay of {len(games)} games ({n:,} events), {stats.total_tt:.3f} s CPU under the profiler")  # type: ignore[attr-defined]
+    total = getattr(stats, "total_tt", 0.0)
+    print(f"cProfile ({ledger.__file__}), one replay of {len(games)} games ({n:,} events), {total:.3f} s CPU")
     stats.sort_stats("tottime").print_stats(top)
 
 

@@ -96,10 +96,11 @@ def replay(events: Iterable[Event], upto: int | None = None) -> TableState:
     if first is None:
         raise RecordError("REC-FORMAT", "no events: a record starts with game_started", position=0)
     state = start(first)
+    apply = state.rules.apply  # one rules object for the whole game (position_restored keeps it)
     for event in it:  # evolve(state, event), written out: the loop every replay runs
         if isinstance(event, GameStarted):
             raise RecordError("REC-ORDER", "a second game_started", field="type", position=state.position + 1)
-        state = state.rules.apply(state, event)
+        state = apply(state, event)
     return state
 
 

@@ -13,6 +13,7 @@ from ledger.testing.records import (
     meld,
     pozzetto,
     replayed,
+    restored,
     stacked_deal,
     take,
 )
@@ -478,11 +479,8 @@ def test_BUR_POZZ_2_discard_from_the_pozzetto_before_next_turn():
 
 
 # --- issue 12: closings judged at the event, the closing bonus, the stock's end (fibur) ----------
-RESTORE = {"type": "position_restored", "reason": "the referee rewinds"}
-
-
 def restore(target):
-    return dict(RESTORE, target=target)
+    return restored(target, "the referee rewinds")
 
 
 def breakdowns(s):

@@ -13,28 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from ledger import seal as _seal
-from ledger.cli import cli
 
 MakeRecord = Callable[..., bytes]
 WriteRecord = Callable[..., Path]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "cli.db")
-
-
-@pytest.fixture
-def run(db: str) -> Callable[..., Result]:
-    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None})
-
-    def invoke(*args: str, store: str | None = None) -> Result:
-        return runner.invoke(cli, ["--db", store or db, *args], catch_exceptions=False)
-
-    return invoke
 
 
 def summary_row(output: str, name: str) -> list[str]:

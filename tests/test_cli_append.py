@@ -9,9 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from ledger.cli import cli
 from ledger.record_files import read_record
 from ledger.records import encode_record
 from ledger.store.application import LedgerApp
@@ -19,21 +18,6 @@ from ledger.store.journal import os_user
 
 MakeRecord = Callable[..., bytes]
 WriteRecord = Callable[..., Path]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "cli.db")
-
-
-@pytest.fixture
-def run(db: str) -> Callable[..., Result]:
-    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None})
-
-    def invoke(*args: str, store: str | None = None, input: bytes | None = None) -> Result:
-        return runner.invoke(cli, ["--db", store or db, *args], input=input, catch_exceptions=False)
-
-    return invoke
 
 
 def summary_row(output: str, name: str) -> list[str]:

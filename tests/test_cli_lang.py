@@ -15,21 +15,12 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from ledger.cli import cli
 from ledger.i18n import po_path
-from tests.conftest import REPO
+from tests.conftest import NO_LOCALE, REPO
 
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
-NO_LOCALE = {
-    "RUMMY_LEDGER_DB": None,
-    "PERSISTENCE_MODULE": None,
-    "LANG": "C.UTF-8",
-    "LC_ALL": None,
-    "LC_MESSAGES": None,
-    "LANGUAGE": None,
-}
 
 
 @pytest.fixture
@@ -38,12 +29,8 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def run(db: Path) -> Callable[..., Result]:
-    def invoke(*args: str, env: dict[str, str | None] | None = None, input: str | None = None) -> Result:
-        runner = CliRunner(env={**NO_LOCALE, **(env or {})})
-        return runner.invoke(cli, ["--db", str(db), *args], input=input, catch_exceptions=False)
-
-    return invoke
+def run(cli_invoker: Callable[..., Callable[..., Result]], db: Path) -> Callable[..., Result]:
+    return cli_invoker(db, NO_LOCALE)
 
 
 @pytest.fixture

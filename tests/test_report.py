@@ -22,14 +22,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from click.testing import CliRunner
 
-from ledger.cli import cli
 from ledger.events import encode_event
 from ledger.record_files import read_record
 from ledger.rulings import rewound_by
 from replay_web.report import render_html
 from replay_web.report_data import ReportError, build_report, seal_of
+from tests.conftest import NO_LOCALE
 from tests.webgames import small_game
 
 REPO = Path(__file__).resolve().parent.parent
@@ -317,23 +316,8 @@ def test_route_unknown_game_is_404(client) -> None:
 
 
 @pytest.fixture
-def run(tmp_path: Path):
-    runner = CliRunner(
-        env={
-            "RUMMY_LEDGER_DB": None,
-            "PERSISTENCE_MODULE": None,
-            "LANG": "C.UTF-8",
-            "LANGUAGE": None,
-            "LC_ALL": None,
-            "LC_MESSAGES": None,
-        }
-    )
-    db = str(tmp_path / "ledger.db")
-
-    def invoke(*args: str, env: dict[str, str] | None = None):
-        return runner.invoke(cli, ["--db", db, *args], env=env)
-
-    return invoke
+def run(cli_invoker, tmp_path: Path):
+    return cli_invoker(tmp_path / "ledger.db", NO_LOCALE, catch_exceptions=True)
 
 
 def test_cli_html_report_of_a_stored_game(run, tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner, Result
 
 from ledger import checkpoint as cp
@@ -29,16 +28,6 @@ def readme_script() -> str:
     m = re.search(r"<!-- seal-script[^>]*-->\n```python\n(.*?)```\n", text, re.S)
     assert m, "README.md has no seal-script block"
     return m.group(1)
-
-
-@pytest.fixture
-def run(tmp_path: Path) -> Callable[..., Result]:
-    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None})
-
-    def invoke(*args: str) -> Result:
-        return runner.invoke(cli, ["--db", str(tmp_path / "s.db"), *args], catch_exceptions=False)
-
-    return invoke
 
 
 def test_readme_script_is_ten_lines_of_hashlib() -> None:

@@ -11,6 +11,7 @@ Burraco and Gin override those handlers.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 
 from ledger.cards import pretty_list
 from ledger.events import (
@@ -167,14 +168,8 @@ class TurnRules(TableRules):
         """The cards left in the stock after the deal. Raises ``REC-DECK`` for
         more copies of a card than the deck holds, or a deal that with its
         stock is not the whole deck (or holds more than it)."""
-        deck = self.deck()
-        counts: Counter[str] = Counter()
-        for h in e.hands:
-            counts.update(h)
-        counts.update(e.discard)
-        for p in pozzetti:
-            counts.update(p or ())
-        counts.update(e.stock or ())
+        deck, total = self.deck_counts()
+        counts = Counter(chain(chain.from_iterable(e.hands), e.discard, *(p or () for p in pozzetti), e.stock or ()))
         for card, k in counts.items():
             if k > deck.get(card, 0):
                 raise self.reject(
@@ -184,7 +179,6 @@ class TurnRules(TableRules):
                     "hands",
                 )
         dealt = sum(counts.values())
-        total = sum(deck.values())
         unknown_pozzetti = sum(self.pozzetto_size() for p in pozzetti if p is None)
         if e.stock is not None and dealt + unknown_pozzetti != total:
             raise self.reject(
