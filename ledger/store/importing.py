@@ -24,7 +24,7 @@ from ledger.record_files import read_record
 from ledger.records import Record
 from ledger.state import TableState
 from ledger.store.append import GameAppends
-from ledger.store.journal import JournalEntry, os_user
+from ledger.store.journal import JournalRow, os_user
 from ledger.store.persistence import GameEvent, game_uuid
 
 #: events per transaction of a batched folder import (:meth:`GameImports.import_records`)
@@ -255,7 +255,7 @@ class _Pending(msgspec.Struct, frozen=True):
     source: Any
     record: Record | None
     final: TableState | None
-    rows: tuple[list[GameEvent], list[JournalEntry]] | None
+    rows: tuple[list[GameEvent], list[JournalRow]] | None
     error: Exception | None
 
 
