@@ -40,7 +40,7 @@ fi
 
 # The lint and type gate (configured in pyproject.toml; ruff and mypy come with the test extra)
 GATE_PATHS=(ledger replay_web tests bench tools)
-if ! "$VENV/bin/ruff" check ledger replay_web; then
+if ! "$VENV/bin/ruff" check "${GATE_PATHS[@]}"; then
     echo "test.sh: ruff check found lint errors (see above; 'ruff check --fix' repairs the safe ones)" >&2
     exit 1
 fi

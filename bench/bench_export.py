@@ -1,7 +1,8 @@
 """Analytics benchmark: the DuckDB view's update and Parquet export, next to
 DuckDB writing the same rows straight from an Arrow table, in the same run.
 
-    .venv/bin/python bench/bench_export.py [--games 1000] [--hands 2] [--turns 20] [--simulated] [--batch 5000] [--dir DIR]
+    .venv/bin/python bench/bench_export.py [--games 1000] [--hands 2] [--turns 20] [--simulated]
+        [--batch 5000] [--dir DIR]
 
 1. A SQLite store of ``--games`` generated classic-Ramino games
    (:func:`ledger.synthetic.two_player_record`; ``--simulated`` uses the
@@ -118,19 +119,22 @@ def run(
     }
     kind = "simulated" if simulated else "generated"
     print(
-        f"rummy-ledger analytics benchmark: {n_games} {kind} classic-Ramino games, {n_events} events, {n_rows} rows in {len(TABLES)} tables"
+        f"rummy-ledger analytics benchmark: {n_games} {kind} classic-Ramino games, {n_events} events, {n_rows} "
+        f"rows in {len(TABLES)} tables"
     )
     print("  rows: " + ", ".join(f"{t} {c}" for t, c in counts.items()))
     print(f"  store (mapper + SQLite)      {stored:8.2f} s  {rates['store events/s']:12,.0f} events/s")
     print(
-        f"  analytics update            {updated:8.2f} s  {rates['update events/s']:12,.0f} events/s  {rates['update games/s']:8,.0f} games/s"
+        f"  analytics update            {updated:8.2f} s  {rates['update events/s']:12,.0f} events/s  "
+        f"{rates['update games/s']:8,.0f} games/s"
         f"  ({result.batches} transactions of <= {batch} events)"
     )
     print(f"  Parquet export (COPY view)  {exported:8.2f} s  {rates['export rows/s']:12,.0f} rows/s")
     print(f"  Parquet from Arrow tables   {from_arrow:8.2f} s  {rates['arrow rows/s']:12,.0f} rows/s")
     print(f"  ratio export / from-Arrow   {rates['export rows/s'] / rates['arrow rows/s']:8.2f}")
     print(
-        f"  Parquet size                {sum(sizes.values()) / 1e6:8.2f} MB  (events.parquet {sizes['events'] / 1e6:.2f} MB)"
+        f"  Parquet size                {sum(sizes.values()) / 1e6:8.2f} MB  (events.parquet "
+        f"{sizes['events'] / 1e6:.2f} MB)"
     )
     print(f"  query avg points by variant {queried * 1000:8.1f} ms  {avg}")
     return rates

@@ -2,7 +2,7 @@
 already decoded events, per variant, optionally next to another revision of
 the code measured in the same run.
 
-    .venv/bin/python bench/bench_fold.py [--games 20] [--repeat 5] [--dir DIR] [--against REV]
+    .venv/bin/python bench/bench_fold.py [--games 20] [--repeat 5] [--dir DIR] [--against REV] [--profile N]
 
 The corpus is simulated once per variant (``ledger.simulate``, 2 players,
 seeds 0..games-1; kept in ``--dir`` to be reused) and decoded before the
@@ -13,7 +13,12 @@ shared machine), with wall time beside it.
 ``--against REV`` extracts ``ledger/`` of that git revision (``git archive``)
 into a temporary folder and runs the same measurement there in a child
 process, alternating with this tree's passes, so that both see the same
-load; the ratio is this tree's rate over REV's.
+load; the ratio is this tree's rate over REV's. The child reads the records
+with that revision's own reader (``ledger.record_files``, or ``ledger.records``
+before the reader moved there), so it works across the module moves.
+
+``--profile N`` prints cProfile's top ``N`` functions by own time for one
+replay of the corpus in this tree instead of measuring.
 """
 
 from __future__ import annotations
@@ -47,15 +52,25 @@ def make_corpus(folder: Path, games: int) -> dict[str, list[Path]]:
     return out
 
 
+def _decoded(paths: list[str]) -> list[list[object]]:
+    """The events of each record, read with this interpreter's ``ledger`` (its
+    own reader: ``ledger.record_files``, or ``ledger.records`` in a revision
+    from before the reader moved there, such as 806e2d3)."""
+    try:
+        from ledger.record_files import read_record
+    except ImportError:
+        from ledger.records import read_record  # type: ignore[attr-defined,no-redef]  # older trees
+    return [list(read_record(Path(p)).events) for p in paths]
+
+
 def measure(corpus: dict[str, list[str]], repeat: int) -> dict[str, dict[str, float]]:
     """``{variant: {"events", "cpu", "wall"}}``: best of ``repeat`` passes (this
     interpreter's ``ledger``, whichever is first on ``sys.path``)."""
-    from ledger.record_files import read_record
     from ledger.replay import replay
 
     out: dict[str, dict[str, float]] = {}
     for variant, paths in corpus.items():
-        games = [list(read_record(Path(p)).events) for p in paths]
+        games = _decoded(paths)
         n = sum(len(g) for g in games)
         best_cpu = best_wall = float("inf")
         for _ in range(repeat):
@@ -65,6 +80,32 @@ def measure(corpus: dict[str, list[str]], repeat: int) -> dict[str, dict[str, fl
             best_cpu, best_wall = min(best_cpu, time.process_time() - c), min(best_wall, time.perf_counter() - t)
         out[variant] = {"events": n, "cpu": best_cpu, "wall": best_wall}
     return out
+
+
+def profile(corpus: dict[str, list[str]], top: int) -> None:
+    """Print cProfile's ``top`` functions by own time (tottime) for one replay
+    of the whole corpus (all variants, after one unprofiled warm-up pass)
+    with this interpreter's ``ledger`` (``PYTHONPATH=TREE`` profiles another
+    tree's), and the CPU time of the profiled pass."""
+    import cProfile
+    import pstats
+
+    import ledger
+    from ledger.replay import replay
+
+    games = _decoded([p for paths in corpus.values() for p in paths])
+    n = sum(len(g) for g in games)
+    for g in games:
+        replay(g)
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    for g in games:
+        replay(g)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    total = getattr(stats, "total_tt", 0.0)
+    print(f"cProfile ({ledger.__file__}), one replay of {len(games)} games ({n:,} events), {total:.3f} s CPU")
+    stats.sort_stats("tottime").print_stats(top)
 
 
 def child(root: str, corpus_json: str, repeat: int) -> dict[str, dict[str, float]]:
@@ -81,10 +122,11 @@ def child(root: str, corpus_json: str, repeat: int) -> dict[str, dict[str, float
         [sys.executable, "-c", code, root, str(HERE.parent), corpus_json, str(repeat)],
         capture_output=True,
         text=True,
-        check=True,
         env=env,
         cwd=root,
     )
+    if res.returncode:
+        raise SystemExit(f"the measurement failed in {root}:\n{res.stderr}")
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
@@ -96,10 +138,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--against", default=None, help="a git revision to measure beside this tree (e.g. main, a commit id)"
     )
+    ap.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="print cProfile's top N functions by tottime instead"
+    )
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="rummy-fold-") as tmp:
         folder = args.dir or Path(tmp) / "corpus"
         corpus = {k: [str(p) for p in v] for k, v in make_corpus(folder, args.games).items()}
+        if args.profile:
+            profile(corpus, args.profile)
+            return 0
         cj = json.dumps(corpus)
         other = None
         if args.against:
@@ -121,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
                     best["cpu"], best["wall"] = min(best["cpu"], fig["cpu"]), min(best["wall"], fig["wall"])
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
-        f"fold only (replay over decoded events), {args.games} simulated 2-player games per variant, best by CPU time; load {load}"
+        f"fold only (replay over decoded events), {args.games} simulated 2-player games per variant, best by "
+        f"CPU time; load {load}"
     )
     head = f"  {'variant':<9} {'events':>8} {'this tree ev/s (CPU)':>22} {'wall ev/s':>10}"
     if theirs:

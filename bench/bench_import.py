@@ -123,7 +123,8 @@ def run(n_games: int, hands: int, repeat: int, directory: Path) -> dict[str, flo
         f"rummy-ledger import benchmark: {n_games} games, {n_events:,} events, SQLite in {directory}, best of {repeat}"
     )
     print(
-        f"  store, msgspec mapper (ours)      {rates['msgspec']:>12,.0f} events/s   ({sizes['msgspec']:,} bytes of state)"
+        f"  store, msgspec mapper (ours)      {rates['msgspec']:>12,.0f} events/s   ({sizes['msgspec']:,} "
+        "bytes of state)"
     )
     print(f"  store, eventsourcing JSON mapper  {rates['json']:>12,.0f} events/s   ({sizes['json']:,} bytes of state)")
     print(f"  ratio msgspec / JSON              {rates['msgspec'] / rates['json']:>12.2f}x")

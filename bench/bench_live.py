@@ -272,7 +272,7 @@ def sse(db: str, readers: int, rounds: int) -> tuple[list[float], list[float], i
         seen = 1
         while seen < rounds + 1:
             with feed.cond:
-                feed.cond.wait_for(lambda: len(feed.items) > seen, timeout=10)
+                feed.cond.wait_for(lambda seen=seen: len(feed.items) > seen, timeout=10)
                 n = len(feed.items)
             now = time.monotonic()
             with lock:
@@ -349,8 +349,10 @@ def main(argv: list[str] | None = None) -> int:
                 ok = bool(h) and served == args.readers and pct(h, 0.99) <= 250
                 missed |= not ok
                 print(
-                    f"3 {kind}: SSE to {served}/{args.readers} readers, {args.rounds} events: p50 {statistics.median(h):.1f} ms,"
-                    f" p99 {pct(h, 0.99):.1f} ms | in-process feed p50 {statistics.median(i):.1f} ms, p99 {pct(i, 0.99):.1f} ms"
+                    f"3 {kind}: SSE to {served}/{args.readers} readers, {args.rounds} events: p50 "
+                    f"{statistics.median(h):.1f} ms,"
+                    f" p99 {pct(h, 0.99):.1f} ms | in-process feed p50 {statistics.median(i):.1f} ms, p99 "
+                    f"{pct(i, 0.99):.1f} ms"
                     f" (target p99 <= 250 ms: {'met' if ok else 'MISSED'}) ({load()})"
                 )
     return 1 if missed else 0

@@ -350,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.pg:
         pg = bench_pg(args.pg, args.pg_events)
         print(
-            f"PostgreSQL: {pg['events']:,} events: verify {pg['events'] / pg['verify']:,.0f} ev/s ({pg['sha'] / pg['verify']:.3f}x), "
+            f"PostgreSQL: {pg['events']:,} events: verify {pg['events'] / pg['verify']:,.0f} ev/s "
+            f"({pg['sha'] / pg['verify']:.3f}x), "
             f"row by row {pg['events'] / pg['rows']:,.0f} ev/s ({pg['sha'] / pg['rows']:.3f}x), "
             f"baseline {pg['events'] / pg['sha']:,.0f} ev/s"
         )
@@ -359,11 +360,13 @@ def main(argv: list[str] | None = None) -> int:
     over_cpu = (imp["cpu_with"] - imp["cpu_without"]) / imp["cpu_without"]
     print(f"import: {imp['events']:,} events per round, {args.rounds} rounds each, alternating")
     print(
-        f"  with the chain     median {imp['events'] / imp['with']:>10,.0f} ev/s  ({', '.join(f'{t:.2f}' for t in imp['with_all'])} s; "
+        f"  with the chain     median {imp['events'] / imp['with']:>10,.0f} ev/s  "
+        f"({', '.join(f'{t:.2f}' for t in imp['with_all'])} s; "
         f"median CPU {imp['cpu_with']:.2f} s)"
     )
     print(
-        f"  without the chain  median {imp['events'] / imp['without']:>10,.0f} ev/s  ({', '.join(f'{t:.2f}' for t in imp['without_all'])} s; "
+        f"  without the chain  median {imp['events'] / imp['without']:>10,.0f} ev/s  "
+        f"({', '.join(f'{t:.2f}' for t in imp['without_all'])} s; "
         f"median CPU {imp['cpu_without']:.2f} s)"
     )
     print(

@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         first = client.get("/api/games/bench-3000/state?at=10")
         print(
-            f"first request (replays the game into the cache): {(time.perf_counter() - t0) * 1000:.1f} ms, app {server_ms(first):.1f} ms"
+            f"first request (replays the game into the cache): {(time.perf_counter() - t0) * 1000:.1f} ms, app "
+            f"{server_ms(first):.1f} ms"
         )
 
         late = min(3000, len(events) - 2)  # not the last position, which is the replay's final state
@@ -112,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
 
     for name, (wall95, wall50, cpu95) in best.items():
         print(
-            f"{name:>18}: p95 {wall95:.3f} ms  p50 {wall50:.3f} ms  CPU p95 {cpu95:.3f} ms  (best of {args.rounds} rounds of {n})"
+            f"{name:>18}: p95 {wall95:.3f} ms  p50 {wall50:.3f} ms  CPU p95 {cpu95:.3f} ms  (best of "
+            f"{args.rounds} rounds of {n})"
         )
     ratio = best[f"position {late}"][0] / best["position 10"][0]
     worst = max(r[0] for r in best.values())

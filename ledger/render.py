@@ -141,6 +141,38 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
     tr = tr or _ENGLISH
     _ = tr.gettext
     v = state_view(state, pov)
+    lines = _heading_lines(state, v, tr)
+    lines.append("")
+    lines.extend(_seat_line(s, v["dealer"], tr) for s in v["seats"])
+    sides = sorted({m["side"] for m in v["melds"]})
+    if sides:
+        lines.append("")
+        lines.append(_("melds:"))
+        for side in sides:
+            lines.append(_("  side %(side)s (%(who)s):") % {"side": side, "who": state.side_label(side)})
+            lines.extend(_meld_line(m, tr) for m in v["melds"] if m["side"] == side)
+    lines.append("")
+    lines.append(_pile_line(state, v, tr))
+    lines.append(_("stock: %(cards)s") % {"cards": _cards(v["stock_count"], tr)})
+    for p in v["pozzetti"]:
+        taken = (
+            _("taken by %(who)s") % {"who": state.name(p["taken_by"])} if p["taken_by"] is not None else _("not taken")
+        )
+        lines.append(_("pozzetto %(n)s: %(taken)s") % {"n": p["index"], "taken": taken})
+    lines.extend(note_text(n, tr) for n in v.get("notes", ()))  # a variant's note lines (Gin: best deadwood per seat)
+    if v["totals"] and any(v["totals"]):
+        lines.append(
+            _("totals: %(totals)s")
+            % {"totals": ", ".join(f"{state.side_label(i)} {t}" for i, t in enumerate(v["totals"]))}
+        )
+    if v["findings"]:
+        lines.append(_("findings so far: %(n)s") % {"n": v["findings"]})
+    return "\n".join(lines)
+
+
+def _heading_lines(state: TableState, v: dict[str, Any], tr: NullTranslations) -> list[str]:
+    """:func:`render_state`'s first two lines: the game and position, then whose turn (or the game's end)."""
+    _ = tr.gettext
     lines = [
         _("%(game)s — %(variant)s (%(ruleset)s) — position %(position)s, hand %(hand)s")
         % {
@@ -161,63 +193,42 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
         )
     else:
         lines.append(phase)
-    lines.append("")
-    for s in v["seats"]:
-        team = _(", team %(team)s") % {"team": s["team"]} if s["team"] is not None else ""
-        dealer = _(" (dealer)") if s["seat"] == v["dealer"] else ""
-        cards = pretty_list(s["cards"]) if s["cards"] is not None else _("hidden")
-        if s["cards"] is None and s.get("seen"):
-            cards += _(" (seen: %(cards)s)") % {"cards": pretty_list(s["seen"])}
-        flag = _(" — out") if s["eliminated"] else ""
-        lines.append(
-            _("  seat %(seat)s %(name)s%(team)s%(dealer)s: %(count)s: %(cards)s%(flag)s")
-            % {
-                "seat": s["seat"],
-                "name": s["name"],
-                "team": team,
-                "dealer": dealer,
-                "count": _cards(s["count"], tr),
-                "cards": cards,
-                "flag": flag,
-            }
-        )
-    sides = sorted({m["side"] for m in v["melds"]})
-    if sides:
-        lines.append("")
-        lines.append(_("melds:"))
-        for side in sides:
-            lines.append(_("  side %(side)s (%(who)s):") % {"side": side, "who": state.side_label(side)})
-            lines.extend(_meld_line(m, tr) for m in v["melds"] if m["side"] == side)
-    lines.append("")
+    return lines
+
+
+def _seat_line(s: dict[str, Any], dealer_seat: int | None, tr: NullTranslations) -> str:
+    """One seat of :func:`render_state` (``s``: a seat of :func:`ledger.views.state_view`)."""
+    _ = tr.gettext
+    team = _(", team %(team)s") % {"team": s["team"]} if s["team"] is not None else ""
+    dealer = _(" (dealer)") if s["seat"] == dealer_seat else ""
+    cards = pretty_list(s["cards"]) if s["cards"] is not None else _("hidden")
+    if s["cards"] is None and s.get("seen"):
+        cards += _(" (seen: %(cards)s)") % {"cards": pretty_list(s["seen"])}
+    flag = _(" — out") if s["eliminated"] else ""
+    return _("  seat %(seat)s %(name)s%(team)s%(dealer)s: %(count)s: %(cards)s%(flag)s") % {
+        "seat": s["seat"],
+        "name": s["name"],
+        "team": team,
+        "dealer": dealer,
+        "count": _cards(s["count"], tr),
+        "cards": cards,
+        "flag": flag,
+    }
+
+
+def _pile_line(state: TableState, v: dict[str, Any], tr: NullTranslations) -> str:
+    """:func:`render_state`'s discard pile: every card where the whole pile is taken, else its top card."""
+    _ = tr.gettext
     pile = v["discard"]
     if state.rules.pile_take_count(state) is None:
-        lines.append(
-            _("discard pile (%(count)s): %(cards)s") % {"count": len(pile), "cards": pretty_list(pile) or _("empty")}
-        )
-    else:
-        hidden = v.get("discard_hidden", 0)
-        if hidden:
-            lines.append(_("discard pile: face down on top (%(cards)s)") % {"cards": _cards(len(pile) + hidden, tr)})
-        else:
-            lines.append(
-                _("discard pile: %(top)s on top (%(cards)s)")
-                % {"top": pretty(pile[-1]) if pile else _("empty"), "cards": _cards(len(pile), tr)}
-            )
-    lines.append(_("stock: %(cards)s") % {"cards": _cards(v["stock_count"], tr)})
-    for p in v["pozzetti"]:
-        taken = (
-            _("taken by %(who)s") % {"who": state.name(p["taken_by"])} if p["taken_by"] is not None else _("not taken")
-        )
-        lines.append(_("pozzetto %(n)s: %(taken)s") % {"n": p["index"], "taken": taken})
-    lines.extend(note_text(n, tr) for n in v.get("notes", ()))  # a variant's note lines (Gin: best deadwood per seat)
-    if v["totals"] and any(v["totals"]):
-        lines.append(
-            _("totals: %(totals)s")
-            % {"totals": ", ".join(f"{state.side_label(i)} {t}" for i, t in enumerate(v["totals"]))}
-        )
-    if v["findings"]:
-        lines.append(_("findings so far: %(n)s") % {"n": v["findings"]})
-    return "\n".join(lines)
+        return _("discard pile (%(count)s): %(cards)s") % {"count": len(pile), "cards": pretty_list(pile) or _("empty")}
+    hidden = v.get("discard_hidden", 0)
+    if hidden:
+        return _("discard pile: face down on top (%(cards)s)") % {"cards": _cards(len(pile) + hidden, tr)}
+    return _("discard pile: %(top)s on top (%(cards)s)") % {
+        "top": pretty(pile[-1]) if pile else _("empty"),
+        "cards": _cards(len(pile), tr),
+    }
 
 
 def render_score(

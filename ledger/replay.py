@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 
 from ledger.errors import PositionError, RecordError
 from ledger.events import Event, GameStarted
@@ -85,13 +86,21 @@ def replay(events: Iterable[Event], upto: int | None = None) -> TableState:
     Returns the last state; raises :class:`RecordError` for an impossible
     record and :class:`ValueError` for no events.
     """
-    state: TableState | None = None
-    for i, event in enumerate(events):
-        if upto is not None and i > upto:
-            break
-        state = evolve(state, event)
-    if state is None:
+    it = iter(events)
+    if upto is not None:
+        if upto < 0:
+            it = iter(())
+        else:
+            it = islice(it, upto + 1)
+    first = next(it, None)
+    if first is None:
         raise RecordError("REC-FORMAT", "no events: a record starts with game_started", position=0)
+    state = start(first)
+    apply = state.rules.apply  # one rules object for the whole game (position_restored keeps it)
+    for event in it:  # evolve(state, event), written out: the loop every replay runs
+        if isinstance(event, GameStarted):
+            raise RecordError("REC-ORDER", "a second game_started", field="type", position=state.position + 1)
+        state = apply(state, event)
     return state
 
 

@@ -14,6 +14,7 @@ same way. Records stay omniscient; redaction happens only here, at the edge
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from gettext import NullTranslations
 from typing import Any
 
@@ -89,6 +90,41 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
     table.
     """
     s = seen if seen is not None else sight(state, pov)
+    discard, hidden = visible_discard(state, s)
+    view: dict[str, Any] = {
+        "game_id": state.game_id,
+        "variant": state.rules.variant,
+        "ruleset": state.rules.ruleset,
+        "position": state.position,
+        "hand": state.hand,
+        "dealer": state.dealer,
+        "turn": state.turn,
+        "phase": state.phase,
+        "pov": pov,
+        "seats": _seat_views(state, s),
+        "stock_count": state.stock_count,
+        "stock": list(state.stock) if (state.stock is not None and pov is None) else None,
+        "discard": discard,
+        "discard_hidden": hidden,
+        "melds": [meld_view(m, state) for m in state.melds],
+        "pozzetti": _pozzetto_views(state, pov),
+        "totals": list(state.totals),
+        "findings": len(state.findings) if pov is None else len(visible_findings(state, pov, s)),
+        "ended": state.ended,
+    }
+    if state.rules is not None:
+        # a variant's extra data about hands: the viewer's own (no seat's for a
+        # spectator, -1), every seat's once every hand is shown
+        view.update(
+            presentation(state.rules).table_extras(
+                state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)
+            )
+        )
+    return view
+
+
+def _seat_views(state: TableState, s: Sight) -> list[dict[str, Any]]:
+    """:func:`state_view`'s ``seats``: each seat's name, side, cards as ``s`` shows them, count."""
     seats = []
     for seat, player in enumerate(state.players):
         hand = state.hands[seat] if seat < len(state.hands) else ()
@@ -106,47 +142,20 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
                 "eliminated": seat in state.eliminated,
             }
         )
-    pozzetti = []
-    for i, p in enumerate(state.pozzetti):
-        pozzetti.append(
-            {
-                "index": i,
-                "taken_by": state.pozzetto_by[i] if i < len(state.pozzetto_by) else None,
-                "count": len(p) if p is not None else None,
-                "cards": list(p) if (p is not None and pov is None) else None,
-            }
-        )
-    discard, hidden = visible_discard(state, s)
-    view: dict[str, Any] = {
-        "game_id": state.game_id,
-        "variant": state.rules.variant,
-        "ruleset": state.rules.ruleset,
-        "position": state.position,
-        "hand": state.hand,
-        "dealer": state.dealer,
-        "turn": state.turn,
-        "phase": state.phase,
-        "pov": pov,
-        "seats": seats,
-        "stock_count": state.stock_count,
-        "stock": list(state.stock) if (state.stock is not None and pov is None) else None,
-        "discard": discard,
-        "discard_hidden": hidden,
-        "melds": [meld_view(m, state) for m in state.melds],
-        "pozzetti": pozzetti,
-        "totals": list(state.totals),
-        "findings": len(state.findings) if pov is None else len(visible_findings(state, pov, s)),
-        "ended": state.ended,
-    }
-    if state.rules is not None:
-        # a variant's extra data about hands: the viewer's own (no seat's for a
-        # spectator, -1), every seat's once every hand is shown
-        view.update(
-            presentation(state.rules).table_extras(
-                state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)
-            )
-        )
-    return view
+    return seats
+
+
+def _pozzetto_views(state: TableState, pov: Pov) -> list[dict[str, Any]]:
+    """:func:`state_view`'s ``pozzetti`` (Burraco): who took each, its count, its cards for the referee only."""
+    return [
+        {
+            "index": i,
+            "taken_by": state.pozzetto_by[i] if i < len(state.pozzetto_by) else None,
+            "count": len(p) if p is not None else None,
+            "cards": list(p) if (p is not None and pov is None) else None,
+        }
+        for i, p in enumerate(state.pozzetti)
+    ]
 
 
 def hidden_part(event: Event, pov: Pov) -> str | None:
@@ -219,27 +228,14 @@ def describe(event: Event, state: TableState | None = None, tr: NullTranslations
     def who(seat: int | None) -> str:
         return state.name(seat) if state is not None else _("seat %(seat)s") % {"seat": seat}
 
-    def reason(value: str) -> str:
-        words = REASONS.get(value)
-        return _(words) if words else value.replace("_", " ")
+    line = _seat_move(event, who, _)
+    return line if line is not None else _table_event(event, state, who, _)
 
+
+def _seat_move(event: Event, who: Callable[[int | None], str], _: Callable[[str], str]) -> str | None:
+    """:func:`describe` for a seat's own moves (draws, melds, lay-offs, discards, knocks); None for other events."""
     t = event.type
     e: Any = event
-    if t == "game_started":
-        names = ", ".join(p.name for p in e.players)
-        ruleset = e.ruleset or (state.rules.ruleset if state is not None else _("default rules"))
-        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
-            "game": e.game_id,
-            "variant": e.variant,
-            "ruleset": ruleset,
-            "names": names,
-        }
-    if t == "hand_dealt":
-        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {
-            "hand": e.hand,
-            "dealer": who(e.dealer),
-            "cards": pretty_list(e.discard),
-        }
     if t == "card_drawn":
         return _("%(who)s draws %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "upcard_passed":
@@ -272,15 +268,50 @@ def describe(event: Event, state: TableState | None = None, tr: NullTranslations
     if t == "card_discarded":
         return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "knocked":
-        if not e.deadwood:
-            return _("%(who)s goes gin, discarding %(card)s face down") % {
-                "who": who(e.seat),
-                "card": pretty(e.discard),
-            }
-        return _("%(who)s knocks with %(n)s deadwood card(s), discarding %(card)s face down") % {
+        return _knock(e, who, _)
+    return None
+
+
+def _knock(e: Any, who: Callable[[int | None], str], _: Callable[[str], str]) -> str:
+    """:func:`describe` for ``knocked``: gin without deadwood, else a knock."""
+    if not e.deadwood:
+        return _("%(who)s goes gin, discarding %(card)s face down") % {
             "who": who(e.seat),
-            "n": len(e.deadwood),
             "card": pretty(e.discard),
+        }
+    return _("%(who)s knocks with %(n)s deadwood card(s), discarding %(card)s face down") % {
+        "who": who(e.seat),
+        "n": len(e.deadwood),
+        "card": pretty(e.discard),
+    }
+
+
+def _table_event(
+    event: Event, state: TableState | None, who: Callable[[int | None], str], _: Callable[[str], str]
+) -> str:
+    """:func:`describe` for the events of the table and the referee (start, deals, restocks,
+    endings, penalties, restorations); the event type itself for any other."""
+
+    def reason(value: str) -> str:
+        words = REASONS.get(value)
+        return _(words) if words else value.replace("_", " ")
+
+    t = event.type
+    e: Any = event
+    if t == "game_started":
+        names = ", ".join(p.name for p in e.players)
+        ruleset = e.ruleset or (state.rules.ruleset if state is not None else _("default rules"))
+        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
+            "game": e.game_id,
+            "variant": e.variant,
+            "ruleset": ruleset,
+            "names": names,
+        }
+    if t == "hand_dealt":
+        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {
+            "hand": e.hand,
+            "dealer": who(e.dealer),
+            "cards": pretty_list(e.discard),
         }
     if t == "stock_restocked":
         return _("the discard pile becomes the stock")

@@ -328,7 +328,7 @@ def side_choices(state: TableState) -> list[tuple[str, str]]:
 
 
 def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: Any = None) -> dict[str, Any]:
-    from replay_web.report import move_seconds, tempo_text
+    from replay_web.tempo import move_seconds, tempo_text
     from replay_web.words import ruling_status
 
     """What the game page adds for the desk: ``rulings`` (finding position ->
@@ -337,7 +337,7 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     (the panel at ``state``'s position: :func:`score_panel`), ``can_rule``,
     the penalty's ``side_choices``, the page's ``length`` (``expected``) and
     ``tempo`` (per position up to ``horizon``, the time since the previous
-    timed move, ``"+12 s"``, or ``""``: :func:`replay_web.report.move_seconds`).
+    timed move, ``"+12 s"``, or ``""``: :func:`replay_web.tempo.move_seconds`).
     Texts are in the page's language (:mod:`replay_web.words`).
     ``pov``: the page's viewer (None the referee, a seat, or a spectator)."""
     events = game.events[: horizon + 1]

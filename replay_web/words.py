@@ -115,25 +115,18 @@ def _signed(n: int) -> str:
 def move_line(event: Event, state: TableState | None, _: Gettext) -> str:
     """One line of move notation in the report's language (``state`` names
     the players). Same content as :func:`ledger.views.describe`."""
-    e: Any = event
-    t = event.type
 
     def who(seat: int | None) -> str:
         return state.name(seat) if state is not None else _("seat %(n)s") % {"n": seat}
 
-    if t == "game_started":
-        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
-            "game": e.game_id,
-            "variant": VARIANT_NAMES.get(e.variant, e.variant),
-            "ruleset": e.ruleset or (state.rules.ruleset if state is not None else "default"),
-            "names": ", ".join(p.name for p in e.players),
-        }
-    if t == "hand_dealt":
-        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {
-            "hand": e.hand,
-            "dealer": who(e.dealer),
-            "cards": pretty_list(e.discard),
-        }
+    line = _seat_move_line(event, who, _)
+    return line if line is not None else _table_line(event, state, who, _)
+
+
+def _seat_move_line(event: Event, who: Callable[[int | None], str], _: Gettext) -> str | None:
+    """:func:`move_line` for a seat's own moves (draws, melds, lay-offs, discards, knocks); None for other events."""
+    e: Any = event
+    t = event.type
     if t == "card_drawn":
         return _("%(who)s draws %(card)s from the stock") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "upcard_passed":
@@ -166,15 +159,40 @@ def move_line(event: Event, state: TableState | None, _: Gettext) -> str:
     if t == "card_discarded":
         return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
     if t == "knocked":
-        if not e.deadwood:
-            return _("%(who)s goes gin, discarding %(card)s face down") % {
-                "who": who(e.seat),
-                "card": pretty(e.discard),
-            }
-        return _("%(who)s knocks with deadwood %(cards)s, discarding %(card)s face down") % {
+        return _knock_line(e, who, _)
+    return None
+
+
+def _knock_line(e: Any, who: Callable[[int | None], str], _: Gettext) -> str:
+    """:func:`move_line` for ``knocked``: gin without deadwood, else a knock naming the deadwood."""
+    if not e.deadwood:
+        return _("%(who)s goes gin, discarding %(card)s face down") % {
             "who": who(e.seat),
-            "cards": pretty_list(e.deadwood),
             "card": pretty(e.discard),
+        }
+    return _("%(who)s knocks with deadwood %(cards)s, discarding %(card)s face down") % {
+        "who": who(e.seat),
+        "cards": pretty_list(e.deadwood),
+        "card": pretty(e.discard),
+    }
+
+
+def _table_line(event: Event, state: TableState | None, who: Callable[[int | None], str], _: Gettext) -> str:
+    """:func:`move_line` for the events of the table and the referee; the event type for any other."""
+    e: Any = event
+    t = event.type
+    if t == "game_started":
+        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
+            "game": e.game_id,
+            "variant": VARIANT_NAMES.get(e.variant, e.variant),
+            "ruleset": e.ruleset or (state.rules.ruleset if state is not None else "default"),
+            "names": ", ".join(p.name for p in e.players),
+        }
+    if t == "hand_dealt":
+        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {
+            "hand": e.hand,
+            "dealer": who(e.dealer),
+            "cards": pretty_list(e.discard),
         }
     if t == "stock_restocked":
         return _("the discard pile becomes the stock")

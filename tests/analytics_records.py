@@ -21,10 +21,22 @@ Totals: adjudicated Anna 0, Bruno 33 -> winner seat 1; as played 0 / 38.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ledger.cards import standard_deck
-from ledger.testing.records import lines
+from ledger.testing.records import (
+    claims,
+    discard,
+    draw,
+    game_ended,
+    game_started,
+    hand_dealt,
+    hand_ended,
+    lines,
+    meld,
+    penalty,
+    restored,
+    take,
+    went_out,
+)
 
 ANNA_1 = ["3H", "4H", "5H", "9C", "9D", "9S", "KS", "2D", "7C", "QH"]
 BRUNO_1 = ["AS", "2S", "3S", "6D", "7D", "8D", "10C", "JC", "QC", "5C"]
@@ -40,54 +52,30 @@ def game_a(game_id: str = "ram-a", *, tournament: str = "Club night", date: str 
     """The record described in the module docstring."""
     h2_anna = ["AC", "2C", "3C", "4C", "6C", "8C", "9H", "10H", "JH", "QD"]
     h2_bruno = ["AD", "2H", "3D", "4D", "6S", "7S", "8S", "9D", "10D", "JD"]
-    evs: list[dict[str, Any]] = [
-        {
-            "type": "game_started",
-            "format": "rummy-ledger/1",
-            "game_id": game_id,
-            "variant": "ramino",
-            "players": [{"seat": 0, "name": "Anna"}, {"seat": 1, "name": "Bruno"}],
-            "meta": {"tournament": tournament, "date": date, "table": "3"},
-        },
-        {
-            "type": "hand_dealt",
-            "hand": 1,
-            "dealer": 1,
-            "hands": [ANNA_1, BRUNO_1],
-            "discard": ["6C"],
-            "stock": stock([ANNA_1, BRUNO_1], ["6C"], ["6H", "4S", "KD"]),
-            "at": "2026-11-29T20:00:00+01:00",
-        },
-        {"type": "card_drawn", "seat": 0, "card": "6H", "at": "2026-11-29T20:00:30+01:00"},
-        {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ["3H", "4H", "5H", "6H"]},
-        {"type": "meld_laid", "seat": 0, "meld": "b", "cards": ["9C", "9D", "9S"]},
-        {"type": "card_discarded", "seat": 0, "card": "QH"},
-        {"type": "card_drawn", "seat": 1, "card": "4S"},
-        {"type": "meld_laid", "seat": 1, "meld": "c", "cards": ["AS", "2S", "3S", "4S"]},
-        {"type": "meld_laid", "seat": 1, "meld": "d", "cards": ["6D", "7D", "8D"]},
-        {"type": "meld_laid", "seat": 1, "meld": "e", "cards": ["10C", "JC", "QC"]},
-        {"type": "card_discarded", "seat": 1, "card": "5C"},
-        {
-            "type": "hand_ended",
-            "reason": "went_out",
-            "seat": 1,
-            "claimed": [{"seat": 0, "points": 0}, {"seat": 1, "points": 40}],
-        },
-        {"type": "penalty_assessed", "seat": 1, "points": -5, "rule": "ALL-SCORE-1", "note": "wrong sheet"},
-        {
-            "type": "hand_dealt",
-            "hand": 2,
-            "dealer": 0,
-            "hands": [h2_anna, h2_bruno],
-            "discard": ["5D"],
-            "stock": stock([h2_anna, h2_bruno], ["5D"], ["KC", "KH"]),
-        },
-        {"type": "discard_taken", "seat": 1, "cards": ["5D"]},
-        {"type": "card_discarded", "seat": 1, "card": "5D"},
-        {"type": "card_drawn", "seat": 0, "card": "KC"},
-        {"type": "card_discarded", "seat": 0, "card": "KC"},
-        {"type": "hand_ended", "reason": "abandoned"},
-        {"type": "game_ended", "reason": "hands_played"},
+    evs = [
+        game_started("ramino", game_id=game_id, meta={"tournament": tournament, "date": date, "table": "3"}),
+        hand_dealt([ANNA_1, BRUNO_1], up=["6C"], stock=stock([ANNA_1, BRUNO_1], ["6C"], ["6H", "4S", "KD"]))
+        | {"at": "2026-11-29T20:00:00+01:00"},
+        draw(0, "6H") | {"at": "2026-11-29T20:00:30+01:00"},
+        meld(0, "a", "3H 4H 5H 6H"),
+        meld(0, "b", "9C 9D 9S"),
+        discard(0, "QH"),
+        draw(1, "4S"),
+        meld(1, "c", "AS 2S 3S 4S"),
+        meld(1, "d", "6D 7D 8D"),
+        meld(1, "e", "10C JC QC"),
+        discard(1, "5C"),
+        went_out(1, claims(0, 40)),
+        penalty(1, -5, "ALL-SCORE-1", note="wrong sheet"),
+        hand_dealt(
+            [h2_anna, h2_bruno], up=["5D"], hand=2, dealer=0, stock=stock([h2_anna, h2_bruno], ["5D"], ["KC", "KH"])
+        ),
+        take(1, "5D"),
+        discard(1, "5D"),
+        draw(0, "KC"),
+        discard(0, "KC"),
+        hand_ended("abandoned"),
+        game_ended("hands_played"),
     ]
     return lines(*evs)
 
@@ -108,36 +96,21 @@ def game_b(game_id: str = "ram-b") -> bytes:
         ["AS", "2S", "3S", "6D", "7D", "8D", "10C"],
         ["JC", "QC", "KC", "4D", "5D", "7S", "8S"],
     ]
-    evs: list[dict[str, Any]] = [
-        {
-            "type": "game_started",
-            "format": "rummy-ledger/1",
-            "game_id": game_id,
-            "variant": "ramino",
-            "ruleset": "pagat",
-            "players": [{"seat": 0, "name": "Anna"}, {"seat": 1, "name": "Bruno"}, {"seat": 2, "name": "Carla"}],
-            "meta": {"tournament": "Open", "date": "2026-12-05"},
-        },
-        {
-            "type": "hand_dealt",
-            "hand": 1,
-            "dealer": 2,
-            "hands": hands,
-            "discard": ["6C"],
-            "stock": stock(hands, ["6C"], ["6H", "9S", "JD", "QD"]),
-        },
-        {"type": "card_drawn", "seat": 0, "card": "6H"},
-        {"type": "meld_laid", "seat": 0, "meld": "a", "cards": ["3H", "4H", "5H", "6H"]},
-        {"type": "card_discarded", "seat": 0, "card": "KS"},
-        {"type": "card_drawn", "seat": 2, "card": "9S"},
-        {"type": "position_restored", "target": 4, "reason": "Carla drew out of turn"},
-        {"type": "card_drawn", "seat": 1, "card": "9S"},
-        {"type": "meld_laid", "seat": 1, "meld": "f", "cards": ["6D", "7D", "8D"]},
-        {"type": "card_discarded", "seat": 1, "card": "10C"},
-        {"type": "card_drawn", "seat": 2, "card": "JD"},
-        {"type": "meld_laid", "seat": 2, "meld": "g", "cards": ["JC", "QC", "KC"]},
-        {"type": "card_discarded", "seat": 2, "card": "JD"},
-        {"type": "card_drawn", "seat": 0, "card": "QD"},
-        {"type": "card_discarded", "seat": 0, "card": "QD"},
+    evs = [
+        game_started("ramino", 3, game_id=game_id, ruleset="pagat", meta={"tournament": "Open", "date": "2026-12-05"}),
+        hand_dealt(hands, up=["6C"], dealer=2, stock=stock(hands, ["6C"], ["6H", "9S", "JD", "QD"])),
+        draw(0, "6H"),
+        meld(0, "a", "3H 4H 5H 6H"),
+        discard(0, "KS"),
+        draw(2, "9S"),
+        restored(4, "Carla drew out of turn"),
+        draw(1, "9S"),
+        meld(1, "f", "6D 7D 8D"),
+        discard(1, "10C"),
+        draw(2, "JD"),
+        meld(2, "g", "JC QC KC"),
+        discard(2, "JD"),
+        draw(0, "QD"),
+        discard(0, "QD"),
     ]
     return lines(*evs)

@@ -1,6 +1,7 @@
 """Shared fixtures: real stores (a SQLite file, the PostgreSQL server named by
 the environment), synthetic records, the viewer as a Flask app over records
-in memory (:func:`records_app`, :func:`web_client`), and Debian's Chromium
+in memory (:func:`records_app`, :func:`web_client`), the command line in process
+(:func:`cli_invoker`, :func:`run` on the test's :func:`db`), and Debian's Chromium
 driven by Playwright (:func:`browser`, :func:`open_page`; the real servers
 they talk to are :mod:`ledger.testing.live`'s).
 
@@ -22,9 +23,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+from click.testing import CliRunner, Result
 from flask import Flask
 from flask.testing import FlaskClient
 
+from ledger.cli import cli
 from ledger.events import Event
 from ledger.records import encode_record
 from ledger.store.application import LedgerApp
@@ -236,3 +239,51 @@ def pdf_tools() -> None:
     for tool in ("pdftotext", "pdfinfo"):
         if shutil.which(tool) is None:
             unavailable(f"{tool} is not installed (apt-get install poppler-utils)")
+
+
+# --- the command line, in process ------------------------------------------------------------------
+
+#: what a CLI test's environment drops: a store or persistence module named by the caller's shell
+CLI_ENV: dict[str, str | None] = {"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None}
+#: ... and the caller's locale too (English, UTF-8)
+NO_LOCALE: dict[str, str | None] = {
+    **CLI_ENV,
+    "LANG": "C.UTF-8",
+    "LC_ALL": None,
+    "LC_MESSAGES": None,
+    "LANGUAGE": None,
+}
+
+
+@pytest.fixture(scope="session")
+def cli_invoker() -> Callable[..., Callable[..., Result]]:
+    """``cli_invoker(db, env=CLI_ENV, catch_exceptions=False)``: a function
+    ``run(*args, store=None, input=None, env=None)`` that runs ``rummy-ledger --db STORE ARGS``
+    in process (click's CliRunner) on ``db`` unless ``store`` names another, in ``env`` updated
+    by the call's own; exceptions propagate unless ``catch_exceptions``."""
+
+    def make(
+        db: str | Path, env: dict[str, str | None] = CLI_ENV, catch_exceptions: bool = False
+    ) -> Callable[..., Result]:
+        def run(
+            *args: str, store: str | None = None, input: str | bytes | None = None, env: dict[str, Any] | None = None
+        ) -> Result:
+            runner = CliRunner(env={**base, **(env or {})})
+            return runner.invoke(cli, ["--db", store or str(db), *args], input=input, catch_exceptions=catch_exceptions)
+
+        base = env
+        return run
+
+    return make
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """The test's store: a SQLite file not made yet."""
+    return str(tmp_path / "cli.db")
+
+
+@pytest.fixture
+def run(cli_invoker: Callable[..., Callable[..., Result]], db: str) -> Callable[..., Result]:
+    """``run(*args, store=None, input=None, env=None)``: ``rummy-ledger --db DB ARGS`` (:func:`cli_invoker`)."""
+    return cli_invoker(db)

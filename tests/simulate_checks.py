@@ -125,7 +125,8 @@ def check_scala40(before, after, events) -> None:  # noqa: ANN001
 
 
 def check_ramino51(before, after, events) -> None:  # noqa: ANN001
-    """Others: hand value (ace 11), doubled by a joker; 100 unopened; 200 each if only the winner melded, all at once."""
+    """Others: hand value (ace 11), doubled by a joker; 100 unopened; 200 each if only the winner
+    melded, all at once."""
     r = after.results[-1]
     pts = _points(after)
     if r.reason != "went_out":

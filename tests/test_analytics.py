@@ -173,7 +173,8 @@ def test_rows_of_hand_checked_ramino_records(store: LedgerApp, tmp_path: Path) -
             1,
             1,
             "ALL-SCORE-1",
-            "hand 1: claimed 40 for Bruno, computed 38 (difference +2); computed as hands_collected +19, rummy_double +19",
+            "hand 1: claimed 40 for Bruno, computed 38 (difference +2); computed as hands_collected +19, "
+            "rummy_double +19",
         ),
         ("ram-a", 15, 2, 1, "RAM-DISC-1", "Bruno discarded 5♦, the card just taken from the discard pile"),
         ("ram-b", 5, 1, 2, "ALL-TURN-1", "Carla played out of turn: it was Bruno's turn"),

@@ -100,7 +100,8 @@ def test_query_prints_a_table_csv_or_json(cli: click.Group, store: str) -> None:
     )
     assert (missing.exit_code, missing.output) == (
         2,
-        f"rummy-ledger: error: analytics view {Path(store).with_name('none.duckdb')} does not exist yet: run `rummy-ledger analytics update`\n",
+        f"rummy-ledger: error: analytics view {Path(store).with_name('none.duckdb')} does not exist yet: run "
+        "`rummy-ledger analytics update`\n",
     )
     bad = run(cli, "--db", store, "query", "SELECT nope FROM games")
     assert bad.exit_code == 2 and "query failed: Binder Error" in bad.output

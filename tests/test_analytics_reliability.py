@@ -219,7 +219,8 @@ def test_update_while_another_process_holds_the_view_fails_clearly_or_waits(db: 
         [
             sys.executable,
             "-c",
-            f"import duckdb, time, sys; c = duckdb.connect({path!r}); print('held', flush=True); time.sleep(3); c.close()",
+            f"import duckdb, time, sys; c = duckdb.connect({path!r}); print('held', flush=True); "
+            "time.sleep(3); c.close()",
         ],
         stdout=subprocess.PIPE,
         text=True,

@@ -336,7 +336,8 @@ def test_the_games_list_fits_without_scrolling_sideways(open_page, base_url, scr
     # the result column is there at both widths
     assert pg.inner_text('tr[data-game="bur-dispute"] td.result .winner') == "Anna"
     right = pg.evaluate(
-        "() => Math.max(...[...document.querySelectorAll('table.games td.result')].map(e => e.getBoundingClientRect().right))"
+        "() => Math.max(...[...document.querySelectorAll('table.games td.result')].map(e => "
+        "e.getBoundingClientRect().right))"
     )
     assert right <= VIEWPORTS[view][0]
     assert errors == []

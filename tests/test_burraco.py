@@ -13,6 +13,7 @@ from ledger.testing.records import (
     meld,
     pozzetto,
     replayed,
+    restored,
     stacked_deal,
     take,
 )
@@ -198,7 +199,8 @@ def test_BUR_MELD_3_wild_taken_back():
             1,
             0,
             "BUR-MELD-3",
-            "Anna took the wild JK back into the hand from meld a (put in 5♥): in Burraco a wild never leaves the table",
+            "Anna took the wild JK back into the hand from meld a (put in 5♥): in Burraco a wild never leaves "
+            "the table",
         )
     ]
     assert s.meld("a").cards == ("3H", "4H", "5H")
@@ -282,7 +284,8 @@ def test_BUR_POZZ_1_side_already_had_one():
             1,
             0,
             "BUR-POZZ-1",
-            "Anna took pozzetto 1, but Anna already had its pozzetto and Anna still held 11 card(s) (J♣ Q♣ K♣ 5♦ 6♦ 7♦ 8♦ A♠ A♦ A♣ A♥)",
+            "Anna took pozzetto 1, but Anna already had its pozzetto and Anna still held 11 card(s) (J♣ Q♣ K♣ "
+            "5♦ 6♦ 7♦ 8♦ A♠ A♦ A♣ A♥)",
         ),
     ]
 
@@ -431,7 +434,8 @@ def test_BUR_STOCK_1_draw_from_the_last_two_cards():
             1,
             1,
             "BUR-STOCK-1",
-            f"Bruno drew {last['card'][:-1]}{'♣♦♥♠'['CDHS'.index(last['card'][-1])]} from the last two stock cards, which are never drawn",
+            f"Bruno drew {last['card'][:-1]}{'♣♦♥♠'['CDHS'.index(last['card'][-1])]} from the last two stock "
+            "cards, which are never drawn",
         )
     ]
 
@@ -475,11 +479,8 @@ def test_BUR_POZZ_2_discard_from_the_pozzetto_before_next_turn():
 
 
 # --- issue 12: closings judged at the event, the closing bonus, the stock's end (fibur) ----------
-RESTORE = {"type": "position_restored", "reason": "the referee rewinds"}
-
-
 def restore(target):
-    return dict(RESTORE, target=target)
+    return restored(target, "the referee rewinds")
 
 
 def breakdowns(s):
@@ -619,7 +620,8 @@ def stock_end():
     return play_out(game(), 2)
 
 
-# Anna: 3♥ 4♥ 6♥ 7♠ 7♦ 7♣ 5♥ 5 each, 2♣ 2♦ 2♥ 20 each, JK 30 = 125; Bruno: 9♠ 9♦ J♦ J♥ 8♣ Q♥ Q♦ 10 each, 4♦ 6♣ 4♣ 6♦ 5 each = 90
+# Anna: 3♥ 4♥ 6♥ 7♠ 7♦ 7♣ 5♥ 5 each, 2♣ 2♦ 2♥ 20 each, JK 30 = 125; Bruno: 9♠ 9♦ J♦ J♥ 8♣ Q♥ Q♦ 10 each, 4♦ 6♣ 4♣ 6♦ 5
+# each = 90
 STOCK_END_SCORES = [
     (
         -225,
@@ -659,9 +661,11 @@ def test_BUR_STOCK_1_taking_the_pile_after_the_hand_ended():
     assert findings(s)[0][4] == (
         "Bruno took the discard pile ("
         + " ".join(f"{c[:-1]}{'♣♦♥♠'['CDHS'.index(c[-1])]}" if c != "JK" else c for c in pile)
-        + ") after the hand had ended at the stock's end (the discard at position 123 left the last two stock cards): play after it does not count"
+        + ") after the hand had ended at the stock's end (the discard at position 123 left the last two stock "
+        "cards): play after it does not count"
     )
-    # scored on the table after position 123 (the pile is not in Bruno's hand): the same as the legal twin that ends there
+    # scored on the table after position 123 (the pile is not in Bruno's hand): the same as the legal twin that ends
+    # there
     twin = replayed(ev + [hand_ended("stock_exhausted")])
     assert findings(twin) == []
     assert breakdowns(s) == breakdowns(twin) == STOCK_END_SCORES
@@ -690,7 +694,8 @@ def test_BUR_STOCK_1_the_pozzetto_taken_with_the_ending_discard_counts_any_other
     card = replayed(ev).stock[0]
     ev += [draw(0, card), meld(0, "a", CLEAN), meld(0, "b", NINES), discard(0, card)]
     assert len(ev) - 1 == 125 and replayed(ev).stock_count == 2
-    # Anna: melds 45 + 50, clean burraco 200, the pozzetto in hand J♣ Q♣ K♣ 8♦ 10 each, 5♦ 6♦ 7♦ 5 each, four aces 60 = -115
+    # Anna: melds 45 + 50, clean burraco 200, the pozzetto in hand J♣ Q♣ K♣ 8♦ 10 each, 5♦ 6♦ 7♦ 5 each, four aces 60 =
+    # -115
     anna = (
         180,
         {

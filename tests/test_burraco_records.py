@@ -172,7 +172,8 @@ HAND_CHECKED = {
     "two_player_to_2005": ([[720, -185], [720, -120], [695, -185]], [2135, -490], 0),
     # team 0: a 6H..AH 85 (clean), c 999 30, d 4C 2D 6C 7C 35, f QQQ 30, g J Q K A spades 45,
     #   h 3D..9D JK 75 (semi-clean), i KKK 30 = 330 + 350 + 100, Carla holds 10S -10 = 770;
-    # team 1: b 5555 20, e AAA 45 = 65; Bruno 3C 8C 10C JC KC 7D 8D 9H = 70, Dario 3S 4S 7S 8S 10D JD 2H = 65; -100 = -170.
+    # team 1: b 5555 20, e AAA 45 = 65; Bruno 3C 8C 10C JC KC 7D 8D 9H = 70, Dario 3S 4S 7S 8S 10D JD 2H = 65; -100 =
+    # -170.
     "four_player_partnership": ([[770, -170]], [770, -170], 0),
     # a AH 2H 3H 4H JK 6H 7H 8H = 15+20+10+30+10+10 = 95 (dirty); b 2C..8C = 20+25+10 = 55 (clean, natural 2);
     # 9S 9D 9H 2S = 50; QQQ 30 -> 230 + 300 + 100 = 630; Bruno 3S 4S 6S 8S 10S JS KS 5D 7D 9C JC = 85 -> -185.
@@ -182,7 +183,8 @@ HAND_CHECKED = {
     # Anna: 3C..10C 55 (clean), JD JH JS 2S 50, aces 45, 5D 6D 7D 15 = 165 + 200, holds KS KH 8S 9S -40 = 325;
     # Bruno: 3H..JH 65 (clean), QQQ 30, 4S..7S 20, 10D JD QD 30, 333 15 = 160 + 200 + 100 = 460.
     "pozzetto_al_volo_con_lo_scarto": ([[325, 460]], [325, 460], 1),
-    # Anna 3H 4H 5H 15, holds KC KD QS 9C 8D 7S 6S AS = 75, -100 -> -160; Bruno 10C JC QC 30, holds 4D 4S 9H JS JD 7D 5C 2C = 70 -> -140.
+    # Anna 3H 4H 5H 15, holds KC KD QS 9C 8D 7S 6S AS = 75, -100 -> -160; Bruno 10C JC QC 30, holds 4D 4S 9H JS JD 7D 5C
+    # 2C = 70 -> -140.
     "stock_exhausted_fibur": ([[-160, -140]], [-160, -140], 1),
     "stock_exhausted_seed": ([[-160, -140]], [-160, -140], 1),
     # Anna: 3H 4H 5H 15 + K K K Q 40 (invalid, no bonus) = 55, holds 8H 4C 6D 7S -25, -100 = -70;

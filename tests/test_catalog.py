@@ -100,7 +100,10 @@ def test_the_builtin_catalog() -> None:
 
 
 def test_an_unknown_variant_is_refused_as_before() -> None:
-    line = b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"toy","players":[{"seat":0,"name":"A"}]}'
+    line = (
+        b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"toy","players":[{"seat":0,'
+        b'"name":"A"}]}'
+    )
     with pytest.raises(msgspec.ValidationError, match=r"^Invalid enum value 'toy' - at `\$.variant`$"):
         decode_event(line)
     with pytest.raises(RecordError) as info:

@@ -13,28 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from ledger import seal as _seal
-from ledger.cli import cli
 
 MakeRecord = Callable[..., bytes]
 WriteRecord = Callable[..., Path]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "cli.db")
-
-
-@pytest.fixture
-def run(db: str) -> Callable[..., Result]:
-    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None})
-
-    def invoke(*args: str, store: str | None = None) -> Result:
-        return runner.invoke(cli, ["--db", store or db, *args], catch_exceptions=False)
-
-    return invoke
 
 
 def summary_row(output: str, name: str) -> list[str]:
@@ -147,14 +131,16 @@ def test_unopenable_store_is_one_line(
     assert result.exit_code == 2
     assert (
         result.stderr
-        == f"rummy-ledger: error: no store at {tmp_path}/missing-dir/x.db (import a record first: rummy-ledger import FILE)\n"
+        == f"rummy-ledger: error: no store at {tmp_path}/missing-dir/x.db (import a record first: rummy-ledger "
+        "import FILE)\n"
     )
     result = run(
         "import", "--no-analytics", str(write_record_file("one")), store=str(tmp_path / "missing-dir" / "x.db")
     )
     assert (result.exit_code, result.stderr) == (
         2,
-        f"rummy-ledger: error: store SQLite {tmp_path}/missing-dir/x.db: InterfaceError: unable to open database file\n",
+        f"rummy-ledger: error: store SQLite {tmp_path}/missing-dir/x.db: InterfaceError: unable to open "
+        "database file\n",
     )
 
 
@@ -235,7 +221,8 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     assert (
         done.stderr
-        == f"rummy-ledger: error: no store at {tmp_path}/no/such/dir.db (import a record first: rummy-ledger import FILE)\n"
+        == f"rummy-ledger: error: no store at {tmp_path}/no/such/dir.db (import a record first: rummy-ledger "
+        "import FILE)\n"
     )
 
 
@@ -283,7 +270,8 @@ def test_import_strict_refuses_rule_violations_and_stores_clean_games(run: Calla
     result = run("import", "--strict", "--no-analytics", str(FIXTURES / "ramino51"))
     assert result.exit_code == 1
     assert result.stderr == (
-        f"{FIXTURES / 'ramino51' / 'violations.jsonl'}:3: R51-PILE-1: Anna took 10♣ from the discard pile in its first turn"
+        f"{FIXTURES / 'ramino51' / 'violations.jsonl'}:3: R51-PILE-1: Anna took 10♣ from the discard pile in "
+        "its first turn"
         " (and 3 more); refused by --strict\n"
     )
     assert summary_row(result.stdout, "stored") == ["1", "1", "42"]

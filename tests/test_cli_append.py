@@ -9,9 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from ledger.cli import cli
 from ledger.record_files import read_record
 from ledger.records import encode_record
 from ledger.store.application import LedgerApp
@@ -19,21 +18,6 @@ from ledger.store.journal import os_user
 
 MakeRecord = Callable[..., bytes]
 WriteRecord = Callable[..., Path]
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "cli.db")
-
-
-@pytest.fixture
-def run(db: str) -> Callable[..., Result]:
-    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None})
-
-    def invoke(*args: str, store: str | None = None, input: bytes | None = None) -> Result:
-        return runner.invoke(cli, ["--db", store or db, *args], input=input, catch_exceptions=False)
-
-    return invoke
 
 
 def summary_row(output: str, name: str) -> list[str]:
@@ -147,7 +131,8 @@ def test_append_refusals_exit_2_and_store_nothing(
     again = run("append", "bur-dispute", "-", input=dispute[0])
     assert (again.exit_code, again.stderr) == (
         2,
-        "rummy-ledger: error: game 'bur-dispute' already exists (12 events stored); game_started opens a new game only\n",
+        "rummy-ledger: error: game 'bur-dispute' already exists (12 events stored); game_started opens a new "
+        "game only\n",
     )
     missing = run("append", "bur-dispute", str(tmp_path / "missing.jsonl"))
     assert missing.exit_code == 2 and "missing.jsonl" in missing.stderr
@@ -188,7 +173,8 @@ def test_rule_penalty_citing_a_finding(run: Callable[..., Result], dispute: list
     ]
     record, journal = stored(db, "bur-dispute")
     assert record.splitlines()[12:] == [
-        b'{"type":"penalty_assessed","note":"kept the card taken","seat":1,"points":-50,"rule":"BUR-PILE-1","finding":5,"referee":"Carla Bianchi"}',
+        b'{"type":"penalty_assessed","note":"kept the card '
+        b'taken","seat":1,"points":-50,"rule":"BUR-PILE-1","finding":5,"referee":"Carla Bianchi"}',
         b'{"type":"penalty_assessed","seat":0,"points":20,"rule":"ALL-MELD-1"}',
     ]
     assert [j.appended_by for j in journal[12:]] == [f"cli:{os_user()}"] * 2
@@ -230,7 +216,8 @@ def test_rule_restore(run: Callable[..., Result], dispute: list[bytes], tmp_path
         ),
         (
             ["--penalty", "1", "-50", "--rule", "BUR-PILE-1", "--finding", "12"],
-            "bur-dispute: position 12: finding: REC-REF: finding 12 is not an earlier position (this ruling is position 12)",
+            "bur-dispute: position 12: finding: REC-REF: finding 12 is not an earlier position (this ruling is "
+            "position 12)",
         ),
         (
             ["--penalty", "team:1", "10", "--rule", "BUR-PILE-1"],
@@ -254,7 +241,8 @@ def test_rule_restore(run: Callable[..., Result], dispute: list[bytes], tmp_path
         ),
         (
             ["--restore", "99", "--reason", "x"],
-            "bur-dispute: position 12: target: REC-REF: target 99 is not a position of the current line of play in hand 1",
+            "bur-dispute: position 12: target: REC-REF: target 99 is not a position of the current line of "
+            "play in hand 1",
         ),
     ],
 )

@@ -15,21 +15,12 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from ledger.cli import cli
 from ledger.i18n import po_path
-from tests.conftest import REPO
+from tests.conftest import NO_LOCALE, REPO
 
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
-NO_LOCALE = {
-    "RUMMY_LEDGER_DB": None,
-    "PERSISTENCE_MODULE": None,
-    "LANG": "C.UTF-8",
-    "LC_ALL": None,
-    "LC_MESSAGES": None,
-    "LANGUAGE": None,
-}
 
 
 @pytest.fixture
@@ -38,12 +29,8 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def run(db: Path) -> Callable[..., Result]:
-    def invoke(*args: str, env: dict[str, str | None] | None = None, input: str | None = None) -> Result:
-        runner = CliRunner(env={**NO_LOCALE, **(env or {})})
-        return runner.invoke(cli, ["--db", str(db), *args], input=input, catch_exceptions=False)
-
-    return invoke
+def run(cli_invoker: Callable[..., Callable[..., Result]], db: Path) -> Callable[..., Result]:
+    return cli_invoker(db, NO_LOCALE)
 
 
 @pytest.fixture
@@ -93,7 +80,8 @@ def test_show_at_a_referee_move_and_a_rewound_move(run: Callable[..., Result]) -
     rewound = run("show", str(DISPUTE), "--at", "7").stdout
     assert head(rewound) == [
         "move 7: Bruno lays off 6♥ on [a]",
-        "  finding BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds  [open; move rewound by position 11]",
+        "  finding BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds "
+        " [open; move rewound by position 11]",
         "    rule BUR-TURN-1: Lay-off onto a meld of the other side.",
     ]
     assert rewound.splitlines()[-1] == "move 7 is rewound by the referee at position 11: it no longer counts"
@@ -158,21 +146,30 @@ def test_show_at_names_the_ruling_in_both_languages(run: Callable[..., Result], 
     assert appended.stdout.splitlines()[0] == "bur-dispute: 1 evento aggiunto (18 → 19)"
 
 
-IT_AUDIT = """\
-bur-dispute: 6 irregolarità
-  posizione 4 (smazzata 1, posto 0): ALL-MELD-1: combinazione k K♣ K♦ K♠ Q♠: né un tris né una scala  [aperta]
-      regola ALL-MELD-1: Una combinazione che non è né un tris né una scala validi per la variante (dopo l'attacco, per `meld_extended`).
-  posizione 5 (smazzata 1, posto 0): BUR-PILE-1: Anna ha scartato 9♣, l'unica carta appena presa dal pozzo  [aperta]
-      regola BUR-PILE-1: Il pozzo era di una sola carta e quella stessa carta è stata scartata nello stesso turno.
-  posizione 7 (smazzata 1, posto 1): BUR-TURN-1: Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a quelle del compagno  [aperta; mossa annullata dalla posizione 11]
-      regola BUR-TURN-1: Attacco su una combinazione della coppia avversaria.
-  posizione 8 (smazzata 1, posto 1): ALL-TURN-2: Bruno ha pescato una seconda volta nello stesso turno (dal tallone)  [aperta; mossa annullata dalla posizione 11]
-      regola ALL-TURN-2: Più di una pescata (dal tallone o dal pozzo) nello stesso turno, oppure calata, attacco o scarto prima di pescare.
-  posizione 15 (smazzata 1, posto 0): ALL-TURN-1: Anna ha giocato fuori turno: era il turno di Bruno  [aperta]
-      regola ALL-TURN-1: Gioco fuori turno: un posto agisce quando non è il suo turno.
-  posizione 17 (smazzata 1, posto 0): ALL-SCORE-1: smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: calate +55, carte in mano -25, senza pozzetto -100  [aperta]
-      regola ALL-SCORE-1: Un punteggio dichiarato (`claimed`) differisce da quello calcolato.
-"""
+IT_AUDIT = (
+    "bur-dispute: 6 irregolarità\n"
+    "  posizione 4 (smazzata 1, posto 0): ALL-MELD-1: combinazione k K♣ K♦ K♠ Q♠: né un tris né una scala  "
+    "[aperta]\n"
+    "      regola ALL-MELD-1: Una combinazione che non è né un tris né una scala validi per la variante (dopo "
+    "l'attacco, per `meld_extended`).\n"
+    "  posizione 5 (smazzata 1, posto 0): BUR-PILE-1: Anna ha scartato 9♣, l'unica carta appena presa dal pozzo  "
+    "[aperta]\n"
+    "      regola BUR-PILE-1: Il pozzo era di una sola carta e quella stessa carta è stata scartata nello stesso "
+    "turno.\n"
+    "  posizione 7 (smazzata 1, posto 1): BUR-TURN-1: Bruno ha attaccato 6♥ alla combinazione a di Anna: si "
+    "attacca solo alle proprie combinazioni o a quelle del compagno  [aperta; mossa annullata dalla posizione 11]\n"
+    "      regola BUR-TURN-1: Attacco su una combinazione della coppia avversaria.\n"
+    "  posizione 8 (smazzata 1, posto 1): ALL-TURN-2: Bruno ha pescato una seconda volta nello stesso turno (dal "
+    "tallone)  [aperta; mossa annullata dalla posizione 11]\n"
+    "      regola ALL-TURN-2: Più di una pescata (dal tallone o dal pozzo) nello stesso turno, oppure calata, "
+    "attacco o scarto prima di pescare.\n"
+    "  posizione 15 (smazzata 1, posto 0): ALL-TURN-1: Anna ha giocato fuori turno: era il turno di Bruno  "
+    "[aperta]\n"
+    "      regola ALL-TURN-1: Gioco fuori turno: un posto agisce quando non è il suo turno.\n"
+    "  posizione 17 (smazzata 1, posto 0): ALL-SCORE-1: smazzata 1: dichiarati 0 per Anna, calcolati -70 "
+    "(differenza +70); calcolo: calate +55, carte in mano -25, senza pozzetto -100  [aperta]\n"
+    "      regola ALL-SCORE-1: Un punteggio dichiarato (`claimed`) differisce da quello calcolato.\n"
+)
 
 IT_SCORE = """\
 punteggio di bur-dispute — burraco (fibur), dopo le decisioni arbitrali
@@ -185,33 +182,35 @@ vincitore: Anna
 sigillo: 050b-3d21-0db6-36a0 (dopo 19 eventi)
 """
 
-IT_SHOW_7 = """\
-mossa 7: Bruno attacca 6♥ a [a]
-  irregolarità BUR-TURN-1: Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a quelle del compagno  [aperta; mossa annullata dalla posizione 11]
-    regola BUR-TURN-1: Attacco su una combinazione della coppia avversaria.
-
-bur-dispute — burraco (fibur) — posizione 7, smazzata 1
-turno: Bruno (posto 1), deve calare, attaccare o scartare
-
-  posto 0 Anna: 4 carte: 8♥ 4♣ 6♦ 7♠
-  posto 1 Bruno (mazziere): 11 carte: 4♣ 4♦ 9♠ 9♦ J♦ J♥ Q♦ Q♥ 6♣ 6♦ 7♣
-
-calate:
-  lato 0 (Anna):
-    [a] scala      3♥ 4♥ 5♥ 6♥
-    [k] non valida K♣ K♦ K♠ Q♠  (NON VALIDA)
-
-pozzo (1): 9♣
-tallone: 62 carte
-pozzetto 0: non preso
-pozzetto 1: non preso
-Anna: pozzetto non ancora preso
-Bruno: pozzetto non ancora preso
-irregolarità finora: 3
-
-sigillo alla posizione 7: b34e-38e4-48bc-2068 (b34e38e448bc206891236d00e909b1edc5144aa0ad25cdf3c32f6aa2df40dd81)
-la mossa 7 è annullata dall'arbitro alla posizione 11: non conta più
-"""
+IT_SHOW_7 = (
+    "mossa 7: Bruno attacca 6♥ a [a]\n"
+    "  irregolarità BUR-TURN-1: Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie "
+    "combinazioni o a quelle del compagno  [aperta; mossa annullata dalla posizione 11]\n"
+    "    regola BUR-TURN-1: Attacco su una combinazione della coppia avversaria.\n"
+    "\n"
+    "bur-dispute — burraco (fibur) — posizione 7, smazzata 1\n"
+    "turno: Bruno (posto 1), deve calare, attaccare o scartare\n"
+    "\n"
+    "  posto 0 Anna: 4 carte: 8♥ 4♣ 6♦ 7♠\n"
+    "  posto 1 Bruno (mazziere): 11 carte: 4♣ 4♦ 9♠ 9♦ J♦ J♥ Q♦ Q♥ 6♣ 6♦ 7♣\n"
+    "\n"
+    "calate:\n"
+    "  lato 0 (Anna):\n"
+    "    [a] scala      3♥ 4♥ 5♥ 6♥\n"
+    "    [k] non valida K♣ K♦ K♠ Q♠  (NON VALIDA)\n"
+    "\n"
+    "pozzo (1): 9♣\n"
+    "tallone: 62 carte\n"
+    "pozzetto 0: non preso\n"
+    "pozzetto 1: non preso\n"
+    "Anna: pozzetto non ancora preso\n"
+    "Bruno: pozzetto non ancora preso\n"
+    "irregolarità finora: 3\n"
+    "\n"
+    "sigillo alla posizione 7: b34e-38e4-48bc-2068 "
+    "(b34e38e448bc206891236d00e909b1edc5144aa0ad25cdf3c32f6aa2df40dd81)\n"
+    "la mossa 7 è annullata dall'arbitro alla posizione 11: non conta più\n"
+)
 
 
 def test_italian_audit_score_and_show(run: Callable[..., Result]) -> None:

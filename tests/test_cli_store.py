@@ -15,13 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from ledger.cli import cli
 from ledger.errors import GameNotFoundError
 from ledger.store.application import LedgerApp, open_app
 from ledger.store.probe import StoreMissingError, StoreUnreachableError
-from tests.conftest import REPO, pg_settings, unavailable
+from tests.conftest import CLI_ENV, REPO, pg_settings, unavailable
 
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
 NO_STORE = "rummy-ledger: error: no store at {db} (import a record first: rummy-ledger import FILE)\n"
@@ -33,17 +32,8 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def run(db: Path) -> Callable[..., Result]:
-    runner = CliRunner(
-        env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None, "LANG": "C", "LC_ALL": None, "LANGUAGE": None}
-    )
-
-    def invoke(*args: str, store: str | None = None) -> Result:
-        if args and args[0] == "--lang":
-            return runner.invoke(cli, [*args[:2], "--db", store or str(db), *args[2:]], catch_exceptions=False)
-        return runner.invoke(cli, ["--db", store or str(db), *args], catch_exceptions=False)
-
-    return invoke
+def run(cli_invoker: Callable[..., Callable[..., Result]], db: Path) -> Callable[..., Result]:
+    return cli_invoker(db, {**CLI_ENV, "LANG": "C", "LC_ALL": None, "LANGUAGE": None})
 
 
 READS = [
@@ -155,7 +145,10 @@ def _pg_url(dbname: str, port: str | None = None) -> str:
     if settings is None:
         unavailable("PostgreSQL is not configured (POSTGRES_HOST, POSTGRES_USER, POSTGRES_DBNAME)")
     password = f":{settings['POSTGRES_PASSWORD']}" if settings["POSTGRES_PASSWORD"] else ""
-    return f"postgresql://{settings['POSTGRES_USER']}{password}@{settings['POSTGRES_HOST']}:{port or settings['POSTGRES_PORT']}/{dbname}"
+    return (
+        f"postgresql://{settings['POSTGRES_USER']}{password}@"
+        f"{settings['POSTGRES_HOST']}:{port or settings['POSTGRES_PORT']}/{dbname}"
+    )
 
 
 def _closed_port() -> str:

@@ -471,8 +471,10 @@ def test_audit_shows_each_findings_status(tmp_path: Path) -> None:
     assert out.exit_code == 1
     assert out.stdout.splitlines()[1:] == [
         "  position 4 (hand 1, seat 0): ALL-MELD-1: meld k K♣ K♦ K♠ Q♠: neither a set nor a sequence  [open]",
-        "  position 5 (hand 1, seat 0): BUR-PILE-1: Anna discarded 9♣, the single card just taken from the discard pile  [open]",
-        "  position 7 (hand 1, seat 1): BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds"
+        "  position 5 (hand 1, seat 0): BUR-PILE-1: Anna discarded 9♣, the single card just taken from the "
+        "discard pile  [open]",
+        "  position 7 (hand 1, seat 1): BUR-TURN-1: Bruno laid off 6♥ on meld a of Anna: lay-offs go only on "
+        "one's own side's melds"
         "  [ruled at position 10 by Rita: penalty -50 to Bruno (BUR-TURN-1); move rewound by position 11]",
         "  position 8 (hand 1, seat 1): ALL-TURN-2: Bruno drew a second time in the same turn (card_drawn)"
         "  [ruled at position 11 by Rita: table restored to move 6; move rewound by position 11]",

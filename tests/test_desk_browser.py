@@ -82,7 +82,8 @@ def forge(pg: Any, action: str, fields: dict[str, Any]) -> None:
             const f = document.createElement('form');
             f.method = 'post'; f.action = action;
             for (const [k, v] of Object.entries(fields)) {
-                const i = document.createElement('input'); i.type = 'hidden'; i.name = k; i.value = String(v); f.appendChild(i);
+                const i = document.createElement('input');
+                i.type = 'hidden'; i.name = k; i.value = String(v); f.appendChild(i);
             }
             document.body.appendChild(f); f.submit();
         }""",

@@ -25,7 +25,9 @@ from ledger.store.persistence import TOPICS
 # one canonical line per event type, in FORMAT.md order
 CANONICAL = [
     # `format` is always written, right after the type tag
-    b'{"type":"game_started","format":"rummy-ledger/1","game_id":"club-2026-11-29-t3","variant":"burraco","ruleset":"fibur","options":{"target":2005,"open_with_burraco":false},"players":[{"seat":0,"name":"Anna","team":0},{"seat":1,"name":"Bruno","team":1}],"meta":{"tournament":"Club night","table":"3"}}',
+    b'{"type":"game_started","format":"rummy-ledger/1","game_id":"club-2026-11-29-t3","variant":"burraco",'
+    b'"ruleset":"fibur","options":{"target":2005,"open_with_burraco":false},"players":[{"seat":0,"name":"Anna",'
+    b'"team":0},{"seat":1,"name":"Bruno","team":1}],"meta":{"tournament":"Club night","table":"3"}}',
     b'{"type":"hand_dealt","hand":1,"dealer":1,"hands":[["3H","4H"],["AS","JK"]],"discard":["6C"],"stock":["10D","2C"],"pozzetti":[["KS"],["QH"]]}',
     b'{"type":"card_drawn","seat":0,"card":"6H"}',
     b'{"type":"upcard_passed","seat":1}',
@@ -58,10 +60,12 @@ def test_one_struct_per_format_event_type_in_order() -> None:
 def test_stored_topics_are_the_class_names() -> None:
     """Class names are stored as topics: renaming one needs a registered alias."""
     assert [TOPICS[cls] for cls in EVENT_TYPES] == [
-        "ledger.events:GameStarted", "ledger.events:HandDealt", "ledger.events:CardDrawn", "ledger.events:UpcardPassed",
-        "ledger.events:DiscardTaken", "ledger.events:MeldLaid", "ledger.events:MeldExtended", "ledger.events:JokerSwapped",
-        "ledger.events:PozzettoTaken", "ledger.events:CardDiscarded", "ledger.events:Knocked", "ledger.events:StockRestocked",
-        "ledger.events:HandEnded", "ledger.events:PenaltyAssessed", "ledger.events:PositionRestored", "ledger.events:GameEnded",
+        "ledger.events:GameStarted", "ledger.events:HandDealt", "ledger.events:CardDrawn",
+        "ledger.events:UpcardPassed", "ledger.events:DiscardTaken", "ledger.events:MeldLaid",
+        "ledger.events:MeldExtended", "ledger.events:JokerSwapped", "ledger.events:PozzettoTaken",
+        "ledger.events:CardDiscarded", "ledger.events:Knocked", "ledger.events:StockRestocked",
+        "ledger.events:HandEnded", "ledger.events:PenaltyAssessed", "ledger.events:PositionRestored",
+        "ledger.events:GameEnded",
     ]  # fmt: skip
 
 
@@ -81,7 +85,10 @@ def test_encoding_is_canonical_whatever_the_input_order_and_spacing() -> None:
 def test_defaults_are_omitted_and_common_fields_come_first() -> None:
     players = (Player(seat=0, name="A"), Player(seat=1, name="B"))
     started = GameStarted(game_id="g", variant="gin", players=players)
-    expected = b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"gin","players":[{"seat":0,"name":"A"},{"seat":1,"name":"B"}]}'
+    expected = (
+        b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g","variant":"gin","players":[{"seat":0,'
+        b'"name":"A"},{"seat":1,"name":"B"}]}'
+    )
     assert encode_event(started) == expected
     assert decode_event(expected) == started
     drawn = CardDrawn(seat=0, card="6H", note="n", at="2026-11-29T20:15:00+01:00")

@@ -41,12 +41,15 @@ SAMPLES = [
     "Anna discarded 2♣, the card just taken from the discard pile",
     "Anna discarded 3♣, the single card just taken from the discard pile",
     "Anna discarded 4♥, which could be laid off on meld a (A♥2♥3♥)",
-    "Anna discarded 5♥ after the hand had ended at the stock's end (the discard at position 80 left the last two stock cards): play after it does not count",
-    "Anna drew 5♥ after the hand had ended at the stock's end (the discard at position 80 left the last two stock cards): play after it does not count",
+    "Anna discarded 5♥ after the hand had ended at the stock's end (the discard at position 80 left the last "
+    "two stock cards): play after it does not count",
+    "Anna drew 5♥ after the hand had ended at the stock's end (the discard at position 80 left the last two "
+    "stock cards): play after it does not count",
     "Anna drew a second time in the same turn (card_drawn)",
     "Anna drew a second time in the same turn (discard_taken)",
     "Anna drew a second time in the same turn (pozzetto_taken)",
-    "Anna drew one of the last two stock cards, which are never drawn: the hand is a 0–0 draw and later play does not count",
+    "Anna drew one of the last two stock cards, which are never drawn: the hand is a 0–0 draw and later play "
+    "does not count",
     "Anna holds two sets of the same rank (a: 7♣ 7♦ 7♠; b: 7♥ 7♣ 2♦)",
     "Anna knocked with deadwood 12 (9♣ 3♦), above the knock card 10 (oklahoma: the first upcard K♦)",
     "Anna knocked with deadwood 2 (2♣), above the knock card 1",
@@ -54,25 +57,32 @@ SAMPLES = [
     "Anna laid 7♥ 8♥ 9♥ after knocking: the knocker's melds are those declared with the knock",
     "Anna laid off 2♠ on meld m3 before opening",
     "Anna laid off 4♠ on meld k1: the knocker does not lay off",
-    "Anna laid off 5♥ on meld m3 after the hand had ended at the stock's end (the discard at position 80 left the last two stock cards): play after it does not count",
+    "Anna laid off 5♥ on meld m3 after the hand had ended at the stock's end (the discard at position 80 left "
+    "the last two stock cards): play after it does not count",
     "Anna laid off 9♥ on meld b in its opening turn (only a joker swap is allowed)",
-    "Anna melded 7♥ 8♥ 9♥ after the hand had ended at the stock's end (the discard at position 80 left the last two stock cards): play after it does not count",
+    "Anna melded 7♥ 8♥ 9♥ after the hand had ended at the stock's end (the discard at position 80 left the "
+    "last two stock cards): play after it does not count",
     "Anna melded in its first turn",
     "Anna melded or laid off before drawing",
     "Anna opened with 30 points: 3♣6♥9♦ = 0 (not a meld), Q♣Q♦Q♥ = 30; the opening needs 40",
-    "Anna opened with 33 points: 7♦7♥7♠ = 21, 4♣4♦JK = 12; the opening needs 51 and the opening needs a clean sequence or set (no joker)",
+    "Anna opened with 33 points: 7♦7♥7♠ = 21, 4♣4♦JK = 12; the opening needs 51 and the opening needs a clean "
+    "sequence or set (no joker)",
     "Anna opened with 6 points: 2♣2♥2♠ = 6; the opening needs 51",
-    "Anna opened with 60 points: 7♦7♥7♠ = 21, 4♣5♣JK7♣ = 21, Q♣Q♦Q♥ = 30; the opening needs a clean sequence (no joker)",
+    "Anna opened with 60 points: 7♦7♥7♠ = 21, 4♣5♣JK7♣ = 21, Q♣Q♦Q♥ = 30; the opening needs a clean sequence "
+    "(no joker)",
     "Anna played 5♦ from the pozzetto taken with the discard before its next turn",
     "Anna played out of turn: it was Bruno's turn",
     "Anna put 4♦ in place of the 2♦ in meld c (2♦5♦6♦), but 2♦ is not a wild there",
-    "Anna put 5♥ in place of the JK in meld m3 after the hand had ended at the stock's end (the discard at position 80 left the last two stock cards): play after it does not count",
+    "Anna put 5♥ in place of the JK in meld m3 after the hand had ended at the stock's end (the discard at "
+    "position 80 left the last two stock cards): play after it does not count",
     "Anna took 2♠ from the discard pile and did not meld it in the same turn",
     "Anna took 2♠ from the discard pile in its first turn",
     "Anna took 2♠ from the discard pile without having opened and did not open with it",
-    "Anna took 8♥ from the discard pile, the 50th upcard draw after the first turn: OpenSpiel ends the hand before that draw; the hand is a 0–0 draw and later play does not count",
+    "Anna took 8♥ from the discard pile, the 50th upcard draw after the first turn: OpenSpiel ends the hand "
+    "before that draw; the hand is a 0–0 draw and later play does not count",
     "Anna took pozzetto 1, but team 0 (Anna & Carla) already had its pozzetto and Anna still held 2 card(s) (J♣ Q♣)",
-    "Anna took the discard pile (5♥ 6♣) after the hand had ended at the stock's end (the discard at position 80 left the last two stock cards): play after it does not count",
+    "Anna took the discard pile (5♥ 6♣) after the hand had ended at the stock's end (the discard at position "
+    "80 left the last two stock cards): play after it does not count",
     "Anna took the wild JK back into the hand from meld a (put in 5♥): in Burraco a wild never leaves the table",
     "Anna was dealt 9 cards instead of 10",
     "Anna went out by discarding a wild (2♠)",
@@ -85,43 +95,58 @@ SAMPLES = [
     "Anna went out without a discard (preset casa requires one): the last card went into a meld",
     "Anna went out without a discard: the last card went into a meld",
     "Anna went out without team 0 (Anna & Carla)'s pozzetto",
-    "Anna's knock declares 5♥ beyond the cards held and leaves out 6♣: melds and deadwood must be exactly the ten cards held",
+    "Anna's knock declares 5♥ beyond the cards held and leaves out 6♣: melds and deadwood must be exactly the "
+    "ten cards held",
     "Anna's knock leaves out 2♣: melds and deadwood must be exactly the ten cards held",
     "Anna's turn ended without a discard: Bruno acted next",
     "Bruno dealt hand 2; the rotation called for Anna",
     "Bruno discarded after Anna knocked: only the defender's melds and lay-offs remain",
-    "Bruno discarded 8♥ instead of knocking with the upcard taken at the wall: at the wall the upcard is taken only to knock; the hand is a 0–0 draw and later play does not count",
-    "Bruno discarded 8♥ past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); later play does not count",
+    "Bruno discarded 8♥ instead of knocking with the upcard taken at the wall: at the wall the upcard is taken "
+    "only to knock; the hand is a 0–0 draw and later play does not count",
+    "Bruno discarded 8♥ past the wall: the discard at position 40 left two stock cards and ended the hand "
+    "(0–0); later play does not count",
     "Bruno discarded before drawing",
     "Bruno drew J♥ from the last two stock cards, which are never drawn",
     "Bruno drew after Anna knocked: only the defender's melds and lay-offs remain",
-    "Bruno drew from the stock after the hand was over by OpenSpiel's repeated-move rule (the discards at positions 7 and 9 each gave back the upcard just taken): the hand is a 0–0 draw and later play does not count",
-    "Bruno drew from the stock past the wall: the discard at position 61 left two stock cards and ended the hand (0–0); later play does not count",
-    "Bruno drew from the stock past the wall: the discard at position 61 left two stock cards, where only taking the upcard to knock, or passing, is allowed; the hand is a 0–0 draw and later play does not count",
-    "Bruno knocked past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); later play does not count",
-    "Bruno laid a meld past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); later play does not count",
+    "Bruno drew from the stock after the hand was over by OpenSpiel's repeated-move rule (the discards at "
+    "positions 7 and 9 each gave back the upcard just taken): the hand is a 0–0 draw and later play does not count",
+    "Bruno drew from the stock past the wall: the discard at position 61 left two stock cards and ended the "
+    "hand (0–0); later play does not count",
+    "Bruno drew from the stock past the wall: the discard at position 61 left two stock cards, where only "
+    "taking the upcard to knock, or passing, is allowed; the hand is a 0–0 draw and later play does not count",
+    "Bruno knocked past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); "
+    "later play does not count",
+    "Bruno laid a meld past the wall: the discard at position 40 left two stock cards and ended the hand "
+    "(0–0); later play does not count",
     "Bruno laid off 2♠ on meld a of Anna: lay-offs go only on one's own side's melds",
     "Bruno laid off 4♠ on meld k1 after Anna went gin",
-    "Bruno laid off past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); later play does not count",
+    "Bruno laid off past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); "
+    "later play does not count",
     "Bruno passed the upcard out of turn: it was Anna's turn",
-    "Bruno passed the upcard past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); later play does not count",
+    "Bruno passed the upcard past the wall: the discard at position 40 left two stock cards and ended the hand "
+    "(0–0); later play does not count",
     "Bruno put 8♦ in place of the JK in meld a (7♥JK9♥), but it stands for 8♥",
     "Bruno put Q♠ in place of the JK in meld b (Q♠Q♥JK), but it stands for Q♣ or Q♦",
-    "Bruno swapped a joker past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); later play does not count",
+    "Bruno swapped a joker past the wall: the discard at position 40 left two stock cards and ended the hand "
+    "(0–0); later play does not count",
     "Bruno swapped the JK in meld b before opening",
-    "Bruno took 8♥ from the discard pile past the wall: the discard at position 40 left two stock cards and ended the hand (0–0); later play does not count",
+    "Bruno took 8♥ from the discard pile past the wall: the discard at position 40 left two stock cards and "
+    "ended the hand (0–0); later play does not count",
     "Bruno took a joker from a meld and did not meld it in the same turn",
-    "Bruno took pozzetto 1 after the hand had ended at the stock's end (the discard at position 125 left the last two stock cards): play after it does not count",
+    "Bruno took pozzetto 1 after the hand had ended at the stock's end (the discard at position 125 left the "
+    "last two stock cards): play after it does not count",
     "Bruno took pozzetto 1, but Bruno still held 11 card(s) (4♦ 9♠ 9♦ Q♥ 6♣ 6♦ Q♦ 4♣ J♥ 8♣ J♦)",
     "Bruno took pozzetto 0, but Bruno still held 1 card(s) (Q♥)",
-    "Bruno took the upcard at the wall without knocking with it: at the wall the upcard is taken only to knock; the hand is a 0–0 draw",
+    "Bruno took the upcard at the wall without knocking with it: at the wall the upcard is taken only to "
+    "knock; the hand is a 0–0 draw",
     "Bruno went out without a discard (preset casa requires one)",
     "Dario laid off 6♥ on meld m4 of team 0 (Anna & Carla): lay-offs go only on one's own side's melds",
     "declared meld k2 7♣ 7♦ 9♥: neither a set nor a sequence",
     "final totals: claimed 2005 for Anna, computed 2050 (difference -45)",
     "hand 1: claimed 0 for Anna, computed -70 (difference +70); computed as melds +55, hand -25, no_pozzetto -100",
     "hand 1: claimed 5 for Anna, computed 0 (difference +5)",
-    "hand 2: claimed 120 for team 1 (Bruno & Dario), computed 95 (difference +25); computed as melds +155, burraco_clean +200, closing +100, hand -60, penalty -300",
+    "hand 2: claimed 120 for team 1 (Bruno & Dario), computed 95 (difference +25); computed as melds +155, "
+    "burraco_clean +200, closing +100, hand -60, penalty -300",
     "meld a 2♥ 2♣ 2♠: a set of wild-rank cards (2s)",
     "meld a 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥ 2♥ 3♥ 4♥: a sequence with too many cards",
     "meld a 4♥ JK 6♥ JK: more wild cards than allowed",
@@ -131,9 +156,11 @@ SAMPLES = [
     "meld a JK 2♣ JK: only wild cards",
     "meld a Q♥ K♥ A♥ 2♥: a sequence round the corner (K-A-2)",
     "meld a Q♥ K♥ A♥: an ace high where only ace low is allowed",
-    "meld a after the lay-off 7♥ 8♥ 9♥ JK: the joker stood for 8♥ and it now stands for 10♥; a joker never moves once laid (the card it stands for takes its place only by a joker swap)",
+    "meld a after the lay-off 7♥ 8♥ 9♥ JK: the joker stood for 8♥ and it now stands for 10♥; a joker never "
+    "moves once laid (the card it stands for takes its place only by a joker swap)",
     "meld a after the lay-off 7♥ JK 9♥ 8♥: neither a set nor a sequence",
-    "meld b after the lay-off 5♥ JK 7♥ 8♥ 9♥: the joker stood for 6♥ and it moved; a joker never moves once laid (the card it stands for takes its place only by a joker swap)",
+    "meld b after the lay-off 5♥ JK 7♥ 8♥ 9♥: the joker stood for 6♥ and it moved; a joker never moves once "
+    "laid (the card it stands for takes its place only by a joker swap)",
     "meld c 5♥ JK 7♥ 8♥: a wild inside a sequence (only at either end)",
     "meld c 9♠ 9♥ 9♠: a set with a repeated suit",
     "pozzetto 1 holds 10 cards instead of 11",
@@ -238,23 +265,28 @@ def test_english_is_the_message_itself_and_unknown_messages_stay() -> None:
             "meld k K♣ K♦ K♠ Q♠: neither a set nor a sequence",  # ALL-MELD-1
             "combinazione k K♣ K♦ K♠ Q♠: né un tris né una scala",
         ),
-        (
+        (  # ALL-MELD-1 (Scala 40)
             "meld a after the lay-off 7♥ 8♥ 9♥ JK: the joker stood for 8♥ and it now stands for 10♥; "
-            "a joker never moves once laid (the card it stands for takes its place only by a joker swap)",  # ALL-MELD-1 (Scala 40)
+            "a joker never moves once laid (the card it stands for takes its place only by a joker swap)",
             "combinazione a dopo l'attacco 7♥ 8♥ 9♥ JK: il jolly sostituiva 8♥ e ora sostituisce 10♥; "
-            "un jolly calato non si sposta mai (la carta che sostituisce prende il suo posto solo con lo scambio del jolly)",
+            "un jolly calato non si sposta mai (la carta che sostituisce prende il suo posto solo con lo "
+            "scambio del jolly)",
         ),
         (
             "Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds",  # BUR-TURN-1
-            "Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a quelle del compagno",
+            "Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a "
+            "quelle del compagno",
+        ),
+        (  # BUR-TURN-1, a team
+            "Dario laid off 6♥ on meld m4 of team 0 (Anna & Carla): lay-offs go only on one's own side's melds",
+            "Dario ha attaccato 6♥ alla combinazione m4 di coppia 0 (Anna & Carla): si attacca solo alle "
+            "proprie combinazioni o a quelle del compagno",
         ),
         (
-            "Dario laid off 6♥ on meld m4 of team 0 (Anna & Carla): lay-offs go only on one's own side's melds",  # BUR-TURN-1, a team
-            "Dario ha attaccato 6♥ alla combinazione m4 di coppia 0 (Anna & Carla): si attacca solo alle proprie combinazioni o a quelle del compagno",
-        ),
-        (
-            "hand 1: claimed 0 for Anna, computed -70 (difference +70); computed as melds +55, hand -25, no_pozzetto -100",  # ALL-SCORE-1
-            "smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: calate +55, carte in mano -25, senza pozzetto -100",
+            "hand 1: claimed 0 for Anna, computed -70 (difference +70); computed as melds +55, hand -25, "
+            "no_pozzetto -100",  # ALL-SCORE-1
+            "smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: calate +55, carte in "
+            "mano -25, senza pozzetto -100",
         ),
         (
             "final totals: claimed 2005 for Anna, computed 2050 (difference -45)",  # ALL-SCORE-1 at game_ended
@@ -269,20 +301,25 @@ def test_english_is_the_message_itself_and_unknown_messages_stay() -> None:
             "Bruno ha pescato una seconda volta nello stesso turno (dal tallone)",
         ),
         (
-            "Anna took pozzetto 1, but team 0 (Anna & Carla) already had its pozzetto and Anna still held 2 card(s) (J♣ Q♣)",  # BUR-POZZ-1
-            "Anna ha preso il pozzetto 1, ma coppia 0 (Anna & Carla) aveva già preso il suo pozzetto e Anna aveva ancora in mano 2 carte (J♣ Q♣)",
+            "Anna took pozzetto 1, but team 0 (Anna & Carla) already had its pozzetto and Anna still held 2 "
+            "card(s) (J♣ Q♣)",  # BUR-POZZ-1
+            "Anna ha preso il pozzetto 1, ma coppia 0 (Anna & Carla) aveva già preso il suo pozzetto e Anna "
+            "aveva ancora in mano 2 carte (J♣ Q♣)",
         ),
         (
             "Bruno took pozzetto 0, but Bruno still held 1 card(s) (Q♥)",  # BUR-POZZ-1, one card
             "Bruno ha preso il pozzetto 0, ma Bruno aveva ancora in mano una carta (Q♥)",
         ),
-        (
-            "Anna knocked with deadwood 12 (9♣ 3♦), above the knock card 10 (oklahoma: the first upcard K♦)",  # GIN-KNOCK-1
-            "Anna ha bussato con 12 punti morti (9♣ 3♦), oltre il valore di bussata 10 (oklahoma: la prima carta scoperta K♦)",
+        (  # GIN-KNOCK-1
+            "Anna knocked with deadwood 12 (9♣ 3♦), above the knock card 10 (oklahoma: the first upcard K♦)",
+            "Anna ha bussato con 12 punti morti (9♣ 3♦), oltre il valore di bussata 10 (oklahoma: la prima "
+            "carta scoperta K♦)",
         ),
         (
-            "Bruno drew from the stock past the wall: the discard at position 61 left two stock cards and ended the hand (0–0); later play does not count",  # GIN-WALL-1
-            "Bruno ha pescato dal tallone oltre il muro: lo scarto alla posizione 61 ha lasciato due carte nel tallone e ha chiuso la smazzata (0–0); "
+            "Bruno drew from the stock past the wall: the discard at position 61 left two stock cards and "
+            "ended the hand (0–0); later play does not count",  # GIN-WALL-1
+            "Bruno ha pescato dal tallone oltre il muro: lo scarto alla posizione 61 ha lasciato due carte nel "
+            "tallone e ha chiuso la smazzata (0–0); "
             "il gioco successivo non conta",
         ),
         (
@@ -294,8 +331,10 @@ def test_english_is_the_message_itself_and_unknown_messages_stay() -> None:
             "Bruno ha messo Q♠ al posto del JK nella combinazione b (Q♠Q♥JK), ma il jolly sostituisce Q♣ o Q♦",
         ),
         (
-            "Anna opened with 33 points: 7♦7♥7♠ = 21, 4♣4♦JK = 12; the opening needs 51 and the opening needs a clean sequence or set (no joker)",  # R51-OPEN-2
-            "Anna ha aperto con 33 punti: 7♦7♥7♠ = 21, 4♣4♦JK = 12; l'apertura richiede 51 punti e l'apertura richiede una scala o un tris puliti (senza jolly)",
+            "Anna opened with 33 points: 7♦7♥7♠ = 21, 4♣4♦JK = 12; the opening needs 51 and the opening needs "
+            "a clean sequence or set (no joker)",  # R51-OPEN-2
+            "Anna ha aperto con 33 punti: 7♦7♥7♠ = 21, 4♣4♦JK = 12; l'apertura richiede 51 punti e l'apertura "
+            "richiede una scala o un tris puliti (senza jolly)",
         ),
     ],
 )

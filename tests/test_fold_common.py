@@ -282,7 +282,8 @@ def test_REC_FORMAT_unknown_option_and_ruleset() -> None:
         "line": 1,
         "field": "options.jokers",
         "rule": "REC-FORMAT",
-        "message": "unknown option 'jokers' for ramino (known: ace_high, going_out, max_new_melds_per_turn, restock, rummy_doubles, target)",
+        "message": "unknown option 'jokers' for ramino (known: ace_high, going_out, max_new_melds_per_turn, restock, "
+        "rummy_doubles, target)",
     }
     assert (
         rejected(lines(game_started(ruleset="fibur")))["message"]

@@ -53,7 +53,8 @@ def test_partial_history_is_refused_unless_partial() -> None:
         convert_actions(history[:25])
     assert (
         str(info.value)
-        == "the history stops after 25 actions, before a draw: it is not a finished game (--partial converts what it holds)"
+        == "the history stops after 25 actions, before a draw: it is not a finished game (--partial converts what "
+        "it holds)"
     )
     events = convert_actions(history[:25], partial=True)
     assert [e.type for e in events] == [

@@ -467,7 +467,8 @@ def test_GIN_WALL_1_a_draw_of_the_last_two_cards_without_a_wall_discard() -> Non
             61,
             0,
             "GIN-WALL-1",
-            "Anna drew one of the last two stock cards, which are never drawn: the hand is a 0–0 draw and later play does not count",
+            "Anna drew one of the last two stock cards, which are never drawn: the hand is a 0–0 draw and "
+            "later play does not count",
         )
     ]
 
@@ -498,7 +499,8 @@ def test_GIN_WALL_1_openspiel_stock_draw_at_the_wall() -> None:
             1,
             "GIN-WALL-1",
             "Bruno drew from the stock past the wall: the discard at position 61 left two stock cards, "
-            "where only taking the upcard to knock, or passing, is allowed; the hand is a 0–0 draw and later play does not count",
+            "where only taking the upcard to knock, or passing, is allowed; the hand is a 0–0 draw and later "
+            "play does not count",
         )
     ]
     assert hand_scores(ev) == [(0, {}), (0, {})]

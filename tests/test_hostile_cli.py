@@ -105,7 +105,8 @@ def test_query_cannot_attach_install_or_unlock(cli: click.Group, store: str, tmp
     code, out = run(cli, "--db", store, "query", "--no-update", "SET enable_external_access = true")
     assert (code, out) == (
         2,
-        'Error: query failed: Invalid Input Error: Cannot change configuration option "enable_external_access" - the configuration has been locked\n',
+        'Error: query failed: Invalid Input Error: Cannot change configuration option "enable_external_access" '
+        "- the configuration has been locked\n",
     )
     code, out = run(cli, "--db", store, "query", "--no-update", "DROP TABLE games")
     assert code == 2 and "read-only mode" in out
@@ -197,7 +198,8 @@ def test_dot_game_ids_are_refused(game_id: str) -> None:
     with pytest.raises(RecordError) as err:
         read_record(lines(game_started(game_id=game_id)))
     assert str(err.value) == (
-        f"line 1: game_id: REC-FORMAT: `game_id` {game_id!r} is not a usable id: . and .. are path segments a browser resolves away"
+        f"line 1: game_id: REC-FORMAT: `game_id` {game_id!r} is not a usable id: . and .. are path segments a "
+        "browser resolves away"
     )
 
 

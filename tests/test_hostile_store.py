@@ -99,7 +99,8 @@ def test_tampered_row_is_skipped_by_the_analytics(tmp_path: Path) -> None:
     got = rummy("--db", "l.db", "analytics", "update", cwd=tmp_path)
     assert got.returncode == 0, got.stderr
     assert got.stdout.splitlines()[1:] == [
-        "analytics: game tamper-1 skipped: position 2: the stored event is str, not bytes: the row was changed outside rummy-ledger"
+        "analytics: game tamper-1 skipped: position 2: the stored event is str, not bytes: the row was changed "
+        "outside rummy-ledger"
     ]
     query = rummy(
         "--db",

@@ -130,12 +130,15 @@ def test_game_page_in_italian(client) -> None:
         "vista di: arbitro · Anna · Bruno · spettatore",
         "« prima ⇤ smazzata ◁ irregolarità ◀ precedente seguente ▶ irregolarità ▷ smazzata ⇥ ultima »",
         "Rapporto PDF posizione 7 / 18",
-        "smazzata 1 Bruno attacca 6♥ a [a] BUR-TURN-1 mani: per seme · come distribuite Bruno (posto 1) deve calare, attaccare o scartare",
+        "smazzata 1 Bruno attacca 6♥ a [a] BUR-TURN-1 mani: per seme · come distribuite Bruno (posto 1) deve "
+        "calare, attaccare o scartare",
         "tallone 62 carte",
         "pozzo (monte degli scarti) 9♣ 1 carta",
         "Calate di Anna [a] scala 3♥4♥5♥6♥ punti: 20 [k] non valida K♣K♦K♠Q♠ punti: 40non valida",
-        "irregolarità finora: 3 Anna: pozzetto non ancora preso Bruno: pozzetto non ancora preso",  # the variant's notes
-        "Mosse 0 inizia la partita bur-dispute: Burraco (fibur), Anna, Bruno 1 smazzata 1, mazziere Bruno; carta scoperta 9♣",
+        # the variant's notes
+        "irregolarità finora: 3 Anna: pozzetto non ancora preso Bruno: pozzetto non ancora preso",
+        "Mosse 0 inizia la partita bur-dispute: Burraco (fibur), Anna, Bruno 1 smazzata 1, mazziere Bruno; "
+        "carta scoperta 9♣",
         "2 Anna prende 9♣ dal pozzo",
         "7 Bruno attacca 6♥ a [a] annullata alla 11BUR-TURN-1",
         "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld",
@@ -182,7 +185,8 @@ def test_score_panel_in_italian(client) -> None:
     )
     assert end.startswith(
         "Punteggi foglio finale smazzata Anna Bruno 1 gioco bloccato -70 carte calate +55 carte in mano -25 "
-        "pozzetto non preso -100 dichiarato 0 ≠ -70 Σ -70 -235 (giocato -185) carte in mano -85 pozzetto non preso -100 "
+        "pozzetto non preso -100 dichiarato 0 ≠ -70 Σ -70 -235 (giocato -185) carte in mano -85 pozzetto non "
+        "preso -100 "
         "penalità -50 dichiarato -235 Σ -235 dopo le decisioni arbitrali -70 -235 come giocato -70 -185 vincitore: Anna"
     )
     # the board fragment the script swaps in keeps the language of its URL
@@ -239,8 +243,8 @@ def test_the_language_switch_keeps_the_page(client) -> None:
 def test_the_game_page_links_the_report_at_its_position(client) -> None:
     page = client.get("/games/bur-dispute?at=7").get_data(as_text=True)
     assert (
-        '<a id="report-link" class="report-link" href="/games/bur-dispute/report?at=7" data-report="/games/bur-dispute/report">Report</a>'
-        in page
+        '<a id="report-link" class="report-link" href="/games/bur-dispute/report?at=7" '
+        'data-report="/games/bur-dispute/report">Report</a>' in page
     )
     assert 'id="report-pdf-link" class="report-link" href="/games/bur-dispute/report.pdf?at=7"' in page
     it = client.get("/games/bur-dispute?at=7&lang=it").get_data(as_text=True)
@@ -254,7 +258,7 @@ def test_the_game_page_links_the_report_at_its_position(client) -> None:
 
 def test_the_report_reads_the_stored_seal_and_says_so(records_app, tmp_path: Path) -> None:
     from ledger.store.application import open_app
-    from replay_web.report import seal_of
+    from replay_web.report_data import seal_of
 
     db = str(tmp_path / "ledger.db")
     ledger = open_app(db)
@@ -267,8 +271,8 @@ def test_the_report_reads_the_stored_seal_and_says_so(records_app, tmp_path: Pat
     files = records_app(dispute_events()).test_client()
     text = text_of(files.get("/games/bur-dispute/report?lang=it").get_data(as_text=True))
     assert (
-        f"Sigillo del registro dopo la posizione 18: {short} (calcolato dagli eventi della registrazione: non letto da un archivio)"
-        in text
+        f"Sigillo del registro dopo la posizione 18: {short} (calcolato dagli eventi della registrazione: non "
+        "letto da un archivio)" in text
     )
 
 
@@ -309,8 +313,10 @@ def test_the_move_list_shows_the_time_per_move(client) -> None:
 def test_the_report_lists_the_longest_turns_in_both_languages(client) -> None:
     en = text_of(client.get("/games/bur-timed/report?finding=7&lang=en").get_data(as_text=True))
     assert (
-        "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07 "
-        "Each player's three longest turns: from the previous move to the player's last move of the turn (FIBur art. 15, time-outs)."
+        "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 "
+        "· 12–12: 1:07 "
+        "Each player's three longest turns: from the previous move to the player's last move of the turn "
+        "(FIBur art. 15, time-outs)."
     ) in en
     assert "7 Bruno lays off 6♥ on [a] +1:07 2026-11-29T21:07:49+01:00" in en
     it = text_of(client.get("/games/bur-timed/report?finding=7&lang=it").get_data(as_text=True))
@@ -347,14 +353,14 @@ def test_page_errors_and_the_spectators_placeholder_in_italian(client) -> None:
     page = text_of(live.get("/games/bur-dispute?lang=it").get_data(as_text=True))
     assert "vista di: spettatore (partita in corso: nessuna carta coperta, eventi in differita)" in page
     assert (
-        "BUR-TURN-1 (visibile all'arbitro, e a tutti a partita finita) Attacco su una combinazione della coppia avversaria."
-        in page
+        "BUR-TURN-1 (visibile all'arbitro, e a tutti a partita finita) Attacco su una combinazione della "
+        "coppia avversaria." in page
     )
     seat = live.get("/games/bur-dispute?pov=1&lang=it")
     assert seat.status_code == 403
     assert (
-        "la vista di un posto in una partita in corso richiede un token da arbitro; gli spettatori non vedono alcuna mano"
-        in text_of(seat.get_data(as_text=True))
+        "la vista di un posto in una partita in corso richiede un token da arbitro; gli spettatori non vedono "
+        "alcuna mano" in text_of(seat.get_data(as_text=True))
     )
 
 

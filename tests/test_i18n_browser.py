@@ -157,11 +157,13 @@ def test_print_layout_of_the_game_page(page, pdf_tools, tmp_path: Path) -> None:
         return [s.maxHeight, s.overflowY, m.scrollHeight <= m.clientHeight + 1, m.querySelectorAll('li').length]; }""")
     assert moves == ["none", "visible", True, 19]  # the whole move list, not a scroll box
     felt = page.evaluate(
-        "() => { const s = getComputedStyle(document.querySelector('.felt')); return [s.backgroundImage, s.backgroundColor]; }"
+        "() => { const s = getComputedStyle(document.querySelector('.felt')); return [s.backgroundImage, "
+        "s.backgroundColor]; }"
     )
     assert felt == ["none", "rgb(255, 255, 255)"]
     colours = page.evaluate("""() => ['.card.red', '.card.black', '.card.back'].map(q => {
-        const s = getComputedStyle(document.querySelector(q)); return [s.color, s.backgroundColor, s.backgroundImage]; })""")
+        const s = getComputedStyle(document.querySelector(q));
+        return [s.color, s.backgroundColor, s.backgroundImage]; })""")
     assert colours == [
         ["rgb(200, 16, 46)", "rgb(255, 255, 255)", "none"],
         ["rgb(0, 0, 0)", "rgb(255, 255, 255)", "none"],

@@ -225,7 +225,8 @@ def test_headers_link_to_their_sort_keeping_the_filters(client):
     [
         (
             "?sort=winner",
-            "sort=&#39;winner&#39;: one of game, variant, ruleset, players, date, tournament, table, hands, moves, findings, result",
+            "sort=&#39;winner&#39;: one of game, variant, ruleset, players, date, tournament, table, hands, "
+            "moves, findings, result",
         ),
         ("?sort=game&dir=up", "dir=&#39;up&#39;: asc or desc"),
     ],

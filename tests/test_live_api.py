@@ -279,7 +279,9 @@ def test_racing_processes_store_the_record_exactly_once(live: Live) -> None:
         wins = conflicts = 0
         p = 1
         while p < 13:
-            status, headers, body = call("POST", url + "/api/games/live-1/events", LINES[p], token=token, headers={"If-Match": '"%d"' % p})
+            status, headers, body = call(
+                "POST", url + "/api/games/live-1/events", LINES[p], token=token, headers={"If-Match": '"%d"' % p}
+            )
             if status == 201:
                 wins += 1; p += 1
             elif status == 409:
@@ -504,7 +506,7 @@ def test_games_list_shows_an_unfinished_game_as_the_reader_may_see_it(tmp_path: 
         for p in range(1, 8):
             assert live.append(p)[0] == 201  # RAM-DISC-1 at 6
 
-        def row(token: str | None) -> dict:  # type: ignore[type-arg]
+        def row(token: str | None, live: Live = live) -> dict:  # type: ignore[type-arg]
             (only,) = live.get("/api/games", token=token)[2]["games"]
             return {k: only[k] for k in ("events", "hands", "findings", "finished")}
 

@@ -19,7 +19,8 @@ def test_bench_live_runs_and_reports(capsys):
     out = capsys.readouterr().out
     assert status in (0, 1)
     assert re.search(
-        r"^1 sqlite: HTTP append one event: p50 [0-9.]+ ms, p99 [0-9.]+ ms \(inside the app p50 [0-9.]+ ms, p99 [0-9.]+ ms\) \| in-process p50",
+        r"^1 sqlite: HTTP append one event: p50 [0-9.]+ ms, p99 [0-9.]+ ms \(inside the app p50 [0-9.]+ ms, "
+        r"p99 [0-9.]+ ms\) \| in-process p50",
         out,
         re.M,
     )

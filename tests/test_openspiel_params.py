@@ -56,7 +56,8 @@ def test_game_line_parameters_become_record_options() -> None:
         ({"knock_card": 11}, "parameter knock_card=11 is outside OpenSpiel's range 0..10"),
         (
             {"jokers": 2},
-            "unknown gin_rummy parameter 'jokers' (known: gin_bonus, hand_size, knock_card, num_ranks, num_suits, oklahoma, undercut_bonus)",
+            "unknown gin_rummy parameter 'jokers' (known: gin_bonus, hand_size, knock_card, num_ranks, "
+            "num_suits, oklahoma, undercut_bonus)",
         ),
         ({"oklahoma": 1}, "parameter oklahoma must be true or false, not 1"),
     ],
@@ -68,7 +69,8 @@ def test_unrepresentable_parameters_are_refused_by_name(params, message) -> None
 
 
 def test_refused_before_any_action_is_read() -> None:
-    # with num_ranks=10 the action ids shift (40 cards, 40 = draw upcard): the parameter is named, not "54 is not a card id"
+    # with num_ranks=10 the action ids shift (40 cards, 40 = draw upcard): the parameter is named, not "54 is not a card
+    # id"
     history, params = parse_input(text("gin_rummy(num_ranks=10)", [0, 54]))
     with pytest.raises(ValueError) as info:
         convert_actions(history, params=params)
@@ -89,7 +91,8 @@ def test_cli_refuses_an_incomplete_history() -> None:
     result = run(["-"], "1 2 3\n")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
-        "rummy-ledger: error: import-openspiel -: the history stops after 3 actions, during the deal (the hands and the "
+        "rummy-ledger: error: import-openspiel -: the history stops after 3 actions, during the deal (the "
+        "hands and the "
         "upcard take 21 chance actions): it is not a finished game (--partial converts what it holds)\n"
     )
     # --partial cannot make a record of a deal that is not complete either

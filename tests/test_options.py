@@ -185,12 +185,14 @@ def test_a_record_s_options_give_the_typed_settings() -> None:
         (
             "burraco",
             {"jokers": 2},
-            "unknown option 'jokers' for burraco (known: closing_requires, duplicate_sets, hands, players, semi_clean, target)",
+            "unknown option 'jokers' for burraco (known: closing_requires, duplicate_sets, hands, players, "
+            "semi_clean, target)",
         ),
         (
             "scala40",
             {"chiusura": "double"},
-            "unknown option 'chiusura' for scala40 (known: elimination, forbid_discard_of_attachable, freed_joker_must_be_melded, opening_points, unopened_penalty)",
+            "unknown option 'chiusura' for scala40 (known: elimination, forbid_discard_of_attachable, "
+            "freed_joker_must_be_melded, opening_points, unopened_penalty)",
         ),
         ("ramino", {"restock": "burn"}, "option 'restock' cannot be 'burn' (allowed: shuffle, turn_over, end_hand)"),
         ("ramino51", {"hand_size": True}, "option 'hand_size' cannot be True (allowed: int)"),

@@ -15,6 +15,7 @@ import pytest
 from ledger.scoring import score_sheet
 from ledger.testing.records import discard, draw, extend, filled_deal, findings, meld, swap, take, went_out
 from ledger.testing.records import play as _play
+from tools.make_threshold_fixtures import r51_first_hand
 
 
 def hand_scores(state, hand: int = 1) -> list[tuple[int, int, dict]]:
@@ -105,7 +106,8 @@ def test_R51_OPEN_2_without_a_clean_meld() -> None:
             1,
             0,
             "R51-OPEN-2",
-            "Anna opened with 60 points: 10♥J♥JK = 30, K♠K♥JK = 30; the opening needs a clean sequence or set (no joker)",
+            "Anna opened with 60 points: 10♥J♥JK = 30, K♠K♥JK = 30; the opening needs a clean sequence or set "
+            "(no joker)",
         )
     ]
 
@@ -322,36 +324,7 @@ ANNA = "KS KH KC 6H 7H 8H 3D 4D 5D 6D 9D 9H 9S 10C"
 def test_score_cards_joker_doubles_unopened_100() -> None:
     # 3 players; Anna opens with exactly 51 and goes out in her next turn; Bruno
     # opened (59) and keeps A♣ K♦ 7♣ 2♠ 5♣ 4♠ JK JK; Carla never opens
-    events = [
-        filled_deal(
-            ANNA,
-            "9C QS QH QC 9S 10S JS AC KD 7C 2S JK JK 5C",
-            "2H 3H 4H 6D 7D 10H JC QD KC AD 8C 3C 4C 5S",
-            up="JH",
-            fill=False,
-        ),
-        draw(0, "QD"),
-        discard(0, "QD"),
-        draw(1, "4S"),
-        discard(1, "9C"),
-        draw(2, "8S"),
-        discard(2, "8S"),
-        draw(0, "AS"),
-        meld(0, "a", "KS KH KC"),
-        meld(0, "b", "6H 7H 8H"),
-        discard(0, "AS"),
-        draw(1, "KH"),
-        meld(1, "c", "QS QH QC"),
-        meld(1, "d", "9S 10S JS"),
-        discard(1, "KH"),
-        draw(2, "8H"),
-        discard(2, "8H"),
-        draw(0, "7D"),
-        meld(0, "e", "3D 4D 5D 6D 7D"),
-        meld(0, "f", "9D 9H 9S"),
-        discard(0, "10C"),
-        went_out(0),
-    ]
+    events = r51_first_hand()
     state = play(events, players=3)
     assert findings(state) == []
     # Bruno: A♣ 11 + K♦ 10 + 7 + 2 + 5 + 4 = 39, doubled once for his two jokers

@@ -19,7 +19,10 @@ from ledger.events import CardDrawn, GameStarted
 from ledger.record_files import find_record_files, read_record, write_record
 from ledger.records import encode_record, iter_events
 
-GAME = b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g1","variant":"ramino","players":[{"seat":0,"name":"Anna"},{"seat":1,"name":"Bruno"}]}\n'
+GAME = (
+    b'{"type":"game_started","format":"rummy-ledger/1","game_id":"g1","variant":"ramino","players":[{"seat":0,'
+    b'"name":"Anna"},{"seat":1,"name":"Bruno"}]}\n'
+)
 CARD = "(expected e.g. 10H, AS, JK)"
 
 

@@ -22,12 +22,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from click.testing import CliRunner
 
-from ledger.cli import cli
 from ledger.events import encode_event
 from ledger.record_files import read_record
-from replay_web.report import ReportError, build_report, render_html, rewound_by, seal_of
+from ledger.rulings import rewound_by
+from replay_web.report import render_html
+from replay_web.report_data import ReportError, build_report, seal_of
+from tests.conftest import NO_LOCALE
 from tests.webgames import small_game
 
 REPO = Path(__file__).resolve().parent.parent
@@ -175,11 +176,13 @@ def test_report_html_in_english() -> None:
         "Bruno lays off 6♥ on [a] BUR-TURN-1 rewound by the ruling at position 11",
         "stock 62 cards",
         "discard pile 9♣ (1 card, top last)",
-        "7 1 Bruno BUR-TURN-1 Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds open; rewound at 11 · in dispute",
+        "7 1 Bruno BUR-TURN-1 Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds "
+        "open; rewound at 11 · in dispute",
         "BUR-TURN-1 Lay-off onto a meld of the other side.",
         "10 referee: penalty −50 to Bruno (BUR-TURN-1) note: laid off on the opponents' meld — —",
         "total (adjudicated) -70 -235 total (as played) -70 -185 Winner: Anna",
-        "1 Anna 0 -70 +70 The claim is 70 points higher than the computed score. Computed as: melds +55, cards in hand −25, no pozzetto −100.",
+        "1 Anna 0 -70 +70 The claim is 70 points higher than the computed score. Computed as: melds +55, cards "
+        "in hand −25, no pozzetto −100.",
         "The referee",
         "Bruno (seat 1)",
     ):
@@ -202,8 +205,10 @@ def test_report_html_in_italian() -> None:
         "2 Anna prende 9♣ dal pozzo",
         "3 Anna cala 3♥ 4♥ 5♥ [a]",
         "Irregolarità rilevate (6)",
-        "BUR-TURN-1 Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni o a quelle del compagno",
-        "17 1 Anna ALL-SCORE-1 smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: calate +55, carte in mano -25, senza pozzetto -100",
+        "BUR-TURN-1 Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie "
+        "combinazioni o a quelle del compagno",
+        "17 1 Anna ALL-SCORE-1 smazzata 1: dichiarati 0 per Anna, calcolati -70 (differenza +70); calcolo: "
+        "calate +55, carte in mano -25, senza pozzetto -100",
         "BUR-TURN-1 Attacco su una combinazione della coppia avversaria.",
         "aperta; annullata alla 11 · contestata",
         "Decisioni arbitrali (2)",
@@ -213,7 +218,8 @@ def test_report_html_in_italian() -> None:
         "1 gioco bloccato -70 carte calate +55, carte in mano −25, pozzetto non preso −100 dichiarato 0",
         "totale (dopo le decisioni arbitrali) -70 -235 totale (come giocato) -70 -185 Vincitore: Anna",
         "1 Anna 0 -70 +70 Il punteggio dichiarato supera di 70 punti quello calcolato.",
-        "Il punteggio dichiarato coincide con quello calcolato. Comprende le decisioni dell'arbitro: penalità −50 alla posizione 10 (BUR-TURN-1).",
+        "Il punteggio dichiarato coincide con quello calcolato. Comprende le decisioni dell'arbitro: penalità "
+        "−50 alla posizione 10 (BUR-TURN-1).",
         "Firme L'arbitro",
         "Bruno (posto 1)",
     ):
@@ -310,23 +316,8 @@ def test_route_unknown_game_is_404(client) -> None:
 
 
 @pytest.fixture
-def run(tmp_path: Path):
-    runner = CliRunner(
-        env={
-            "RUMMY_LEDGER_DB": None,
-            "PERSISTENCE_MODULE": None,
-            "LANG": "C.UTF-8",
-            "LANGUAGE": None,
-            "LC_ALL": None,
-            "LC_MESSAGES": None,
-        }
-    )
-    db = str(tmp_path / "ledger.db")
-
-    def invoke(*args: str, env: dict[str, str] | None = None):
-        return runner.invoke(cli, ["--db", db, *args], env=env)
-
-    return invoke
+def run(cli_invoker, tmp_path: Path):
+    return cli_invoker(tmp_path / "ledger.db", NO_LOCALE, catch_exceptions=True)
 
 
 def test_cli_html_report_of_a_stored_game(run, tmp_path: Path) -> None:
@@ -480,8 +471,8 @@ def test_longest_turns_when_events_carry_times() -> None:
         ("Bruno", [(6, 9, "3:28"), (12, 12, "1:07")]),  # 21:05:35 -> 21:09:03, 21:11:17 -> 21:12:24
     ]
     assert (
-        "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 · 12–12: 1:07"
-        in text_of(render_html(r))
+        "Longest turns player turns (positions, minutes:seconds) Anna 2–5: 4:28 · 13–16: 4:28 Bruno 6–9: 3:28 "
+        "· 12–12: 1:07" in text_of(render_html(r))
     )
     assert "Turni più lunghi" in text_of(render_html(build_report(timed, lang="it")))
     assert build_report(events)["tempo"] == []

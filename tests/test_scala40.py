@@ -14,7 +14,7 @@ import pytest
 from ledger.scoring import score_sheet
 from ledger.testing.records import discard, draw, extend, filled_deal, findings, meld, play, swap, take, went_out
 from ledger.variants.threshold import meld_points, opening_summary
-from tools.make_threshold_fixtures import three_player_hand
+from tools.make_threshold_fixtures import swap_table, three_player_hand
 
 
 def hand_scores(state, hand: int = 1) -> list[tuple[int, int, dict]]:
@@ -365,20 +365,6 @@ def test_S40_invalid_meld_is_ALL_MELD_1_and_counts_nothing_toward_the_opening() 
 
 
 # --- S40-SWAP-1 / S40-SWAP-2 -------------------------------------------------------------
-
-
-def swap_table(bruno: str = "JS JH JD 4C 5C 6C 8H 8D QD 10D 10S KH") -> list[dict]:
-    """Anna opens with 7♥JK9♥ (24) and Q♠Q♥JK (30); Bruno opens (45) at positions 7–8."""
-    return [
-        filled_deal("7H JK 9H QS QH JK KD", bruno),
-        draw(0, "2S"),
-        meld(0, "a", "7H JK 9H"),
-        meld(0, "b", "QS QH JK"),
-        discard(0, "KD"),
-        draw(1, "3D"),
-        meld(1, "c", "JS JH JD"),
-        meld(1, "d", "4C 5C 6C"),
-    ]
 
 
 def test_S40_SWAP_1_legal_swap_in_a_sequence_and_in_a_set() -> None:

@@ -12,7 +12,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner, Result
 
 from ledger import checkpoint as cp
@@ -29,16 +28,6 @@ def readme_script() -> str:
     m = re.search(r"<!-- seal-script[^>]*-->\n```python\n(.*?)```\n", text, re.S)
     assert m, "README.md has no seal-script block"
     return m.group(1)
-
-
-@pytest.fixture
-def run(tmp_path: Path) -> Callable[..., Result]:
-    runner = CliRunner(env={"RUMMY_LEDGER_DB": None, "PERSISTENCE_MODULE": None})
-
-    def invoke(*args: str) -> Result:
-        return runner.invoke(cli, ["--db", str(tmp_path / "s.db"), *args], catch_exceptions=False)
-
-    return invoke
 
 
 def test_readme_script_is_ten_lines_of_hashlib() -> None:
@@ -85,7 +74,8 @@ def test_keygen_files_and_mode(run: Callable[..., Result], tmp_path: Path) -> No
     kid = cp.key_id(cp.load_public_key(tmp_path / "club.key.pub"))
     assert (
         result.stdout
-        == f"wrote private key {tmp_path / 'club.key'} (mode 0600) and public key {tmp_path / 'club.key.pub'}; key id {kid}\n"
+        == f"wrote private key {tmp_path / 'club.key'} (mode 0600) and public key {tmp_path / 'club.key.pub'}; "
+        f"key id {kid}\n"
     )
     assert stat.S_IMODE(os.stat(tmp_path / "club.key").st_mode) == 0o600
     again = run("keygen", str(tmp_path / "club.key"))
@@ -126,7 +116,8 @@ def test_prove_and_verify_a_proof_without_the_store(run: Callable[..., Result], 
     short = _seal.short_form(entries[0].seal)
     assert (ok.exit_code, ok.stdout) == (
         0,
-        f"{proof}: bur-dispute (19 events, seal {short}) is in the checkpoint; signed by key {cp.key_id(key.public_key())}; {DISPUTE} has that seal\n",
+        f"{proof}: bur-dispute (19 events, seal {short}) is in the checkpoint; signed by key "
+        f"{cp.key_id(key.public_key())}; {DISPUTE} has that seal\n",
     )
     assert not (tmp_path / "never").exists()  # no store was opened
     doc = json.loads(proof.read_text())
@@ -135,7 +126,8 @@ def test_prove_and_verify_a_proof_without_the_store(run: Callable[..., Result], 
     bad = run("verify", "--proof", str(proof))
     assert bad.exit_code == 1
     assert bad.stderr.startswith(
-        f"{proof}: proof does not verify: the audit path does not lead from game 'bur-dispute' (length 18, seal {short}) to the root"
+        f"{proof}: proof does not verify: the audit path does not lead from game 'bur-dispute' (length 18, "
+        f"seal {short}) to the root"
     )
 
 
@@ -146,5 +138,6 @@ def test_verify_option_combinations_are_usage_errors(run: Callable[..., Result],
     result = run("verify", "--proof", str(tmp_path / "x.json"))
     assert (result.exit_code, result.stderr) == (
         1,
-        f"{tmp_path / 'x.json'}: proof does not verify: {tmp_path / 'x.json'}: not a rummy-ledger-proof/1 file (format field)\n",
+        f"{tmp_path / 'x.json'}: proof does not verify: {tmp_path / 'x.json'}: not a rummy-ledger-proof/1 file "
+        "(format field)\n",
     )

@@ -192,7 +192,8 @@ def test_an_event_appended_directly_in_the_database(store) -> None:  # noqa: ANN
         raw.state("g1", 14),
     )
     assert _broken(run("verify", "g1")) == [
-        "g1: position 16: no stored seal: the event was not appended through rummy-ledger (written into the database directly?)"
+        "g1: position 16: no stored seal: the event was not appended through rummy-ledger (written into the "
+        "database directly?)"
     ]
 
 
@@ -259,7 +260,8 @@ def test_a_row_stored_as_text_instead_of_bytes(store) -> None:  # noqa: ANN001
         expected = "g1: position 2: event bytes: stored as str, not bytes"
     else:  # bytea holds bytes only: the text form of the bytes ('\\x7b22...') stored instead
         raw.run(
-            "UPDATE {events} SET state = convert_to('\\x' || encode(state, 'hex'), 'UTF8') WHERE originator_id = ? AND originator_version = ?",
+            "UPDATE {events} SET state = convert_to('\\x' || encode(state, 'hex'), 'UTF8') WHERE originator_id "
+            "= ? AND originator_version = ?",
             raw.oid("g1"),
             3,
         )
@@ -297,7 +299,8 @@ def test_several_broken_games_one_line_each(store) -> None:  # noqa: ANN001
     lines = {line.split(":", 1)[0]: line for line in _broken(result)}
     assert (
         lines["bur-dispute"]
-        == "bur-dispute: position 0: no stored seal: the event was not appended through rummy-ledger (written into the database directly?)"
+        == "bur-dispute: position 0: no stored seal: the event was not appended through rummy-ledger (written "
+        "into the database directly?)"
     )
     assert lines["g1"].startswith("g1: position 1: event bytes differ from those sealed")
     order = sorted(["g1", "bur-dispute"], key=lambda g: game_uuid(g).hex)
@@ -480,7 +483,8 @@ def test_a_store_from_before_the_chain_is_sealed_once(
     assert again.backfilled == (2, 32)
     assert (
         capsys.readouterr().err
-        == "rummy-ledger: sealed 32 events of 2 games stored before the seal chain (once; rummy-ledger verify checks them)\n"
+        == "rummy-ledger: sealed 32 events of 2 games stored before the seal chain (once; rummy-ledger verify "
+        "checks them)\n"
     )
     for game in ("old-1", "old-2"):
         lines = again.export_record(game).splitlines()
@@ -515,10 +519,12 @@ def test_the_journal_table_of_the_append_path_gets_its_column(
     app.close()
     raw.run("DROP TABLE {journal}")
     raw.run(
-        "CREATE TABLE rummy_journal (originator_id TEXT NOT NULL, position INTEGER NOT NULL, appended_by TEXT NOT NULL, "
+        "CREATE TABLE rummy_journal (originator_id TEXT NOT NULL, position INTEGER NOT NULL, appended_by TEXT "
+        "NOT NULL, "
         "received_at TEXT NOT NULL, seal TEXT, PRIMARY KEY (originator_id, position))"
         if raw.sqlite
-        else "CREATE TABLE rummy_journal (originator_id uuid NOT NULL, position integer NOT NULL, appended_by text NOT NULL, "
+        else "CREATE TABLE rummy_journal (originator_id uuid NOT NULL, position integer NOT NULL, appended_by text "
+        "NOT NULL, "
         "received_at text NOT NULL, seal text, PRIMARY KEY (originator_id, position))"
     )
     raw.run("DELETE FROM rummy_seal_state")

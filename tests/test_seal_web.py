@@ -20,7 +20,8 @@ DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
 
 def _seal_at(html: str) -> str:
     m = re.search(
-        r'<span class="seal" title="seal after position (\d+): ([0-9a-f]{64})">seal <code>([0-9a-f-]{19})</code></span>',
+        r'<span class="seal" title="seal after position (\d+): ([0-9a-f]{64})">seal '
+        r"<code>([0-9a-f-]{19})</code></span>",
         html,
     )
     assert m, "no seal on the board"

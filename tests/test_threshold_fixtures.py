@@ -21,7 +21,8 @@ HAND_POINTS = {
     "scala40/openings_at_and_under_40.jsonl": ([[0, 0]], [0, 0], None, ["S40-OPEN-1"]),
     "scala40/jolly_swap.jsonl": ([[0, 0]], [0, 0], None, ["S40-SWAP-1", "S40-PILE-2"]),
     "scala40/stock_restock.jsonl": ([[0] * 6], [0] * 6, None, []),
-    # hand 1: Bruno 39 doubled by his jokers, Carla unopened 100; hand 2: 200 each (nobody melded before Anna went out at once)
+    # hand 1: Bruno 39 doubled by his jokers, Carla unopened 100; hand 2: 200 each (nobody melded before Anna went out
+    # at once)
     "ramino51/elimination.jsonl": ([[0, 78, 100], [0, 200, 200]], [0, 278, 300], 0, []),
     "ramino51/violations.jsonl": ([[0, 0]], [0, 0], None, ["R51-PILE-1", "R51-OPEN-1", "R51-MELD-1", "R51-SWAP-1"]),
 }

@@ -134,8 +134,8 @@ def test_game_page_at_a_position_shows_the_table(client):
     assert "Anna (seat 0) to meld, lay off or discard" in page
     # suits coloured: red hearts, black spades
     assert (
-        '<span class="card red " data-card="3H" title="3 of hearts"><span class="rank">3</span><span class="suit">♥</span></span>'
-        in page
+        '<span class="card red " data-card="3H" title="3 of hearts"><span class="rank">3</span><span '
+        'class="suit">♥</span></span>' in page
     )
     assert '<span class="card black " data-card="9S" title="9 of spades">' in page
 
@@ -147,8 +147,8 @@ def test_game_page_move_list_marks_position_and_violations(client):
     violations = re.findall(r'<li id="move-(\d+)"[^>]*class="move[^"]*violation', page)
     assert violations == ["6", "12", "15"]
     assert (
-        'Anna melds 9<span class="suit-black">♣</span> 9<span class="suit-red">♦</span> 9<span class="suit-black">♠</span> [b]'
-        in page
+        'Anna melds 9<span class="suit-black">♣</span> 9<span class="suit-red">♦</span> 9<span '
+        'class="suit-black">♠</span> [b]' in page
     )
     assert 'Bruno takes K<span class="suit-red">♦</span> from the discard pile' in page
     assert "note: referee: checked the discard" in page

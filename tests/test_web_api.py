@@ -150,7 +150,8 @@ def test_api_score_is_the_score_json(client):
         (
             "/api/nothing",
             404,
-            "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.",
+            "The requested URL was not found on the server. If you entered the URL manually please check your "
+            "spelling and try again.",
         ),
     ],
 )

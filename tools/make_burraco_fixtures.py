@@ -21,7 +21,9 @@ from ledger.testing.records import (
     game_ended,
     hand_ended,
     meld,
+    penalty,
     pozzetto,
+    restored,
     stacked_deal,
     take,
 )
@@ -300,17 +302,9 @@ def dispute() -> list[dict]:
     ev += [take(0, ["9C"]), meld(0, "a", ["3H", "4H", "5H"]), meld(0, "k", ["KC", "KD", "KS", "QS"]), discard(0, "9C")]
     # 7: BUR-TURN-1 (lay-off on Anna's meld); 8: ALL-TURN-2 (a second draw)
     ev += [draw(1, "6H"), extend(1, "a", ["6H"]), draw(1, "10S"), discard(1, "10S")]
-    ev.append(
-        {
-            "type": "penalty_assessed",
-            "seat": 1,
-            "points": -50,
-            "rule": "BUR-TURN-1",
-            "note": "laid off on the opponents' meld",
-        }
-    )
+    ev.append(penalty(1, -50, "BUR-TURN-1", note="laid off on the opponents' meld"))
     # 11: back to just after Bruno's draw (position 6); the lay-off, the second draw and its discard no longer count
-    ev.append({"type": "position_restored", "target": 6, "reason": "lay-off on the other side and second draw undone"})
+    ev.append(restored(6, "lay-off on the other side and second draw undone"))
     ev += [discard(1, "6H")]
     # 15: ALL-TURN-1 (Anna draws again when it is Bruno's turn)
     ev += [draw(0, "10S"), discard(0, "10S"), draw(0, "QC"), discard(0, "QC")]

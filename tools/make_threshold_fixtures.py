@@ -107,14 +107,10 @@ def s40_openings() -> list[dict]:
     ]
 
 
-def s40_jolly_swap() -> list[dict]:
-    """Anna opens 7♥JK9♥ 24 + Q♠Q♥JK 30; Bruno opens J♠J♥J♦ 30 + 4♣5♣6♣ 15,
-    swaps 8♥ for the joker of 7♥JK9♥ (legal) and Q♠ for the joker of Q♠Q♥JK
-    (wrong: it stands for Q♣ or Q♦, S40-SWAP-1) and keeps both jokers (legal:
-    ``freed_joker_must_be_melded`` is off). Anna takes Bruno's K♥ and does not
-    meld it: S40-PILE-2. Stalled: 0 each."""
+def swap_table(bruno: str = "JS JH JD 4C 5C 6C 8H 8D QD 10D 10S KH") -> list[dict]:
+    """Anna opens with 7♥JK9♥ (24) and Q♠Q♥JK (30); Bruno opens (45) at positions 7–8."""
     return [
-        filled_deal("7H JK 9H QS QH JK KD", "JS JH JD 4C 5C 6C 8H QS KH"),
+        filled_deal("7H JK 9H QS QH JK KD", bruno),
         draw(0, "2S"),
         meld(0, "a", "7H JK 9H"),
         meld(0, "b", "QS QH JK"),
@@ -122,6 +118,17 @@ def s40_jolly_swap() -> list[dict]:
         draw(1, "3D"),
         meld(1, "c", "JS JH JD"),
         meld(1, "d", "4C 5C 6C"),
+    ]
+
+
+def s40_jolly_swap() -> list[dict]:
+    """Anna opens 7♥JK9♥ 24 + Q♠Q♥JK 30; Bruno opens J♠J♥J♦ 30 + 4♣5♣6♣ 15,
+    swaps 8♥ for the joker of 7♥JK9♥ (legal) and Q♠ for the joker of Q♠Q♥JK
+    (wrong: it stands for Q♣ or Q♦, S40-SWAP-1) and keeps both jokers (legal:
+    ``freed_joker_must_be_melded`` is off). Anna takes Bruno's K♥ and does not
+    meld it: S40-PILE-2. Stalled: 0 each."""
+    return [
+        *swap_table("JS JH JD 4C 5C 6C 8H QS KH"),
         swap(1, "a", "8H"),
         swap(1, "b", "QS"),
         discard(1, "KH"),
@@ -161,13 +168,9 @@ def s40_restock(seed: int = 40) -> list[dict]:
 ANNA51 = "KS KH KC 6H 7H 8H 3D 4D 5D 6D 9D 9H 9S 10C"
 
 
-def r51_elimination() -> list[dict]:
-    """3 players, elimination 101.
-    Hand 1: Anna opens with exactly 51 (K♠K♥K♣ 30 + 6♥7♥8♥ 21) and goes out;
-    Bruno opened (59) and keeps A♣ K♦ 7♣ 2♠ 5♣ 4♠ = 39 with two jokers:
-    doubled once, 78; Carla never opened: 100. Nobody is out yet.
-    Hand 2: Anna deals, Bruno and Carla never meld; Anna goes out all at once
-    in her second turn: 200 each. Bruno 278, Carla 300: both out, Anna wins."""
+def r51_first_hand(claimed: list[dict] | None = None) -> list[dict]:
+    """3 players: Anna opens with exactly 51 (K♠K♥K♣ 30 + 6♥7♥8♥ 21) and goes out in her
+    next turn; Bruno opened (59) and keeps A♣ K♦ 7♣ 2♠ 5♣ 4♠ JK JK; Carla never opens."""
     return [
         filled_deal(
             ANNA51,
@@ -196,7 +199,19 @@ def r51_elimination() -> list[dict]:
         meld(0, "e", "3D 4D 5D 6D 7D"),
         meld(0, "f", "9D 9H 9S"),
         discard(0, "10C"),
-        went_out(0, claims(0, 78, 100)),
+        went_out(0, claimed),
+    ]
+
+
+def r51_elimination() -> list[dict]:
+    """3 players, elimination 101.
+    Hand 1: Anna opens with exactly 51 (K♠K♥K♣ 30 + 6♥7♥8♥ 21) and goes out;
+    Bruno opened (59) and keeps A♣ K♦ 7♣ 2♠ 5♣ 4♠ = 39 with two jokers:
+    doubled once, 78; Carla never opened: 100. Nobody is out yet.
+    Hand 2: Anna deals, Bruno and Carla never meld; Anna goes out all at once
+    in her second turn: 200 each. Bruno 278, Carla 300: both out, Anna wins."""
+    return [
+        *r51_first_hand(claims(0, 78, 100)),
         filled_deal(ANNA51, "2C", "3C", dealer=0, hand=2, up="JH"),
         draw(1, "5S"),
         discard(1, "2C"),

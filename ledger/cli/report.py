@@ -87,7 +87,8 @@ def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, 
     against computed), the seal and lines for the signatures."""
     if output.suffix.lower() not in (".pdf", ".html", ".htm"):
         raise click.BadParameter(f"{output}: the report is written as .pdf or .html", param_hint="-o")
-    from replay_web.report import ReportError, build_report, render_html
+    from replay_web.report import render_html
+    from replay_web.report_data import ReportError, build_report
 
     language = lang or getattr(state, "lang", None) or env_lang()
     game_id, events = load(state, game)

@@ -192,14 +192,23 @@ class GameAppends(GameReads):
         self._remember(game_id, state)
 
     def _rows_for(
-        self, oid: UUID, first: int, events: Sequence[Event], appended_by: str
+        self,
+        oid: UUID,
+        first: int,
+        events: Sequence[Event],
+        appended_by: str,
+        received: str | None = None,
+        previous: tuple[bytes | None, bytes | None] | None = None,
     ) -> tuple[list[GameEvent], list[JournalRow]]:
         """The domain events and journal rows (with seals) that store ``events`` at
         positions ``first``… (one path for appends, imports and bulk imports:
-        the same bytes, authors and seals whichever way a game is stored)."""
-        received = received_now()
+        the same bytes, authors and seals whichever way a game is stored).
+        ``received`` is the journal's time (default: now); ``previous`` the
+        seals of position ``first - 1`` when not stored yet
+        (:func:`~ledger.store.sealing.seal_batch`)."""
+        received = received or received_now()
         lines = [encode_event(e) for e in events]
-        seals, link = seal_batch(self, oid, first, lines, appended_by, received)
+        seals, link = seal_batch(self, oid, first, lines, appended_by, received, previous)
         journal = [
             JournalRow(position=first + i, appended_by=appended_by, received_at=received, seal=seal)
             for i, seal in enumerate(seals)

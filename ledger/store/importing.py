@@ -26,6 +26,7 @@ from ledger.state import TableState
 from ledger.store.append import GameAppends
 from ledger.store.journal import JournalRow, os_user
 from ledger.store.persistence import GameEvent, game_uuid
+from ledger.store.streamed import STREAM_MIN_BYTES, import_streamed, streams
 
 #: events per transaction of a batched folder import (:meth:`GameImports.import_records`)
 BULK_BATCH_EVENTS = 20_000
@@ -147,6 +148,7 @@ class GameImports(GameAppends):
         strict: bool = False,
         appended_by: str | None = None,
         batch_events: int = BULK_BATCH_EVENTS,
+        stream_bytes: int = STREAM_MIN_BYTES,
     ) -> Iterator[tuple[Record | str | os.PathLike[str], ImportResult | Exception]]:
         """Import many record files (a folder import), storing new games in
         batches: one transaction for up to ``batch_events`` events of several
@@ -176,12 +178,22 @@ class GameImports(GameAppends):
           of its games meanwhile), nothing of it is stored and its files are
           imported one by one instead.
 
-        Memory: at most one batch of records (``batch_events`` events) is held.
+        A file of ``stream_bytes`` bytes or more is imported as it is read
+        (:func:`ledger.store.streamed.import_streamed`: in chunks, in one
+        transaction of its own, with the same outcome), after the batch
+        before it is stored.
+
+        Memory: at most one batch of records (``batch_events`` events), or one
+        chunk of a long file, is held.
         """
         by = appended_by or f"import:{os_user()}"
         batch = _Batch()
         try:
             for source in sources:
+                if not isinstance(source, Record) and _size(source) >= stream_bytes and streams(self.recorder):
+                    yield from self._flush(batch.take(), by)
+                    yield source, self._streamed(source, strict, by)
+                    continue
                 yield from self._batched(source, batch, strict, by, batch_events)
             yield from self._flush(batch.take(), by)
         except GeneratorExit:
@@ -212,6 +224,13 @@ class GameImports(GameAppends):
         batch.size += len(record.events)
         if batch.size >= batch_events:
             yield from self._flush(batch.take(), by)
+
+    def _streamed(self, path: str | os.PathLike[str], strict: bool, by: str) -> ImportResult | Exception:
+        try:
+            result: ImportResult = import_streamed(self, path, strict=strict, by=by)
+        except (RecordError, RuleViolationError, GameConflictError, OSError) as exc:
+            return exc
+        return result
 
     def _one(self, record: Record, final: TableState, game_id: str, by: str) -> ImportResult | Exception:
         try:
@@ -246,6 +265,14 @@ class GameImports(GameAppends):
             else:
                 assert p.record is not None and p.final is not None
                 yield p.source, self._one(p.record, p.final, p.final.game_id, by)
+
+
+def _size(path: str | os.PathLike[str]) -> int:
+    """The size of the file at ``path`` in bytes (-1 when it cannot be read: the whole read then says why)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return -1
 
 
 class _Pending(msgspec.Struct, frozen=True):

@@ -32,9 +32,10 @@ JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:0
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -116,8 +117,33 @@ def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalRow] | 
     return rows
 
 
+#: what :meth:`JournalRecorder.insert_chunks` yields: insert one chunk of stored events and their journal rows
+InsertChunk = Callable[[Sequence[StoredEvent], Sequence[JournalRow]], object]
+
+
 class JournalRecorder:
     """What :class:`~ledger.store.application.LedgerApp` asks of its recorder."""
+
+    @contextlib.contextmanager
+    def insert_chunks(self) -> Iterator[InsertChunk]:
+        """One transaction for many inserts (a long record file imported as
+        it is read, :mod:`ledger.store.streamed`): yields ``insert(stored_events,
+        journal)``, to call once per chunk; everything is committed when the
+        block ends, nothing when it raises. This default (the in-memory store)
+        keeps the chunks and inserts them at the end; the SQL recorders send
+        each chunk at once inside an open transaction, so that only one chunk
+        is held. A taken position raises ``IntegrityError`` (from a chunk's
+        insert, or at the end)."""
+        events: list[StoredEvent] = []
+        journal: list[JournalRow] = []
+
+        def insert(stored_events: Sequence[StoredEvent], entries: Sequence[JournalRow]) -> None:
+            events.extend(stored_events)
+            journal.extend(entries)
+
+        yield insert
+        if events:
+            self.insert_events(events, journal=journal)  # type: ignore[attr-defined]  # a mixin of eventsourcing's recorders, which have it
 
     def select_journal(
         self, originator_id: UUID, after: int = -1
@@ -220,6 +246,14 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             )
         return returning
 
+    @contextlib.contextmanager
+    def insert_chunks(self) -> Iterator[InsertChunk]:
+        """One write transaction (``BEGIN`` … ``COMMIT``, rolled back when the
+        block raises); each chunk goes in as a bulk insert (one
+        ``executemany`` for the events, one for the journal rows)."""
+        with self.datastore.transaction(commit=True) as c:
+            yield lambda stored_events, journal: self._insert_events(c, stored_events, journal=journal, bulk=True)
+
     def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
         with self.datastore.transaction(commit=False) as c:
             c.execute(
@@ -296,6 +330,15 @@ if PostgresApplicationRecorder is not None:
                 # another cursor: the library reads the events' RETURNING rows from ``curs``
                 with curs.connection.cursor() as journal_curs:
                     journal_curs.executemany(self.insert_journal_statement, rows)
+
+        @contextlib.contextmanager
+        def insert_chunks(self) -> Iterator[InsertChunk]:
+            """One transaction on one connection (rolled back when the block
+            raises); each chunk is the library's ``INSERT … unnest`` (with its
+            table lock and ``NOTIFY``, which PostgreSQL sends at the commit)
+            plus the journal rows."""
+            with self.datastore.transaction(commit=True) as curs:
+                yield lambda stored_events, journal: self._insert_stored_events(curs, stored_events, journal=journal)
 
         def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
             with self.datastore.get_connection() as conn, conn.cursor() as curs:

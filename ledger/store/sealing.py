@@ -31,17 +31,30 @@ from ledger.store.seal_sql import is_sql, tables
 Sealed = tuple[Sequence[bytes | None], bytes | None]
 
 
-def seal_batch(app: Any, oid: UUID, first: int, lines: Sequence[bytes], appended_by: str, received_at: str) -> Sealed:
+def seal_batch(
+    app: Any,
+    oid: UUID,
+    first: int,
+    lines: Sequence[bytes],
+    appended_by: str,
+    received_at: str,
+    previous: tuple[bytes | None, bytes | None] | None = None,
+) -> Sealed:
     """The seals of the events about to be stored at positions ``first``…
     of game ``oid`` by one append call (canonical ``lines`` in order, one
     author and receive time), and the call's journal link, continuing from
     the previous event's *stored* seal and journal link (the append path,
-    before its transaction). Raises :class:`SealError` when the previous
-    event has no stored seal or is not the end of an append call (an event
-    written into the database directly, or a truncated call: ``verify``
-    names it)."""
-    prev_seal = prev_journal = None
-    if first:
+    before its transaction), or from ``previous`` (the seal and journal link
+    of position ``first - 1``) when the caller holds them (a streamed
+    import's previous chunk, not committed yet: each chunk is a call of its
+    own). Raises :class:`SealError` when the previous event has no stored
+    seal or is not the end of an append call (an event written into the
+    database directly, or a truncated call: ``verify`` names it)."""
+    prev_seal: bytes | None = None
+    prev_journal: bytes | None = None
+    if first and previous is not None:
+        prev_seal, prev_journal = previous
+    elif first:
         rows: list[tuple[Any, ...]]
         if is_sql(app.recorder):
             t = tables(app)

@@ -198,6 +198,20 @@ def knocked(seat: int, card: str, melds: list[dict[str, Any]], deadwood: Cards) 
     return {"type": "knocked", "seat": seat, "discard": card, "melds": melds, "deadwood": card_list(deadwood)}
 
 
+def penalty(seat: int | None, points: int, rule: str, **fields: Any) -> EventDict:
+    """``penalty_assessed``: the referee's ``points`` to ``seat`` citing ``rule`` (with
+    ``note``, ``finding``, ``team`` ... as ``fields``)."""
+    event: EventDict = {"type": "penalty_assessed"}
+    if seat is not None:
+        event["seat"] = seat
+    return event | {"points": points, "rule": rule, **fields}
+
+
+def restored(target: int, reason: str) -> EventDict:
+    """``position_restored``: the referee puts the table back to position ``target``."""
+    return {"type": "position_restored", "target": target, "reason": reason}
+
+
 def claims(*points: int) -> list[dict[str, int]]:
     """Claimed scores, seat by seat: ``claims(0, 68)`` -> ``[{"seat": 0, "points": 0}, ...]``."""
     return [{"seat": s, "points": p} for s, p in enumerate(points)]

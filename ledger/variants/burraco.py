@@ -139,7 +139,8 @@ class BurracoRules(BurracoPozzetti):
         """The base's dispatch; after the discard that ended a ``fibur`` hand
         at the stock's end, play is BUR-STOCK-1 (once) and does not count
         (see the module docstring). Rejections (``REC-…``) still apply."""
-        end = self.ex(state).stock_end
+        x = state.extra  # self.ex(state), written out: read at every event
+        end = x.stock_end if isinstance(x, BurracoExtra) else None
         if end is None or event.type not in PLAY_EVENTS or state.phase not in ("draw", "play"):
             return super().apply(state, event)
         new = super().apply(state, event)
@@ -286,7 +287,13 @@ class BurracoRules(BurracoPozzetti):
         """BUR-POZZ-2: the seat that took a pozzetto with its discard plays
         before its next turn. Flagged instead of ALL-TURN-1; the play is
         applied and the turn stays with the seat due."""
-        if self.ex(state).early_seat != e.seat or state.turn == e.seat or state.phase not in ("draw", "play"):
+        x = state.extra  # self.ex(state), written out: read at every play
+        if (
+            not isinstance(x, BurracoExtra)
+            or x.early_seat != e.seat
+            or state.turn == e.seat
+            or state.phase not in ("draw", "play")
+        ):
             return handler(state, e, pos)
         cards = e.cards if not isinstance(e, CardDiscarded) else (e.card,)
         state = self.flag(

@@ -98,6 +98,7 @@ class BurracoTable(Rules):
 
     def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
         state = super().start_turn(state, seat, pos)
-        if self.ex(state).early_seat == seat:
+        x = state.extra
+        if isinstance(x, BurracoExtra) and x.early_seat == seat:
             state = self.set_extra(state, early_seat=None)
         return state

@@ -93,6 +93,7 @@ class TableRules:
         #: each variant declares its type (``settings: RaminoOptions``)
         self.settings: Any = msgspec.structs.replace(preset, **(options or {})) if isinstance(preset, Options) else None
         self._meld_rules = self.meld_rules()
+        self._deck_counts: tuple[Counter[str], int] | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(ruleset={self.ruleset!r}, options={self.options!r})"
@@ -119,6 +120,14 @@ class TableRules:
     def hand_size(self, n_seats: int, seat: int, dealer: int) -> int:
         """Cards dealt to ``seat``."""
         raise NotImplementedError
+
+    def deck_counts(self) -> tuple[Counter[str], int]:
+        """``(self.deck(), its number of cards)``, made once per rules object
+        (the deck depends on the options only); read it, never change it."""
+        if self._deck_counts is None:
+            deck = self.deck()
+            self._deck_counts = (deck, sum(deck.values()))
+        return self._deck_counts
 
     def meld_rules(self) -> MeldRules:
         """Meld parameters of the variant under these options."""
@@ -157,7 +166,9 @@ class TableRules:
 
     def next_seat(self, state: TableState, seat: int) -> int:
         """The next active seat clockwise after ``seat``."""
-        n = state.n_seats
+        n = len(state.players)
+        if not state.eliminated and type(self).active is TableRules.active:
+            return (seat + 1) % n  # every seat plays: the next one
         for step in range(1, n + 1):
             cand = (seat + step) % n
             if self.active(state, cand):
@@ -194,7 +205,7 @@ class TableRules:
 
     def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
         """Raise ``REC-REF`` for a seat that is not at the table."""
-        if not 0 <= seat < state.n_seats:
+        if not 0 <= seat < len(state.players):
             raise self.reject("REC-REF", f"unknown seat {seat} (the table has seats 0–{state.n_seats - 1})", pos, field)
 
     def remove_from_hand(
@@ -237,7 +248,7 @@ class TableRules:
     def check_deck_room(self, state: TableState, cards: Iterable[str], pos: int, field: str) -> None:
         """Raise ``REC-DECK`` when adding ``cards`` (from an unknown place)
         would put more copies in play than the deck holds."""
-        deck = self.deck()
+        deck = self.deck_counts()[0]
         counts = self.cards_in_play(state)
         for card in cards:
             counts[card] += 1

@@ -87,7 +87,7 @@ from ledger.variants.gin_state import (
     OFFER_DEALER,
     OFFER_NON_DEALER,
     OFFER_OVER,
-    PLAY_EVENTS,
+    PLAY_EVENT_CLASSES,
     GinExtra,
     GinOptions,
 )
@@ -161,7 +161,7 @@ class GinRules(Rules):
         """Play after the end of a hand (:mod:`ledger.variants.gin_endings`):
         see the module docstring. Other events go to the handlers unchanged."""
         x = state.extra
-        if event.type not in PLAY_EVENTS or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
+        if type(event) not in PLAY_EVENT_CLASSES or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
             return super().apply(state, event)
         pos = state.position + 1
         openspiel = self.settings.openspiel_endings

@@ -13,7 +13,7 @@ The hand's :class:`~ledger.variants.gin_state.GinExtra` records the ending
 from __future__ import annotations
 
 from ledger.cards import pretty, pretty_list
-from ledger.events import CardDiscarded, DiscardTaken, Event, Knocked
+from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, Knocked
 from ledger.state import TableState, replace, variant_state
 from ledger.variants.gin_state import MAX_UPCARD_DRAWS, OFFER_OVER, WALL, GinExtra
 
@@ -23,13 +23,18 @@ def past_the_end(state: TableState, x: GinExtra, event: Event, pos: int, openspi
     after the hand's end (found only at this event), else None."""
     if x.knocker is not None:
         return None
-    if event.type == "card_drawn" and state.stock_count <= WALL:
+    if isinstance(event, CardDrawn) and state.stock_count <= WALL:
         return ("wall", x.wall if x.wall is not None else pos)
     if openspiel and x.wall is not None:
         if x.wall_take is None:
-            return None if event.type == "discard_taken" else ("wall", x.wall)
+            return None if isinstance(event, DiscardTaken) else ("wall", x.wall)
         return None if isinstance(event, Knocked) and event.seat == x.wall_take else ("wall", x.wall)
-    if openspiel and event.type == "discard_taken" and x.offer == OFFER_OVER and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS:
+    if (
+        openspiel
+        and isinstance(event, DiscardTaken)
+        and x.offer == OFFER_OVER
+        and x.upcard_draws + 1 >= MAX_UPCARD_DRAWS
+    ):
         return ("cap", pos)
     return None
 
@@ -49,10 +54,12 @@ def track_endings(before: TableState, state: TableState, event: Event, pos: int,
         again = before.drew == "pile" and card in before.taken
         if openspiel and again and x.repeat:
             return replace(state, extra=replace(x, over="repeat", over_at=pos, repeat=x.repeat + (pos,)))
-        x = replace(x, repeat=(pos,) if again else ())
+        repeat = (pos,) if again else ()
+        if x.repeat != repeat:
+            x = replace(x, repeat=repeat)
         if state.stock_count <= WALL and x.knocker is None:
             x = replace(x, wall=pos, over="wall" if not openspiel else None, over_at=pos if not openspiel else None)
-    return replace(state, extra=x)
+    return state if x is state.extra else replace(state, extra=x)
 
 
 def ending_finding(state: TableState, x: GinExtra, event: Event, openspiel: bool) -> tuple[int, str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from ledger.events import EVENT_TYPES
 from ledger.state import VariantState
 from ledger.variants.options import FIXED, Options
 
@@ -34,6 +35,10 @@ PLAY_EVENTS = frozenset(
         "joker_swapped",
     }
 )
+
+
+#: the event classes of :data:`PLAY_EVENTS` (what the fold tests at every event)
+PLAY_EVENT_CLASSES = frozenset(t for t in EVENT_TYPES if t.__struct_config__.tag in PLAY_EVENTS)
 
 
 class GinExtra(VariantState, frozen=True):

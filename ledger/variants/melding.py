@@ -32,6 +32,8 @@ class MeldingRules(TurnRules):
 
     def meld_findings(self, state: TableState, pos: int, seat: int, info: MeldInfo, what: str) -> TableState:
         """Flag each fault of a meld once, by the variant's rule id for it."""
+        if not info.faults:
+            return state
         ids = self.meld_rule_ids()
         rules = [ids.get(fault, "ALL-MELD-1") for fault in info.faults]
         own = any(
@@ -81,9 +83,10 @@ class MeldingRules(TurnRules):
         hands[e.seat] = hand
         state = replace(state, hands=tuple(hands), melds=state.melds + (meld,), turn_melds=state.turn_melds + (e.meld,))
         state = self.check_meld(state, pos, e.seat, meld, e)
-        opened = list(state.opened)
-        opened[e.seat] = True
-        state = replace(state, opened=tuple(opened))
+        if not state.opened[e.seat]:
+            opened = list(state.opened)
+            opened[e.seat] = True
+            state = replace(state, opened=tuple(opened))
         return self.after_meld(before, state, pos, e.seat)
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
@@ -134,7 +137,9 @@ class MeldingRules(TurnRules):
         before = state
         hands = list(state.hands)
         hands[e.seat] = hand
-        melds = tuple(after if m.id == after.id else m for m in state.melds)  # as replace_meld
+        melds = state.melds
+        i = melds.index(meld)  # meld ids are unique in a hand (on_meld_laid): as replace_meld
+        melds = melds[:i] + (after,) + melds[i + 1 :]
         state = replace(state, hands=tuple(hands), melds=melds, turn_melds=state.turn_melds + (e.meld,))
         state = self.check_layoff(meld, after, state, pos, e.seat, e)
         return self.after_meld(before, state, pos, e.seat)

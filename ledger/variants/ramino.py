@@ -113,7 +113,7 @@ class RaminoRules(Rules):
         if seat is None:
             return state
         limit = self.settings.max_new_melds_per_turn
-        new = sum(1 for m in state.melds if m.laid_at >= state.turn_start and m.seat == seat)
+        new = sum(1 for m in state.melds if m.laid_at >= state.turn_start and m.seat == seat) if limit else 0
         if limit and new > limit:
             state = self.flag(
                 state,

@@ -171,8 +171,9 @@ class Scala40Rules(ThresholdRules):
         lay-off: jokers never move) is not attachable (RULES.md)."""
         state = super().check_discard(state, pos, seat, card)
         mode = self.settings.forbid_discard_of_attachable
-        players = sum(1 for s in range(state.n_seats) if self.active(state, s))
-        if mode == "never" or (mode == "multiplayer_only" and players <= 2):
+        if mode == "never" or (
+            mode == "multiplayer_only" and sum(1 for s in range(state.n_seats) if self.active(state, s)) <= 2
+        ):
             return state
         if not state.hands[seat]:
             return state

@@ -101,6 +101,28 @@ def swap_targets(meld: Meld, joker: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def cards_minus(cards: Sequence[str], less: Sequence[str]) -> tuple[str, ...]:
+    """The multiset ``cards`` less ``less``, each face as often as it is left,
+    the faces in the order they first appear in ``cards``: the same as
+    ``tuple((Counter(cards) - Counter(less)).elements())``, without the two
+    counters (this runs at every meld and lay-off).
+
+    >>> cards_minus(("5H", "KD", "5H", "QS"), ("KD", "5H", "7C"))
+    ('5H', 'QS')
+    """
+    left: dict[str, int] = {}
+    for card in cards:
+        left[card] = left.get(card, 0) + 1
+    for card in less:
+        if card in left:
+            left[card] -= 1
+    out: list[str] = []
+    for card, k in left.items():
+        if k > 0:
+            out.extend([card] * k)
+    return tuple(out)
+
+
 def moved_wilds(before: MeldInfo, after: MeldInfo) -> tuple[tuple[str, str | None], ...]:
     """The wilds of the sequence ``before`` that stand for another card in
     ``after`` (RULES.md, Scala 40: "A joker never moves once laid"), as
@@ -189,7 +211,10 @@ class ThresholdRules(Rules):
     def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
         """The base's turn start, plus the turn-local fields of the extra reset."""
         state = super().start_turn(state, seat, pos)
-        if isinstance(state.extra, ThresholdExtra):
+        x = state.extra
+        if isinstance(x, ThresholdExtra) and (
+            x.played or x.freed or x.taken_opened or x.taken_had_copy or x.discarded is not None
+        ):  # (already reset: the same value)
             state = self.set_extra(state, played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None)
         return state
 
@@ -216,10 +241,12 @@ class ThresholdRules(Rules):
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
         """Records the cards that went from the hand to the table this turn."""
-        moved = Counter(before.hands[seat]) - Counter(state.hands[seat])
-        if seat != state.turn or not moved:
+        if seat != state.turn:
             return state
-        return self.set_extra(state, played=self.ex(state).played + tuple(moved.elements()))
+        moved = cards_minus(before.hands[seat], state.hands[seat])
+        if not moved:
+            return state
+        return self.set_extra(state, played=self.ex(state).played + moved)
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Meld validity (the variant's ids), and the turn a seat opens in."""

@@ -11,6 +11,7 @@ Burraco and Gin override those handlers.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 
 from ledger.cards import pretty_list
 from ledger.events import (
@@ -58,6 +59,8 @@ class TurnRules(TableRules):
         ``ALL-TURN-2`` (a second draw, or play before drawing). The state
         follows the record: the acting seat's turn begins.
         """
+        if seat == state.turn and state.phase == ("draw" if kind == "draw" else "play"):
+            return state  # the seat due, in its phase (a hand is in progress, the seat is at the table)
         self.in_hand(state, event, pos)
         self.check_seat(state, seat, pos)
         if seat != state.turn:
@@ -165,14 +168,8 @@ class TurnRules(TableRules):
         """The cards left in the stock after the deal. Raises ``REC-DECK`` for
         more copies of a card than the deck holds, or a deal that with its
         stock is not the whole deck (or holds more than it)."""
-        deck = self.deck()
-        counts: Counter[str] = Counter()
-        for h in e.hands:
-            counts.update(h)
-        counts.update(e.discard)
-        for p in pozzetti:
-            counts.update(p or ())
-        counts.update(e.stock or ())
+        deck, total = self.deck_counts()
+        counts = Counter(chain(chain.from_iterable(e.hands), e.discard, *(p or () for p in pozzetti), e.stock or ()))
         for card, k in counts.items():
             if k > deck.get(card, 0):
                 raise self.reject(
@@ -182,7 +179,6 @@ class TurnRules(TableRules):
                     "hands",
                 )
         dealt = sum(counts.values())
-        total = sum(deck.values())
         unknown_pozzetti = sum(self.pozzetto_size() for p in pozzetti if p is None)
         if e.stock is not None and dealt + unknown_pozzetti != total:
             raise self.reject(
@@ -271,7 +267,12 @@ class TurnRules(TableRules):
     def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "discard", e)
         hands = list(state.hands)
-        hands[e.seat] = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")
+        held = hands[e.seat]
+        if e.card in held:
+            i = held.index(e.card)
+            hands[e.seat] = held[:i] + held[i + 1 :]
+        else:
+            hands[e.seat] = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")  # raises REC-WHERE
         state = replace(state, hands=tuple(hands), discard=state.discard + (e.card,))
         state = self.check_discard(state, pos, e.seat, e.card)
         state = self.end_turn(state, pos)

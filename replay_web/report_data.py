@@ -1,0 +1,416 @@
+"""The dispute report's data (:func:`build_report`): the template's context, built from the
+fold for a validated record; rendered by :mod:`replay_web.report`.
+
+What it holds (issue 16) is listed in :mod:`replay_web.report`; the seal is the store's
+stored seal for a stored game, computed for a record file, and the report says which
+(:func:`seal_of`); the turn times come from :mod:`replay_web.tempo`. No rule is evaluated
+here: everything comes from :class:`~ledger.replay.Replayer`, :func:`ledger.audit.report`,
+:func:`ledger.scoring.score_sheet` and :func:`replay_web.present.board`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ledger.audit import report as audit_report
+from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
+from ledger.finding_texts import finding_text
+from ledger.i18n import translations as ledger_translations
+from ledger.replay import Replayer
+from ledger.rule_texts import rule_text
+from ledger.rulings import by_finding, rewound_by
+from ledger.scoring import ScoreSheet, score_sheet
+from ledger.state import Finding, TableState
+from replay_web.i18n import DEFAULT_LANG, N_, translations
+from replay_web.present import board
+from replay_web.tempo import duration, longest_turns, move_seconds, tempo_text
+from replay_web.words import (
+    BREAKDOWN,
+    GAME_END_REASONS,
+    HAND_END_REASONS,
+    META_LABELS,
+    PHASES,
+    VARIANT_NAMES,
+    Gettext,
+    _signed,
+    move_line,
+    side_label,
+)
+
+#: moves shown before and after the position in dispute
+MOVES_BEFORE = 6
+MOVES_AFTER = 4
+
+
+class ReportError(ValueError):
+    """A report that cannot be made as asked (a position outside the game, a
+    ``finding`` position without a finding); the message says what is allowed."""
+
+
+# --- the seal (FORMAT.md "Seal") ------------------------------------------------
+
+#: where the report's seal comes from
+SEAL_STORED, SEAL_COMPUTED = "store", "computed"
+
+
+def seal_of(events: Sequence[Event], stored: Sequence[str | None] | None = None) -> dict[str, Any] | None:
+    """The game's seal after its last event: ``{"short", "full", "position",
+    "source"}`` (FORMAT.md "Seal": SHA-256 chain over the canonical lines).
+
+    ``stored``: the seals the store wrote with the events (the viewer's
+    :attr:`replay_web.cache.GameData.seals`, :func:`ledger.store.seal_sql.stored_seals`):
+    the last one is **read**, not recomputed (``source`` ``"store"``; None
+    when the store holds no seal for the last event: ``rummy-ledger verify``
+    says why). Without them (a record file) the chain is computed from the
+    events by :mod:`ledger.seal` (``source`` ``"computed"``)."""
+    from ledger import seal as seal_module
+
+    position = len(events) - 1
+    if stored is not None:
+        full = stored[position] if len(stored) > position else None
+        if not full:
+            return None
+        return {"short": seal_module.short_form(full), "full": full, "position": position, "source": SEAL_STORED}
+    full = seal_module.seal_hex([encode_event(e) for e in events])
+    return {"short": seal_module.short_form(full), "full": full, "position": position, "source": SEAL_COMPUTED}
+
+
+# --- the report's data ----------------------------------------------------------
+
+
+def _rulings(events: Sequence[Event], final: TableState, _: Gettext) -> list[dict[str, Any]]:
+    """The referee's ``penalty_assessed`` / ``position_restored`` events in
+    record order, each with the finding it rules on: its ``finding`` field
+    (:mod:`ledger.rulings`, the same answer the viewer and ``audit`` give;
+    a ruling without ``finding`` answers none)."""
+    out = []
+    for pos, e in enumerate(events):
+        if not isinstance(e, (PenaltyAssessed, PositionRestored)):
+            continue
+        row: dict[str, Any] = {
+            "position": pos,
+            "kind": "penalty" if isinstance(e, PenaltyAssessed) else "restore",
+            "text": move_line(e, final, _),
+            "referee": e.referee,
+            "findings": [e.finding] if e.finding is not None else [],
+            "note": e.note,
+        }
+        if isinstance(e, PenaltyAssessed):
+            row.update(
+                rule=e.rule,
+                points=_signed(e.points),
+                target=final.name(e.seat) if e.seat is not None else _("team %(n)s") % {"n": e.team},
+            )
+        else:
+            row.update(rule=None, target=None, reason=e.reason, restored_to=e.target)
+        out.append(row)
+    return out
+
+
+def _claims(
+    sheet: ScoreSheet, played: ScoreSheet, final: TableState, labels: list[str], _: Gettext
+) -> list[dict[str, Any]]:
+    """Every claimed score against the computed one, with the difference explained."""
+    out = []
+    for h, hp in zip(sheet.hands, played.hands):
+        by_played = {ln.side: ln for ln in hp.lines}
+        for ln in h.lines:
+            if ln.claimed is None:
+                continue
+            lp = by_played.get(ln.side)
+            as_played = lp.points if lp else 0
+            diff = ln.claimed - ln.points
+            penalties = [p for p in final.penalties if p.hand == h.hand and p.side == ln.side]
+            parts = ", ".join(
+                f"{_(BREAKDOWN.get(k, k.replace('_', ' ')))} {_signed(v)}" for k, v in ln.breakdown.items() if v
+            )
+            pen_text = "; ".join(
+                _("penalty %(points)s at position %(pos)s (%(rule)s)")
+                % {"points": _signed(p.points), "pos": p.position, "rule": p.rule}
+                for p in penalties
+            )
+            if diff == 0:
+                why = _("The claim agrees with the computed score.")
+                if pen_text:
+                    why += " " + _("It includes the referee's rulings: %(penalties)s.") % {"penalties": pen_text}
+            elif penalties and ln.claimed == as_played:
+                why = _(
+                    "The claim agrees with the score as played; the referee's rulings make the difference: "
+                    "%(penalties)s."
+                ) % {"penalties": pen_text}
+            else:
+                key = (
+                    N_("The claim is %(n)s points higher than the computed score.")
+                    if diff > 0
+                    else N_("The claim is %(n)s points lower than the computed score.")
+                )
+                why = _(key) % {"n": abs(diff)}
+                if pen_text:
+                    why += " " + _("The computed score includes the referee's rulings: %(penalties)s.") % {
+                        "penalties": pen_text
+                    }
+            out.append(
+                {
+                    "hand": h.hand,
+                    "side": labels[ln.side],
+                    "claimed": ln.claimed,
+                    "computed": ln.points,
+                    "played": as_played,
+                    "difference": _signed(diff),
+                    "differs": diff != 0,
+                    "breakdown": parts,
+                    "explanation": why,
+                }
+            )
+    return out
+
+
+def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext) -> dict[str, Any]:
+    hands = []
+    running = [0] * len(labels)
+    for h, hp in zip(sheet.hands, played.hands):
+        by_side = {ln.side: ln for ln in h.lines}
+        played_side = {ln.side: ln for ln in hp.lines}
+        cells = []
+        for side in range(len(labels)):
+            ln, lp = by_side.get(side), played_side.get(side)
+            points = ln.points if ln else 0
+            running[side] += points
+            cells.append(
+                {
+                    "points": points,
+                    "played": lp.points if lp else 0,
+                    "claimed": ln.claimed if ln else None,
+                    "breakdown": [
+                        (_(BREAKDOWN.get(k, k.replace("_", " "))), _signed(v))
+                        for k, v in (ln.breakdown if ln else {}).items()
+                        if v
+                    ],
+                    "total": running[side],
+                }
+            )
+        hands.append({"hand": h.hand, "reason": _(HAND_END_REASONS.get(h.reason, h.reason)), "cells": cells})
+    return {
+        "labels": labels,
+        "hands": hands,
+        "totals": list(sheet.totals),
+        "played_totals": list(played.totals),
+        "differs": list(sheet.totals) != list(played.totals),
+        "winner": labels[sheet.winner] if sheet.winner is not None else None,
+        "ended": sheet.ended is not None,
+    }
+
+
+def _table(state: TableState, _: Gettext) -> dict[str, Any]:
+    """The table at the position in dispute, as the referee sees it (every card)."""
+    b = board(state, None)
+    v = b["view"]
+    if v["ended"]:
+        turn = _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(v["ended"], v["ended"]))}
+    elif v["turn"] is not None:
+        turn = _("%(who)s (seat %(seat)s) %(phase)s") % {
+            "who": state.name(v["turn"]),
+            "seat": v["turn"],
+            "phase": _(PHASES.get(v["phase"], v["phase"])),
+        }
+    else:
+        turn = _(PHASES.get(v["phase"], v["phase"]))
+    for g in b["sides"]:
+        g["label"] = side_label(state, g["side"], _)
+    return {
+        "seats": v["seats"],
+        "dealer": v["dealer"],
+        "turn_seat": v["turn"],
+        "turn": turn,
+        "sides": b["sides"],
+        "discard": v["discard"],
+        "pile_whole": b["pile_whole"],
+        "stock_count": v["stock_count"],
+        "pozzetti": v["pozzetti"],
+        "hand": state.hand,
+    }
+
+
+def build_report(
+    events: Sequence[Event],
+    *,
+    at: int | None = None,
+    finding: int | None = None,
+    lang: str = DEFAULT_LANG,
+    replayer: Replayer | None = None,
+    seals: Sequence[str | None] | None = None,
+) -> dict[str, Any]:
+    """The report's data (the template's context) for a validated record.
+
+    ``at``: the position in dispute (default: ``finding``, else the first
+    finding's position, else the last position); ``finding``: the position
+    of the finding(s) in dispute, highlighted (None: all findings alike).
+    ``replayer``: an existing :class:`Replayer` over ``events`` (the viewer's
+    cache), else one is made. ``seals``: the store's seal after each
+    position (read, not recomputed: :func:`seal_of`); None for a record
+    file (the seal is computed). Raises :class:`ReportError` for an ``at``
+    outside ``0..last`` or a ``finding`` position that has no finding,
+    ``ValueError`` for a language that is not ``it``/``en``, and
+    :class:`~ledger.errors.RecordError` for an impossible record.
+    """
+    t = translations(lang)
+    _ = t.gettext
+    rp = replayer if replayer is not None else Replayer(events)
+    events = rp.events
+    last = len(events) - 1
+    final = rp.final
+    findings = list(audit_report(final).findings)
+    at = _disputed_position(findings, at, finding, last)
+    first = events[0]
+    assert isinstance(first, GameStarted)
+    rewound = rewound_by(events)
+    rulings = _rulings(events, final, _)
+    lo, hi = max(0, at - MOVES_BEFORE), min(last, at + MOVES_AFTER)
+    rules_at = _rules_at(findings)
+    meta = {k: getattr(first.meta, k) for k in META_LABELS if first.meta is not None and getattr(first.meta, k, None)}
+    return {
+        "lang": lang,
+        "game": _game_info(rp, meta, _),
+        "players": [{"seat": p.seat, "name": p.name, "team": p.team} for p in first.players],
+        "referees": _referees(meta, rulings),
+        "at": at,
+        "last": last,
+        "at_move": move_line(events[at], final, _),
+        "at_rules": rules_at.get(at, []),
+        "at_rewound_by": rewound.get(at),
+        "finding": finding,
+        "table": _table(rp.state_at(at), _),
+        "moves": _move_rows(events, final, range(lo, hi + 1), at, rules_at, rewound, _),
+        "moves_range": (lo, hi),
+        "findings": _finding_rows(events, final, findings, finding, rewound, lang),
+        "rules": [{"id": r, "text": rule_text(r, lang) or ""} for r in _cited(findings, rulings)],
+        "rulings": rulings,
+        **_scores(final, _),
+        "seal": seal_of(events, seals),
+        "seal_stored": seals is not None,
+        "tempo": _tempo(events, final),
+    }
+
+
+def _rules_at(findings: list[Finding]) -> dict[int, list[str]]:
+    """Position -> the rule ids of the findings there, in order."""
+    rules_at: dict[int, list[str]] = {}
+    for f in findings:
+        rules_at.setdefault(f.position, []).append(f.rule)
+    return rules_at
+
+
+def _scores(final: TableState, _: Gettext) -> dict[str, Any]:
+    """The report's ``score`` (as adjudicated, beside as played) and ``claims`` (each claimed
+    score against the computed one)."""
+    sheet, played = score_sheet(final, adjudicated=True), score_sheet(final, adjudicated=False)
+    labels = [side_label(final, s, _) for s in range(final.n_sides)]
+    return {"score": _score(sheet, played, labels, _), "claims": _claims(sheet, played, final, labels, _)}
+
+
+def _tempo(events: Sequence[Event], final: TableState) -> list[dict[str, Any]]:
+    """Each player's longest turns (:func:`longest_turns`), their times as minutes:seconds."""
+    return [
+        {**row, "turns": [{**t, "time": duration(t["seconds"])} for t in row["turns"]]}
+        for row in longest_turns(events, final)
+    ]
+
+
+def _game_info(rp: Replayer, meta: dict[str, Any], _: Gettext) -> dict[str, Any]:
+    """The report's heading: the game's id, variant, ruleset, labelled ``meta`` (its referee
+    apart), and how many events and hands it has."""
+    first = rp.events[0]
+    assert isinstance(first, GameStarted)
+    return {
+        "id": first.game_id,
+        "variant": VARIANT_NAMES.get(first.variant, first.variant),
+        "ruleset": rp.final.rules.ruleset,
+        "meta": [(_(META_LABELS[k]), v) for k, v in meta.items() if k != "referee"],
+        "events": len(rp.events),
+        "hands": len(rp.hand_starts()),
+    }
+
+
+def _disputed_position(findings: list[Finding], at: int | None, finding: int | None, last: int) -> int:
+    """:func:`build_report`'s position in dispute: ``at``, else ``finding``, else the first
+    finding's, else ``last``; ReportError for a ``finding`` with no finding or an ``at`` off the record."""
+    found_at = sorted({f.position for f in findings})
+    if finding is not None and finding not in found_at:
+        where = ", ".join(str(p) for p in found_at) or "none"
+        raise ReportError(f"no finding at position {finding} (findings are at: {where})")
+    if at is None:
+        at = finding if finding is not None else (found_at[0] if found_at else last)
+    if not 0 <= at <= last:
+        raise ReportError(f"position {at} is outside this game's positions 0–{last}")
+    return at
+
+
+def _move_rows(
+    events: Sequence[Event],
+    final: TableState,
+    positions: range,
+    at: int,
+    rules_at: dict[int, list[str]],
+    rewound: dict[int, int],
+    _: Gettext,
+) -> list[dict[str, Any]]:
+    """The report's moves around the position in dispute: notation, rule ids found, rewinds, notes, times."""
+    since = move_seconds(events)
+    return [
+        {
+            "pos": p,
+            "text": move_line(events[p], final, _),
+            "rules": rules_at.get(p, []),
+            "current": p == at,
+            "rewound_by": rewound.get(p),
+            "note": events[p].note,
+            "time": events[p].at,
+            "tempo": tempo_text(since[p]),
+        }
+        for p in positions
+    ]
+
+
+def _finding_rows(
+    events: Sequence[Event],
+    final: TableState,
+    findings: list[Finding],
+    finding: int | None,
+    rewound: dict[int, int],
+    lang: str,
+) -> list[dict[str, Any]]:
+    """The report's findings, in the report's language, with the rulings on each and its rewind."""
+    finding_words = ledger_translations(lang)
+    ruled_by = {p: [r.position for r in rs] for p, rs in by_finding(events).items()}
+    return [
+        {
+            "position": f.position,
+            "hand": f.hand,
+            "seat": final.name(f.seat) if f.seat is not None else "",
+            "rule": f.rule,
+            "message": finding_text(f.message, finding_words),
+            "disputed": finding is not None and f.position == finding,
+            "ruled_by": ruled_by.get(f.position, []),
+            "rewound_by": rewound.get(f.position),
+        }
+        for f in findings
+    ]
+
+
+def _cited(findings: list[Finding], rulings: list[dict[str, Any]]) -> list[str]:
+    """The rule ids the findings and rulings cite, first citation first, once each."""
+    cited: list[str] = []
+    for rule in [f.rule for f in findings] + [r["rule"] for r in rulings if r["rule"]]:
+        if rule not in cited:
+            cited.append(rule)
+    return cited
+
+
+def _referees(meta: dict[str, Any], rulings: list[dict[str, Any]]) -> list[str]:
+    """The game's referee (``meta``) and then each ruling's, once each."""
+    referees = [meta["referee"]] if "referee" in meta else []
+    for r in rulings:
+        if r["referee"] and r["referee"] not in referees:
+            referees.append(r["referee"])
+    return referees
