@@ -549,11 +549,13 @@ def _old_layout(raw: Raw, rows: list[tuple[Any, int, str, str, str]]) -> None:
 
     raw.run("DROP TABLE {journal}")
     raw.run(
-        "CREATE TABLE rummy_journal (originator_id TEXT NOT NULL, position INTEGER NOT NULL, appended_by TEXT NOT NULL, "
-        "received_at TEXT NOT NULL, seal TEXT, journal_seal TEXT, PRIMARY KEY (originator_id, position)) WITHOUT ROWID"
+        "CREATE TABLE rummy_journal (originator_id TEXT NOT NULL, position INTEGER NOT NULL, "
+        "appended_by TEXT NOT NULL, received_at TEXT NOT NULL, seal TEXT, journal_seal TEXT, "
+        "PRIMARY KEY (originator_id, position)) WITHOUT ROWID"
         if raw.sqlite
-        else "CREATE TABLE rummy_journal (originator_id uuid NOT NULL, position integer NOT NULL, appended_by text NOT NULL, "
-        "received_at text NOT NULL, seal text, journal_seal text, PRIMARY KEY (originator_id, position))"
+        else "CREATE TABLE rummy_journal (originator_id uuid NOT NULL, position integer NOT NULL, "
+        "appended_by text NOT NULL, received_at text NOT NULL, seal text, journal_seal text, "
+        "PRIMARY KEY (originator_id, position))"
     )
     j = V1_PREFIX
     for oid, p, by, at, seal in rows:
