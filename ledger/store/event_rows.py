@@ -138,21 +138,20 @@ def decode_rows(rows: list[tuple[Any, Any]], mapper: MsgspecMapper) -> list[Even
     if mapper.cipher or mapper.compressor:
         return None
     decode, decoded = _DECODE, _DECODED
+    kept = decoded.get
     try:
         out: list[Event] = []
-        for topic, state in rows:
-            if type(state) is not bytes:  # a text row decodes, but the mapper rejects it: let it say so
-                return None
-            if len(state) > SHORT_ROW:
-                out.append(decode[topic](state))
-                continue
-            key = (topic, state)
-            event = decoded.get(key)
+        for row in rows:
+            event = kept(row)  # a row is a (topic, state) tuple: the key itself
             if event is None:
+                topic, state = row
+                if type(state) is not bytes:  # a text row decodes, but the mapper rejects it: let it say so
+                    return None
                 event = decode[topic](state)
-                if len(decoded) >= DECODED_ROWS:
-                    decoded.clear()
-                decoded[key] = event
+                if len(state) <= SHORT_ROW:
+                    if len(decoded) >= DECODED_ROWS:
+                        decoded.clear()
+                    decoded[(topic, state)] = event
             out.append(event)
         return out
     except Exception:  # noqa: BLE001 - the mapper's decode of the same rows names the position
