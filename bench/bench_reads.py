@@ -20,24 +20,21 @@ import argparse
 import cProfile
 import os
 import pstats
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_gin_oracle import oracle_hands
+from run_all import drop_bench_schemas, long_game, sqlite_env
 
-from bench_gin_oracle import oracle_hands  # noqa: E402
-from run_all import drop_bench_schemas, long_game, sqlite_env  # noqa: E402
-
-from ledger.audit import report  # noqa: E402
-from ledger.openspiel.convert import convert_actions  # noqa: E402
-from ledger.record_files import read_record  # noqa: E402
-from ledger.records import encode_record  # noqa: E402
-from ledger.replay import replay  # noqa: E402
-from ledger.scoring import score_sheet  # noqa: E402
-from ledger.store.application import LedgerApp  # noqa: E402
+from ledger.audit import report
+from ledger.openspiel.convert import convert_actions
+from ledger.record_files import read_record
+from ledger.records import encode_record
+from ledger.replay import replay
+from ledger.scoring import score_sheet
+from ledger.store.application import LedgerApp
 
 
 def best_cpu(f: Callable[[], object], repeat: int) -> float:

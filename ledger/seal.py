@@ -258,26 +258,33 @@ def signed_message(created_at: str, tournament: str | None, size: int, root: str
 
 # --- the journal chain (README "Seal and verify"): who appended each event, when ---
 
-#: bytes hashed before the first journal link
-JOURNAL_PREFIX = b"rummy-ledger/journal/1\n"
+#: bytes hashed before the first journal link (version 2: one link per append call)
+JOURNAL_PREFIX = b"rummy-ledger/journal/2\n"
 
 
-def journal_line(position: int, appended_by: str, received_at: str) -> bytes:
-    """The journal entry of one event as compact JSON (the ``// journal``
-    line of ``export --with-journal`` without the prefix).
+def journal_line(first: int, last: int, appended_by: str, received_at: str) -> bytes:
+    """The journal entry of one append call, which stored the events at
+    positions ``first``..``last`` (inclusive) with one author and one receive
+    time, as compact JSON.
 
-    >>> journal_line(3, "cli:anna", "2026-12-01T08:15:02.123456Z")
-    b'{"position":3,"by":"cli:anna","received_at":"2026-12-01T08:15:02.123456Z"}'
+    >>> journal_line(3, 5, "cli:anna", "2026-12-01T08:15:02.123456Z")
+    b'{"first":3,"last":5,"by":"cli:anna","received_at":"2026-12-01T08:15:02.123456Z"}'
     """
     return json.dumps(
-        {"position": position, "by": appended_by, "received_at": received_at}, ensure_ascii=False, separators=(",", ":")
+        {"first": first, "last": last, "by": appended_by, "received_at": received_at},
+        ensure_ascii=False,
+        separators=(",", ":"),
     ).encode("utf-8")
 
 
 def journal_chain(prev: bytes | None, seal: bytes, line: bytes) -> bytes:
-    """``jN = SHA-256(jN-1 + hN + journal lineN)`` (``j-1`` is
-    :data:`JOURNAL_PREFIX`): the journal chain covers each event's seal ``hN``
-    (raw 32 bytes) and its journal entry, so an edited entry or seal breaks it."""
+    """``jK = SHA-256(jK-1 + hL + journal lineK)``, one link per append call
+    ``K`` (``j-1`` is :data:`JOURNAL_PREFIX`): ``hL`` is the seal (raw 32
+    bytes) of the call's last event at position ``L``, which the seal chain
+    ties to every event before it, and the line names the call's positions,
+    author and time (:func:`journal_line`), so an edited entry, a moved call
+    boundary or an edited seal breaks it. Raises ``ValueError`` when ``seal``
+    is not 32 bytes."""
     if len(seal) != 32:
         raise ValueError(f"seal must be a 32-byte digest, got {len(seal)} bytes")
     return hashlib.sha256((JOURNAL_PREFIX if prev is None else prev) + seal + line).digest()

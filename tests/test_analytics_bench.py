@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_export.py"
-
 
 def load_bench():  # noqa: ANN201
-    spec = importlib.util.spec_from_file_location("bench_export", BENCH)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = importlib.import_module("bench.bench_export")
     return bench
 
 

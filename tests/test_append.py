@@ -374,8 +374,8 @@ def test_journal_table_columns(app: LedgerApp, make_record: MakeRecord) -> None:
             ("position", "integer", "NO"),
             ("appended_by", "text", "NO"),
             ("received_at", "text", "NO"),
-            ("seal", "text", "YES"),
-            ("journal_seal", "text", "YES"),
+            ("seal", "bytea", "YES"),
+            ("journal_seal", "bytea", "YES"),
         ]
         assert (first["originator_id"], first["position"]) == (oid, 0)
     else:
@@ -389,8 +389,8 @@ def test_journal_table_columns(app: LedgerApp, make_record: MakeRecord) -> None:
             ("position", "INTEGER", 1, 2),
             ("appended_by", "TEXT", 1, 0),
             ("received_at", "TEXT", 1, 0),
-            ("seal", "TEXT", 0, 0),
-            ("journal_seal", "TEXT", 0, 0),
+            ("seal", "BLOB", 0, 0),
+            ("journal_seal", "BLOB", 0, 0),
         ]
         assert first == (oid.hex, 0)
 

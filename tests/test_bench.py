@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_import.py"
-
 
 def test_bench_import_reports_both_mappers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("bench_import", BENCH)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = importlib.import_module("bench.bench_import")
     rates = bench.run(3, 1, 1, tmp_path)
     assert set(rates) == {"msgspec", "json", "msgspec map", "json map"}
     out = capsys.readouterr().out
@@ -23,10 +18,7 @@ def test_bench_import_reports_both_mappers(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_bench_hostile_runs_small_sizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("bench_hostile", BENCH.with_name("bench_hostile.py"))
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = importlib.import_module("bench.bench_hostile")
     assert bench.main(["--sizes", "1000,3000", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "| events | findings | import: peak RSS | import: CPU | audit: peak RSS | audit: CPU |"

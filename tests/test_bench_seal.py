@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_seal.py"
-
 
 def test_bench_seal_prints_verify_and_import_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("bench_seal", BENCH)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = importlib.import_module("bench.bench_seal")
     assert bench.main(["--events", "1500", "--import-events", "500", "--rounds", "1", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"built {tmp_path / 'verify.db'}: 1,924 events in ") and out[0].endswith(

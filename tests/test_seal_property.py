@@ -115,11 +115,11 @@ def test_store_export_and_script_agree_and_any_byte_change_is_caught(
     assert check.ok and check.seal == stored[-1]
 
 
-@given(by=st.text(max_size=40), at=st.text(max_size=30), position=st.integers(0, 10**8))
-def test_the_journal_line_is_the_same_json_either_way(by: str, at: str, position: int) -> None:
-    """ledger.seal defines the journal line with json; verify encodes it with msgspec: the same bytes."""
+@given(by=st.text(max_size=40), at=st.text(max_size=30), first=st.integers(0, 10**8), n=st.integers(1, 10**4))
+def test_the_journal_line_is_the_same_json_either_way(by: str, at: str, first: int, n: int) -> None:
+    """ledger.seal defines an append call's journal line with json; verify encodes it with msgspec: the same bytes."""
     import msgspec
 
-    assert _seal.journal_line(position, by, at) == msgspec.json.encode(
-        {"position": position, "by": by, "received_at": at}
+    assert _seal.journal_line(first, first + n - 1, by, at) == msgspec.json.encode(
+        {"first": first, "last": first + n - 1, "by": by, "received_at": at}
     )

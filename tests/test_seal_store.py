@@ -120,11 +120,12 @@ def test_the_stored_seal_is_the_chain_of_the_export(store) -> None:  # noqa: ANN
     for game in ("g1", "bur-dispute"):
         lines = app.export_record(game).splitlines()
         stored = [
-            r[0] for r in raw.run("SELECT seal FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid(game))
+            bytes(r[0])
+            for r in raw.run("SELECT seal FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid(game))
         ]
-        assert stored == [h.hex() for h in _seal.seals(lines)]
+        assert stored == list(_seal.seals(lines))  # the raw 32 bytes of each seal
         result = run("seal", game, "--json")
-        assert json.loads(result.stdout)["seal"] == stored[-1]
+        assert json.loads(result.stdout)["seal"] == stored[-1].hex()
 
 
 def test_one_changed_byte_in_a_card(store) -> None:  # noqa: ANN001
@@ -208,12 +209,44 @@ def test_an_edited_journal_entry(store) -> None:  # noqa: ANN001
 
 def test_an_edited_seal(store) -> None:  # noqa: ANN001
     _app, raw, run = store
-    raw.run("UPDATE {journal} SET seal = ? WHERE originator_id = ? AND position = ?", "0" * 64, raw.oid("g1"), 6)
+    raw.run("UPDATE {journal} SET seal = ? WHERE originator_id = ? AND position = ?", bytes(32), raw.oid("g1"), 6)
     (line,) = _broken(run("verify"))
     assert line.startswith(
         "g1: position 6: stored seal 0000-0000-0000-0000 differs from the chain of the stored events ("
     )
     assert line.endswith("): the seal was edited")
+
+
+def test_a_seal_stored_as_hex_text_instead_of_bytes(store) -> None:  # noqa: ANN001
+    app, raw, run = store
+    if not raw.sqlite:
+        pytest.skip("a bytea column holds bytes only")
+    good = app.journal("g1")[6].seal
+    raw.run("UPDATE {journal} SET seal = ? WHERE originator_id = ? AND position = ?", good, raw.oid("g1"), 6)
+    assert _broken(run("verify")) == ["g1: position 6: stored seal: stored as str, not bytes"]
+
+
+def test_an_edited_journal_link(store) -> None:  # noqa: ANN001
+    _app, raw, run = store
+    raw.run(
+        "UPDATE {journal} SET journal_seal = ? WHERE originator_id = ? AND position = ?", bytes(32), raw.oid("g1"), 15
+    )
+    (line,) = _broken(run("verify"))
+    assert line.startswith("g1: position 0: journal entry (by 'import:")
+    assert line.endswith(") differs from the one sealed")
+
+
+def test_a_moved_append_call_boundary(store) -> None:  # noqa: ANN001
+    """The link of a call moved to another row (or a second one added): the
+    calls' positions are in the links, so the chain breaks."""
+    _app, raw, run = store
+    (link,) = raw.run("SELECT journal_seal FROM {journal} WHERE originator_id = ? AND position = ?", raw.oid("g1"), 15)[
+        0
+    ]
+    raw.run("UPDATE {journal} SET journal_seal = NULL WHERE originator_id = ? AND position = ?", raw.oid("g1"), 15)
+    raw.run("UPDATE {journal} SET journal_seal = ? WHERE originator_id = ? AND position = ?", link, raw.oid("g1"), 9)
+    (line,) = _broken(run("verify"))
+    assert line.startswith("g1: position 0: journal entry (by 'import:")
 
 
 def test_a_row_stored_as_text_instead_of_bytes(store) -> None:  # noqa: ANN001
@@ -293,14 +326,32 @@ def test_appends_continue_the_stored_chain(store) -> None:  # noqa: ANN001
     app.append_events("live", list(record.events[3:5]), expected=3, appended_by="api:token-1")
     lines = app.export_record("live").splitlines()
     stored = [
-        r[0] for r in raw.run("SELECT seal FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid("live"))
+        bytes(r[0])
+        for r in raw.run("SELECT seal FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid("live"))
     ]
-    assert stored == [h.hex() for h in _seal.seals(lines)]
+    assert stored == list(_seal.seals(lines))
     assert run("verify", "live").exit_code == 0
     journal = raw.run(
         "SELECT position, appended_by FROM {journal} WHERE originator_id = ? ORDER BY position", raw.oid("live")
     )
     assert journal == [(0, "cli:test"), (1, "cli:test"), (2, "cli:test"), (3, "api:token-1"), (4, "api:token-1")]
+    assert run("verify", "--deep", "live").exit_code == 0  # the row-by-row check of a game of three append calls
+    # either row of the last call (positions 3 and 4) edited: the other row and the call's link name it
+    for position in (3, 4):
+        raw.run(
+            "UPDATE {journal} SET appended_by = 'cli:mallory' WHERE originator_id = ? AND position = ?",
+            raw.oid("live"),
+            position,
+        )
+        for deep in ((), ("--deep",)):
+            (line,) = _broken(run("verify", *deep, "live"))
+            assert line.startswith(f"live: position {position}: journal entry (by 'cli:mallory', received ")
+        raw.run(
+            "UPDATE {journal} SET appended_by = 'api:token-1' WHERE originator_id = ? AND position = ?",
+            raw.oid("live"),
+            position,
+        )
+    assert run("verify", "live").exit_code == 0
 
 
 # --- verify's fast read (one row per game and table) agrees with the row-by-row check ---
@@ -484,6 +535,115 @@ def test_the_journal_table_of_the_append_path_gets_its_column(
     raw.con.close()
 
 
+# --- a store of the previous layout (hex seals, a journal link per event): converted once ---
+
+V1_PREFIX = b"rummy-ledger/journal/1\n"
+
+
+def _old_layout(raw: Raw, rows: list[tuple[Any, int, str, str, str]]) -> None:
+    """The journal table as the previous version wrote it: ``seal`` and
+    ``journal_seal`` as 64-digit hex text, ``jN = SHA-256(jN-1 + hN + {"position":N,"by":…,"received_at":…})``
+    on every row (computed here from its definition, not by the product);
+    ``rows``: ``(originator_id, position, by, received_at, seal hex)`` in game and position order."""
+    import hashlib
+
+    raw.run("DROP TABLE {journal}")
+    raw.run(
+        "CREATE TABLE rummy_journal (originator_id TEXT NOT NULL, position INTEGER NOT NULL, "
+        "appended_by TEXT NOT NULL, received_at TEXT NOT NULL, seal TEXT, journal_seal TEXT, "
+        "PRIMARY KEY (originator_id, position)) WITHOUT ROWID"
+        if raw.sqlite
+        else "CREATE TABLE rummy_journal (originator_id uuid NOT NULL, position integer NOT NULL, "
+        "appended_by text NOT NULL, received_at text NOT NULL, seal text, journal_seal text, "
+        "PRIMARY KEY (originator_id, position))"
+    )
+    j = V1_PREFIX
+    for oid, p, by, at, seal in rows:
+        line = json.dumps({"position": p, "by": by, "received_at": at}, separators=(",", ":")).encode()
+        j = hashlib.sha256((V1_PREFIX if p == 0 else j) + bytes.fromhex(seal) + line).digest()
+        raw.run("INSERT INTO {journal} VALUES (?, ?, ?, ?, ?, ?)", oid, p, by, at, seal, j.hex())
+
+
+def test_a_store_of_the_previous_layout_is_converted_once(
+    store_env: dict[str, str], make_record: Callable[..., bytes], capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = LedgerApp(env=store_env)
+    app.import_record(read_record(make_record("g1")))
+    app.import_record(read_record(DISPUTE))
+    live = read_record(_record_of_ramino("live"))
+    app.append_events("live", list(live.events[:1]), expected=0, appended_by="cli:test")
+    app.append_events("live", list(live.events[1:3]), appended_by="cli:test")
+    app.append_events("live", list(live.events[3:5]), expected=3, appended_by="api:token-1")
+    games = ("bur-dispute", "g1", "live")
+    before = {g: app.journal(g) for g in games}
+    seals_before = {g: [j.seal for j in before[g]] for g in games}
+    raw = Raw(store_env, app)
+    app.close()
+    _old_layout(
+        raw,
+        [
+            (raw.oid(g), j.position, j.appended_by, j.received_at, j.seal)
+            for g in sorted(games, key=lambda g: game_uuid(g).hex)
+            for j in before[g]
+        ],
+    )
+    # two attacks on the old store, which the previous verify named: they must survive the conversion
+    raw.run(
+        "UPDATE {journal} SET appended_by = 'cli:mallory' WHERE originator_id = ? AND position = ?", raw.oid("g1"), 9
+    )
+    raw.run(
+        "UPDATE {journal} SET seal = ? WHERE originator_id = ? AND position = ?", "0" * 64, raw.oid("bur-dispute"), 6
+    )
+    capsys.readouterr()
+    again = LedgerApp(env=store_env)
+    assert capsys.readouterr().err == (
+        "rummy-ledger: converted the journal of 40 events of 3 games to this version's layout (seals as bytes, "
+        "one journal link per append call; once, from the stored seals)\n"
+    )
+    assert again.backfilled is None  # the store was sealed already
+    kind = raw.run(
+        "SELECT typeof(seal), typeof(journal_seal) FROM {journal} WHERE originator_id = ? AND position = 4"
+        if raw.sqlite
+        else "SELECT pg_typeof(seal)::text, pg_typeof(journal_seal)::text FROM {journal} WHERE originator_id = ? "
+        "AND position = 4",
+        raw.oid("live"),
+    )
+    assert kind == [("blob", "blob") if raw.sqlite else ("bytea", "bytea")]
+    # the seals are the same: FORMAT.md's chain does not change
+    assert {g: [j.seal for j in again.journal(g)] for g in ("g1", "live")} == {
+        g: seals_before[g] for g in ("g1", "live")
+    }
+    links = raw.run(
+        "SELECT position FROM {journal} WHERE originator_id = ? AND journal_seal IS NOT NULL ORDER BY position",
+        raw.oid("live"),
+    )
+    assert links == [(0,), (2,), (4,)]  # one link per append call
+    runner = CliRunner(env={**store_env, "RUMMY_LEDGER_DB": None})
+    result = runner.invoke(cli, ["verify"])
+    assert result.exit_code == 1
+    lines = {line.split(":", 1)[0]: line for line in result.stdout.splitlines()}
+    assert lines["g1"].startswith("g1: position 9: journal entry (by 'cli:mallory', received ")
+    assert lines["g1"].endswith(") differs from the one sealed")
+    assert lines["bur-dispute"].startswith(
+        "bur-dispute: position 6: stored seal 0000-0000-0000-0000 differs from the chain of the stored events ("
+    )
+    assert lines["bur-dispute"].endswith("): the seal was edited")
+    assert "live" not in lines and result.stderr == "1 of 3 games verified (40 events); 2 broken\n"
+    seal = runner.invoke(cli, ["seal", "live", "--json"])
+    assert json.loads(seal.stdout)["seal"] == seals_before["live"][-1]
+    # the chain continues after the conversion
+    again.append_events("live", list(live.events[5:7]), expected=5, appended_by="cli:test")
+    assert runner.invoke(cli, ["verify", "live"]).exit_code == 0
+    assert [j.seal for j in again.journal("live")] == [
+        h.hex() for h in _seal.seals(again.export_record("live").splitlines())
+    ]
+    again.close()
+    third = LedgerApp(env=store_env)  # once
+    assert capsys.readouterr().err == ""
+    third.close()
+    raw.con.close()
+
+
 # --- checkpoints against the store ---
 
 
@@ -583,7 +743,10 @@ def test_a_game_truncated_with_its_journal_is_caught_by_the_checkpoint(store, si
     cp_file, pub = signed
     raw.run("DELETE FROM {events} WHERE originator_id = ? AND originator_version > 10", raw.oid("bur-dispute"))
     raw.run("DELETE FROM {journal} WHERE originator_id = ? AND position >= 10", raw.oid("bur-dispute"))
-    assert run("verify").exit_code == 0  # consistent on its own: only an outside record shows it
+    # the append call that stored positions 0..18 has lost its journal link, on position 18
+    assert _broken(run("verify")) == [
+        "bur-dispute: position 10: event missing (truncated: the append call from position 0 has no journal seal)"
+    ]
     result = run("verify", "--checkpoint", str(cp_file))
     assert (result.exit_code, result.stderr) == (
         1,

@@ -6,6 +6,7 @@ file. SQLite and PostgreSQL (the store_env fixture)."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
@@ -229,11 +230,7 @@ def test_a_streamed_import_holds_one_chunk(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_bench_big_file_runs_small_sizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-    try:
-        import bench_big_file
-    finally:
-        sys.path.pop(0)
+    bench_big_file = importlib.import_module("bench.bench_big_file")
     assert bench_big_file.main(["--sizes", "0.1,0.3", "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("| file | events | import: peak RSS") and len(out) == 6

@@ -4,18 +4,12 @@ test machine are not a test)."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import re
-from pathlib import Path
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_web_state.py"
 
 
 def test_bench_web_state_runs_and_reports(capsys):
-    spec = importlib.util.spec_from_file_location("bench_web_state", BENCH)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = importlib.import_module("bench.bench_web_state")
     status = module.main(["--events", "300", "--requests", "20", "--rounds", "1"])
     out = capsys.readouterr().out
     assert status in (0, 1)

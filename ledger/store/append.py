@@ -21,7 +21,7 @@ from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted, encode_event
 from ledger.records import Record
 from ledger.state import Finding, TableState
-from ledger.store.journal import JournalEntry, os_user, received_now
+from ledger.store.journal import JournalRow, os_user, received_now
 from ledger.store.persistence import EncodedGameEvent, GameEvent, game_uuid
 from ledger.store.reads import GameReads
 from ledger.store.sealing import seal_batch
@@ -176,7 +176,8 @@ class GameAppends(GameReads):
     ) -> None:
         """Store ``events`` at positions ``first``… with their journal rows in
         one transaction; ``state`` is the table after them (kept for the next
-        append). Each journal row carries the event's seal and journal seal
+        append). Each journal row carries the event's seal, the call's last
+        row also the call's journal link
         (:func:`ledger.store.sealing.seal_batch`: FORMAT.md "Seal", continued from
         the previous event's stored seal). Raises
         :class:`ConcurrentAppendError` when a position is taken and
@@ -197,8 +198,8 @@ class GameAppends(GameReads):
         events: Sequence[Event],
         appended_by: str,
         received: str | None = None,
-        previous: tuple[str | None, str | None] | None = None,
-    ) -> tuple[list[GameEvent], list[JournalEntry]]:
+        previous: tuple[bytes | None, bytes | None] | None = None,
+    ) -> tuple[list[GameEvent], list[JournalRow]]:
         """The domain events and journal rows (with seals) that store ``events`` at
         positions ``first``… (one path for appends, imports and bulk imports:
         the same bytes, authors and seals whichever way a game is stored).
@@ -207,13 +208,13 @@ class GameAppends(GameReads):
         (:func:`~ledger.store.sealing.seal_batch`)."""
         received = received or received_now()
         lines = [encode_event(e) for e in events]
-        seals = seal_batch(self, oid, first, lines, appended_by, received, previous)
+        seals, link = seal_batch(self, oid, first, lines, appended_by, received, previous)
         journal = [
-            JournalEntry(
-                position=first + i, appended_by=appended_by, received_at=received, seal=seal, journal_seal=jseal
-            )
-            for i, (seal, jseal) in enumerate(seals)
+            JournalRow(position=first + i, appended_by=appended_by, received_at=received, seal=seal)
+            for i, seal in enumerate(seals)
         ]
+        if journal:  # the call's journal link, on its last row
+            journal[-1] = msgspec.structs.replace(journal[-1], journal_seal=link)
         domain_events: list[GameEvent] = [
             EncodedGameEvent(originator_id=oid, originator_version=first + i + 1, event=e, line=line)
             for i, (e, line) in enumerate(zip(events, lines))

@@ -24,7 +24,7 @@ from ledger.record_files import read_record
 from ledger.records import Record
 from ledger.state import TableState
 from ledger.store.append import GameAppends
-from ledger.store.journal import JournalEntry, os_user
+from ledger.store.journal import JournalRow, os_user
 from ledger.store.persistence import GameEvent, game_uuid
 from ledger.store.streamed import STREAM_MIN_BYTES, import_streamed, streams
 
@@ -282,7 +282,7 @@ class _Pending(msgspec.Struct, frozen=True):
     source: Any
     record: Record | None
     final: TableState | None
-    rows: tuple[list[GameEvent], list[JournalEntry]] | None
+    rows: tuple[list[GameEvent], list[JournalRow]] | None
     error: Exception | None
 
 

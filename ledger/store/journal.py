@@ -12,20 +12,23 @@ hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
 ``position`` is the event's 0-based position (FORMAT.md "File"),
 ``appended_by`` a token's name or ``"import:<os user>"`` / ``"cli:<os user>"``,
 ``received_at`` the server's receive time (ISO-8601 UTC with microseconds,
-``2026-12-01T08:15:02.123456Z``) and ``seal`` FORMAT.md's "Seal" hN in
-lower-case hex, and ``journal_seal`` the journal chain over the entry and
-its seal (README "Seals"; :mod:`ledger.store.sealing` computes both in the
-append path).
+``2026-12-01T08:15:02.123456Z``), ``seal`` FORMAT.md's "Seal" hN as its raw
+32 bytes (SQLite ``BLOB``, PostgreSQL ``bytea``; the readers here give it in
+lower-case hex) and ``journal_seal`` the journal chain's link of the append
+call (32 bytes) on the *last* row of each call, NULL on the call's other rows
+(README "Seals"; :mod:`ledger.store.sealing` computes both in the append
+path, :mod:`ledger.store.backfill` converts a store of the previous layout,
+hex text and a link per row, once).
 
 The rows are written by small subclasses of eventsourcing's application
 recorders, inside the transaction that inserts the event rows: the caller
-passes ``journal=[JournalEntry, ...]`` (one per stored event, same order) to
+passes ``journal=[JournalRow, ...]`` (one per stored event, same order) to
 ``EventStore.put`` / ``insert_events``, and either everything is stored or
 nothing. Events stored before the table existed have no row.
 
 >>> JournalEntry(position=0, appended_by="cli:anna", received_at="2026-12-01T08:15:02.123456Z", seal=None)
-JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:02.123456Z', seal=None, journal_seal=None)
-"""  # noqa: E501 (a doctest's output line)
+JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:02.123456Z', seal=None)
+"""
 
 from __future__ import annotations
 
@@ -52,15 +55,32 @@ JOURNAL_TABLE = "rummy_journal"
 
 
 class JournalEntry(msgspec.Struct, frozen=True, kw_only=True):
-    """One journal row: ``position`` (0-based), ``appended_by`` (who),
+    """One journal row as read: ``position`` (0-based), ``appended_by`` (who),
     ``received_at`` (ISO-8601 UTC), ``seal`` (64 lower-case hex, or None)."""
 
     position: int
     appended_by: str
     received_at: str
     seal: str | None = None
-    #: the journal chain over this entry and its seal (README "Seals"; ledger.store.sealing)
-    journal_seal: str | None = None
+
+
+class JournalRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One journal row as the append path stores it: ``position``,
+    ``appended_by``, ``received_at`` as in :class:`JournalEntry`, ``seal`` the
+    raw 32-byte seal and ``journal_seal`` the raw 32-byte journal link on the
+    last row of an append call, else None (README "Seals"; ledger.store.sealing)."""
+
+    position: int
+    appended_by: str
+    received_at: str
+    seal: bytes | None = None
+    journal_seal: bytes | None = None
+
+
+def _seal_hex(value: Any) -> Any:
+    """A stored seal as :class:`JournalEntry` gives it: raw bytes in hex; text
+    (an edited store) or None as stored."""
+    return value.hex() if isinstance(value, (bytes, bytearray, memoryview)) else value
 
 
 def received_now() -> str:
@@ -78,7 +98,7 @@ def os_user() -> str:
         return str(os.getuid()) if hasattr(os, "getuid") else "unknown"
 
 
-def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] | None, oid: Any) -> list[tuple]:
+def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalRow] | None, oid: Any) -> list[tuple]:
     """The journal rows to insert with ``stored_events`` (checked before any SQL
     is sent, so that a mistake here cannot store events without their rows)."""
     if not journal:
@@ -98,7 +118,7 @@ def _rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalEntry] 
 
 
 #: what :meth:`JournalRecorder.insert_chunks` yields: insert one chunk of stored events and their journal rows
-InsertChunk = Callable[[Sequence[StoredEvent], Sequence[JournalEntry]], object]
+InsertChunk = Callable[[Sequence[StoredEvent], Sequence[JournalRow]], object]
 
 
 class JournalRecorder:
@@ -115,9 +135,9 @@ class JournalRecorder:
         is held. A taken position raises ``IntegrityError`` (from a chunk's
         insert, or at the end)."""
         events: list[StoredEvent] = []
-        journal: list[JournalEntry] = []
+        journal: list[JournalRow] = []
 
-        def insert(stored_events: Sequence[StoredEvent], entries: Sequence[JournalEntry]) -> None:
+        def insert(stored_events: Sequence[StoredEvent], entries: Sequence[JournalRow]) -> None:
             events.extend(stored_events)
             journal.extend(entries)
 
@@ -201,8 +221,8 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             "position INTEGER NOT NULL, "
             "appended_by TEXT NOT NULL, "
             "received_at TEXT NOT NULL, "
-            "seal TEXT, "
-            "journal_seal TEXT, "
+            "seal BLOB, "
+            "journal_seal BLOB, "
             "PRIMARY KEY (originator_id, position)) "
             "WITHOUT ROWID"
         )
@@ -241,7 +261,10 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
                 "position>? ORDER BY position",
                 (_sqlite_oid(originator_id), after),
             )
-            return [JournalEntry(position=r[0], appended_by=r[1], received_at=r[2], seal=r[3]) for r in c.fetchall()]
+            return [
+                JournalEntry(position=r[0], appended_by=r[1], received_at=r[2], seal=_seal_hex(r[3]))
+                for r in c.fetchall()
+            ]
 
 
 # --- PostgreSQL ----------------------------------------------------------------------
@@ -279,8 +302,8 @@ if PostgresApplicationRecorder is not None:
                     "position integer NOT NULL, "
                     "appended_by text NOT NULL, "
                     "received_at text NOT NULL, "
-                    "seal text, "
-                    "journal_seal text, "
+                    "seal bytea, "
+                    "journal_seal bytea, "
                     "PRIMARY KEY (originator_id, position))"
                 ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
             )
@@ -325,7 +348,7 @@ if PostgresApplicationRecorder is not None:
                         position=r["position"],
                         appended_by=r["appended_by"],
                         received_at=r["received_at"],
-                        seal=r["seal"],
+                        seal=_seal_hex(r["seal"]),
                     )
                     for r in curs.fetchall()
                 ]
@@ -342,7 +365,7 @@ class JournalPOPORecorder(POPOApplicationRecorder, JournalRecorder):
 
     def __init__(self) -> None:
         super().__init__()
-        self._journal: dict[str, dict[int, JournalEntry]] = {}
+        self._journal: dict[str, dict[int, JournalRow]] = {}
 
     def _update_table(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         journal = kwargs.get("journal")
@@ -355,7 +378,17 @@ class JournalPOPORecorder(POPOApplicationRecorder, JournalRecorder):
     def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
         with self._database_lock:
             rows = self._journal.get(str(originator_id), {})
-            return [rows[p] for p in sorted(rows) if p > after]
+            return [
+                JournalEntry(
+                    position=r.position, appended_by=r.appended_by, received_at=r.received_at, seal=_seal_hex(r.seal)
+                )
+                for r in (rows[p] for p in sorted(rows) if p > after)
+            ]
+
+    def stored_row(self, originator_id: UUID, position: int) -> JournalRow | None:
+        """The journal row at ``position`` as stored (raw seals), or None."""
+        with self._database_lock:
+            return self._journal.get(str(originator_id), {}).get(position)
 
 
 def journal_recorder(factory: Any) -> ApplicationRecorder:
@@ -385,6 +418,7 @@ def select_journal(recorder: ApplicationRecorder, originator_id: UUID, after: in
 __all__ = [
     "JOURNAL_TABLE",
     "JournalEntry",
+    "JournalRow",
     "received_now",
     "journal_recorder",
     "select_journal",

@@ -111,11 +111,19 @@ class GameReads(Application[UUID]):
         self.backfilled = self._backfill()
 
     def _backfill(self) -> tuple[int, int] | None:
-        """Seal once the events a store holds from before the seal chain (no
-        journal row or a NULL seal), saying so on stderr (README "Seals")."""
+        """Convert once a journal of the previous layout, and seal once the
+        events a store holds from before the seal chain (no journal row or a
+        NULL seal), saying so on stderr (README "Seals")."""
         if not isinstance(self.recorder, JournalRecorder) or not is_sql(self.recorder):
             return None
-        ensure_schema(self.recorder)
+        converted = ensure_schema(self.recorder)
+        if converted and converted[1]:
+            print(
+                f"rummy-ledger: converted the journal of {converted[1]} event{'s' if converted[1] != 1 else ''} of "
+                f"{converted[0]} game{'s' if converted[0] != 1 else ''} to this version's layout (seals as bytes, "
+                "one journal link per append call; once, from the stored seals)",
+                file=sys.stderr,
+            )
         done = backfill(self, f"backfill:{os_user()}", received_now())
         if done and done[1]:
             games, events = done

@@ -83,7 +83,9 @@ class SealTables:
         """``(rows, journal)`` of the games ``keys``. ``rows``: per originator
         id hex, its events in order joined with their journal rows,
         ``(version, topic, state, appended_by, received_at, seal,
-        journal_seal)`` (the last four None without a journal row);
+        journal_seal)`` as stored (the seals raw 32 bytes, ``journal_seal``
+        None except on the last row of an append call; the last four None
+        without a journal row);
         ``journal``: per id, ``(journal rows, highest position)``."""
         marks = ",".join("?" * len(keys))
         rows: dict[str, list[tuple[Any, ...]]] = {}
@@ -125,7 +127,8 @@ def tables(app: Any) -> SealTables:
 
 def stored_seals(app: Any, game_id: str, *, strict: bool = True) -> tuple[int, list[Any]]:
     """``(length, seals)`` of a stored game: the stored seal of each position
-    (as the journal holds it). Raises :class:`GameNotFoundError`, and with
+    in lower-case hex (the journal holds the raw 32 bytes; a value edited
+    into another type is given as stored). Raises :class:`GameNotFoundError`, and with
     ``strict`` ``ValueError`` when a stored event has no stored seal (else
     its entry is None: ``verify`` says why)."""
     t = tables(app)
@@ -140,7 +143,7 @@ def stored_seals(app: Any, game_id: str, *, strict: bool = True) -> tuple[int, l
     seals: list[Any] = [None] * int(n)
     for p, value in rows:
         if 0 <= int(p) < len(seals):
-            seals[int(p)] = value
+            seals[int(p)] = value.hex() if isinstance(value, (bytes, bytearray, memoryview)) else value
     missing = next((p for p, v in enumerate(seals) if not v), None)
     if missing is not None and strict:
         raise ValueError(

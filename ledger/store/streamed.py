@@ -103,7 +103,7 @@ class _Run:
         self.stored = 0
         self.chunk: list[Event] = []
         self.first = 0  # the position of the chunk's first event
-        self.previous: tuple[str | None, str | None] | None = None  # the seals of position first - 1
+        self.previous: tuple[bytes | None, bytes | None] | None = None  # the seals of position first - 1
         self.insert: InsertChunk | None = None
 
     def fold(self, events: Iterator[tuple[int, Event]], stack: ExitStack, strict: bool) -> tuple[TableState, int]:

@@ -93,7 +93,7 @@ def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
                     f"the checkpoint's is {_seal.short_form(e.seal)}: the game was rewritten since the checkpoint"
                 )
                 continue
-            if rows[e.length - 1][5] != e.seal:
+            if rows[e.length - 1][5] != h:
                 problems.append(
                     f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's "
                     f"{_seal.short_form(e.seal)}"

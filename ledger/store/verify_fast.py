@@ -3,8 +3,9 @@
 The fast read (:func:`fast_batch`, :func:`_fast_chain`) asks each table for
 one row per game: counts, the checks SQL can make on every row (types, each
 row's topic against its bytes' type, positions 1..n) and the game's stored
-bytes, seals and journal seals each concatenated in position order; Python
-then runs both chains over the bytes and compares the concatenations. It
+bytes, seals (32 bytes each) and journal links (32 bytes per append call)
+each concatenated in position order; Python then runs both chains over the
+bytes and compares the concatenations with ``==``. It
 only ever says "verified": a game it cannot verify is read again row by row
 (:func:`ledger.store.verify_rows.check_game`).
 """
@@ -22,7 +23,7 @@ from ledger import seal as _seal
 from ledger.events import GameStarted
 from ledger.store.persistence import GAME_STARTED_TOPIC, decode_stored, game_uuid
 from ledger.store.seal_sql import SealTables, hex_id
-from ledger.store.sealing import journal_lines, witness
+from ledger.store.sealing import witness
 from ledger.store.verify_rows import TAG_TOPIC, TYPE_PREFIX, GameCheck
 
 #: ``(topic, b'{"type":"tag"')`` of every event type: a row's bytes begin with its topic's prefix
@@ -48,14 +49,16 @@ def fast_batch(t: SealTables, keys: Sequence[Any], names: dict[str, str | None])
     number of rows, lowest and highest version, how many rows are bytes
     whose ``{"type":"…"`` is their topic's, and the ``state`` bytes
     joined by ``\\n`` in version order; the journal gives its number of
-    rows, lowest and highest position, how many rows have text seals and
-    an author and time (MIN and MAX leave NULLs out), the lowest and
-    highest author and time, and the seals and journal
-    seals joined by ``,`` in position order. SQLite before 3.44 has no
-    ``ORDER BY`` inside ``group_concat``, so the versions and positions
-    are joined too, in the same pass: they prove the order. A game with
-    several authors or times (a live game) has its journal entries read
-    in a third query (:func:`_several_authors`)."""
+    rows, lowest and highest position, how many rows have a 32-byte seal
+    and an author and time (MIN and MAX leave NULLs out), how many journal
+    links there are and how many of them are 32 bytes, the lowest and
+    highest author and time, the positions that carry a link (the ends of
+    the append calls), and the seals and journal links concatenated in
+    position order. SQLite before 3.44 has no ``ORDER BY`` inside
+    ``group_concat``, so the versions and positions are joined too, in the
+    same pass: they prove the order. A game of several append calls (a
+    live game) has its journal entries read in a third query
+    (:func:`_several_calls`)."""
     if not keys:
         return {}
     marks = ",".join("?" * len(keys))
@@ -76,25 +79,25 @@ def fast_batch(t: SealTables, keys: Sequence[Any], names: dict[str, str | None])
         elif got is not None:
             several[oid_hex] = got
     if several:
-        out.update(_several_authors(t, several, journal))
+        out.update(_several_calls(t, several, journal))
     return out
 
 
-def _several_authors(
+def _several_calls(
     t: SealTables, several: dict[str, tuple[list[bytes], str]], journal: dict[str, tuple[Any, ...]]
 ) -> dict[str, GameCheck | None]:
     """The journal chains of the games whose seal chain :func:`_fast_chain`
-    verified and whose journal has several authors or times (``several``:
-    per id hex, the digests and the game id), from their journal entries
-    read in one query; ``journal``: the summary rows of :func:`fast_batch`."""
-    entries: dict[str, list[tuple[Any, Any]]] = {}
+    verified and whose journal has several append calls (``several``: per
+    id hex, the digests and the game id), from their journal entries read
+    in one query; ``journal``: the summary rows of :func:`fast_batch`."""
+    entries: dict[str, list[tuple[Any, Any, Any]]] = {}
     mk = ",".join("?" * len(several))
-    for oid, by, received_at in t.query(
-        f"SELECT originator_id, appended_by, received_at FROM {t.journal} WHERE originator_id IN ({mk}) "
-        "ORDER BY originator_id, position",
+    for oid, by, received_at, end in t.query(
+        f"SELECT originator_id, appended_by, received_at, journal_seal IS NOT NULL AS c3 FROM {t.journal} "
+        f"WHERE originator_id IN ({mk}) ORDER BY originator_id, position",
         [t.key(UUID(h)) for h in several],
     ):
-        entries.setdefault(hex_id(oid), []).append((by, received_at))
+        entries.setdefault(hex_id(oid), []).append((by, received_at, end))
     return {
         oid_hex: _fast_journal(name, hs, journal[oid_hex], entries.get(oid_hex, []))
         for oid_hex, (hs, name) in several.items()
@@ -107,29 +110,34 @@ _JOURNAL_COLUMNS = {
         "COUNT(*)",
         "MIN(position)",
         "MAX(position)",
-        "SUM(typeof(seal) = 'text' AND typeof(journal_seal) = 'text' AND appended_by IS NOT NULL AND "
-        "received_at IS NOT NULL)",
+        "SUM(typeof(seal) = 'blob' AND length(seal) = 32 AND appended_by IS NOT NULL AND received_at IS NOT NULL)",
+        "COUNT(journal_seal)",
+        "SUM(typeof(journal_seal) = 'blob' AND length(journal_seal) = 32)",
         "MIN(appended_by)",
         "MAX(appended_by)",
         "MIN(received_at)",
         "MAX(received_at)",
         "group_concat(position)",
-        "group_concat(seal, ',')",
-        "group_concat(journal_seal, ',')",
+        "group_concat(CASE WHEN journal_seal IS NOT NULL THEN position END)",
+        "CAST(group_concat(seal, '') AS BLOB)",
+        "CAST(group_concat(journal_seal, '') AS BLOB)",
     ],
     False: [
         "COUNT(*)",
         "MIN(position)",
         "MAX(position)",
-        "SUM(CASE WHEN seal IS NOT NULL AND journal_seal IS NOT NULL AND appended_by IS NOT NULL AND "
-        "received_at IS NOT NULL THEN 1 ELSE 0 END)",
+        "SUM(CASE WHEN octet_length(seal) = 32 AND appended_by IS NOT NULL AND received_at IS NOT NULL "
+        "THEN 1 ELSE 0 END)",
+        "COUNT(journal_seal)",
+        "SUM(CASE WHEN octet_length(journal_seal) = 32 THEN 1 ELSE 0 END)",
         "MIN(appended_by)",
         "MAX(appended_by)",
         "MIN(received_at)",
         "MAX(received_at)",
         "NULL",
-        "string_agg(seal, ',' ORDER BY position)",
-        "string_agg(journal_seal, ',' ORDER BY position)",
+        "string_agg(CASE WHEN journal_seal IS NOT NULL THEN position::text END, ',' ORDER BY position)",
+        "string_agg(seal, ''::bytea ORDER BY position)",
+        "string_agg(journal_seal, ''::bytea ORDER BY position)",
     ],
 }
 
@@ -173,19 +181,20 @@ def _fast_chain(
     name: str | None, oid_hex: str, ev: tuple[Any, ...], jr: tuple[Any, ...], sqlite: bool
 ) -> GameCheck | tuple[list[bytes], str] | None:
     """The fast check of one game from its two summary rows
-    (:meth:`SealTables.fast_batch`): a verified :class:`GameCheck`; or, when
-    the seal chain verifies and the journal has several authors or times,
-    ``(digests, game id)`` for :func:`_fast_journal`; else None (read the game
-    row by row)."""
+    (:func:`fast_batch`): a verified :class:`GameCheck`; or, when the seal
+    chain verifies and the journal has several append calls (or authors or
+    times), ``(digests, game id)`` for :func:`_fast_journal`; else None
+    (read the game row by row)."""
     n, vmin, vmax, good, versions, blob = ev
-    jn, pmin, pmax, texts, by_lo, by_hi, at_lo, at_hi, positions, seals, jseals = jr
-    if not (n == jn == vmax == good == texts and vmin == 1 and pmin == 0 and pmax == n - 1):
+    jn, pmin, pmax, sealed, links, good_links, by_lo, by_hi, at_lo, at_hi, positions, ends, seals, jseals = jr
+    if not (
+        n == jn == vmax == good == sealed and vmin == 1 and pmin == 0 and pmax == n - 1 and links == good_links > 0
+    ):
         return None
     if sqlite and (versions != witness(1, n) or positions != witness(0, n)):
         return None
-    if type(blob) is not bytes:
-        blob = bytes(blob) if isinstance(blob, (bytearray, memoryview)) else None
-    if blob is None or type(seals) is not str or type(jseals) is not str:
+    blob, seals, jseals = _bytes(blob), _bytes(seals), _bytes(jseals)
+    if blob is None or seals is None or jseals is None:
         return None
     lines = blob.split(b"\n")
     if len(lines) != n:
@@ -199,33 +208,47 @@ def _fast_chain(
     sha = hashlib.sha256
     h = _seal.CHAIN_PREFIX
     hs = [h := sha(h + line).digest() for line in lines]
-    if b"".join(hs).hex(",", 32) != seals:
+    if b"".join(hs) != seals:
         return None
-    if not (by_lo == by_hi and at_lo == at_hi and type(by_lo) is str and type(at_lo) is str):
+    if not (links == 1 and ends == str(n - 1) and by_lo == by_hi and at_lo == at_hi) or not (
+        type(by_lo) is str and type(at_lo) is str
+    ):
         return hs, name or first.game_id
-    j = _seal.JOURNAL_PREFIX
-    js = [j := sha(j + x + y).digest() for x, y in zip(hs, journal_lines(0, n, by_lo, at_lo))]
-    if b"".join(js).hex(",", 32) != jseals:
+    j = sha(_seal.JOURNAL_PREFIX + h + _encode({"first": 0, "last": n - 1, "by": by_lo, "received_at": at_lo}))
+    if j.digest() != jseals:
         return None
     return GameCheck(game_id=name or first.game_id, length=n, seal=h.hex())
 
 
-def _fast_journal(name: str, hs: list[bytes], jr: tuple[Any, ...], entries: list[tuple[Any, Any]]) -> GameCheck | None:
+def _bytes(value: Any) -> bytes | None:
+    if type(value) is bytes:
+        return value
+    return bytes(value) if isinstance(value, (bytearray, memoryview)) else None
+
+
+def _fast_journal(
+    name: str, hs: list[bytes], jr: tuple[Any, ...], entries: list[tuple[Any, Any, Any]]
+) -> GameCheck | None:
     """The journal chain of a game whose seal chain :func:`_fast_chain`
     verified (digests ``hs``), from its journal ``entries`` ``(by,
-    received_at)`` in position order; None unless it verifies."""
+    received_at, is the end of an append call)`` in position order; None
+    unless every call's entries are one author and time and every link
+    verifies."""
     if len(entries) != len(hs):
         return None
     sha = hashlib.sha256
     encode = _encode
     j = _seal.JOURNAL_PREFIX
     js = []
-    for p, (x, (by, at)) in enumerate(zip(hs, entries)):
-        if type(by) is not str or type(at) is not str:
+    first = 0
+    for p, (by, at, end) in enumerate(entries):
+        if type(by) is not str or type(at) is not str or (p > first and (by, at) != entries[first][:2]):
             return None
-        j = sha(j + x + encode({"position": p, "by": by, "received_at": at})).digest()
-        js.append(j)
-    if b"".join(js).hex(",", 32) != jr[-1]:
+        if end:
+            j = sha(j + hs[p] + encode({"first": first, "last": p, "by": by, "received_at": at})).digest()
+            js.append(j)
+            first = p + 1
+    if first != len(hs) or b"".join(js) != _bytes(jr[-1]):
         return None
     return GameCheck(game_id=name, length=len(hs), seal=hs[-1].hex())
 

@@ -95,15 +95,17 @@ def check_game(
     stored seals; the first position that differs is reported. Every row's
     topic must be its bytes' ``type``; with ``deep`` every event is decoded
     too (the chain already proves the bytes are those that were appended and
-    checked). Pure over the rows, no I/O."""
+    checked). The journal chain has one link per append call, on the call's
+    last row (:mod:`ledger.store.sealing`): every entry of a call must be the
+    one its link covers. Pure over the rows, no I/O."""
     check = GameCheck(game_id=game_id or _name(rows, oid_hex), length=len(rows))
     if not rows and not journal:
         return check.fail(None, "missing", "no such game in the store")
     sha = hashlib.sha256
-    encode = _encode
     prev = _seal.CHAIN_PREFIX
     jprev = _seal.JOURNAL_PREFIX
     tag_topic = TAG_TOPIC
+    call: list[tuple[str, str]] = []  # the entries of the append call not yet closed by its link
     p = -1
     for p, (version, topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows):
         if version != p + 1:
@@ -116,8 +118,12 @@ def check_game(
             state = bytes(state)
         if stored_seal is None:
             return check.fail(p, "seal", _NO_SEAL)
+        if type(stored_seal) is not bytes:
+            if not isinstance(stored_seal, (bytearray, memoryview)):
+                return check.fail(p, "seal", f"stored seal: stored as {type(stored_seal).__name__}, not bytes")
+            stored_seal = bytes(stored_seal)
         h = sha(prev + state).digest()
-        if h.hex() != stored_seal:
+        if h != stored_seal:
             return check.fail(p, *_which(state, stored_seal, rows[p + 1] if p + 1 < len(rows) else None, h))
         end = state.find(b'"', 9)
         if not state.startswith(TYPE_PREFIX) or tag_topic.get(state[9:end]) != topic:
@@ -126,13 +132,44 @@ def check_game(
             return check.fail(p, "event", fault)
         if type(by) is not str or type(received_at) is not str:
             return check.fail(p, "journal", "journal entry is not text")
-        j = sha(jprev + h + encode({"position": p, "by": by, "received_at": received_at})).digest()
-        if j.hex() != stored_journal:
-            return check.fail(
-                p, "journal", f"journal entry (by {by!r}, received {received_at}) differs from the one sealed"
-            )
-        prev, jprev = h, j
-    return _check_end(check, p, len(rows), journal, prev)
+        call.append((by, received_at))
+        if stored_journal is not None:
+            j = close_call(jprev, h, p - len(call) + 1, call, stored_journal)
+            if not isinstance(j, bytes):
+                at, (by, received_at) = j
+                return check.fail(
+                    at, "journal", f"journal entry (by {by!r}, received {received_at}) differs from the one sealed"
+                )
+            jprev, call = j, []
+        prev = h
+    return _check_end(check, p, len(rows), journal, prev, p - len(call) + 1 if call else None)
+
+
+def close_call(
+    prev: bytes, seal: bytes, first: int, entries: list[tuple[str, str]], stored: Any
+) -> bytes | tuple[int, tuple[str, str]]:
+    """The journal link of the append call of positions ``first``… whose
+    ``entries`` ``(by, received_at)`` are given in order (``seal``: the raw
+    seal of its last event; ``prev``: the previous link, or the chain's
+    prefix), checked against the ``stored`` link: the link when it and
+    every entry verify, else ``(position, entry)`` naming the
+    first entry that differs from the one sealed (the stored link is tried
+    with each distinct entry of the call, the last row's first; when none
+    gives it, the call's first entry is named)."""
+    last = first + len(entries) - 1
+    encode = _encode
+    tried: list[tuple[str, str]] = []
+    for entry in (entries[-1], *entries):
+        if entry in tried:
+            continue
+        tried.append(entry)
+        link = hashlib.sha256(
+            prev + seal + encode({"first": first, "last": last, "by": entry[0], "received_at": entry[1]})
+        ).digest()
+        if link == stored:
+            bad = next((i for i, e in enumerate(entries) if e != entry), None)
+            return link if bad is None else (first + bad, entries[bad])
+    return first, entries[0]
 
 
 _NO_SEAL = "no stored seal: the event was not appended through rummy-ledger (written into the database directly?)"
@@ -150,31 +187,37 @@ def _decode_fault(state: bytes, topic: Any, position: int, oid_hex: str) -> str 
     return None
 
 
-def _check_end(check: GameCheck, last: int, n: int, journal: tuple[int, int] | None, seal: bytes) -> GameCheck:
+def _check_end(
+    check: GameCheck, last: int, n: int, journal: tuple[int, int] | None, seal: bytes, open_call: int | None
+) -> GameCheck:
     """The checks after the ``n`` stored rows of :func:`check_game` (``last``
     the last position, ``seal`` its seal): no event missing after it (the
-    journal ``(rows, highest position)`` records none later) and one journal
-    entry per event; then ``check`` is verified, with the game's seal."""
+    journal ``(rows, highest position)`` records none later), one journal
+    entry per event, and the last append call closed by its journal link
+    (``open_call``: the first position of a call without one, else None);
+    then ``check`` is verified, with the game's seal."""
     if journal is not None and journal[1] > last:
         return check.fail(
             last + 1, "missing", f"event missing (truncated: the journal records events up to position {journal[1]})"
         )
     if journal is not None and journal[0] != n:
         return check.fail(last, "journal", f"{journal[0]} journal entries for {n} events")
+    if open_call is not None:
+        return check.fail(
+            last + 1,
+            "missing",
+            f"event missing (truncated: the append call from position {open_call} has no journal seal)",
+        )
     check.seal = seal.hex() if n else None
     return check
 
 
-def _which(line: bytes, stored_seal: Any, nxt: tuple[Any, ...] | None, good: bytes) -> tuple[str, str]:
+def _which(line: bytes, stored_seal: bytes, nxt: tuple[Any, ...] | None, good: bytes) -> tuple[str, str]:
     """Whether the event's bytes or its stored seal were changed: the stored
     chain after this position continues from whichever of the two is original."""
-    short = (
-        _seal.short_form(stored_seal)
-        if isinstance(stored_seal, str) and _seal.SEAL_RE.match(stored_seal)
-        else repr(stored_seal)
-    )
-    if nxt is not None and isinstance(nxt[2], bytes) and isinstance(nxt[5], str):
-        if _seal.chain(good, nxt[2]).hex() == nxt[5]:
+    short = _seal.short_form(stored_seal.hex()) if len(stored_seal) == 32 else repr(stored_seal)
+    if nxt is not None and isinstance(nxt[2], bytes) and isinstance(nxt[5], (bytes, bytearray, memoryview)):
+        if _seal.chain(good, nxt[2]) == nxt[5]:
             return "seal", (
                 f"stored seal {short} differs from the chain of the stored events "
                 f"({_seal.short_form(good.hex())}): the seal was edited"

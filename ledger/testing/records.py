@@ -59,7 +59,7 @@ def card_list(cards: Cards) -> list[str]:
 
 
 def lines(*events: EventDict) -> bytes:
-    """Record bytes, one compact JSON event per line (FORMAT.md "Record file")."""
+    """Record bytes, one compact JSON event per line (FORMAT.md "File")."""
     return b"".join(json.dumps(e, separators=(",", ":")).encode() + b"\n" for e in events)
 
 
