@@ -94,10 +94,14 @@ class _Tally:
     def files(self, row: str) -> int:
         return self.rows[row][0]
 
-    def table(self, store: str) -> Table:
+    def title(self, store: str) -> str:
+        """The summary's heading line (printed on its own line: a long path neither wraps nor pads)."""
+        return self.tr.gettext("import into %(store)s") % {"store": store}
+
+    def table(self) -> Table:
         """The summary: one row per outcome, files, games and events."""
         _ = self.tr.gettext
-        table = Table(title=Text(_("import into %(store)s") % {"store": store}), title_justify="left")
+        table = Table()
         for name in ("", _("files"), _("games"), _("events")):
             table.add_column(name, justify="left" if not name else "right")
         names = {
@@ -230,7 +234,8 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
             tally.count(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
             if shown is not None:
                 shown.file_done()
-    console().print(tally.table(state.store))
+    click.echo(tally.title(state.store))
+    console().print(tally.table())
     if not files:
         click.echo(state.tr.gettext("no record files found"), err=True)
     if not no_analytics and (tally.files("stored") or tally.files("appended")):
