@@ -46,6 +46,15 @@ class StoreMissingError(LedgerError, LookupError):
         super().__init__(f"no store at {path} (import a record first: rummy-ledger import FILE)")
 
 
+class StoreIsFolderError(LedgerError, IsADirectoryError):
+    """The SQLite store's ``path`` is a folder (``--db ./games/``)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        example = os.path.join(path, "ledger.db")
+        super().__init__(f"{path} is a folder, not a store file (give a SQLite file path, e.g. {example})")
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the CLI's catalog (:mod:`ledger.i18n`)."""
     return message
@@ -79,7 +88,8 @@ def _merged(env: Mapping[str, str]) -> dict[str, str]:
 def check_store(env: Mapping[str, str], *, create: bool) -> None:
     """Raise unless the store named by ``env`` can be used as asked.
 
-    SQLite: with ``create=False`` the file must exist (``:memory:`` and
+    SQLite: the path must not be a folder (:class:`StoreIsFolderError`),
+    and with ``create=False`` the file must exist (``:memory:`` and
     ``file:`` URIs are not checked), else :class:`StoreMissingError`.
     PostgreSQL: :func:`probe_postgres` (its errors), whatever ``create`` is:
     a database is never created here. Other modules are not checked.
@@ -88,6 +98,8 @@ def check_store(env: Mapping[str, str], *, create: bool) -> None:
     module = merged.get("PERSISTENCE_MODULE", "")
     if module.endswith("sqlite"):
         name = merged.get("SQLITE_DBNAME", "")
+        if name and os.path.isdir(name):
+            raise StoreIsFolderError(name)
         if not create and name and name != ":memory:" and not name.startswith("file:") and not os.path.exists(name):
             raise StoreMissingError(name)
     elif module.endswith("postgres"):
@@ -138,4 +150,12 @@ def _pg_reason(text: str, dbname: str, where: str, wait: int = PROBE_TIMEOUT) ->
     return "other", {**params, "detail": detail.splitlines()[0].strip()}
 
 
-__all__ = ["PROBE_TIMEOUT", "REASONS", "StoreMissingError", "StoreUnreachableError", "check_store", "probe_postgres"]
+__all__ = [
+    "PROBE_TIMEOUT",
+    "REASONS",
+    "StoreIsFolderError",
+    "StoreMissingError",
+    "StoreUnreachableError",
+    "check_store",
+    "probe_postgres",
+]
