@@ -33,6 +33,7 @@ JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:0
 from __future__ import annotations
 
 import contextlib
+import functools
 import getpass
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -180,6 +181,12 @@ def _sqlite_oids() -> Callable[[UUID | str], str]:
 SQLITE_CACHE_KIB = 32 * 1024
 
 
+#: how the store's SQLite connections read a ``TEXT`` value: UTF-8, any byte that is not
+#: valid UTF-8 as a ``\xNN`` escape (``b"ab\xff"`` gives ``'ab\\xff'``), never an error
+#: (a C call per value, as fast as sqlite3's default ``str``)
+STORED_TEXT = functools.partial(str, encoding="utf-8", errors="backslashreplace")
+
+
 class TunedSQLiteConnectionPool(SQLiteConnectionPool):
     """eventsourcing's SQLite connection pool, with the store's pragmas set on
     every connection it opens (after the library has put the file in WAL mode):
@@ -190,13 +197,19 @@ class TunedSQLiteConnectionPool(SQLiteConnectionPool):
     - ``synchronous = NORMAL`` when the file is in WAL mode, as SQLite
       recommends for WAL: a commit is still atomic and survives a crash of
       the process; only a power loss or OS crash can undo the last
-      transactions (never corrupt the file). In-memory stores are left alone.
+      transactions (never corrupt the file). In-memory stores are left alone;
+    - on every connection, in memory too, :data:`STORED_TEXT` as the
+      ``text_factory``: a ``TEXT`` value that is not valid UTF-8 (a row
+      edited behind the product's back) is read as a ``str`` with its bad
+      bytes escaped, where sqlite3's default raises ``OperationalError``
+      for the whole query; every "stored as text" check then names it.
     """
 
     def _create_connection(self) -> SQLiteConnection:
         conn = super()._create_connection()
+        raw = conn._sqlite_conn
+        raw.text_factory = STORED_TEXT
         if not self.is_sqlite_memory_mode:
-            raw = conn._sqlite_conn
             raw.execute(f"PRAGMA cache_size=-{int(SQLITE_CACHE_KIB)}")
             if self.is_journal_mode_wal:
                 raw.execute("PRAGMA synchronous=NORMAL")
@@ -355,5 +368,6 @@ __all__ = [
     "JournalSQLiteRecorder",
     "JournalPOPORecorder",
     "SQLITE_CACHE_KIB",
+    "STORED_TEXT",
     "TunedSQLiteConnectionPool",
 ]
