@@ -218,14 +218,15 @@ def _hex(value: Any, digits: int, what: str) -> bytes:
 
 def load(path: Path, kind: str = CHECKPOINT_FORMAT) -> dict[str, Any]:
     """Parse a checkpoint (or, with ``kind=PROOF_FORMAT``, a proof) file.
-    Raises :class:`CheckpointError` naming what is wrong."""
+    Raises :class:`CheckpointError` naming what is wrong (not the file: the
+    caller's message names it once)."""
     size = path.stat().st_size
-    _require(size <= MAX_FILE_BYTES, f"{path}: {size} bytes is larger than a checkpoint can be")
+    _require(size <= MAX_FILE_BYTES, f"{size} bytes is larger than a checkpoint can be")
     try:
         doc = json.loads(path.read_bytes())
     except (ValueError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"{path}: not JSON ({exc})") from None
-    _require(isinstance(doc, dict) and doc.get("format") == kind, f"{path}: not a {kind} file (format field)")
+        raise CheckpointError(f"not JSON ({exc})") from None
+    _require(isinstance(doc, dict) and doc.get("format") == kind, f"not a {kind} file (format field)")
     return doc
 
 

@@ -151,6 +151,8 @@ def parse_line(raw: bytes, line: int) -> Event:
         event = decode_event(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise format_error(exc, raw).with_location(line=line) from None
+    if encode_event(event) == raw:  # canonical text (writes each field once): no key can be twice
+        return event
     try:  # the schema bounds every string and list, so this pass is bounded too
         json.loads(raw, object_pairs_hook=_distinct_keys)
     except _KeyTwice:

@@ -51,6 +51,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from ledger.errors import ConcurrentAppendError, RecordError
 from ledger.events import decode_event
+from ledger.params import ascii_int
 from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.scoring import running_hand, score_sheet
 from ledger.state import TableState
@@ -175,22 +176,41 @@ def signout():
 
 # --- rulings ----------------------------------------------------------------
 
-_RULE = r"^[A-Z0-9]+-[A-Z0-9-]+$"
+_RULE = r"^[A-Z0-9]+-[A-Z0-9-]+\Z"  # \Z: "$" would let a trailing newline through
+_SIDE = r"^(seat|team):[0-9]{1,2}\Z"  # ASCII digits ("\d" also matches "３")
+
+
+class WholeNumberField(IntegerField):
+    """An integer form field read by :func:`ledger.params.ascii_int`, as the
+    CLI's options and the ``?at=`` parameter are: wtforms' ``int()`` also
+    reads ``"１５"``, ``"٣"``, ``"+3"``, ``"3_0"`` and ``" 3 "``, all refused
+    here with wtforms' own message ("Not a valid integer value.")."""
+
+    data: Any  # an int once the form validated (InputRequired), None for a refused value
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        try:
+            self.data = ascii_int(valuelist[0])
+        except ValueError as exc:
+            self.data = None
+            raise ValueError(self.invalid_value_message or self.gettext("Not a valid integer value.")) from exc
 
 
 class PenaltyForm(FlaskForm):
-    finding = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
-    expected = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
-    side = StringField(validators=[InputRequired(), Regexp(r"^(seat|team):\d{1,2}$", message="seat:N or team:N")])
-    points = IntegerField(validators=[InputRequired(), NumberRange(-1_000_000, 1_000_000)])
+    finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    side = StringField(validators=[InputRequired(), Regexp(_SIDE, message="seat:N or team:N")])
+    points = WholeNumberField(validators=[InputRequired(), NumberRange(-1_000_000, 1_000_000)])
     rule = StringField(validators=[InputRequired(), Regexp(_RULE, message="a RULES.md rule id, e.g. BUR-TURN-1")])
     note = TextAreaField(validators=[Optional(), Length(max=2000)])
 
 
 class RestoreForm(FlaskForm):
-    finding = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
-    expected = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
-    target = IntegerField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
+    target = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     reason = StringField(validators=[DataRequired(), Length(min=1, max=2000)])
     note = TextAreaField(validators=[Optional(), Length(max=2000)])
 
@@ -270,7 +290,7 @@ def rule_penalty(game_id: str):
     kind, _sep, number = form.side.data.partition(":")
     data: dict[str, Any] = {
         "type": "penalty_assessed",
-        kind: int(number),
+        kind: ascii_int(number),
         "points": form.points.data,
         "rule": form.rule.data,
         "finding": form.finding.data,

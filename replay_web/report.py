@@ -43,6 +43,7 @@ from typing import Any
 from flask import Blueprint, abort, make_response, request, url_for
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from ledger.params import ascii_int
 from replay_web import params
 from replay_web.i18n import translations
 from replay_web.present import face, suit_markup
@@ -104,9 +105,10 @@ def _whole(name: str) -> int | None:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return None
-    if not (raw.isascii() and raw.lstrip("-").isdigit()):
+    try:
+        return ascii_int(raw)  # int() also reads "３", "+3", "3_0"; "--3" passed the old check and failed in int()
+    except ValueError:
         abort(400, description=f"{name}={raw!r} is not a whole number")
-    return int(raw)
 
 
 def _report(game_id: str) -> tuple[Any, dict[str, Any]]:

@@ -50,7 +50,7 @@ from flask import Blueprint, Response, current_app, request
 
 from ledger.events import Event, GameStarted
 from ledger.params import ascii_int
-from ledger.redaction import SPECTATOR, finding_visible, sight
+from ledger.redaction import SPECTATOR, Sight, finding_visible
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
 from ledger.store.persistence import game_uuid
@@ -126,6 +126,71 @@ class Item:
         return cached
 
 
+_OVER = ("over", "ended")
+
+
+class Marks:
+    """The ends and knocks of each state's line of play, one step per state.
+
+    :func:`ledger.redaction.finding_visible` reads only these two fields of a
+    spectator's :class:`~ledger.redaction.Sight` (``ends``: positions where
+    the hand ended, ``knocks``: positions of a knock, in the line of play
+    that leads to the state). :func:`~ledger.redaction.sight` finds them by
+    walking the hand from its deal, one step per position so far: once per
+    event that made a stream of a long hand quadratic (a finding waiting for
+    the end of its hand, such as BUR-PILE-1, asks at every event). Here the
+    marks of each state are kept, so a new state costs one step from its
+    ``history`` (the previous state, or a rewind's target), as in ``sight``.
+    """
+
+    def __init__(self) -> None:
+        #: id(state) -> (state, ends, knocks); the state is held so its id stays its own
+        self._known: dict[int, tuple[TableState, tuple[int, ...], tuple[int, ...]]] = {}
+        self.steps = 0  # states walked so far (one per new state when they come in order)
+
+    def _get(self, state: TableState) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        entry = self._known.get(id(state))
+        return None if entry is None or entry[0] is not state else (entry[1], entry[2])
+
+    def of(self, state: TableState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``(ends, knocks)`` of ``state``'s line of play, as ``sight(state, pov).ends/.knocks``."""
+        walk: list[TableState] = []
+        cur: TableState | None = state
+        marks = None
+        while cur is not None:
+            marks = self._get(cur)
+            if marks is not None:
+                break
+            walk.append(cur)
+            cur = cur.history
+        if cur is None:  # nothing known of this line (a new hand): what is known belongs to hands gone by
+            self._known.clear()
+            marks = ((), ())
+        assert marks is not None
+        ends, knocks = marks
+        n = state.n_seats
+        for s in reversed(walk):
+            self.steps += 1
+            prev = s.history
+            if prev is None:
+                ends, knocks = (), ()
+            else:
+                knocker = getattr(s.extra, "knocker", None)
+                if knocker is not None and getattr(prev.extra, "knocker", None) is None and 0 <= knocker < n:
+                    knocks = knocks + (s.position,)
+                if s.phase in _OVER and prev.phase not in _OVER:
+                    ends = ends + (s.position,)
+            self._known[id(s)] = (s, ends, knocks)
+        return ends, knocks
+
+    def sight(self, state: TableState) -> Sight:
+        """A spectator's :class:`~ledger.redaction.Sight` at ``state`` with the
+        fields :func:`~ledger.redaction.finding_visible` reads (``ends``,
+        ``knocks``); the others (seen cards, face-down discards) stay empty."""
+        ends, knocks = self.of(state)
+        return Sight(SPECTATOR, state.position, ends=ends, knocks=knocks)
+
+
 class Feed:
     """The events of one watched game, kept up to date by :meth:`sync`."""
 
@@ -137,6 +202,7 @@ class Feed:
         self.started: GameStarted | None = None
         self.readers = 0
         self.pending: list[Finding] = []  # findings a spectator may not see yet
+        self.marks = Marks()
         self.cond = threading.Condition()
         self._sync_lock = threading.Lock()
 
@@ -161,7 +227,7 @@ class Feed:
                     self.started = event
                 fresh = tuple(state.findings[before:])
                 waiting = self.pending + list(fresh)
-                seen = sight(state, SPECTATOR) if waiting else None
+                seen = self.marks.sight(state) if waiting else None
                 shown = tuple(f for f in waiting if finding_visible(f, state, SPECTATOR, seen))
                 self.pending = [f for f in waiting if f not in shown]
                 new.append(

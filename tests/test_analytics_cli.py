@@ -258,3 +258,30 @@ def test_import_brings_the_view_up_to_date_unless_told_not_to(cli: click.Group, 
         run(cli, "--db", db, "query", "--no-update", "--csv", "SELECT count(*) AS games FROM games").output
         == "games\n1\n"
     )
+
+
+def test_query_stops_a_runaway_query_at_its_timeout(cli: click.Group, store: str) -> None:
+    run(cli, "--db", store, "analytics", "update")
+    endless = "SELECT count(*) FROM range(1000000000000)"
+    stopped = run(cli, "--db", store, "query", "--no-update", "--timeout", "0.5", endless)
+    assert (stopped.exit_code, stopped.output) == (
+        2,
+        "Error: query stopped after 0.5 s (--timeout SECONDS; 0 for none)\n",
+    )
+    quick = run(cli, "--db", store, "query", "--no-update", "--timeout", "30", "SELECT 41 + 1 AS n")
+    assert (quick.exit_code, "42" in quick.output) == (0, True)
+    negative = run(cli, "--db", store, "query", "--no-update", "--timeout", "-1", "SELECT 1")
+    assert negative.exit_code == 2 and "--timeout" in negative.output
+
+
+def test_query_streams_rows_and_counts_those_not_shown(cli: click.Group, store: str) -> None:
+    run(cli, "--db", store, "analytics", "update")
+    many = "SELECT range AS n FROM range(5003)"
+    as_json = run(cli, "--db", store, "query", "--no-update", "--json", many)
+    assert [json.loads(line)["n"] for line in as_json.output.splitlines()] == list(range(5003))
+    as_csv = run(cli, "--db", store, "query", "--no-update", "--csv", many)
+    assert as_csv.output.splitlines() == ["n", *map(str, range(5003))]
+    table = run(cli, "--db", store, "query", "--no-update", "--max-rows", "3", many)
+    cells = [ln.split()[1] for ln in table.output.splitlines() if ln.startswith("│")]
+    assert cells == ["0", "1", "2"]
+    assert "5003 rows (first 3 shown)" in table.output

@@ -11,11 +11,18 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import Result
+from rich.console import Console
+from rich.progress import Progress, TaskID
 
 from ledger import seal as _seal
+from ledger.cli import importing as cli_importing
+from ledger.store import streamed
+from ledger.store.importing import GameImports
+from ledger.synthetic import long_game_lines
 
 MakeRecord = Callable[..., bytes]
 WriteRecord = Callable[..., Path]
@@ -53,6 +60,108 @@ def test_import_reports_rejects_and_stores_the_rest(run: Callable[..., Result], 
     assert summary_row(result.stdout, "rejected") == ["1", "-", "-"]
     listed = run("list", "--json")
     assert [json.loads(line)["game_id"] for line in listed.stdout.splitlines()] == ["game-0", "game-1", "game-2"]
+
+
+class _SeenProgress(Progress):
+    """rich's progress display, keeping what the import tells it:
+    ``(label, completed, total)`` after each update and advance."""
+
+    seen: list[tuple[str, float, float | None]]
+
+    def update(self, task_id: TaskID, **kw: Any) -> None:
+        super().update(task_id, **kw)
+        self._saw(task_id)
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._saw(task_id)
+
+    def _saw(self, task_id: TaskID) -> None:
+        task = self._tasks[task_id]
+        self.seen.append((task.description, task.completed, task.total))
+
+
+@pytest.fixture
+def progress_seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, float, float | None]]:
+    """What the import's progress display is told (:class:`_SeenProgress`);
+    files are imported as they are read from 50 kB (4 MiB in use), in chunks
+    of 500 events."""
+    seen: list[tuple[str, float, float | None]] = []
+    monkeypatch.setattr(cli_importing, "Progress", type("Seen", (_SeenProgress,), {"seen": seen}))
+    monkeypatch.setattr(streamed, "CHUNK_EVENTS", 500)
+    original = GameImports.import_records
+    monkeypatch.setattr(
+        GameImports, "import_records", lambda self, sources, **kw: original(self, sources, stream_bytes=50_000, **kw)
+    )
+    return seen
+
+
+def on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import's stderr console says it is a terminal (the bars are drawn)."""
+    plain = cli_importing.console
+
+    def console(stderr: bool = False) -> Console:
+        if not stderr:
+            return plain()
+        return Console(stderr=True, force_terminal=True, width=120, highlight=False, markup=False, emoji=False)
+
+    monkeypatch.setattr(cli_importing, "console", console)
+
+
+def test_a_long_file_shows_its_bytes_read_on_a_terminal_only(
+    run: Callable[..., Result],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    progress_seen: list[tuple[str, float, float | None]],
+) -> None:
+    """One long file (imported as it is read): not on a terminal, no
+    progress and the same output as ever; on a terminal, a bar of its bytes
+    read, at its start, per chunk and at its end, out of the file's size."""
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b"".join(long_game_lines("long-1", target_bytes=200_000)))
+    size = big.stat().st_size
+    plain = run("import", str(big))
+    assert plain.exit_code == 0 and progress_seen == []
+    assert plain.stderr.startswith("analytics view ") and len(plain.stderr.splitlines()) == 1
+    assert summary_row(plain.stdout, "stored")[:2] == ["1", "1"]
+    on_a_terminal(monkeypatch)
+    again = run("import", str(big), "--no-analytics")
+    assert again.exit_code == 0, again.stderr
+    assert summary_row(again.stdout, "already stored")[:2] == ["1", "1"]
+    n = summary_row(again.stdout, "already stored")[2]
+    assert {label for label, _, _ in progress_seen} == {"reading big.jsonl"} and "reading big.jsonl" in again.stderr
+    assert {total for _, _, total in progress_seen} == {size}
+    done = [completed for _, completed, _ in progress_seen]
+    assert done == sorted(done) and done[0] == 0 and done[-1] == size
+    assert len(done) == int(n) // 500 + 2  # per chunk of events read, not per event
+
+
+def test_a_folder_shows_files_done_and_a_long_file_s_bytes_in_italian(
+    run: Callable[..., Result],
+    write_record_file: WriteRecord,
+    monkeypatch: pytest.MonkeyPatch,
+    progress_seen: list[tuple[str, float, float | None]],
+) -> None:
+    """Ten small files and a long one in a folder, on a terminal, --lang it:
+    the bar of files advances to 11; the long file's bar of bytes comes when
+    it is read (after the five files before it) and goes with its outcome."""
+    for i in range(10):
+        write_record_file(f"g-{i}", hands=1, turns=2, seed=i)
+    data = b"".join(long_game_lines("long-1", target_bytes=100_000))
+    big = write_record_file("long-1", data, name="g-4x-long")
+    on_a_terminal(monkeypatch)
+    result = run("--lang", "it", "import", str(big.parent))
+    assert result.exit_code == 0, result.stderr
+    assert summary_row(result.stdout, "registrati")[:2] == ["11", "11"]
+    files = [(done, total) for label, done, total in progress_seen if label == "importazione"]
+    assert files == [(k, 11) for k in range(1, 12)]
+    labels = [label for label, _, _ in progress_seen]
+    first, last = (
+        labels.index("lettura di g-4x-long.jsonl"),
+        len(labels) - labels[::-1].index("lettura di g-4x-long.jsonl"),
+    )
+    assert labels[:first] == ["importazione"] * 5 and labels[last:] == ["importazione"] * 6
+    assert progress_seen[last - 1][1:] == (len(data), len(data))
 
 
 def test_reimport_says_already_stored(run: Callable[..., Result], write_record_file: WriteRecord) -> None:

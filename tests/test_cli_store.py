@@ -197,3 +197,45 @@ def test_an_existing_postgres_database_opens(pg_env: dict[str, str]) -> None:
     opened = open_app(None, env=pg_env, create=False)  # the probe passes; eventsourcing builds the app
     assert opened.list_games() == []
     opened.close()
+
+
+# --- a --db that names no store file (trial finding) ---
+
+
+#: a read, a write, and a command that needs no store (``serve`` is refused the same way, before it serves)
+NO_STORE_ARGS = [["list"], ["import", "--no-analytics", str(DISPUTE)], ["audit", str(DISPUTE)]]
+
+
+@pytest.mark.parametrize("empty", ["", "  "], ids=["empty", "blank"])
+@pytest.mark.parametrize("args", NO_STORE_ARGS, ids=["read", "write", "record-file"])
+def test_an_empty_db_is_refused_not_the_default_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, empty: str, args: list[str]
+) -> None:
+    from click.testing import CliRunner
+
+    from ledger.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner(env={**CLI_ENV, "RUMMY_LEDGER_DB": str(tmp_path / "env.db")}).invoke(
+        cli, ["--db", empty, *args], catch_exceptions=False
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        f"rummy-ledger: error: --db {empty!r} names no store: give a SQLite file path or a postgresql:// URL\n",
+    )
+    assert list(tmp_path.iterdir()) == []  # neither ./ledger.db nor $RUMMY_LEDGER_DB
+
+
+@pytest.mark.parametrize("args", NO_STORE_ARGS, ids=["read", "write", "record-file"])
+def test_a_folder_as_db_says_so(run: Callable[..., Result], tmp_path: Path, args: list[str]) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    result = run(*args, store=str(folder))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        f"rummy-ledger: error: {folder} is a folder, not a store file (give a SQLite file path, e.g. "
+        f"{folder}/ledger.db)\n",
+    )
+    assert list(folder.iterdir()) == []

@@ -330,6 +330,47 @@ def test_a_bad_penalty_is_400_and_nothing_stored(desk: Desk, form: dict[str, Any
     assert desk.length() == 10
 
 
+@pytest.mark.parametrize(
+    ("form", "expected"),
+    [
+        # each of these read as a number by int() (wtforms' IntegerField): 303, the ruling stored
+        ({"expected": "\uff11\uff10"}, "expected: Not a valid integer value."),  # full-width "10"
+        ({"expected": "1_0"}, "expected: Not a valid integer value."),
+        ({"expected": " 10 "}, "expected: Not a valid integer value."),
+        ({"finding": "\u0667"}, "finding: Not a valid integer value."),  # Arabic-Indic 7
+        ({"points": "+3"}, "points: Not a valid integer value."),
+        ({"points": "-\uff15\uff10"}, "points: Not a valid integer value."),
+        ({"side": "seat:\uff11"}, "side: seat:N or team:N"),
+        ({"side": "seat:1\n"}, "side: seat:N or team:N"),
+        ({"rule": "BUR-TURN-1\n"}, "rule: a RULES.md rule id"),
+    ],
+)
+def test_a_penalty_number_not_in_ascii_digits_is_400_and_nothing_stored(
+    desk: Desk, form: dict[str, Any], expected: str
+) -> None:
+    """README: whole numbers are ASCII digits with an optional ``-``, as for the CLI and ``?at=``."""
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c), **form))
+    body = resp.get_data(as_text=True).replace("&#39;", "'")
+    assert resp.status_code == 400, body
+    assert "the ruling was not stored" in body and expected in body
+    assert desk.length() == 10
+
+
+@pytest.mark.parametrize("field", ["finding", "expected", "target"])
+def test_a_restore_number_not_in_ascii_digits_is_400_and_nothing_stored(desk: Desk, field: str) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    data = {"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": "second draw undone"}
+    data[field] = {"finding": "\uff18", "expected": "1_0", "target": "+6"}[field]
+    resp = c.post(f"/games/{GAME}/rulings/restore", data=data)
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 400, body
+    assert f"the ruling was not stored: {field}: Not a valid integer value." in body
+    assert desk.length() == 10
+
+
 def test_a_restore_outside_the_hand_is_400_rec_ref(desk: Desk) -> None:
     c = desk.client()
     sign_in(c, desk.tokens["referee"])

@@ -292,6 +292,8 @@ def test_route_in_both_languages(client) -> None:
         ("?at=-1", 400, "position -1 is outside this game's positions 0–18"),
         ("?finding=3", 400, "no finding at position 3 (findings are at: 4, 5, 7, 8, 15, 17)"),
         ("?finding=x", 400, "finding='x' is not a whole number"),
+        ("?finding=--7", 400, "finding='--7' is not a whole number"),  # was a 500: int() after lstrip("-")
+        ("?finding=%EF%BC%97", 400, "finding='７' is not a whole number"),
         (
             "?lang=fr",
             400,

@@ -138,6 +138,37 @@ def test_verify_option_combinations_are_usage_errors(run: Callable[..., Result],
     result = run("verify", "--proof", str(tmp_path / "x.json"))
     assert (result.exit_code, result.stderr) == (
         1,
-        f"{tmp_path / 'x.json'}: proof does not verify: {tmp_path / 'x.json'}: not a rummy-ledger-proof/1 file "
-        "(format field)\n",
+        f"{tmp_path / 'x.json'}: proof does not verify: not a rummy-ledger-proof/1 file (format field)\n",
     )
+
+
+def test_a_file_that_is_no_checkpoint_is_named_once(run: Callable[..., Result], tmp_path: Path) -> None:
+    bad = tmp_path / "passwd"
+    bad.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    result = run("verify", "--checkpoint", str(bad))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"{bad}: checkpoint does not verify: not JSON (Expecting value: line 1 column 1 (char 0))\n",
+    )
+    proved = run("prove", "g1", "--checkpoint", str(bad))
+    assert (proved.exit_code, proved.stderr) == (
+        2,
+        f"rummy-ledger: error: {bad}: not JSON (Expecting value: line 1 column 1 (char 0))\n",
+    )
+
+
+def test_seal_at_takes_ascii_digits_only(run: Callable[..., Result]) -> None:
+    for value in ("３", "1_0", "+3"):
+        result = run("seal", str(DISPUTE), "--at", value)
+        assert result.exit_code == 2, value
+        assert f"Invalid value for '--at': '{value}' is not a whole number (ASCII digits 0-9)" in result.output
+
+
+def test_summary_headings_keep_a_long_store_path_on_one_line(tmp_path: Path) -> None:
+    db = tmp_path / ("a-folder-with-a-rather-long-name-" * 3) / "ledger.db"
+    db.parent.mkdir()
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["--db", str(db), "import", "--no-analytics", str(DISPUTE)])
+    listed = runner.invoke(cli, ["--db", str(db), "list"])
+    assert imported.output.splitlines()[0] == f"import into SQLite {db}"
+    assert listed.output.splitlines()[0] == f"1 game in SQLite {db}"

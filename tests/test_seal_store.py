@@ -226,6 +226,95 @@ def test_a_seal_stored_as_hex_text_instead_of_bytes(store) -> None:  # noqa: ANN
     assert _broken(run("verify")) == ["g1: position 6: stored seal: stored as str, not bytes"]
 
 
+#: bytes that are not UTF-8, stored as TEXT
+X_FFFE = "CAST(X'FFFE' AS TEXT)"
+#: ``(table, column, new value, row, finding)``: a row's TEXT value made of bytes that are not UTF-8
+#: (sqlite3's default read raised for the whole query: every command on the store failed); value
+#: ``None``: the column's stored bytes made text
+NOT_UTF8 = [
+    ("{journal}", "seal", None, 7, "stored seal: stored as str, not bytes"),
+    ("{events}", "state", X_FFFE, 8, "event bytes: stored as str, not bytes"),
+    ("{events}", "topic", X_FFFE, 8, "stored topic '\\\\xff\\\\xfe' is not the type of the event bytes"),
+    (
+        "{journal}",
+        "appended_by",
+        X_FFFE,
+        7,
+        "journal entry (by '\\\\xff\\\\xfe', received {at}) differs from the one sealed",
+    ),
+    (
+        "{journal}",
+        "received_at",
+        "CAST(X'1B5B33316DFFFE' AS TEXT)",  # an escape sequence for the terminal, then bytes that are not UTF-8
+        7,
+        "journal entry (by '{by}', received \\x1b[31m\\xff\\xfe) differs from the one sealed",
+    ),
+]
+
+
+@pytest.mark.parametrize(("table", "column", "value", "row", "finding"), NOT_UTF8, ids=[c[1] for c in NOT_UTF8])
+def test_a_value_stored_as_text_that_is_not_utf8(store, table, column, value, row, finding) -> None:  # noqa: ANN001
+    """The finding names the game and position; the other game still verifies;
+    the game's reads fail as for any undecodable row, or not at all; nothing is
+    printed raw (trial finding)."""
+    app, raw, run = store
+    if not raw.sqlite:
+        pytest.skip("a PostgreSQL text column holds valid UTF-8 only, and bytea bytes only")
+    entry = app.journal("bur-dispute")[7]
+    key = "originator_version" if table == "{events}" else "position"
+    raw.run(
+        f"UPDATE {table} SET {column} = {value or f'CAST({column} AS TEXT)'} WHERE originator_id = ? AND {key} = ?",
+        raw.oid("bur-dispute"),
+        row,
+    )
+    result = run("verify")
+    assert _broken(result) == ["bur-dispute: position 7: " + finding.format(at=entry.received_at, by=entry.appended_by)]
+    assert result.stderr == "1 of 2 games verified (35 events); 1 broken\n"
+    assert run("verify", "--deep", "g1").exit_code == 0
+    undecodable = (
+        "rummy-ledger: error: game 'bur-dispute' position 7: the stored event is str, not bytes: the row was "
+        "changed outside rummy-ledger\n"
+    )
+    for args in (["score", "bur-dispute"], ["show", "bur-dispute", "--at", "7"], ["export", "bur-dispute"]):
+        got = run(*args)
+        if column == "state":
+            assert (got.exit_code, got.stderr) == (2, undecodable), args
+        elif column == "seal" and args[0] == "show":  # the seal it shows is not one
+            hexless = repr(bytes.fromhex(entry.seal or "").decode("utf-8", "backslashreplace"))
+            assert (got.exit_code, got.stderr) == (
+                2,
+                f"rummy-ledger: error: not a seal (64 lower-case hex digits): {hexless}\n",
+            ), args
+        elif column == "topic" and args[0] != "export":  # the export writes the stored bytes
+            assert got.exit_code == 2 and got.stderr.startswith(
+                "rummy-ledger: error: game 'bur-dispute' position 7: the stored event (\\xff\\xfe) does not decode: "
+            ), args
+        else:
+            assert (got.exit_code, got.stderr) == (0, ""), args
+        assert "Error:" not in got.stderr and all(c.isprintable() or c == "\n" for c in got.output), args
+    checkpoint = run("checkpoint", "-o", str(raw_path(raw).with_name("cp.json")))
+    assert checkpoint.exit_code == 0, checkpoint.output
+    if column in ("seal", "appended_by"):  # the viewer reads the game (the seal it shows is the last one)
+        from replay_web import create_app
+        from replay_web.store import LedgerStore
+        from replay_web.stream import hub_of
+
+        web = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=app), "SPECTATOR_DELAY": 0})
+        client = web.test_client()
+        try:
+            for url in ("/games/bur-dispute", "/api/games/bur-dispute/score", "/api/games/bur-dispute/events"):
+                assert client.get(url).status_code == 200, url
+        finally:
+            hub = hub_of(web)  # the live stream's thread, started by /events
+            if hub is not None:
+                hub.stop()
+
+
+def raw_path(raw: Raw) -> Path:
+    """The SQLite file of ``raw``'s connection."""
+    return Path(raw.run("PRAGMA database_list")[0][2])
+
+
 def test_an_edited_journal_link(store) -> None:  # noqa: ANN001
     _app, raw, run = store
     raw.run(
@@ -507,6 +596,52 @@ def test_a_store_from_before_the_chain_is_sealed_once(
     assert runner.invoke(cli, ["verify", "old-1"]).stdout.startswith("old-1: position 16: no stored seal")
     for a in (again, third):
         a.close()
+    raw.con.close()
+
+
+def test_a_deleted_marker_seals_nothing_anew(
+    store_env: dict[str, str], make_record: Callable[..., bytes], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The backfill seals only a store with no seal anywhere: journal rows
+    deleted, an event edited and the marker row deleted get the marker back,
+    nothing sealed, and ``verify`` names the first event without a seal
+    (trial finding)."""
+    app = LedgerApp(env=store_env)
+    app.import_record(read_record(make_record("g1")))
+    app.import_record(read_record(DISPUTE))
+    raw = Raw(store_env, app)
+    app.close()
+    raw.run("DELETE FROM rummy_seal_state")  # the marker alone: nothing to do but put it back
+    capsys.readouterr()
+    LedgerApp(env=store_env).close()
+    assert capsys.readouterr().err == ""
+    assert raw.run("SELECT key, value FROM rummy_seal_state") == [("backfilled", "1")]
+    runner = CliRunner(env={**store_env, "RUMMY_LEDGER_DB": None})
+    assert runner.invoke(cli, ["verify", "--deep"]).exit_code == 0
+    raw.run(
+        "DELETE FROM {journal} WHERE originator_id = ? AND position IN (17, 18)",
+        raw.oid("bur-dispute"),
+    )
+    state = raw.state("bur-dispute", 17)
+    assert b'"points":0}' in state
+    raw.set_state("bur-dispute", 17, state.replace(b'"points":0}', b'"points":-999}'))
+    raw.run("DELETE FROM rummy_seal_state")
+    capsys.readouterr()
+    third = LedgerApp(env=store_env)
+    assert (third.backfilled, capsys.readouterr().err) == (None, "")
+    third.close()
+    assert raw.run("SELECT key, value FROM rummy_seal_state") == [("backfilled", "1")]
+    assert raw.run(
+        "SELECT COUNT(*) FROM {journal} WHERE originator_id = ? AND position >= 17", raw.oid("bur-dispute")
+    ) == [(0,)]
+    for deep in ([], ["--deep"]):
+        result = runner.invoke(cli, ["verify", *deep])
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "bur-dispute: position 17: no stored seal: the event was not appended through rummy-ledger (written "
+            "into the database directly?)\n",
+            "1 of 2 games verified (35 events); 1 broken\n",
+        )
     raw.con.close()
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
@@ -236,3 +237,24 @@ def test_bench_big_file_runs_small_sizes(tmp_path: Path, capsys: pytest.CaptureF
     assert out[0].startswith("| file | events | import: peak RSS") and len(out) == 6
     assert out[2].startswith("| 0.") and " MB | " in out[2] and "x (CPU per event" in out[-1]
     assert not list(tmp_path.iterdir())  # records and stores deleted
+
+
+def test_the_reading_is_reported_per_chunk_up_to_the_file_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, app: LedgerApp, make_record: Callable[..., bytes]
+) -> None:
+    """``progress(source, bytes read, file size)`` of a streamed file: at
+    its start (0), after every CHUNK_EVENTS events (the bytes of exactly
+    those lines), and at its end (the file's size); never per event. A small
+    file of the same folder (read whole, in a batch) reports nothing."""
+    monkeypatch.setattr(streamed, "CHUNK_EVENTS", 500)
+    small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
+    small.write_bytes(make_record("short-1"))
+    n = long_file(big, 0.3)
+    size = big.stat().st_size
+    calls: list[tuple[Any, int, int]] = []
+    results = list(app.import_records([small, big], stream_bytes=100_000, progress=lambda *call: calls.append(call)))
+    assert [r.status for _, r in results] == ["stored", "stored"]  # type: ignore[union-attr]
+    ends = list(itertools.accumulate(len(line) for line in big.read_bytes().splitlines(keepends=True)))
+    assert len(ends) == n and n > 4 * 500
+    assert [(src, total) for src, _, total in calls] == [(big, size)] * len(calls)
+    assert [done for _, done, _ in calls] == [0, *ends[499::500], size]

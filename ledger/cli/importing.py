@@ -5,19 +5,31 @@ game converted into a record file).
 
 Exit status of ``import``: 0 every file stored (or already stored), 1 a file
 was rejected (``file:line: field: RULE: message`` on stderr, the others go on).
+On a terminal, stderr shows the progress (:class:`_Progress`); elsewhere the
+output is the same without it.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -27,7 +39,7 @@ from ledger.errors import GameConflictError, RecordError, RuleViolationError
 from ledger.record_files import find_record_files
 from ledger.store.importing import ImportResult
 
-#: a progress bar is shown (on a terminal) from this many files
+#: a progress bar of files done is shown (on a terminal) from this many files
 PROGRESS_MIN_FILES = 10
 #: the rows of the summary table, in order (the ImportResult statuses, spaced, and "rejected")
 _ROWS = ("stored", "appended", "already stored", "rejected")
@@ -82,10 +94,14 @@ class _Tally:
     def files(self, row: str) -> int:
         return self.rows[row][0]
 
-    def table(self, store: str) -> Table:
+    def title(self, store: str) -> str:
+        """The summary's heading line (printed on its own line: a long path neither wraps nor pads)."""
+        return self.tr.gettext("import into %(store)s") % {"store": store}
+
+    def table(self) -> Table:
         """The summary: one row per outcome, files, games and events."""
         _ = self.tr.gettext
-        table = Table(title=Text(_("import into %(store)s") % {"store": store}), title_justify="left")
+        table = Table()
         for name in ("", _("files"), _("games"), _("events")):
             table.add_column(name, justify="left" if not name else "right")
         names = {
@@ -104,17 +120,91 @@ class _Tally:
         return table
 
 
+class _DoneColumn(ProgressColumn):
+    """How much of a bar is done: ``3/12`` files, or ``120.0/980.0 MiB`` of
+    a file read (a task with the field ``bytes``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.files = MofNCompleteColumn()
+        self.bytes = DownloadColumn(binary_units=True)
+
+    def render(self, task: Task) -> Text:
+        return (self.bytes if task.fields.get("bytes") else self.files).render(task)
+
+
+class _Progress:
+    """The progress of an import, on a terminal's stderr (rich bars, cleared
+    at the end): a bar of files done, from :data:`PROGRESS_MIN_FILES` files;
+    and, while a long file is imported as it is read
+    (:func:`ledger.store.streamed.import_streamed`, files of
+    :data:`~ledger.store.streamed.STREAM_MIN_BYTES` or more), a bar of its
+    bytes read out of its size, under the first. Nothing is drawn until a
+    bar is needed; the labels are in the CLI's language (``tr``)."""
+
+    def __init__(self, files: int, err: Console, tr: Any) -> None:
+        self.err, self.tr = err, tr
+        self.bar: Progress | None = None
+        self.files: TaskID | None = None
+        self.reading: tuple[object, TaskID] | None = None  # the file being read, its bar
+        if files >= PROGRESS_MIN_FILES:
+            self.files = self._bar().add_task(tr.gettext("importing"), total=files)
+
+    def _bar(self) -> Progress:
+        if self.bar is None:
+            columns = (
+                TextColumn("{task.description}", markup=False),
+                BarColumn(),
+                _DoneColumn(),
+                TimeRemainingColumn(),
+            )
+            # stdout's lines (a game appended) go above the bars only when stdout is this terminal too
+            self.bar = Progress(*columns, console=self.err, transient=True, redirect_stdout=sys.stdout.isatty())
+            self.bar.start()
+        return self.bar
+
+    def read(self, source: object, done: int, total: int) -> None:
+        """``done`` bytes of ``total`` read of the file ``source``
+        (:meth:`ledger.store.importing.GameImports.import_records`'s ``progress``)."""
+        bar = self._bar()
+        reading, new = self.reading, False
+        if reading is None or reading[0] is not source:
+            self._read_over()
+            name = Path(source).name if isinstance(source, (str, Path)) else str(source)
+            label = self.tr.gettext("reading %(file)s") % {"file": name}
+            reading = self.reading = (source, bar.add_task(label, total=total, bytes=True))
+            new = True
+        # drawn at once when the bar comes and when the file is read (storing its last chunk may take a while)
+        bar.update(reading[1], completed=done, total=total, refresh=new or done >= total)
+
+    def file_done(self) -> None:
+        """One more file's outcome: the files bar advances, a file's bytes bar goes."""
+        self._read_over()
+        if self.bar is not None and self.files is not None:
+            self.bar.advance(self.files)
+
+    def _read_over(self) -> None:
+        if self.bar is not None and self.reading is not None:
+            self.bar.remove_task(self.reading[1])
+        self.reading = None
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 @contextmanager
-def _progress(total: int, err: Console) -> Iterator[Callable[[], None]]:
-    """Yields ``advance()``: one more file done, on a progress bar shown (on
-    a terminal) from :data:`PROGRESS_MIN_FILES` files, else nothing."""
-    if not (total >= PROGRESS_MIN_FILES and err.is_terminal):
-        yield lambda: None
+def _progress(files: int, err: Console, tr: Any) -> Iterator[_Progress | None]:
+    """The :class:`_Progress` of an import of ``files`` files when stderr is
+    a terminal, else None (nothing is shown, no progress is followed)."""
+    if not err.is_terminal:
+        yield None
         return
-    columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-        task = progress.add_task("import", total=total)
-        yield lambda: progress.advance(task)
+    shown = _Progress(files, err, tr)
+    try:
+        yield shown
+    finally:
+        shown.close()
 
 
 @click.command("import")
@@ -131,16 +221,21 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
     ``file:line: field: RULE: message`` and the others go on. Then the
     analytics view is brought up to date (unless --no-analytics). Exit 1 when
     any file was rejected.
+
+    On a terminal, stderr shows the progress: files done (from 10 files),
+    and the bytes read of a long file (4 MiB or more) out of its size.
     """
     files = find_record_files(paths)
     app = state.app(create=True)
     err = console(stderr=True)
     tally = _Tally(state.tr, err)
-    with _progress(len(files), err) as advance:
-        for path, result in app.import_records(files, strict=strict):
+    with _progress(len(files), err, state.tr) as shown:
+        for path, result in app.import_records(files, strict=strict, progress=shown.read if shown else None):
             tally.count(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
-            advance()
-    console().print(tally.table(state.store))
+            if shown is not None:
+                shown.file_done()
+    click.echo(tally.title(state.store))
+    console().print(tally.table())
     if not files:
         click.echo(state.tr.gettext("no record files found"), err=True)
     if not no_analytics and (tally.files("stored") or tally.files("appended")):

@@ -50,7 +50,8 @@ def list_cmd(state: CliState, as_json: bool) -> None:
         "num": len(games),
         "store": state.store,
     }
-    table = Table(title=Text(title), title_justify="left")
+    click.echo(title)  # its own line: a long store path neither wraps nor pads
+    table = Table()
     table.add_column(_("game"), overflow="fold")
     table.add_column(_("variant"))
     table.add_column(_("players"), overflow="fold")
@@ -69,7 +70,9 @@ def list_cmd(state: CliState, as_json: bool) -> None:
 
 @click.command("show")
 @click.argument("game")
-@click.option("--at", "at", type=ASCII_INT, default=None, help="Show the table state after event position N.")
+@click.option(
+    "--at", "at", type=ASCII_INT, default=None, metavar="N", help="Show the table state after event position N."
+)
 @click.option(
     "--pov",
     default=None,

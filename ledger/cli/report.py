@@ -6,35 +6,21 @@ FILE.pdf|FILE.html``. The report is built and rendered by
 ``/games/<id>/report``); a ``.pdf`` is that page printed by headless
 Chromium (:mod:`replay_web.pdf`, needs the ``pdf`` extra: Playwright).
 
-The language is ``--lang`` (the report's, else the global ``rummy-ledger
---lang``), else the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
-``LANG`` that names Italian or English, else English.
+The language is ``--lang`` (the report's), else the CLI's own
+(:class:`ledger.cli.context.CliState`: the global ``rummy-ledger --lang``,
+else the locale variables as :func:`ledger.i18n.env_lang` reads them), so a
+report is always in the language of the lines the CLI prints around it.
 Errors (unknown game, bad position, no finding at POS, PDF tools missing)
 are one line on stderr and exit status 2, as everywhere in the CLI.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
 
 from ledger.cli.context import CliState, load
-
-LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def env_lang() -> str:
-    """The report language the environment asks for (``it`` or ``en``)."""
-    from replay_web.i18n import DEFAULT_LANG, choose_lang
-
-    for var in LOCALE_VARS:
-        for part in (os.environ.get(var) or "").split(":"):
-            lang = choose_lang(part)
-            if lang:
-                return lang
-    return DEFAULT_LANG
 
 
 def _stored_seals(state: CliState, target: str, game_id: str) -> list[str | None] | None:
@@ -71,7 +57,12 @@ def _write(html: str, output: Path) -> None:
 @click.option(
     "--finding", type=int, default=None, metavar="POS", help="Position of the finding in dispute (highlighted)."
 )
-@click.option("--lang", type=click.Choice(["it", "en"]), default=None, help="Language (default: from LANG, else en).")
+@click.option(
+    "--lang",
+    type=click.Choice(["it", "en"]),
+    default=None,
+    help="Language of the report (default: the global --lang, else the locale variables; else en).",
+)
 @click.option(
     "-o",
     "--output",
@@ -90,7 +81,7 @@ def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, 
     from replay_web.report import render_html
     from replay_web.report_data import ReportError, build_report
 
-    language = lang or getattr(state, "lang", None) or env_lang()
+    language = lang or state.lang
     game_id, events = load(state, game)
     seals = _stored_seals(state, game, game_id)
     try:
@@ -111,4 +102,4 @@ def register(cli_group: click.Group) -> None:
     cli_group.add_command(report_cmd)
 
 
-__all__ = ["register", "env_lang"]
+__all__ = ["register"]

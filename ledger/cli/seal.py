@@ -32,6 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ledger import checkpoint as _cp
 from ledger import seal as _seal
 from ledger.cli.context import load, tr_of
+from ledger.params import ASCII_INT
 from ledger.store.seal_sql import head, stored_seals
 from ledger.store.verify import check_checkpoint, game_keys, verify_games
 
@@ -76,7 +77,14 @@ def short_or_missing(value: str | None) -> str:
 
 @click.command("seal")
 @click.argument("target", metavar="GAME|FILE")
-@click.option("--at", "at", type=int, default=None, help="The seal after event position N (default: the last event).")
+@click.option(
+    "--at",
+    "at",
+    type=ASCII_INT,
+    default=None,
+    metavar="N",
+    help="The seal after event position N (default: the last event).",
+)
 @click.option("--json", "as_json", is_flag=True, help='One JSON object {"game_id","position","length","seal","short"}.')
 @click.pass_context
 def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> None:
@@ -196,7 +204,10 @@ def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None)
     """Print the inclusion proof of GAME in a checkpoint (the RFC 6962 audit
     path, with the checkpoint's signed head). Needs only the checkpoint file;
     check the proof anywhere with `verify --proof FILE`."""
-    proof = _cp.make_proof(_cp.load(cp_file), game)
+    try:
+        proof = _cp.make_proof(_cp.load(cp_file), game)
+    except _cp.CheckpointError as exc:
+        raise _cp.CheckpointError(f"{cp_file}: {exc}") from None
     text = json.dumps(proof, indent=1, ensure_ascii=False) + "\n"
     if output is None:
         click.echo(text, nl=False)

@@ -1,16 +1,74 @@
 """``rummy-ledger serve``: the replay viewer, the write API and the live
 stream (:mod:`replay_web`) on the store, with Werkzeug's threaded server.
+
+Werkzeug colours its log lines (the development-server warning, ``Press
+CTRL+C to quit``, a request answered 304, 404 or 500) with ANSI escape codes;
+when standard error is not a terminal (``serve 2> serve.log``, a service
+manager) or ``NO_COLOR`` is set, they are left out.
+
+A request target holding raw bytes above 0x7F (``curl 'localhost:5000/…?at=３'``
+sends them unescaped) reaches the app as gunicorn gives it: Werkzeug's
+server encodes the text :mod:`http.server` read as Latin-1 once more, so
+``３`` arrived as ``ï¼\x93`` and an error message quoted that.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import re
+import sys
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import click
 
 from ledger.cli.context import CliState
 from ledger.params import ASCII_INT
 from ledger.store.settings import DB_ENV_VAR
+
+#: an ANSI SGR sequence (colour, bold, reset) as Werkzeug writes them
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class _Plain(logging.Filter):
+    """Takes the ANSI colour codes out of a log record's message."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if "\x1b" in text:
+            record.msg, record.args = _ANSI.sub("", text), None
+        return True
+
+
+def _plain_log() -> None:
+    """Log Werkzeug's lines without colour unless standard error is a terminal."""
+    if os.environ.get("NO_COLOR") or not sys.stderr.isatty():
+        logger = logging.getLogger("werkzeug")
+        if not any(isinstance(f, _Plain) for f in logger.filters):
+            logger.addFilter(_Plain())
+
+
+def request_handler() -> Any:
+    """Werkzeug's request handler with the WSGI strings of a request target
+    that holds raw non-ASCII bytes as PEP 3333 has them (each byte one
+    Latin-1 character, as gunicorn gives them); an ASCII target (percent
+    escapes included) is left as Werkzeug makes it. (Werkzeug is imported
+    here: every other command goes without it.)"""
+    from werkzeug.serving import WSGIRequestHandler
+
+    class RequestHandler(WSGIRequestHandler):
+        def make_environ(self) -> Any:
+            environ = super().make_environ()
+            if not self.path.isascii():  # http.server read the raw bytes as Latin-1 already
+                url = urlsplit(self.path)
+                path = f"/{url.netloc}{url.path}" if not url.scheme and url.netloc else url.path
+                environ["PATH_INFO"] = unquote(path, encoding="latin-1")
+                environ["QUERY_STRING"] = url.query
+                environ["REQUEST_URI"] = environ["RAW_URI"] = self.path
+            return environ
+
+    return RequestHandler
 
 
 @click.command("serve")
@@ -21,14 +79,18 @@ def serve_cmd(state: CliState, host: str, port: int) -> None:
     """Serve the replay viewer, the write API and the live stream (replay_web) on the store.
 
     Werkzeug's threaded server, for one machine; in production use gunicorn
-    with threads (each open stream holds one):
-    gunicorn -k gthread -w 2 --threads 64 'replay_web:create_app()'."""
+    with threads (each open stream holds one; 48 per worker: the 32 streams
+    of RUMMY_LEDGER_STREAM_MAX and 16 other requests):
+    gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'."""
     from replay_web import create_app
 
     if state.db:
         os.environ[DB_ENV_VAR] = state.db  # for anything else that opens the store
     click.echo(f"serving {state.store} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    create_app({"LEDGER_DB": state.db} if state.db else None).run(host=host, port=port, threaded=True)
+    _plain_log()
+    create_app({"LEDGER_DB": state.db} if state.db else None).run(
+        host=host, port=port, threaded=True, request_handler=request_handler()
+    )
 
 
 def register(cli_group: click.Group) -> None:

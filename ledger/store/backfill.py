@@ -5,8 +5,8 @@
 the previous layout (seals as 64-digit hex text and a journal link per
 event, ``jN = SHA-256(jN-1 + hN + {"position":N,…})``) converted once
 (:func:`convert_journal`: seals as their raw 32 bytes, one journal link per
-append call, :mod:`ledger.store.sealing`). :func:`backfill` seals, once per
-store, the events stored before the chain existed, and marks the store done
+append call, :mod:`ledger.store.sealing`). :func:`backfill` seals, once, the
+events of a store written before the chain existed, and marks the store done
 (:class:`ledger.store.reads.GameReads` runs both when it opens a store, and
 says so on stderr).
 """
@@ -223,18 +223,25 @@ def _raw_seal(value: Any) -> bytes | None:
 
 
 def backfill(app: Any, appended_by: str, now: str) -> tuple[int, int] | None:
-    """Once per store: compute and store the seals of the events stored
-    before the chain existed (no journal row, or a NULL seal), from their
-    stored bytes, then mark the store done. Returns ``(games, events)``
-    sealed the first time (None afterwards: one indexed query). Events with
-    no journal row get one naming ``appended_by`` (``backfill:<os user>``)
-    received at ``now``. A game's journal links are made anew from the
-    append call before its first unsealed event (one link per run of rows
-    with one author and time). After this, an event without a seal is one
-    written into the database directly, and ``verify`` reports it."""
+    """Once per store, and only for a store written before the chain
+    existed (no stored seal anywhere): compute and store the seals of its
+    events (no journal row, or a NULL seal) from their stored bytes, then
+    mark the store done. Returns ``(games, events)`` sealed the first time
+    (None afterwards: one indexed query). Events with no journal row get one
+    naming ``appended_by`` (``backfill:<os user>``) received at ``now``. A
+    game's journal links are made anew from the append call before its
+    first unsealed event (one link per run of rows with one author and
+    time). A store with a stored seal and no marker (the marker row
+    deleted, or a backfill interrupted) only gets its marker back (None):
+    sealing there would seal events edited behind the product's back. After
+    this, an event without a seal is one written into the database
+    directly, and ``verify`` reports it."""
     t = tables(app)
     marker = MARKER_TABLE if t.sqlite else t.journal.replace(f'"{JOURNAL_TABLE}"', f'"{MARKER_TABLE}"')
     if t.query(f"SELECT value FROM {marker} WHERE key = ?", [BACKFILL_DONE]):
+        return None
+    if t.query(f"SELECT 1 FROM {t.journal} WHERE seal IS NOT NULL LIMIT 1"):
+        _mark(t, marker)
         return None
     keys = [
         r[0]

@@ -33,6 +33,7 @@ JournalEntry(position=0, appended_by='cli:anna', received_at='2026-12-01T08:15:0
 from __future__ import annotations
 
 import contextlib
+import functools
 import getpass
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -160,9 +161,30 @@ def _sqlite_oid(value: UUID | str) -> str:
     return value.hex if isinstance(value, UUID) else str(value)
 
 
+def _sqlite_oids() -> Callable[[UUID | str], str]:
+    """:func:`_sqlite_oid` for the rows of one insert, which come game by game:
+    the last id's text is kept and reused while the same id object repeats."""
+    last: UUID | str | None = None
+    text = ""
+
+    def oid(value: UUID | str) -> str:
+        nonlocal last, text
+        if value is not last:
+            last, text = value, _sqlite_oid(value)
+        return text
+
+    return oid
+
+
 #: page cache of each store connection, in KiB (SQLite's ``PRAGMA cache_size`` with a
 #: negative value); SQLite's default is 2 MiB, which a store of a few million events outgrows
 SQLITE_CACHE_KIB = 32 * 1024
+
+
+#: how the store's SQLite connections read a ``TEXT`` value: UTF-8, any byte that is not
+#: valid UTF-8 as a ``\xNN`` escape (``b"ab\xff"`` gives ``'ab\\xff'``), never an error
+#: (a C call per value, as fast as sqlite3's default ``str``)
+STORED_TEXT = functools.partial(str, encoding="utf-8", errors="backslashreplace")
 
 
 class TunedSQLiteConnectionPool(SQLiteConnectionPool):
@@ -175,13 +197,19 @@ class TunedSQLiteConnectionPool(SQLiteConnectionPool):
     - ``synchronous = NORMAL`` when the file is in WAL mode, as SQLite
       recommends for WAL: a commit is still atomic and survives a crash of
       the process; only a power loss or OS crash can undo the last
-      transactions (never corrupt the file). In-memory stores are left alone.
+      transactions (never corrupt the file). In-memory stores are left alone;
+    - on every connection, in memory too, :data:`STORED_TEXT` as the
+      ``text_factory``: a ``TEXT`` value that is not valid UTF-8 (a row
+      edited behind the product's back) is read as a ``str`` with its bad
+      bytes escaped, where sqlite3's default raises ``OperationalError``
+      for the whole query; every "stored as text" check then names it.
     """
 
     def _create_connection(self) -> SQLiteConnection:
         conn = super()._create_connection()
+        raw = conn._sqlite_conn
+        raw.text_factory = STORED_TEXT
         if not self.is_sqlite_memory_mode:
-            raw = conn._sqlite_conn
             raw.execute(f"PRAGMA cache_size=-{int(SQLITE_CACHE_KIB)}")
             if self.is_journal_mode_wal:
                 raw.execute("PRAGMA synchronous=NORMAL")
@@ -231,9 +259,10 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
     def _insert_events(
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        rows = _rows(stored_events, kwargs.get("journal"), _sqlite_oid)
+        oid = _sqlite_oids()
+        rows = _rows(stored_events, kwargs.get("journal"), oid)
         if kwargs.get("bulk"):
-            params = [(_sqlite_oid(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
+            params = [(oid(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
             c.executemany(self.insert_events_statement, params)
             returning = None
         else:
@@ -265,96 +294,6 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
                 JournalEntry(position=r[0], appended_by=r[1], received_at=r[2], seal=_seal_hex(r[3]))
                 for r in c.fetchall()
             ]
-
-
-# --- PostgreSQL ----------------------------------------------------------------------
-
-try:  # psycopg is a dependency; keep SQLite usable without it
-    from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-    from psycopg import Cursor
-    from psycopg.rows import DictRow
-    from psycopg.sql import SQL, Identifier
-except ImportError:  # pragma: no cover
-    PostgresApplicationRecorder = None  # type: ignore[assignment,misc]  # without psycopg: no PostgreSQL recorder
-
-
-if PostgresApplicationRecorder is not None:
-
-    class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
-        """eventsourcing's PostgreSQL application recorder plus ``rummy_journal``.
-
-        The journal rows go into the transaction of ``insert_events`` (the
-        library's pipelined path: lock the events table, insert the events,
-        then this recorder's journal rows, commit). The library's optional
-        database-function path (``POSTGRES_ENABLE_DB_FUNCTIONS``) inserts the
-        events alone, so this recorder always takes the SQL path.
-        """
-
-        def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
-            super().__init__(datastore, events_table_name=events_table_name)
-            # the journal rows must share the events' transaction: not the PG function path
-            self.datastore.enable_db_functions = False
-            self.journal_table = SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(JOURNAL_TABLE))
-            self.sql_create_statements.append(
-                SQL(
-                    "CREATE TABLE IF NOT EXISTS {table} ("
-                    "originator_id {oid_type} NOT NULL, "
-                    "position integer NOT NULL, "
-                    "appended_by text NOT NULL, "
-                    "received_at text NOT NULL, "
-                    "seal bytea, "
-                    "journal_seal bytea, "
-                    "PRIMARY KEY (originator_id, position))"
-                ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
-            )
-            self.insert_journal_statement = SQL(
-                "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) "
-                "VALUES (%s, %s, %s, %s, %s, %s)"
-            ).format(table=self.journal_table)
-            self.select_journal_statement = SQL(
-                "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s AND "
-                "position > %s ORDER BY position"
-            ).format(table=self.journal_table)
-
-        def _oid(self, value: UUID | str) -> Any:
-            if self.datastore.originator_id_type == "text":
-                return str(value)
-            return value if isinstance(value, UUID) else UUID(str(value))
-
-        def _insert_stored_events(
-            self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any
-        ) -> None:
-            rows = _rows(stored_events, kwargs.get("journal"), self._oid)
-            super()._insert_stored_events(curs, stored_events, **kwargs)
-            if rows:
-                # another cursor: the library reads the events' RETURNING rows from ``curs``
-                with curs.connection.cursor() as journal_curs:
-                    journal_curs.executemany(self.insert_journal_statement, rows)
-
-        @contextlib.contextmanager
-        def insert_chunks(self) -> Iterator[InsertChunk]:
-            """One transaction on one connection (rolled back when the block
-            raises); each chunk is the library's ``INSERT … unnest`` (with its
-            table lock and ``NOTIFY``, which PostgreSQL sends at the commit)
-            plus the journal rows."""
-            with self.datastore.transaction(commit=True) as curs:
-                yield lambda stored_events, journal: self._insert_stored_events(curs, stored_events, journal=journal)
-
-        def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
-            with self.datastore.get_connection() as conn, conn.cursor() as curs:
-                curs.execute(self.select_journal_statement, (self._oid(originator_id), after))
-                return [
-                    JournalEntry(
-                        position=r["position"],
-                        appended_by=r["appended_by"],
-                        received_at=r["received_at"],
-                        seal=_seal_hex(r["seal"]),
-                    )
-                    for r in curs.fetchall()
-                ]
-
-else:  # pragma: no cover
-    JournalPostgresRecorder = None  # type: ignore[assignment,misc]  # without psycopg: no PostgreSQL recorder
 
 
 # --- in memory (eventsourcing's POPO store, no database) ----------------------------
@@ -401,7 +340,11 @@ def journal_recorder(factory: Any) -> ApplicationRecorder:
     module = type(factory).__module__
     if module == "eventsourcing.popo":
         return JournalPOPORecorder()
-    cls = {"eventsourcing.sqlite": JournalSQLiteRecorder, "eventsourcing.postgres": JournalPostgresRecorder}.get(module)
+    cls: type | None = {"eventsourcing.sqlite": JournalSQLiteRecorder}.get(module)
+    if module == "eventsourcing.postgres":
+        from ledger.store.journal_postgres import JournalPostgresRecorder
+
+        cls = JournalPostgresRecorder
     if cls is not None:
         factory.env[factory.APPLICATION_RECORDER_TOPIC] = get_topic(cls)
     return factory.application_recorder()
@@ -423,8 +366,8 @@ __all__ = [
     "journal_recorder",
     "select_journal",
     "JournalSQLiteRecorder",
-    "JournalPostgresRecorder",
     "JournalPOPORecorder",
     "SQLITE_CACHE_KIB",
+    "STORED_TEXT",
     "TunedSQLiteConnectionPool",
 ]

@@ -200,6 +200,7 @@ class StoredEventError(LedgerError, MapperDeserialisationError):
     position; :meth:`of_game` names the game in the message."""
 
     def __init__(self, reason: str, position: int, game_id: str | None = None) -> None:
+        reason = shown(reason)  # a stored topic or value in it may hold control characters
         self.reason, self.position, self.game_id = reason, position, game_id
         where = f"game {game_id!r} position {position}" if game_id is not None else f"position {position}"
         super().__init__(f"{where}: {reason}")
@@ -207,6 +208,20 @@ class StoredEventError(LedgerError, MapperDeserialisationError):
     def of_game(self, game_id: str) -> StoredEventError:
         """The same error naming ``game_id``."""
         return StoredEventError(self.reason, self.position, game_id)
+
+
+def shown(text: str) -> str:
+    r"""``text`` as it may be printed on a terminal: each character that is
+    not printable (a control character, an escape sequence's ESC, stored
+    text edited behind the product's back) as its Python escape, the rest
+    as it is.
+
+    >>> shown("2026-12-01T08:15:02Z"), shown("a\x1b[31mb\n")
+    ('2026-12-01T08:15:02Z', 'a\\x1b[31mb\\n')
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 @contextlib.contextmanager

@@ -33,6 +33,7 @@ import re
 from collections.abc import Mapping
 
 from ledger.errors import LedgerError
+from ledger.store.settings import store_env
 
 #: seconds the probe waits for a PostgreSQL server (eventsourcing's pool waits 5 s, then says only that)
 PROBE_TIMEOUT = 3
@@ -44,6 +45,15 @@ class StoreMissingError(LedgerError, LookupError):
     def __init__(self, path: str) -> None:
         self.path = path
         super().__init__(f"no store at {path} (import a record first: rummy-ledger import FILE)")
+
+
+class StoreIsFolderError(LedgerError, IsADirectoryError):
+    """The SQLite store's ``path`` is a folder (``--db ./games/``)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        example = os.path.join(path, "ledger.db")
+        super().__init__(f"{path} is a folder, not a store file (give a SQLite file path, e.g. {example})")
 
 
 def N_(message: str) -> str:
@@ -79,7 +89,8 @@ def _merged(env: Mapping[str, str]) -> dict[str, str]:
 def check_store(env: Mapping[str, str], *, create: bool) -> None:
     """Raise unless the store named by ``env`` can be used as asked.
 
-    SQLite: with ``create=False`` the file must exist (``:memory:`` and
+    SQLite: the path must not be a folder (:class:`StoreIsFolderError`),
+    and with ``create=False`` the file must exist (``:memory:`` and
     ``file:`` URIs are not checked), else :class:`StoreMissingError`.
     PostgreSQL: :func:`probe_postgres` (its errors), whatever ``create`` is:
     a database is never created here. Other modules are not checked.
@@ -88,10 +99,24 @@ def check_store(env: Mapping[str, str], *, create: bool) -> None:
     module = merged.get("PERSISTENCE_MODULE", "")
     if module.endswith("sqlite"):
         name = merged.get("SQLITE_DBNAME", "")
+        if name and os.path.isdir(name):
+            raise StoreIsFolderError(name)
         if not create and name and name != ":memory:" and not name.startswith("file:") and not os.path.exists(name):
             raise StoreMissingError(name)
     elif module.endswith("postgres"):
         probe_postgres(merged)
+
+
+def check_db(db: str) -> None:
+    """Raise at once for a ``--db`` that no command can use, before any store
+    is opened (the CLI's group, so that ``serve`` and the commands on record
+    files refuse it too): empty or blank (``ValueError``, from
+    :func:`ledger.store.settings.store_env`), or a folder
+    (:class:`StoreIsFolderError`). URLs are checked when the store is opened."""
+    if not db.strip():
+        store_env(db)
+    if "://" not in db and os.path.isdir(db):
+        raise StoreIsFolderError(db)
 
 
 def probe_postgres(settings: Mapping[str, str], timeout: int = PROBE_TIMEOUT) -> None:
@@ -138,4 +163,13 @@ def _pg_reason(text: str, dbname: str, where: str, wait: int = PROBE_TIMEOUT) ->
     return "other", {**params, "detail": detail.splitlines()[0].strip()}
 
 
-__all__ = ["PROBE_TIMEOUT", "REASONS", "StoreMissingError", "StoreUnreachableError", "check_store", "probe_postgres"]
+__all__ = [
+    "PROBE_TIMEOUT",
+    "REASONS",
+    "StoreIsFolderError",
+    "StoreMissingError",
+    "StoreUnreachableError",
+    "check_db",
+    "check_store",
+    "probe_postgres",
+]

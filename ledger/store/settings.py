@@ -34,8 +34,16 @@ def store_env(db: str | None = None, environ: Mapping[str, str] | None = None) -
 
     Returns the keys to lay over ``os.environ`` (empty when eventsourcing's own
     ``PERSISTENCE_MODULE`` variables are to be used as they are). Raises
-    ``ValueError`` for a URL that is not ``postgresql://``.
+    ``ValueError`` for a URL that is not ``postgresql://``, and for a ``db``
+    that is empty or blank (``--db ""``: not the default ``./ledger.db``).
+
+    >>> store_env("  ")
+    Traceback (most recent call last):
+    ...
+    ValueError: --db '  ' names no store: give a SQLite file path or a postgresql:// URL
     """
+    if db is not None and not db.strip():
+        raise ValueError(f"--db {db!r} names no store: give a SQLite file path or a postgresql:// URL")
     environ = os.environ if environ is None else environ
     target = db or environ.get(DB_ENV_VAR) or None
     if target is None and environ.get("PERSISTENCE_MODULE"):

@@ -13,12 +13,17 @@ rejection, as a whole read finds it first; then ``--strict``'s violation;
 then a conflict with the stored game), the same stored bytes, journal
 authors and seals (one ``received_at`` for the whole file, as one import
 has), ``"stored"``, ``"appended"`` or ``"already_stored"``.
+
+The reading can be followed (``rummy-ledger import``'s progress bar):
+``progress(bytes read, file size)`` is called once the file is open, once
+per :data:`CHUNK_EVENTS` events read and at its end (then bytes read is the
+size), never per event.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import Any
 from uuid import UUID
@@ -40,33 +45,44 @@ CHUNK_EVENTS = 10_000
 #: stored events read per query when comparing a file with its stored game
 _PAGE = 5_000
 
+#: ``progress(done, total)`` of a streamed import: bytes of the file read so far, the file's size in bytes
+ReadProgress = Callable[[int, int], None]
+
 
 def streams(recorder: Any) -> bool:
     """Whether ``recorder`` can take a streamed import (one transaction of many chunks)."""
     return isinstance(recorder, JournalRecorder)
 
 
-def import_streamed(app: Any, path: str | os.PathLike[str], *, strict: bool, by: str) -> Any:
+def import_streamed(
+    app: Any, path: str | os.PathLike[str], *, strict: bool, by: str, progress: ReadProgress | None = None
+) -> Any:
     """Import the record file at ``path`` as it is read, like
     :meth:`~ledger.store.importing.GameImports.import_record` (same outcome,
-    same errors, ``by`` in the journal). Returns the
+    same errors, ``by`` in the journal), telling ``progress`` (bytes read,
+    file size) at the start, per :data:`CHUNK_EVENTS` events read and at the
+    end of the file (a retry starts again at 0). Returns the
     :class:`~ledger.store.importing.ImportResult`; raises
     :class:`RecordError`, :class:`RuleViolationError`,
     :class:`GameConflictError`, ``OSError``, or
     :class:`ConcurrentAppendError` after three lost races with other writers."""
     for _attempt in range(3):
         try:
-            return _import_once(app, os.fspath(path), strict, by)
+            return _import_once(app, os.fspath(path), strict, by, progress)
         except ConcurrentAppendError as exc:
             last = exc
     raise last
 
 
-def _import_once(app: Any, path: str, strict: bool, by: str) -> Any:
+def _import_once(app: Any, path: str, strict: bool, by: str, progress: ReadProgress | None) -> Any:
     from ledger.store.importing import ImportResult
 
     with open(path, "rb") as fh:
         run = _Run(app, path, by)
+        if progress is not None:
+            size = os.fstat(fh.fileno()).st_size
+            run.report = lambda: progress(fh.tell(), size)
+            run.report()
         try:
             with ExitStack() as stack:  # the transaction, opened by the first chunk
                 final, count = run.fold(_located(iter_events(fh), path), stack, strict)
@@ -105,19 +121,26 @@ class _Run:
         self.first = 0  # the position of the chunk's first event
         self.previous: tuple[bytes | None, bytes | None] | None = None  # the seals of position first - 1
         self.insert: InsertChunk | None = None
+        self.report: Callable[[], None] | None = None  # tells the progress of the reading (bytes read, size)
 
     def fold(self, events: Iterator[tuple[int, Event]], stack: ExitStack, strict: bool) -> tuple[TableState, int]:
         """Fold, compare and store every event of ``events``; ``(final state,
         number of events)``. The transaction is opened (on ``stack``) with the
-        first chunk to insert."""
+        first chunk to insert; :attr:`report` is called every
+        :data:`CHUNK_EVENTS` events read and at the end of the file."""
         state: TableState | None = None
         rejected: RecordError | None = None
         conflict: tuple[int, int | None] | None = None  # (position, line) of the first difference
         stored_lines: Iterator[bytes] = iter(())
         count = 0
+        report = self.report
+        report_at = CHUNK_EVENTS if report is not None else -1  # the count at which to report next (-1: never)
         for line, event in events:
             position = count
             count += 1
+            if count == report_at and report is not None:
+                report_at += CHUNK_EVENTS
+                report()
             if rejected is not None:
                 continue  # read on: a bad line further down is what a whole read reports
             try:
@@ -136,6 +159,8 @@ class _Run:
             self.chunk.append(event)
             if len(self.chunk) >= CHUNK_EVENTS:
                 self._flush(stack)
+        if report is not None:
+            report()  # the end of the file: every byte read
         if rejected is not None:
             raise rejected
         if state is None:

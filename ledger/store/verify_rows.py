@@ -19,7 +19,7 @@ import msgspec
 
 from ledger import seal as _seal
 from ledger.events import GameStarted
-from ledger.store.persistence import TOPICS, decode_stored, game_uuid
+from ledger.store.persistence import TOPICS, decode_stored, game_uuid, shown
 
 #: ``b"card_drawn"`` -> its stored topic (the check that a row's topic is its bytes' type)
 TAG_TOPIC = {cls.__struct_config__.tag.encode(): topic for cls, topic in TOPICS.items()}  # type: ignore[union-attr]  # every event class has a str tag
@@ -138,7 +138,9 @@ def check_game(
             if not isinstance(j, bytes):
                 at, (by, received_at) = j
                 return check.fail(
-                    at, "journal", f"journal entry (by {by!r}, received {received_at}) differs from the one sealed"
+                    at,
+                    "journal",
+                    f"journal entry (by {by!r}, received {shown(received_at)}) differs from the one sealed",
                 )
             jprev, call = j, []
         prev = h
