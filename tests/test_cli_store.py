@@ -202,8 +202,12 @@ def test_an_existing_postgres_database_opens(pg_env: dict[str, str]) -> None:
 # --- a --db that names no store file (trial finding) ---
 
 
+#: a read, a write, and a command that needs no store (``serve`` is refused the same way, before it serves)
+NO_STORE_ARGS = [["list"], ["import", "--no-analytics", str(DISPUTE)], ["audit", str(DISPUTE)]]
+
+
 @pytest.mark.parametrize("empty", ["", "  "], ids=["empty", "blank"])
-@pytest.mark.parametrize("args", [["list"], ["import", "--no-analytics", str(DISPUTE)]], ids=["read", "write"])
+@pytest.mark.parametrize("args", NO_STORE_ARGS, ids=["read", "write", "record-file"])
 def test_an_empty_db_is_refused_not_the_default_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, empty: str, args: list[str]
 ) -> None:
@@ -223,7 +227,7 @@ def test_an_empty_db_is_refused_not_the_default_store(
     assert list(tmp_path.iterdir()) == []  # neither ./ledger.db nor $RUMMY_LEDGER_DB
 
 
-@pytest.mark.parametrize("args", [["list"], ["import", "--no-analytics", str(DISPUTE)]], ids=["read", "write"])
+@pytest.mark.parametrize("args", NO_STORE_ARGS, ids=["read", "write", "record-file"])
 def test_a_folder_as_db_says_so(run: Callable[..., Result], tmp_path: Path, args: list[str]) -> None:
     folder = tmp_path / "games"
     folder.mkdir()

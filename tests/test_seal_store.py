@@ -297,10 +297,17 @@ def test_a_value_stored_as_text_that_is_not_utf8(store, table, column, value, ro
     if column in ("seal", "appended_by"):  # the viewer reads the game (the seal it shows is the last one)
         from replay_web import create_app
         from replay_web.store import LedgerStore
+        from replay_web.stream import hub_of
 
-        client = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=app), "SPECTATOR_DELAY": 0}).test_client()
-        for url in ("/games/bur-dispute", "/api/games/bur-dispute/score", "/api/games/bur-dispute/events"):
-            assert client.get(url).status_code == 200, url
+        web = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=app), "SPECTATOR_DELAY": 0})
+        client = web.test_client()
+        try:
+            for url in ("/games/bur-dispute", "/api/games/bur-dispute/score", "/api/games/bur-dispute/events"):
+                assert client.get(url).status_code == 200, url
+        finally:
+            hub = hub_of(web)  # the live stream's thread, started by /events
+            if hub is not None:
+                hub.stop()
 
 
 def raw_path(raw: Raw) -> Path:

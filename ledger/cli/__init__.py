@@ -46,7 +46,7 @@ from ledger.cli.context import CliState, tr_of
 from ledger.errors import GameNotFoundError, LedgerError
 from ledger.i18n import LANGUAGES
 from ledger.store.probe import REASONS as STORE_REASONS
-from ledger.store.probe import StoreMissingError, StoreUnreachableError
+from ledger.store.probe import StoreMissingError, StoreUnreachableError, check_db
 from ledger.store.settings import DB_ENV_VAR
 
 try:  # psycopg is a dependency, but keep the CLI importable without it
@@ -141,6 +141,8 @@ class _Guarded(click.Group):
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
     """Import, list, show, export and check rummy game records (rummy-ledger/1)."""
+    if db is not None:
+        check_db(db)  # an empty --db or a folder: refused whatever the command
     state = CliState(db, lang)
     ctx.obj = state
     ctx.call_on_close(state.close)

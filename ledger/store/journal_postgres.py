@@ -50,6 +50,20 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
             "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) "
             "VALUES (%s, %s, %s, %s, %s, %s)"
         ).format(table=self.journal_table)
+        # the bulk path's statements: one array per column (psycopg dumps arrays of plain
+        # values in C; the library's array of composite rows is dumped row by row in Python)
+        self.insert_columns_statement = SQL(
+            "INSERT INTO {table} AS t (originator_id, originator_version, topic, state) "
+            "SELECT * FROM unnest(%b::{oid_type}[], %b::bigint[], %b::text[], %b::bytea[]) "
+            "RETURNING notification_id"
+        ).format(
+            table=SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(self.events_table_name)),
+            oid_type=Identifier(self.datastore.originator_id_type),
+        )
+        self.insert_journal_columns_statement = SQL(
+            "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) "
+            "SELECT * FROM unnest(%b::{oid_type}[], %b::integer[], %b::text[], %b::text[], %b::bytea[], %b::bytea[])"
+        ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
         self.select_journal_statement = SQL(
             "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s AND "
             "position > %s ORDER BY position"
@@ -61,12 +75,35 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
         return value if isinstance(value, UUID) else UUID(str(value))
 
     def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
+        """The library's insert (table lock, ``NOTIFY``, ``INSERT … unnest``
+        ``RETURNING notification_id``) plus the journal rows; with ``bulk=True``
+        (a batched folder import, a long file's chunks) the same statements
+        with one array per column instead of an array of composite rows, and
+        the journal rows in one statement instead of one per row: the same
+        rows, in the same order, with the same notification ids."""
         rows = _rows(stored_events, kwargs.get("journal"), self._oid)
-        super()._insert_stored_events(curs, stored_events, **kwargs)
+        bulk = kwargs.get("bulk")
+        if bulk:
+            self._lock_table(curs)
+            self._notify_channel(curs)
+            curs.execute(
+                self.insert_columns_statement,
+                (
+                    [self._oid(s.originator_id) for s in stored_events],
+                    [s.originator_version for s in stored_events],
+                    [s.topic for s in stored_events],
+                    [s.state for s in stored_events],
+                ),
+            )
+        else:
+            super()._insert_stored_events(curs, stored_events, **kwargs)
         if rows:
             # another cursor: the library reads the events' RETURNING rows from ``curs``
             with curs.connection.cursor() as journal_curs:
-                journal_curs.executemany(self.insert_journal_statement, rows)
+                if bulk:
+                    journal_curs.execute(self.insert_journal_columns_statement, [list(c) for c in zip(*rows)])
+                else:
+                    journal_curs.executemany(self.insert_journal_statement, rows)
 
     @contextlib.contextmanager
     def insert_chunks(self) -> Iterator[InsertChunk]:
@@ -75,7 +112,9 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
         table lock and ``NOTIFY``, which PostgreSQL sends at the commit)
         plus the journal rows."""
         with self.datastore.transaction(commit=True) as curs:
-            yield lambda stored_events, journal: self._insert_stored_events(curs, stored_events, journal=journal)
+            yield lambda stored_events, journal: self._insert_stored_events(
+                curs, stored_events, journal=journal, bulk=True
+            )
 
     def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:

@@ -33,6 +33,7 @@ import re
 from collections.abc import Mapping
 
 from ledger.errors import LedgerError
+from ledger.store.settings import store_env
 
 #: seconds the probe waits for a PostgreSQL server (eventsourcing's pool waits 5 s, then says only that)
 PROBE_TIMEOUT = 3
@@ -106,6 +107,18 @@ def check_store(env: Mapping[str, str], *, create: bool) -> None:
         probe_postgres(merged)
 
 
+def check_db(db: str) -> None:
+    """Raise at once for a ``--db`` that no command can use, before any store
+    is opened (the CLI's group, so that ``serve`` and the commands on record
+    files refuse it too): empty or blank (``ValueError``, from
+    :func:`ledger.store.settings.store_env`), or a folder
+    (:class:`StoreIsFolderError`). URLs are checked when the store is opened."""
+    if not db.strip():
+        store_env(db)
+    if "://" not in db and os.path.isdir(db):
+        raise StoreIsFolderError(db)
+
+
 def probe_postgres(settings: Mapping[str, str], timeout: int = PROBE_TIMEOUT) -> None:
     """One ``psycopg.connect`` to ``POSTGRES_HOST:POSTGRES_PORT/POSTGRES_DBNAME``
     as ``POSTGRES_USER`` with ``connect_timeout`` at most ``timeout`` seconds;
@@ -156,6 +169,7 @@ __all__ = [
     "StoreIsFolderError",
     "StoreMissingError",
     "StoreUnreachableError",
+    "check_db",
     "check_store",
     "probe_postgres",
 ]
