@@ -5,7 +5,7 @@ update's memory does not grow with the game.
 
 Scenario: the bundled fixtures (every variant, a restoration, findings),
 the hand-checked records, simulated games and a game the fold rejects,
-built by :class:`~ledger.projections.rows.GameRowsBuilder` and by the
+built by :class:`~ledger.projections.game_builder.GameRowsBuilder` and by the
 update's long-game path (``long_game=1``: every game) against
 :func:`~ledger.projections.rows.game_rows` and the ordinary update.
 """
@@ -23,7 +23,8 @@ from ledger.events import CardDrawn, Event, encode_event
 from ledger.projections import long_game
 from ledger.projections.analytics import catch_up
 from ledger.projections.duckdb_recorder import DuckDBTrackingRecorder
-from ledger.projections.rows import GameRowsBuilder, Rows, game_rows
+from ledger.projections.game_builder import GameRowsBuilder
+from ledger.projections.rows import Rows, game_rows
 from ledger.projections.tables import TABLES
 from ledger.record_files import read_record
 from ledger.store.application import LedgerApp

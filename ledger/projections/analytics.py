@@ -25,7 +25,7 @@ the batch in flight, and the next run starts after the last tracked id.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import takewhile
 from pathlib import Path
 from types import EllipsisType
@@ -303,18 +303,11 @@ def catch_up(
         if not page:
             break
         try:
-            if long:
-                commits = project_long_game(projection, app, page, last, after=start, batch_size=batch_size)
+            if long:  # committed parts are counted even if a later part fails
+                commits = _long_game(projection, app, page, last, start, batch_size, progress, origin)
                 for applied, tracked in commits:
-                    done, batches, start = (
-                        done + applied,
-                        batches + 1,
-                        tracked,
-                    )  # committed: counted even if a later part fails
-                    if progress is not None:
-                        progress(start - origin, total)
-                games += 1
-                conflicts = 0
+                    done, batches, start = done + applied, batches + 1, tracked
+                games, conflicts = games + 1, 0
                 continue
             items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
             games += projection.process_batch(items, after=start)
@@ -332,6 +325,12 @@ def catch_up(
         start = page[-1].id
         if progress is not None:
             progress(start - origin, total)
+    return _result(view, projection, name, done, games, batches)
+
+
+def _result(
+    view: DuckDBTrackingRecorder, projection: AnalyticsProjection, name: str, done: int, games: int, batches: int
+) -> UpdateResult:
     return UpdateResult(
         path=view.path,
         notifications=done,
@@ -341,6 +340,25 @@ def catch_up(
         rebuilt=view.rebuilt,
         skipped=tuple(projection.skipped),
     )
+
+
+def _long_game(
+    projection: AnalyticsProjection,
+    app: LedgerApp,
+    page: list[Any],
+    last: int,
+    start: int | None,
+    batch_size: int,
+    progress: Progress | None,
+    origin: int,
+) -> Iterator[tuple[int, int]]:
+    """:func:`~ledger.projections.long_game.project_long_game`'s commits,
+    ``progress`` called after each (see :func:`catch_up`)."""
+    total = max(last - origin, 0)
+    for applied, tracked in project_long_game(projection, app, page, last, after=start, batch_size=batch_size):
+        if progress is not None:
+            progress(tracked - origin, total)
+        yield applied, tracked
 
 
 def _whole_game_page(

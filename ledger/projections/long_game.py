@@ -8,7 +8,7 @@ its events at once (:func:`~ledger.projections.rows.game_rows`: every
 table state of the game in memory), it reads the events in pages of
 ``batch_size`` (the view's own earlier events first, then the store's
 notifications), folds them one at a time
-(:class:`~ledger.projections.rows.GameRowsBuilder`) and inserts each page's
+(:class:`~ledger.projections.game_builder.GameRowsBuilder`) and inserts each page's
 ``events`` and ``melds`` rows as it goes. It commits every
 :data:`COMMIT_EVENTS` events or so (a DuckDB transaction's memory grows with
 its rows), each time with the rows of the game so far and the tracking
@@ -33,7 +33,7 @@ from eventsourcing.persistence import Tracking
 
 from ledger.events import Event, decode_event, encode_event
 from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, ViewWriter
-from ledger.projections.rows import GameRowsBuilder
+from ledger.projections.game_builder import GameRowsBuilder
 from ledger.projections.tables import TABLES
 
 if TYPE_CHECKING:  # for the checker only: analytics imports this module
