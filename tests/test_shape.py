@@ -41,7 +41,7 @@ ALLOWED_FUNCTIONS: dict[tuple[str, str], str] = {
     ("ledger/store/backfill.py", "ensure_schema"): "two stores' one-transaction schema upgrade",
     # 38 of its lines are the docstring (batches, streaming, progress, what each outcome is)
     ("ledger/store/importing.py", "GameImports.import_records"): "the folder import's batching loop",
-    # one over: the seal chain and the journal chain recomputed in one pass over the rows
+    # a few lines over: the seal chain and the journal chain recomputed in one pass over the rows
     ("ledger/store/verify_rows.py", "check_game"): "one pass over a game's stored rows",
 }
 
