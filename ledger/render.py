@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import re
 from gettext import NullTranslations
-from typing import Any
 
 from ledger.cards import pretty, pretty_list
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
-from ledger.views import N_, PHASES, REASONS, state_view
+from ledger.views import N_, PHASES, REASONS, MeldView, SeatView, StateView, state_view
 
 _ENGLISH = NullTranslations()
 
@@ -118,20 +117,20 @@ def _cards(count: int, tr: NullTranslations) -> str:
     return tr.ngettext("%(num)s card", "%(num)s cards", count) % {"num": count}
 
 
-def _meld_line(m: dict[str, Any], tr: NullTranslations) -> str:
+def _meld_line(m: MeldView, tr: NullTranslations) -> str:
     _ = tr.gettext
     marks = []
-    if m.get("burraco"):
-        marks.append(_("burraco %(kind)s") % {"kind": _(m["burraco"])})
-    if not m["valid"]:
+    if m.burraco:
+        marks.append(_("burraco %(kind)s") % {"kind": _(m.burraco)})
+    if not m.valid:
         marks.append(_("INVALID"))
-    wilds = [f"{pretty(c)}={pretty(s) if len(s) > 1 else s}" for c, s in zip(m["cards"], m["stands_for"]) if s]
+    wilds = [f"{pretty(c)}={pretty(s) if len(s) > 1 else s}" for c, s in zip(m.cards, m.stands_for) if s]
     if wilds:
         marks.append(_("wild %(wilds)s") % {"wilds": ", ".join(wilds)})
     tail = f"  ({'; '.join(marks)})" if marks else ""
-    kind = _(KINDS[m["kind"]]) if m["kind"] in KINDS else m["kind"]
+    kind = _(KINDS[m.kind]) if m.kind in KINDS else m.kind
     width = max(len(_(k)) for k in KINDS.values())  # the kinds line up in every language
-    return f"    [{m['id']}] {kind:<{width}} {pretty_list(m['cards'])}{tail}"
+    return f"    [{m.id}] {kind:<{width}} {pretty_list(m.cards)}{tail}"
 
 
 def render_state(state: TableState, pov: int | str | None = None, tr: NullTranslations | None = None) -> str:
@@ -143,86 +142,85 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
     v = state_view(state, pov)
     lines = _heading_lines(state, v, tr)
     lines.append("")
-    lines.extend(_seat_line(s, v["dealer"], tr) for s in v["seats"])
-    sides = sorted({m["side"] for m in v["melds"]})
+    lines.extend(_seat_line(s, v.dealer, tr) for s in v.seats)
+    sides = sorted({m.side for m in v.melds})
     if sides:
         lines.append("")
         lines.append(_("melds:"))
         for side in sides:
             lines.append(_("  side %(side)s (%(who)s):") % {"side": side, "who": state.side_label(side)})
-            lines.extend(_meld_line(m, tr) for m in v["melds"] if m["side"] == side)
+            lines.extend(_meld_line(m, tr) for m in v.melds if m.side == side)
     lines.append("")
     lines.append(_pile_line(state, v, tr))
-    lines.append(_("stock: %(cards)s") % {"cards": _cards(v["stock_count"], tr)})
-    for p in v["pozzetti"]:
-        taken = (
-            _("taken by %(who)s") % {"who": state.name(p["taken_by"])} if p["taken_by"] is not None else _("not taken")
-        )
-        lines.append(_("pozzetto %(n)s: %(taken)s") % {"n": p["index"], "taken": taken})
-    lines.extend(note_text(n, tr) for n in v.get("notes", ()))  # a variant's note lines (Gin: best deadwood per seat)
-    if v["totals"] and any(v["totals"]):
+    lines.append(_("stock: %(cards)s") % {"cards": _cards(v.stock_count, tr)})
+    for p in v.pozzetti:
+        taken = _("taken by %(who)s") % {"who": state.name(p.taken_by)} if p.taken_by is not None else _("not taken")
+        lines.append(_("pozzetto %(n)s: %(taken)s") % {"n": p.index, "taken": taken})
+    lines.extend(
+        note_text(n, tr) for n in getattr(v.variant_notes, "notes", ())
+    )  # a variant's note lines (Gin: best deadwood per seat)
+    if v.totals and any(v.totals):
         lines.append(
             _("totals: %(totals)s")
-            % {"totals": ", ".join(f"{state.side_label(i)} {t}" for i, t in enumerate(v["totals"]))}
+            % {"totals": ", ".join(f"{state.side_label(i)} {t}" for i, t in enumerate(v.totals))}
         )
-    if v["findings"]:
-        lines.append(_("findings so far: %(n)s") % {"n": v["findings"]})
+    if v.findings:
+        lines.append(_("findings so far: %(n)s") % {"n": v.findings})
     return "\n".join(lines)
 
 
-def _heading_lines(state: TableState, v: dict[str, Any], tr: NullTranslations) -> list[str]:
+def _heading_lines(state: TableState, v: StateView, tr: NullTranslations) -> list[str]:
     """:func:`render_state`'s first two lines: the game and position, then whose turn (or the game's end)."""
     _ = tr.gettext
     lines = [
         _("%(game)s — %(variant)s (%(ruleset)s) — position %(position)s, hand %(hand)s")
         % {
-            "game": v["game_id"],
-            "variant": v["variant"],
-            "ruleset": v["ruleset"],
-            "position": v["position"],
-            "hand": v["hand"],
+            "game": v.game_id,
+            "variant": v.variant,
+            "ruleset": v.ruleset,
+            "position": v.position,
+            "hand": v.hand,
         }
     ]
-    phase = _(PHASES[v["phase"]]) if v["phase"] in PHASES else v["phase"]
-    if v["ended"]:
-        lines.append(_("game over: %(reason)s") % {"reason": reason_text(v["ended"], tr)})
-    elif v["turn"] is not None:
+    phase = _(PHASES[v.phase]) if v.phase in PHASES else v.phase
+    if v.ended:
+        lines.append(_("game over: %(reason)s") % {"reason": reason_text(v.ended, tr)})
+    elif v.turn is not None:
         lines.append(
-            _("turn: %(who)s (seat %(seat)s), %(phase)s")
-            % {"who": state.name(v["turn"]), "seat": v["turn"], "phase": phase}
+            _("turn: %(who)s (seat %(seat)s), %(phase)s") % {"who": state.name(v.turn), "seat": v.turn, "phase": phase}
         )
     else:
         lines.append(phase)
     return lines
 
 
-def _seat_line(s: dict[str, Any], dealer_seat: int | None, tr: NullTranslations) -> str:
+def _seat_line(s: SeatView, dealer_seat: int | None, tr: NullTranslations) -> str:
     """One seat of :func:`render_state` (``s``: a seat of :func:`ledger.views.state_view`)."""
     _ = tr.gettext
-    team = _(", team %(team)s") % {"team": s["team"]} if s["team"] is not None else ""
-    dealer = _(" (dealer)") if s["seat"] == dealer_seat else ""
-    cards = pretty_list(s["cards"]) if s["cards"] is not None else _("hidden")
-    if s["cards"] is None and s.get("seen"):
-        cards += _(" (seen: %(cards)s)") % {"cards": pretty_list(s["seen"])}
-    flag = _(" — out") if s["eliminated"] else ""
+    team = _(", team %(team)s") % {"team": s.team} if s.team is not None else ""
+    dealer = _(" (dealer)") if s.seat == dealer_seat else ""
+    cards = pretty_list(s.cards) if s.cards is not None else _("hidden")
+    if s.cards is None and s.seen:
+        cards += _(" (seen: %(cards)s)") % {"cards": pretty_list(s.seen)}
+    flag = _(" — out") if s.eliminated else ""
     return _("  seat %(seat)s %(name)s%(team)s%(dealer)s: %(count)s: %(cards)s%(flag)s") % {
-        "seat": s["seat"],
-        "name": s["name"],
+        "seat": s.seat,
+        "name": s.name,
         "team": team,
         "dealer": dealer,
-        "count": _cards(s["count"], tr),
+        "count": _cards(s.count, tr),
         "cards": cards,
         "flag": flag,
     }
 
 
-def _pile_line(state: TableState, v: dict[str, Any], tr: NullTranslations) -> str:
+def _pile_line(state: TableState, v: StateView, tr: NullTranslations) -> str:
     """:func:`render_state`'s discard pile: every card where the whole pile is taken, else its top card."""
     _ = tr.gettext
-    pile = v["discard"]
+    pile = v.discard
     if state.rules.pile_take_count(state) is None:
         return _("discard pile (%(count)s): %(cards)s") % {"count": len(pile), "cards": pretty_list(pile) or _("empty")}
-    hidden = v.get("discard_hidden", 0)
+    hidden = v.discard_hidden
     if hidden:
         return _("discard pile: face down on top (%(cards)s)") % {"cards": _cards(len(pile) + hidden, tr)}
     return _("discard pile: %(top)s on top (%(cards)s)") % {

@@ -1,6 +1,7 @@
-"""Plain-data views of a table state and readable move notation (pure, no I/O).
+"""Typed views of a table state and readable move notation (pure, no I/O).
 
-:func:`state_view` is what ``show --json`` and the viewer's state API return;
+:func:`state_view` (a :class:`StateView`, frozen msgspec structs; plain data
+by :meth:`StateView.to_json`) is what the viewer's state API returns;
 with ``pov=<seat>`` (or ``pov="spectator"``) it is redacted to what that seat
 (or a reader at no seat) could see, by :mod:`ledger.redaction` (FORMAT.md,
 "Per-seat views"): other hands become counts plus the cards seen face up, the
@@ -18,9 +19,12 @@ from collections.abc import Callable
 from gettext import NullTranslations
 from typing import Any
 
+import msgspec
+from msgspec import UNSET, UnsetType
+
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, PositionRestored
-from ledger.presentation import presentation
+from ledger.presentation import MeldBadges, TableNotes, presentation
 from ledger.redaction import Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
 
@@ -55,25 +59,120 @@ PHASES = {
 }
 
 
-def meld_view(meld: Meld, state: TableState) -> dict[str, Any]:
+class SeatView(msgspec.Struct, frozen=True, gc=False):
+    """One seat of a :class:`StateView`: ``seat``, ``name``, ``team`` (None:
+    no teams), ``side``, ``cards`` (the whole hand when the viewer may see
+    it, else None), ``seen`` (the cards of that hand seen face up; None when
+    the whole hand is shown), ``count`` (cards held), ``opened``,
+    ``eliminated``."""
+
+    seat: int
+    name: str
+    team: int | None
+    side: int
+    cards: list[str] | None
+    seen: list[str] | None
+    count: int
+    opened: bool
+    eliminated: bool
+
+
+class MeldView(msgspec.Struct, frozen=True, gc=False):
+    """One meld of a :class:`StateView`: ``id``, ``seat``, ``side``,
+    ``kind``, ``cards``, ``stands_for`` (what each wild stands for, None for a
+    natural card), ``valid``, then the variant's badges
+    (:class:`~ledger.presentation.MeldBadges`: ``burraco``, ``points``;
+    ``UNSET``, no key, where the variant shows none)."""
+
+    id: str
+    seat: int
+    side: int
+    kind: str
+    cards: list[str]
+    stands_for: list[str | None]
+    valid: bool
+    burraco: str | None | UnsetType = UNSET
+    points: int | UnsetType = UNSET
+
+
+class PozzettoView(msgspec.Struct, frozen=True, gc=False):
+    """One pozzetto (Burraco) of a :class:`StateView`: ``index``,
+    ``taken_by`` (a seat, None while not taken), ``count`` (None once taken
+    into a hand), ``cards`` (the referee's view only, else None)."""
+
+    index: int
+    taken_by: int | None
+    count: int | None
+    cards: list[str] | None
+
+
+class StateView(msgspec.Struct, frozen=True, gc=False):
+    """The table as :func:`state_view` shows it to one viewer (FORMAT.md
+    "Per-seat views"). ``spectator`` is True on the copy given to a reader
+    who may see only the spectator's view (``UNSET`` otherwise);
+    ``variant_notes`` is the variant's data about the table
+    (:meth:`~ledger.presentation.VariantPresentation.table_notes`), None
+    when it has none. :meth:`to_json` gives the plain data. The view
+    structs hold no reference cycle, hence ``gc=False`` (cheaper to build)."""
+
+    game_id: str
+    variant: str
+    ruleset: str
+    position: int
+    hand: int
+    dealer: int | None
+    turn: int | None
+    phase: str
+    pov: Pov
+    seats: list[SeatView]
+    stock_count: int
+    stock: list[str] | None
+    discard: list[str]
+    discard_hidden: int
+    melds: list[MeldView]
+    pozzetti: list[PozzettoView]
+    totals: list[int]
+    findings: int
+    ended: str | None
+    spectator: bool | UnsetType = UNSET
+    variant_notes: TableNotes | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready builtins, the one conversion (the viewer's
+        state API): the fields in order, a field left ``UNSET`` no key,
+        ``variant_notes``' fields as keys of the view itself, after the
+        others (FORMAT.md "Per-seat views")."""
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        notes = out.pop("variant_notes")
+        if notes is not None:
+            out.update(notes)
+        return out
+
+
+def meld_view(meld: Meld, state: TableState) -> MeldView:
     """One meld: id, seat, side, kind, cards, what each wild stands for, the
-    variant's label for it (``burraco`` kind, points) when it has one."""
-    view: dict[str, Any] = {
-        "id": meld.id,
-        "seat": meld.seat,
-        "side": meld.side,
-        "kind": meld.info.kind,
-        "cards": list(meld.cards),
-        "stands_for": list(meld.info.stands_for),
-        "valid": meld.info.valid,
-    }
-    if state.rules is not None:
-        view.update(presentation(state.rules).meld_extras(meld))
-    return view
+    variant's badges for it (``burraco`` kind, points) when it has them."""
+    badges = presentation(state.rules).meld_badges(meld) if state.rules is not None else None
+    if badges is None:
+        badges = _NO_BADGES
+    return MeldView(
+        meld.id,
+        meld.seat,
+        meld.side,
+        meld.info.kind,
+        list(meld.cards),
+        list(meld.info.stands_for),
+        meld.info.valid,
+        badges.burraco,
+        badges.points,
+    )
 
 
-def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) -> dict[str, Any]:
-    """The table as plain data (JSON-ready).
+_NO_BADGES = MeldBadges()
+
+
+def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) -> StateView:
+    """The table as a :class:`StateView` (:meth:`StateView.to_json`: JSON-ready).
 
     ``pov=None`` is the referee's view (everything); ``pov=seat`` or
     ``pov="spectator"`` shows only what that seat (or a reader at no seat)
@@ -91,69 +190,68 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
     """
     s = seen if seen is not None else sight(state, pov)
     discard, hidden = visible_discard(state, s)
-    view: dict[str, Any] = {
-        "game_id": state.game_id,
-        "variant": state.rules.variant,
-        "ruleset": state.rules.ruleset,
-        "position": state.position,
-        "hand": state.hand,
-        "dealer": state.dealer,
-        "turn": state.turn,
-        "phase": state.phase,
-        "pov": pov,
-        "seats": _seat_views(state, s),
-        "stock_count": state.stock_count,
-        "stock": list(state.stock) if (state.stock is not None and pov is None) else None,
-        "discard": discard,
-        "discard_hidden": hidden,
-        "melds": [meld_view(m, state) for m in state.melds],
-        "pozzetti": _pozzetto_views(state, pov),
-        "totals": list(state.totals),
-        "findings": len(state.findings) if pov is None else len(visible_findings(state, pov, s)),
-        "ended": state.ended,
-    }
+    notes = None
     if state.rules is not None:
         # a variant's extra data about hands: the viewer's own (no seat's for a
         # spectator, -1), every seat's once every hand is shown
-        view.update(
-            presentation(state.rules).table_extras(
-                state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)
-            )
+        notes = presentation(state.rules).table_notes(
+            state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)
         )
-    return view
+    return StateView(
+        game_id=state.game_id,
+        variant=state.rules.variant,
+        ruleset=state.rules.ruleset,
+        position=state.position,
+        hand=state.hand,
+        dealer=state.dealer,
+        turn=state.turn,
+        phase=state.phase,
+        pov=pov,
+        seats=_seat_views(state, s),
+        stock_count=state.stock_count,
+        stock=list(state.stock) if (state.stock is not None and pov is None) else None,
+        discard=discard,
+        discard_hidden=hidden,
+        melds=[meld_view(m, state) for m in state.melds],
+        pozzetti=_pozzetto_views(state, pov),
+        totals=list(state.totals),
+        findings=len(state.findings) if pov is None else len(visible_findings(state, pov, s)),
+        ended=state.ended,
+        variant_notes=notes,
+    )
 
 
-def _seat_views(state: TableState, s: Sight) -> list[dict[str, Any]]:
+def _seat_views(state: TableState, s: Sight) -> list[SeatView]:
     """:func:`state_view`'s ``seats``: each seat's name, side, cards as ``s`` shows them, count."""
     seats = []
     for seat, player in enumerate(state.players):
         hand = state.hands[seat] if seat < len(state.hands) else ()
         cards, seen_cards = seat_cards(state, seat, s)
         seats.append(
-            {
-                "seat": seat,
-                "name": player.name,
-                "team": player.team,
-                "side": state.sides[seat],
-                "cards": cards,
-                "seen": seen_cards,
-                "count": len(hand),
-                "opened": state.opened[seat] if seat < len(state.opened) else False,
-                "eliminated": seat in state.eliminated,
-            }
+            SeatView(
+                seat,
+                player.name,
+                player.team,
+                state.sides[seat],
+                cards,
+                seen_cards,
+                len(hand),
+                state.opened[seat] if seat < len(state.opened) else False,
+                seat in state.eliminated,
+            )
         )
     return seats
 
 
-def _pozzetto_views(state: TableState, pov: Pov) -> list[dict[str, Any]]:
+def _pozzetto_views(state: TableState, pov: Pov) -> list[PozzettoView]:
     """:func:`state_view`'s ``pozzetti`` (Burraco): who took each, its count, its cards for the referee only."""
     return [
-        {
-            "index": i,
-            "taken_by": state.pozzetto_by[i] if i < len(state.pozzetto_by) else None,
-            "count": len(p) if p is not None else None,
-            "cards": list(p) if (p is not None and pov is None) else None,
-        }
+        PozzettoView(
+            i,
+            state.pozzetto_by[i] if i < len(state.pozzetto_by) else None,
+            len(p) if p is not None else None,
+            list(p) if (p is not None and pov is None) else None,
+        )
         for i, p in enumerate(state.pozzetti)
     ]
 

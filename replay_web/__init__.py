@@ -48,6 +48,7 @@ from flask import Flask, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ledger.errors import GameNotFoundError, RecordError
+from ledger.store.persistence import StoredEventError
 from replay_web.cache import ReplayCache
 from replay_web.i18n import gettext
 from replay_web.present import face, suit_markup
@@ -185,6 +186,19 @@ def _register_errors(app: Flask) -> None:
             "Unprocessable Record",
             f"the stored record cannot be replayed: {exc}",
             page_message=gettext("the stored record cannot be replayed: %(error)s", error=str(exc)),
+        )
+
+    @app.errorhandler(StoredEventError)
+    def _damaged(exc: StoredEventError):
+        # a row changed behind the product's back: said plainly (verify names what changed), logged without a traceback
+        app.logger.warning("request %s: stored record damaged: %s", request.path, exc)
+        return _error(
+            422,
+            "Unprocessable Record",
+            f"the stored record cannot be read: {exc}; `rummy-ledger verify` names what changed",
+            page_message=gettext(
+                "the stored record cannot be read: %(error)s; `rummy-ledger verify` names what changed", error=str(exc)
+            ),
         )
 
     @app.errorhandler(Exception)

@@ -44,7 +44,7 @@ from ledger.events import Event, GameStarted, at_moment, to_builtins
 from ledger.redaction import SPECTATOR, Pov
 from ledger.state import Finding, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
-from ledger.views import state_view
+from ledger.views import StateView, state_view
 from replay_web.i18n import gettext as _  # the pages' 403s in the page's language; the JSON API stays English
 
 DELAY_ENV = "RUMMY_LEDGER_SPECTATOR_DELAY"
@@ -358,28 +358,31 @@ def findings(items: Iterable[Finding], access: Access) -> list[Finding]:
     return [msgspec.structs.replace(f, message=HIDDEN_MESSAGE) for f in out]
 
 
-def table_view(state: TableState, access: Access, pov: Pov = None) -> dict[str, Any]:
+def table_view(state: TableState, access: Access, pov: Pov = None) -> StateView:
     """:func:`ledger.views.state_view` for this reader: ``pov``'s view when
     the reader may see the whole game, else the spectator's
     (:data:`ledger.redaction.SPECTATOR`, FORMAT.md "Per-seat views") with,
-    besides, no hand, stock or pozzetto cards and no variant extras."""
+    besides, no hand, stock or pozzetto cards and no variant notes."""
     check_pov(pov, access)
     if access.omniscient:
         return state_view(state, pov)
     return redact_view(state_view(state, SPECTATOR))
 
 
-def redact_view(view: dict[str, Any]) -> dict[str, Any]:
-    """A spectator's copy of a :func:`state_view` dict (no hidden card)."""
-    from replay_web.present import BASE_VIEW_KEYS
-
-    out = {k: v for k, v in view.items() if k in BASE_VIEW_KEYS}
-    out["seats"] = [{**s, "cards": None} for s in view["seats"]]
-    out["stock"] = None
-    out["pozzetti"] = [{**p, "cards": None} for p in view["pozzetti"]]
-    out["pov"] = SPECTATOR
-    out["spectator"] = True
-    return out
+def redact_view(view: StateView) -> StateView:
+    """A spectator's copy of a :class:`~ledger.views.StateView` (no hidden
+    card): no seat's cards, no stock, no pozzetto cards, no variant notes,
+    ``pov`` the spectator, ``spectator`` True."""
+    replace = msgspec.structs.replace
+    return replace(
+        view,
+        seats=[replace(s, cards=None) for s in view.seats],
+        stock=None,
+        pozzetti=[replace(p, cards=None) for p in view.pozzetti],
+        pov=SPECTATOR,
+        spectator=True,
+        variant_notes=None,
+    )
 
 
 def move_pov(access: Access, pov: Pov) -> Pov:

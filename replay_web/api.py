@@ -110,7 +110,7 @@ def state(game_id: str):
     pov = params.pov(request.args, g)
     at = params.reader_position(request.args, g, acc, pov)
     s = g.state_at(at)
-    view = access.table_view(s, acc, pov)
+    view = access.table_view(s, acc, pov).to_json()
     view["move"] = move_text(g.events[at], s, access.move_pov(acc, pov))
     return jsonify(view)
 

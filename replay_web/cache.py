@@ -27,6 +27,7 @@ from ledger.events import Event, GameStarted
 from ledger.replay import Replayer, replay
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
+from ledger.store.persistence import StoredEventError
 from ledger.views import describe
 from replay_web.access import finished
 from replay_web.present import game_result
@@ -189,12 +190,12 @@ class ReplayCache:
         if cached is not None and cached.version == version:
             entry: tuple[int | None, bool, dict[str, Any] | None] = _summary(len(cached.findings), cached.final)
         else:
-            events = self.store.events(game_id)
-            key = (game_id, len(events))
             try:
+                events = self.store.events(game_id)
+                key = (game_id, len(events))
                 state = replay(events)
                 entry = _summary(len(report(state).findings), state)
-            except RecordError:
+            except (RecordError, StoredEventError):  # not replayable, or a stored row damaged: listed, not counted
                 entry = (None, True, None)
         with self._lock:
             if len(self._counts) > 100_000:

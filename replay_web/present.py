@@ -11,16 +11,22 @@ rule is evaluated here.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
+import msgspec
 from markupsafe import Markup, escape
+from msgspec import UNSET
 
 from ledger.cards import JOKER, RANK, SUIT, SUIT_NAMES, SUIT_SYMBOLS, pretty
+from ledger.presentation import MeldBadges
 from ledger.redaction import Pov, Sight, sight
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 from ledger.variants.threshold import ThresholdRules
-from ledger.views import PHASES, move_text, state_view
+from ledger.views import PHASES, StateView, move_text, state_view
+
+T = TypeVar("T")
 
 __all__ = [
     "AREAS",
@@ -44,34 +50,8 @@ _SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
 
 _RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
-#: keys of :func:`ledger.views.state_view` the board shows in its own places;
-#: any other key (a variant's ``table_extras``) is listed as variant data
-BASE_VIEW_KEYS = frozenset(
-    {
-        "discard_hidden",
-        "game_id",
-        "variant",
-        "ruleset",
-        "position",
-        "hand",
-        "dealer",
-        "turn",
-        "phase",
-        "pov",
-        "seats",
-        "stock_count",
-        "stock",
-        "discard",
-        "melds",
-        "pozzetti",
-        "totals",
-        "findings",
-        "ended",
-    }
-)
-#: keys of a meld view shown in their own places; others come from the
-#: variant's ``meld_extras`` and are shown as badges
-BASE_MELD_KEYS = frozenset({"id", "seat", "side", "kind", "cards", "stands_for", "valid"})
+#: the fields of a meld's variant badges (:class:`ledger.presentation.MeldBadges`), shown as badges
+_BADGES = MeldBadges.__struct_fields__
 
 
 def face(card: str) -> dict[str, str]:
@@ -120,6 +100,31 @@ def has_opening(state: TableState) -> bool:
     return isinstance(state.rules, ThresholdRules)
 
 
+def _sorted_hands(view: StateView) -> StateView:
+    """``view`` with each hand's cards, and the cards seen face up, by :func:`sorted_hand`."""
+    replace = msgspec.structs.replace
+    return replace(
+        view,
+        seats=[
+            replace(
+                s,
+                cards=None if s.cards is None else sorted_hand(s.cards),
+                seen=sorted_hand(s.seen) if s.seen else s.seen,
+            )
+            for s in view.seats
+        ],
+    )
+
+
+def _turn_text(state: TableState, view: StateView) -> str:
+    """The board's line of whose turn and what to do, in English (or the game's end)."""
+    if view.ended:
+        return f"game over: {view.ended.replace('_', ' ')}"
+    if view.turn is not None:
+        return f"{state.name(view.turn)} (seat {view.turn}) {PHASES.get(view.phase, view.phase)}"
+    return PHASES.get(view.phase, view.phase)
+
+
 def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "dealt") -> dict[str, Any]:
     """Template data of the table at ``state.position`` seen from ``pov``
     (a seat, ``"spectator"`` or None for the referee; ``seen`` its
@@ -127,7 +132,7 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
     (:data:`ORDERS`) ``suit`` shows each hand's cards (and the cards seen
     face up) by :func:`sorted_hand`, ``dealt`` as the record holds them.
 
-    Keys: ``view`` (:func:`state_view`), ``turn_text``, ``sides`` (melds
+    Keys: ``view`` (:func:`state_view`, a :class:`~ledger.views.StateView`), ``turn_text``, ``sides`` (melds
     grouped per side in table order: ``[{side, label, melds}]``, each meld
     with ``marks``, the variant's badges), ``pile_whole`` (show the whole
     discard pile: the variant takes it whole, as in Burraco), ``extra``
@@ -136,36 +141,26 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
     """
     view = state_view(state, pov, seen if seen is not None else sight(state, pov))
     if order == "suit":
-        view["seats"] = [
-            dict(
-                s,
-                cards=None if s["cards"] is None else sorted_hand(s["cards"]),
-                seen=sorted_hand(s["seen"]) if s.get("seen") else s.get("seen"),
-            )
-            for s in view["seats"]
-        ]
-    if view["ended"]:
-        turn_text = f"game over: {view['ended'].replace('_', ' ')}"
-    elif view["turn"] is not None:
-        turn_text = f"{state.name(view['turn'])} (seat {view['turn']}) {PHASES.get(view['phase'], view['phase'])}"
-    else:
-        turn_text = PHASES.get(view["phase"], view["phase"])
+        view = _sorted_hands(view)
     sides: dict[int, list[dict[str, Any]]] = {}
-    for m in view["melds"]:
-        m = dict(m)
-        m["badges"] = [(k, v) for k, v in m.items() if k not in BASE_MELD_KEYS and v not in (None, False, "", [], {})]
-        m["wilds"] = [stands_for_text(s) for s in m["stands_for"]]
-        sides.setdefault(m["side"], []).append(m)
+    for m in view.melds:
+        data: dict[str, Any] = msgspec.to_builtins(m)
+        data["badges"] = [
+            (k, v) for k in _BADGES if (v := getattr(m, k)) is not UNSET and v not in (None, False, "", [], {})
+        ]
+        data["wilds"] = [stands_for_text(s) for s in m.stands_for]
+        sides.setdefault(m.side, []).append(data)
     groups = [{"side": s, "label": state.side_label(s), "melds": ms} for s, ms in sorted(sides.items())]
     try:
         pile_whole = state.rules.pile_take_count(state) is None
     except Exception:  # a variant hook that needs a hand in progress
         pile_whole = False
-    extra = [(k, v) for k, v in view.items() if k not in BASE_VIEW_KEYS]
+    notes = view.variant_notes
+    extra = list(msgspec.to_builtins(notes).items()) if notes is not None else []
     return {
         "view": view,
-        "around": around(view["seats"], pov if isinstance(pov, int) else None),
-        "turn_text": turn_text,
+        "around": around(view.seats, pov if isinstance(pov, int) else None),
+        "turn_text": _turn_text(state, view),
         "sides": groups,
         "pile_whole": pile_whole,
         "extra": extra,
@@ -189,7 +184,7 @@ _AREAS = {
 }
 
 
-def around(seats: list[dict[str, Any]], pov: int | None) -> dict[str, list[dict[str, Any]]]:
+def around(seats: Sequence[T], pov: int | None) -> dict[str, list[T]]:
     """Seats placed around the table (:data:`AREAS`): the ``pov`` seat (else
     seat 0) south, the others clockwise: west, along the top from left to
     right, east. Five seats take north-west and north-east, six also north;
@@ -205,7 +200,7 @@ def around(seats: list[dict[str, Any]], pov: int | None) -> dict[str, list[dict[
     n = len(seats)
     start = pov if pov is not None else 0
     areas = _AREAS.get(n, ("south", "west") + ("north",) * max(n - 3, 0) + ("east",))
-    out: dict[str, list[dict[str, Any]]] = {a: [] for a in AREAS}
+    out: dict[str, list[T]] = {a: [] for a in AREAS}
     for k in range(n):
         out[areas[k]].append(seats[(start + k) % n])
     return out

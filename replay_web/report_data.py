@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from ledger.audit import report as audit_report
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
 from ledger.finding_texts import finding_text
@@ -22,6 +24,7 @@ from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
+from ledger.views import StateView
 from replay_web.i18n import DEFAULT_LANG, N_, translations
 from replay_web.present import board
 from replay_web.tempo import duration, longest_turns, move_seconds, tempo_text
@@ -205,29 +208,29 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
 def _table(state: TableState, _: Gettext) -> dict[str, Any]:
     """The table at the position in dispute, as the referee sees it (every card)."""
     b = board(state, None)
-    v = b["view"]
-    if v["ended"]:
-        turn = _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(v["ended"], v["ended"]))}
-    elif v["turn"] is not None:
+    v: StateView = b["view"]
+    if v.ended:
+        turn = _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(v.ended, v.ended))}
+    elif v.turn is not None:
         turn = _("%(who)s (seat %(seat)s) %(phase)s") % {
-            "who": state.name(v["turn"]),
-            "seat": v["turn"],
-            "phase": _(PHASES.get(v["phase"], v["phase"])),
+            "who": state.name(v.turn),
+            "seat": v.turn,
+            "phase": _(PHASES.get(v.phase, v.phase)),
         }
     else:
-        turn = _(PHASES.get(v["phase"], v["phase"]))
+        turn = _(PHASES.get(v.phase, v.phase))
     for g in b["sides"]:
         g["label"] = side_label(state, g["side"], _)
     return {
-        "seats": v["seats"],
-        "dealer": v["dealer"],
-        "turn_seat": v["turn"],
+        "seats": msgspec.to_builtins(v.seats),
+        "dealer": v.dealer,
+        "turn_seat": v.turn,
         "turn": turn,
         "sides": b["sides"],
-        "discard": v["discard"],
+        "discard": v.discard,
         "pile_whole": b["pile_whole"],
-        "stock_count": v["stock_count"],
-        "pozzetti": v["pozzetti"],
+        "stock_count": v.stock_count,
+        "pozzetti": msgspec.to_builtins(v.pozzetti),
         "hand": state.hand,
     }
 

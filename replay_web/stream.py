@@ -23,6 +23,10 @@ notification log every ``STREAM_POLL`` seconds (default 0.05). A write in the
 same process also wakes the stream at once. For each game being watched the
 hub keeps one :class:`Feed` (the events, their findings from the fold, their
 journal times), so 200 readers of a game cost one query per event, not 200.
+The fold costs one step per event however long the hand
+(:class:`replay_web.marks.Marks`), and it stops (nothing published, the next
+one starts again) when the reader who asked for it closed its connection, or
+the feed has no reader left, looked at every :data:`SYNC_CHECK` events.
 
 Limits (per process; Flask config or environment ``RUMMY_LEDGER_<KEY>``):
 ``STREAM_MAX`` concurrent streams (default 32; 503 with ``Retry-After``
@@ -41,8 +45,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
+import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -50,16 +57,19 @@ from flask import Blueprint, Response, current_app, request
 
 from ledger.events import Event, GameStarted
 from ledger.params import ascii_int
-from ledger.redaction import SPECTATOR, Sight, finding_visible
+from ledger.redaction import SPECTATOR, finding_visible
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
 from ledger.store.persistence import game_uuid
 from ledger.views import describe, move_text
 from replay_web import access
+from replay_web.marks import Marks
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
 _HUB = "replay_web.stream"
+#: events folded by :meth:`Feed.sync` between two looks at whether to stop
+SYNC_CHECK = 256
 DEFAULTS = {"STREAM_MAX": 32, "STREAM_MAX_SECONDS": 300.0, "STREAM_HEARTBEAT": 15.0, "STREAM_POLL": 0.05}
 
 
@@ -126,71 +136,6 @@ class Item:
         return cached
 
 
-_OVER = ("over", "ended")
-
-
-class Marks:
-    """The ends and knocks of each state's line of play, one step per state.
-
-    :func:`ledger.redaction.finding_visible` reads only these two fields of a
-    spectator's :class:`~ledger.redaction.Sight` (``ends``: positions where
-    the hand ended, ``knocks``: positions of a knock, in the line of play
-    that leads to the state). :func:`~ledger.redaction.sight` finds them by
-    walking the hand from its deal, one step per position so far: once per
-    event that made a stream of a long hand quadratic (a finding waiting for
-    the end of its hand, such as BUR-PILE-1, asks at every event). Here the
-    marks of each state are kept, so a new state costs one step from its
-    ``history`` (the previous state, or a rewind's target), as in ``sight``.
-    """
-
-    def __init__(self) -> None:
-        #: id(state) -> (state, ends, knocks); the state is held so its id stays its own
-        self._known: dict[int, tuple[TableState, tuple[int, ...], tuple[int, ...]]] = {}
-        self.steps = 0  # states walked so far (one per new state when they come in order)
-
-    def _get(self, state: TableState) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-        entry = self._known.get(id(state))
-        return None if entry is None or entry[0] is not state else (entry[1], entry[2])
-
-    def of(self, state: TableState) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """``(ends, knocks)`` of ``state``'s line of play, as ``sight(state, pov).ends/.knocks``."""
-        walk: list[TableState] = []
-        cur: TableState | None = state
-        marks = None
-        while cur is not None:
-            marks = self._get(cur)
-            if marks is not None:
-                break
-            walk.append(cur)
-            cur = cur.history
-        if cur is None:  # nothing known of this line (a new hand): what is known belongs to hands gone by
-            self._known.clear()
-            marks = ((), ())
-        assert marks is not None
-        ends, knocks = marks
-        n = state.n_seats
-        for s in reversed(walk):
-            self.steps += 1
-            prev = s.history
-            if prev is None:
-                ends, knocks = (), ()
-            else:
-                knocker = getattr(s.extra, "knocker", None)
-                if knocker is not None and getattr(prev.extra, "knocker", None) is None and 0 <= knocker < n:
-                    knocks = knocks + (s.position,)
-                if s.phase in _OVER and prev.phase not in _OVER:
-                    ends = ends + (s.position,)
-            self._known[id(s)] = (s, ends, knocks)
-        return ends, knocks
-
-    def sight(self, state: TableState) -> Sight:
-        """A spectator's :class:`~ledger.redaction.Sight` at ``state`` with the
-        fields :func:`~ledger.redaction.finding_visible` reads (``ends``,
-        ``knocks``); the others (seen cards, face-down discards) stay empty."""
-        ends, knocks = self.of(state)
-        return Sight(SPECTATOR, state.position, ends=ends, knocks=knocks)
-
-
 class Feed:
     """The events of one watched game, kept up to date by :meth:`sync`."""
 
@@ -206,19 +151,26 @@ class Feed:
         self.cond = threading.Condition()
         self._sync_lock = threading.Lock()
 
-    def sync(self, ledger: Any) -> None:
-        """Fold the events stored after the ones held; wake the readers."""
+    def sync(self, ledger: Any, stop: Callable[[], bool] | None = None) -> bool:
+        """Fold the events stored after the ones held; wake the readers.
+
+        ``stop`` is asked every :data:`SYNC_CHECK` events (from the first):
+        when it says True (the reader who asked went away, or the feed has no
+        reader left) the fold ends, nothing is published and False returned;
+        the next sync starts again from the events held. Else True."""
         with self._sync_lock:
             stored = ledger.recorder.select_events(self.oid, gt=len(self.items))
             if not stored:
-                return
+                return True
             journal = getattr(ledger, "journal", None)
             times: dict[int, str] = {}
             if journal is not None:
                 times = {e.position: e.received_at for e in journal(self.game_id, after=len(self.items) - 1)}
-            state = self.state
+            state, pending = self.state, self.pending
             new: list[Item] = []
-            for s in stored:
+            for i, s in enumerate(stored):
+                if stop is not None and i % SYNC_CHECK == 0 and stop():
+                    return False
                 position = s.originator_version - 1
                 event = ledger.mapper.decode_state(s)
                 before = len(state.findings) if state is not None else 0
@@ -226,10 +178,10 @@ class Feed:
                 if isinstance(event, GameStarted):
                     self.started = event
                 fresh = tuple(state.findings[before:])
-                waiting = self.pending + list(fresh)
+                waiting = pending + list(fresh)
                 seen = self.marks.sight(state) if waiting else None
                 shown = tuple(f for f in waiting if finding_visible(f, state, SPECTATOR, seen))
-                self.pending = [f for f in waiting if f not in shown]
+                pending = [f for f in waiting if f not in shown]
                 new.append(
                     Item(
                         position,
@@ -243,8 +195,13 @@ class Feed:
                 )
             with self.cond:
                 self.items.extend(new)
-                self.state = state
+                self.state, self.pending = state, pending
                 self.cond.notify_all()
+            return True
+
+    def unwatched(self) -> bool:
+        """True once no reader is left (a sync for nobody stops: :meth:`sync`'s ``stop``)."""
+        return self.readers <= 0
 
 
 class Hub:
@@ -270,8 +227,10 @@ class Hub:
         if self.thread is not None:
             self.thread.join(5)
 
-    def open(self, game_id: str) -> Feed:
-        """The game's feed (synced once), counted as one more reader."""
+    def open(self, game_id: str, gone: Callable[[], bool] | None = None) -> Feed | None:
+        """The game's feed (synced once), counted as one more reader; None
+        (and not counted) when ``gone()`` said during the sync that the
+        reader went away."""
         self._start()
         oid = game_uuid(game_id)
         with self.lock:
@@ -280,10 +239,13 @@ class Hub:
                 feed = self.feeds[oid] = Feed(game_id)
             feed.readers += 1
         try:
-            feed.sync(self.ledger)
+            synced = feed.sync(self.ledger, gone)
         except BaseException:
             self.close(feed)
             raise
+        if not synced:
+            self.close(feed)
+            return None
         return feed
 
     def close(self, feed: Feed) -> None:
@@ -297,14 +259,14 @@ class Hub:
         with self.lock:
             feed = self.feeds.get(game_uuid(game_id))
         if feed is not None:
-            feed.sync(self.ledger)
+            feed.sync(self.ledger, feed.unwatched)
 
     def _notified(self, originator_id: Any) -> None:
         oid = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
         with self.lock:
             feed = self.feeds.get(oid)
         if feed is not None:
-            feed.sync(self.ledger)
+            feed.sync(self.ledger, feed.unwatched)
 
     def _start(self) -> None:
         with self.lock:
@@ -336,7 +298,7 @@ class Hub:
                     feeds = list(self.feeds.values())
                 for feed in feeds:
                     try:
-                        feed.sync(self.ledger)
+                        feed.sync(self.ledger, feed.unwatched)
                     except Exception:
                         pass
 
@@ -392,6 +354,30 @@ def _after() -> int:
     return value
 
 
+def client_gone(environ: Any) -> Callable[[], bool]:
+    """A test of whether the request's client closed its connection: the
+    socket (gunicorn's ``gunicorn.socket``, Werkzeug's ``werkzeug.socket``)
+    is readable and a peek reads nothing (the peer's FIN; a reset is gone
+    too). Without a socket, or on TLS (no peek), it never says gone. A
+    client that half-closes its side and still reads looks gone."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+
+    def gone() -> bool:
+        if sock is None:
+            return False
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except ValueError:  # an SSL socket takes no flags; a closed one has no fileno (-1)
+            return sock.fileno() == -1
+        except BlockingIOError:  # a non-blocking socket with nothing to read after all
+            return False
+        except OSError:  # reset by the peer
+            return True
+
+    return gone
+
+
 @bp.get("/games/<game_id>/events")
 def events(game_id: str):
     token = access.bearer_token()
@@ -419,7 +405,10 @@ def events(game_id: str):
                 hub.streams -= 1
 
     try:
-        feed = hub.open(game_id)
+        feed = hub.open(game_id, client_gone(request.environ))
+        if feed is None:  # the reader went away while its feed was folded: nobody to answer
+            release()
+            return Response(status=204)
         if not feed.items:
             hub.close(feed)
             from ledger.errors import GameNotFoundError

@@ -27,7 +27,7 @@ from ledger.cards import pretty, pretty_list
 from ledger.events import Event, PositionRestored
 from ledger.finding_texts import finding_text
 from ledger.state import TableState
-from ledger.views import hidden_part
+from ledger.views import StateView, hidden_part
 from replay_web.i18n import N_, current_lang, translations
 
 Gettext = Callable[[str], str]
@@ -243,7 +243,7 @@ def viewer_move(event: Event, state: TableState | None, pov: Any, english: str) 
     return move_line(event, state, _)
 
 
-def turn_line(view: dict[str, Any], english: str) -> str:
+def turn_line(view: StateView, english: str) -> str:
     """Whose turn and what to do (``view``: :func:`ledger.views.state_view`),
     in the page's language: ``english`` (the viewer's own line) on an
     English page, else ``"Bruno (posto 1) deve pescare"``."""
@@ -251,17 +251,17 @@ def turn_line(view: dict[str, Any], english: str) -> str:
     if lang == "en":
         return english
     _ = translations(lang).gettext
-    if view["ended"]:
+    if view.ended:
         return _("game over: %(reason)s") % {
-            "reason": _(GAME_END_REASONS.get(view["ended"], view["ended"].replace("_", " ")))
+            "reason": _(GAME_END_REASONS.get(view.ended, view.ended.replace("_", " ")))
         }
-    if view["turn"] is not None:
+    if view.turn is not None:
         return _("%(who)s (seat %(seat)s) %(phase)s") % {
-            "who": view["seats"][view["turn"]]["name"],
-            "seat": view["turn"],
-            "phase": _(PHASES.get(view["phase"], view["phase"])),
+            "who": view.seats[view.turn].name,
+            "seat": view.turn,
+            "phase": _(PHASES.get(view.phase, view.phase)),
         }
-    return _(PHASES.get(view["phase"], view["phase"]))
+    return _(PHASES.get(view.phase, view.phase))
 
 
 def component(key: str) -> str:

@@ -153,7 +153,7 @@ def test_deck_per_preset():
 
 def test_meld_label_and_views():
     s = validate(read_record(FIX / "semi_clean_and_dirty.jsonl"))
-    labels = {m["id"]: (m["burraco"], m["points"]) for m in state_view(s)["melds"]}
+    labels = {m.id: (m.burraco, m.points) for m in state_view(s).melds}
     # a: 5D..JD + JK at the end = 15 + 40 + 30; b: K K K K = 40; c: six 7s + 2D = 30 + 20; d: Q Q Q = 30
     assert labels == {"a": ("semi-clean", 85), "b": (None, 40), "c": ("dirty", 50), "d": (None, 30)}
     text_view = render_state(s)

@@ -294,20 +294,31 @@ def test_a_value_stored_as_text_that_is_not_utf8(store, table, column, value, ro
         assert "Error:" not in got.stderr and all(c.isprintable() or c == "\n" for c in got.output), args
     checkpoint = run("checkpoint", "-o", str(raw_path(raw).with_name("cp.json")))
     assert checkpoint.exit_code == 0, checkpoint.output
-    if column in ("seal", "appended_by"):  # the viewer reads the game (the seal it shows is the last one)
-        from replay_web import create_app
-        from replay_web.store import LedgerStore
-        from replay_web.stream import hub_of
+    from replay_web import create_app
+    from replay_web.store import LedgerStore
+    from replay_web.stream import hub_of
 
-        web = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=app), "SPECTATOR_DELAY": 0})
-        client = web.test_client()
-        try:
-            for url in ("/games/bur-dispute", "/api/games/bur-dispute/score", "/api/games/bur-dispute/events"):
-                assert client.get(url).status_code == 200, url
-        finally:
-            hub = hub_of(web)  # the live stream's thread, started by /events
-            if hub is not None:
-                hub.stop()
+    web = create_app({"TESTING": True, "LEDGER_STORE": LedgerStore(app=app), "SPECTATOR_DELAY": 0})
+    client = web.test_client()
+    try:
+        listed = client.get("/api/games")  # one damaged game never breaks the list
+        assert listed.status_code == 200
+        findings = {g["game_id"]: g["findings"] for g in listed.get_json()["games"]}
+        readable = column in ("seal", "appended_by", "received_at")
+        assert (findings["bur-dispute"] is None, findings["g1"]) == (not readable, 0)
+        for url in ("/games/bur-dispute", "/api/games/bur-dispute/score", "/api/games/bur-dispute/events"):
+            got = client.get(url)
+            got.close()  # a live stream's generator ends here, in this context
+            if readable:  # the viewer reads the game (the seal it shows is the last one)
+                assert got.status_code == 200, url
+            else:  # a clear 422 naming the position, not a 500
+                assert got.status_code == 422, url
+                message = got.get_json()["error"]["message"] if got.is_json else got.get_data(as_text=True)
+                assert "position 7: the stored event" in message and "rummy-ledger verify" in message, url
+    finally:
+        hub = hub_of(web)  # the live stream's thread, started by /events
+        if hub is not None:
+            hub.stop()
 
 
 def raw_path(raw: Raw) -> Path:

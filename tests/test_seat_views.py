@@ -190,7 +190,7 @@ def _record(rel: str) -> list[Event]:
 
 
 def _view(events: list[Event], at: int, pov: object) -> dict:
-    return state_view(Replayer(events).state_at(at), pov)
+    return state_view(Replayer(events).state_at(at), pov).to_json()
 
 
 def test_gin_the_knockers_hand_is_face_up_from_the_knock_and_its_discard_face_down():
@@ -270,7 +270,7 @@ def test_a_rule_the_redaction_does_not_know_is_hidden_until_the_hand_ends():
     state = sreplace(state, findings=state.findings + (secret,))
     assert visible_findings(state, 0) == (secret,)
     assert visible_findings(state, 1) == () and visible_findings(state, SPECTATOR) == ()
-    assert state_view(state, 1)["findings"] == 0 and state_view(state, None)["findings"] == 1
+    assert state_view(state, 1).findings == 0 and state_view(state, None).findings == 1
 
 
 def test_a_spectator_sees_no_hidden_card_at_all():

@@ -33,8 +33,6 @@ ALLOWED_MODULES: dict[str, str] = {
     # a table more than code: MESSAGES is 300 of its lines, one (regular expression, msgid) row per
     # message shape the rules write; split by variant it would scatter one lookup over many files
     "ledger/finding_texts.py": "the table of every finding message shape (MESSAGES)",
-    # 21 lines over: the four analytics commands (update, export, query, tables) and their options
-    "ledger/cli/analytics.py": "the analytics command group, left by the CLI package split",
 }
 
 #: functions over 60 lines that remain, (path, qualified name) -> why
@@ -43,7 +41,7 @@ ALLOWED_FUNCTIONS: dict[tuple[str, str], str] = {
     ("ledger/store/backfill.py", "ensure_schema"): "two stores' one-transaction schema upgrade",
     # 38 of its lines are the docstring (batches, streaming, progress, what each outcome is)
     ("ledger/store/importing.py", "GameImports.import_records"): "the folder import's batching loop",
-    # one over: the seal chain and the journal chain recomputed in one pass over the rows
+    # a few lines over: the seal chain and the journal chain recomputed in one pass over the rows
     ("ledger/store/verify_rows.py", "check_game"): "one pass over a game's stored rows",
 }
 

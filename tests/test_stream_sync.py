@@ -10,15 +10,22 @@ on a loaded machine), and checked against ``sight`` on every fixture.
 
 from __future__ import annotations
 
+import socket
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from ledger.record_files import read_record
 from ledger.records import parse_line
 from ledger.redaction import SPECTATOR, finding_visible, sight
 from ledger.replay import evolve
 from ledger.store.application import open_app
-from replay_web.stream import Feed, Marks
+from ledger.testing.live import serve
+from replay_web import access, create_app, stream
+from replay_web.marks import Marks
+from replay_web.stream import SYNC_CHECK, Feed
 
 REPO = Path(__file__).resolve().parent.parent
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
@@ -83,3 +90,66 @@ def test_marks_are_those_of_sight_on_every_fixture() -> None:
             knocks += bool(full.knocks)
             ends += bool(full.ends)
     assert checked > 800 and knocks > 0 and ends > 0
+
+
+def _store(tmp_path: Path, n: int) -> str:
+    db = str(tmp_path / f"long-{n}.db")
+    ledger = open_app(db)
+    events = [parse_line(line, i + 1) for i, line in enumerate(_long_hand(n))]
+    ledger.append_events("bur-dispute", events, expected=0, appended_by="test")
+    ledger.close()
+    return db
+
+
+def test_a_sync_told_to_stop_publishes_nothing_and_the_next_starts_over(tmp_path: Path) -> None:
+    ledger = open_app(_store(tmp_path, 1000))
+    try:
+        feed, asked = Feed("bur-dispute"), []
+
+        def stop() -> bool:
+            asked.append(True)
+            return len(asked) == 2  # the second look: after SYNC_CHECK events
+
+        assert feed.sync(ledger, stop) is False
+        assert (len(asked), feed.items, feed.state, feed.pending) == (2, [], None, [])
+        looks = []
+        assert feed.sync(ledger, lambda: looks.append(True) or False) is True
+        assert len(looks) == 4  # 1,016 events: a look at events 0, 256, 512 and 768
+        whole = Feed("bur-dispute")
+        assert whole.sync(ledger) is True
+        for view in (
+            access.SPECTATOR_ACCESS,
+            access.Access(omniscient=True, upto=1015, finished=False, view="referee", delay=0),
+        ):
+            assert [i.data(view) for i in feed.items] == [i.data(view) for i in whole.items]
+    finally:
+        ledger.close()
+
+
+def test_a_reader_who_goes_away_stops_the_fold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that leaves while its feed is folded: the fold stops at the
+    next look (every SYNC_CHECK events) and its stream slot is free again."""
+    db = _store(tmp_path, 3000)
+    folded = []
+
+    def slow(state, event):  # type: ignore[no-untyped-def]
+        folded.append(1)
+        time.sleep(0.001)  # 3,016 events: over 3 s
+        return evolve(state, event)
+
+    monkeypatch.setattr(stream, "evolve", slow)
+    app = create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0})
+    with serve(app) as url:
+        port = int(url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as conn:
+            conn.sendall(b"GET /api/games/bur-dispute/events HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(0.05)
+        hub = stream.hub_of(app)
+        assert hub is not None
+        deadline = time.monotonic() + 20
+        while (hub.streams or not folded) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)  # the fold stopped: nothing more is folded
+        assert hub.streams == 0 and hub.feeds == {}
+        assert len(folded) <= 3 * SYNC_CHECK, len(folded)
+        hub.stop()

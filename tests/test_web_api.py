@@ -81,7 +81,7 @@ def test_api_game_summary_and_events(client):
 
 def test_api_state_is_the_folds_view(client):
     body = client.get("/api/games/web-1/state?at=9").get_json()
-    expected = state_view(replay(small_game(), upto=9))
+    expected = state_view(replay(small_game(), upto=9)).to_json()
     assert body.pop("move") == "Anna melds 9♣ 9♦ 9♠ [b]"
     assert body == expected
     assert body["seats"][1]["cards"] == list(BRUNO)

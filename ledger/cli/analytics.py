@@ -22,23 +22,17 @@ into one line on stderr and exit status 2.
 
 from __future__ import annotations
 
-import csv
-import json
-import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import click
-import duckdb
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
 
+from ledger.cli.query import DEFAULT_TIMEOUT, run_sql
 from ledger.params import ASCII_INT, AsciiInt, VariantChoice
 from ledger.projections import analytics_path, open_duckdb, update
 from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
@@ -48,10 +42,6 @@ from ledger.projections.tables import TABLES, markdown
 
 #: a progress bar is shown when an update has at least this many notifications to apply
 PROGRESS_MIN_EVENTS = 20_000
-#: ``query --timeout``'s default, seconds: a runaway query (``range(1e11)``) stops with exit 2
-DEFAULT_TIMEOUT = 60.0
-#: rows fetched from DuckDB at a time by ``query`` (its output is written as they arrive)
-FETCH_ROWS = 2_000
 
 
 def _err() -> Console:
@@ -250,12 +240,6 @@ def _export(
     )
 
 
-class _QueryError(click.ClickException):
-    """A query DuckDB rejects: exit status 2, bad input, as everywhere in the CLI."""
-
-    exit_code = 2
-
-
 @contextmanager
 def _progress_tables(n: int) -> Iterator[Callable[[str, int], None] | None]:
     console = _err()
@@ -290,87 +274,7 @@ def _query(
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
     con = open_duckdb(path, read_only=True, wait=default_wait() if wait is None else wait, sandbox=True)
-    timer = threading.Timer(timeout, con.interrupt) if timeout > 0 else None
-    try:
-        if timer is not None:
-            timer.daemon = True
-            timer.start()
-        _run_query(con, sql, as_csv, as_json, max_rows)
-    except duckdb.InterruptException:
-        raise _QueryError(f"query stopped after {timeout:g} s (--timeout SECONDS; 0 for none)") from None
-    except duckdb.Error as exc:
-        raise _QueryError(f"query failed: {exc}") from None
-    finally:
-        if timer is not None:
-            timer.cancel()
-        con.close()
-
-
-def _batches(cur: duckdb.DuckDBPyConnection) -> Iterator[list[Any]]:
-    """The result rows in batches of :data:`FETCH_ROWS` (DuckDB streams them: a
-    large result never sits in memory whole)."""
-    while batch := cur.fetchmany(FETCH_ROWS):
-        yield batch
-
-
-def _run_query(con: duckdb.DuckDBPyConnection, sql: str, as_csv: bool, as_json: bool, max_rows: int) -> None:
-    """Run ``sql`` and write its rows as they arrive: JSON lines, CSV, or a
-    table of the first ``max_rows`` (the others counted, not kept)."""
-    cur = con.execute(sql)
-    if cur.description is None:
-        return
-    names = [d[0] for d in cur.description]
-    if as_json:
-        for batch in _batches(cur):
-            for row in batch:
-                click.echo(json.dumps(dict(zip(names, row)), ensure_ascii=False, default=_jsonable))
-        return
-    if as_csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(names)
-        for batch in _batches(cur):
-            writer.writerows([[_cell(v) if isinstance(v, (list, dict)) else v for v in row] for row in batch])
-        return
-    rows: list[Any] = []
-    total = 0
-    for batch in _batches(cur):
-        total += len(batch)
-        rows.extend(batch[: max(0, max_rows - len(rows))])
-    _print_table(names, rows, total, max_rows)
-
-
-def _print_table(names: list[str], rows: list[Any], total: int, max_rows: int) -> None:
-    """The first ``max_rows`` rows of ``total`` as a table, numbers right-aligned."""
-    table = Table()
-    for i, name in enumerate(names):
-        numeric = bool(rows) and all(
-            isinstance(r[i], (int, float)) and not isinstance(r[i], bool) for r in rows if r[i] is not None
-        )
-        table.add_column(Text(name), justify="right" if numeric else "left", overflow="fold")
-    for row in rows:
-        table.add_row(*(Text(_cell(v)) for v in row))
-    # cells are the view's data (names, messages): printed as they are, no [markup], no :emoji:
-    Console(width=None if sys.stdout.isatty() else 200, highlight=False, markup=False, emoji=False).print(table)
-    # the count on its own line under the table (a caption would wrap at a narrow table's width)
-    click.echo(f"{total} row{'s' if total != 1 else ''}" + (f" (first {max_rows} shown)" if total > max_rows else ""))
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (date, datetime)):
-        return value.isoformat()
-    return str(value)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, float):
-        return f"{value:.4g}" if abs(value) < 1e15 else str(value)
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False, default=_jsonable)
-    if isinstance(value, (date, datetime)):
-        return value.isoformat()
-    return str(value)
+    run_sql(con, sql, as_csv=as_csv, as_json=as_json, max_rows=max_rows, timeout=timeout)
 
 
 _query_args = (

@@ -7,10 +7,10 @@ game that names none gets this base, which adds nothing. The additions are
 typed (msgspec structs): :meth:`VariantPresentation.meld_badges` for a meld
 (Burraco's burraco kind, the card points), :meth:`VariantPresentation.table_notes`
 for the table (Burraco's pozzetti, Gin's deadwood, the elimination
-threshold, with English ``notes`` lines). :meth:`~VariantPresentation.meld_extras`
-and :meth:`~VariantPresentation.table_extras` give them as the plain keys
-:func:`ledger.views.state_view` adds to its data (JSON-ready; a field left
-``UNSET`` is no key).
+threshold, with English ``notes`` lines: a :class:`TableNotes`), which
+:func:`ledger.views.state_view` puts in its typed view.
+:meth:`~VariantPresentation.meld_extras` gives a meld's badges as plain keys
+(JSON-ready; a field left ``UNSET`` is no key).
 
 >>> from ledger.variants.ramino import RaminoRules
 >>> type(presentation(RaminoRules())).__name__, presentation(RaminoRules()).meld_extras(None)
@@ -39,6 +39,13 @@ class MeldBadges(msgspec.Struct, frozen=True):
     points: int | UnsetType = UNSET
 
 
+class TableNotes(msgspec.Struct, frozen=True):
+    """The base of a variant's data about the table (:meth:`VariantPresentation.table_notes`):
+    Burraco's ``PozzettoNotes``, Gin's ``DeadwoodNotes``, the threshold games'
+    ``EliminationNotes``; it has no field of its own, so each subclass's
+    fields keep their order."""
+
+
 class VariantPresentation:
     """A variant's additions to the views: none (the default for a game
     whose catalog entry names no presentation). Built for the rules object
@@ -51,19 +58,15 @@ class VariantPresentation:
         """What the variant shows on ``meld``; None: nothing."""
         return None
 
-    def table_notes(self, state: TableState, pov: int | None) -> msgspec.Struct | None:
+    def table_notes(self, state: TableState, pov: int | None) -> TableNotes | None:
         """The variant's data about the table as ``pov`` sees it (None: every
-        seat's; -1: no seat's), a struct whose fields become view keys;
-        None: nothing."""
+        seat's; -1: no seat's), a struct whose fields become keys of the
+        table's JSON (:meth:`ledger.views.StateView.to_json`); None: nothing."""
         return None
 
     def meld_extras(self, meld: Meld) -> dict[str, Any]:
         """:meth:`meld_badges` as the keys a meld's view adds (``{}`` for none)."""
         return _keys(self.meld_badges(meld))
-
-    def table_extras(self, state: TableState, pov: int | None) -> dict[str, Any]:
-        """:meth:`table_notes` as the keys the table's view adds (``{}`` for none)."""
-        return _keys(self.table_notes(state, pov))
 
 
 def _keys(data: msgspec.Struct | None) -> dict[str, Any]:
@@ -103,4 +106,4 @@ def presentation(rules: Rules) -> VariantPresentation:
     return made
 
 
-__all__ = ["MeldBadges", "VariantPresentation", "presentation"]
+__all__ = ["MeldBadges", "TableNotes", "VariantPresentation", "presentation"]

@@ -3,15 +3,13 @@ points, and per side whether it took its pozzetto."""
 
 from __future__ import annotations
 
-import msgspec
-
-from ledger.presentation import MeldBadges, VariantPresentation
+from ledger.presentation import MeldBadges, TableNotes, VariantPresentation
 from ledger.state import Meld, TableState
 from ledger.variants.burraco_scoring import burraco_kind, cards_value
 from ledger.variants.burraco_table import BurracoTable
 
 
-class PozzettoNotes(msgspec.Struct, frozen=True):
+class PozzettoNotes(TableNotes, frozen=True):
     """``pozzetto_taken_by_side``: per side, has a seat of it taken a
     pozzetto this hand; ``pozzetti_in_stock``: the pozzetti that became the
     stock; ``notes``: the same (and the stock's end) in English lines."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from ledger.cards import pretty
-from ledger.presentation import VariantPresentation
+from ledger.presentation import TableNotes, VariantPresentation
 from ledger.state import TableState
 from ledger.variants.gin import GinRules
 from ledger.variants.gin_deadwood import best_after_discard, best_arrangement
@@ -26,7 +26,7 @@ class DeadwoodRow(msgspec.Struct, frozen=True):
     melds: list[list[str]]
 
 
-class DeadwoodNotes(msgspec.Struct, frozen=True):
+class DeadwoodNotes(TableNotes, frozen=True):
     """``deadwood``: a row per visible seat; ``notes``: the same in English lines."""
 
     deadwood: list[DeadwoodRow]

@@ -3,14 +3,12 @@ meld's opening value, the elimination threshold and the seats out."""
 
 from __future__ import annotations
 
-import msgspec
-
-from ledger.presentation import MeldBadges, VariantPresentation
+from ledger.presentation import MeldBadges, TableNotes, VariantPresentation
 from ledger.state import Meld, TableState
 from ledger.variants.threshold import ThresholdRules, meld_points
 
 
-class EliminationNotes(msgspec.Struct, frozen=True):
+class EliminationNotes(TableNotes, frozen=True):
     """``elimination``: the points at which a seat is out; ``eliminated``:
     the seats out; ``notes``: the same in an English line."""
 

@@ -9,6 +9,9 @@ come from the view's own ``events`` table (their canonical JSON), the new ones
 from the notifications; the game's old rows are deleted and the new rows and
 the tracking position written in one DuckDB transaction
 (:meth:`~ledger.projections.duckdb_recorder.DuckDBTrackingRecorder.replace_games`).
+A game with a run of :data:`~ledger.projections.long_game.LONG_GAME_EVENTS`
+or more notifications is projected in chunks instead
+(:mod:`ledger.projections.long_game`: the same rows, bounded memory).
 
 :func:`catch_up` pulls notifications from the application's notification log
 in batches (the SQLite recorder cannot ``subscribe()``; it works the same on
@@ -22,7 +25,7 @@ the batch in flight, and the next run starts after the last tracked id.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import takewhile
 from pathlib import Path
 from types import EllipsisType
@@ -37,6 +40,7 @@ from eventsourcing.projection import BaseProjectionRunner, Projection
 from ledger.errors import LedgerError
 from ledger.events import Event, decode_event, encode_event
 from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
+from ledger.projections.long_game import LONG_GAME_EVENTS, project_long_game
 from ledger.projections.rows import Rows, empty_rows, game_rows
 from ledger.projections.tables import to_arrow
 from ledger.store.application import LedgerApp
@@ -275,6 +279,7 @@ def catch_up(
     batch_size: int = DEFAULT_BATCH,
     projection: AnalyticsProjection | None = None,
     progress: Progress | None = None,
+    long_game: int = LONG_GAME_EVENTS,
 ) -> UpdateResult:
     """Bring ``view`` up to the application's last notification, in batches of
     ``batch_size`` notifications, each applied as one transaction.
@@ -283,6 +288,8 @@ def catch_up(
     When another update in this process applies a batch first (tracking moved,
     or a DuckDB write conflict), continues after the new tracked position.
     Errors of the projection propagate; everything committed before them stays.
+    A run of ``long_game`` or more notifications of one game is projected in
+    chunks (:mod:`ledger.projections.long_game`; the same rows, bounded memory).
     """
     projection = projection or AnalyticsProjection(view)
     name = app.name
@@ -292,11 +299,17 @@ def catch_up(
     total = max((last or 0) - origin, 0)
     done = games = batches = conflicts = 0
     while last is not None and (start is None or start < last):
-        page = _whole_game_page(app, start, batch_size, last)
+        page, long = _whole_game_page(app, start, batch_size, last, long_game)
         if not page:
             break
-        items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
         try:
+            if long:  # committed parts are counted even if a later part fails
+                commits = _long_game(projection, app, page, last, start, batch_size, progress, origin)
+                for applied, tracked in commits:
+                    done, batches, start = done + applied, batches + 1, tracked
+                games, conflicts = games + 1, 0
+                continue
+            items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
             games += projection.process_batch(items, after=start)
         except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException):
             # another update in this process applied events meanwhile: go on after them
@@ -312,6 +325,12 @@ def catch_up(
         start = page[-1].id
         if progress is not None:
             progress(start - origin, total)
+    return _result(view, projection, name, done, games, batches)
+
+
+def _result(
+    view: DuckDBTrackingRecorder, projection: AnalyticsProjection, name: str, done: int, games: int, batches: int
+) -> UpdateResult:
     return UpdateResult(
         path=view.path,
         notifications=done,
@@ -323,24 +342,50 @@ def catch_up(
     )
 
 
-def _whole_game_page(app: LedgerApp, start: int | None, batch_size: int, last: int) -> list[Any]:
+def _long_game(
+    projection: AnalyticsProjection,
+    app: LedgerApp,
+    page: list[Any],
+    last: int,
+    start: int | None,
+    batch_size: int,
+    progress: Progress | None,
+    origin: int,
+) -> Iterator[tuple[int, int]]:
+    """:func:`~ledger.projections.long_game.project_long_game`'s commits,
+    ``progress`` called after each (see :func:`catch_up`)."""
+    total = max(last - origin, 0)
+    for applied, tracked in project_long_game(projection, app, page, last, after=start, batch_size=batch_size):
+        if progress is not None:
+            progress(tracked - origin, total)
+        yield applied, tracked
+
+
+def _whole_game_page(
+    app: LedgerApp, start: int | None, batch_size: int, last: int, long_game: int = LONG_GAME_EVENTS
+) -> tuple[list[Any], bool]:
     """The next ``batch_size`` notifications; when they are all one game's and
     that game goes on, the rest of that game too. A game is rebuilt from all
     its events at every batch that touches it: without this a game of ``n``
-    events would be rebuilt ``n / batch_size`` times (a cost in ``n²``)."""
+    events would be rebuilt ``n / batch_size`` times (a cost in ``n²``).
+    The flag is true when the page reached ``long_game`` events of one game
+    that may go on: the caller projects it in chunks
+    (:func:`~ledger.projections.long_game.project_long_game`), reading the rest itself."""
     page = list(app.recorder.select_notifications(start, batch_size, stop=last, inclusive_of_start=False))
     if len(page) < batch_size or not page:
-        return page
+        return page, False
     game = page[0].originator_id
     if any(n.originator_id != game for n in page):
-        return page
+        return page, False
     while page[-1].id < last:
+        if len(page) >= long_game:
+            return page, True
         more = app.recorder.select_notifications(page[-1].id, batch_size, stop=last, inclusive_of_start=False)
         same = list(takewhile(lambda n: n.originator_id == game, more))
         page += same
         if len(same) < len(more) or len(more) < batch_size:
             break
-    return page
+    return page, False
 
 
 def update(

@@ -23,7 +23,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import EllipsisType
 from typing import Any
 
@@ -245,14 +245,24 @@ class DuckDBTrackingRecorder(TrackingRecorder):
         rolling back.
         """
         old = sorted(set(games))
+        with self.transaction() as writer:
+            current = writer.checked_position(tracking, after)
+            _swap_rows(writer.cursor, old, rows)
+            writer.track(tracking, current)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[ViewWriter]:
+        """One write transaction on the view, committed when the block ends
+        (rolled back, and the error let through, when it raises): a
+        :class:`ViewWriter` for a batch too large for one
+        :meth:`replace_games` (one long game, issue 17). Holds this
+        recorder's and the file's locks meanwhile."""
         with self._lock, _file_lock(self.path):
             cur = self.connection.cursor()
             try:
                 cur.execute("BEGIN TRANSACTION")
                 try:
-                    current = self._checked_position(cur, tracking, after)
-                    _swap_rows(cur, old, rows)
-                    _track(cur, tracking, current)
+                    yield ViewWriter(self, cur)
                     cur.execute("COMMIT")
                 except BaseException:
                     with contextlib.suppress(duckdb.Error):  # a failed COMMIT has rolled back already
@@ -289,6 +299,36 @@ class DuckDBTrackingRecorder(TrackingRecorder):
                 return {t: int(cur.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in TABLES}  # type: ignore[index]  # count(*) always returns a row
             finally:
                 cur.close()
+
+
+class ViewWriter:
+    """Writes inside one :meth:`DuckDBTrackingRecorder.transaction`: rows,
+    deletions and the tracking position (checked as :meth:`~DuckDBTrackingRecorder.replace_games` does)."""
+
+    def __init__(self, view: DuckDBTrackingRecorder, cursor: duckdb.DuckDBPyConnection) -> None:
+        self.view = view
+        self.cursor = cursor
+
+    def checked_position(self, tracking: Tracking, after: int | None | EllipsisType = ...) -> int | None:
+        """The tracked position, checked against ``tracking`` and ``after`` (raises ``IntegrityError``)."""
+        return self.view._checked_position(self.cursor, tracking, after)  # noqa: SLF001 - its own transaction
+
+    def track(self, tracking: Tracking, current: int | None) -> None:
+        """Move the tracking position (``current``: the one :meth:`checked_position` gave)."""
+        _track(self.cursor, tracking, current)
+
+    def insert(self, rows: Mapping[str, list[tuple]]) -> None:
+        """Insert ``rows`` (``{table: [row tuple, ...]}``): all converted first, so
+        a value the columns cannot hold raises before anything is inserted."""
+        tables = [(table, to_arrow(table, batch)) for table in TABLES if (batch := rows.get(table))]
+        for table, arrow in tables:
+            self.cursor.register("_rows", arrow)
+            self.cursor.execute(f"INSERT INTO {table} SELECT * FROM _rows")
+            self.cursor.unregister("_rows")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        """Run one statement in the transaction; its rows."""
+        return self.cursor.execute(sql, list(params)).fetchall()
 
 
 def default_wait(environ: Mapping[str, Any] | None = None) -> float:

@@ -7,6 +7,9 @@ and reads every number from the fold's consumers: the score sheet
 variant's presentation (``meld_extras``), and :func:`ledger.views.describe` for the move
 text. Nothing here scores or judges a move its own way.
 
+:class:`~ledger.projections.game_builder.GameRowsBuilder` gives the same
+rows event by event, for a game too long to hold (issue 17).
+
 >>> from ledger.synthetic import two_player_record
 >>> from ledger.events import encode_event
 >>> events = two_player_record("g1", hands=1, turns=2, seed=1)
@@ -305,24 +308,27 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
             )
         )
         for m in end.melds:
-            lab = dict(label(m)) if label is not None else None
-            burraco = lab.get("burraco") if lab else None
-            points = lab.get("points") if lab else None
-            rows["melds"].append(
-                (
-                    game,
-                    hand,
-                    m.id,
-                    m.seat,
-                    m.side,
-                    m.info.kind,
-                    list(m.cards),
-                    len(m.cards),
-                    m.info.wild_count,
-                    m.info.valid,
-                    m.laid_at,
-                    burraco if isinstance(burraco, str) else None,
-                    points if isinstance(points, int) and not isinstance(points, bool) else None,
-                    json.dumps(lab, sort_keys=True, default=str) if lab else None,
-                )
-            )
+            rows["melds"].append(_meld_row(game, hand, m, label))
+
+
+def _meld_row(game: str, hand: int | None, m: Any, label: Any) -> tuple:
+    """The ``melds`` row of meld ``m`` as the hand ended (``label``: the variant's ``meld_extras`` or None)."""
+    lab = dict(label(m)) if label is not None else None
+    burraco = lab.get("burraco") if lab else None
+    points = lab.get("points") if lab else None
+    return (
+        game,
+        hand,
+        m.id,
+        m.seat,
+        m.side,
+        m.info.kind,
+        list(m.cards),
+        len(m.cards),
+        m.info.wild_count,
+        m.info.valid,
+        m.laid_at,
+        burraco if isinstance(burraco, str) else None,
+        points if isinstance(points, int) and not isinstance(points, bool) else None,
+        json.dumps(lab, sort_keys=True, default=str) if lab else None,
+    )
