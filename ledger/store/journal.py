@@ -36,6 +36,8 @@ import contextlib
 import functools
 import getpass
 import os
+import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -43,6 +45,7 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import ApplicationRecorder, ProgrammingError, StoredEvent
+from eventsourcing.persistence import OperationalError as StoreOperationalError
 from eventsourcing.popo import POPOApplicationRecorder
 from eventsourcing.sqlite import (
     SQLiteApplicationRecorder,
@@ -206,7 +209,7 @@ class TunedSQLiteConnectionPool(SQLiteConnectionPool):
     """
 
     def _create_connection(self) -> SQLiteConnection:
-        conn = super()._create_connection()
+        conn = self._connect_retrying()
         raw = conn._sqlite_conn
         raw.text_factory = STORED_TEXT
         if not self.is_sqlite_memory_mode:
@@ -214,6 +217,22 @@ class TunedSQLiteConnectionPool(SQLiteConnectionPool):
             if self.is_journal_mode_wal:
                 raw.execute("PRAGMA synchronous=NORMAL")
         return conn
+
+    def _connect_retrying(self) -> SQLiteConnection:
+        """The library's connection, retried while another process holds the
+        file's lock: ``PRAGMA journal_mode=WAL`` on a file that processes
+        start on at once can fail with "database is locked" at once, without
+        SQLite's busy wait; retried with backoff for the lock timeout."""
+        deadline = time.monotonic() + float(self.lock_timeout or 5)
+        delay = 0.01
+        while True:
+            try:
+                return super()._create_connection()
+            except (sqlite3.OperationalError, StoreOperationalError) as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.25)
 
 
 class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
