@@ -59,6 +59,7 @@ _HIDDEN_FIELDS = {
     "pozzetto_taken": ("cards",),
     "stock_restocked": ("cards",),
     "knocked": ("discard",),
+    "position_restored": ("reason",),  # a referee's words, like a note (README "Who may read what")
 }
 HIDDEN_MESSAGE = "(shown to referees, and to everyone when the game is over)"
 
@@ -326,8 +327,9 @@ def check_pov(pov: Pov, access: Access) -> None:
 
 
 def event_json(event: Event, access: Access) -> dict[str, Any]:
-    """The event as JSON for this reader: whole, or for a spectator without
-    the fields that hold hidden cards (and without ``note``)."""
+    """The event as JSON for this reader: whole, or for a spectator or a seat
+    without the fields that hold hidden cards, without ``note`` and without a
+    rewind's ``reason`` (a referee's words may name hidden cards)."""
     data = to_builtins(event)
     if access.omniscient:
         return data

@@ -40,6 +40,7 @@ from ledger.tokens import TokenStore
 from ledger.views import move_text, state_view
 from replay_web import cache_of, create_app
 from replay_web.access import finished
+from replay_web.store import RecordStore
 from tests.seat_twins import track, twin
 
 FIXTURES = sorted(p for p in (Path(__file__).resolve().parent.parent / "fixtures").rglob("*.jsonl"))
@@ -415,3 +416,18 @@ def test_the_stream_gives_a_spectator_a_finding_only_once_it_may_see_it(tmp_path
         (15, ["ALL-TURN-1"]),
         (17, ["BUR-PILE-1", "ALL-SCORE-1"]),
     ]  # BUR-PILE-1 comes with the end of its hand
+
+
+def test_a_rewinds_reason_is_a_referees_words_left_out_of_spectator_and_seat_json() -> None:
+    """README "Who may read what": notes and a rewind's reason are left out for
+    anyone who may not read the whole game (trial finding: the reason reached
+    the JSON API and the live stream, which both write events by ``event_json``)."""
+    from replay_web.access import SPECTATOR_ACCESS, event_json
+
+    dispute = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "dispute.jsonl"
+    events = read_record(dispute).events[:17]  # unfinished: no hand_ended yet
+    restored = events[11]
+    assert event_json(restored, SPECTATOR_ACCESS) == {"type": "position_restored", "target": 6}
+    app = create_app({"TESTING": True, "LEDGER_STORE": RecordStore(records=[list(events)]), "SPECTATOR_DELAY": 0})
+    body = app.test_client().get("/api/games/bur-dispute?at=16").get_data(as_text=True)
+    assert '"type":"position_restored"' in body.replace(" ", "") and "second draw undone" not in body
