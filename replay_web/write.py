@@ -35,6 +35,7 @@ from werkzeug.exceptions import HTTPException
 from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import iter_lines, parse_line
+from ledger.rule_texts import rule_text
 from replay_web import access
 
 bp = Blueprint("write", __name__, url_prefix="/api")
@@ -58,6 +59,24 @@ class ApiError(HTTPException):
 
     def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
         return list(self.headers.items())
+
+
+#: REC rules whose messages say only what the body itself or the record's order holds: every
+#: writer reads them whole; the others (REC-WHERE, REC-DECK) may name a hand's or the stock's cards
+OPEN_RULES = frozenset({"REC-FORMAT", "REC-ORDER", "REC-REF"})
+
+
+def for_writer(err: RecordError, token: Any) -> RecordError:
+    """``err`` as ``token`` may read it: whole for a token that may read the
+    whole game (referee, admin), else, for a rule that may name hidden cards
+    (a hand, the stock, a pozzetto: FORMAT.md "Per-seat views"), the rule's
+    text from RULES.md in place of the message (line, field, rule and
+    position kept), so that a refused append cannot probe hidden cards."""
+    if getattr(token, "may_read_all", False) or err.rule in OPEN_RULES:
+        return err
+    text = rule_text(err.rule) or "refused by the table as it stands"
+    message = f"{text} (the reason names cards a {token.role} token may not see: a referee token reads it)"
+    return RecordError(err.rule, message, line=err.line, field=err.field, position=err.position, path=err.path)
 
 
 def record_error(err: RecordError, lines: list[int] | None = None, *, offset: int = 0) -> ApiError:
@@ -151,14 +170,16 @@ def _append(app: Any, game_id: str, events: list[Event], expected: int, by: str)
     return app.append_events(game_id, events, expected=expected, appended_by=by)
 
 
-def _result_json(result: Any, access_: access.Access | None = None) -> dict[str, Any]:
+def _result_json(result: Any, token: Any) -> dict[str, Any]:
+    """The 201 body; the findings' messages only for a token that may read the whole game."""
     full = access.Access(omniscient=True, upto=result.length, finished=False, view="writer", delay=0)
+    seen = full if getattr(token, "may_read_all", False) else access.SPECTATOR_ACCESS
     return {
         "game_id": result.game_id,
         "first": result.first,
         "length": result.length,
         "positions": list(range(result.first, result.length)),
-        "findings": [access.finding_json(f, access_ or full) for f in result.findings],
+        "findings": [access.finding_json(f, seen) for f in result.findings],
         "hand_over": result.hand_over,
         "game_over": result.game_over,
     }
@@ -178,13 +199,13 @@ def _started(app: Any, game_id: str) -> GameStarted:
     return started
 
 
-def _created(result: Any, status: int, location: str) -> Any:
+def _created(result: Any, status: int, location: str, token: Any) -> Any:
     from flask import current_app
 
     hub = current_app.extensions.get("replay_web.stream")
     if hub is not None:  # wake this process's streams at once (others follow the notification log)
         hub.poke(result.game_id)
-    response = jsonify(_result_json(result))
+    response = jsonify(_result_json(result, token))
     response.status_code = status
     response.headers["Location"] = location
     response.headers["ETag"] = f'"{result.length}"'
@@ -211,14 +232,14 @@ def create_game():
     try:
         result = _append(app, first.game_id, events, 0, token.label)
     except RecordError as err:
-        raise record_error(err, lines) from None
+        raise record_error(for_writer(err, token), lines) from None
     except (GameConflictError, ConcurrentAppendError):
         raise ApiError(
             409,
             f"game {first.game_id!r} is already stored; append to it with POST /api/games/{first.game_id}/events",
             {"length": _length(app, first.game_id)},
         ) from None
-    return _created(result, 201, url_for("api.game", game_id=first.game_id))
+    return _created(result, 201, url_for("api.game", game_id=first.game_id), token)
 
 
 @bp.post("/games/<game_id>/events")
@@ -232,7 +253,7 @@ def append(game_id: str):
     try:
         result = _append(app, game_id, events, expected, token.label)
     except RecordError as err:
-        raise record_error(err, lines, offset=expected) from None
+        raise record_error(for_writer(err, token), lines, offset=expected) from None
     except ConcurrentAppendError:
         length = _length(app, game_id)
         raise ApiError(
@@ -244,7 +265,7 @@ def append(game_id: str):
         ) from None
     except GameConflictError as err:
         raise ApiError(409, str(err), {"length": _length(app, game_id)}) from None
-    return _created(result, 201, url_for("stream.events", game_id=game_id, after=result.first - 1))
+    return _created(result, 201, url_for("stream.events", game_id=game_id, after=result.first - 1), token)
 
 
 def init_app(app: Any) -> None:

@@ -160,6 +160,16 @@ def test_bad_event_is_400_and_nothing_stored(live: Live) -> None:
         "field": "card",
         "position": 2,
     }
+    # a recorder may not read hidden cards, so a refusal must not name them (attacker trial: the
+    # stock's top, a hand and a pozzetto could be probed by refused appends); a referee reads it whole
+    assert body["error"]["message"] == (
+        "line 1: card: REC-WHERE: A card is not where the event takes it from (hand, known stock top, discard "
+        "pile, meld). (the reason names cards a recorder token may not see: a referee token reads it)"
+    )
+    assert body["error"]["reason"] == body["error"]["message"].split("REC-WHERE: ", 1)[1]
+    status, _, whole = live.post("/api/games/live-1/events", bad, token="referee", headers={"If-Match": '"2"'})
+    assert status == 400 and whole["error"]["message"] == "line 1: card: REC-WHERE: the top of the stock is KD, not AS"
+    assert live.length() == 2
     # JSON Lines: the second line is bad -> nothing of the request is stored
     two = LINES[2] + b"\n" + b'{"type":"card_discarded","seat":0,"card":"QS","colour":"red"}\n'
     status, _, body = live.post(
