@@ -270,8 +270,21 @@ def test_query_stops_a_runaway_query_at_its_timeout(cli: click.Group, store: str
     )
     quick = run(cli, "--db", store, "query", "--no-update", "--timeout", "30", "SELECT 41 + 1 AS n")
     assert (quick.exit_code, "42" in quick.output) == (0, True)
-    negative = run(cli, "--db", store, "query", "--no-update", "--timeout", "-1", "SELECT 1")
-    assert negative.exit_code == 2 and "--timeout" in negative.output
+    for bad, says in (
+        ("-1", "-1.0 is not in the range 0<=x<=86400.0."),
+        ("inf", "inf is not in the range 0<=x<=86400.0."),  # a timer that far fails in its thread
+        ("nan", "nan is not a number of seconds"),  # passes every range check
+    ):
+        refused = run(cli, "--db", store, "query", "--no-update", "--timeout", bad, "SELECT 1")
+        assert (refused.exit_code, refused.output.splitlines()[-1]) == (
+            2,
+            f"Error: Invalid value for '--timeout': {says}",
+        ), bad
+    no_rows = run(cli, "--db", store, "query", "--no-update", "--max-rows", "0", "SELECT 1")
+    assert (no_rows.exit_code, no_rows.output.splitlines()[-1]) == (
+        2,
+        "Error: Invalid value for '--max-rows': 0 is not in the range 1<=x",
+    )
 
 
 def test_query_streams_rows_and_counts_those_not_shown(cli: click.Group, store: str) -> None:

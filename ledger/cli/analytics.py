@@ -22,6 +22,7 @@ into one line on stderr and exit status 2.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -33,7 +34,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ledger.cli.query import DEFAULT_TIMEOUT, run_sql
-from ledger.params import ASCII_INT, AsciiInt, VariantChoice
+from ledger.params import AsciiInt, VariantChoice
 from ledger.projections import analytics_path, open_duckdb, update
 from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
 from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait
@@ -277,6 +278,17 @@ def _query(
     run_sql(con, sql, as_csv=as_csv, as_json=as_json, max_rows=max_rows, timeout=timeout)
 
 
+#: ``query --timeout``'s largest value, seconds (a day: a timer beyond the platform's time range fails)
+MAX_TIMEOUT = 86_400.0
+
+
+def _a_number(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
+    """``--timeout nan`` passes every range check: refused here as click refuses -1."""
+    if math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds")
+    return value
+
+
 _query_args = (
     click.argument("sql"),
     click.option("--csv", "as_csv", is_flag=True, help="CSV with a header row."),
@@ -286,14 +298,15 @@ _query_args = (
     _no_update_opt,
     click.option(
         "--max-rows",
-        type=ASCII_INT,
+        type=AsciiInt(min=1),
         default=200,
         show_default=True,
         help="Rows shown in the table (all rows with --csv/--json).",
     ),
     click.option(
         "--timeout",
-        type=click.FloatRange(min=0),
+        type=click.FloatRange(min=0, max=MAX_TIMEOUT),
+        callback=_a_number,
         default=DEFAULT_TIMEOUT,
         show_default=True,
         metavar="SECONDS",

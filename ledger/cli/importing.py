@@ -218,7 +218,7 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
     """Import record files (folders are searched for *.jsonl).
 
     Each file is stored whole or not at all; a rejected file prints
-    ``file:line: field: RULE: message`` and the others go on. Then the
+    'file:line: field: RULE: message' and the others go on. Then the
     analytics view is brought up to date (unless --no-analytics). Exit 1 when
     any file was rejected.
 

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-#: ``query --timeout``'s default, seconds: a runaway query (``range(1e11)``) stops with exit 2
+#: ``query --timeout``'s default, seconds: a runaway query (``range(1000000000000)``) stops with exit 2
 DEFAULT_TIMEOUT = 60.0
 #: rows fetched from DuckDB at a time by ``query`` (its output is written as they arrive)
 FETCH_ROWS = 2_000

@@ -77,7 +77,7 @@ def list_cmd(state: CliState, as_json: bool) -> None:
     "--pov",
     default=None,
     metavar="SEAT|spectator",
-    help="With --at: only what seat N (or a spectator, at no seat) could know then.",
+    help="With --at: only what that seat (or a spectator, at no seat) could know then.",
 )
 @click.pass_obj
 def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 import click
 
 from ledger.cli.context import CliState, load
+from ledger.params import ASCII_INT
 
 
 def _stored_seals(state: CliState, target: str, game_id: str) -> list[str | None] | None:
@@ -49,13 +50,13 @@ def _write(html: str, output: Path) -> None:
 @click.option(
     "--at",
     "at",
-    type=int,
+    type=ASCII_INT,
     default=None,
     metavar="N",
     help="The position in dispute (default: --finding's, else the first finding's, else the last).",
 )
 @click.option(
-    "--finding", type=int, default=None, metavar="POS", help="Position of the finding in dispute (highlighted)."
+    "--finding", type=ASCII_INT, default=None, metavar="POS", help="Position of the finding in dispute (highlighted)."
 )
 @click.option(
     "--lang",

@@ -72,8 +72,8 @@ def request_handler() -> Any:
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=ASCII_INT)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--port", default=5000, show_default=True, type=ASCII_INT, help="TCP port to listen on.")
 @click.pass_obj
 def serve_cmd(state: CliState, host: str, port: int) -> None:
     """Serve the replay viewer, the write API and the live stream (replay_web) on the store.
@@ -81,7 +81,11 @@ def serve_cmd(state: CliState, host: str, port: int) -> None:
     Werkzeug's threaded server, for one machine; in production use gunicorn
     with threads (each open stream holds one; 48 per worker: the 32 streams
     of RUMMY_LEDGER_STREAM_MAX and 16 other requests):
-    gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'."""
+    gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'.
+
+    Spectators of an unfinished game see events received more than
+    RUMMY_LEDGER_SPECTATOR_DELAY seconds ago (default 60); tokens: rummy-ledger
+    token create."""
     from replay_web import create_app
 
     if state.db:

@@ -27,6 +27,7 @@ import msgspec
 from ledger.cli.findings import finding_line
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
+from ledger.params import AsciiInt
 from ledger.record_files import read_record
 from ledger.records import Record, format_error
 from ledger.render import reason_text
@@ -157,13 +158,13 @@ def _event(payload: dict[str, Any]) -> Event:
     "--restore",
     "target",
     metavar="TARGET",
-    type=click.IntRange(0),
+    type=AsciiInt(min=0),
     default=None,
     help="A position_restored: rewind the hand to just after position TARGET.",
 )
 @click.option("--reason", default=None, help="With --restore: why (required).")
 @click.option(
-    "--finding", type=click.IntRange(0), metavar="POS", default=None, help="The position of the finding this rules on."
+    "--finding", type=AsciiInt(min=0), metavar="POS", default=None, help="The position of the finding this rules on."
 )
 @click.option("--note", default=None, help="Free text stored with the event.")
 @click.option("--referee", default=None, metavar="NAME", help="Who rules (the event's referee field).")
@@ -179,7 +180,7 @@ def rule_cmd(
     note: str | None,
     referee: str | None,
 ) -> None:
-    """Append a referee's ruling to GAME:
+    """Append a referee's ruling to GAME (a penalty or a rewind).
 
     \b
     rummy-ledger rule GAME --penalty SEAT|team:T POINTS --rule ID [--finding POS] [--note ...] [--referee NAME]
