@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ledger.audit import report
 from ledger.events import Event, GameStarted, Player, PositionRestored
 from ledger.presentation import presentation
 from ledger.projections.rows import (
@@ -21,13 +20,12 @@ from ledger.projections.rows import (
     Rows,
     _game_row,
     _meld_row,
-    _score_rows,
     empty_rows,
     event_cards,
+    outcome_rows,
     parse_at,
 )
 from ledger.replay import evolve
-from ledger.scoring import score_sheet
 from ledger.state import TableState
 from ledger.views import describe
 
@@ -183,35 +181,12 @@ def _final_rows(
     hands: Sequence[tuple],
     rows: Rows,
 ) -> None:
-    """Add the ``games``, ``findings``, ``scores`` and ``hands`` rows of a
+    """Add the ``games``, ``findings``, ``scores`` rows
+    (:func:`ledger.projections.rows.outcome_rows`) and the ``hands`` rows of a
     game the fold got through to ``rows`` (``hands``: the builder's hand
     tuples; the final state gives their result and findings columns)."""
-    game = first.game_id
-    adjudicated = score_sheet(final)
-    as_played = score_sheet(final, adjudicated=False)
-    audit = report(final)
-
-    def side_names(side: int | None) -> list[str] | None:
-        return None if side is None else [final.name(s) for s in final.seats_of(side)]
-
-    rows["games"].append(
-        _game_row(
-            first,
-            stream,
-            players,
-            started_at,
-            n_events,
-            final=final,
-            sheets=(adjudicated, as_played),
-            winners=side_names(adjudicated.winner),
-            findings=len(audit.findings),
-        )
-    )
-    rows["findings"] = [(game, f.position, f.hand, f.seat, f.rule, f.message) for f in audit.findings]
-    rows["scores"] = _score_rows(game, adjudicated, "adjudicated", side_names) + _score_rows(
-        game, as_played, "as_played", side_names
-    )
-    rows["hands"] = _hand_rows(game, final, hands, audit.findings)
+    findings = outcome_rows(first, stream, players, started_at, n_events, final, rows)
+    rows["hands"] = _hand_rows(first.game_id, final, hands, findings)
 
 
 def _hand_rows(game: str, final: TableState, hands: Sequence[tuple], findings: Sequence[Any]) -> list[tuple]:

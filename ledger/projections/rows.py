@@ -34,7 +34,7 @@ from ledger.presentation import presentation
 from ledger.projections.tables import TABLES
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
-from ledger.state import TableState
+from ledger.state import Finding, TableState
 from ledger.views import describe
 
 Rows = dict[str, list[tuple]]
@@ -142,6 +142,25 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
     if final is None:
         rows["games"].append(_game_row(first, stream, players, started_at, len(events), error=error))
         return rows
+    findings = outcome_rows(first, stream, players, started_at, len(events), final, rows)
+    _hand_rows(game, [e for e, _ in events], folded, findings, rows)
+    return rows
+
+
+def outcome_rows(
+    first: GameStarted,
+    stream: str,
+    players: Sequence[Player],
+    started_at: datetime | None,
+    n_events: int,
+    final: TableState,
+    rows: Rows,
+) -> Sequence[Finding]:
+    """Add the ``games``, ``findings`` and ``scores`` rows of a game the fold
+    got through (its ``final`` state) to ``rows``; return the audit's findings
+    (the ``hands`` rows count them). Shared by :func:`game_rows` and the long
+    game's builder (:mod:`ledger.projections.game_builder`)."""
+    game = first.game_id
     adjudicated = score_sheet(final)
     as_played = score_sheet(final, adjudicated=False)
     audit = report(final)
@@ -155,7 +174,7 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
             stream,
             players,
             started_at,
-            len(events),
+            n_events,
             final=final,
             sheets=(adjudicated, as_played),
             winners=side_names(adjudicated.winner),
@@ -166,8 +185,7 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
     rows["scores"] = _score_rows(game, adjudicated, "adjudicated", side_names) + _score_rows(
         game, as_played, "as_played", side_names
     )
-    _hand_rows(game, [e for e, _ in events], folded, audit.findings, rows)
-    return rows
+    return audit.findings
 
 
 def _game_row(
