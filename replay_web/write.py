@@ -36,6 +36,7 @@ from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import iter_lines, parse_line
 from ledger.rule_texts import rule_text
+from ledger.tokens import Token
 from replay_web import access
 
 bp = Blueprint("write", __name__, url_prefix="/api")
@@ -66,13 +67,13 @@ class ApiError(HTTPException):
 OPEN_RULES = frozenset({"REC-FORMAT", "REC-ORDER", "REC-REF"})
 
 
-def for_writer(err: RecordError, token: Any) -> RecordError:
+def for_writer(err: RecordError, token: Token) -> RecordError:
     """``err`` as ``token`` may read it: whole for a token that may read the
     whole game (referee, admin), else, for a rule that may name hidden cards
     (a hand, the stock, a pozzetto: FORMAT.md "Per-seat views"), the rule's
     text from RULES.md in place of the message (line, field, rule and
     position kept), so that a refused append cannot probe hidden cards."""
-    if getattr(token, "may_read_all", False) or err.rule in OPEN_RULES:
+    if token.may_read_all or err.rule in OPEN_RULES:
         return err
     text = rule_text(err.rule) or "refused by the table as it stands"
     message = f"{text} (the reason names cards a {token.role} token may not see: a referee token reads it)"
@@ -170,10 +171,10 @@ def _append(app: Any, game_id: str, events: list[Event], expected: int, by: str)
     return app.append_events(game_id, events, expected=expected, appended_by=by)
 
 
-def _result_json(result: Any, token: Any) -> dict[str, Any]:
+def _result_json(result: Any, token: Token) -> dict[str, Any]:
     """The 201 body; the findings' messages only for a token that may read the whole game."""
     full = access.Access(omniscient=True, upto=result.length, finished=False, view="writer", delay=0)
-    seen = full if getattr(token, "may_read_all", False) else access.SPECTATOR_ACCESS
+    seen = full if token.may_read_all else access.SPECTATOR_ACCESS
     return {
         "game_id": result.game_id,
         "first": result.first,
@@ -199,7 +200,7 @@ def _started(app: Any, game_id: str) -> GameStarted:
     return started
 
 
-def _created(result: Any, status: int, location: str, token: Any) -> Any:
+def _created(result: Any, status: int, location: str, token: Token) -> Any:
     from flask import current_app
 
     hub = current_app.extensions.get("replay_web.stream")
