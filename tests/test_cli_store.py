@@ -239,3 +239,21 @@ def test_a_folder_as_db_says_so(run: Callable[..., Result], tmp_path: Path, args
         f"{folder}/ledger.db)\n",
     )
     assert list(folder.iterdir()) == []
+
+
+def test_the_cli_does_not_load_psycopg_for_a_sqlite_store(tmp_path: Path) -> None:
+    """psycopg (~16 MB) is loaded only when a PostgreSQL store is opened, also by the CLI's start-up."""
+    script = (
+        "import sys\n"
+        "from ledger.cli import main\n"
+        "sys.argv = ['rummy-ledger', '--db', sys.argv[1], 'list']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('psycopg' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "none.db")], capture_output=True, text=True, check=False
+    )
+    assert done.stderr.splitlines()[-1] == "False", done.stderr

@@ -49,14 +49,14 @@ from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError, check_db
 from ledger.store.settings import DB_ENV_VAR
 
-try:  # psycopg is a dependency, but keep the CLI importable without it
-    import psycopg
 
-    _DB_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, psycopg.Error)
-except ImportError:  # pragma: no cover
-    _DB_ERRORS = (sqlite3.Error,)
-#: the store's errors: reported naming the store, never as a traceback
-_STORE_ERRORS: tuple[type[BaseException], ...] = (EventSourcingError, TopicError, *_DB_ERRORS)
+def _store_errors() -> tuple[type[BaseException], ...]:
+    """The store's errors, reported naming the store, never as a traceback.
+    psycopg's only when it is loaded: only a PostgreSQL store loads it (not
+    imported here, so that a SQLite run does not carry it; an ``except``
+    clause asks at the time an error reaches it)."""
+    psycopg = sys.modules.get("psycopg")
+    return (EventSourcingError, TopicError, sqlite3.Error, *((psycopg.Error,) if psycopg is not None else ()))
 
 
 def _fail(message: str, tr: Any = None) -> None:
@@ -114,7 +114,7 @@ class _Guarded(click.Group):
             _fail(str(exc), tr_of(ctx))
         except OSError as exc:
             _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc))
-        except _STORE_ERRORS as exc:
+        except _store_errors() as exc:
             store = ctx.obj.store if isinstance(ctx.obj, CliState) else "the store"
             _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())
         except Exception as exc:  # noqa: BLE001 - the last line of defence
