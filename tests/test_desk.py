@@ -308,6 +308,19 @@ def test_a_forged_form_without_csrf_is_400_and_nothing_stored(desk: Desk) -> Non
     assert desk.length() == 10
 
 
+def test_a_form_over_the_body_limit_is_413_in_the_page_language(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    data = penalty(page_csrf(c), note="x" * (1024 * 1024))
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=data)
+    assert resp.status_code == 413 and resp.mimetype == "text/html"
+    assert "the form sent is larger than the viewer takes" in resp.get_data(as_text=True)
+    resp = c.post(f"/games/{GAME}/rulings/penalty?lang=it", data=data)
+    assert resp.status_code == 413
+    assert "il modulo inviato è più grande di quanto il visore accetti" in resp.get_data(as_text=True)
+    assert desk.length() == 10
+
+
 @pytest.mark.parametrize(
     ("form", "expected"),
     [
