@@ -47,7 +47,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import BadRequest, Conflict, MethodNotAllowed, Unauthorized
 from wtforms import HiddenField, IntegerField, PasswordField, StringField, TextAreaField
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, StopValidation
 
 from ledger.errors import ConcurrentAppendError, RecordError
 from ledger.events import decode_event
@@ -184,7 +184,8 @@ class WholeNumberField(IntegerField):
     """An integer form field read by :func:`ledger.params.ascii_int`, as the
     CLI's options and the ``?at=`` parameter are: wtforms' ``int()`` also
     reads ``"１５"``, ``"٣"``, ``"+3"``, ``"3_0"`` and ``" 3 "``, all refused
-    here with wtforms' own message ("Not a valid integer value.")."""
+    here with wtforms' own message ("Not a valid integer value."), the
+    field's one message."""
 
     data: Any  # an int once the form validated (InputRequired), None for a refused value
 
@@ -196,6 +197,12 @@ class WholeNumberField(IntegerField):
         except ValueError as exc:
             self.data = None
             raise ValueError(self.invalid_value_message or self.gettext("Not a valid integer value.")) from exc
+
+    def pre_validate(self, form: Any) -> None:
+        """A value that is no whole number gets that one message: the range
+        and required checks, which would refuse it again, are skipped."""
+        if self.process_errors:
+            raise StopValidation()
 
 
 class PenaltyForm(FlaskForm):
