@@ -287,10 +287,19 @@ def _game(game_id: str) -> Any:
     return params.load_game(game_id)
 
 
+def _kept_args() -> dict[str, str]:
+    """The page's ``order`` (the form's action carries it), kept by the
+    redirect after the ruling; a bad one is the page's 400 before anything is stored."""
+    from replay_web.games import hand_order, order_args
+
+    return order_args(hand_order(request.args))
+
+
 @bp.post("/games/<game_id>/rulings/penalty")
 def rule_penalty(game_id: str):
     game = _game(game_id)
     token = _referee(game)
+    kept = _kept_args()
     form = PenaltyForm()
     if not form.validate_on_submit():
         raise _form_error(form)
@@ -307,13 +316,14 @@ def rule_penalty(game_id: str):
         data["note"] = form.note.data
     pos = _store_ruling(game_id, data, form.expected.data, token)
     flash(_("penalty stored at position %(pos)s", pos=pos))
-    return redirect(url_for("games.game_page", game_id=game_id, at=pos), 303)
+    return redirect(url_for("games.game_page", game_id=game_id, at=pos, **kept), 303)
 
 
 @bp.post("/games/<game_id>/rulings/restore")
 def rule_restore(game_id: str):
     game = _game(game_id)
     token = _referee(game)
+    kept = _kept_args()
     form = RestoreForm()
     if not form.validate_on_submit():
         raise _form_error(form)
@@ -328,7 +338,7 @@ def rule_restore(game_id: str):
         data["note"] = form.note.data
     pos = _store_ruling(game_id, data, form.expected.data, token)
     flash(_("table restored to move %(target)s at position %(pos)s", target=form.target.data, pos=pos))
-    return redirect(url_for("games.game_page", game_id=game_id, at=pos), 303)
+    return redirect(url_for("games.game_page", game_id=game_id, at=pos, **kept), 303)
 
 
 # --- what the pages show --------------------------------------------------

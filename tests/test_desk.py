@@ -209,6 +209,27 @@ def test_penalty_ruling_is_appended_with_finding_and_referee(desk: Desk) -> None
     assert "-235 (played -185) hand -85 no pozzetto -100 penalty -50" in score
 
 
+def test_a_ruling_keeps_the_pages_hand_order(desk: Desk) -> None:
+    """The forms of a page with ?order=dealt post it, and the redirect after the ruling keeps it."""
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    page = c.get(f"/games/{GAME}?order=dealt").get_data(as_text=True)
+    assert f'action="/games/{GAME}/rulings/penalty?order=dealt"' in page
+    assert f'action="/games/{GAME}/rulings/restore?order=dealt"' in page
+    resp = c.post(f"/games/{GAME}/rulings/penalty?order=dealt", data=penalty(csrf_of(page)))
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=10&order=dealt"
+    restore = {"csrf_token": csrf_of(page), "finding": 8, "expected": 11, "target": 6, "reason": "second draw undone"}
+    resp = c.post(f"/games/{GAME}/rulings/restore?order=dealt", data=restore)
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=11&order=dealt"
+    bad = c.post(f"/games/{GAME}/rulings/penalty?order=sideways", data=penalty(csrf_of(page), expected=12))
+    assert bad.status_code == 400 and error_message(bad.get_data(as_text=True)) == (
+        "order='sideways': order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)"
+    )
+    assert desk.length() == 12
+    default = c.get(f"/games/{GAME}").get_data(as_text=True)
+    assert f'action="/games/{GAME}/rulings/penalty"' in default
+
+
 def test_the_desk_in_italian(desk: Desk) -> None:
     """The same ruling from Italian pages (README, "La contestazione nel
     visore"): the form posts keep ?lang=it, so the flash, the status and the
