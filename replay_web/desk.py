@@ -287,7 +287,7 @@ def _game(game_id: str) -> Any:
     return params.load_game(game_id)
 
 
-def _kept_args() -> dict[str, str]:
+def _kept_args() -> dict[str, Any]:
     """The page's ``order`` (the form's action carries it), kept by the
     redirect after the ruling; a bad one is the page's 400 before anything is stored."""
     from replay_web.games import hand_order, order_args
