@@ -47,7 +47,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import BadRequest, Conflict, MethodNotAllowed, Unauthorized
 from wtforms import HiddenField, IntegerField, PasswordField, StringField, TextAreaField
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, StopValidation
 
 from ledger.errors import ConcurrentAppendError, RecordError
 from ledger.events import decode_event
@@ -184,7 +184,8 @@ class WholeNumberField(IntegerField):
     """An integer form field read by :func:`ledger.params.ascii_int`, as the
     CLI's options and the ``?at=`` parameter are: wtforms' ``int()`` also
     reads ``"１５"``, ``"٣"``, ``"+3"``, ``"3_0"`` and ``" 3 "``, all refused
-    here with wtforms' own message ("Not a valid integer value.")."""
+    here with wtforms' own message ("Not a valid integer value."), the
+    field's one message."""
 
     data: Any  # an int once the form validated (InputRequired), None for a refused value
 
@@ -196,6 +197,12 @@ class WholeNumberField(IntegerField):
         except ValueError as exc:
             self.data = None
             raise ValueError(self.invalid_value_message or self.gettext("Not a valid integer value.")) from exc
+
+    def pre_validate(self, form: Any) -> None:
+        """A value that is no whole number gets that one message: the range
+        and required checks, which would refuse it again, are skipped."""
+        if self.process_errors:
+            raise StopValidation()
 
 
 class PenaltyForm(FlaskForm):
@@ -280,10 +287,19 @@ def _game(game_id: str) -> Any:
     return params.load_game(game_id)
 
 
+def _kept_args() -> dict[str, Any]:
+    """The page's ``order`` (the form's action carries it), kept by the
+    redirect after the ruling; a bad one is the page's 400 before anything is stored."""
+    from replay_web.games import hand_order, order_args
+
+    return order_args(hand_order(request.args))
+
+
 @bp.post("/games/<game_id>/rulings/penalty")
 def rule_penalty(game_id: str):
     game = _game(game_id)
     token = _referee(game)
+    kept = _kept_args()
     form = PenaltyForm()
     if not form.validate_on_submit():
         raise _form_error(form)
@@ -300,13 +316,14 @@ def rule_penalty(game_id: str):
         data["note"] = form.note.data
     pos = _store_ruling(game_id, data, form.expected.data, token)
     flash(_("penalty stored at position %(pos)s", pos=pos))
-    return redirect(url_for("games.game_page", game_id=game_id, at=pos), 303)
+    return redirect(url_for("games.game_page", game_id=game_id, at=pos, **kept), 303)
 
 
 @bp.post("/games/<game_id>/rulings/restore")
 def rule_restore(game_id: str):
     game = _game(game_id)
     token = _referee(game)
+    kept = _kept_args()
     form = RestoreForm()
     if not form.validate_on_submit():
         raise _form_error(form)
@@ -321,7 +338,7 @@ def rule_restore(game_id: str):
         data["note"] = form.note.data
     pos = _store_ruling(game_id, data, form.expected.data, token)
     flash(_("table restored to move %(target)s at position %(pos)s", target=form.target.data, pos=pos))
-    return redirect(url_for("games.game_page", game_id=game_id, at=pos), 303)
+    return redirect(url_for("games.game_page", game_id=game_id, at=pos, **kept), 303)
 
 
 # --- what the pages show --------------------------------------------------

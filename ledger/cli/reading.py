@@ -101,6 +101,8 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> Non
         return
     tr = state.tr
     _ = tr.gettext
+    if seat is not None and at >= len(events):  # as the viewer: a seat's view does not tell how long the game is
+        raise click.BadParameter(_("position %(at)s is not recorded (yet)") % {"at": at}, param_hint="--at")
     if not 0 <= at < len(events):
         raise click.BadParameter(
             _("position %(at)s is outside 0..%(last)s") % {"at": at, "last": len(events) - 1}, param_hint="--at"

@@ -97,12 +97,16 @@ def append_cmd(state: Any, game: str, source: str) -> None:
 
     Prints how many events were stored, the findings they raised and whether
     the hand or the game is over. A refused event prints
-    file:line: field: RULE: message and nothing is stored (exit 2).
+    file:line: field: RULE: message and nothing is stored (exit 2); no events
+    for a game that is not stored names the unknown game (exit 2).
     """
     try:
         record = read_record(sys.stdin.buffer if source == "-" else Path(source))
     except RecordError as exc:
         if exc.message.startswith("no events"):
+            app = state.app()
+            if not app.has_game(game):
+                raise app.not_found(game) from None  # the unknown game first: nothing could create it
             exc = RecordError("REC-FORMAT", "no events to append", path=exc.path)
         _refuse(exc.with_location(path=exc.path or ("<stdin>" if source == "-" else source)))
     if record.path is None or source == "-":
