@@ -287,19 +287,24 @@ def _game(game_id: str) -> Any:
     return params.load_game(game_id)
 
 
-def _kept_args() -> dict[str, Any]:
-    """The page's ``order`` (the form's action carries it), kept by the
-    redirect after the ruling; a bad one is the page's 400 before anything is stored."""
+def _kept_args(game: Any) -> dict[str, Any]:
+    """The page's ``pov`` and ``order`` (the form's action carries them),
+    kept by the redirect after the ruling, so a referee ruling from a seat's
+    view comes back to that view; a bad one is the page's 400
+    (:func:`replay_web.params.pov`, :func:`replay_web.games.hand_order`)
+    before anything is stored."""
+    from replay_web import params
     from replay_web.games import hand_order, order_args
 
-    return order_args(hand_order(request.args))
+    pov = params.pov(request.args, game)
+    return ({} if pov is None else {"pov": pov}) | order_args(hand_order(request.args))
 
 
 @bp.post("/games/<game_id>/rulings/penalty")
 def rule_penalty(game_id: str):
     game = _game(game_id)
     token = _referee(game)
-    kept = _kept_args()
+    kept = _kept_args(game)
     form = PenaltyForm()
     if not form.validate_on_submit():
         raise _form_error(form)
@@ -323,7 +328,7 @@ def rule_penalty(game_id: str):
 def rule_restore(game_id: str):
     game = _game(game_id)
     token = _referee(game)
-    kept = _kept_args()
+    kept = _kept_args(game)
     form = RestoreForm()
     if not form.validate_on_submit():
         raise _form_error(form)

@@ -230,6 +230,31 @@ def test_a_ruling_keeps_the_pages_hand_order(desk: Desk) -> None:
     assert f'action="/games/{GAME}/rulings/penalty"' in default
 
 
+def test_a_ruling_from_a_seats_view_comes_back_to_that_view(desk: Desk) -> None:
+    """The forms of a page with ?pov=1 post it, the redirect keeps it (with
+    ?order=); a pov the page refuses is its 400 and nothing is stored."""
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    page = c.get(f"/games/{GAME}?pov=1&order=dealt").get_data(as_text=True)
+    assert f'action="/games/{GAME}/rulings/penalty?pov=1&amp;order=dealt"' in page
+    assert f'action="/games/{GAME}/rulings/restore?pov=1&amp;order=dealt"' in page
+    resp = c.post(f"/games/{GAME}/rulings/penalty?pov=1&order=dealt", data=penalty(csrf_of(page)))
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=10&pov=1&order=dealt"
+    restore = {"csrf_token": csrf_of(page), "finding": 8, "expected": 11, "target": 6, "reason": "second draw undone"}
+    resp = c.post(f"/games/{GAME}/rulings/restore?pov=spectator", data=restore)
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=11&pov=spectator"
+    assert desk.length() == 12
+    for bad, message in (
+        ("2", "pov=2: no such seat at this table (seats 0–1); pov=spectator is the view from no seat"),
+        ("north", "pov='north' is not a whole number"),
+    ):
+        refused = c.post(f"/games/{GAME}/rulings/penalty?pov={bad}", data=penalty(csrf_of(page), expected=12))
+        shown = c.get(f"/games/{GAME}?pov={bad}")
+        assert (refused.status_code, shown.status_code) == (400, 400)
+        assert error_message(refused.get_data(as_text=True)) == error_message(shown.get_data(as_text=True)) == message
+    assert desk.length() == 12
+
+
 def test_the_desk_in_italian(desk: Desk) -> None:
     """The same ruling from Italian pages (README, "La contestazione nel
     visore"): the form posts keep ?lang=it, so the flash, the status and the
