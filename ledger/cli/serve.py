@@ -90,11 +90,10 @@ def serve_cmd(state: CliState, host: str, port: int) -> None:
 
     if state.db:
         os.environ[DB_ENV_VAR] = state.db  # for anything else that opens the store
+    app = create_app({"LEDGER_DB": state.db} if state.db else None)  # refuses a setting the store cannot run with
     click.echo(f"serving {state.store} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
     _plain_log()
-    create_app({"LEDGER_DB": state.db} if state.db else None).run(
-        host=host, port=port, threaded=True, request_handler=request_handler()
-    )
+    app.run(host=host, port=port, threaded=True, request_handler=request_handler())
 
 
 def register(cli_group: click.Group) -> None:

@@ -70,9 +70,10 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
             "position > %s ORDER BY position"
         ).format(table=self.journal_table)
 
-    def _oid(self, value: UUID | str) -> Any:
-        if self.datastore.originator_id_type == "text":
-            return str(value)
+    @staticmethod
+    def _oid(value: UUID | str) -> UUID:
+        """A game's id as its ``uuid`` column takes it (``ORIGINATOR_ID_TYPE=text`` is refused at
+        start: :func:`ledger.store.probe.check_settings`)."""
         return value if isinstance(value, UUID) else UUID(str(value))
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
