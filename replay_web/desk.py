@@ -57,7 +57,7 @@ from ledger.scoring import running_hand, score_sheet
 from ledger.state import TableState
 from ledger.tokens import Token
 from replay_web import access
-from replay_web.i18n import N_
+from replay_web.i18n import N_, current_lang, form_translations
 from replay_web.i18n import gettext as _
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
@@ -123,12 +123,23 @@ def signed_in() -> Token | None:
     return token
 
 
-class SignInForm(FlaskForm):
+class _Form(FlaskForm):
+    """The viewer's forms: WTForms' own messages in the page's language
+    (:func:`replay_web.i18n.form_translations`). Flask-WTF's translation of
+    them (``WTF_I18N_ENABLED``) asks Flask-Babel for the language; the
+    viewer chooses its language itself (:func:`replay_web.i18n.request_lang`)."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Any:
+            return form_translations(current_lang())
+
+
+class SignInForm(_Form):
     token = PasswordField("token", validators=[DataRequired(), Length(max=200)])
     next = HiddenField(validators=[Optional(), Length(max=2000)])
 
 
-class SignOutForm(FlaskForm):
+class SignOutForm(_Form):
     pass
 
 
@@ -184,8 +195,8 @@ class WholeNumberField(IntegerField):
     """An integer form field read by :func:`ledger.params.ascii_int`, as the
     CLI's options and the ``?at=`` parameter are: wtforms' ``int()`` also
     reads ``"１５"``, ``"٣"``, ``"+3"``, ``"3_0"`` and ``" 3 "``, all refused
-    here with wtforms' own message ("Not a valid integer value."), the
-    field's one message."""
+    here with wtforms' own message ("Not a valid integer value."; in Italian
+    this catalog's "Non è un numero intero valido."), the field's one message."""
 
     data: Any  # an int once the form validated (InputRequired), None for a refused value
 
@@ -205,16 +216,16 @@ class WholeNumberField(IntegerField):
             raise StopValidation()
 
 
-class PenaltyForm(FlaskForm):
+class PenaltyForm(_Form):
     finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
-    side = StringField(validators=[InputRequired(), Regexp(_SIDE, message="seat:N or team:N")])
+    side = StringField(validators=[InputRequired(), Regexp(_SIDE, message=N_("seat:N or team:N"))])
     points = WholeNumberField(validators=[InputRequired(), NumberRange(-1_000_000, 1_000_000)])
-    rule = StringField(validators=[InputRequired(), Regexp(_RULE, message="a RULES.md rule id, e.g. BUR-TURN-1")])
+    rule = StringField(validators=[InputRequired(), Regexp(_RULE, message=N_("a RULES.md rule id, e.g. BUR-TURN-1"))])
     note = TextAreaField(validators=[Optional(), Length(max=2000)])
 
 
-class RestoreForm(FlaskForm):
+class RestoreForm(_Form):
     finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     target = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
@@ -223,7 +234,7 @@ class RestoreForm(FlaskForm):
 
 
 def _form_error(form: FlaskForm) -> BadRequest:
-    parts = [f"{name}: {'; '.join(str(m) for m in msgs)}" for name, msgs in form.errors.items()]
+    parts = [f"{name}: {'; '.join(_(str(m)) for m in msgs)}" for name, msgs in form.errors.items()]
     return BadRequest(description=_("the ruling was not stored: %(errors)s", errors=", ".join(parts)))
 
 

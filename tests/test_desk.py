@@ -427,6 +427,54 @@ def test_a_penalty_number_not_in_ascii_digits_is_400_and_nothing_stored(
     assert desk.length() == 10
 
 
+@pytest.mark.parametrize(
+    ("form", "expected"),
+    [
+        ({"points": "lots"}, "points: Non è un numero intero valido."),  # this catalog's wording
+        ({"points": "+3"}, "points: Non è un numero intero valido."),
+        ({"rule": ""}, "rule: Questo campo è obbligatorio."),  # WTForms' Italian (wtforms/locale/it)
+        ({"points": 2_000_000}, "points: Il numero deve essere compreso tra -1000000 e 1000000."),
+        ({"side": "seat 1"}, "side: seat:N (un posto) o team:N (una coppia)"),
+        ({"rule": "turn"}, "rule: il codice di una regola di RULES.md, per esempio BUR-TURN-1"),
+    ],
+)
+def test_the_italian_form_says_what_is_wrong_in_italian(desk: Desk, form: dict[str, Any], expected: str) -> None:
+    """WTForms' own messages in the page's language: ``?lang=it`` on the
+    form's action, or an Italian browser; English stays WTForms' English."""
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    data = penalty(page_csrf(c), **form)
+    resp = c.post(f"/games/{GAME}/rulings/penalty?lang=it", data=data)
+    assert resp.status_code == 400
+    assert error_message(resp.get_data(as_text=True)) == f"la decisione non è stata registrata: {expected}"
+    browser = c.post(f"/games/{GAME}/rulings/penalty", data=data, headers={"Accept-Language": "it-IT,it;q=0.9"})
+    assert error_message(browser.get_data(as_text=True)) == f"la decisione non è stata registrata: {expected}"
+    if form == {"rule": ""}:
+        english = c.post(f"/games/{GAME}/rulings/penalty?lang=en", data=data)
+        assert (
+            error_message(english.get_data(as_text=True)) == "the ruling was not stored: rule: This field is required."
+        )
+    assert desk.length() == 10
+
+
+def test_the_italian_restore_form_says_what_is_wrong_in_italian(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    data = {"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": ""}
+    resp = c.post(f"/games/{GAME}/rulings/restore?lang=it", data=data)
+    assert resp.status_code == 400
+    assert error_message(resp.get_data(as_text=True)) == (
+        "la decisione non è stata registrata: reason: Questo campo è obbligatorio."
+    )
+    data["reason"] = "x" * 2001
+    resp = c.post(f"/games/{GAME}/rulings/restore?lang=it", data=data)
+    assert error_message(resp.get_data(as_text=True)) == (
+        "la decisione non è stata registrata: reason: La lunghezza del valore deve essere compresa tra 1 e 2000 "
+        "caratteri."
+    )
+    assert desk.length() == 10
+
+
 @pytest.mark.parametrize("field", ["finding", "expected", "target"])
 def test_a_restore_number_not_in_ascii_digits_is_400_and_nothing_stored(desk: Desk, field: str) -> None:
     c = desk.client()
