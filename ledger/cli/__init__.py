@@ -134,6 +134,7 @@ class _Guarded(click.Group):
     "--lang",
     type=click.Choice(LANGUAGES),
     default=None,
+    is_eager=True,  # read before a --help after it, which it translates
     help="Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). Never "
     "--json.",
 )

@@ -210,7 +210,13 @@ def export_cmd(state: CliState, game: str, output: Path | None, with_journal: bo
     else:
         output.write_bytes(data)
         count = sum(1 for line in data.splitlines() if not line.startswith(b"//"))
-        click.echo(f"wrote {count} events of {game} to {output}", err=True)
+        click.echo(
+            state.tr.ngettext(
+                "wrote %(num)s event of %(game)s to %(path)s", "wrote %(num)s events of %(game)s to %(path)s", count
+            )
+            % {"num": count, "game": game, "path": output},
+            err=True,
+        )
 
 
 @click.command("schema")
