@@ -33,7 +33,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ledger.cli.context import TranslatedCommand, TranslatedGroup, tr_of
+from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
 from ledger.cli.query import DEFAULT_TIMEOUT, run_sql
 from ledger.i18n import N_
 from ledger.params import AsciiInt, VariantChoice
@@ -357,10 +357,13 @@ def _query_command(name: str) -> click.Command:
     @click.command(
         name,
         cls=TranslatedCommand,
-        help=N_(
-            "Run SQL against the analytics view and print a table (or --csv/--json).\n\n"
-            "Tables: games, players, hands, events, melds, scores, findings (`rummy-ledger analytics tables` lists "
-            "the columns). The view is brought up to date first unless --no-update; it is opened read-only."
+        help=paragraphs(
+            N_("Run SQL against the analytics view and print a table (or --csv/--json)."),
+            N_(
+                "Tables: games, players, hands, events, melds, scores, findings (`rummy-ledger analytics "
+                "tables` lists the columns). The view is brought up to date first unless --no-update; it is "
+                "opened read-only."
+            ),
         ),
     )
     @_with(_query_args)
@@ -433,11 +436,13 @@ def _merged_export(original: click.Command | None) -> click.Command:
     @click.command(
         "export",
         cls=TranslatedCommand,
-        help=N_(
-            "Export a game's record (GAME [-o FILE]), or with --format/--out/--all the analytics tables, one file "
-            "per table:\n\n"
+        help=paragraphs(
+            N_(
+                "Export a game's record (GAME [-o FILE]), or with --format/--out/--all the analytics "
+                "tables, one file per table:"
+            ),
             "rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D] [--until D] "
-            "[--tournament T] [--player NAME]"
+            "[--tournament T] [--player NAME]",
         ),
     )
     @_export_options

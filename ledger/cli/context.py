@@ -88,12 +88,25 @@ def tr_of(ctx: click.Context | None = None) -> Any:
     return translations(lang or env_lang())
 
 
+def paragraphs(*texts: str) -> str:
+    """A command's help of several paragraphs, each its own msgid (marked
+    :func:`ledger.i18n.N_`; a block of command lines, ``\b`` first, is not
+    one and stays as it is), as :class:`Translated` translates them."""
+    return "\n\n".join(texts)
+
+
+def _translated(text: str, tr: Any) -> str:
+    """``text`` (a help: :func:`paragraphs`) translated paragraph by paragraph."""
+    return "\n\n".join(tr.gettext(part) for part in text.split("\n\n"))
+
+
 class Translated:
     """Help in the invocation's language (:func:`tr_of`), for a click command
-    or group: its ``help`` and its options' ``help`` are msgids of the CLI's
-    catalog (marked :func:`ledger.i18n.N_`), translated when the help is
-    shown (``--help``, the group's list of commands). Click's own words
-    (``Usage:``, ``Options:``, ``[default: …]``) stay click's."""
+    or group: its ``help`` (each paragraph: :func:`paragraphs`) and its
+    options' ``help`` are msgids of the CLI's catalog (marked
+    :func:`ledger.i18n.N_`), translated when the help is shown (``--help``,
+    the group's list of commands). Click's own words (``Usage:``,
+    ``Options:``, ``[default: …]``) stay click's."""
 
     help: str | None
     params: list[click.Parameter]
@@ -102,7 +115,7 @@ class Translated:
         """A copy of this command with its help and its options' help translated."""
         tr = tr_of(ctx)
         shown = copy.copy(self)
-        shown.help = tr.gettext(self.help) if self.help else self.help
+        shown.help = _translated(self.help, tr) if self.help else self.help
         shown.params = []
         for param in self.params:
             text = getattr(param, "help", None)

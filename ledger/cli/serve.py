@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 import click
 
-from ledger.cli.context import CliState, TranslatedCommand
+from ledger.cli.context import CliState, TranslatedCommand, paragraphs
 from ledger.i18n import N_
 from ledger.params import ASCII_INT
 from ledger.store.settings import DB_ENV_VAR
@@ -75,13 +75,17 @@ def request_handler() -> Any:
 @click.command(
     "serve",
     cls=TranslatedCommand,
-    help=N_(
-        "Serve the replay viewer, the write API and the live stream (replay_web) on the store.\n\n"
-        "Werkzeug's threaded server, for one machine; in production use gunicorn with threads (each open stream "
-        "holds one; 48 per worker: the 32 streams of RUMMY_LEDGER_STREAM_MAX and 16 other requests): "
-        "gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'.\n\n"
-        "Spectators of an unfinished game see events received more than RUMMY_LEDGER_SPECTATOR_DELAY seconds ago "
-        "(default 60); tokens: rummy-ledger token create."
+    help=paragraphs(
+        N_("Serve the replay viewer, the write API and the live stream (replay_web) on the store."),
+        N_(
+            "Werkzeug's threaded server, for one machine; in production use gunicorn with threads (each "
+            "open stream holds one; 48 per worker: the 32 streams of RUMMY_LEDGER_STREAM_MAX and 16 "
+            "other requests): gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'."
+        ),
+        N_(
+            "Spectators of an unfinished game see events received more than "
+            "RUMMY_LEDGER_SPECTATOR_DELAY seconds ago (default 60); tokens: rummy-ledger token create."
+        ),
     ),
 )
 @click.option(

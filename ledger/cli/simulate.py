@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ledger.cli.context import TranslatedCommand, tr_of
+from ledger.cli.context import TranslatedCommand, paragraphs, tr_of
 from ledger.i18n import N_
 from ledger.params import ASCII_INT, AsciiInt, VariantChoice
 
@@ -17,10 +17,12 @@ from ledger.params import ASCII_INT, AsciiInt, VariantChoice
 @click.command(
     "simulate",
     cls=TranslatedCommand,
-    help=N_(
-        "Write simulated complete games played by simple heuristic players.\n\n"
-        "Every record has the full deal and stock order; with --violations the injected rule ids and positions "
-        "are written beside each record."
+    help=paragraphs(
+        N_("Write simulated complete games played by simple heuristic players."),
+        N_(
+            "Every record has the full deal and stock order; with --violations the injected rule ids "
+            "and positions are written beside each record."
+        ),
     ),
 )
 @click.option("--variant", required=True, type=VariantChoice(simulated=True), help=N_("Variant to play."))
