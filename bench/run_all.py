@@ -101,6 +101,11 @@ def _rate(n: int, c: Clock) -> str:
     return f"{n / c.wall:,.0f} ev/s ({n / c.cpu:,.0f} CPU)"
 
 
+def _took(kind: str, what: str, c: Clock) -> None:
+    """Print one path's seconds as soon as it is measured (a long run shows its progress)."""
+    print(f"  {kind}, {what}: {c.wall:,.1f} s wall, {c.cpu:,.1f} s CPU", flush=True)
+
+
 def _ratio(a: Clock, b: Clock) -> str:
     """How many times faster ``a`` is than ``b``, wall (CPU)."""
     return f"{b.wall / a.wall:.2f}x ({b.cpu / a.cpu:.2f}x CPU)"
@@ -129,6 +134,7 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
             for _src, result in app.import_records(read_record(b) for b in blobs):
                 assert not isinstance(result, Exception), result
         app.close()
+        _took(kind, "import_records", bulk)
         single = None
         if one_by_one:  # ours, one import_record (one transaction) per file
             app = LedgerApp(env=env_for("single"))
@@ -136,9 +142,11 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
                 for b in blobs:
                     app.import_record(read_record(b))
             app.close()
+            _took(kind, "import_record file by file", single)
         # floor: msgspec decode + executemany of the same rows, one transaction per game
         with Clock() as floor:
             floor_store(kind, env_for("floor"), blobs)
+        _took(kind, "floor", floor)
         # eventsourcing's default JSON mapper (bench_import.JsonApp), same events, no validation
         json_env = env_for("json")
         if kind == "PostgreSQL":
@@ -150,6 +158,7 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
                 oid = game_uuid(rec.game_id)  # type: ignore[arg-type]
                 japp.events.put([as_json_event(oid, i + 1, e) for i, e in enumerate(rec.events)])
         japp.close()
+        _took(kind, "JSON mapper", jsonm)
         if pg and kind == "PostgreSQL":
             drop_bench_schemas(pg, stamp)
         what = f"{kind}: import {len(paths):,} Burraco games ({n_events:,} events), LedgerApp.import_records"
