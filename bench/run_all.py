@@ -111,13 +111,13 @@ def _ratio(a: Clock, b: Clock) -> str:
     return f"{b.wall / a.wall:.2f}x ({b.cpu / a.cpu:.2f}x CPU)"
 
 
-def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool = True) -> None:
+def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool = True, sqlite: bool = True) -> None:
     """Import of the corpus: ours (``import_records``, the folder import; and
     ``import_record`` per file) vs the floor and eventsourcing's JSON mapper,
-    into SQLite and, with ``pg``, into PostgreSQL (a fresh schema each)."""
+    into SQLite (unless not ``sqlite``) and, with ``pg``, into PostgreSQL (a fresh schema each)."""
     blobs = [p.read_bytes() for p in paths]
     n_events = sum(b.count(b"\n") for b in blobs)
-    stores = [("SQLite", lambda name: sqlite_env(tmp / f"f1-{name}.db"))]
+    stores = [("SQLite", lambda name: sqlite_env(tmp / f"f1-{name}.db"))] if sqlite else []
     if pg:
         from ledger.store.settings import store_env
 
@@ -526,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         help="figure 1 on PostgreSQL too: postgresql://user@host:port/dbname (fresh schemas, dropped after)",
     )
     ap.add_argument("--no-one-by-one", action="store_true", help="figure 1 without the file-by-file import_record line")
+    ap.add_argument("--no-sqlite", action="store_true", help="figure 1 on PostgreSQL only (with --pg)")
     args = ap.parse_args(argv)
     if args.full:
         args.games, args.big_store = max(args.games, 10_000), max(args.big_store, 10_000_000)
@@ -549,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         game = long_game() if only & {"3", "4"} else []
         if "1" in only:
-            fig1(paths, tmp, args.pg, not args.no_one_by_one)
+            fig1(paths, tmp, args.pg, not args.no_one_by_one, not args.no_sqlite)
         if "2" in only:
             fig2(tmp, args.gin_hands)
         if "3" in only:
