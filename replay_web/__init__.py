@@ -44,8 +44,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, g, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from flask import Flask, current_app, g, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.store.persistence import StoredEventError
@@ -157,6 +157,21 @@ def _error(
     )
 
 
+def _too_large(exc: RequestEntityTooLarge):
+    """413 naming the body's size and the limit: werkzeug's words name neither
+    (a chunked write body is refused by :mod:`replay_web.write` itself)."""
+    size, limit = request.content_length, current_app.config.get("MAX_CONTENT_LENGTH")
+    over = size is not None and limit is not None and size > limit
+    return _error(
+        413,
+        "Request Entity Too Large",
+        f"the body is {size:,} bytes; the limit is {limit:,} bytes: send fewer events per request"
+        if over
+        else "the body, or a field of the form it holds, is over the viewer's limit",
+        page_message=gettext("the form sent is larger than the viewer takes"),
+    )
+
+
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
@@ -169,6 +184,8 @@ def _register_errors(app: Flask) -> None:
             )
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
         return _error(exc.code or 500, exc.name, exc.description or exc.name, getattr(exc, "extra", None), headers)
+
+    app.register_error_handler(RequestEntityTooLarge, _too_large)
 
     @app.errorhandler(GameNotFoundError)
     def _not_found(exc: GameNotFoundError):

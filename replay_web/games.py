@@ -316,8 +316,10 @@ def hand_order(args: Any) -> str:
     return raw
 
 
-def _order_args(order: str) -> dict[str, str]:
-    """The ``order`` query argument every link of the page keeps (none for the default)."""
+def order_args(order: str) -> dict[str, str]:
+    """The ``order`` query argument every link of the page keeps, and the
+    redirect after a ruling (:mod:`replay_web.desk`): ``{"order": "dealt"}``,
+    ``{}`` for the default ``suit``."""
     return {} if order == ORDERS[0] else {"order": order}
 
 
@@ -357,7 +359,7 @@ def board_context(
         hand_no=state.hand,
     )
     here = {"game_id": game.game_id, "at": at, **_pov_args(ctx["pov"])}
-    ctx["order_links"] = {o: url_for("games.game_page", **{**here, **_order_args(o)}) for o in ORDERS}
+    ctx["order_links"] = {o: url_for("games.game_page", **{**here, **order_args(o)}) for o in ORDERS}
     return ctx
 
 
@@ -431,8 +433,8 @@ def game_page(game_id: str):
         view_kind=acc.view,
         players=game.started.players,
         povs=[(p.seat, p.name) for p in game.started.players] + [(SPECTATOR, "spectator")],
-        keep_args=_pov_args(shown_pov) | _order_args(order),  # what every link of the page keeps
-        order_args=_order_args(order),
+        keep_args=_pov_args(shown_pov) | order_args(order),  # what every link of the page keeps
+        order_args=order_args(order),
         ruleset=state.rules.ruleset,
         meta=_meta(game),
         **seal_context(full, at, pov, acc),

@@ -29,7 +29,9 @@ from typing import Any, Protocol
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.record_files import find_record_files, read_record
+from ledger.store.probe import check_settings
 from ledger.store.reads import GameSummary
+from ledger.store.settings import store_env
 
 
 class Store(Protocol):
@@ -166,7 +168,9 @@ def open_store(config: Mapping[str, Any]) -> Store:
 
     ``LEDGER_STORE``: a ready store object (tests); else ``LEDGER_RECORDS``:
     record files/folders (:class:`RecordStore`); else the event store at
-    ``LEDGER_DB`` (path or URL; None: ``RUMMY_LEDGER_DB``/``./ledger.db``).
+    ``LEDGER_DB`` (path or URL; None: ``RUMMY_LEDGER_DB``/``./ledger.db``),
+    whose settings are checked here, without opening it
+    (:func:`ledger.store.probe.check_settings`: its ``StoreUnreachableError``).
     """
     if config.get("LEDGER_STORE") is not None:
         return config["LEDGER_STORE"]
@@ -175,4 +179,5 @@ def open_store(config: Mapping[str, Any]) -> Store:
         if isinstance(records, (str, os.PathLike)):
             records = [records]
         return RecordStore(records)
+    check_settings(store_env(config.get("LEDGER_DB")))  # a setting the store cannot run with: refused at start
     return LedgerStore(config.get("LEDGER_DB"))

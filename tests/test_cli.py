@@ -264,6 +264,19 @@ def test_show_at_outside_the_game(run: Callable[..., Result], write_record_file:
     result = run("show", "short", "--at", "9")
     assert result.exit_code == 2
     assert "position 9 is outside 0..3" in result.stderr
+    # a seat's (or a spectator's) view, as in the viewer: past the last position, without naming it
+    for pov in ("0", "spectator"):
+        seat = run("show", "short", "--at", "9", "--pov", pov)
+        assert (seat.exit_code, seat.stderr.splitlines()[-1]) == (
+            2,
+            "Error: Invalid value for --at: position 9 is not recorded (yet)",
+        )
+    italian = run("--lang", "it", "show", "short", "--at", "4", "--pov", "1")
+    assert (italian.exit_code, italian.stderr.splitlines()[-1]) == (
+        2,
+        "Error: Invalid value for --at: la posizione 4 non è (ancora) registrata",
+    )
+    assert run("show", "short", "--at", "3", "--pov", "1").exit_code == 0
 
 
 def test_schema_check(run: Callable[..., Result], tmp_path: Path) -> None:

@@ -123,6 +123,16 @@ def test_append_refusals_exit_2_and_store_nothing(
     )
     empty = run("append", "bur-dispute", "-", input=b"\n// nothing\n")
     assert (empty.exit_code, empty.stderr) == (2, "<stdin>: REC-FORMAT: no events to append\n")
+    nothing_for_unknown = run("append", "nope", "-", input=b"")
+    assert (nothing_for_unknown.exit_code, nothing_for_unknown.stderr) == (
+        2,
+        f"rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n",
+    )
+    in_italian = run("--lang", "it", "append", "nope", "-", input=b"// nothing\n")
+    assert (in_italian.exit_code, in_italian.stderr) == (
+        2,
+        f"rummy-ledger: errore: nessuna partita 'nope' nell'archivio (SQLite {db})\n",
+    )
     unknown = run("append", "nope", "-", input=dispute[12])
     assert (unknown.exit_code, unknown.stderr) == (
         2,

@@ -6,6 +6,7 @@ PostgreSQL server of the environment, and the installed console script."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -20,6 +21,7 @@ from click.testing import Result
 from ledger.errors import GameNotFoundError
 from ledger.store.application import LedgerApp, open_app
 from ledger.store.probe import StoreMissingError, StoreUnreachableError
+from replay_web import create_app
 from tests.conftest import CLI_ENV, REPO, pg_settings, unavailable
 
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
@@ -197,6 +199,43 @@ def test_an_existing_postgres_database_opens(pg_env: dict[str, str]) -> None:
     opened = open_app(None, env=pg_env, create=False)  # the probe passes; eventsourcing builds the app
     assert opened.list_games() == []
     opened.close()
+
+
+@pytest.mark.postgres
+def test_a_text_originator_id_type_on_postgres_is_refused_at_start(
+    run: Callable[..., Result], pg_env: dict[str, str], pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """eventsourcing's ORIGINATOR_ID_TYPE=text made a store that failed at its
+    first lookup (text = uuid): refused before anything is opened or created,
+    naming the setting; uuid, said or not, opens."""
+    refusal = (
+        "{setting}='text' is not supported on a PostgreSQL store: its game ids are uuid; unset {setting} or set it "
+        "to uuid"
+    )
+    for setting in ("ORIGINATOR_ID_TYPE", "LEDGERAPP_ORIGINATOR_ID_TYPE"):
+        for args in (["list"], ["import", "--no-analytics", str(DISPUTE)], ["serve", "--port", "1"]):
+            result = run(*args, store=pg_url, env={setting: "text"})
+            assert (result.exit_code, result.stdout, result.stderr) == (
+                2,
+                "",
+                "rummy-ledger: error: " + refusal.format(setting=setting) + "\n",
+            )
+    italian = run("--lang", "it", "list", store=pg_url, env={"ORIGINATOR_ID_TYPE": "text"})
+    assert italian.stderr == (
+        "rummy-ledger: errore: ORIGINATOR_ID_TYPE='text' non è supportato da un archivio PostgreSQL: i suoi id di "
+        "partita sono uuid; togli ORIGINATOR_ID_TYPE o impostalo a uuid\n"
+    )
+    with pytest.raises(StoreUnreachableError) as caught:
+        open_app(None, env={**pg_env, "ORIGINATOR_ID_TYPE": "text"})
+    assert caught.value.params == {"setting": "ORIGINATOR_ID_TYPE", "value": "'text'"}
+    monkeypatch.setenv("ORIGINATOR_ID_TYPE", "text")
+    with pytest.raises(StoreUnreachableError, match="^ORIGINATOR_ID_TYPE='text' is not supported"):
+        create_app({"LEDGER_DB": pg_url})  # the viewer at start, not at its first request
+    monkeypatch.setenv("ORIGINATOR_ID_TYPE", "uuid")
+    stored = run("import", "--no-analytics", str(DISPUTE), store=pg_url)
+    assert stored.exit_code == 0, stored.output
+    listed = run("list", "--json", store=pg_url)
+    assert [json.loads(line)["game_id"] for line in listed.stdout.splitlines()] == ["bur-dispute"]
 
 
 # --- a --db that names no store file (trial finding) ---

@@ -235,7 +235,17 @@ def test_conflict_404_415_428_413(tmp_path: Path) -> None:
         status, _, body = live.post(
             "/api/games/live-1/events", huge, ctype="application/x-ndjson", headers={"If-Match": '"1"'}
         )
-        assert status == 413 and body["error"]["status"] == 413
+        assert (status, body) == (
+            413,
+            {
+                "error": {
+                    "status": 413,
+                    "title": "Request Entity Too Large",
+                    "message": f"the body is {len(huge):,} bytes; the limit is 4,096 bytes: send fewer events per "
+                    "request",
+                }
+            },
+        )
         assert live.length() == 1
 
 

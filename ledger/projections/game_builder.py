@@ -18,10 +18,10 @@ from ledger.presentation import presentation
 from ledger.projections.rows import (
     REPLAY_ERRORS,
     Rows,
-    _game_row,
-    _meld_row,
     empty_rows,
     event_cards,
+    game_row,
+    meld_row,
     outcome_rows,
     parse_at,
 )
@@ -125,7 +125,7 @@ class GameRowsBuilder:
         label = presentation(end.rules).meld_extras if end.rules is not None else None
         return (
             (hand, dealer, first_pos, last_pos, restored, sum(end.turns), end.stock_count),
-            [_meld_row(self.game, hand, m, label) for m in end.melds],
+            [meld_row(self.game, hand, m, label) for m in end.melds],
         )
 
     @property
@@ -165,7 +165,7 @@ class GameRowsBuilder:
             rows["players"].append((game, p.seat, p.name, p.team, sides[p.seat] if p.seat < len(sides) else None))
         if final is None:
             rows["melds"] = []
-            rows["games"].append(_game_row(first, self.stream, players, self.started_at, self.count, error=self.error))
+            rows["games"].append(game_row(first, self.stream, players, self.started_at, self.count, error=self.error))
             return rows, _merged(self._ranges)
         _final_rows(self.stream, first, players, self.started_at, self.count, final, hands, rows)
         return rows, _merged(self._ranges)

@@ -140,7 +140,7 @@ def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:
     for p in players:
         rows["players"].append((game, p.seat, p.name, p.team, sides[p.seat] if p.seat < len(sides) else None))
     if final is None:
-        rows["games"].append(_game_row(first, stream, players, started_at, len(events), error=error))
+        rows["games"].append(game_row(first, stream, players, started_at, len(events), error=error))
         return rows
     findings = outcome_rows(first, stream, players, started_at, len(events), final, rows)
     _hand_rows(game, [e for e, _ in events], folded, findings, rows)
@@ -169,7 +169,7 @@ def outcome_rows(
         return None if side is None else [final.name(s) for s in final.seats_of(side)]
 
     rows["games"].append(
-        _game_row(
+        game_row(
             first,
             stream,
             players,
@@ -188,7 +188,7 @@ def outcome_rows(
     return audit.findings
 
 
-def _game_row(
+def game_row(
     first: GameStarted,
     stream: str,
     players: Sequence[Player],
@@ -204,7 +204,16 @@ def _game_row(
     """The ``games`` row of a game: from its ``game_started`` and, when the
     fold replayed it, its ``final`` state, its score ``sheets`` (adjudicated,
     as played), the names of the winning side and the number of findings;
-    else the result columns are NULL and ``error`` says why."""
+    else the result columns are NULL and ``error`` says why.
+
+    A tuple of the 22 columns of ``TABLES["games"]``
+    (:mod:`ledger.projections.tables`), in their order: ``(game, stream,
+    variant, ruleset, options, players, seats, unit, meta, tournament, date,
+    started_at, events, hands, hands_scored, ended, winner, winner_names,
+    totals, totals_as_played, findings, error)``; ``stream`` is the store's
+    id of the game's sequence, ``started_at`` the ``game_started``'s time
+    (UTC) or None, ``n_events`` the events count. Used by :func:`game_rows`
+    and by :class:`~ledger.projections.game_builder.GameRowsBuilder`."""
     options = json.dumps(first.options, sort_keys=True) if first.options else None
     names = [p.name for p in players]
     meta = {k: v for k, v in msgspec.to_builtins(first.meta).items() if v is not None} if first.meta else None
@@ -326,11 +335,21 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
             )
         )
         for m in end.melds:
-            rows["melds"].append(_meld_row(game, hand, m, label))
+            rows["melds"].append(meld_row(game, hand, m, label))
 
 
-def _meld_row(game: str, hand: int | None, m: Any, label: Any) -> tuple:
-    """The ``melds`` row of meld ``m`` as the hand ended (``label``: the variant's ``meld_extras`` or None)."""
+def meld_row(game: str, hand: int | None, m: Any, label: Any) -> tuple:
+    """The ``melds`` row of meld ``m`` (a :class:`ledger.state.Meld`) as hand
+    ``hand`` of ``game`` ended; ``label`` is the variant presentation's
+    ``meld_extras`` (:meth:`ledger.presentation.VariantPresentation.meld_extras`:
+    meld -> its badges, e.g. ``{"burraco": "clean", "points": 200}``) or None.
+
+    A tuple of the 14 columns of ``TABLES["melds"]``
+    (:mod:`ledger.projections.tables`), in their order: ``(game, hand, meld,
+    seat, side, kind, cards, size, wilds, valid, laid_at, burraco, points,
+    label)``; ``burraco`` and ``points`` are None unless the badges give a
+    string and an int, ``label`` is the badges as sorted-key JSON or None. Used by :func:`game_rows` and by
+    :class:`~ledger.projections.game_builder.GameRowsBuilder`."""
     lab = dict(label(m)) if label is not None else None
     burraco = lab.get("burraco") if lab else None
     points = lab.get("points") if lab else None

@@ -8,7 +8,8 @@ the same PostgreSQL schema::
                   journal_seal, PRIMARY KEY (originator_id, position))
 
 ``originator_id`` is stored as eventsourcing stores it (SQLite: the UUID's
-hex text; PostgreSQL: ``uuid``, or ``text`` under ``ORIGINATOR_ID_TYPE=text``),
+hex text; PostgreSQL: ``uuid``; ``ORIGINATOR_ID_TYPE=text`` is refused there at start,
+:func:`ledger.store.probe.check_settings`),
 ``position`` is the event's 0-based position (FORMAT.md "File"),
 ``appended_by`` a token's name or ``"import:<os user>"`` / ``"cli:<os user>"``,
 ``received_at`` the server's receive time (ISO-8601 UTC with microseconds,

@@ -10,8 +10,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.utils import retry
 from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
@@ -24,7 +25,9 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
 
     The journal rows go into the transaction of ``insert_events`` (the
     library's pipelined path: lock the events table, insert the events,
-    then this recorder's journal rows, commit). The library's optional
+    then this recorder's journal rows, commit); a batched folder import
+    and a long file's chunks take :meth:`_copy_rows` instead (binary
+    ``COPY``, one transaction). The library's optional
     database-function path (``POSTGRES_ENABLE_DB_FUNCTIONS``) inserts the
     events alone, so this recorder always takes the SQL path.
     """
@@ -50,71 +53,83 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
             "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) "
             "VALUES (%s, %s, %s, %s, %s, %s)"
         ).format(table=self.journal_table)
-        # the bulk path's statements: one array per column (psycopg dumps arrays of plain
-        # values in C; the library's array of composite rows is dumped row by row in Python)
-        self.insert_columns_statement = SQL(
-            "INSERT INTO {table} AS t (originator_id, originator_version, topic, state) "
-            "SELECT * FROM unnest(%b::{oid_type}[], %b::bigint[], %b::text[], %b::bytea[]) "
-            "RETURNING notification_id"
-        ).format(
-            table=SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(self.events_table_name)),
-            oid_type=Identifier(self.datastore.originator_id_type),
-        )
-        self.insert_journal_columns_statement = SQL(
-            "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) "
-            "SELECT * FROM unnest(%b::{oid_type}[], %b::integer[], %b::text[], %b::text[], %b::bytea[], %b::bytea[])"
-        ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
+        # the bulk path's statements: binary COPY of the events and of the journal rows
+        # (psycopg writes each row in C; no statement is parsed or planned per batch)
+        self.copy_events_statement = SQL(
+            "COPY {table} (originator_id, originator_version, topic, state) FROM STDIN (FORMAT BINARY)"
+        ).format(table=SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(self.events_table_name)))
+        self.copy_journal_statement = SQL(
+            "COPY {table} (originator_id, position, appended_by, received_at, seal, journal_seal) "
+            "FROM STDIN (FORMAT BINARY)"
+        ).format(table=self.journal_table)
+        oid_type = self.datastore.originator_id_type
+        self.copy_events_types = [oid_type, "int8", "text", "bytea"]
+        self.copy_journal_types = [oid_type, "int4", "text", "text", "bytea", "bytea"]
         self.select_journal_statement = SQL(
             "SELECT position, appended_by, received_at, seal FROM {table} WHERE originator_id = %s AND "
             "position > %s ORDER BY position"
         ).format(table=self.journal_table)
 
-    def _oid(self, value: UUID | str) -> Any:
-        if self.datastore.originator_id_type == "text":
-            return str(value)
+    @staticmethod
+    def _oid(value: UUID | str) -> UUID:
+        """A game's id as its ``uuid`` column takes it (``ORIGINATOR_ID_TYPE=text`` is refused at
+        start: :func:`ledger.store.probe.check_settings`)."""
         return value if isinstance(value, UUID) else UUID(str(value))
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """The library's pipelined insert (one commit per call, notification ids
+        returned); with ``bulk=True`` (a batched folder import) the events and
+        their journal rows by :meth:`_copy_rows` in one transaction, returning
+        no ids (nothing in rummy-ledger reads them), retried as the library
+        retries its own insert."""
+        if not kwargs.get("bulk"):
+            return super().insert_events(stored_events, **kwargs)
+        if stored_events:
+            with self.datastore.transaction(commit=True) as curs:
+                self._copy_rows(curs, stored_events, kwargs.get("journal"))
+        return None
 
     def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         """The library's insert (table lock, ``NOTIFY``, ``INSERT … unnest``
-        ``RETURNING notification_id``) plus the journal rows; with ``bulk=True``
-        (a batched folder import, a long file's chunks) the same statements
-        with one array per column instead of an array of composite rows, and
-        the journal rows in one statement instead of one per row: the same
-        rows, in the same order, with the same notification ids."""
+        ``RETURNING notification_id``) plus the journal rows, in the library's pipeline."""
         rows = _rows(stored_events, kwargs.get("journal"), self._oid)
-        bulk = kwargs.get("bulk")
-        if bulk:
-            self._lock_table(curs)
-            self._notify_channel(curs)
-            curs.execute(
-                self.insert_columns_statement,
-                (
-                    [self._oid(s.originator_id) for s in stored_events],
-                    [s.originator_version for s in stored_events],
-                    [s.topic for s in stored_events],
-                    [s.state for s in stored_events],
-                ),
-            )
-        else:
-            super()._insert_stored_events(curs, stored_events, **kwargs)
+        super()._insert_stored_events(curs, stored_events, **kwargs)
         if rows:
             # another cursor: the library reads the events' RETURNING rows from ``curs``
             with curs.connection.cursor() as journal_curs:
-                if bulk:
-                    journal_curs.execute(self.insert_journal_columns_statement, [list(c) for c in zip(*rows)])
-                else:
-                    journal_curs.executemany(self.insert_journal_statement, rows)
+                journal_curs.executemany(self.insert_journal_statement, rows)
+
+    def _copy_rows(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], journal: Any) -> None:
+        """The bulk insert inside an open transaction (not in pipeline mode,
+        where psycopg refuses ``COPY``): the library's table lock and
+        ``NOTIFY`` (sent at the commit), then one binary ``COPY`` of the event
+        rows, whose ``notification_id`` defaults are drawn in the order of
+        the rows (the table is locked: no other writer draws between them),
+        and one of the journal rows. The same rows as the library's insert; a
+        position already taken raises ``UniqueViolation`` at the end of the
+        events' ``COPY`` (``IntegrityError`` from the datastore)."""
+        rows = _rows(stored_events, journal, self._oid)
+        self._lock_table(curs)
+        self._notify_channel(curs)
+        oid = self._oid
+        with curs.copy(self.copy_events_statement) as copy:
+            copy.set_types(self.copy_events_types)
+            for s in stored_events:
+                copy.write_row((oid(s.originator_id), s.originator_version, s.topic, s.state))
+        if rows:
+            with curs.copy(self.copy_journal_statement) as copy:
+                copy.set_types(self.copy_journal_types)
+                for row in rows:
+                    copy.write_row(row)
 
     @contextlib.contextmanager
     def insert_chunks(self) -> Iterator[InsertChunk]:
         """One transaction on one connection (rolled back when the block
-        raises); each chunk is the library's ``INSERT … unnest`` (with its
-        table lock and ``NOTIFY``, which PostgreSQL sends at the commit)
-        plus the journal rows."""
+        raises); each chunk is :meth:`_copy_rows` (the table lock and
+        ``NOTIFY``, which PostgreSQL sends at the commit, then the rows)."""
         with self.datastore.transaction(commit=True) as curs:
-            yield lambda stored_events, journal: self._insert_stored_events(
-                curs, stored_events, journal=journal, bulk=True
-            )
+            yield lambda stored_events, journal: self._copy_rows(curs, stored_events, journal)
 
     def select_journal(self, originator_id: UUID, after: int = -1) -> list[JournalEntry]:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:

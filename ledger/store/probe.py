@@ -68,7 +68,15 @@ REASONS = {
     "timeout": N_("no PostgreSQL server answers at %(where)s within %(wait)s s"),
     "no_role": N_("PostgreSQL at %(where)s: role %(role)s does not exist"),
     "other": N_("PostgreSQL at %(where)s (database %(db)s): %(detail)s"),
+    "id_type": N_(
+        "%(setting)s=%(value)s is not supported on a PostgreSQL store: its game ids are uuid; unset %(setting)s or "
+        "set it to uuid"
+    ),
 }
+
+#: eventsourcing's setting of the originator id column type, plain and prefixed by the application's name
+#: (``LedgerApp``; eventsourcing reads the prefixed one first)
+ID_TYPE_SETTINGS = ("LEDGERAPP_ORIGINATOR_ID_TYPE", "ORIGINATOR_ID_TYPE")
 
 
 class StoreUnreachableError(LedgerError, ConnectionError):
@@ -92,8 +100,9 @@ def check_store(env: Mapping[str, str], *, create: bool) -> None:
     SQLite: the path must not be a folder (:class:`StoreIsFolderError`),
     and with ``create=False`` the file must exist (``:memory:`` and
     ``file:`` URIs are not checked), else :class:`StoreMissingError`.
-    PostgreSQL: :func:`probe_postgres` (its errors), whatever ``create`` is:
-    a database is never created here. Other modules are not checked.
+    PostgreSQL: :func:`check_settings`, then :func:`probe_postgres`
+    (their errors), whatever ``create`` is: a database is never created
+    here. Other modules are not checked.
     """
     merged = _merged(env)
     module = merged.get("PERSISTENCE_MODULE", "")
@@ -104,7 +113,27 @@ def check_store(env: Mapping[str, str], *, create: bool) -> None:
         if not create and name and name != ":memory:" and not name.startswith("file:") and not os.path.exists(name):
             raise StoreMissingError(name)
     elif module.endswith("postgres"):
+        check_settings(env)
         probe_postgres(merged)
+
+
+def check_settings(env: Mapping[str, str]) -> None:
+    """Raise :class:`StoreUnreachableError` (kind ``id_type``, naming the
+    setting) when ``env`` (eventsourcing's settings, over ``os.environ``)
+    asks a PostgreSQL store for another originator id type than ``uuid``:
+    the ledger's own SQL and its recorder pass game ids as UUIDs, which a
+    ``text`` column refuses at the first lookup (``text = uuid``). Reads no
+    server and no file, so the viewer checks it at start
+    (:func:`replay_web.store.open_store`), before its first request opens the store."""
+    merged = _merged(env)
+    if not merged.get("PERSISTENCE_MODULE", "").endswith("postgres"):
+        return
+    for setting in ID_TYPE_SETTINGS:
+        value = merged.get(setting)
+        if value is not None:
+            if value.strip().lower() != "uuid":
+                raise StoreUnreachableError("id_type", {"setting": setting, "value": repr(value)})
+            return
 
 
 def check_db(db: str) -> None:
@@ -164,12 +193,14 @@ def _pg_reason(text: str, dbname: str, where: str, wait: int = PROBE_TIMEOUT) ->
 
 
 __all__ = [
+    "ID_TYPE_SETTINGS",
     "PROBE_TIMEOUT",
     "REASONS",
     "StoreIsFolderError",
     "StoreMissingError",
     "StoreUnreachableError",
     "check_db",
+    "check_settings",
     "check_store",
     "probe_postgres",
 ]

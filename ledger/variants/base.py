@@ -16,7 +16,10 @@ a whole handler (``on_<event type>``), calling ``super()`` for the shared part.
 
 Dispatch is explicit: :func:`handler_table` names the handler of each event
 class, and every rules class gets its table, with its own overrides, once
-when the class is created (``Rules._handlers``).
+when the class is created (``Rules._handlers``). The two commonest events,
+``card_drawn`` and ``card_discarded``, first try a fused path that makes the
+next state in one step when the variant's hooks have nothing to say
+(:func:`fused_table`, ``Rules._fast``); any other case goes to the handler.
 
 Rejections raise :class:`~ledger.errors.RecordError` with the event's
 ``position``; violations are appended to ``state.findings``.
@@ -57,6 +60,8 @@ if TYPE_CHECKING:
 
 #: a handler: ``(rules, state, event, position) -> state`` (an unbound ``Rules.on_…``)
 Handler = Callable[[Any, TableState, Any, int], TableState]
+#: a fused path: ``(rules, state before, event, position) -> state, or None for the handler``
+FastPath = Callable[[Any, TableState, Any, int], TableState | None]
 
 
 class Rules(OutcomeRules):
@@ -75,12 +80,15 @@ class Rules(OutcomeRules):
 
     #: event class -> this class's handler of it (:func:`handler_table`, set when the class is made)
     _handlers: ClassVar[dict[type[Event], Handler]]
+    #: event class -> this class's fused path for it (:func:`fused_table`), tried before the handler
+    _fast: ClassVar[dict[type[Event], FastPath]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "options_type" in vars(cls) and cls.options_type is not None:
             cls.option_types = option_specs(cls.options_type)
         cls._handlers = handler_table(cls)
+        cls._fast = fused_table(cls)
 
     # --- dispatch -------------------------------------------------------------
     def apply(self, state: TableState, event: Event) -> TableState:
@@ -92,7 +100,11 @@ class Rules(OutcomeRules):
         pos = state.position + 1
         if state.phase == "ended":
             raise RecordError("REC-ORDER", f"{event.type} after game_ended", field="type", position=pos)
-        return self._handlers[type(event)](self, replace(state, position=pos, history=state), event, pos)
+        kind = type(event)
+        fast = self._fast.get(kind)
+        if fast is not None and (new := fast(self, state, event, pos)) is not None:
+            return new
+        return self._handlers[kind](self, replace(state, position=pos, history=state), event, pos)
 
 
 def handler_table(cls: type[Rules]) -> dict[type[Event], Handler]:
@@ -123,7 +135,37 @@ def handler_table(cls: type[Rules]) -> dict[type[Event], Handler]:
     return table
 
 
+#: event class -> (its fused path, the private predicate the path asks, the methods it stands for)
+FUSED: dict[type[Event], tuple[str, str, tuple[str, ...]]] = {
+    CardDrawn: ("fast_card_drawn", "_draw_extra", ("on_card_drawn", "act", "after_draw")),
+    CardDiscarded: (
+        "fast_card_discarded",
+        "_discard_extra",
+        ("on_card_discarded", "act", "check_discard", "end_turn", "pass_turn", "start_turn"),
+    ),
+}
+
+
+def fused_table(cls: type[Rules]) -> dict[type[Event], FastPath]:
+    """Event class -> ``cls``'s fused path for it (``TurnRules.fast_card_drawn``
+    and ``fast_card_discarded``): only where the class that defines the path's
+    predicate is the class, or a subclass of the class, that defines each
+    method the path stands for (:data:`FUSED`). A variant that overrides
+    ``check_discard`` (say) without its own ``_discard_extra`` keeps the
+    general handler for discards."""
+
+    def owner(name: str) -> type:
+        return next(k for k in cls.__mro__ if name in vars(k))
+
+    table: dict[type[Event], FastPath] = {}
+    for kind, (path, predicate, covers) in FUSED.items():
+        if all(issubclass(owner(predicate), owner(name)) for name in (path, *covers)):
+            table[kind] = getattr(cls, path)
+    return table
+
+
 Rules._handlers = handler_table(Rules)
+Rules._fast = fused_table(Rules)
 
 
 if TYPE_CHECKING:  # Rules implements every hook of the declared interface (checked by mypy)

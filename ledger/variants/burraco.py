@@ -78,7 +78,7 @@ BUR-CLOSE-1/2/3, BUR-STOCK-1, plus the ALL-/REC- rules of the base.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from ledger.cards import JOKER, RANK, pretty, pretty_list
 from ledger.errors import RecordError
@@ -93,7 +93,7 @@ from ledger.events import (
     MeldLaid,
     PozzettoTaken,
 )
-from ledger.state import Meld, SideScore, TableState, replace
+from ledger.state import Meld, SideScore, TableState, VariantState, replace
 from ledger.variants.burraco_pozzetto import BurracoPozzetti
 from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
@@ -354,6 +354,27 @@ class BurracoRules(BurracoPozzetti):
                 f"{state.name(seat)} discarded {pretty(card)}, the single card just taken from the discard pile",
             )
         return self.set_extra(state, last_discard=(pos, seat, card), single_take=None)
+
+    def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> BurracoExtra | Literal[False]:
+        """The fused discard: False for a discard that empties the hand (going
+        out), reaches the stock's end (``fibur``) or may be BUR-PILE-1, else the
+        extra :meth:`check_discard` and :meth:`start_turn` leave."""
+        x = state.extra
+        if (
+            not isinstance(x, BurracoExtra)
+            or len(state.hands[seat]) <= 1
+            or (self.settings.stock_end == "last_two" and state.stock_count <= 2)
+            or ((took := x.single_take) is not None and took[0] >= state.turn_start and took[1] == card)
+        ):
+            return False
+        early = None if x.early_seat == self.next_seat(state, seat) else x.early_seat
+        return replace(x, last_discard=(pos, seat, card), single_take=None, early_seat=early)
+
+    def _draw_extra(self, state: TableState, seat: int) -> VariantState | None | Literal[False]:
+        """The fused draw: False when it may be BUR-STOCK-1 (:meth:`after_draw`)."""
+        if self.settings.stock_end == "last_two" and state.stock_count < 3:
+            return False
+        return state.extra
 
     def after_draw(self, state: TableState, pos: int, seat: int) -> TableState:
         """BUR-STOCK-1 (preset fibur): a draw from the last two stock cards."""

@@ -72,7 +72,7 @@ the hand's endings are :mod:`ledger.variants.gin_endings`, the scoring
 from __future__ import annotations
 
 from collections import Counter
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import DiscardTaken, Event, HandEnded, Knocked, MeldExtended, MeldLaid, UpcardPassed
@@ -252,6 +252,26 @@ class GinRules(Rules):
                 f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile",
             )
         return state
+
+    def _draw_extra(self, state: TableState, seat: int) -> GinExtra | Literal[False]:
+        """The fused draw: False after a knock (:meth:`act`), else the extra
+        with the upcard offer over (:meth:`after_draw`)."""
+        x = state.extra
+        if not isinstance(x, GinExtra) or x.knocker is not None:
+            return False
+        return x if x.offer == OFFER_OVER else replace(x, offer=OFFER_OVER)
+
+    def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> GinExtra | Literal[False]:
+        """The fused discard: False after a knock (:meth:`act`) or when it may
+        be GIN-DISC-1 (:meth:`check_discard`), else the extra unchanged."""
+        x = state.extra
+        if (
+            not isinstance(x, GinExtra)
+            or x.knocker is not None
+            or (self.settings.retake_forbidden and card in state.taken)
+        ):
+            return False
+        return x
 
     # --- the knock --------------------------------------------------------------
     def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:

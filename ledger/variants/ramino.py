@@ -24,7 +24,7 @@ from typing import ClassVar, Literal
 from ledger.cards import LOW_VALUE, pretty
 from ledger.events import HandEnded
 from ledger.melds import MeldRules
-from ledger.state import SideScore, TableState, VariantState, variant_state
+from ledger.state import SideScore, TableState, VariantState, replace, variant_state
 from ledger.variants.base import Rules
 from ledger.variants.options import Options, RestockMode
 from ledger.variants.outcome import target_reached
@@ -137,6 +137,17 @@ class RaminoRules(Rules):
                 f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile",
             )
         return state
+
+    def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> RaminoExtra | Literal[False]:
+        """The fused discard (``TurnRules.fast_card_discarded``): False when
+        :meth:`check_discard` or :meth:`end_turn` may flag (RAM-DISC-1, a turn
+        limit), else the extra :meth:`end_turn` leaves."""
+        if card in state.taken or self.settings.max_new_melds_per_turn:
+            return False
+        x = self.ex(state)
+        if state.turn_melds and len(state.hands[seat]) > 1 and seat not in x.melded_before:
+            return replace(x, melded_before=x.melded_before + (seat,))
+        return x
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
         """RAM-OUT-1 at the meld or lay-off that empties the hand of the seat

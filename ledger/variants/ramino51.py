@@ -43,7 +43,7 @@ from ledger.events import DiscardTaken, MeldExtended
 from ledger.melds import MeldRules
 from ledger.state import Meld, TableState
 from ledger.variants.options import Options
-from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
+from ledger.variants.threshold import ThresholdExtra, ThresholdRules, compact, hand_cards_value
 
 OPENING_POINTS = 51
 UNOPENED = 100
@@ -153,6 +153,13 @@ class Ramino51Rules(ThresholdRules):
                     f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn",
                 )
         return state
+
+    def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> ThresholdExtra | Literal[False]:
+        """The fused discard: False when :meth:`end_turn` may flag (an opening
+        this turn, a pile take), else the threshold games' extra."""
+        if (state.drew == "pile" and state.taken) or self.opened_this_turn(state, seat):
+            return False
+        return super()._discard_extra(state, pos, seat, card)
 
     def check_open(self, state: TableState, pos: int, seat: int) -> TableState:
         """R51-OPEN-2: under 51 points, or no clean meld of the required kind."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Protocol
+from typing import ClassVar, Literal, Protocol
 
 from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty, pretty_list
 from ledger.events import DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PenaltyAssessed
@@ -326,6 +326,13 @@ class ThresholdRules(Rules):
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """Remembers the discard for the per-turn rules."""
         return self.set_extra(state, discarded=card)
+
+    def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> ThresholdExtra | Literal[False]:
+        """The fused discard (``TurnRules.fast_card_discarded``): the extra once
+        :meth:`check_discard` has remembered the card and :meth:`start_turn`
+        has reset the turn-local fields for the next seat. A variant with
+        per-turn rules (``end_turn``) says False first when they may flag."""
+        return replace(self.ex(state), played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None)
 
     def check_opening(
         self, state: TableState, pos: int, seat: int, rule: str, needed: int, clean: tuple[str, ...] = ()

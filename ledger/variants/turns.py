@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import chain
+from typing import Literal
 
 from ledger.cards import pretty_list
 from ledger.events import (
@@ -26,7 +27,7 @@ from ledger.events import (
     StockRestocked,
     UpcardPassed,
 )
-from ledger.state import TableState, replace
+from ledger.state import TableState, VariantState, replace
 from ledger.variants.core import TableRules
 
 
@@ -111,6 +112,83 @@ class TurnRules(TableRules):
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         """Hook after a discard, before the turn passes (none in the base)."""
         return state
+
+    # --- the fused paths of the two commonest events ---------------------------------
+    # ``Rules.apply`` tries these first (``Rules._fast``): the event's whole effect in one
+    # ``replace`` of the state before it, when its hooks have nothing to say; None sends the
+    # event to the general handler. A class gets a fused path only when the private predicate
+    # it asks (``_draw_extra`` / ``_discard_extra``) is defined at least as low in its MRO as
+    # every method the path stands for (``FUSED`` in ``ledger.variants.base``), so a variant
+    # that overrides one of those hooks without the predicate keeps the general path.
+    def fast_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState | None:
+        """``card_drawn`` by the seat due in its draw phase, of the stock's known
+        top card: the state at ``pos`` as :meth:`on_card_drawn` makes it (``state``
+        is the one before the event), or None for the general handler."""
+        seat = e.seat
+        stock = state.stock
+        if seat != state.turn or state.phase != "draw" or not stock or stock[0] != e.card or state.stock_count <= 0:
+            return None
+        extra = self._draw_extra(state, seat)
+        if extra is False:
+            return None
+        hands = list(state.hands)
+        hands[seat] = hands[seat] + (e.card,)
+        return replace(
+            state,
+            position=pos,
+            history=state,
+            hands=tuple(hands),
+            stock=stock[1:],
+            stock_count=state.stock_count - 1,
+            drew="stock",
+            phase="play",
+            extra=extra,
+        )
+
+    def _draw_extra(self, state: TableState, seat: int) -> VariantState | None | Literal[False]:
+        """The variant state after ``seat``'s stock draw from ``state`` when
+        :meth:`after_draw` has nothing to say, else False (the base: unchanged)."""
+        return state.extra
+
+    def fast_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState | None:
+        """``card_discarded`` by the seat due in its play phase of a card it
+        holds: the state at ``pos`` as :meth:`on_card_discarded` makes it (the
+        discard, :meth:`check_discard`, :meth:`end_turn`, :meth:`pass_turn`),
+        or None for the general handler."""
+        seat = e.seat
+        card = e.card
+        if seat != state.turn or state.phase != "play" or card not in (held := state.hands[seat]):
+            return None
+        extra = self._discard_extra(state, pos, seat, card)
+        if extra is False:
+            return None
+        i = held.index(card)
+        hands = list(state.hands)
+        hands[seat] = held[:i] + held[i + 1 :]
+        nxt = self.next_seat(state, seat)
+        turns = list(state.turns)
+        turns[nxt] += 1
+        return replace(
+            state,
+            position=pos,
+            history=state,
+            hands=tuple(hands),
+            discard=state.discard + (card,),
+            turn=nxt,
+            phase="draw",
+            drew=None,
+            taken=(),
+            turn_start=pos,
+            turn_melds=(),
+            turns=tuple(turns),
+            extra=extra,
+        )
+
+    def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> VariantState | None | Literal[False]:
+        """The variant state once ``seat``'s discard of ``card`` at ``pos`` has
+        passed the turn, when :meth:`check_discard`, :meth:`end_turn` and
+        :meth:`start_turn` have no finding to add, else False (the base: unchanged)."""
+        return state.extra
 
     # --- handlers --------------------------------------------------------------------
     def on_game_started(self, state: TableState, event: GameStarted, pos: int) -> TableState:
