@@ -101,18 +101,23 @@ def _rate(n: int, c: Clock) -> str:
     return f"{n / c.wall:,.0f} ev/s ({n / c.cpu:,.0f} CPU)"
 
 
+def _took(kind: str, what: str, c: Clock) -> None:
+    """Print one path's seconds as soon as it is measured (a long run shows its progress)."""
+    print(f"  {kind}, {what}: {c.wall:,.1f} s wall, {c.cpu:,.1f} s CPU", flush=True)
+
+
 def _ratio(a: Clock, b: Clock) -> str:
     """How many times faster ``a`` is than ``b``, wall (CPU)."""
     return f"{b.wall / a.wall:.2f}x ({b.cpu / a.cpu:.2f}x CPU)"
 
 
-def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool = True) -> None:
+def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool = True, sqlite: bool = True) -> None:
     """Import of the corpus: ours (``import_records``, the folder import; and
     ``import_record`` per file) vs the floor and eventsourcing's JSON mapper,
-    into SQLite and, with ``pg``, into PostgreSQL (a fresh schema each)."""
+    into SQLite (unless not ``sqlite``) and, with ``pg``, into PostgreSQL (a fresh schema each)."""
     blobs = [p.read_bytes() for p in paths]
     n_events = sum(b.count(b"\n") for b in blobs)
-    stores = [("SQLite", lambda name: sqlite_env(tmp / f"f1-{name}.db"))]
+    stores = [("SQLite", lambda name: sqlite_env(tmp / f"f1-{name}.db"))] if sqlite else []
     if pg:
         from ledger.store.settings import store_env
 
@@ -129,6 +134,7 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
             for _src, result in app.import_records(read_record(b) for b in blobs):
                 assert not isinstance(result, Exception), result
         app.close()
+        _took(kind, "import_records", bulk)
         single = None
         if one_by_one:  # ours, one import_record (one transaction) per file
             app = LedgerApp(env=env_for("single"))
@@ -136,9 +142,11 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
                 for b in blobs:
                     app.import_record(read_record(b))
             app.close()
+            _took(kind, "import_record file by file", single)
         # floor: msgspec decode + executemany of the same rows, one transaction per game
         with Clock() as floor:
             floor_store(kind, env_for("floor"), blobs)
+        _took(kind, "floor", floor)
         # eventsourcing's default JSON mapper (bench_import.JsonApp), same events, no validation
         json_env = env_for("json")
         if kind == "PostgreSQL":
@@ -150,6 +158,7 @@ def fig1(paths: list[Path], tmp: Path, pg: str | None = None, one_by_one: bool =
                 oid = game_uuid(rec.game_id)  # type: ignore[arg-type]
                 japp.events.put([as_json_event(oid, i + 1, e) for i, e in enumerate(rec.events)])
         japp.close()
+        _took(kind, "JSON mapper", jsonm)
         if pg and kind == "PostgreSQL":
             drop_bench_schemas(pg, stamp)
         what = f"{kind}: import {len(paths):,} Burraco games ({n_events:,} events), LedgerApp.import_records"
@@ -517,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         help="figure 1 on PostgreSQL too: postgresql://user@host:port/dbname (fresh schemas, dropped after)",
     )
     ap.add_argument("--no-one-by-one", action="store_true", help="figure 1 without the file-by-file import_record line")
+    ap.add_argument("--no-sqlite", action="store_true", help="figure 1 on PostgreSQL only (with --pg)")
     args = ap.parse_args(argv)
     if args.full:
         args.games, args.big_store = max(args.games, 10_000), max(args.big_store, 10_000_000)
@@ -540,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         game = long_game() if only & {"3", "4"} else []
         if "1" in only:
-            fig1(paths, tmp, args.pg, not args.no_one_by_one)
+            fig1(paths, tmp, args.pg, not args.no_one_by_one, not args.no_sqlite)
         if "2" in only:
             fig2(tmp, args.gin_hands)
         if "3" in only:

@@ -42,13 +42,8 @@ from collections.abc import Callable
 from gettext import NullTranslations
 from typing import Any
 
+from ledger.i18n import N_
 from ledger.melds import FAULTS
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for the CLI's catalog (``ledger/translations``); translated where it is shown."""
-    return message
-
 
 # --- pieces of the English text ----------------------------------------------------
 

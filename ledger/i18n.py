@@ -51,6 +51,11 @@ LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 _lock = threading.Lock()
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the CLI's catalog (``ledger/translations``); translated where it is shown."""
+    return message
+
+
 def choose_lang(value: str | None) -> str | None:
     """The language named by ``value`` (``it``, ``it_IT.UTF-8``, ``en-GB``…),
     or None when it names none of :data:`LANGUAGES` (``C``, ``POSIX``, ``fr``)."""
@@ -107,4 +112,14 @@ def translations(lang: str) -> NullTranslations:
     return Translations(buf, domain=DOMAIN)
 
 
-__all__ = ["DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALE_VARS", "choose_lang", "env_lang", "po_path", "translations"]
+__all__ = [
+    "DEFAULT_LANG",
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_VARS",
+    "N_",
+    "choose_lang",
+    "env_lang",
+    "po_path",
+    "translations",
+]

@@ -90,7 +90,11 @@ class Token(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class UnknownTokenError(LedgerError, LookupError):
-    """No token with that id (``token revoke``)."""
+    """No token with that id (``token revoke``); ``token_id`` is the id asked for."""
+
+    def __init__(self, token_id: str) -> None:
+        super().__init__(f"no token {token_id!r} (see rummy-ledger token list)")
+        self.token_id = token_id
 
 
 def digest(token: str) -> str:
@@ -195,7 +199,7 @@ class TokenStore:
             )
         found = [t for t in self.list() if t.id == token_id]
         if not found:
-            raise UnknownTokenError(f"no token {token_id!r} (see rummy-ledger token list)")
+            raise UnknownTokenError(token_id)
         return found[0]
 
     def check(self, presented: str) -> Token | None:

@@ -57,7 +57,7 @@ from ledger.scoring import running_hand, score_sheet
 from ledger.state import TableState
 from ledger.tokens import Token
 from replay_web import access
-from replay_web.i18n import N_
+from replay_web.i18n import N_, current_lang, form_translations
 from replay_web.i18n import gettext as _
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
@@ -123,12 +123,23 @@ def signed_in() -> Token | None:
     return token
 
 
-class SignInForm(FlaskForm):
+class _Form(FlaskForm):
+    """The viewer's forms: WTForms' own messages in the page's language
+    (:func:`replay_web.i18n.form_translations`). Flask-WTF's translation of
+    them (``WTF_I18N_ENABLED``) asks Flask-Babel for the language; the
+    viewer chooses its language itself (:func:`replay_web.i18n.request_lang`)."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Any:
+            return form_translations(current_lang())
+
+
+class SignInForm(_Form):
     token = PasswordField("token", validators=[DataRequired(), Length(max=200)])
     next = HiddenField(validators=[Optional(), Length(max=2000)])
 
 
-class SignOutForm(FlaskForm):
+class SignOutForm(_Form):
     pass
 
 
@@ -184,8 +195,8 @@ class WholeNumberField(IntegerField):
     """An integer form field read by :func:`ledger.params.ascii_int`, as the
     CLI's options and the ``?at=`` parameter are: wtforms' ``int()`` also
     reads ``"１５"``, ``"٣"``, ``"+3"``, ``"3_0"`` and ``" 3 "``, all refused
-    here with wtforms' own message ("Not a valid integer value."), the
-    field's one message."""
+    here with wtforms' own message ("Not a valid integer value."; in Italian
+    this catalog's "Non è un numero intero valido."), the field's one message."""
 
     data: Any  # an int once the form validated (InputRequired), None for a refused value
 
@@ -205,16 +216,16 @@ class WholeNumberField(IntegerField):
             raise StopValidation()
 
 
-class PenaltyForm(FlaskForm):
+class PenaltyForm(_Form):
     finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
-    side = StringField(validators=[InputRequired(), Regexp(_SIDE, message="seat:N or team:N")])
+    side = StringField(validators=[InputRequired(), Regexp(_SIDE, message=N_("seat:N or team:N"))])
     points = WholeNumberField(validators=[InputRequired(), NumberRange(-1_000_000, 1_000_000)])
-    rule = StringField(validators=[InputRequired(), Regexp(_RULE, message="a RULES.md rule id, e.g. BUR-TURN-1")])
+    rule = StringField(validators=[InputRequired(), Regexp(_RULE, message=N_("a RULES.md rule id, e.g. BUR-TURN-1"))])
     note = TextAreaField(validators=[Optional(), Length(max=2000)])
 
 
-class RestoreForm(FlaskForm):
+class RestoreForm(_Form):
     finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     target = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
@@ -223,7 +234,7 @@ class RestoreForm(FlaskForm):
 
 
 def _form_error(form: FlaskForm) -> BadRequest:
-    parts = [f"{name}: {'; '.join(str(m) for m in msgs)}" for name, msgs in form.errors.items()]
+    parts = [f"{name}: {'; '.join(_(str(m)) for m in msgs)}" for name, msgs in form.errors.items()]
     return BadRequest(description=_("the ruling was not stored: %(errors)s", errors=", ".join(parts)))
 
 
@@ -287,19 +298,24 @@ def _game(game_id: str) -> Any:
     return params.load_game(game_id)
 
 
-def _kept_args() -> dict[str, Any]:
-    """The page's ``order`` (the form's action carries it), kept by the
-    redirect after the ruling; a bad one is the page's 400 before anything is stored."""
+def _kept_args(game: Any) -> dict[str, Any]:
+    """The page's ``pov`` and ``order`` (the form's action carries them),
+    kept by the redirect after the ruling, so a referee ruling from a seat's
+    view comes back to that view; a bad one is the page's 400
+    (:func:`replay_web.params.pov`, :func:`replay_web.games.hand_order`)
+    before anything is stored."""
+    from replay_web import params
     from replay_web.games import hand_order, order_args
 
-    return order_args(hand_order(request.args))
+    pov = params.pov(request.args, game)
+    return ({} if pov is None else {"pov": pov}) | order_args(hand_order(request.args))
 
 
 @bp.post("/games/<game_id>/rulings/penalty")
 def rule_penalty(game_id: str):
     game = _game(game_id)
     token = _referee(game)
-    kept = _kept_args()
+    kept = _kept_args(game)
     form = PenaltyForm()
     if not form.validate_on_submit():
         raise _form_error(form)
@@ -323,7 +339,7 @@ def rule_penalty(game_id: str):
 def rule_restore(game_id: str):
     game = _game(game_id)
     token = _referee(game)
-    kept = _kept_args()
+    kept = _kept_args(game)
     form = RestoreForm()
     if not form.validate_on_submit():
         raise _form_error(form)

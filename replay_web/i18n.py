@@ -103,12 +103,42 @@ def translations(lang: str) -> NullTranslations:
         raise ValueError(f"language {lang!r}: the report is in {', '.join(LANGUAGES)}")
     if lang == "en":
         return NullTranslations()
+    return _compiled(lang)
+
+
+def _compiled(lang: str) -> Translations:
+    """The catalog of ``lang`` compiled in memory: a new object on each call."""
     with _lock, po_path(lang).open("rb") as fp:
         catalog = read_po(fp, locale=lang, domain=DOMAIN)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
     return Translations(buf, domain=DOMAIN)
+
+
+@cache
+def form_translations(lang: str) -> NullTranslations:
+    """WTForms' own messages (``This field is required.``, ``Number must be
+    between %(min)s and %(max)s.``…) in ``lang``, for the viewer's forms
+    (:mod:`replay_web.desk`): this catalog's wording where it has the
+    message, else WTForms' catalog of ``lang`` (``wtforms/locale``, read by
+    :func:`wtforms.i18n.get_builtin_gnu_translations`). English: the
+    messages as WTForms writes them.
+
+    Raises ``ValueError`` for a language not in :data:`LANGUAGES`.
+
+    >>> form_translations("it").gettext("This field is required.")
+    'Questo campo è obbligatorio.'
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r}: the viewer is in {', '.join(LANGUAGES)}")
+    if lang == DEFAULT_LANG:
+        return NullTranslations()
+    from wtforms.i18n import get_builtin_gnu_translations
+
+    own = _compiled(lang)
+    own.add_fallback(get_builtin_gnu_translations([lang]))
+    return own
 
 
 # --- the viewer's request language ------------------------------------------------

@@ -7,13 +7,14 @@ the PostgreSQL server; plus the SQLite pragmas of the store's connections."""
 from __future__ import annotations
 
 import sqlite3
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from ledger.errors import GameConflictError, RecordError
+from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from ledger.store.importing import ImportResult
@@ -165,6 +166,44 @@ def test_a_game_stored_meanwhile_by_another_writer_falls_back_to_one_by_one(
     assert [(r.game_id, r.status) for r in results] == [("r0", "stored"), ("r1", "already_stored"), ("r2", "stored")]  # type: ignore[union-attr]
     assert [g.game_id for g in app.list_games()] == ["r1", "r0", "r2"]
     assert [j.appended_by for j in app.journal("r1")][:1] == [other.journal("r1")[0].appended_by]
+
+
+def test_an_error_storing_a_batch_stops_the_import_and_nothing_after_it_is_stored(
+    sqlite_env: dict[str, str], make_record: Callable[..., bytes]
+) -> None:
+    """A batch's transaction that fails for good (here a trigger refuses r1's
+    journal rows, one by one too: ConcurrentAppendError after three tries)
+    propagates, and nothing after r1 is stored, as when the folder is
+    imported file by file: not r2, read and validated into the next batch
+    while r1's was being stored (the pause lets r1's transaction end before
+    r3 is read, so that the error is met with r2 waiting), nor r3."""
+    app = LedgerApp(env=sqlite_env)
+    try:
+        with app.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            c.execute(
+                "CREATE TRIGGER refuse_r1 BEFORE INSERT ON rummy_journal "
+                f"WHEN NEW.originator_id = '{game_uuid('r1').hex}' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        big = [read_record(make_record(f"r{i}", hands=2, turns=8, seed=i)) for i in range(2)]
+        small = [read_record(make_record(f"r{i}", hands=1, turns=2, seed=i)) for i in (2, 3)]
+        batch_events = min(len(r.events) for r in big)
+        assert all(len(r.events) < batch_events for r in small)
+
+        def sources() -> Iterator:
+            yield from big  # one batch each
+            yield small[0]  # waits in the next batch
+            time.sleep(0.5)
+            yield small[1]
+
+        got = []
+        with pytest.raises(ConcurrentAppendError) as caught:
+            for _src, result in app.import_records(sources(), batch_events=batch_events):
+                got.append(result)
+        assert caught.value.game_id == "r1"
+        assert [(r.game_id, r.status) for r in got] == [("r0", "stored")]  # type: ignore[union-attr]
+        assert [g.game_id for g in app.list_games()] == ["r0"]
+    finally:
+        app.close()
 
 
 def test_batches_keep_the_notification_order_of_the_files(app: LedgerApp, make_record: Callable[..., bytes]) -> None:

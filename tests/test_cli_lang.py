@@ -346,3 +346,142 @@ def test_seal_verify_and_checkpoint_speak_italian(run: Callable[..., Result], tm
         f"{cp}: the store is consistent with the checkpoint (1 game, root verified);"
         f" signed by key {kid} (key not pinned: pass --key to check who signed)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "italian"),
+    [
+        (("analytics", "--help"), "La vista analitica DuckDB: aggiornamento, esportazione, query."),
+        (("analytics", "update", "--help"), "--rebuild Cancella la vista e la ricostruisce dal primo evento."),
+        (("analytics", "tables", "--help"), "Stampa le tabelle e le loro colonne (Markdown)."),
+        (("query", "--help"), "--timeout SECONDS Ferma la query dopo questi secondi (0: nessun limite)."),
+        (("token", "--help"), "I token (bearer) dell'API di scrittura HTTP (nell'archivio ne resta solo l'hash)."),
+        (("token", "create", "--help"), "--game TEXT Solo la partita con questo id."),
+        (("token", "list", "--help"), "Elenca i token (id, nomi, ruoli, ambiti; mai i token stessi)."),
+        (
+            ("export", "--help"),
+            "-o, --output FILE Esportazione del registro: scrive in FILE invece che sullo standard output.",
+        ),
+        (("serve", "--help"), "--port INTEGER Porta TCP su cui restare in ascolto. [default: 5000]"),
+        (("simulate", "--help"), "--seed INTEGER Seme casuale: lo stesso seme scrive le stesse partite. [required]"),
+        (
+            ("--help",),
+            "Importa, elenca, mostra, esporta e controlla i registri delle partite di ramino (rummy-ledger/1).",
+        ),
+        (("list", "--help"), "Elenca le partite in archivio: id, variante, giocatori, smazzate, eventi."),
+        (("show", "--help"), "--at N Mostra il tavolo dopo l'evento alla posizione N."),
+        (("audit", "--help"), "Uscita 0 nessuna irregolarità, 1 irregolarità, 2 un registro rifiutato."),
+        (("rule", "--help"), "--reason TEXT Con --restore: il motivo (obbligatorio)."),
+        (("report", "--help"), "--finding POS Posizione dell'irregolarità contestata (evidenziata)."),
+        (("verify", "--help"), "--proof FILE Controlla una prova di inclusione (senza archivio)."),
+    ],
+)
+def test_the_help_of_every_command_in_italian(run: Callable[..., Result], args: tuple[str, ...], italian: str) -> None:
+    """``--lang it`` (before ``--help``, or the locale) translates a command's help, its options' too; English
+    stays English."""
+    for shown in (run("--lang", "it", *args), run(*args, env={"LANG": "it_IT.UTF-8"})):
+        assert shown.exit_code == 0, shown.output
+        assert italian in " ".join(shown.stdout.split())
+    assert italian not in " ".join(run(*args).stdout.split())
+
+
+def test_the_list_of_commands_shows_their_italian_help(run: Callable[..., Result]) -> None:
+    rows = {
+        line.split(None, 1)[0]: line.split(None, 1)[1]
+        for line in run("--lang", "it", "--help").stdout.split("\nCommands:\n", 1)[1].splitlines()
+    }
+    assert rows["analytics"].startswith("La vista analitica DuckDB: aggiornamento,")  # cut to the terminal's width
+    assert rows["token"].startswith("I token (bearer) dell'API di scrittura HTTP")
+    assert rows["list"].startswith("Elenca le partite in archivio:")
+
+
+def test_token_commands_speak_italian(run: Callable[..., Result]) -> None:
+    made = run("--lang", "it", "token", "create", "--name", "Rita Arbitro", "--role", "referee", "--game", "g1")
+    assert made.exit_code == 0, made.output
+    tid = made.stdout.split(".")[0]
+    assert made.stderr == f"token {tid}: referee 'Rita Arbitro', partita g1; mostrato una volta sola, tienilo segreto\n"
+    listed = run("--lang", "it", "token", "list").stdout
+    assert re.fullmatch(rf"{tid}  referee   Rita Arbitro  \(partita g1\)  creato \S+  attivo\n", listed), listed
+    revoked = run("--lang", "it", "token", "revoke", tid).stdout
+    assert re.fullmatch(rf"token {tid} \(Rita Arbitro\) revocato il \S+\n", revoked), revoked
+    assert re.search(r"  revocato \S+\n\Z", run("--lang", "it", "token", "list").stdout)
+    unknown = run("--lang", "it", "token", "revoke", "000000000000")
+    assert (unknown.exit_code, unknown.stderr) == (
+        2,
+        "rummy-ledger: errore: nessun token '000000000000' (vedi rummy-ledger token list)\n",
+    )
+    blank = run("--lang", "it", "token", "create", "--name", " ", "--role", "referee")
+    assert (blank.exit_code, blank.stderr) == (
+        2,
+        "rummy-ledger: errore: un token richiede --name (la persona o il dispositivo che lo usa)\n",
+    )
+    assert run("token", "revoke", "000000000000").stderr == (
+        "rummy-ledger: error: no token '000000000000' (see rummy-ledger token list)\n"
+    )
+
+
+def test_export_analytics_and_query_speak_italian(run: Callable[..., Result], db: Path, tmp_path: Path) -> None:
+    from ledger.projections import analytics_path
+
+    view = analytics_path(str(db))
+    imported = run("--lang", "it", "import", str(DISPUTE))
+    assert imported.stderr == f"vista analitica {view}: 19 eventi applicati, 1 partita (ri)costruita in 1 transazione\n"
+    assert run("--lang", "it", "analytics", "update").stdout == f"la vista analitica {view} è aggiornata (evento 19)\n"
+    record = tmp_path / "r.jsonl"
+    assert run("--lang", "it", "export", "bur-dispute", "-o", str(record)).stderr == (
+        f"scritti 19 eventi di bur-dispute in {record}\n"
+    )
+    tables = run("--lang", "it", "export", "--all", "--format", "csv", "--out", str(tmp_path / "out"))
+    assert tables.stderr.startswith(f"esportata 1 partita in {tmp_path / 'out'}: games.csv 1, players.csv 2,")
+    usage = run("--lang", "it", "export", "--format", "csv", "--out", str(tmp_path / "out"))
+    assert usage.exit_code == 2 and usage.stderr.endswith("Error: indica le partite da esportare, oppure --all\n")
+    assert run("--lang", "it", "query", "SELECT game FROM games").stdout.endswith("\n1 riga\n")
+    assert run("--lang", "it", "query", "--max-rows", "1", "SELECT * FROM range(3)").stdout.endswith(
+        "\n3 righe (mostrate le prime 1)\n"
+    )
+    failed = run("--lang", "it", "query", "SELECT nope")
+    assert failed.exit_code == 2 and failed.stderr.startswith("Error: query non riuscita: Binder Error")
+    both = run("--lang", "it", "query", "--csv", "--json", "SELECT 1")
+    assert both.stderr.endswith("Error: scegli uno solo fra --csv e --json\n")
+
+
+def test_simulate_speaks_italian(run: Callable[..., Result], tmp_path: Path) -> None:
+    out = tmp_path / "sim"
+    made = run("--lang", "it", "simulate", "--variant", "gin", "--games", "1", "--seed", "3", "--out", str(out))
+    assert (made.exit_code, made.stdout) == (0, f"1 partita scritta in {out}\n")
+    preset = run(
+        "--lang",
+        "it",
+        "simulate",
+        "--variant",
+        "burraco",
+        "--ruleset",
+        "nope",
+        "--games",
+        "1",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+    )
+    assert preset.exit_code == 2 and preset.stderr.endswith(
+        "Error: Invalid value for --ruleset: 'nope' non è un preset di burraco (noti: fibur, seed)\n"
+    )
+    seats = run(
+        "--lang",
+        "it",
+        "simulate",
+        "--variant",
+        "gin",
+        "--players",
+        "3",
+        "--games",
+        "1",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+    )
+    assert seats.exit_code == 2 and seats.stderr.endswith(
+        "Error: Invalid value for --players: gin si gioca con 2 giocatori\n"
+    )

@@ -230,6 +230,31 @@ def test_a_ruling_keeps_the_pages_hand_order(desk: Desk) -> None:
     assert f'action="/games/{GAME}/rulings/penalty"' in default
 
 
+def test_a_ruling_from_a_seats_view_comes_back_to_that_view(desk: Desk) -> None:
+    """The forms of a page with ?pov=1 post it, the redirect keeps it (with
+    ?order=); a pov the page refuses is its 400 and nothing is stored."""
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    page = c.get(f"/games/{GAME}?pov=1&order=dealt").get_data(as_text=True)
+    assert f'action="/games/{GAME}/rulings/penalty?pov=1&amp;order=dealt"' in page
+    assert f'action="/games/{GAME}/rulings/restore?pov=1&amp;order=dealt"' in page
+    resp = c.post(f"/games/{GAME}/rulings/penalty?pov=1&order=dealt", data=penalty(csrf_of(page)))
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=10&pov=1&order=dealt"
+    restore = {"csrf_token": csrf_of(page), "finding": 8, "expected": 11, "target": 6, "reason": "second draw undone"}
+    resp = c.post(f"/games/{GAME}/rulings/restore?pov=spectator", data=restore)
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/games/{GAME}?at=11&pov=spectator"
+    assert desk.length() == 12
+    for bad, message in (
+        ("2", "pov=2: no such seat at this table (seats 0–1); pov=spectator is the view from no seat"),
+        ("north", "pov='north' is not a whole number"),
+    ):
+        refused = c.post(f"/games/{GAME}/rulings/penalty?pov={bad}", data=penalty(csrf_of(page), expected=12))
+        shown = c.get(f"/games/{GAME}?pov={bad}")
+        assert (refused.status_code, shown.status_code) == (400, 400)
+        assert error_message(refused.get_data(as_text=True)) == error_message(shown.get_data(as_text=True)) == message
+    assert desk.length() == 12
+
+
 def test_the_desk_in_italian(desk: Desk) -> None:
     """The same ruling from Italian pages (README, "La contestazione nel
     visore"): the form posts keep ?lang=it, so the flash, the status and the
@@ -399,6 +424,54 @@ def test_a_penalty_number_not_in_ascii_digits_is_400_and_nothing_stored(
     body = resp.get_data(as_text=True)
     assert resp.status_code == 400, body
     assert error_message(body) == f"the ruling was not stored: {expected}"  # one message: no range check after it
+    assert desk.length() == 10
+
+
+@pytest.mark.parametrize(
+    ("form", "expected"),
+    [
+        ({"points": "lots"}, "points: Non è un numero intero valido."),  # this catalog's wording
+        ({"points": "+3"}, "points: Non è un numero intero valido."),
+        ({"rule": ""}, "rule: Questo campo è obbligatorio."),  # WTForms' Italian (wtforms/locale/it)
+        ({"points": 2_000_000}, "points: Il numero deve essere compreso tra -1000000 e 1000000."),
+        ({"side": "seat 1"}, "side: seat:N (un posto) o team:N (una coppia)"),
+        ({"rule": "turn"}, "rule: il codice di una regola di RULES.md, per esempio BUR-TURN-1"),
+    ],
+)
+def test_the_italian_form_says_what_is_wrong_in_italian(desk: Desk, form: dict[str, Any], expected: str) -> None:
+    """WTForms' own messages in the page's language: ``?lang=it`` on the
+    form's action, or an Italian browser; English stays WTForms' English."""
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    data = penalty(page_csrf(c), **form)
+    resp = c.post(f"/games/{GAME}/rulings/penalty?lang=it", data=data)
+    assert resp.status_code == 400
+    assert error_message(resp.get_data(as_text=True)) == f"la decisione non è stata registrata: {expected}"
+    browser = c.post(f"/games/{GAME}/rulings/penalty", data=data, headers={"Accept-Language": "it-IT,it;q=0.9"})
+    assert error_message(browser.get_data(as_text=True)) == f"la decisione non è stata registrata: {expected}"
+    if form == {"rule": ""}:
+        english = c.post(f"/games/{GAME}/rulings/penalty?lang=en", data=data)
+        assert (
+            error_message(english.get_data(as_text=True)) == "the ruling was not stored: rule: This field is required."
+        )
+    assert desk.length() == 10
+
+
+def test_the_italian_restore_form_says_what_is_wrong_in_italian(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    data = {"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 6, "reason": ""}
+    resp = c.post(f"/games/{GAME}/rulings/restore?lang=it", data=data)
+    assert resp.status_code == 400
+    assert error_message(resp.get_data(as_text=True)) == (
+        "la decisione non è stata registrata: reason: Questo campo è obbligatorio."
+    )
+    data["reason"] = "x" * 2001
+    resp = c.post(f"/games/{GAME}/rulings/restore?lang=it", data=data)
+    assert error_message(resp.get_data(as_text=True)) == (
+        "la decisione non è stata registrata: reason: La lunghezza del valore deve essere compresa tra 1 e 2000 "
+        "caratteri."
+    )
     assert desk.length() == 10
 
 

@@ -26,13 +26,23 @@ from tests.conftest import REPO
 
 
 @contextmanager
-def _serve(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    """``rummy-ledger serve`` on a fresh store, its output to a file: ``(port, log)``."""
+def _serve(tmp_path: Path, *options: str) -> Iterator[tuple[int, Path]]:
+    """``rummy-ledger [OPTIONS] serve`` on a fresh store, its output to a file: ``(port, log)``."""
     port = free_port()
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "ledger.cli", "--db", str(tmp_path / "s.db"), "serve", "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "ledger.cli",
+                "--db",
+                str(tmp_path / "s.db"),
+                *options,
+                "serve",
+                "--port",
+                str(port),
+            ],
             stdout=out,
             stderr=subprocess.STDOUT,
             cwd=tmp_path,
@@ -72,6 +82,13 @@ def test_serve_logs_no_colour_codes_to_a_file(tmp_path: Path) -> None:
     assert '"GET /no-such-page HTTP/1.1" 404 -' in text  # werkzeug colours a 404 yellow on a terminal
     assert "WARNING: This is a development server." in text and "Press CTRL+C to quit" in text
     assert "\x1b" not in text
+
+
+def test_serve_says_where_it_serves_in_italian(tmp_path: Path) -> None:
+    with _serve(tmp_path, "--lang", "it") as (port, log):
+        call("GET", f"http://127.0.0.1:{port}/no-such-page", timeout=5)
+    first = log.read_text(encoding="utf-8").splitlines()[0]
+    assert first == f"visore di SQLite {tmp_path / 's.db'} su http://127.0.0.1:{port}/ (Ctrl-C per fermarlo)"
 
 
 def test_raw_utf8_in_the_url_is_quoted_as_sent(tmp_path: Path) -> None:

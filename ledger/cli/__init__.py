@@ -42,12 +42,11 @@ from eventsourcing.utils import TopicError
 
 from ledger import __version__
 from ledger.cli import analytics, checking, importing, reading, report, seal, serve, simulate, tokens, writing
-from ledger.cli.context import CliState, tr_of
+from ledger.cli.context import CliState, Translated, tr_of
 from ledger.errors import GameNotFoundError, LedgerError
-from ledger.i18n import LANGUAGES
+from ledger.i18n import LANGUAGES, N_
 from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError, check_db
-from ledger.store.settings import DB_ENV_VAR
 
 
 def _store_errors() -> tuple[type[BaseException], ...]:
@@ -81,7 +80,7 @@ def not_found_text(exc: GameNotFoundError, tr: Any) -> str:
     return text
 
 
-class _Guarded(click.Group):
+class _Guarded(Translated, click.Group):
     """Turns every expected failure into one line on stderr and exit status 2."""
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -122,25 +121,34 @@ class _Guarded(click.Group):
         ctx.exit(2)
 
 
-@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=_Guarded,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=N_("Import, list, show, export and check rummy game records (rummy-ledger/1)."),
+)
 @click.option(
     "--db",
     metavar="PATH|URL",
     default=None,
-    help=f"Store: SQLite file or postgresql:// URL (default: ${DB_ENV_VAR}, else eventsourcing's PERSISTENCE_MODULE "
-    "settings, else ./ledger.db).",
+    help=N_(
+        "Store: SQLite file or postgresql:// URL (default: $RUMMY_LEDGER_DB, else eventsourcing's "
+        "PERSISTENCE_MODULE settings, else ./ledger.db)."
+    ),
 )
 @click.option(
     "--lang",
     type=click.Choice(LANGUAGES),
     default=None,
-    help="Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). Never "
-    "--json.",
+    is_eager=True,  # read before a --help after it, which it translates
+    help=N_(
+        "Language of the human output: it or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG; else en). "
+        "Never --json."
+    ),
 )
 @click.version_option(__version__, prog_name="rummy-ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
-    """Import, list, show, export and check rummy game records (rummy-ledger/1)."""
+    """The ``rummy-ledger`` group: the invocation's :class:`CliState` (``--db``, ``--lang``) for its commands."""
     if db is not None:
         check_db(db)  # an empty --db or a folder: refused whatever the command
     state = CliState(db, lang)

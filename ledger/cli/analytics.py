@@ -33,7 +33,9 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
 from ledger.cli.query import DEFAULT_TIMEOUT, run_sql
+from ledger.i18n import N_
 from ledger.params import AsciiInt, VariantChoice
 from ledger.projections import analytics_path, open_duckdb, update
 from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
@@ -87,20 +89,30 @@ def run_update(
 
 
 def _summary(result: UpdateResult) -> str:
-    skipped = "".join(f"\nanalytics: game {game} skipped: {why}" for game, why in result.skipped)
+    _ = tr_of().gettext
+    skipped = "".join(
+        "\n" + _("analytics: game %(game)s skipped: %(why)s") % {"game": game, "why": why}
+        for game, why in result.skipped
+    )
     return _counts(result) + skipped
 
 
 def _counts(result: UpdateResult) -> str:
+    tr = tr_of()
+    _, ngettext = tr.gettext, tr.ngettext
     if not result.notifications:
-        return f"analytics view {result.path} is up to date (event {result.position or 0})"
-    return (
-        f"analytics view {result.path}: {result.notifications} event{'s' if result.notifications != 1 else ''} "
-        "applied, "
-        f"{result.games} game{'s' if result.games != 1 else ''} (re)built "
-        f"in {result.batches} transaction{'s' if result.batches != 1 else ''}"
-        + (" (rebuilt from scratch)" if result.rebuilt else "")
-    )
+        return _("analytics view %(path)s is up to date (event %(position)s)") % {
+            "path": result.path,
+            "position": result.position or 0,
+        }
+    n, games, batches = result.notifications, result.games, result.batches
+    text = _("analytics view %(path)s: %(events)s, %(games)s in %(transactions)s") % {
+        "path": result.path,
+        "events": ngettext("%(num)s event applied", "%(num)s events applied", n) % {"num": n},
+        "games": ngettext("%(num)s game (re)built", "%(num)s games (re)built", games) % {"num": games},
+        "transactions": ngettext("%(num)s transaction", "%(num)s transactions", batches) % {"num": batches},
+    }
+    return _("%(summary)s (rebuilt from scratch)") % {"summary": text} if result.rebuilt else text
 
 
 def update_after_import(
@@ -116,7 +128,9 @@ def update_after_import(
     try:
         result = run_update(app, path)
     except AnalyticsError as exc:
-        click.echo(f"rummy-ledger: warning: analytics not updated: {exc}", err=True)
+        click.echo(
+            tr_of().gettext("rummy-ledger: warning: analytics not updated: %(reason)s") % {"reason": exc}, err=True
+        )
         return None
     if not quiet:
         click.echo(_summary(result), err=True)
@@ -130,56 +144,65 @@ _analytics_opt = click.option(
     "analytics",
     metavar="PATH",
     default=None,
-    help="DuckDB file of the view (default: beside the store, or $RUMMY_LEDGER_ANALYTICS).",
+    help=N_("DuckDB file of the view (default: beside the store, or $RUMMY_LEDGER_ANALYTICS)."),
 )
 _wait_opt = click.option(
     "--wait",
     type=float,
     default=None,
     metavar="SECONDS",
-    help="Wait this long for another process using the view (default $RUMMY_LEDGER_ANALYTICS_WAIT or 10).",
+    help=N_("Wait this long for another process using the view (default $RUMMY_LEDGER_ANALYTICS_WAIT or 10)."),
 )
-_no_update_opt = click.option("--no-update", is_flag=True, help="Use the view as it is; do not apply new events first.")
+_no_update_opt = click.option(
+    "--no-update", is_flag=True, help=N_("Use the view as it is; do not apply new events first.")
+)
 
 
 def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(
         (
             click.argument("games", nargs=-1),
-            click.option("--all", "all_games", is_flag=True, help="Every game (the filters still apply)."),
+            click.option("--all", "all_games", is_flag=True, help=N_("Every game (the filters still apply).")),
             click.option(
-                "--format", "fmt", type=click.Choice(list(FORMATS)), default=None, help="File format (default parquet)."
+                "--format",
+                "fmt",
+                type=click.Choice(list(FORMATS)),
+                default=None,
+                help=N_("File format (default parquet)."),
             ),
             click.option(
                 "--out",
                 type=click.Path(file_okay=False, path_type=Path),
                 default=None,
-                help="Folder for the files (one per table).",
+                help=N_("Folder for the files (one per table)."),
             ),
             click.option(
                 "--variant",
                 "variants",
                 multiple=True,
                 type=VariantChoice(),
-                help="Only games of this variant (repeatable).",
+                help=N_("Only games of this variant (repeatable)."),
             ),
             click.option(
                 "--since",
                 type=click.DateTime(["%Y-%m-%d"]),
                 default=None,
-                help="Only games on or after this date (YYYY-MM-DD).",
+                help=N_("Only games on or after this date (YYYY-MM-DD)."),
             ),
             click.option(
-                "--until", type=click.DateTime(["%Y-%m-%d"]), default=None, help="Only games on or before this date."
+                "--until",
+                type=click.DateTime(["%Y-%m-%d"]),
+                default=None,
+                help=N_("Only games on or before this date."),
             ),
             click.option(
                 "--tournament",
                 "tournaments",
                 multiple=True,
-                help="Only games of this tournament (meta.tournament; repeatable).",
+                help=N_("Only games of this tournament (meta.tournament; repeatable)."),
             ),
             click.option(
-                "--player", "players", multiple=True, help="Only games with a player of this name (repeatable)."
+                "--player", "players", multiple=True, help=N_("Only games with a player of this name (repeatable).")
             ),
             _analytics_opt,
             _wait_opt,
@@ -206,9 +229,9 @@ def _export(
     no_update: bool,
 ) -> None:
     if out is None:
-        raise click.UsageError("--out DIR is required for a table export")
+        raise click.UsageError(tr_of(ctx).gettext("--out DIR is required for a table export"))
     if bool(games) == all_games:
-        raise click.UsageError("name the games to export, or pass --all")
+        raise click.UsageError(tr_of(ctx).gettext("name the games to export, or pass --all"))
     path = _view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
@@ -227,7 +250,8 @@ def _export(
             missing = sorted(set(games) - set(select_games(con, Selection(games=games))))
             if missing:
                 raise click.ClickException(
-                    f"not in the analytics view: {', '.join(missing)} (import them, or run `analytics update`)"
+                    tr_of(ctx).gettext("not in the analytics view: %(games)s (import them, or run `analytics update`)")
+                    % {"games": ", ".join(missing)}
                 )
         with _progress_tables(len(TABLES)) as advance:
             counts = export_tables(con, out, fmt, selection, progress=advance)
@@ -235,8 +259,12 @@ def _export(
         con.close()
     ext = FORMATS[fmt][0]
     click.echo(
-        f"exported {counts['games']} game{'s' if counts['games'] != 1 else ''} to {out}: "
-        + ", ".join(f"{t}.{ext} {n}" for t, n in counts.items()),
+        tr_of(ctx).ngettext(
+            "exported %(num)s game to %(out)s: %(files)s",
+            "exported %(num)s games to %(out)s: %(files)s",
+            counts["games"],
+        )
+        % {"num": counts["games"], "out": out, "files": ", ".join(f"{t}.{ext} {n}" for t, n in counts.items())},
         err=True,
     )
 
@@ -253,7 +281,8 @@ def _progress_tables(n: int) -> Iterator[Callable[[str, int], None] | None]:
         task = bar.add_task("export", total=n, table="")
 
         def advance(table: str, rows: int) -> None:
-            bar.update(task, advance=1, table=f"{table} ({rows} rows)")
+            shown = tr_of().ngettext("%(table)s (%(num)s row)", "%(table)s (%(num)s rows)", rows)
+            bar.update(task, advance=1, table=shown % {"table": table, "num": rows})
 
         yield advance
 
@@ -270,7 +299,7 @@ def _query(
     timeout: float,
 ) -> None:
     if as_csv and as_json:
-        raise click.UsageError("choose one of --csv and --json")
+        raise click.UsageError(tr_of(ctx).gettext("choose one of --csv and --json"))
     path = _view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
@@ -285,14 +314,14 @@ MAX_TIMEOUT = 86_400.0
 def _a_number(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
     """``--timeout nan`` passes every range check: refused here as click refuses -1."""
     if math.isnan(value):
-        raise click.BadParameter("nan is not a number of seconds")
+        raise click.BadParameter(tr_of().gettext("nan is not a number of seconds"))
     return value
 
 
 _query_args = (
     click.argument("sql"),
-    click.option("--csv", "as_csv", is_flag=True, help="CSV with a header row."),
-    click.option("--json", "as_json", is_flag=True, help="One JSON object per row."),
+    click.option("--csv", "as_csv", is_flag=True, help=N_("CSV with a header row.")),
+    click.option("--json", "as_json", is_flag=True, help=N_("One JSON object per row.")),
     _analytics_opt,
     _wait_opt,
     _no_update_opt,
@@ -301,7 +330,7 @@ _query_args = (
         type=AsciiInt(min=1),
         default=200,
         show_default=True,
-        help="Rows shown in the table (all rows with --csv/--json).",
+        help=N_("Rows shown in the table (all rows with --csv/--json)."),
     ),
     click.option(
         "--timeout",
@@ -310,7 +339,7 @@ _query_args = (
         default=DEFAULT_TIMEOUT,
         show_default=True,
         metavar="SECONDS",
-        help="Stop the query after this many seconds (0: no limit).",
+        help=N_("Stop the query after this many seconds (0: no limit)."),
     ),
 )
 
@@ -325,49 +354,57 @@ def _with(options: tuple[Callable[..., Any], ...]) -> Callable[[Callable[..., An
 
 
 def _query_command(name: str) -> click.Command:
-    @click.command(name)
+    @click.command(
+        name,
+        cls=TranslatedCommand,
+        help=paragraphs(
+            N_("Run SQL against the analytics view and print a table (or --csv/--json)."),
+            N_(
+                "Tables: games, players, hands, events, melds, scores, findings (`rummy-ledger analytics "
+                "tables` lists the columns). The view is brought up to date first unless --no-update; it is "
+                "opened read-only."
+            ),
+        ),
+    )
     @_with(_query_args)
     @click.pass_context
     def query_cmd(ctx: click.Context, **kw: Any) -> None:
-        """Run SQL against the analytics view and print a table (or --csv/--json).
-
-        Tables: games, players, hands, events, melds, scores, findings
-        (`rummy-ledger analytics tables` lists the columns). The view is
-        brought up to date first unless --no-update; it is opened read-only.
-        """
         _query(ctx, **kw)
 
     return query_cmd
 
 
 def _analytics_group() -> click.Group:
-    @click.group("analytics")
+    @click.group("analytics", cls=TranslatedGroup, help=N_("The DuckDB analytics view: update, export, query."))
     def analytics_group() -> None:
-        """The DuckDB analytics view: update, export, query."""
+        pass
 
-    @analytics_group.command("update")
-    @click.option("--rebuild", is_flag=True, help="Drop the view and build it again from the first event.")
+    @analytics_group.command(
+        "update",
+        help=N_("Apply the store's new events to the analytics view (resumes where the last run stopped)."),
+    )
+    @click.option("--rebuild", is_flag=True, help=N_("Drop the view and build it again from the first event."))
     @click.option(
-        "--batch", type=AsciiInt(min=1), default=DEFAULT_BATCH, show_default=True, help="Events per transaction."
+        "--batch", type=AsciiInt(min=1), default=DEFAULT_BATCH, show_default=True, help=N_("Events per transaction.")
     )
     @_analytics_opt
     @_wait_opt
     @click.pass_context
     def update_cmd(ctx: click.Context, rebuild: bool, batch: int, analytics: str | None, wait: float | None) -> None:
-        """Apply the store's new events to the analytics view (resumes where the last run stopped)."""
         path = _view_path(ctx, analytics)
         click.echo(_summary(run_update(ctx.obj.app(), path, rebuild=rebuild, batch=batch, wait=wait)))
 
-    @analytics_group.command("export")
+    @analytics_group.command(
+        "export",
+        help=N_("Export the view: one file per table (games, players, hands, events, melds, scores, findings)."),
+    )
     @_export_options
     @click.pass_context
     def export_cmd(ctx: click.Context, **kw: Any) -> None:
-        """Export the view: one file per table (games, players, hands, events, melds, scores, findings)."""
         _export(ctx, **kw)
 
-    @analytics_group.command("tables")
+    @analytics_group.command("tables", help=N_("Print the tables and their columns (Markdown)."))
     def tables_cmd() -> None:
-        """Print the tables and their columns (Markdown)."""
         click.echo(markdown())
 
     analytics_group.add_command(_query_command("query"))
@@ -384,40 +421,49 @@ def _merged_export(original: click.Command | None) -> click.Command:
                 "--output",
                 type=click.Path(dir_okay=False, path_type=Path),
                 default=None,
-                help="Record export: write to FILE instead of stdout.",
+                help=N_("Record export: write to FILE instead of stdout."),
             ),
             click.option(
                 "--with-journal",
                 is_flag=True,
-                help="Record export: precede each event with a // journal comment (who appended it, when).",
+                help=N_("Record export: precede each event with a // journal comment (who appended it, when)."),
             ),
         ]
         if original is not None
         else []
     )
 
-    @click.command("export")
+    @click.command(
+        "export",
+        cls=TranslatedCommand,
+        help=paragraphs(
+            N_(
+                "Export a game's record (GAME [-o FILE]), or with --format/--out/--all the analytics "
+                "tables, one file per table:"
+            ),
+            "rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D] [--until D] "
+            "[--tournament T] [--player NAME]",
+        ),
+    )
     @_export_options
     @_with(tuple(record_option))
     @click.pass_context
     def export_cmd(ctx: click.Context, output: Path | None = None, with_journal: bool = False, **kw: Any) -> None:
-        """Export a game's record (GAME [-o FILE]), or with --format/--out/--all
-        the analytics tables, one file per table:
-
-        rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D]
-        [--until D] [--tournament T] [--player NAME]
-        """
         tables = kw["all_games"] or kw["fmt"] is not None or kw["out"] is not None
         if tables or original is None:
             if output is not None or with_journal:
                 raise click.UsageError(
-                    "-o/--output and --with-journal are for a record export; a table export writes into --out DIR"
+                    tr_of(ctx).gettext(
+                        "-o/--output and --with-journal are for a record export; a table export writes into --out DIR"
+                    )
                 )
             _export(ctx, **kw)
             return
         filters = any(kw[k] for k in ("variants", "since", "until", "tournaments", "players"))
         if len(kw["games"]) != 1 or filters:
-            raise click.UsageError("a record export takes one GAME; for tables pass --format and --out DIR")
+            raise click.UsageError(
+                tr_of(ctx).gettext("a record export takes one GAME; for tables pass --format and --out DIR")
+            )
         ctx.invoke(original, game=kw["games"][0], output=output, with_journal=with_journal)
 
     export_cmd.record_export = original  # type: ignore[attr-defined]  # our mark on the click.Command, read back by register()

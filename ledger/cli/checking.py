@@ -15,11 +15,12 @@ from pathlib import Path
 import click
 
 from ledger.audit import report as audit_report
-from ledger.cli.context import CliState, error_line, load
+from ledger.cli.context import CliState, TranslatedCommand, error_line, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
 from ledger.errors import RecordError
 from ledger.finding_texts import finding_text
+from ledger.i18n import N_
 from ledger.record_files import find_record_files
 from ledger.render import render_score
 from ledger.replay import replay
@@ -39,13 +40,18 @@ def _targets(state: CliState, targets: tuple[str, ...]) -> list[str]:
     return found
 
 
-@click.command("audit")
+@click.command(
+    "audit",
+    cls=TranslatedCommand,
+    help=N_(
+        "Audit games (stored ids or record files; default: every stored game). Exit 0 no findings, 1 "
+        "findings, 2 a record rejected."
+    ),
+)
 @click.argument("targets", nargs=-1)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per game (FORMAT.md).")
+@click.option("--json", "as_json", is_flag=True, help=N_("One JSON object per game (FORMAT.md)."))
 @click.pass_obj
 def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
-    """Audit games (stored ids or record files; default: every stored game).
-    Exit 0 no findings, 1 findings, 2 a record rejected."""
     status = 0
     for target in _targets(state, targets):
         try:
@@ -93,14 +99,18 @@ def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
     sys.exit(status)
 
 
-@click.command("score")
+@click.command(
+    "score",
+    cls=TranslatedCommand,
+    help=N_(
+        "Score a game (stored id or record file): each hand with the breakdown, claimed points that "
+        "differ, running totals and the winner. Exit 2 when the record is rejected."
+    ),
+)
 @click.argument("target")
-@click.option("--json", "as_json", is_flag=True, help="The score sheet as JSON (FORMAT.md).")
+@click.option("--json", "as_json", is_flag=True, help=N_("The score sheet as JSON (FORMAT.md)."))
 @click.pass_obj
 def score_cmd(state: CliState, target: str, as_json: bool) -> None:
-    """Score a game (stored id or record file): each hand with the breakdown,
-    claimed points that differ, running totals and the winner. Exit 2 when the
-    record is rejected."""
     try:
         game_id, events = load(state, target)
         final = replay(events)

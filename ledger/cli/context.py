@@ -1,7 +1,8 @@
 """What every command of the ``rummy-ledger`` CLI shares: the invocation's
 state (``--db``, ``--lang``, the lazily opened store), its translations, the
-console, the ``file:line: field: RULE: message`` error line and the one loader
-of ``GAME|FILE`` arguments.
+commands whose ``--help`` is translated (:class:`Translated`), the console,
+the ``file:line: field: RULE: message`` error line and the one loader of
+``GAME|FILE`` arguments.
 
 The group (:mod:`ledger.cli`) makes one :class:`CliState` per invocation and
 passes it to the commands as click's ``obj``.
@@ -9,6 +10,7 @@ passes it to the commands as click's ``obj``.
 
 from __future__ import annotations
 
+import copy
 import errno
 import os
 import sys
@@ -74,10 +76,71 @@ def console(stderr: bool = False) -> Console:
 
 
 def tr_of(ctx: click.Context | None = None) -> Any:
-    """The translations of this invocation (``--lang``, else the locale variables)."""
+    """The translations of this invocation (``--lang``, else the locale
+    variables). Before the group's callback has run (``rummy-ledger --lang it
+    --help``), the ``--lang`` the group has read (an eager option, read
+    before ``--help`` when it comes first)."""
     ctx = ctx or click.get_current_context(silent=True)
     state = ctx.find_object(CliState) if ctx is not None else None
-    return state.tr if state is not None else translations(env_lang())
+    if state is not None:
+        return state.tr
+    lang = ctx.find_root().params.get("lang") if ctx is not None else None
+    return translations(lang or env_lang())
+
+
+def paragraphs(*texts: str) -> str:
+    """A command's help of several paragraphs, each its own msgid (marked
+    :func:`ledger.i18n.N_`; a block of command lines, ``\b`` first, is not
+    one and stays as it is), as :class:`Translated` translates them."""
+    return "\n\n".join(texts)
+
+
+def _translated(text: str, tr: Any) -> str:
+    """``text`` (a help: :func:`paragraphs`) translated paragraph by paragraph."""
+    return "\n\n".join(tr.gettext(part) for part in text.split("\n\n"))
+
+
+class Translated:
+    """Help in the invocation's language (:func:`tr_of`), for a click command
+    or group: its ``help`` (each paragraph: :func:`paragraphs`) and its
+    options' ``help`` are msgids of the CLI's catalog (marked
+    :func:`ledger.i18n.N_`), translated when the help is shown (``--help``,
+    the group's list of commands). Click's own words (``Usage:``,
+    ``Options:``, ``[default: …]``) stay click's."""
+
+    help: str | None
+    params: list[click.Parameter]
+
+    def _shown(self, ctx: click.Context | None) -> Any:
+        """A copy of this command with its help and its options' help translated."""
+        tr = tr_of(ctx)
+        shown = copy.copy(self)
+        shown.help = _translated(self.help, tr) if self.help else self.help
+        shown.params = []
+        for param in self.params:
+            text = getattr(param, "help", None)
+            if text:
+                param = copy.copy(param)
+                param.help = tr.gettext(text)  # an Option's
+            shown.params.append(param)
+        return shown
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super(Translated, self._shown(ctx)).format_help(ctx, formatter)  # type: ignore[misc]
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return str(super(Translated, self._shown(None)).get_short_help_str(limit))  # type: ignore[misc]
+
+
+class TranslatedCommand(Translated, click.Command):
+    """A click command whose help is shown in the invocation's language (:class:`Translated`)."""
+
+
+class TranslatedGroup(Translated, click.Group):
+    """A click group whose help, and its commands' help, is shown in the invocation's language."""
+
+    command_class = TranslatedCommand
+    group_class = type  # a group made by this one is of its class
 
 
 def error_line(err: RecordError, path: str | os.PathLike[str] | None = None) -> str:

@@ -34,8 +34,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.cli.analytics import update_after_import
-from ledger.cli.context import CliState, console, error_line
+from ledger.cli.context import CliState, TranslatedCommand, console, error_line, paragraphs
 from ledger.errors import GameConflictError, RecordError, RuleViolationError
+from ledger.i18n import N_
 from ledger.record_files import find_record_files
 from ledger.store.importing import ImportResult
 
@@ -207,24 +208,29 @@ def _progress(files: int, err: Console, tr: Any) -> Iterator[_Progress | None]:
         shown.close()
 
 
-@click.command("import")
+@click.command(
+    "import",
+    cls=TranslatedCommand,
+    help=paragraphs(
+        N_("Import record files (folders are searched for *.jsonl)."),
+        N_(
+            "Each file is stored whole or not at all; a rejected file prints 'file:line: field: RULE: "
+            "message' and the others go on. Then the analytics view is brought up to date (unless "
+            "--no-analytics). Exit 1 when any file was rejected."
+        ),
+        N_(
+            "On a terminal, stderr shows the progress: files done (from 10 files), and the bytes read "
+            "of a long file (4 MiB or more) out of its size."
+        ),
+    ),
+)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--no-analytics", is_flag=True, help="Do not bring the DuckDB analytics view up to date afterwards.")
+@click.option("--no-analytics", is_flag=True, help=N_("Do not bring the DuckDB analytics view up to date afterwards."))
 @click.option(
-    "--strict", is_flag=True, help="Refuse records that break a rule too (live play), not only impossible ones."
+    "--strict", is_flag=True, help=N_("Refuse records that break a rule too (live play), not only impossible ones.")
 )
 @click.pass_obj
 def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool) -> None:
-    """Import record files (folders are searched for *.jsonl).
-
-    Each file is stored whole or not at all; a rejected file prints
-    'file:line: field: RULE: message' and the others go on. Then the
-    analytics view is brought up to date (unless --no-analytics). Exit 1 when
-    any file was rejected.
-
-    On a terminal, stderr shows the progress: files done (from 10 files),
-    and the bytes read of a long file (4 MiB or more) out of its size.
-    """
     files = find_record_files(paths)
     app = state.app(create=True)
     err = console(stderr=True)
@@ -244,45 +250,52 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
         sys.exit(1)
 
 
-@click.command("import-openspiel")
+@click.command(
+    "import-openspiel",
+    cls=TranslatedCommand,
+    help=paragraphs(
+        N_("Convert an OpenSpiel gin_rummy game into a rummy-ledger/1 record (preset openspiel)."),
+        N_(
+            "SOURCE is a file (or - for standard input) holding the action history as integers, the "
+            "text of OpenSpiel's serialize(), or the text of serialize_game_and_state (whose parameters "
+            "become the record's options). An incomplete history is refused unless --partial. Import "
+            "the result with `rummy-ledger import FILE`."
+        ),
+    ),
+)
 @click.argument("source")
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the record here (default: standard output).",
+    help=N_("Write the record here (default: standard output)."),
 )
 @click.option(
     "--game-id",
     default=None,
-    help="game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the "
-    "history).",
+    help=N_(
+        "game_id of the record (default: the file's name; from standard input, openspiel- and a digest of the history)."
+    ),
 )
 @click.option(
     "--param",
     "params",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A gin_rummy parameter of the game (knock_card, gin_bonus, undercut_bonus, oklahoma; repeatable). "
-    "For a history or serialize() text, which carry none; must agree with a serialize_game_and_state text's.",
+    help=N_(
+        "A gin_rummy parameter of the game (knock_card, gin_bonus, undercut_bonus, oklahoma; repeatable). "
+        "For a history or serialize() text, which carry none; must agree with a serialize_game_and_state text's."
+    ),
 )
 @click.option(
     "--partial",
     is_flag=True,
-    help="Convert a history that stops before the end of the game (the record then has no hand_ended).",
+    help=N_("Convert a history that stops before the end of the game (the record then has no hand_ended)."),
 )
 def import_openspiel_cmd(
     source: str, output: str | None, game_id: str | None, params: tuple[str, ...], partial: bool
 ) -> None:
-    """Convert an OpenSpiel gin_rummy game into a rummy-ledger/1 record (preset openspiel).
-
-    SOURCE is a file (or - for standard input) holding the action history as
-    integers, the text of OpenSpiel's serialize(), or the text of
-    serialize_game_and_state (whose parameters become the record's options).
-    An incomplete history is refused unless --partial. Import the result with
-    `rummy-ledger import FILE`.
-    """
     from ledger.openspiel.command import convert_main
 
     sys.exit(convert_main(source, output, game_id, params, partial))

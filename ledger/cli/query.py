@@ -24,6 +24,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ledger.cli.context import tr_of
+
 #: ``query --timeout``'s default, seconds: a runaway query (``range(1000000000000)``) stops with exit 2
 DEFAULT_TIMEOUT = 60.0
 #: rows fetched from DuckDB at a time by ``query`` (its output is written as they arrive)
@@ -52,9 +54,12 @@ def run_sql(
             timer.start()
         _run_query(con, sql, as_csv, as_json, max_rows)
     except duckdb.InterruptException:
-        raise QueryError(f"query stopped after {timeout:g} s (--timeout SECONDS; 0 for none)") from None
+        raise QueryError(
+            tr_of().gettext("query stopped after %(seconds)s s (--timeout SECONDS; 0 for none)")
+            % {"seconds": f"{timeout:g}"}
+        ) from None
     except duckdb.Error as exc:
-        raise QueryError(f"query failed: {exc}") from None
+        raise QueryError(tr_of().gettext("query failed: %(error)s") % {"error": exc}) from None
     finally:
         if timer is not None:
             timer.cancel()
@@ -107,7 +112,11 @@ def _print_table(names: list[str], rows: list[Any], total: int, max_rows: int) -
     # cells are the view's data (names, messages): printed as they are, no [markup], no :emoji:
     Console(width=None if sys.stdout.isatty() else 200, highlight=False, markup=False, emoji=False).print(table)
     # the count on its own line under the table (a caption would wrap at a narrow table's width)
-    click.echo(f"{total} row{'s' if total != 1 else ''}" + (f" (first {max_rows} shown)" if total > max_rows else ""))
+    tr = tr_of()
+    counted = tr.ngettext("%(num)s row", "%(num)s rows", total) % {"num": total}
+    if total > max_rows:
+        counted = tr.gettext("%(rows)s (first %(shown)s shown)") % {"rows": counted, "shown": max_rows}
+    click.echo(counted)
 
 
 def _jsonable(value: Any) -> Any:

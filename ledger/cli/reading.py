@@ -16,12 +16,12 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from ledger.cli.context import CliState, console, load
+from ledger.cli.context import CliState, TranslatedCommand, console, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
 from ledger.events import Event
 from ledger.finding_texts import finding_text
-from ledger.i18n import translations
+from ledger.i18n import N_, translations
 from ledger.params import ASCII_INT, ascii_int
 from ledger.records import encode_record
 from ledger.redaction import visible_findings
@@ -32,11 +32,14 @@ from ledger.rulings import by_finding, rewound_by
 from ledger.views import move_text
 
 
-@click.command("list")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per game.")
+@click.command(
+    "list",
+    cls=TranslatedCommand,
+    help=N_("List stored games: id, variant, players, hands, events."),
+)
+@click.option("--json", "as_json", is_flag=True, help=N_("One JSON object per game."))
 @click.pass_obj
 def list_cmd(state: CliState, as_json: bool) -> None:
-    """List stored games: id, variant, players, hands, events."""
     games = state.app().list_games()
     if as_json:
         for g in games:
@@ -68,22 +71,27 @@ def list_cmd(state: CliState, as_json: bool) -> None:
     console().print(table)
 
 
-@click.command("show")
+@click.command(
+    "show",
+    cls=TranslatedCommand,
+    help=N_(
+        "Print a game's record (GAME is a stored game id or a record file), or with --at N the table "
+        "state after position N (and the moves a referee's position_restored rewound, which no longer "
+        "count)."
+    ),
+)
 @click.argument("game")
 @click.option(
-    "--at", "at", type=ASCII_INT, default=None, metavar="N", help="Show the table state after event position N."
+    "--at", "at", type=ASCII_INT, default=None, metavar="N", help=N_("Show the table state after event position N.")
 )
 @click.option(
     "--pov",
     default=None,
     metavar="SEAT|spectator",
-    help="With --at: only what that seat (or a spectator, at no seat) could know then.",
+    help=N_("With --at: only what that seat (or a spectator, at no seat) could know then."),
 )
 @click.pass_obj
 def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> None:
-    """Print a game's record (GAME is a stored game id or a record file), or with
-    --at N the table state after position N (and the moves a referee's
-    position_restored rewound, which no longer count)."""
     if pov is not None and at is None:
         raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
     seat: int | str | None = pov
@@ -185,24 +193,29 @@ def _ranges(positions: list[int]) -> str:
     return ", ".join(out)
 
 
-@click.command("export")
+@click.command(
+    "export",
+    cls=TranslatedCommand,
+    help=N_(
+        "Write a stored game back as a canonical JSON Lines record (with --with-journal, plus // "
+        'journal {"position","by","received_at"} comment lines).'
+    ),
+)
 @click.argument("game")
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write to FILE instead of stdout.",
+    help=N_("Write to FILE instead of stdout."),
 )
 @click.option(
     "--with-journal",
     is_flag=True,
-    help="Precede each event with a // journal comment: who appended it and when (readers ignore it).",
+    help=N_("Precede each event with a // journal comment: who appended it and when (readers ignore it)."),
 )
 @click.pass_obj
 def export_cmd(state: CliState, game: str, output: Path | None, with_journal: bool = False) -> None:
-    """Write a stored game back as a canonical JSON Lines record (with
-    --with-journal, plus // journal {"position","by","received_at"} comment lines)."""
     data = state.app().export_record(game, with_journal=with_journal)
     if output is None:
         sys.stdout.buffer.write(data)
@@ -210,19 +223,28 @@ def export_cmd(state: CliState, game: str, output: Path | None, with_journal: bo
     else:
         output.write_bytes(data)
         count = sum(1 for line in data.splitlines() if not line.startswith(b"//"))
-        click.echo(f"wrote {count} events of {game} to {output}", err=True)
+        click.echo(
+            state.tr.ngettext(
+                "wrote %(num)s event of %(game)s to %(path)s", "wrote %(num)s events of %(game)s to %(path)s", count
+            )
+            % {"num": count, "game": game, "path": output},
+            err=True,
+        )
 
 
-@click.command("schema")
-@click.option("--check", is_flag=True, help="Exit 1 when the files differ from the generated schema.")
+@click.command(
+    "schema",
+    cls=TranslatedCommand,
+    help=N_("Generate the JSON Schema (2020-12) files of the record format."),
+)
+@click.option("--check", is_flag=True, help=N_("Exit 1 when the files differ from the generated schema."))
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Folder (default: the checkout's schemas/).",
+    help=N_("Folder (default: the checkout's schemas/)."),
 )
 def schema_cmd(check: bool, out: Path | None) -> None:
-    """Generate the JSON Schema (2020-12) files of the record format."""
     from ledger import schema
 
     sys.exit(schema.main((["--check"] if check else []) + (["--out", str(out)] if out else [])))

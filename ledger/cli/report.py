@@ -20,7 +20,8 @@ from pathlib import Path
 
 import click
 
-from ledger.cli.context import CliState, load
+from ledger.cli.context import CliState, TranslatedCommand, load
+from ledger.i18n import N_
 from ledger.params import ASCII_INT
 
 
@@ -45,7 +46,15 @@ def _write(html: str, output: Path) -> None:
         output.write_text(html, encoding="utf-8")
 
 
-@click.command("report")
+@click.command(
+    "report",
+    cls=TranslatedCommand,
+    help=N_(
+        "Write the dispute report of a game (stored id or record file): the game, the table at the "
+        "position in dispute, the moves around it, the findings with their rules, the rulings, the "
+        "score sheet (claimed against computed), the seal and lines for the signatures."
+    ),
+)
 @click.argument("game")
 @click.option(
     "--at",
@@ -53,30 +62,30 @@ def _write(html: str, output: Path) -> None:
     type=ASCII_INT,
     default=None,
     metavar="N",
-    help="The position in dispute (default: --finding's, else the first finding's, else the last).",
+    help=N_("The position in dispute (default: --finding's, else the first finding's, else the last)."),
 )
 @click.option(
-    "--finding", type=ASCII_INT, default=None, metavar="POS", help="Position of the finding in dispute (highlighted)."
+    "--finding",
+    type=ASCII_INT,
+    default=None,
+    metavar="POS",
+    help=N_("Position of the finding in dispute (highlighted)."),
 )
 @click.option(
     "--lang",
     type=click.Choice(["it", "en"]),
     default=None,
-    help="Language of the report (default: the global --lang, else the locale variables; else en).",
+    help=N_("Language of the report (default: the global --lang, else the locale variables; else en)."),
 )
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     required=True,
-    help="FILE.pdf (headless Chromium) or FILE.html (printable page).",
+    help=N_("FILE.pdf (headless Chromium) or FILE.html (printable page)."),
 )
 @click.pass_obj
 def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, lang: str | None, output: Path) -> None:
-    """Write the dispute report of a game (stored id or record file): the
-    game, the table at the position in dispute, the moves around it, the
-    findings with their rules, the rulings, the score sheet (claimed
-    against computed), the seal and lines for the signatures."""
     if output.suffix.lower() not in (".pdf", ".html", ".htm"):
         raise click.BadParameter(f"{output}: the report is written as .pdf or .html", param_hint="-o")
     from replay_web.report import render_html

@@ -31,7 +31,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ledger import checkpoint as _cp
 from ledger import seal as _seal
-from ledger.cli.context import load, tr_of
+from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
+from ledger.i18n import N_
 from ledger.params import ASCII_INT
 from ledger.store.seal_sql import head, stored_seals
 from ledger.store.verify import check_checkpoint, game_keys, verify_games
@@ -75,7 +76,15 @@ def short_or_missing(value: str | None) -> str:
     return _seal.short_form(value) if value else "none stored (run rummy-ledger verify)"
 
 
-@click.command("seal")
+@click.command(
+    "seal",
+    cls=TranslatedCommand,
+    help=N_(
+        "Print the seal of a game: the stored seal of a stored game, or the seal computed from a record "
+        "file, after position N (default: the last event), in full (64 hex digits) and short form "
+        '(FORMAT.md "Seal").'
+    ),
+)
 @click.argument("target", metavar="GAME|FILE")
 @click.option(
     "--at",
@@ -83,14 +92,13 @@ def short_or_missing(value: str | None) -> str:
     type=ASCII_INT,
     default=None,
     metavar="N",
-    help="The seal after event position N (default: the last event).",
+    help=N_("The seal after event position N (default: the last event)."),
 )
-@click.option("--json", "as_json", is_flag=True, help='One JSON object {"game_id","position","length","seal","short"}.')
+@click.option(
+    "--json", "as_json", is_flag=True, help=N_('One JSON object {"game_id","position","length","seal","short"}.')
+)
 @click.pass_context
 def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> None:
-    """Print the seal of a game: the stored seal of a stored game, or the seal
-    computed from a record file, after position N (default: the last event),
-    in full (64 hex digits) and short form (FORMAT.md "Seal")."""
     from_file = _file_lines(target)
     if from_file is not None:
         game_id, lines = from_file
@@ -130,12 +138,17 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
     click.echo(value)
 
 
-@click.command("keygen")
+@click.command(
+    "keygen",
+    cls=TranslatedCommand,
+    help=N_(
+        "Make an Ed25519 key pair for signing checkpoints: KEYFILE (private, mode 0600, never "
+        "overwritten) and KEYFILE.pub (public)."
+    ),
+)
 @click.argument("keyfile", type=click.Path(dir_okay=False, path_type=Path))
 @click.pass_context
 def keygen_cmd(ctx: click.Context, keyfile: Path) -> None:
-    """Make an Ed25519 key pair for signing checkpoints: KEYFILE (private,
-    mode 0600, never overwritten) and KEYFILE.pub (public)."""
     pub, kid = _cp.generate_key(keyfile)
     click.echo(
         tr_of(ctx).gettext("wrote private key %(key)s (mode 0600) and public key %(pub)s; key id %(kid)s")
@@ -143,27 +156,32 @@ def keygen_cmd(ctx: click.Context, keyfile: Path) -> None:
     )
 
 
-@click.command("checkpoint")
+@click.command(
+    "checkpoint",
+    cls=TranslatedCommand,
+    help=N_(
+        "Write a checkpoint: (game_id, length, seal) of every stored game (or one tournament's), their "
+        "RFC 6962 Merkle root and the UTC time, signed with --sign KEYFILE. Check it later with `verify "
+        "--checkpoint FILE`."
+    ),
+)
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     required=True,
-    help="The checkpoint file to write.",
+    help=N_("The checkpoint file to write."),
 )
-@click.option("--tournament", default=None, help="Only the games whose game_started meta.tournament is T.")
+@click.option("--tournament", default=None, help=N_("Only the games whose game_started meta.tournament is T."))
 @click.option(
     "--sign",
     "keyfile",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
-    help="Sign with this Ed25519 private key (rummy-ledger keygen).",
+    help=N_("Sign with this Ed25519 private key (rummy-ledger keygen)."),
 )
 @click.pass_context
 def checkpoint_cmd(ctx: click.Context, output: Path, tournament: str | None, keyfile: Path | None) -> None:
-    """Write a checkpoint: (game_id, length, seal) of every stored game (or
-    one tournament's), their RFC 6962 Merkle root and the UTC time, signed
-    with --sign KEYFILE. Check it later with `verify --checkpoint FILE`."""
     key = _cp.load_private_key(keyfile) if keyfile else None
     app = _state(ctx).app()
     games = [g.game_id for g in app.list_games() if tournament is None or g.meta.get("tournament") == tournament]
@@ -183,27 +201,32 @@ def checkpoint_cmd(ctx: click.Context, output: Path, tournament: str | None, key
     )
 
 
-@click.command("prove")
+@click.command(
+    "prove",
+    cls=TranslatedCommand,
+    help=N_(
+        "Print the inclusion proof of GAME in a checkpoint (the RFC 6962 audit path, with the "
+        "checkpoint's signed head). Needs only the checkpoint file; check the proof anywhere with "
+        "`verify --proof FILE`."
+    ),
+)
 @click.argument("game")
 @click.option(
     "--checkpoint",
     "cp_file",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     required=True,
-    help="The checkpoint the game is in.",
+    help=N_("The checkpoint the game is in."),
 )
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the proof here (default: standard output).",
+    help=N_("Write the proof here (default: standard output)."),
 )
 @click.pass_context
 def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None) -> None:
-    """Print the inclusion proof of GAME in a checkpoint (the RFC 6962 audit
-    path, with the checkpoint's signed head). Needs only the checkpoint file;
-    check the proof anywhere with `verify --proof FILE`."""
     try:
         proof = _cp.make_proof(_cp.load(cp_file), game)
     except _cp.CheckpointError as exc:
@@ -234,41 +257,57 @@ def _progress(total: int, enabled: bool):  # noqa: ANN202
     )
 
 
-@click.command("verify")
+@click.command(
+    "verify",
+    cls=TranslatedCommand,
+    help=paragraphs(
+        N_(
+            "Verify the stored games' seal chains (default: every stored game): each chain is "
+            "recomputed from the stored events and compared with the stored seals and journal. Exit 0 "
+            "all verify, 1 one line per broken game (the first position that no longer matches and what "
+            "differs), 2 the store cannot be read."
+        ),
+        N_(
+            "With --checkpoint FILE: the file's root and signature check out and every game it lists "
+            "still begins with the same events under the same seal. With --proof FILE: the inclusion "
+            "proof checks out (no store is opened)."
+        ),
+    ),
+)
 @click.argument("games", nargs=-1)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per game (or for the checkpoint / proof).")
+@click.option("--json", "as_json", is_flag=True, help=N_("One JSON object per game (or for the checkpoint / proof)."))
 @click.option(
     "--checkpoint",
     "cp_file",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
-    help="Check the store against this checkpoint.",
+    help=N_("Check the store against this checkpoint."),
 )
 @click.option(
     "--proof",
     "proof_file",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
-    help="Check an inclusion proof (no store needed).",
+    help=N_("Check an inclusion proof (no store needed)."),
 )
 @click.option(
     "--key",
     "key_file",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
-    help="The public key the checkpoint or proof must be signed by.",
+    help=N_("The public key the checkpoint or proof must be signed by."),
 )
 @click.option(
     "--deep",
     is_flag=True,
-    help="Also decode every stored event (the chain already proves they are the bytes appended).",
+    help=N_("Also decode every stored event (the chain already proves they are the bytes appended)."),
 )
 @click.option(
     "--record",
     "record_file",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
     default=None,
-    help="With --proof: also check this record file has the proven seal.",
+    help=N_("With --proof: also check this record file has the proven seal."),
 )
 @click.pass_context
 def verify_cmd(
@@ -281,15 +320,6 @@ def verify_cmd(
     deep: bool,
     record_file: Path | None,
 ) -> None:
-    """Verify the stored games' seal chains (default: every stored game): each
-    chain is recomputed from the stored events and compared with the stored
-    seals and journal. Exit 0 all verify, 1 one line per broken game (the
-    first position that no longer matches and what differs), 2 the store
-    cannot be read.
-
-    With --checkpoint FILE: the file's root and signature check out and every
-    game it lists still begins with the same events under the same seal.
-    With --proof FILE: the inclusion proof checks out (no store is opened)."""
     if sum(x is not None for x in (cp_file, proof_file)) + (1 if games else 0) > 1:
         raise click.UsageError("give GAME ids, --checkpoint FILE or --proof FILE, not several")
     if record_file is not None and proof_file is None:

@@ -23,7 +23,8 @@ from urllib.parse import unquote, urlsplit
 
 import click
 
-from ledger.cli.context import CliState
+from ledger.cli.context import CliState, TranslatedCommand, paragraphs
+from ledger.i18n import N_
 from ledger.params import ASCII_INT
 from ledger.store.settings import DB_ENV_VAR
 
@@ -71,27 +72,38 @@ def request_handler() -> Any:
     return RequestHandler
 
 
-@click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
-@click.option("--port", default=5000, show_default=True, type=ASCII_INT, help="TCP port to listen on.")
+@click.command(
+    "serve",
+    cls=TranslatedCommand,
+    help=paragraphs(
+        N_("Serve the replay viewer, the write API and the live stream (replay_web) on the store."),
+        N_(
+            "Werkzeug's threaded server, for one machine; in production use gunicorn with threads (each "
+            "open stream holds one; 48 per worker: the 32 streams of RUMMY_LEDGER_STREAM_MAX and 16 "
+            "other requests): gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'."
+        ),
+        N_(
+            "Spectators of an unfinished game see events received more than "
+            "RUMMY_LEDGER_SPECTATOR_DELAY seconds ago (default 60); tokens: rummy-ledger token create."
+        ),
+    ),
+)
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on (0.0.0.0: every interface).")
+)
+@click.option("--port", default=5000, show_default=True, type=ASCII_INT, help=N_("TCP port to listen on."))
 @click.pass_obj
 def serve_cmd(state: CliState, host: str, port: int) -> None:
-    """Serve the replay viewer, the write API and the live stream (replay_web) on the store.
-
-    Werkzeug's threaded server, for one machine; in production use gunicorn
-    with threads (each open stream holds one; 48 per worker: the 32 streams
-    of RUMMY_LEDGER_STREAM_MAX and 16 other requests):
-    gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'.
-
-    Spectators of an unfinished game see events received more than
-    RUMMY_LEDGER_SPECTATOR_DELAY seconds ago (default 60); tokens: rummy-ledger
-    token create."""
     from replay_web import create_app
 
     if state.db:
         os.environ[DB_ENV_VAR] = state.db  # for anything else that opens the store
     app = create_app({"LEDGER_DB": state.db} if state.db else None)  # refuses a setting the store cannot run with
-    click.echo(f"serving {state.store} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    click.echo(
+        state.tr.gettext("serving %(store)s on %(url)s (Ctrl-C stops)")
+        % {"store": state.store, "url": f"http://{host}:{port}/"},
+        err=True,
+    )
     _plain_log()
     app.run(host=host, port=port, threaded=True, request_handler=request_handler())
 

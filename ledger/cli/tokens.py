@@ -14,7 +14,10 @@ from typing import Any
 
 import click
 
-from ledger.tokens import ROLES, TokenStore
+from ledger.cli.context import TranslatedGroup, tr_of
+from ledger.errors import LedgerError
+from ledger.i18n import N_
+from ledger.tokens import ROLES, TokenStore, UnknownTokenError
 
 
 def _tokens(ctx: click.Context, create: bool = False) -> TokenStore:
@@ -22,61 +25,85 @@ def _tokens(ctx: click.Context, create: bool = False) -> TokenStore:
     return TokenStore(ctx.obj.app(create=create))
 
 
-def _scope(t: Any) -> str:
-    parts = [f"game {t.game}" if t.game else "", f"tournament {t.tournament!r}" if t.tournament else ""]
-    return ", ".join(p for p in parts if p) or "every game"
+def _scope(t: Any, tr: Any) -> str:
+    _ = tr.gettext
+    parts = [
+        _("game %(game)s") % {"game": t.game} if t.game else "",
+        _("tournament %(tournament)s") % {"tournament": repr(t.tournament)} if t.tournament else "",
+    ]
+    return ", ".join(p for p in parts if p) or _("every game")
 
 
-def _group() -> click.Group:
-    @click.group("token")
-    def token() -> None:
-        """Bearer tokens of the HTTP write API (stored hashed in the store)."""
+@click.group("token", cls=TranslatedGroup, help=N_("Bearer tokens of the HTTP write API (stored hashed in the store)."))
+def token_group() -> None:
+    pass
 
-    @token.command("create")
-    @click.option("--name", required=True, help="Who uses it (a person or device); recorded as appended_by.")
-    @click.option(
-        "--role",
-        required=True,
-        type=click.Choice(ROLES),
-        help="recorder: play events; referee: also rulings and the omniscient view; admin: everything.",
+
+@token_group.command("create", help=N_("Create a token and print it once (only its SHA-256 is kept)."))
+@click.option("--name", required=True, help=N_("Who uses it (a person or device); recorded as appended_by."))
+@click.option(
+    "--role",
+    required=True,
+    type=click.Choice(ROLES),
+    help=N_("recorder: play events; referee: also rulings and the omniscient view; admin: everything."),
+)
+@click.option("--tournament", default=None, help=N_("Only games whose game_started meta.tournament is this."))
+@click.option("--game", "game", default=None, help=N_("Only this game id."))
+@click.pass_context
+def create(ctx: click.Context, name: str, role: str, tournament: str | None, game: str | None) -> None:
+    tr = tr_of(ctx)
+    if not name.strip():
+        raise ValueError(tr.gettext("a token needs a --name (the person or device using it)"))
+    secret, t = _tokens(ctx, create=True).create(name, role, tournament=tournament, game=game)
+    click.echo(secret)
+    click.echo(
+        tr.gettext("token %(id)s: %(role)s %(name)s, %(scope)s; shown once, keep it secret")
+        % {"id": t.id, "role": t.role, "name": repr(t.name), "scope": _scope(t, tr)},
+        err=True,
     )
-    @click.option("--tournament", default=None, help="Only games whose game_started meta.tournament is this.")
-    @click.option("--game", "game", default=None, help="Only this game id.")
-    @click.pass_context
-    def create(ctx: click.Context, name: str, role: str, tournament: str | None, game: str | None) -> None:
-        """Create a token and print it once (only its SHA-256 is kept)."""
-        secret, t = _tokens(ctx, create=True).create(name, role, tournament=tournament, game=game)
-        click.echo(secret)
-        click.echo(f"token {t.id}: {t.role} {t.name!r}, {_scope(t)}; shown once, keep it secret", err=True)
 
-    @token.command("list")
-    @click.option("--json", "as_json", is_flag=True, help="One JSON object per token.")
-    @click.pass_context
-    def list_cmd(ctx: click.Context, as_json: bool) -> None:
-        """List tokens (ids, names, roles, scopes; never the tokens)."""
-        rows = _tokens(ctx).list()
-        if as_json:
-            for t in rows:
-                click.echo(json.dumps(t.to_json(), ensure_ascii=False))
-            return
-        if not rows:
-            click.echo("no tokens")
-            return
+
+@token_group.command("list", help=N_("List tokens (ids, names, roles, scopes; never the tokens)."))
+@click.option("--json", "as_json", is_flag=True, help=N_("One JSON object per token."))
+@click.pass_context
+def list_cmd(ctx: click.Context, as_json: bool) -> None:
+    rows = _tokens(ctx).list()
+    if as_json:
         for t in rows:
-            state = f"revoked {t.revoked_at}" if t.revoked_at else "active"
-            click.echo(f"{t.id}  {t.role:<8}  {t.name}  ({_scope(t)})  created {t.created_at}  {state}")
+            click.echo(json.dumps(t.to_json(), ensure_ascii=False))
+        return
+    tr = tr_of(ctx)
+    _ = tr.gettext
+    if not rows:
+        click.echo(_("no tokens"))
+        return
+    for t in rows:
+        state = _("revoked %(at)s") % {"at": t.revoked_at} if t.revoked_at else _("active")
+        click.echo(
+            _("%(id)s  %(role)s  %(name)s  (%(scope)s)  created %(at)s  %(state)s")
+            % {
+                "id": t.id,
+                "role": f"{t.role:<8}",
+                "name": t.name,
+                "scope": _scope(t, tr),
+                "at": t.created_at,
+                "state": state,
+            }
+        )
 
-    @token.command("revoke")
-    @click.argument("token_id")
-    @click.pass_context
-    def revoke(ctx: click.Context, token_id: str) -> None:
-        """Revoke a token by its id (from token list); it is refused from then on."""
+
+@token_group.command("revoke", help=N_("Revoke a token by its id (from token list); it is refused from then on."))
+@click.argument("token_id")
+@click.pass_context
+def revoke(ctx: click.Context, token_id: str) -> None:
+    _ = tr_of(ctx).gettext
+    try:
         t = _tokens(ctx).revoke(token_id)
-        click.echo(f"token {t.id} ({t.name}) revoked at {t.revoked_at}")
-
-    return token
+    except UnknownTokenError as exc:
+        raise LedgerError(_("no token %(id)s (see rummy-ledger token list)") % {"id": repr(exc.token_id)}) from None
+    click.echo(_("token %(id)s (%(name)s) revoked at %(at)s") % {"id": t.id, "name": t.name, "at": t.revoked_at})
 
 
 def register(cli_group: click.Group) -> None:
     """Add the ``token`` group to the ``rummy-ledger`` click group."""
-    cli_group.add_command(_group())
+    cli_group.add_command(token_group)

@@ -24,9 +24,11 @@ from typing import Any
 import click
 import msgspec
 
+from ledger.cli.context import TranslatedCommand, paragraphs
 from ledger.cli.findings import finding_line
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
+from ledger.i18n import N_
 from ledger.params import AsciiInt
 from ledger.record_files import read_record
 from ledger.records import Record, format_error
@@ -86,20 +88,25 @@ def _append(app: LedgerApp, game: str, events: list[Event] | Record) -> tuple[Ap
     return result, app.table_state(game)
 
 
-@click.command("append")
+@click.command(
+    "append",
+    cls=TranslatedCommand,
+    help=paragraphs(
+        N_(
+            "Append JSON Lines events (FILE, or - for standard input) to the stored game GAME, checked "
+            "against its table as it stands; a first event game_started for GAME creates it."
+        ),
+        N_(
+            "Prints how many events were stored, the findings they raised and whether the hand or the "
+            "game is over. A refused event prints file:line: field: RULE: message and nothing is stored "
+            "(exit 2); no events for a game that is not stored names the unknown game (exit 2)."
+        ),
+    ),
+)
 @click.argument("game")
 @click.argument("source", metavar="FILE|-")
 @click.pass_obj
 def append_cmd(state: Any, game: str, source: str) -> None:
-    """Append JSON Lines events (FILE, or - for standard input) to the stored
-    game GAME, checked against its table as it stands; a first event
-    game_started for GAME creates it.
-
-    Prints how many events were stored, the findings they raised and whether
-    the hand or the game is over. A refused event prints
-    file:line: field: RULE: message and nothing is stored (exit 2); no events
-    for a game that is not stored names the unknown game (exit 2).
-    """
     try:
         record = read_record(sys.stdin.buffer if source == "-" else Path(source))
     except RecordError as exc:
@@ -142,21 +149,35 @@ def _event(payload: dict[str, Any]) -> Event:
         raise format_error(exc, raw) from None
 
 
-@click.command("rule")
+@click.command(
+    "rule",
+    cls=TranslatedCommand,
+    help=paragraphs(
+        N_("Append a referee's ruling to GAME (a penalty or a rewind)."),
+        "\b\n"
+        "rummy-ledger rule GAME --penalty SEAT|team:T POINTS --rule ID [--finding POS] [--note ...] [--referee NAME]\n"
+        "rummy-ledger rule GAME --restore TARGET --reason ... [--finding POS] [--referee NAME]",
+        N_(
+            "Prints where it was stored and the totals as adjudicated. A ruling the game refuses (an "
+            "unknown seat or rule id, a --finding that names no finding: REC-REF) prints GAME: position "
+            "N: field: RULE: message (exit 2)."
+        ),
+    ),
+)
 @click.argument("game")
 @click.option(
     "--penalty",
     nargs=2,
     metavar="SEAT|team:T POINTS",
     default=None,
-    help="A penalty_assessed: the seat (or team:T) and the signed points added to its score.",
+    help=N_("A penalty_assessed: the seat (or team:T) and the signed points added to its score."),
 )
 @click.option(
     "--rule",
     "rule_id",
     metavar="ID",
     default=None,
-    help="With --penalty: the RULES.md rule id it applies (e.g. BUR-PILE-1).",
+    help=N_("With --penalty: the RULES.md rule id it applies (e.g. BUR-PILE-1)."),
 )
 @click.option(
     "--restore",
@@ -164,14 +185,18 @@ def _event(payload: dict[str, Any]) -> Event:
     metavar="TARGET",
     type=AsciiInt(min=0),
     default=None,
-    help="A position_restored: rewind the hand to just after position TARGET.",
+    help=N_("A position_restored: rewind the hand to just after position TARGET."),
 )
-@click.option("--reason", default=None, help="With --restore: why (required).")
+@click.option("--reason", default=None, help=N_("With --restore: why (required)."))
 @click.option(
-    "--finding", type=AsciiInt(min=0), metavar="POS", default=None, help="The position of the finding this rules on."
+    "--finding",
+    type=AsciiInt(min=0),
+    metavar="POS",
+    default=None,
+    help=N_("The position of the finding this rules on."),
 )
-@click.option("--note", default=None, help="Free text stored with the event.")
-@click.option("--referee", default=None, metavar="NAME", help="Who rules (the event's referee field).")
+@click.option("--note", default=None, help=N_("Free text stored with the event."))
+@click.option("--referee", default=None, metavar="NAME", help=N_("Who rules (the event's referee field)."))
 @click.pass_obj
 def rule_cmd(
     state: Any,
@@ -184,16 +209,6 @@ def rule_cmd(
     note: str | None,
     referee: str | None,
 ) -> None:
-    """Append a referee's ruling to GAME (a penalty or a rewind).
-
-    \b
-    rummy-ledger rule GAME --penalty SEAT|team:T POINTS --rule ID [--finding POS] [--note ...] [--referee NAME]
-    rummy-ledger rule GAME --restore TARGET --reason ... [--finding POS] [--referee NAME]
-
-    Prints where it was stored and the totals as adjudicated. A ruling the
-    game refuses (an unknown seat or rule id, a --finding that names no
-    finding: REC-REF) prints GAME: position N: field: RULE: message (exit 2).
-    """
     if (penalty is None) == (target is None):
         raise click.UsageError(
             "give one ruling: --penalty SEAT|team:T POINTS --rule ID, or --restore TARGET --reason TEXT"

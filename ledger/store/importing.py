@@ -10,8 +10,10 @@ the append path (:meth:`ledger.store.append.GameAppends._rows_for`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -155,8 +157,8 @@ class GameImports(GameAppends):
     ) -> Iterator[tuple[Record | str | os.PathLike[str], ImportResult | Exception]]:
         """Import many record files (a folder import), storing new games in
         batches: one transaction for up to ``batch_events`` events of several
-        games (SQLite: one ``executemany``; PostgreSQL: the library's single
-        ``INSERT … unnest`` plus the journal rows, pipelined).
+        games (SQLite: one ``executemany`` of the events and one of the
+        journal rows; PostgreSQL: one binary ``COPY`` of each).
 
         ``sources`` are :class:`~ledger.records.Record` objects or file paths
         (read with :func:`~ledger.record_files.read_record`). Yields
@@ -168,6 +170,10 @@ class GameImports(GameAppends):
         read). Any other exception (e.g. :class:`ConcurrentAppendError`
         after three lost races, as :meth:`import_record`) propagates, after
         the files before it are stored.
+
+        Each batch is stored on a thread of its own while the next one is
+        read and validated; at most one is in flight, and it is committed
+        before the next is sent (:class:`_Writer`).
 
         The same outcome, the same stored bytes, journal authors and seals as
         :meth:`import_record` file by file, and the same order of
@@ -188,32 +194,42 @@ class GameImports(GameAppends):
         read, file size)`` is called at its start, per chunk of events and
         at its end (not per event).
 
-        Memory: at most one batch of records (``batch_events`` events), or one
-        chunk of a long file, is held.
+        Memory: at most two batches of records (``batch_events`` events each:
+        the one being stored and the one being filled), or one chunk of a long
+        file, are held.
         """
         by = appended_by or f"import:{os_user()}"
         batch = _Batch()
+        writer = _Writer(self, by)
         try:
             for source in sources:
+                if writer.ready():
+                    yield from writer.settle()
                 if not isinstance(source, Record) and _size(source) >= stream_bytes and streams(self.recorder):
-                    yield from self._flush(batch.take(), by)
+                    yield from writer.drain(batch.take())
                     read = partial(progress, source) if progress is not None else None
                     yield source, self._streamed(source, strict, by, read)
                     continue
-                yield from self._batched(source, batch, strict, by, batch_events)
-            yield from self._flush(batch.take(), by)
+                yield from self._batched(source, batch, writer, strict, batch_events)
+            yield from writer.drain(batch.take())
         except GeneratorExit:
             raise
         except BaseException:
-            for _ in self._flush(batch.take(), by):  # what came before the error is stored, as file by file
-                pass
+            if not writer.failed:  # what came before the error is stored, as file by file
+                for _ in writer.drain(batch.take()):
+                    pass
             raise
+        finally:
+            writer.close()
 
-    def _batched(self, source: Any, batch: _Batch, strict: bool, by: str, batch_events: int) -> Iterator[Outcome]:
+    def _batched(
+        self, source: Any, batch: _Batch, writer: _Writer, strict: bool, batch_events: int
+    ) -> Iterator[Outcome]:
         """Validate one source of :meth:`import_records` and add it to
-        ``batch``; yields the outcomes that are due first: the batch's when
-        it is full, or when this game is stored or named twice (then this
-        source's own, through :meth:`import_record`'s path)."""
+        ``batch``; yields the outcomes that are due first: those of the batch
+        sent before when this one is full and sent, or of both when this game
+        is stored or named twice (then this source's own, through
+        :meth:`import_record`'s path)."""
         try:
             record = source if isinstance(source, Record) else read_record(source)
             final, game_id = self._checked(record, strict)
@@ -221,15 +237,15 @@ class GameImports(GameAppends):
             batch.pending.append(_Pending(source, None, None, None, exc))
             return
         oid = game_uuid(game_id)
-        if game_id in batch.names or self.recorder.select_events(oid, limit=1):
-            yield from self._flush(batch.take(), by)
-            yield source, self._one(record, final, game_id, by)
+        if game_id in batch.names or game_id in writer.names or self.recorder.select_events(oid, limit=1):
+            yield from writer.drain(batch.take())
+            yield source, self._one(record, final, game_id, writer.by)
             return
-        batch.pending.append(_Pending(source, record, final, self._rows_for(oid, 0, record.events, by), None))
+        batch.pending.append(_Pending(source, record, final, self._rows_for(oid, 0, record.events, writer.by), None))
         batch.names.add(game_id)
         batch.size += len(record.events)
         if batch.size >= batch_events:
-            yield from self._flush(batch.take(), by)
+            yield from writer.send(batch.take())
 
     def _streamed(
         self, path: str | os.PathLike[str], strict: bool, by: str, progress: ReadProgress | None
@@ -246,18 +262,10 @@ class GameImports(GameAppends):
         except (RecordError, RuleViolationError, GameConflictError) as exc:
             return exc
 
-    def _flush(self, batch: list[_Pending], by: str) -> Iterator[Outcome]:
-        """Store a batch of new games in one transaction; yield their outcomes
-        (none for an empty batch)."""
-        stored = [p for p in batch if p.rows is not None]
-        domain_events = [e for p in stored if p.rows is not None for e in p.rows[0]]
-        journal = [j for p in stored if p.rows is not None for j in p.rows[1]]
-        together = True
-        if domain_events:
-            try:
-                self.events.put(domain_events, journal=journal, bulk=True)
-            except IntegrityError:
-                together = False  # another writer stored one of these games meanwhile
+    def _outcomes(self, batch: list[_Pending], together: bool, by: str) -> Iterator[Outcome]:
+        """The outcomes of a batch whose transaction is over: ``together`` when
+        it was committed, else (a position taken meanwhile, nothing of it
+        stored) each of its files imported one by one."""
         for p in batch:
             if p.error is not None:
                 yield p.source, p.error
@@ -273,6 +281,71 @@ class GameImports(GameAppends):
             else:
                 assert p.record is not None and p.final is not None
                 yield p.source, self._one(p.record, p.final, p.final.game_id, by)
+
+
+class _Writer:
+    """Stores the batches of :meth:`GameImports.import_records`, each in one
+    transaction on a thread of its own, while the main thread reads and
+    validates the next batch (the store's work, SQLite's B-tree inserts or
+    PostgreSQL's, overlaps the fold). At most one batch is in flight: it is
+    settled (committed or failed, its outcomes yielded) before the next is
+    sent, so the transactions, and the notification ids, keep the order of
+    the files. ``names`` are the games of the batch in flight; ``failed`` is
+    set when its transaction raised anything but ``IntegrityError`` (then
+    raised again by :meth:`settle`)."""
+
+    def __init__(self, imports: GameImports, by: str) -> None:
+        self.imports, self.by = imports, by
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-import")
+        self.batch: list[_Pending] = []
+        self.future: Future[object] | None = None
+        self.names: set[str] = set()
+        self.failed = False
+
+    def send(self, batch: list[_Pending]) -> Iterator[Outcome]:
+        """Settle the batch in flight (yielding its outcomes), then start storing ``batch``."""
+        yield from self.settle()
+        domain_events = [e for p in batch if p.rows is not None for e in p.rows[0]]
+        journal = [j for p in batch if p.rows is not None for j in p.rows[1]]
+        self.batch, self.names = batch, {p.final.game_id for p in batch if p.final is not None}
+        if domain_events:
+            self.future = self.pool.submit(self.imports.events.put, domain_events, journal=journal, bulk=True)
+
+    def ready(self) -> bool:
+        """Whether a batch is waiting to be settled without waiting for the store."""
+        return bool(self.batch) and (self.future is None or self.future.done())
+
+    def settle(self) -> Iterator[Outcome]:
+        """Wait for the batch in flight, if any, and yield its outcomes."""
+        batch, future = self.batch, self.future
+        self.batch, self.future, self.names = [], None, set()
+        try:
+            together = True
+            if future is not None:
+                try:
+                    future.result()
+                except IntegrityError:
+                    together = False  # another writer stored one of these games meanwhile
+            yield from self.imports._outcomes(batch, together, self.by)
+        except BaseException:
+            self.failed = True  # nothing after this batch is stored
+            raise
+
+    def drain(self, batch: list[_Pending]) -> Iterator[Outcome]:
+        """Store ``batch`` now: the outcomes of the batch in flight, then of ``batch``."""
+        yield from self.send(batch)
+        yield from self.settle()
+
+    def close(self) -> None:
+        """Wait for the batch in flight (an abandoned import: its outcomes are
+        not yielded) and stop the thread."""
+        try:
+            if self.future is not None:
+                with contextlib.suppress(IntegrityError):
+                    self.future.result()
+        finally:
+            self.future = None
+            self.pool.shutdown()
 
 
 def _size(path: str | os.PathLike[str]) -> int:
