@@ -328,11 +328,16 @@ class ThresholdRules(Rules):
         return self.set_extra(state, discarded=card)
 
     def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> ThresholdExtra | Literal[False]:
-        """The fused discard (``TurnRules.fast_card_discarded``): the extra once
-        :meth:`check_discard` has remembered the card and :meth:`start_turn`
-        has reset the turn-local fields for the next seat. A variant with
-        per-turn rules (``end_turn``) says False first when they may flag."""
+        """The fused discard (``TurnRules.fast_card_discarded``): False in a
+        turn that took from the pile or opened (what both games' ``end_turn``
+        judges), else the extra once :meth:`check_discard` has remembered the
+        card and :meth:`start_turn` has reset the turn-local fields for the
+        next seat. A variant with more per-turn rules says False first when
+        they may flag."""
         x = self.ex(state)
+        first = x.opened_turn[seat]  # opened_this_turn, written out: read at every discard
+        if (state.drew == "pile" and state.taken) or (first != 0 and first == state.turns[seat]):
+            return False
         if not (x.played or x.freed or x.taken_opened or x.taken_had_copy or x.discarded is not None):
             return x  # (already the reset values)
         return replace(x, played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None)
