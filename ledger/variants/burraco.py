@@ -316,6 +316,9 @@ class BurracoRules(BurracoPozzetti):
         new = handler(replace(state, turn=e.seat, phase="play"), e, pos)
         return replace(new, **keep)
 
+    #: the seat due's melds and lay-offs are the base's (:meth:`_early_play` is only for another seat)
+    _meld_fused = True
+
     def on_meld_laid(self, state: TableState, e: MeldLaid, pos: int) -> TableState:
         return self._early_play(state, e, pos, super().on_meld_laid)
 
@@ -367,7 +370,9 @@ class BurracoRules(BurracoPozzetti):
             or ((took := x.single_take) is not None and took[0] >= state.turn_start and took[1] == card)
         ):
             return False
-        early = None if x.early_seat == self.next_seat(state, seat) else x.early_seat
+        early = x.early_seat
+        if early is not None and early == self.next_seat(state, seat):
+            early = None
         return replace(x, last_discard=(pos, seat, card), single_take=None, early_seat=early)
 
     def _draw_extra(self, state: TableState, seat: int) -> VariantState | None | Literal[False]:

@@ -80,7 +80,7 @@ from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace, variant_state
 from ledger.variants.base import Rules
 from ledger.variants.gin_deadwood import best_arrangement, card_value, deadwood_value
-from ledger.variants.gin_endings import ending_finding, past_the_end, track_endings
+from ledger.variants.gin_endings import ending_finding, past_the_end, quiet_play, track_endings
 from ledger.variants.gin_scoring import counted_deadwood, hand_scores
 from ledger.variants.gin_state import (
     OFFER_BOTH_PASSED,
@@ -158,13 +158,16 @@ class GinRules(Rules):
 
     # --- the hand's endings: the wall, OpenSpiel's stalls (GIN-WALL-1, GIN-STALL-1) ---
     def apply(self, state: TableState, event: Event) -> TableState:
-        """Play after the end of a hand (:mod:`ledger.variants.gin_endings`):
-        see the module docstring. Other events go to the handlers unchanged."""
+        """Play after the end of a hand (:mod:`ledger.variants.gin_endings`): see the
+        module docstring. Other events, and draws and discards that neither end the
+        hand nor move a track (:func:`quiet_play`), go to the handlers unchanged."""
         x = state.extra
         if type(event) not in PLAY_EVENT_CLASSES or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
             return super().apply(state, event)
-        pos = state.position + 1
         openspiel = self.settings.openspiel_endings
+        if x.over is None and quiet_play(state, x, event, openspiel):
+            return super().apply(state, event)
+        pos = state.position + 1
         if x.over is None:
             fault = past_the_end(state, x, event, pos, openspiel)
             if fault is not None:
@@ -184,6 +187,8 @@ class GinRules(Rules):
         return track_endings(state, after, event, pos, openspiel)
 
     # --- turns -----------------------------------------------------------------
+    _meld_fused = True  # the seat due's melds and lay-offs pass act unchanged (fused paths), knock or not
+
     def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
         """After a knock only the defender's melds and lay-offs remain: any
         draw or discard is out of turn (``ALL-TURN-1``); melds and lay-offs
@@ -254,24 +259,17 @@ class GinRules(Rules):
         return state
 
     def _draw_extra(self, state: TableState, seat: int) -> GinExtra | Literal[False]:
-        """The fused draw: False after a knock (:meth:`act`), else the extra
-        with the upcard offer over (:meth:`after_draw`)."""
+        """The fused draw: False after a knock (:meth:`act`), else the extra, offer over (:meth:`after_draw`)."""
         x = state.extra
         if not isinstance(x, GinExtra) or x.knocker is not None:
             return False
         return x if x.offer == OFFER_OVER else replace(x, offer=OFFER_OVER)
 
     def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> GinExtra | Literal[False]:
-        """The fused discard: False after a knock (:meth:`act`) or when it may
-        be GIN-DISC-1 (:meth:`check_discard`), else the extra unchanged."""
+        """The fused discard: False after a knock (:meth:`act`) or for a GIN-DISC-1 (:meth:`check_discard`)."""
         x = state.extra
-        if (
-            not isinstance(x, GinExtra)
-            or x.knocker is not None
-            or (self.settings.retake_forbidden and card in state.taken)
-        ):
-            return False
-        return x
+        retake = self.settings.retake_forbidden and card in state.taken
+        return False if not isinstance(x, GinExtra) or x.knocker is not None or retake else x
 
     # --- the knock --------------------------------------------------------------
     def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:
@@ -282,8 +280,9 @@ class GinRules(Rules):
         seat = e.seat
         eleven = state.hands[seat]
         hand = self.remove_from_hand(state, seat, (e.discard,), pos, "discard")
-        state = self.set_hand(state, seat, hand)
-        state = replace(state, discard=state.discard + (e.discard,))
+        hands = list(state.hands)
+        hands[seat] = hand
+        state = replace(state, hands=tuple(hands), discard=state.discard + (e.discard,))
         state = self.check_discard(state, pos, seat, e.discard)
         ids = [m.meld for m in e.melds]
         for i, mid in enumerate(ids):
@@ -310,8 +309,9 @@ class GinRules(Rules):
         big = gin and bool(self.settings.big_gin_bonus) and best_arrangement(eleven).deadwood_value == 0
         voids = list(self.ex(state).void)
         voids[seat] = voids[seat] + tuple(void)
-        state = self.set_hand(state, seat, rest)
-        state = replace(state, melds=state.melds + tuple(melds))
+        hands = list(state.hands)
+        hands[seat] = rest
+        state = replace(state, hands=tuple(hands), melds=state.melds + tuple(melds))
         state = self.end_turn(state, pos)
         x = replace(self.ex(state), knocker=seat, gin=gin, big_gin=big, void=tuple(voids), offer=OFFER_OVER)
         state = self.start_turn(state, 1 - seat, pos)
@@ -348,6 +348,8 @@ class GinRules(Rules):
 
     def _check_declaration(self, state: TableState, e: Knocked, pos: int, hand: tuple[str, ...]) -> TableState:
         """GIN-KNOCK-2: the declared melds and deadwood are not exactly the ten cards held."""
+        if sorted([c for dm in e.melds for c in dm.cards] + list(e.deadwood)) == sorted(hand):  # the usual knock
+            return state
         declared = Counter(c for dm in e.melds for c in dm.cards) + Counter(e.deadwood)
         extra_cards = declared - Counter(hand)
         missing = Counter(hand) - declared
