@@ -42,6 +42,7 @@ from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
 from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait
 from ledger.projections.export import FORMATS, Selection, export_tables, select_games
 from ledger.projections.tables import TABLES, markdown
+from ledger.store.journal import read_cache
 
 #: a progress bar is shown when an update has at least this many notifications to apply
 PROGRESS_MIN_EVENTS = 20_000
@@ -82,9 +83,10 @@ def run_update(
     progress: bool = True,
 ) -> UpdateResult:
     """Update the view at ``path`` from ``app``'s store, with a progress bar
-    for large updates on a terminal."""
+    for large updates on a terminal; a SQLite store's page cache is SQLite's
+    default meanwhile (:func:`ledger.store.journal.read_cache`)."""
     last = app.recorder.max_notification_id() or 0
-    with _progress("analytics", progress and last >= PROGRESS_MIN_EVENTS) as advance:
+    with read_cache(app), _progress("analytics", progress and last >= PROGRESS_MIN_EVENTS) as advance:
         return update(app, path, batch_size=batch, wait=wait, rebuild=rebuild, progress=advance)
 
 
