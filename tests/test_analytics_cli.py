@@ -298,3 +298,18 @@ def test_query_streams_rows_and_counts_those_not_shown(cli: click.Group, store: 
     cells = [ln.split()[1] for ln in table.output.splitlines() if ln.startswith("│")]
     assert cells == ["0", "1", "2"]
     assert "5003 rows (first 3 shown)" in table.output
+
+
+@pytest.mark.parametrize("sql", ["", "   ", ";", "; -- a comment only"])
+def test_query_without_a_statement_is_a_usage_error(cli: click.Group, store: str, tmp_path: Path, sql: str) -> None:
+    """Blank SQL is refused before the view is touched (it was an internal error: DuckDB returns no cursor)."""
+    result = run(cli, "--db", store, "query", sql)
+    assert (result.exit_code, result.output.splitlines()[-1]) == (
+        2,
+        'Error: no SQL statement to run (e.g. rummy-ledger query "SELECT count(*) FROM games")',
+    )
+    assert not (tmp_path / "ledger.analytics.duckdb").exists()
+    italian = run(cli, "--db", store, "--lang", "it", "query", sql)
+    assert italian.output.splitlines()[-1] == (
+        'Error: nessuna istruzione SQL da eseguire (per esempio rummy-ledger query "SELECT count(*) FROM games")'
+    )

@@ -34,7 +34,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
-from ledger.cli.query import DEFAULT_TIMEOUT, run_sql
+from ledger.cli.query import DEFAULT_TIMEOUT, require_statement, run_sql
 from ledger.i18n import N_
 from ledger.params import AsciiInt, VariantChoice
 from ledger.projections import analytics_path, open_duckdb, update
@@ -302,6 +302,7 @@ def _query(
 ) -> None:
     if as_csv and as_json:
         raise click.UsageError(tr_of(ctx).gettext("choose one of --csv and --json"))
+    require_statement(sql)
     path = _view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)

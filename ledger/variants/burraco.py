@@ -94,6 +94,7 @@ from ledger.events import (
     PozzettoTaken,
 )
 from ledger.state import Meld, SideScore, TableState, VariantState, replace
+from ledger.variants.base import Rules
 from ledger.variants.burraco_pozzetto import BurracoPozzetti
 from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
@@ -142,7 +143,7 @@ class BurracoRules(BurracoPozzetti):
         x = state.extra  # self.ex(state), written out: read at every event
         end = x.stock_end if isinstance(x, BurracoExtra) else None
         if end is None or event.type not in PLAY_EVENTS or state.phase not in ("draw", "play"):
-            return super().apply(state, event)
+            return Rules.apply(self, state, event)  # named, not super(): its lookup costs a struct copy per event
         new = super().apply(state, event)
         if isinstance(event, PozzettoTaken) and event.seat == end.seat and not end.hands[end.seat]:
             # the pozzetto taken with the discard that ended the hand (RULES.md, "Pozzetto": taken then)

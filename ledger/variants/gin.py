@@ -163,10 +163,10 @@ class GinRules(Rules):
         hand nor move a track (:func:`quiet_play`), go to the handlers unchanged."""
         x = state.extra
         if type(event) not in PLAY_EVENT_CLASSES or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
-            return super().apply(state, event)
+            return Rules.apply(self, state, event)  # named, not super(): its lookup costs a struct copy per event
         openspiel = self.settings.openspiel_endings
         if x.over is None and quiet_play(state, x, event, openspiel):
-            return super().apply(state, event)
+            return Rules.apply(self, state, event)
         pos = state.position + 1
         if x.over is None:
             fault = past_the_end(state, x, event, pos, openspiel)

@@ -198,7 +198,7 @@ class Scala40Rules(ThresholdRules):
             self.settings.freed_joker_must_be_melded and x.freed > x.played.count(JOKER)
         ):
             return False
-        return super()._discard_extra(state, pos, seat, card)
+        return ThresholdRules._discard_extra(self, state, pos, seat, card)  # named: read at every discard
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
         """S40-OUT-1 at the meld or lay-off that empties the hand of the seat
