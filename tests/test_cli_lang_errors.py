@@ -171,3 +171,32 @@ def test_a_missing_chromium_and_import_openspiel_in_italian(run: Callable[..., R
     assert run("import-openspiel", "-", input="garbage\n").stderr.startswith(
         "rummy-ledger: error: import-openspiel -: "
     )
+
+
+TEAMS = REPO / "fixtures" / "burraco" / "four_player_partnership.jsonl"
+
+
+def test_a_burraco_team_is_a_coppia_in_italian(run: Callable[..., Result]) -> None:
+    score = run("--lang", "it", "score", str(TEAMS)).stdout.splitlines()
+    assert score[2].split("   ")[0] == "  coppia 0 (Anna & Carla)"
+    assert score[4:6] == [
+        "totali: coppia 0 (Anna & Carla) 770, coppia 1 (Bruno & Dario) -170",
+        "vincitore: coppia 0 (Anna & Carla)",
+    ]
+    shown = run("--lang", "it", "show", str(TEAMS), "--at", "20").stdout.splitlines()
+    assert [line for line in shown if "coppia" in line or "team " in line or "lato" in line] == [
+        "  posto 0 Anna, coppia 0: 0 carte: ",
+        "  posto 1 Bruno, coppia 1: 8 carte: 3♣ 8♣ 10♣ J♣ K♣ 7♦ 8♦ 9♥",
+        "  posto 2 Carla, coppia 0: 5 carte: 10♠ J♠ Q♠ K♠ 4♦",
+        "  posto 3 Dario, coppia 1 (mazziere): 7 carte: 3♠ 4♠ 7♠ 8♠ 10♦ J♦ 2♥",
+        "  coppia 0 (Anna & Carla):",
+        "  coppia 1 (Bruno & Dario):",
+        "coppia 0 (Anna & Carla): pozzetto non ancora preso",
+        "coppia 1 (Bruno & Dario): pozzetto non ancora preso",
+    ]
+    english = run("show", str(TEAMS), "--at", "20").stdout
+    assert "\n  side 0 (team 0 (Anna & Carla)):\n" in english
+    assert "\nteam 1 (Bruno & Dario): pozzetto not taken yet\n" in english
+    assert run("score", str(TEAMS)).stdout.splitlines()[4] == (
+        "totals: team 0 (Anna & Carla) 770, team 1 (Bruno & Dario) -170"
+    )

@@ -32,7 +32,7 @@ from ledger.i18n import N_
 from ledger.params import AsciiInt
 from ledger.record_files import read_record
 from ledger.records import Record, format_error
-from ledger.render import reason_text
+from ledger.render import reason_text, side_text
 from ledger.state import TableState
 from ledger.store.append import AppendResult
 from ledger.store.application import LedgerApp
@@ -79,7 +79,7 @@ def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> li
 
 def totals_line(state: TableState, tr: Any = None) -> str:
     """``totals: Anna -70, Bruno -285`` (as adjudicated)."""
-    totals = ", ".join(f"{state.side_label(side)} {points}" for side, points in enumerate(state.totals))
+    totals = ", ".join(f"{side_text(state, side, _tr(tr))} {points}" for side, points in enumerate(state.totals))
     return _tr(tr).gettext("totals: %(totals)s") % {"totals": totals}
 
 
