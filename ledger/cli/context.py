@@ -23,6 +23,7 @@ from rich.console import Console
 from ledger.errors import RecordError
 from ledger.events import Event
 from ledger.i18n import env_lang, translations
+from ledger.message_texts import message_text
 from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.store.application import LedgerApp, open_app
@@ -143,15 +144,27 @@ class TranslatedGroup(Translated, click.Group):
     group_class = type  # a group made by this one is of its class
 
 
-def error_line(err: RecordError, path: str | os.PathLike[str] | None = None) -> str:
-    """``file:line: field: RULE: message`` (parts that are unknown are left out).
+def error_line(err: RecordError, path: str | os.PathLike[str] | None = None, tr: Any = None) -> str:
+    """``file:line: field: RULE: message`` (parts that are unknown are left out),
+    in the language of ``tr`` (the words around the ids and the messages
+    :func:`ledger.message_texts.message_text` knows; English when None).
 
     >>> error_line(RecordError("REC-FORMAT", "unknown field 'colour'", line=3, field="colour"), "a.jsonl")
     "a.jsonl:3: colour: REC-FORMAT: unknown field 'colour'"
     """
     if err.path is None:
         err = err.with_location(path=str(path) if path is not None else "<record>")
-    return err.describe()
+    if tr is None:
+        return err.describe()
+    _ = tr.gettext
+    if err.line is not None:
+        where = f"{err.path}:{err.line}" if err.path else _("line %(line)s") % {"line": err.line}
+    elif err.position is not None:
+        at = _("position %(pos)s") % {"pos": err.position}
+        where = f"{err.path}: {at}" if err.path else at
+    else:
+        where = err.path or ""
+    return ": ".join(p for p in (where, err.field, err.rule, message_text(err.message, tr)) if p)
 
 
 def load(state: CliState, target: str) -> tuple[str, list[Event]]:
