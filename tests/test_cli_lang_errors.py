@@ -200,3 +200,24 @@ def test_a_burraco_team_is_a_coppia_in_italian(run: Callable[..., Result]) -> No
     assert run("score", str(TEAMS)).stdout.splitlines()[4] == (
         "totals: team 0 (Anna & Carla) 770, team 1 (Bruno & Dario) -170"
     )
+
+
+def test_clicks_own_words_on_a_help_page_in_italian(run: Callable[..., Result]) -> None:
+    """``Usage:``, the headings, the help and version options and an option's extras come from the CLI's
+    catalog under ``--lang it``; English is click's text."""
+    group = run("--lang", "it", "--help").stdout
+    assert group.startswith("Uso: cli [OPZIONI] COMANDO [ARGOMENTI]...\n")
+    assert "\nOpzioni:\n" in group and "\nComandi:\n" in group
+    assert "  --version       Mostra la versione ed esce.\n" in group
+    assert "  -h, --help      Mostra questo messaggio ed esce.\n" in group
+    serve = " ".join(run("--lang", "it", "serve", "--help").stdout.split())
+    assert "--port INTEGER Porta TCP su cui restare in ascolto. [predefinito: 5000]" in serve
+    simulate = " ".join(run("--lang", "it", "simulate", "--help").stdout.split())
+    assert "--games INTEGER Quante partite complete scrivere. [obbligatorio]" in simulate
+    export = run("--lang", "it", "export", "--help").stdout
+    assert "  --since DATA " in export and "  --until DATA " in export
+    english = run("--help").stdout
+    assert english.startswith("Usage: cli [OPTIONS] COMMAND [ARGS]...\n")
+    assert "  -h, --help      Show this message and exit.\n" in english and "\nCommands:\n" in english
+    assert "  --since DATE " in run("export", "--help").stdout
+    assert "[default: 5000]" in run("serve", "--help").stdout

@@ -189,12 +189,14 @@ def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 "--since",
                 type=click.DateTime(["%Y-%m-%d"]),
                 default=None,
+                metavar="DATE",
                 help=N_("Only games on or after this date (YYYY-MM-DD)."),
             ),
             click.option(
                 "--until",
                 type=click.DateTime(["%Y-%m-%d"]),
                 default=None,
+                metavar="DATE",
                 help=N_("Only games on or before this date."),
             ),
             click.option(
