@@ -34,7 +34,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
-from ledger.cli.query import DEFAULT_TIMEOUT, run_sql
+from ledger.cli.query import DEFAULT_TIMEOUT, require_statement, run_sql
+from ledger.errors import LedgerError
 from ledger.i18n import N_
 from ledger.params import AsciiInt, VariantChoice
 from ledger.projections import analytics_path, open_duckdb, update
@@ -189,12 +190,14 @@ def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 "--since",
                 type=click.DateTime(["%Y-%m-%d"]),
                 default=None,
+                metavar="DATE",
                 help=N_("Only games on or after this date (YYYY-MM-DD)."),
             ),
             click.option(
                 "--until",
                 type=click.DateTime(["%Y-%m-%d"]),
                 default=None,
+                metavar="DATE",
                 help=N_("Only games on or before this date."),
             ),
             click.option(
@@ -251,10 +254,7 @@ def _export(
         if games:
             missing = sorted(set(games) - set(select_games(con, Selection(games=games))))
             if missing:
-                raise click.ClickException(
-                    tr_of(ctx).gettext("not in the analytics view: %(games)s (import them, or run `analytics update`)")
-                    % {"games": ", ".join(missing)}
-                )
+                _refuse_missing(ctx, missing)
         with _progress_tables(len(TABLES)) as advance:
             counts = export_tables(con, out, fmt, selection, progress=advance)
     finally:
@@ -268,6 +268,19 @@ def _export(
         )
         % {"num": counts["games"], "out": out, "files": ", ".join(f"{t}.{ext} {n}" for t, n in counts.items())},
         err=True,
+    )
+
+
+def _refuse_missing(ctx: click.Context, missing: list[str]) -> None:
+    """Games named to ``export --format`` that the view lacks, refused as every command refuses (exit 2): one
+    the store lacks too by :class:`~ledger.errors.GameNotFoundError` ("did you mean"), else "not in the view"."""
+    app = ctx.obj.app()
+    for game in missing:
+        if not app.has_game(game):
+            raise app.not_found(game)
+    raise LedgerError(
+        tr_of(ctx).gettext("not in the analytics view: %(games)s (import them, or run `analytics update`)")
+        % {"games": ", ".join(missing)}
     )
 
 
@@ -302,6 +315,7 @@ def _query(
 ) -> None:
     if as_csv and as_json:
         raise click.UsageError(tr_of(ctx).gettext("choose one of --csv and --json"))
+    require_statement(sql)
     path = _view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
