@@ -243,7 +243,8 @@ def test_rule_restore(run: Callable[..., Result], dispute: list[bytes], tmp_path
         ),
         (
             ["--penalty", "1", "10", "--rule", "bad id"],
-            "bur-dispute: position 12: rule: REC-FORMAT: value 'bad id' does not match the pattern '^[A-Z0-9]+-[A-Z0-9-]+$'",
+            "bur-dispute: position 12: rule: REC-FORMAT: value 'bad id' does not match the pattern "
+            "'^[A-Z0-9]+-[A-Z0-9-]+$'",
         ),
         (
             ["--penalty", "1", "2000000", "--rule", "BUR-PILE-1"],
