@@ -97,10 +97,11 @@ def generate_key(path: Path) -> tuple[Path, str]:
     pub_path = path.with_name(path.name + ".pub")
     existing = [p for p in (path, pub_path) if p.exists()]
     if existing:
-        what = {
-            (path,): "private key file exists (not overwritten)",
-            (pub_path,): "public key file exists (not overwritten)",
-        }.get(tuple(existing), "private and public key files exist (not overwritten)")
+        what = (
+            "private and public key files exist (not overwritten)"
+            if len(existing) == 2
+            else f"{'private' if existing[0] == path else 'public'} key file exists (not overwritten)"
+        )
         raise FileExistsError(17, what, ", ".join(str(p) for p in existing))
     key = Ed25519PrivateKey.generate()
     private = key.private_bytes(
