@@ -10,9 +10,10 @@ English text and the gettext msgid of the same sentence (marked :func:`N_`,
 the CLI's catalog ``ledger/translations``, domain ``ledger``), whose
 ``%(name)s`` placeholders are the expression's named groups, filled with the
 English text's own pieces (ids, positions, seals, paths, event types and
-field names stay as they are). A message no entry knows comes back as it is
-(English), like :func:`ledger.finding_texts.finding_text`; so do the record
-refusals' other ``REC-…`` reasons. Pure: no I/O.
+field names stay as they are), and the refused records' usual ``REC-…``
+reasons (:data:`RECORD_REASONS`). A message no entry knows comes back as it
+is (English), like :func:`ledger.finding_texts.finding_text` (a schema
+error's own words, for one). Pure: no I/O.
 
 >>> from ledger.i18n import translations
 >>> message_text("position 14 carries no finding to rule on", translations("it"))
@@ -32,6 +33,91 @@ from ledger.i18n import N_
 
 _ID = r"(?P<game>'[^']*'|\"[^\"]*\")"
 _SEAL = r"[0-9a-f]{4}(?:-[0-9a-f]{4}){3}"
+
+_Q = r"'[^']*'|\"[^\"]*\""  # a repr()'d id
+
+#: a refused record's other REC-… reasons (ledger.records, ledger.replay, ledger.variants)
+RECORD_REASONS: tuple[tuple[str, str], ...] = (
+    (r"no events: a record starts with game_started", N_("no events: a record starts with game_started")),
+    (r"no events to append", N_("no events to append")),
+    (r"a record starts with game_started, not (?P<type>\w+)", N_("a record starts with game_started, not %(type)s")),
+    (r"a second game_started", N_("a second game_started")),
+    (r"(?P<type>\w+) before the first hand_dealt", N_("%(type)s before the first hand_dealt")),
+    (r"(?P<type>\w+) after hand_ended \(hand (?P<hand>\d+)\)", N_("%(type)s after hand_ended (hand %(hand)s)")),
+    (r"(?P<type>\w+) while hand (?P<hand>\d+) has not ended", N_("%(type)s while hand %(hand)s has not ended")),
+    (
+        r"stock_restocked while the stock still holds (?P<num>\d+) cards",
+        N_("stock_restocked while the stock still holds %(num)s cards"),
+    ),
+    (
+        r"hand_ended reason knocked, but nobody knocked in this hand",
+        N_("hand_ended reason knocked, but nobody knocked in this hand"),
+    ),
+    (
+        r"hand_ended went_out must name the seat that went out",
+        N_("hand_ended went_out must name the seat that went out"),
+    ),
+    (rf"field (?P<name>{_Q}) written twice", N_("field %(name)s written twice")),
+    (
+        rf"bad card string (?P<text>{_Q}) \(expected e\.g\. 10H, AS, JK\)",
+        N_("bad card string %(text)s (expected e.g. 10H, AS, JK)"),
+    ),
+    (r"not UTF-8 text \((?P<reason>.+)\)", N_("not UTF-8 text (%(reason)s)")),
+    (
+        r"(?P<type>\w+) is a (?P<game>Gin|Burraco) event, not (?P<variant>\w+)",
+        N_("%(type)s is a %(game)s event, not %(variant)s"),
+    ),
+    (r"(?P<variant>\w+) has no pozzetti", N_("%(variant)s has no pozzetti")),
+    (r"(?P<num>\d+) pozzetti \(Burraco has 2\)", N_("%(num)s pozzetti (Burraco has 2)")),
+    (
+        rf"game_started names game (?P<game>{_Q}), not (?P<other>{_Q})",
+        N_("game_started names game %(game)s, not %(other)s"),
+    ),
+    (
+        r"(?P<num>\d+) players: (?P<variant>\w+) is played by (?P<allowed>\d+(?:, \d+)*)",
+        N_("%(num)s players: %(variant)s is played by %(allowed)s"),
+    ),
+    (r"(?P<num>\d+) hands dealt for (?P<seats>\d+) seats", N_("%(num)s hands dealt for %(seats)s seats")),
+    (
+        r"unknown seat (?P<seat>-?\d+) \(the table has seats 0–(?P<last>\d+)\)",
+        N_("unknown seat %(seat)s (the table has seats 0–%(last)s)"),
+    ),
+    (
+        rf"meld id (?P<meld>{_Q}) is already used in hand (?P<hand>\d+)",
+        N_("meld id %(meld)s is already used in hand %(hand)s"),
+    ),
+    (
+        rf"no meld (?P<meld>{_Q}) on the table in hand (?P<hand>\d+)",
+        N_("no meld %(meld)s on the table in hand %(hand)s"),
+    ),
+    (
+        r"(?P<who>.+) \(seat (?P<seat>\d+)\) does not hold (?P<card>\S+)",
+        N_("%(who)s (seat %(seat)s) does not hold %(card)s"),
+    ),
+    (r"(?P<who>.+) drew (?P<card>\S+) from an empty stock", N_("%(who)s drew %(card)s from an empty stock")),
+    (r"the top of the stock is (?P<top>\S+), not (?P<card>\S+)", N_("the top of the stock is %(top)s, not %(card)s")),
+    (r"the discard pile is empty", N_("the discard pile is empty")),
+    (
+        r"nothing to restock: the discard pile holds only its top card",
+        N_("nothing to restock: the discard pile holds only its top card"),
+    ),
+    (r"meld (?P<meld>\S+) holds no (?P<joker>\S+)", N_("meld %(meld)s holds no %(joker)s")),
+    (r"pozzetto (?P<num>\d+) became the stock", N_("pozzetto %(num)s became the stock")),
+    (r"pozzetto (?P<num>\d+) was already taken by (?P<who>.+)", N_("pozzetto %(num)s was already taken by %(who)s")),
+    (
+        r"a copy of (?P<card>\S+) too many: the deck holds (?P<num>\d+)",
+        N_("a copy of %(card)s too many: the deck holds %(num)s"),
+    ),
+    (
+        r"the deal holds more than the deck's (?P<total>\d+) cards",
+        N_("the deal holds more than the deck's %(total)s cards"),
+    ),
+    (
+        r"the deal holds (?P<dealt>\d+) cards; the deck has (?P<total>\d+)",
+        N_("the deal holds %(dealt)s cards; the deck has %(total)s"),
+    ),
+)
+
 
 #: (English message as a regular expression, its msgid): every message of the
 #: store's conflicts, the seal checks, the report and the rulings' REC-REF/REC-ORDER refusals
@@ -144,7 +230,7 @@ MESSAGES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"unknown team (?P<team>-?\d+)", N_("unknown team %(team)s")),
         (r"(?P<type>[a-z_]+) after game_ended", N_("%(type)s after game_ended")),
     )
-)
+) + tuple((re.compile(rx), msg) for rx, msg in RECORD_REASONS)
 
 
 def message_text(message: str, tr: Any) -> str:

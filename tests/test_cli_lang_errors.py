@@ -221,3 +221,34 @@ def test_clicks_own_words_on_a_help_page_in_italian(run: Callable[..., Result]) 
     assert "  -h, --help      Show this message and exit.\n" in english and "\nCommands:\n" in english
     assert "  --since DATE " in run("export", "--help").stdout
     assert "[default: 5000]" in run("serve", "--help").stdout
+
+
+def test_a_refused_records_reasons_in_italian(run: Callable[..., Result], tmp_path: Path) -> None:
+    """The usual REC-… reasons of import, audit and show in Italian; English as the record's rules write them."""
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text(lines(DISPUTE)[4], encoding="utf-8")
+    held = REPO / "fixtures" / "burraco" / "rejected_card_not_in_hand.jsonl"
+    card = REPO / "fixtures" / "burraco" / "rejected_bad_card.jsonl"
+    imported = run("--lang", "it", "import", "--no-analytics", str(wrong), str(held), str(card))
+    assert imported.exit_code == 1
+    assert imported.stderr.splitlines()[:3] == [
+        f"{wrong}:1: type: REC-ORDER: un registro inizia con game_started, non con meld_laid",
+        f"{held}:5: card: REC-WHERE: Anna (posto 0) non ha in mano 5S",
+        f"{card}:4: card: REC-FORMAT: carta non valida '11H' (attesa ad esempio 10H, AS, JK)",
+    ]
+    assert run("import", "--no-analytics", str(held)).stderr.splitlines()[0] == (
+        f"{held}:5: card: REC-WHERE: Anna (seat 0) does not hold 5S"
+    )
+    audit = run("--lang", "it", "audit", str(wrong))
+    assert (audit.exit_code, audit.stderr) == (
+        2,
+        f"{wrong}:1: type: REC-ORDER: un registro inizia con game_started, non con meld_laid\n",
+    )
+    shown = run("--lang", "it", "show", str(wrong))
+    assert (shown.exit_code, shown.stderr) == (
+        2,
+        f"rummy-ledger: errore: {wrong}:1: type: REC-ORDER: un registro inizia con game_started, non con meld_laid\n",
+    )
+    assert run("show", str(wrong)).stderr == (
+        f"rummy-ledger: error: {wrong}:1: type: REC-ORDER: a record starts with game_started, not meld_laid\n"
+    )

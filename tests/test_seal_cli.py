@@ -78,8 +78,19 @@ def test_keygen_files_and_mode(run: Callable[..., Result], tmp_path: Path) -> No
         f"key id {kid}\n"
     )
     assert stat.S_IMODE(os.stat(tmp_path / "club.key").st_mode) == 0o600
-    again = run("keygen", str(tmp_path / "club.key"))
-    assert again.exit_code == 2 and again.stderr.startswith("rummy-ledger: error: ")
+    key, pub = tmp_path / "club.key", tmp_path / "club.key.pub"
+    before = key.read_bytes(), pub.read_bytes()
+    again = run("keygen", str(key))
+    assert (again.exit_code, again.stderr) == (
+        2,
+        f"rummy-ledger: error: {key}, {pub}: private and public key files exist (not overwritten)\n",
+    )
+    pub.unlink()
+    assert run("keygen", str(key)).stderr == f"rummy-ledger: error: {key}: private key file exists (not overwritten)\n"
+    pub.write_bytes(before[1])
+    key.unlink()
+    assert run("keygen", str(key)).stderr == f"rummy-ledger: error: {pub}: public key file exists (not overwritten)\n"
+    assert not key.exists() and pub.read_bytes() == before[1]  # nothing written, nothing overwritten
 
 
 def test_prove_and_verify_a_proof_without_the_store(run: Callable[..., Result], tmp_path: Path) -> None:

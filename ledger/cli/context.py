@@ -237,6 +237,11 @@ def error_line(err: RecordError, path: str | os.PathLike[str] | None = None, tr:
     """
     if err.path is None:
         err = err.with_location(path=str(path) if path is not None else "<record>")
+    return describe_error(err, tr)
+
+
+def describe_error(err: RecordError, tr: Any = None) -> str:
+    """:meth:`RecordError.describe` in the language of ``tr`` (English when None)."""
     if tr is None:
         return err.describe()
     _ = tr.gettext

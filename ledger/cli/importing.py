@@ -51,7 +51,7 @@ def _problem(path: Path, result: Exception, tr: Any) -> str:
     """The line that says why the file at ``path`` was rejected; an
     unexpected exception is raised again (the group reports it)."""
     if isinstance(result, RecordError):
-        return error_line(result, path)
+        return error_line(result, path, tr)
     if isinstance(result, RuleViolationError):
         return str(result)
     if isinstance(result, GameConflictError):

@@ -131,6 +131,14 @@ def _refuse(err: RecordError, tr: Any) -> None:
     sys.exit(2)
 
 
+def _at_next_position(app: Any, game: str, err: RecordError) -> RecordError:
+    """``err`` (a ruling's payload refused) as ``GAME: position N: field: RULE: message``, N the position the
+    ruling would have been stored at; an unknown game raises its not-found error instead."""
+    if not app.has_game(game):
+        raise app.not_found(game)
+    return RecordError(err.rule, err.message, field=err.field, position=app.game_length(game), path=game)
+
+
 def _side(value: str) -> dict[str, int]:
     """``"1"`` -> ``{"seat": 1}``, ``"team:0"`` -> ``{"team": 0}``."""
     text = value.strip()
@@ -240,6 +248,9 @@ def rule_cmd(
             payload[key] = value
     try:
         event = _event(payload)
+    except RecordError as exc:  # refused before the store is asked: at the position it would have had
+        _refuse(_at_next_position(state.app(create=True), game, exc), tr)
+    try:
         result, table = _append(state.app(create=True), game, [event])
     except RecordError as exc:
         _refuse(exc.with_location(path=game), tr)
