@@ -79,7 +79,7 @@ from ledger.events import DiscardTaken, Event, HandEnded, Knocked, MeldExtended,
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace, variant_state
 from ledger.variants.base import Rules
-from ledger.variants.gin_deadwood import best_arrangement, card_value, deadwood_value
+from ledger.variants.gin_deadwood import card_value, deadwood_value, no_deadwood
 from ledger.variants.gin_endings import ending_finding, past_the_end, quiet_play, track_endings
 from ledger.variants.gin_scoring import counted_deadwood, hand_scores
 from ledger.variants.gin_state import (
@@ -306,7 +306,7 @@ class GinRules(Rules):
                 f"the knock card {limit}{self._limit_source(state)}",
             )
         gin = counted == 0
-        big = gin and bool(self.settings.big_gin_bonus) and best_arrangement(eleven).deadwood_value == 0
+        big = gin and bool(self.settings.big_gin_bonus) and no_deadwood(eleven, e.discard)
         voids = list(self.ex(state).void)
         voids[seat] = voids[seat] + tuple(void)
         hands = list(state.hands)
