@@ -79,7 +79,9 @@ def short_or_missing(value: str | None) -> str:
 
 def _outside(at: int, last: int) -> str:
     """``--at`` past the game, worded as ``show``, ``report`` and the viewer word it."""
-    return str(tr_of().gettext("position %(at)s is outside this game's positions 0–%(last)s") % {"at": at, "last": last})
+    return str(
+        tr_of().gettext("position %(at)s is outside this game's positions 0–%(last)s") % {"at": at, "last": last}
+    )
 
 
 @click.command(
