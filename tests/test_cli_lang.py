@@ -247,7 +247,7 @@ def test_italian_list_and_errors(run: Callable[..., Result], db: Path) -> None:
     )
     outside = run("--lang", "it", "show", "bur-dispute", "--at", "19")
     assert outside.exit_code == 2 and outside.stderr.endswith(
-        "Error: Invalid value for --at: la posizione 19 è fuori da 0..18\n"
+        "Error: Invalid value for --at: la posizione 19 è fuori dalle posizioni 0–18 di questa partita\n"
     )
 
 

@@ -559,3 +559,19 @@ def test_games_list_shows_an_unfinished_game_as_the_reader_may_see_it(tmp_path: 
             "findings": 3,
             "finished": True,
         }  # RAM-DISC-1, ALL-SCORE-1, ALL-TURN-1
+
+
+def test_two_events_as_application_json_get_the_json_lines_hint(live: Live) -> None:
+    started(live)
+    body = LINES[1] + b"\n" + LINES[2] + b"\n"
+    status, _, result = live.post("/api/games/live-1/events", body, headers={"If-Match": '"1"'})
+    assert (status, result["error"]["rule"], result["error"]["line"]) == (400, "REC-FORMAT", 1)
+    message = result["error"]["message"]
+    assert message.startswith("line 1: REC-FORMAT: malformed JSON (") and "trailing characters" in message
+    assert message.endswith(
+        "): application/json carries one event; send several as JSON Lines, one per line, with Content-Type: "
+        "application/x-ndjson"
+    )
+    assert live.length() == 1  # nothing stored
+    sent = live.post("/api/games/live-1/events", body, ctype="application/x-ndjson", headers={"If-Match": '"1"'})
+    assert (sent[0], sent[2]["positions"]) == (201, [1, 2])

@@ -65,7 +65,9 @@ def test_seal_of_a_file_at_a_position(run: Callable[..., Result]) -> None:
         "short": _seal.short_form(_seal.seal_hex(lines, at=3)),
     }
     bad = run("seal", str(DISPUTE), "--at", "19")
-    assert bad.exit_code == 2 and "position 19 is outside 0..18" in bad.stderr
+    assert (
+        bad.exit_code == 2 and "Invalid value for --at: position 19 is outside this game's positions 0–18" in bad.stderr
+    )
 
 
 def test_keygen_files_and_mode(run: Callable[..., Result], tmp_path: Path) -> None:

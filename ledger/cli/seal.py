@@ -77,6 +77,13 @@ def short_or_missing(value: str | None) -> str:
     return _seal.short_form(value) if value else "none stored (run rummy-ledger verify)"
 
 
+def _outside(at: int, last: int) -> str:
+    """``--at`` past the game, worded as ``show``, ``report`` and the viewer word it."""
+    return str(
+        tr_of().gettext("position %(at)s is outside this game's positions 0–%(last)s") % {"at": at, "last": last}
+    )
+
+
 @click.command(
     "seal",
     cls=TranslatedCommand,
@@ -104,7 +111,7 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
     if from_file is not None:
         game_id, lines = from_file
         if at is not None and not 0 <= at < len(lines):
-            raise click.BadParameter(f"position {at} is outside 0..{len(lines) - 1}", param_hint="--at")
+            raise click.BadParameter(_outside(at, len(lines) - 1), param_hint="--at")
         position = len(lines) - 1 if at is None else at
         value = _seal.seal_hex(lines, at=position)
         length = len(lines)
@@ -112,7 +119,7 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
         game_id = target
         length, stored = stored_seals(_state(ctx).app(), game_id)
         if at is not None and not 0 <= at < length:
-            raise click.BadParameter(f"position {at} is outside 0..{length - 1}", param_hint="--at")
+            raise click.BadParameter(_outside(at, length - 1), param_hint="--at")
         position = length - 1 if at is None else at
         value = stored[position]
     if as_json:
