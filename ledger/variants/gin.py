@@ -290,7 +290,9 @@ class GinRules(Rules):
                 raise self.reject(
                     "REC-REF", f"meld id {mid!r} is already used in hand {state.hand}", pos, f"melds[{i}].meld"
                 )
-        left = Counter(hand)
+        left = dict.fromkeys(hand, 0)  # each card held -> copies not yet placed in a meld
+        for c in hand:
+            left[c] += 1
         state, melds, void = self._declared_melds(state, e, pos, left)
         state = self._check_declaration(state, e, pos, hand)
         rest = tuple(c for c in hand if left[c] > 0)  # one deck: no face twice
@@ -318,7 +320,7 @@ class GinRules(Rules):
         return replace(state, phase="play", extra=x)
 
     def _declared_melds(
-        self, state: TableState, e: Knocked, pos: int, left: Counter[str]
+        self, state: TableState, e: Knocked, pos: int, left: dict[str, int]
     ) -> tuple[TableState, list[Meld], list[str]]:
         """The knock's melds as the cards held make them (``left``: the
         cards not yet placed, updated), the cards of invalid ones (they stay
@@ -328,12 +330,12 @@ class GinRules(Rules):
         for dm in e.melds:
             held = []
             for c in dm.cards:
-                if left[c] > 0:
+                if left.get(c, 0) > 0:
                     left[c] -= 1
                     held.append(c)
             info = analyze(held, self._meld_rules)
             melds.append(Meld(dm.meld, e.seat, state.sides[e.seat], tuple(held), info, pos))
-            bad = analyze(dm.cards, self._meld_rules)
+            bad = info if len(held) == len(dm.cards) else analyze(dm.cards, self._meld_rules)  # all held: the same
             if not bad.valid:
                 state = self.flag(
                     state,
