@@ -14,8 +14,14 @@ if [ ! -x "$VENV/bin/python" ]; then
     echo "run.sh: creating $VENV" >&2
     "$PYTHON" -m venv "$VENV"
 fi
-# the pdf extra (Playwright) prints the dispute report as PDF through Debian's chromium
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[pdf]'
+# the pdf extra (Playwright) prints the dispute report as PDF through Debian's chromium; installed
+# again only when pyproject.toml changed since the last install (its hash in a stamp file of the venv)
+STAMP="$VENV/.rummy-ledger-installed"
+WANT="$(sha256sum pyproject.toml | cut -d' ' -f1) pdf"
+if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ] || [ ! -x "$VENV/bin/rummy-ledger" ]; then
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[pdf]'
+    echo "$WANT" > "$STAMP"
+fi
 if [ ! -x /usr/bin/chromium ] && [ -z "${RUMMY_LEDGER_CHROMIUM:-}" ]; then
     echo "run.sh: no /usr/bin/chromium: PDF reports need it (apt-get install --no-install-recommends chromium; ./test.sh installs it); HTML reports work without" >&2
 fi

@@ -91,10 +91,18 @@ def _raw(public: Ed25519PublicKey) -> bytes:
 def generate_key(path: Path) -> tuple[Path, str]:
     """Write a new Ed25519 key pair: ``path`` (private, PKCS#8 PEM, mode 0600,
     never overwritten) and ``path.pub`` (public, PEM). Returns the public key
-    path and the key id. Raises ``FileExistsError`` when either file exists."""
+    path and the key id. Raises ``FileExistsError`` when either file exists,
+    naming those that do, the private key first (``club.key, club.key.pub:
+    key files exist (not overwritten)``)."""
     pub_path = path.with_name(path.name + ".pub")
-    if pub_path.exists():
-        raise FileExistsError(17, "public key file exists (not overwritten)", str(pub_path))
+    existing = [p for p in (path, pub_path) if p.exists()]
+    if existing:
+        what = (
+            "private and public key files exist (not overwritten)"
+            if len(existing) == 2
+            else f"{'private' if existing[0] == path else 'public'} key file exists (not overwritten)"
+        )
+        raise FileExistsError(17, what, ", ".join(str(p) for p in existing))
     key = Ed25519PrivateKey.generate()
     private = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()

@@ -70,7 +70,7 @@ class MeldRules(msgspec.Struct, frozen=True, kw_only=True):
     wild_ends_only: bool = False
 
 
-class MeldInfo(msgspec.Struct, frozen=True):
+class MeldInfo(msgspec.Struct, frozen=True, gc=False):
     """What :func:`analyze` found.
 
     Attributes:

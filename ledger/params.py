@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from ledger import catalog
+from ledger.i18n import N_, env_lang, translations
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
 
@@ -32,6 +33,17 @@ def ascii_int(text: str) -> int:
     if not isinstance(text, str) or _WHOLE.fullmatch(text) is None:
         raise ValueError(f"{text!r} is not a whole number")
     return int(text)
+
+
+def _tr(ctx: click.Context | None) -> Any:
+    """The translations of the invocation's ``--lang`` (its state's, once
+    the group has run; else the option read, else the locale variables)."""
+    root = ctx.find_root() if ctx is not None else None
+    tr = getattr(root.obj, "tr", None) if root is not None else None
+    if tr is not None:
+        return tr
+    lang = root.params.get("lang") if root is not None else None
+    return translations(lang or env_lang())
 
 
 class AsciiInt(click.ParamType):
@@ -49,7 +61,11 @@ class AsciiInt(click.ParamType):
             try:
                 number = ascii_int(value)
             except ValueError:
-                self.fail(f"{value!r} is not a whole number (ASCII digits 0-9)", param, ctx)
+                self.fail(
+                    _tr(ctx).gettext(N_("%(value)s is not a whole number (ASCII digits 0-9)")) % {"value": repr(value)},
+                    param,
+                    ctx,
+                )
         if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
             low = "" if self.min is None else f"{self.min}<="
             high = "" if self.max is None else f"<={self.max}"

@@ -86,6 +86,27 @@ NOTES = (
 )
 
 
+#: a team's label as :meth:`~ledger.state.TableState.side_label` writes it
+_TEAM = re.compile(r"team (?P<team>\d+) \((?P<names>.+)\)")
+
+
+def side_text(state: TableState, side: int, tr: NullTranslations | None = None) -> str:
+    """A side's label (:meth:`~ledger.state.TableState.side_label`) in the
+    language of ``tr``: a seat alone is its player's name, a team
+    ``team 0 (Anna & Carla)`` (Italian ``coppia 0 (Anna & Carla)``)."""
+    seats = state.seats_of(side)
+    if len(seats) == 1:
+        return state.name(seats[0])
+    names = " & ".join(state.name(s) for s in seats)
+    return (tr or _ENGLISH).gettext("team %(team)s (%(names)s)") % {"team": side, "names": names}
+
+
+def _who_text(who: str, tr: NullTranslations) -> str:
+    """A side's label read back from a note (a team's: :data:`_TEAM`) in the language of ``tr``."""
+    m = _TEAM.fullmatch(who)
+    return tr.gettext("team %(team)s (%(names)s)") % m.groupdict() if m else who
+
+
 def note_text(note: str, tr: NullTranslations | None = None) -> str:
     """A variant's note line in the language of ``tr`` (as it is when no
     pattern of :data:`NOTES` matches, or in English).
@@ -98,7 +119,8 @@ def note_text(note: str, tr: NullTranslations | None = None) -> str:
     for pattern, msgid in NOTES:
         found = pattern.fullmatch(note)
         if found:
-            return tr.gettext(msgid) % found.groupdict()
+            parts = {k: _who_text(v, tr) if k == "who" else v for k, v in found.groupdict().items()}
+            return tr.gettext(msgid) % parts
     return note
 
 
@@ -148,7 +170,7 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
         lines.append("")
         lines.append(_("melds:"))
         for side in sides:
-            lines.append(_("  side %(side)s (%(who)s):") % {"side": side, "who": state.side_label(side)})
+            lines.append(_meld_heading(state, side, tr))
             lines.extend(_meld_line(m, tr) for m in v.melds if m.side == side)
     lines.append("")
     lines.append(_pile_line(state, v, tr))
@@ -162,7 +184,7 @@ def render_state(state: TableState, pov: int | str | None = None, tr: NullTransl
     if v.totals and any(v.totals):
         lines.append(
             _("totals: %(totals)s")
-            % {"totals": ", ".join(f"{state.side_label(i)} {t}" for i, t in enumerate(v.totals))}
+            % {"totals": ", ".join(f"{side_text(state, i, tr)} {t}" for i, t in enumerate(v.totals))}
         )
     if v.findings:
         lines.append(_("findings so far: %(n)s") % {"n": v.findings})
@@ -214,6 +236,17 @@ def _seat_line(s: SeatView, dealer_seat: int | None, tr: NullTranslations) -> st
     }
 
 
+def _meld_heading(state: TableState, side: int, tr: NullTranslations) -> str:
+    """``  side 0 (Anna):`` above a side's melds; a team's ``  side 0 (team 0 (Anna & Carla)):``
+    (Italian: ``  coppia 0 (Anna & Carla):``, the team named once)."""
+    _ = tr.gettext
+    seats = state.seats_of(side)
+    if len(seats) == 1:
+        return _("  side %(side)s (%(who)s):") % {"side": side, "who": state.name(seats[0])}
+    names = " & ".join(state.name(s) for s in seats)
+    return _("  side %(side)s (team %(side)s (%(names)s)):") % {"side": side, "names": names}
+
+
 def _pile_line(state: TableState, v: StateView, tr: NullTranslations) -> str:
     """:func:`render_state`'s discard pile: every card where the whole pile is taken, else its top card."""
     _ = tr.gettext
@@ -239,7 +272,7 @@ def render_score(
     tr = tr or _ENGLISH
     _ = tr.gettext
     rules = state.rules
-    label = {i: state.side_label(i) for i in range(state.n_sides)}
+    label = {i: side_text(state, i, tr) for i in range(state.n_sides)}
     width = max((len(v) for v in label.values()), default=4)
     kind = _("as adjudicated") if sheet.adjudicated else _("as played")
     lines = [

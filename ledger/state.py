@@ -124,7 +124,7 @@ def _log() -> Log[Any]:
     return Log()
 
 
-class Finding(msgspec.Struct, frozen=True):
+class Finding(msgspec.Struct, frozen=True, gc=False):
     """A rule violation: ``{position, hand, seat, rule, message}`` (FORMAT.md).
 
     ``rule`` is a RULES.md id; ``message`` names the cards and the rule in
@@ -138,7 +138,7 @@ class Finding(msgspec.Struct, frozen=True):
     message: str
 
 
-class Meld(msgspec.Struct, frozen=True):
+class Meld(msgspec.Struct, frozen=True, gc=False):
     """A meld on the table.
 
     Attributes:
@@ -189,7 +189,7 @@ class Penalty(msgspec.Struct, frozen=True):
     rule: str
 
 
-class VariantState(msgspec.Struct, frozen=True):
+class VariantState(msgspec.Struct, frozen=True, gc=False):
     """A variant's own per-hand table state (``TableState.extra``).
 
     Each variant that keeps state of its own subclasses this frozen struct
@@ -197,15 +197,23 @@ class VariantState(msgspec.Struct, frozen=True):
     Scala 40 and Ramino 51), makes a fresh one at each deal
     (``Rules.new_extra``), reads it through its rules' typed accessor
     (``ex(state)``, :func:`variant_state`) and changes it with
-    ``Rules.set_extra``. It is never stored: the fold rebuilds it.
+    ``Rules.set_extra``. It is never stored: the fold rebuilds it. Like the
+    table state it is not tracked by the cycle collector (``gc=False``, which
+    subclasses inherit): its fields are values (numbers, strings, tuples,
+    frozen structs), never a list, a dict or a state.
     """
 
 
 VS = TypeVar("VS", bound=VariantState)
 
 
-class TableState(msgspec.Struct, frozen=True, kw_only=True):
+class TableState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The table at one position of a record.
+
+    Like the findings, melds and variant states it holds, a state is not
+    tracked by the cycle collector (``gc=False``): it holds values only and
+    never takes part in a reference cycle (``history`` only points back), so
+    the collector need not walk the chains of states a replay keeps alive.
 
     Attributes (sizes per seat are in seat order):
         rules: the variant's rules object with the record's ruleset/options.

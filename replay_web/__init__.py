@@ -50,7 +50,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntit
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.store.persistence import StoredEventError
 from replay_web.cache import ReplayCache
-from replay_web.i18n import gettext
+from replay_web.i18n import N_, gettext
 from replay_web.present import face, suit_markup
 from replay_web.store import open_store
 
@@ -172,6 +172,32 @@ def _too_large(exc: RequestEntityTooLarge):
     )
 
 
+#: the English descriptions of werkzeug's errors and Flask-WTF's CSRF refusals,
+#: as they come (msgids of the viewer's catalog): an error page shows them in
+#: the page's language; the JSON of ``/api/`` keeps them as they are
+PAGE_WORDS = frozenset(
+    {
+        N_("The browser (or proxy) sent a request that this server could not understand."),
+        N_(
+            "You don't have the permission to access the requested resource. It is either read-protected or not "
+            "readable by the server."
+        ),
+        N_(
+            "The requested URL was not found on the server. If you entered the URL manually please check your "
+            "spelling and try again."
+        ),
+        N_("The method is not allowed for the requested URL."),
+        N_("The CSRF token is missing."),
+        N_("The CSRF session token is missing."),
+        N_("The CSRF token has expired."),
+        N_("The CSRF token is invalid."),
+        N_("The CSRF tokens do not match."),
+        N_("The referrer header is missing."),
+        N_("The referrer does not match the host."),
+    }
+)
+
+
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
@@ -183,7 +209,9 @@ def _register_errors(app: Flask) -> None:
                 page_message=gettext("the viewer failed on this request; the record is unchanged"),
             )
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
-        return _error(exc.code or 500, exc.name, exc.description or exc.name, getattr(exc, "extra", None), headers)
+        message = exc.description or exc.name
+        page = gettext(message) if message in PAGE_WORDS else None
+        return _error(exc.code or 500, exc.name, message, getattr(exc, "extra", None), headers, page)
 
     app.register_error_handler(RequestEntityTooLarge, _too_large)
 

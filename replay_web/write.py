@@ -93,6 +93,18 @@ def record_error(err: RecordError, lines: list[int] | None = None, *, offset: in
     )
 
 
+def _one_event(body: bytes) -> Event:
+    """The one event of an ``application/json`` body; a body with more after its
+    first JSON value (several events) is refused with the hint to send JSON Lines."""
+    try:
+        return parse_line(body, 1)
+    except RecordError as err:
+        if err.message.startswith("malformed JSON") and "trailing characters" in err.message:
+            hint = f"{err.message}: application/json carries one event; send several as JSON Lines, one per line, "
+            raise RecordError(err.rule, hint + "with Content-Type: application/x-ndjson", line=1) from None
+        raise
+
+
 def _events_from_body() -> tuple[list[Event], list[int]]:
     """The body's events and their body lines; 415/413/400 otherwise."""
     ctype = (request.mimetype or "").lower()
@@ -118,7 +130,7 @@ def _events_from_body() -> tuple[list[Event], list[int]]:
         if ctype in JSON_TYPES:
             if not body.strip():
                 raise RecordError("REC-FORMAT", "empty body: send one event as a JSON object", line=1)
-            return [parse_line(body.strip(), 1)], [1]
+            return [_one_event(body.strip())], [1]
         events, lines = [], []
         for number, raw in iter_lines(body.splitlines()):
             events.append(parse_line(raw, number))

@@ -180,8 +180,21 @@ def test_export_filters_narrow_the_games(cli: click.Group, store: str, tmp_path:
     assert games("--all", "--until", "2026-11-30") == ["ram-a"]
     assert games("--all", "--tournament", "Club night") == ["ram-a"]
     assert games("ram-a", "syn-1") == ["ram-a", "syn-1"]
-    missing = run(cli, "--db", store, "export", "--format", "csv", "--out", str(tmp_path / "x"), "nope")
-    assert missing.exit_code == 1 and "not in the analytics view: nope" in missing.output
+    # as the record export refuses an unknown game: the error line, "did you mean", exit 2
+    missing = run(cli, "--db", store, "export", "--format", "csv", "--out", str(tmp_path / "x"), "ram-c")
+    assert (missing.exit_code, missing.stdout, missing.stderr) == (
+        2,
+        "",
+        f"rummy-ledger: error: no game 'ram-c' in the store (SQLite {store}); did you mean ram-b or ram-a?\n",
+    )
+    later = tmp_path / "later.jsonl"
+    later.write_bytes(encode_record(two_player_record("syn-2", hands=1, turns=4, seed=4)))
+    assert run(cli, "--db", store, "import", "--no-analytics", str(later)).exit_code == 0
+    stale = run(cli, "--db", store, "export", "--format", "csv", "--out", str(tmp_path / "x"), "--no-update", "syn-2")
+    assert (stale.exit_code, stale.stderr) == (
+        2,
+        "rummy-ledger: error: not in the analytics view: syn-2 (import them, or run `analytics update`)\n",
+    )
 
 
 def test_export_of_one_record_still_works(cli: click.Group, store: str, tmp_path: Path) -> None:
@@ -298,3 +311,18 @@ def test_query_streams_rows_and_counts_those_not_shown(cli: click.Group, store: 
     cells = [ln.split()[1] for ln in table.output.splitlines() if ln.startswith("│")]
     assert cells == ["0", "1", "2"]
     assert "5003 rows (first 3 shown)" in table.output
+
+
+@pytest.mark.parametrize("sql", ["", "   ", ";", "; -- a comment only"])
+def test_query_without_a_statement_is_a_usage_error(cli: click.Group, store: str, tmp_path: Path, sql: str) -> None:
+    """Blank SQL is refused before the view is touched (it was an internal error: DuckDB returns no cursor)."""
+    result = run(cli, "--db", store, "query", sql)
+    assert (result.exit_code, result.output.splitlines()[-1]) == (
+        2,
+        'Error: no SQL statement to run (e.g. rummy-ledger query "SELECT count(*) FROM games")',
+    )
+    assert not (tmp_path / "ledger.analytics.duckdb").exists()
+    italian = run(cli, "--db", store, "--lang", "it", "query", sql)
+    assert italian.output.splitlines()[-1] == (
+        'Error: nessuna istruzione SQL da eseguire (per esempio rummy-ledger query "SELECT count(*) FROM games")'
+    )

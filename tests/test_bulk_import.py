@@ -18,7 +18,7 @@ from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from ledger.store.importing import ImportResult
-from ledger.store.journal import SQLITE_CACHE_KIB
+from ledger.store.journal import SQLITE_CACHE_KIB, SQLITE_READ_CACHE_KIB, read_cache
 from ledger.store.persistence import game_uuid
 from tests.conftest import _pg_connect, pg_settings, record_bytes
 
@@ -235,3 +235,28 @@ def test_sqlite_connections_get_the_store_pragmas(sqlite_env: dict[str, str]) ->
     raw = sqlite3.connect(sqlite_env["SQLITE_DBNAME"])  # a plain connection keeps SQLite's defaults
     assert raw.execute("PRAGMA synchronous").fetchone()[0] == 2
     raw.close()
+
+
+def test_read_cache_shrinks_the_page_cache_of_idle_and_new_connections_and_gives_it_back(
+    sqlite_env: dict[str, str],
+) -> None:
+    app = LedgerApp(env=sqlite_env)
+
+    def cache() -> int:
+        with app.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            c.execute("PRAGMA cache_size")
+            return int(c.fetchone()[0])
+
+    try:
+        before = cache()  # opens the pool's first connection, idle again after
+        with read_cache(app):
+            during = cache()
+            with app.recorder.datastore.transaction(commit=False) as held:  # type: ignore[attr-defined]
+                held.execute("SELECT 1")
+                opened = cache()  # the idle one is in use: a new connection
+        after = [cache(), cache()]
+    finally:
+        app.close()
+    assert (before, during, opened) == (-SQLITE_CACHE_KIB, -SQLITE_READ_CACHE_KIB, -SQLITE_READ_CACHE_KIB)
+    assert after == [-SQLITE_CACHE_KIB, -SQLITE_CACHE_KIB]
+    assert (SQLITE_CACHE_KIB, SQLITE_READ_CACHE_KIB) == (32 * 1024, 2000)

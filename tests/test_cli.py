@@ -263,7 +263,7 @@ def test_show_at_outside_the_game(run: Callable[..., Result], write_record_file:
     run("import", str(write_record_file("short", turns=0)))
     result = run("show", "short", "--at", "9")
     assert result.exit_code == 2
-    assert "position 9 is outside 0..3" in result.stderr
+    assert "position 9 is outside this game's positions 0–3" in result.stderr
     # a seat's (or a spectator's) view, as in the viewer: past the last position, without naming it
     for pov in ("0", "spectator"):
         seat = run("show", "short", "--at", "9", "--pov", pov)

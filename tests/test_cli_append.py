@@ -243,11 +243,12 @@ def test_rule_restore(run: Callable[..., Result], dispute: list[bytes], tmp_path
         ),
         (
             ["--penalty", "1", "10", "--rule", "bad id"],
-            "bur-dispute: rule: REC-FORMAT: value 'bad id' does not match the pattern '^[A-Z0-9]+-[A-Z0-9-]+$'",
+            "bur-dispute: position 12: rule: REC-FORMAT: value 'bad id' does not match the pattern "
+            "'^[A-Z0-9]+-[A-Z0-9-]+$'",
         ),
         (
             ["--penalty", "1", "2000000", "--rule", "BUR-PILE-1"],
-            "bur-dispute: points: REC-FORMAT: Expected `int` <= 1000000",
+            "bur-dispute: position 12: points: REC-FORMAT: Expected `int` <= 1000000",
         ),
         (
             ["--restore", "99", "--reason", "x"],
@@ -401,3 +402,9 @@ def test_a_penalty_after_the_hand_is_no_claim_difference(run: Callable[..., Resu
         "  Bruno    -10   total    -10   penalty -10",
         "totals: Anna 66, Bruno -10",
     ]
+
+
+def test_a_malformed_ruling_on_an_unknown_game_names_the_game(run: Callable[..., Result], db: str) -> None:
+    """The unknown game first, as for a well-formed ruling (not the payload's REC-FORMAT)."""
+    result = run("rule", "nope", "--penalty", "1", "5", "--rule", "not-a-rule")
+    assert (result.exit_code, result.stderr) == (2, f"rummy-ledger: error: no game 'nope' in the store (SQLite {db})\n")

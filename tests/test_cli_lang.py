@@ -247,7 +247,7 @@ def test_italian_list_and_errors(run: Callable[..., Result], db: Path) -> None:
     )
     outside = run("--lang", "it", "show", "bur-dispute", "--at", "19")
     assert outside.exit_code == 2 and outside.stderr.endswith(
-        "Error: Invalid value for --at: la posizione 19 è fuori da 0..18\n"
+        "Error: Invalid value for --at: la posizione 19 è fuori dalle posizioni 0–18 di questa partita\n"
     )
 
 
@@ -362,8 +362,11 @@ def test_seal_verify_and_checkpoint_speak_italian(run: Callable[..., Result], tm
             ("export", "--help"),
             "-o, --output FILE Esportazione del registro: scrive in FILE invece che sullo standard output.",
         ),
-        (("serve", "--help"), "--port INTEGER Porta TCP su cui restare in ascolto. [default: 5000]"),
-        (("simulate", "--help"), "--seed INTEGER Seme casuale: lo stesso seme scrive le stesse partite. [required]"),
+        (("serve", "--help"), "--port INTEGER Porta TCP su cui restare in ascolto. [predefinito: 5000]"),
+        (
+            ("simulate", "--help"),
+            "--seed INTEGER Seme casuale: lo stesso seme scrive le stesse partite. [obbligatorio]",
+        ),
         (
             ("--help",),
             "Importa, elenca, mostra, esporta e controlla i registri delle partite di ramino (rummy-ledger/1).",
@@ -388,7 +391,7 @@ def test_the_help_of_every_command_in_italian(run: Callable[..., Result], args: 
 def test_the_list_of_commands_shows_their_italian_help(run: Callable[..., Result]) -> None:
     rows = {
         line.split(None, 1)[0]: line.split(None, 1)[1]
-        for line in run("--lang", "it", "--help").stdout.split("\nCommands:\n", 1)[1].splitlines()
+        for line in run("--lang", "it", "--help").stdout.split("\nComandi:\n", 1)[1].splitlines()
     }
     assert rows["analytics"].startswith("La vista analitica DuckDB: aggiornamento,")  # cut to the terminal's width
     assert rows["token"].startswith("I token (bearer) dell'API di scrittura HTTP")

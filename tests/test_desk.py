@@ -658,3 +658,53 @@ def test_show_names_rewound_moves(tmp_path: Path) -> None:
     assert at12[-1] == "rewound at position 11: moves 7–9 no longer count"
     at9 = runner.invoke(cli, ["show", str(path), "--at", "6"]).stdout
     assert "rewound at position" not in at9 and "is rewound" not in at9
+
+
+def test_error_pages_speak_the_pages_language(desk: Desk, web_client: Any) -> None:
+    """werkzeug's 404/405, Flask-WTF's CSRF refusal, the report's finding error and a ruling's REC-REF
+    refusal in Italian on an Italian page; English pages and the API's JSON keep the English."""
+    c = desk.client()
+    missing = c.get("/nowhere?lang=it")
+    assert (missing.status_code, error_message(missing.get_data(as_text=True))) == (
+        404,
+        "La pagina richiesta non esiste nel visualizzatore. Se hai scritto l'indirizzo a mano, controlla che sia "
+        "corretto.",
+    )
+    assert error_message(c.get("/nowhere").get_data(as_text=True)).startswith(
+        "The requested URL was not found on the server."
+    )
+    assert c.get("/api/nowhere?lang=it").get_json()["error"]["message"].startswith("The requested URL was not found")
+    method = c.delete(f"/games/{GAME}?lang=it")
+    assert (method.status_code, error_message(method.get_data(as_text=True))) == (
+        405,
+        "Questa pagina non accetta richieste di questo tipo.",
+    )
+    forged = c.post("/signin?lang=it", data={"token": desk.tokens["referee"]})
+    assert (forged.status_code, error_message(forged.get_data(as_text=True))) == (
+        400,
+        "Manca il token CSRF del modulo: ricarica la pagina e invialo di nuovo.",
+    )
+    sign_in(c, desk.tokens["referee"])
+    data = {"csrf_token": page_csrf(c), "finding": 8, "expected": 10, "target": 0, "reason": "x"}
+    refused = c.post(f"/games/{GAME}/rulings/restore?lang=it", data=data)
+    assert (refused.status_code, error_message(refused.get_data(as_text=True))) == (
+        400,
+        "la decisione non è stata registrata: REC-REF: la posizione 0 non fa parte della linea di gioco attuale "
+        "della smazzata 1 (posizione 10, campo target)",
+    )
+    assert desk.length() == 10
+    report = web_client(list(read_record(FIXTURE).events)).get(f"/games/{GAME}/report?finding=14&lang=it")
+    assert (report.status_code, error_message(report.get_data(as_text=True))) == (
+        400,
+        "nessuna irregolarità alla posizione 14 (le irregolarità sono alle posizioni 4, 5, 7, 8, 15, 17)",
+    )
+
+
+def test_the_page_words_are_werkzeugs_own() -> None:
+    """The English descriptions the error page translates are werkzeug's current ones (a new werkzeug wording
+    would otherwise go untranslated without a test noticing)."""
+    from werkzeug.exceptions import BadRequest, Forbidden, MethodNotAllowed, NotFound
+
+    from replay_web import PAGE_WORDS
+
+    assert {e.description for e in (BadRequest, Forbidden, MethodNotAllowed, NotFound)} <= PAGE_WORDS

@@ -559,3 +559,36 @@ def test_games_list_shows_an_unfinished_game_as_the_reader_may_see_it(tmp_path: 
             "findings": 3,
             "finished": True,
         }  # RAM-DISC-1, ALL-SCORE-1, ALL-TURN-1
+
+
+def test_two_events_as_application_json_get_the_json_lines_hint(live: Live) -> None:
+    started(live)
+    body = LINES[1] + b"\n" + LINES[2] + b"\n"
+    status, _, result = live.post("/api/games/live-1/events", body, headers={"If-Match": '"1"'})
+    assert (status, result["error"]["rule"], result["error"]["line"]) == (400, "REC-FORMAT", 1)
+    message = result["error"]["message"]
+    assert message.startswith("line 1: REC-FORMAT: malformed JSON (") and "trailing characters" in message
+    assert message.endswith(
+        "): application/json carries one event; send several as JSON Lines, one per line, with Content-Type: "
+        "application/x-ndjson"
+    )
+    assert live.length() == 1  # nothing stored
+    sent = live.post("/api/games/live-1/events", body, ctype="application/x-ndjson", headers={"If-Match": '"1"'})
+    assert (sent[0], sent[2]["positions"]) == (201, [1, 2])
+
+
+def test_get_of_a_game_gives_the_etag_of_the_write_answers(live: Live) -> None:
+    """GET /api/games/<id> carries the ETag a POST gives for the same state (the next If-Match), and 304 to it."""
+    started(live)
+    posted = live.append(1)
+    assert posted[1]["etag"] == '"2"'
+    status, headers, body = live.get("/api/games/live-1", "referee")
+    assert (status, headers["etag"], body["game"]["events"]) == (200, '"2"', 2)
+    assert "Authorization" in headers["vary"]
+    same = live.get("/api/games/live-1", "referee", headers={"If-None-Match": '"2"'})
+    assert (same[0], same[1]["etag"], same[2]) == (304, '"2"', "")
+    assert live.post("/api/games/live-1/events", LINES[2], "recorder", headers={"If-Match": headers["etag"]})[0] == 201
+    moved = live.get("/api/games/live-1", "referee", headers={"If-None-Match": '"2"'})
+    assert (moved[0], moved[1]["etag"], moved[2]["game"]["events"]) == (200, '"3"', 3)
+    spectator = live.get("/api/games/live-1")  # the delayed view changes with time: no ETag to cache it by
+    assert spectator[0] == 200 and spectator[2]["game"]["view"] == "spectator" and "etag" not in spectator[1]

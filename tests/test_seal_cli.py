@@ -65,7 +65,9 @@ def test_seal_of_a_file_at_a_position(run: Callable[..., Result]) -> None:
         "short": _seal.short_form(_seal.seal_hex(lines, at=3)),
     }
     bad = run("seal", str(DISPUTE), "--at", "19")
-    assert bad.exit_code == 2 and "position 19 is outside 0..18" in bad.stderr
+    assert (
+        bad.exit_code == 2 and "Invalid value for --at: position 19 is outside this game's positions 0–18" in bad.stderr
+    )
 
 
 def test_keygen_files_and_mode(run: Callable[..., Result], tmp_path: Path) -> None:
@@ -78,8 +80,19 @@ def test_keygen_files_and_mode(run: Callable[..., Result], tmp_path: Path) -> No
         f"key id {kid}\n"
     )
     assert stat.S_IMODE(os.stat(tmp_path / "club.key").st_mode) == 0o600
-    again = run("keygen", str(tmp_path / "club.key"))
-    assert again.exit_code == 2 and again.stderr.startswith("rummy-ledger: error: ")
+    key, pub = tmp_path / "club.key", tmp_path / "club.key.pub"
+    before = key.read_bytes(), pub.read_bytes()
+    again = run("keygen", str(key))
+    assert (again.exit_code, again.stderr) == (
+        2,
+        f"rummy-ledger: error: {key}, {pub}: private and public key files exist (not overwritten)\n",
+    )
+    pub.unlink()
+    assert run("keygen", str(key)).stderr == f"rummy-ledger: error: {key}: private key file exists (not overwritten)\n"
+    pub.write_bytes(before[1])
+    key.unlink()
+    assert run("keygen", str(key)).stderr == f"rummy-ledger: error: {pub}: public key file exists (not overwritten)\n"
+    assert not key.exists() and pub.read_bytes() == before[1]  # nothing written, nothing overwritten
 
 
 def test_prove_and_verify_a_proof_without_the_store(run: Callable[..., Result], tmp_path: Path) -> None:

@@ -123,3 +123,32 @@ def test_the_recommended_threads_agree() -> None:
     documented = _threads(" ".join((stream.__doc__ or "").split()))
     assert (helped, readme, documented) == ([48], [48, 48], [48])
     assert 48 == stream.DEFAULTS["STREAM_MAX"] + 16  # the 32 streams of a worker and 16 other requests
+
+
+def test_a_port_in_use_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
+    """The socket is bound before the "serving" line: a port in use is refused naming host:port (en/it)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        for lang, expected in (
+            (
+                "en",
+                f"rummy-ledger: error: cannot listen on 127.0.0.1:{port}: the port is in use by another program "
+                "(stop it, or choose another --port)\n",
+            ),
+            (
+                "it",
+                f"rummy-ledger: errore: impossibile mettersi in ascolto su 127.0.0.1:{port}: la porta è usata da un "
+                "altro programma (fermalo, o scegli un'altra --port)\n",
+            ),
+        ):
+            done = subprocess.run(
+                [sys.executable, "-m", "ledger.cli", "--db", str(tmp_path / "s.db"), "--lang", lang, "serve"]
+                + ["--port", str(port)],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                cwd=tmp_path,
+            )
+            assert (done.returncode, done.stdout, done.stderr) == (2, "", expected)

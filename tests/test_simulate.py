@@ -12,6 +12,10 @@ No timing assertions: the speed is the benchmarks' business (bench/).
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -147,3 +151,26 @@ def test_RAM_DISC_1_injected_retake_is_the_only_finding() -> None:
 def test_unknown_variant_is_a_key_error() -> None:
     with pytest.raises(KeyError, match="no simulator"):
         simulate_game("poker", None, 2, seed=1)
+
+
+def test_the_progress_bar_shows_on_a_terminal_only(tmp_path: Path) -> None:
+    """As export's: stderr to a file or pipe gets no bar (it got one, escape codes and all); a terminal gets it."""
+    args = [sys.executable, "-m", "ledger.cli", "simulate", "--variant", "gin", "--games", "2", "--seed", "3"]
+    piped = subprocess.run([*args, "--out", str(tmp_path / "a")], capture_output=True, text=True, timeout=120)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, f"2 games written to {tmp_path / 'a'}\n", "")
+    main, tty = pty.openpty()
+    try:
+        done = subprocess.run([*args, "--out", str(tmp_path / "b")], stderr=tty, stdout=subprocess.PIPE, timeout=120)
+        os.close(tty)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other end is closed: all read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(main)
+    assert done.returncode == 0 and b"simulate" in shown and b"2/2" in shown

@@ -48,6 +48,11 @@ def test_cli_create_list_revoke_sqlite(tmp_path: Path) -> None:
     assert [(t["id"], t["role"], t["revoked_at"]) for t in as_json] == [(token_id, "recorder", None)]
     revoked = cli(db, "token", "revoke", token_id)
     assert revoked.returncode == 0 and revoked.stdout.startswith(f"token {token_id} (Mario Rossi) revoked at ")
+    at = revoked.stdout.removeprefix(f"token {token_id} (Mario Rossi) revoked at ")
+    again = cli(db, "token", "revoke", token_id)  # the first revocation time kept, and said to be the first
+    assert (again.returncode, again.stdout) == (0, f"token {token_id} (Mario Rossi) already revoked at {at}")
+    italian = cli(db, "--lang", "it", "token", "revoke", token_id)
+    assert italian.stdout == f"token {token_id} (Mario Rossi) già revocato il {at}"
     unknown = cli(db, "token", "revoke", "000000000000")
     assert (unknown.returncode, unknown.stderr) == (
         2,

@@ -42,9 +42,10 @@ from eventsourcing.utils import TopicError
 
 from ledger import __version__
 from ledger.cli import analytics, checking, importing, reading, report, seal, serve, simulate, tokens, writing
-from ledger.cli.context import CliState, Translated, tr_of
-from ledger.errors import GameNotFoundError, LedgerError
+from ledger.cli.context import CliState, Translated, describe_error, tr_of
+from ledger.errors import GameNotFoundError, LedgerError, RecordError
 from ledger.i18n import LANGUAGES, N_
+from ledger.message_texts import message_text
 from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError, check_db
 
@@ -109,10 +110,12 @@ class _Guarded(Translated, click.Group):
             )
         except StoreUnreachableError as exc:
             _fail(tr_of(ctx).gettext(STORE_REASONS[exc.kind]) % exc.params, tr_of(ctx))
+        except RecordError as exc:
+            _fail(describe_error(exc, tr_of(ctx)), tr_of(ctx))
         except (LedgerError, ValueError) as exc:
-            _fail(str(exc), tr_of(ctx))
+            _fail(message_text(str(exc), tr_of(ctx)), tr_of(ctx))
         except OSError as exc:
-            _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc))
+            _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc), tr_of(ctx))
         except _store_errors() as exc:
             store = ctx.obj.store if isinstance(ctx.obj, CliState) else "the store"
             _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())

@@ -34,7 +34,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
-from ledger.cli.query import DEFAULT_TIMEOUT, run_sql
+from ledger.cli.query import DEFAULT_TIMEOUT, require_statement, run_sql
+from ledger.errors import LedgerError
 from ledger.i18n import N_
 from ledger.params import AsciiInt, VariantChoice
 from ledger.projections import analytics_path, open_duckdb, update
@@ -42,6 +43,7 @@ from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
 from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait
 from ledger.projections.export import FORMATS, Selection, export_tables, select_games
 from ledger.projections.tables import TABLES, markdown
+from ledger.store.journal import read_cache
 
 #: a progress bar is shown when an update has at least this many notifications to apply
 PROGRESS_MIN_EVENTS = 20_000
@@ -82,9 +84,10 @@ def run_update(
     progress: bool = True,
 ) -> UpdateResult:
     """Update the view at ``path`` from ``app``'s store, with a progress bar
-    for large updates on a terminal."""
+    for large updates on a terminal; a SQLite store's page cache is SQLite's
+    default meanwhile (:func:`ledger.store.journal.read_cache`)."""
     last = app.recorder.max_notification_id() or 0
-    with _progress("analytics", progress and last >= PROGRESS_MIN_EVENTS) as advance:
+    with read_cache(app), _progress("analytics", progress and last >= PROGRESS_MIN_EVENTS) as advance:
         return update(app, path, batch_size=batch, wait=wait, rebuild=rebuild, progress=advance)
 
 
@@ -187,12 +190,14 @@ def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
                 "--since",
                 type=click.DateTime(["%Y-%m-%d"]),
                 default=None,
+                metavar="DATE",
                 help=N_("Only games on or after this date (YYYY-MM-DD)."),
             ),
             click.option(
                 "--until",
                 type=click.DateTime(["%Y-%m-%d"]),
                 default=None,
+                metavar="DATE",
                 help=N_("Only games on or before this date."),
             ),
             click.option(
@@ -249,10 +254,7 @@ def _export(
         if games:
             missing = sorted(set(games) - set(select_games(con, Selection(games=games))))
             if missing:
-                raise click.ClickException(
-                    tr_of(ctx).gettext("not in the analytics view: %(games)s (import them, or run `analytics update`)")
-                    % {"games": ", ".join(missing)}
-                )
+                _refuse_missing(ctx, missing)
         with _progress_tables(len(TABLES)) as advance:
             counts = export_tables(con, out, fmt, selection, progress=advance)
     finally:
@@ -266,6 +268,19 @@ def _export(
         )
         % {"num": counts["games"], "out": out, "files": ", ".join(f"{t}.{ext} {n}" for t, n in counts.items())},
         err=True,
+    )
+
+
+def _refuse_missing(ctx: click.Context, missing: list[str]) -> None:
+    """Games named to ``export --format`` that the view lacks, refused as every command refuses (exit 2): one
+    the store lacks too by :class:`~ledger.errors.GameNotFoundError` ("did you mean"), else "not in the view"."""
+    app = ctx.obj.app()
+    for game in missing:
+        if not app.has_game(game):
+            raise app.not_found(game)
+    raise LedgerError(
+        tr_of(ctx).gettext("not in the analytics view: %(games)s (import them, or run `analytics update`)")
+        % {"games": ", ".join(missing)}
     )
 
 
@@ -300,6 +315,7 @@ def _query(
 ) -> None:
     if as_csv and as_json:
         raise click.UsageError(tr_of(ctx).gettext("choose one of --csv and --json"))
+    require_statement(sql)
     path = _view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)

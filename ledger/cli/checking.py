@@ -64,7 +64,7 @@ def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
             if as_json:
                 click.echo(json.dumps({"error": exc.as_json()}, ensure_ascii=False))
             else:
-                click.echo(error_line(exc, target), err=True)
+                click.echo(error_line(exc, target, state.tr), err=True)
             continue
         report.setdefault("game_id", game_id)
         seals = seal_list(state, target, events)
@@ -118,7 +118,7 @@ def score_cmd(state: CliState, target: str, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps({"error": exc.as_json()}, ensure_ascii=False))
         else:
-            click.echo(error_line(exc, target), err=True)
+            click.echo(error_line(exc, target, state.tr), err=True)
         sys.exit(2)
     sheet = score_sheet(final)
     seals = seal_list(state, target, events)

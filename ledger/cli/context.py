@@ -14,6 +14,7 @@ import copy
 import errno
 import os
 import sys
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from rich.console import Console
 
 from ledger.errors import RecordError
 from ledger.events import Event
-from ledger.i18n import env_lang, translations
+from ledger.i18n import N_, env_lang, translations
+from ledger.message_texts import message_text
 from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.store.application import LedgerApp, open_app
@@ -100,33 +102,115 @@ def _translated(text: str, tr: Any) -> str:
     return "\n\n".join(tr.gettext(part) for part in text.split("\n\n"))
 
 
+#: click's own words on a help page (click's gettext domain has no Italian), msgids of the CLI's
+#: catalog: the usage line, the section headings, the help and version options, an option's extras
+CLICK_WORDS = (
+    N_("Usage:"),
+    N_("Options"),
+    N_("Commands"),
+    N_("Positional arguments"),
+    N_("[OPTIONS]"),
+    N_("COMMAND [ARGS]..."),
+    N_("Show this message and exit."),
+    N_("Show the version and exit."),
+    N_("default: %(default)s"),
+    N_("(dynamic)"),
+    N_("env var: %(var)s"),
+    N_("required"),
+)
+#: the metavars of options translated on a help page (``--since DATE``: ``DATA``)
+METAVARS = (N_("DATE"),)
+
+
+class TranslatedFormatter(click.HelpFormatter):
+    """click's help formatter with click's words (the usage line's
+    ``Usage:``, the headings ``Options``, ``Commands``) in the language of
+    ``tr``; the same text as click's in English."""
+
+    def __init__(self, tr: Any, width: int | None = None) -> None:
+        super().__init__(width=width)
+        self.tr = tr
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, args, self.tr.gettext("Usage:") + " " if prefix is None else prefix)
+
+    def write_heading(self, heading: str) -> None:
+        super().write_heading(self.tr.gettext(heading))
+
+
+def _help_record(param: click.Parameter, ctx: click.Context, tr: Any) -> tuple[str, str] | None:
+    """An option's line on a help page (click's :meth:`click.Option.get_help_record`)
+    with its help and click's extras (``[default: …]``, ``[required]``) in the language of ``tr``."""
+    if type(tr) is NullTranslations or not isinstance(param, click.Option):
+        return param.get_help_record(ctx)
+    if param.hidden:
+        return None
+    _ = tr.gettext
+    extra = param.get_help_extra(ctx)
+    items = [_("env var: %(var)s") % {"var": ", ".join(extra["envvars"])}] if "envvars" in extra else []
+    if "default" in extra:
+        shown = extra["default"]
+        items.append(_("default: %(default)s") % {"default": _("(dynamic)") if shown == "(dynamic)" else shown})
+    if "range" in extra:
+        items.append(extra["range"])
+    if "required" in extra:
+        items.append(_("required"))
+    text = _(param.help) if param.help else ""
+    if items:
+        text = f"{text}  [{'; '.join(items)}]" if text else f"[{'; '.join(items)}]"
+    return param.get_help_spec(ctx), text
+
+
 class Translated:
     """Help in the invocation's language (:func:`tr_of`), for a click command
     or group: its ``help`` (each paragraph: :func:`paragraphs`) and its
     options' ``help`` are msgids of the CLI's catalog (marked
     :func:`ledger.i18n.N_`), translated when the help is shown (``--help``,
-    the group's list of commands). Click's own words (``Usage:``,
-    ``Options:``, ``[default: …]``) stay click's."""
+    the group's list of commands), and so are click's own words on the page
+    (:data:`CLICK_WORDS`: ``Usage:``, ``Options:``, ``[default: …]``…;
+    :class:`TranslatedFormatter`). A usage error's lines stay click's."""
 
     help: str | None
     params: list[click.Parameter]
+    options_metavar: str | None
 
     def _shown(self, ctx: click.Context | None) -> Any:
-        """A copy of this command with its help and its options' help translated."""
+        """A copy of this command with its help, its options' help and metavars translated."""
         tr = tr_of(ctx)
         shown = copy.copy(self)
         shown.help = _translated(self.help, tr) if self.help else self.help
+        if self.options_metavar:
+            shown.options_metavar = tr.gettext(self.options_metavar)
+        if isinstance(shown, click.Group) and shown.subcommand_metavar:
+            shown.subcommand_metavar = tr.gettext(shown.subcommand_metavar)
         shown.params = []
         for param in self.params:
             text = getattr(param, "help", None)
-            if text:
+            if text or param.metavar in METAVARS:
                 param = copy.copy(param)
-                param.help = tr.gettext(text)  # an Option's
+                if text:
+                    param.help = tr.gettext(text)  # an Option's, an Argument's
+                if param.metavar in METAVARS:
+                    param.metavar = tr.gettext(param.metavar)
             shown.params.append(param)
         return shown
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        super(Translated, self._shown(ctx)).format_help(ctx, formatter)  # type: ignore[misc]
+        page = TranslatedFormatter(tr_of(ctx), width=formatter.width)
+        super(Translated, self._shown(ctx)).format_help(ctx, page)  # type: ignore[misc]
+        formatter.write(page.getvalue())
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's :meth:`click.Command.format_options` (and a group's list
+        of commands after), each option's line by :func:`_help_record`."""
+        tr = tr_of(ctx)
+        params = [p for p in self.get_params(ctx) if not isinstance(p, click.Argument)]  # type: ignore[attr-defined]
+        opts = [rv for rv in (_help_record(p, ctx, tr) for p in params) if rv is not None]
+        if opts:
+            with formatter.section("Options"):  # the heading: TranslatedFormatter's
+                formatter.write_dl(opts)
+        if isinstance(self, click.Group):
+            self.format_commands(ctx, formatter)
 
     def get_short_help_str(self, limit: int = 45) -> str:
         return str(super(Translated, self._shown(None)).get_short_help_str(limit))  # type: ignore[misc]
@@ -143,15 +227,32 @@ class TranslatedGroup(Translated, click.Group):
     group_class = type  # a group made by this one is of its class
 
 
-def error_line(err: RecordError, path: str | os.PathLike[str] | None = None) -> str:
-    """``file:line: field: RULE: message`` (parts that are unknown are left out).
+def error_line(err: RecordError, path: str | os.PathLike[str] | None = None, tr: Any = None) -> str:
+    """``file:line: field: RULE: message`` (parts that are unknown are left out),
+    in the language of ``tr`` (the words around the ids and the messages
+    :func:`ledger.message_texts.message_text` knows; English when None).
 
     >>> error_line(RecordError("REC-FORMAT", "unknown field 'colour'", line=3, field="colour"), "a.jsonl")
     "a.jsonl:3: colour: REC-FORMAT: unknown field 'colour'"
     """
     if err.path is None:
         err = err.with_location(path=str(path) if path is not None else "<record>")
-    return err.describe()
+    return describe_error(err, tr)
+
+
+def describe_error(err: RecordError, tr: Any = None) -> str:
+    """:meth:`RecordError.describe` in the language of ``tr`` (English when None)."""
+    if tr is None:
+        return err.describe()
+    _ = tr.gettext
+    if err.line is not None:
+        where = f"{err.path}:{err.line}" if err.path else _("line %(line)s") % {"line": err.line}
+    elif err.position is not None:
+        at = _("position %(pos)s") % {"pos": err.position}
+        where = f"{err.path}: {at}" if err.path else at
+    else:
+        where = err.path or ""
+    return ": ".join(p for p in (where, err.field, err.rule, message_text(err.message, tr)) if p)
 
 
 def load(state: CliState, target: str) -> tuple[str, list[Event]]:

@@ -34,9 +34,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.cli.analytics import update_after_import
-from ledger.cli.context import CliState, TranslatedCommand, console, error_line, paragraphs
+from ledger.cli.context import CliState, TranslatedCommand, console, error_line, paragraphs, tr_of
 from ledger.errors import GameConflictError, RecordError, RuleViolationError
 from ledger.i18n import N_
+from ledger.message_texts import message_text
 from ledger.record_files import find_record_files
 from ledger.store.importing import ImportResult
 
@@ -46,15 +47,15 @@ PROGRESS_MIN_FILES = 10
 _ROWS = ("stored", "appended", "already stored", "rejected")
 
 
-def _problem(path: Path, result: Exception) -> str:
+def _problem(path: Path, result: Exception, tr: Any) -> str:
     """The line that says why the file at ``path`` was rejected; an
     unexpected exception is raised again (the group reports it)."""
     if isinstance(result, RecordError):
-        return error_line(result, path)
+        return error_line(result, path, tr)
     if isinstance(result, RuleViolationError):
         return str(result)
     if isinstance(result, GameConflictError):
-        return f"{path}: {result}"
+        return f"{path}: {message_text(str(result), tr)}"
     if isinstance(result, OSError):
         return f"{path}: cannot read: {result.strerror or result}"
     raise result
@@ -71,7 +72,7 @@ class _Tally:
 
     def count(self, path: Path, result: ImportResult | Exception) -> None:
         if isinstance(result, Exception):
-            problem = _problem(path, result)
+            problem = _problem(path, result, self.tr)
             self.rows["rejected"][0] += 1
             self.err.print(Text(problem), soft_wrap=True)
             return
@@ -298,7 +299,8 @@ def import_openspiel_cmd(
 ) -> None:
     from ledger.openspiel.command import convert_main
 
-    sys.exit(convert_main(source, output, game_id, params, partial))
+    error = tr_of().gettext("rummy-ledger: error: %(message)s")  # the group's error line, in the CLI's language
+    sys.exit(convert_main(source, output, game_id, params, partial, error=error))
 
 
 def register(cli_group: click.Group) -> None:

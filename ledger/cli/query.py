@@ -38,6 +38,20 @@ class QueryError(click.ClickException):
     exit_code = 2
 
 
+def require_statement(sql: str) -> None:
+    """Refuse ``sql`` that holds no statement (blanks, comments, ``;`` only):
+    :class:`click.UsageError`, exit status 2. SQL DuckDB cannot parse is left
+    to :func:`run_sql`, which reports DuckDB's error."""
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error:
+        return
+    if not statements:
+        raise click.UsageError(
+            tr_of().gettext('no SQL statement to run (e.g. rummy-ledger query "SELECT count(*) FROM games")')
+        )
+
+
 def run_sql(
     con: duckdb.DuckDBPyConnection, sql: str, *, as_csv: bool, as_json: bool, max_rows: int, timeout: float
 ) -> None:
@@ -137,4 +151,4 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["DEFAULT_TIMEOUT", "FETCH_ROWS", "QueryError", "run_sql"]
+__all__ = ["DEFAULT_TIMEOUT", "FETCH_ROWS", "QueryError", "require_statement", "run_sql"]

@@ -113,7 +113,8 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> Non
         raise click.BadParameter(_("position %(at)s is not recorded (yet)") % {"at": at}, param_hint="--at")
     if not 0 <= at < len(events):
         raise click.BadParameter(
-            _("position %(at)s is outside 0..%(last)s") % {"at": at, "last": len(events) - 1}, param_hint="--at"
+            _("position %(at)s is outside this game's positions 0–%(last)s") % {"at": at, "last": len(events) - 1},
+            param_hint="--at",
         )
     table = Replayer(events).state_at(at)
     known = (

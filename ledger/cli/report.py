@@ -22,6 +22,7 @@ import click
 
 from ledger.cli.context import CliState, TranslatedCommand, load
 from ledger.i18n import N_
+from ledger.message_texts import message_text
 from ledger.params import ASCII_INT
 
 
@@ -87,7 +88,9 @@ def _write(html: str, output: Path) -> None:
 @click.pass_obj
 def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, lang: str | None, output: Path) -> None:
     if output.suffix.lower() not in (".pdf", ".html", ".htm"):
-        raise click.BadParameter(f"{output}: the report is written as .pdf or .html", param_hint="-o")
+        raise click.BadParameter(
+            state.tr.gettext("%(path)s: the report is written as .pdf or .html") % {"path": output}, param_hint="-o"
+        )
     from replay_web.report import render_html
     from replay_web.report_data import ReportError, build_report
 
@@ -97,7 +100,9 @@ def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, 
     try:
         data = build_report(events, at=at, finding=finding, lang=language, seals=seals)
     except ReportError as exc:
-        raise click.BadParameter(str(exc), param_hint="--finding" if "finding" in str(exc) else "--at") from None
+        raise click.BadParameter(
+            message_text(str(exc), state.tr), param_hint="--finding" if "finding" in str(exc) else "--at"
+        ) from None
     _write(render_html(data), output)
     _ = state.tr.gettext if hasattr(state, "tr") else str
     click.echo(

@@ -33,6 +33,7 @@ from ledger import checkpoint as _cp
 from ledger import seal as _seal
 from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
 from ledger.i18n import N_
+from ledger.message_texts import message_text
 from ledger.params import ASCII_INT
 from ledger.store.seal_sql import head, stored_seals
 from ledger.store.verify import check_checkpoint, game_keys, verify_games
@@ -76,6 +77,13 @@ def short_or_missing(value: str | None) -> str:
     return _seal.short_form(value) if value else "none stored (run rummy-ledger verify)"
 
 
+def _outside(at: int, last: int) -> str:
+    """``--at`` past the game, worded as ``show``, ``report`` and the viewer word it."""
+    return str(
+        tr_of().gettext("position %(at)s is outside this game's positions 0–%(last)s") % {"at": at, "last": last}
+    )
+
+
 @click.command(
     "seal",
     cls=TranslatedCommand,
@@ -103,7 +111,7 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
     if from_file is not None:
         game_id, lines = from_file
         if at is not None and not 0 <= at < len(lines):
-            raise click.BadParameter(f"position {at} is outside 0..{len(lines) - 1}", param_hint="--at")
+            raise click.BadParameter(_outside(at, len(lines) - 1), param_hint="--at")
         position = len(lines) - 1 if at is None else at
         value = _seal.seal_hex(lines, at=position)
         length = len(lines)
@@ -111,7 +119,7 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
         game_id = target
         length, stored = stored_seals(_state(ctx).app(), game_id)
         if at is not None and not 0 <= at < length:
-            raise click.BadParameter(f"position {at} is outside 0..{length - 1}", param_hint="--at")
+            raise click.BadParameter(_outside(at, length - 1), param_hint="--at")
         position = length - 1 if at is None else at
         value = stored[position]
     if as_json:
@@ -421,7 +429,8 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     problems = check_checkpoint(_state(ctx).app(), entries)
     if problems:
         for p in problems:
-            _say(as_json, False, f"{path}: {p}", {"ok": False, "checkpoint": str(path), "reason": p})
+            text = f"{path}: {message_text(p, tr_of(ctx))}"
+            _say(as_json, False, text, {"ok": False, "checkpoint": str(path), "reason": p})
         return 1
     n = len(entries)
     text = tr_of(ctx).ngettext(
@@ -436,6 +445,12 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
         {"ok": True, "checkpoint": str(path), "games": n, "signature": signer},
     )
     return 0
+
+
+def _broken_line(check: Any, tr: Any) -> str:
+    """A broken game's line of ``verify`` (:meth:`GameCheck.line`) in the language of ``tr``."""
+    where = tr.gettext("position %(pos)s") % {"pos": check.position} + ": " if check.position is not None else ""
+    return f"{check.game_id}: {where}{message_text(check.message, tr)}"
 
 
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
@@ -456,7 +471,7 @@ def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, dee
         if as_json:
             click.echo(json.dumps(r.to_json(), ensure_ascii=False))
         elif not r.ok:
-            click.echo(r.line())
+            click.echo(_broken_line(r, tr_of(ctx)))
     if not as_json:
         tr = tr_of(ctx)
         events = sum(r.length for r in results)

@@ -10,13 +10,19 @@ A request target holding raw bytes above 0x7F (``curl 'localhost:5000/…?at=３
 sends them unescaped) reaches the app as gunicorn gives it: Werkzeug's
 server encodes the text :mod:`http.server` read as Latin-1 once more, so
 ``３`` arrived as ``ï¼\x93`` and an error message quoted that.
+
+The socket is bound before anything is printed (:func:`listen`): a port in
+use (or an address that cannot be had) is one ``rummy-ledger: error:`` line
+naming ``host:port``, exit status 2, and no "serving" line.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
+import socket
 import sys
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -24,9 +30,17 @@ from urllib.parse import unquote, urlsplit
 import click
 
 from ledger.cli.context import CliState, TranslatedCommand, paragraphs
+from ledger.errors import LedgerError
 from ledger.i18n import N_
 from ledger.params import ASCII_INT
 from ledger.store.settings import DB_ENV_VAR
+
+#: the reasons a listening socket is refused most, by errno (else the system's own words)
+_LISTEN_REASONS = {
+    errno.EADDRINUSE: N_("the port is in use by another program (stop it, or choose another --port)"),
+    errno.EACCES: N_("permission denied (ports below 1024 need privileges)"),
+    errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
+}
 
 #: an ANSI SGR sequence (colour, bold, reset) as Werkzeug writes them
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -48,6 +62,46 @@ def _plain_log() -> None:
         logger = logging.getLogger("werkzeug")
         if not any(isinstance(f, _Plain) for f in logger.filters):
             logger.addFilter(_Plain())
+
+
+def listen(host: str, port: int, tr: Any) -> socket.socket:
+    """A socket bound to ``host:port`` and listening, as Werkzeug's server
+    would make it (its address family, ``SO_REUSEADDR``, its queue length).
+
+    Raises :class:`~ledger.errors.LedgerError` naming ``host:port`` and the
+    reason (in the language of ``tr``) when it cannot be had: a port in use,
+    a privileged port, an address not of this machine, an unknown host name."""
+    from werkzeug.serving import LISTEN_QUEUE, get_sockaddr, select_address_family
+
+    family = select_address_family(host, port)
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(get_sockaddr(host, port, family))
+        sock.listen(LISTEN_QUEUE)
+    except OSError as exc:
+        sock.close()
+        reason = _LISTEN_REASONS.get(exc.errno or 0)
+        raise LedgerError(
+            tr.gettext("cannot listen on %(where)s: %(reason)s")
+            % {"where": f"{host}:{port}", "reason": tr.gettext(reason) if reason else exc.strerror or str(exc)}
+        ) from None
+    return sock
+
+
+def _run(app: Any, sock: socket.socket, host: str, port: int) -> None:
+    """Serve ``app`` on the bound ``sock`` with Werkzeug's threaded server,
+    with the lines Flask's ``app.run`` prints (its banner, Werkzeug's
+    development-server warning and address, ``Press CTRL+C to quit``)."""
+    from flask.cli import show_server_banner
+    from werkzeug.serving import make_server
+
+    server = make_server(host, port, app, threaded=True, request_handler=request_handler(), fd=sock.fileno())
+    sock.close()  # the server holds its own duplicate of the socket
+    show_server_banner(app.debug, app.name)
+    server.log_startup()
+    logging.getLogger("werkzeug").info("Press CTRL+C to quit")
+    server.serve_forever()
 
 
 def request_handler() -> Any:
@@ -99,13 +153,14 @@ def serve_cmd(state: CliState, host: str, port: int) -> None:
     if state.db:
         os.environ[DB_ENV_VAR] = state.db  # for anything else that opens the store
     app = create_app({"LEDGER_DB": state.db} if state.db else None)  # refuses a setting the store cannot run with
+    sock = listen(host, port, state.tr)
     click.echo(
         state.tr.gettext("serving %(store)s on %(url)s (Ctrl-C stops)")
         % {"store": state.store, "url": f"http://{host}:{port}/"},
         err=True,
     )
     _plain_log()
-    app.run(host=host, port=port, threaded=True, request_handler=request_handler())
+    _run(app, sock, host, port)
 
 
 def register(cli_group: click.Group) -> None:

@@ -92,16 +92,26 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         )
 
 
-@token_group.command("revoke", help=N_("Revoke a token by its id (from token list); it is refused from then on."))
+@token_group.command(
+    "revoke",
+    help=N_(
+        "Revoke a token by its id (from token list); it is refused from then on. A token revoked already "
+        "stays as it was (its first revocation time is kept and said); exit 0 either way."
+    ),
+)
 @click.argument("token_id")
 @click.pass_context
 def revoke(ctx: click.Context, token_id: str) -> None:
     _ = tr_of(ctx).gettext
+    store = _tokens(ctx)
+    revoked_before = {t.id for t in store.list() if t.revoked_at}
     try:
-        t = _tokens(ctx).revoke(token_id)
+        t = store.revoke(token_id)
     except UnknownTokenError as exc:
         raise LedgerError(_("no token %(id)s (see rummy-ledger token list)") % {"id": repr(exc.token_id)}) from None
-    click.echo(_("token %(id)s (%(name)s) revoked at %(at)s") % {"id": t.id, "name": t.name, "at": t.revoked_at})
+    said = _("token %(id)s (%(name)s) already revoked at %(at)s") if t.id in revoked_before else None
+    said = said or _("token %(id)s (%(name)s) revoked at %(at)s")
+    click.echo(said % {"id": t.id, "name": t.name, "at": t.revoked_at})
 
 
 def register(cli_group: click.Group) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 import click
 import msgspec
 
-from ledger.cli.context import TranslatedCommand, paragraphs
+from ledger.cli.context import TranslatedCommand, error_line, paragraphs
 from ledger.cli.findings import finding_line
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
@@ -32,7 +32,7 @@ from ledger.i18n import N_
 from ledger.params import AsciiInt
 from ledger.record_files import read_record
 from ledger.records import Record, format_error
-from ledger.render import reason_text
+from ledger.render import reason_text, side_text
 from ledger.state import TableState
 from ledger.store.append import AppendResult
 from ledger.store.application import LedgerApp
@@ -79,7 +79,7 @@ def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> li
 
 def totals_line(state: TableState, tr: Any = None) -> str:
     """``totals: Anna -70, Bruno -285`` (as adjudicated)."""
-    totals = ", ".join(f"{state.side_label(side)} {points}" for side, points in enumerate(state.totals))
+    totals = ", ".join(f"{side_text(state, side, _tr(tr))} {points}" for side, points in enumerate(state.totals))
     return _tr(tr).gettext("totals: %(totals)s") % {"totals": totals}
 
 
@@ -115,20 +115,28 @@ def append_cmd(state: Any, game: str, source: str) -> None:
             if not app.has_game(game):
                 raise app.not_found(game) from None  # the unknown game first: nothing could create it
             exc = RecordError("REC-FORMAT", "no events to append", path=exc.path)
-        _refuse(exc.with_location(path=exc.path or ("<stdin>" if source == "-" else source)))
+        _refuse(exc.with_location(path=exc.path or ("<stdin>" if source == "-" else source)), state.tr)
     if record.path is None or source == "-":
         record = Record(record.events, record.lines, "<stdin>" if source == "-" else source)
     try:
         result, table = _append(state.app(create=True), game, record)
     except RecordError as exc:
-        _refuse(exc if exc.path else exc.with_location(path=record.path))
+        _refuse(exc if exc.path else exc.with_location(path=record.path), state.tr)
     for line in outcome_lines(result, table, getattr(state, "tr", None)):
         click.echo(line)
 
 
-def _refuse(err: RecordError) -> None:
-    click.echo(err.describe(), err=True)
+def _refuse(err: RecordError, tr: Any) -> None:
+    click.echo(error_line(err, tr=tr), err=True)
     sys.exit(2)
+
+
+def _at_next_position(app: Any, game: str, err: RecordError) -> RecordError:
+    """``err`` (a ruling's payload refused) as ``GAME: position N: field: RULE: message``, N the position the
+    ruling would have been stored at; an unknown game raises its not-found error instead."""
+    if not app.has_game(game):
+        raise app.not_found(game)
+    return RecordError(err.rule, err.message, field=err.field, position=app.game_length(game), path=game)
 
 
 def _side(value: str) -> dict[str, int]:
@@ -209,37 +217,43 @@ def rule_cmd(
     note: str | None,
     referee: str | None,
 ) -> None:
+    tr = _tr(getattr(state, "tr", None))
+    _ = tr.gettext
     if (penalty is None) == (target is None):
         raise click.UsageError(
-            "give one ruling: --penalty SEAT|team:T POINTS --rule ID, or --restore TARGET --reason TEXT"
+            _("give one ruling: --penalty SEAT|team:T POINTS --rule ID, or --restore TARGET --reason TEXT")
         )
     payload: dict[str, Any]
     if penalty is not None:
         if rule_id is None:
-            raise click.UsageError("--penalty needs --rule ID (the RULES.md rule it applies)")
+            raise click.UsageError(_("--penalty needs --rule ID (the RULES.md rule it applies)"))
         if reason is not None:
-            raise click.UsageError("--reason goes with --restore; a penalty's words go in --note")
+            raise click.UsageError(_("--reason goes with --restore; a penalty's words go in --note"))
         who, points = penalty
         text = points.strip()
         digits = text[1:] if text[:1] in "+-" else text
         if not (digits.isascii() and digits.isdigit()):
-            raise click.BadParameter(f"{points!r} is not a whole number of points", param_hint="--penalty")
+            raise click.BadParameter(
+                _("%(points)s is not a whole number of points") % {"points": repr(points)}, param_hint="--penalty"
+            )
         payload = {"type": "penalty_assessed", **_side(who), "points": int(text), "rule": rule_id}
     else:
         if reason is None:
-            raise click.UsageError("--restore needs --reason TEXT")
+            raise click.UsageError(_("--restore needs --reason TEXT"))
         if rule_id is not None:
-            raise click.UsageError("--rule goes with --penalty")
+            raise click.UsageError(_("--rule goes with --penalty"))
         payload = {"type": "position_restored", "target": target, "reason": reason}
     for key, value in (("finding", finding), ("referee", referee), ("note", note)):
         if value is not None:
             payload[key] = value
     try:
         event = _event(payload)
+    except RecordError as exc:  # refused before the store is asked: at the position it would have had
+        _refuse(_at_next_position(state.app(create=True), game, exc), tr)
+    try:
         result, table = _append(state.app(create=True), game, [event])
     except RecordError as exc:
-        _refuse(exc.with_location(path=game))
-    tr = _tr(getattr(state, "tr", None))
+        _refuse(exc.with_location(path=game), tr)
     click.echo(
         tr.gettext("%(game)s: %(type)s stored at position %(at)s")
         % {"game": game, "type": event.type, "at": result.first}

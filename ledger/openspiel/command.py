@@ -18,6 +18,7 @@ def convert_main(
     game_id: str | None = None,
     params: Sequence[str] = (),
     partial: bool = False,
+    error: str = "rummy-ledger: error: %(message)s",
 ) -> int:
     """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID]
     [--param KEY=VALUE ...] [--partial]``.
@@ -27,8 +28,9 @@ def convert_main(
     ``params`` (``"key=value"`` strings; a contradiction is an error), writes
     the record to ``output`` (stdout when None). Returns the exit status: 0
     done, 2 the input is not a convertible OpenSpiel gin_rummy game (the
-    reason on stderr). With ``partial``, an incomplete history is converted
-    and a note on stderr says so.
+    reason on stderr, in the line ``error``: the CLI's, in its language).
+    With ``partial``, an incomplete history is converted and a note on
+    stderr says so.
     """
     from ledger.records import encode_record
 
@@ -48,7 +50,7 @@ def convert_main(
         events = convert_actions(history, game_id=gid, params=merged, partial=partial)
         data = encode_record(events)
     except (OSError, ValueError) as err:
-        print(f"rummy-ledger: error: import-openspiel {source}: {err}", file=sys.stderr)
+        print(error % {"message": f"import-openspiel {source}: {err}"}, file=sys.stderr)
         return 2
     if events[-1].type != "game_ended":
         print(

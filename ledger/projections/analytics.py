@@ -50,6 +50,9 @@ from ledger.store.settings import store_env
 ANALYTICS_ENV_VAR = "RUMMY_LEDGER_ANALYTICS"
 ANALYTICS_SUFFIX = ".analytics.duckdb"
 DEFAULT_BATCH = 5000
+#: DuckDB's memory limit while the view is updated (its buffer pool: without it the blocks an update
+#: reads back and writes stay cached toward 80 % of RAM; bench/RESULTS.md, figure 5 of the CLI)
+DUCKDB_MEMORY = "64MB"
 
 Progress = Callable[[int, int], None]
 
@@ -298,33 +301,34 @@ def catch_up(
     origin = start or 0
     total = max((last or 0) - origin, 0)
     done = games = batches = conflicts = 0
-    while last is not None and (start is None or start < last):
-        page, long = _whole_game_page(app, start, batch_size, last, long_game)
-        if not page:
-            break
-        try:
-            if long:  # committed parts are counted even if a later part fails
-                commits = _long_game(projection, app, page, last, start, batch_size, progress, origin)
-                for applied, tracked in commits:
-                    done, batches, start = done + applied, batches + 1, tracked
-                games, conflicts = games + 1, 0
+    with view.memory_limit(DUCKDB_MEMORY):
+        while last is not None and (start is None or start < last):
+            page, long = _whole_game_page(app, start, batch_size, last, long_game)
+            if not page:
+                break
+            try:
+                if long:  # committed parts are counted even if a later part fails
+                    commits = _long_game(projection, app, page, last, start, batch_size, progress, origin)
+                    for applied, tracked in commits:
+                        done, batches, start = done + applied, batches + 1, tracked
+                    games, conflicts = games + 1, 0
+                    continue
+                items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
+                games += projection.process_batch(items, after=start)
+            except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException):
+                # another update in this process applied events meanwhile: go on after them
+                moved = view.max_tracking_id(name)
+                conflicts = conflicts + 1 if moved == start else 0
+                if conflicts > 5:
+                    raise
+                start = moved
                 continue
-            items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
-            games += projection.process_batch(items, after=start)
-        except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException):
-            # another update in this process applied events meanwhile: go on after them
-            moved = view.max_tracking_id(name)
-            conflicts = conflicts + 1 if moved == start else 0
-            if conflicts > 5:
-                raise
-            start = moved
-            continue
-        conflicts = 0
-        done += len(page)
-        batches += 1
-        start = page[-1].id
-        if progress is not None:
-            progress(start - origin, total)
+            conflicts = 0
+            done += len(page)
+            batches += 1
+            start = page[-1].id
+            if progress is not None:
+                progress(start - origin, total)
     return _result(view, projection, name, done, games, batches)
 
 

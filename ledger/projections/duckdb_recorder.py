@@ -271,6 +271,22 @@ class DuckDBTrackingRecorder(TrackingRecorder):
             finally:
                 cur.close()
 
+    @contextlib.contextmanager
+    def memory_limit(self, limit: str) -> Iterator[None]:
+        """DuckDB's ``memory_limit`` of the view's database set to ``limit``
+        (a DuckDB size such as ``"64MB"``) while the block runs, DuckDB's
+        default again after it (nothing else sets it). The limit applies to
+        DuckDB's buffer manager only (DuckDB's "Limits" page): the blocks read
+        back and the rows committed since the last checkpoint, not what a
+        checkpoint or an insert allocates outside it."""
+        cur = self.connection.cursor()
+        try:
+            cur.execute(f"SET memory_limit = '{limit}'")
+            yield
+        finally:
+            cur.execute("RESET memory_limit")
+            cur.close()
+
     def _checked_position(
         self, cur: duckdb.DuckDBPyConnection, tracking: Tracking, after: int | None | EllipsisType
     ) -> int | None:

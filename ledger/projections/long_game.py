@@ -32,7 +32,7 @@ import pyarrow as pa
 from eventsourcing.persistence import Tracking
 
 from ledger.events import Event, decode_event, encode_event
-from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, ViewWriter
+from ledger.projections.duckdb_recorder import AnalyticsError, ViewWriter
 from ledger.projections.game_builder import GameRowsBuilder
 from ledger.projections.tables import TABLES
 
@@ -49,8 +49,6 @@ COMMIT_EVENTS = 20_000
 #: ... and at least this many events per hand so far: each commit writes the game's hands and
 #: scores again (about 30 µs a hand), against about 20 µs an event for the rest
 COMMIT_EVENTS_PER_HAND = 16
-#: DuckDB's memory limit while a long game is written (its buffer pool; restored after)
-DUCKDB_MEMORY = "64MB"
 
 #: an event row of a game that cannot be projected holds its JSON only (as ``_skipped_rows`` gives)
 _RAW_ONLY = 'hand = NULL, seat = NULL, type = NULL, meld = NULL, cards = NULL, "at" = NULL, text = NULL, undone = false'
@@ -91,40 +89,27 @@ def project_long_game(
     run: _Run | None = None
     tracked = after
     notifications = next(pages, None)
-    _memory_limit(view, f"SET memory_limit = '{DUCKDB_MEMORY}'")
-    try:
-        while notifications is not None:
-            with view.transaction() as writer:
-                current = writer.checked_position(Tracking(name, notifications[-1].id), tracked)
-                if run is None:
-                    run = _Run(projection, writer, stream)
-                    if first_new:
-                        run.earlier(first_new, batch_size)
-                else:
-                    run.writer = writer
-                    run.reopen()
-                size, due = 0, max(commit_events, COMMIT_EVENTS_PER_HAND * run.builder.hands)
-                while notifications is not None and (size == 0 or size + len(notifications) <= due):
-                    run.chunk([_item(app, n) for n in notifications], replace=False)
-                    size += len(notifications)
-                    last_id = notifications[-1].id
-                    notifications = next(pages, None)
-                run.last = notifications is None
-                run.finish()
-                writer.track(Tracking(name, last_id), current)
-            tracked = last_id
-            yield size, last_id
-    finally:
-        _memory_limit(view, "RESET memory_limit")  # DuckDB's default (nothing else sets it)
-
-
-def _memory_limit(view: DuckDBTrackingRecorder, statement: str) -> None:
-    """Set or reset DuckDB's ``memory_limit`` of the view's database."""
-    cur = view.connection.cursor()
-    try:
-        cur.execute(statement)
-    finally:
-        cur.close()
+    while notifications is not None:
+        with view.transaction() as writer:
+            current = writer.checked_position(Tracking(name, notifications[-1].id), tracked)
+            if run is None:
+                run = _Run(projection, writer, stream)
+                if first_new:
+                    run.earlier(first_new, batch_size)
+            else:
+                run.writer = writer
+                run.reopen()
+            size, due = 0, max(commit_events, COMMIT_EVENTS_PER_HAND * run.builder.hands)
+            while notifications is not None and (size == 0 or size + len(notifications) <= due):
+                run.chunk([_item(app, n) for n in notifications], replace=False)
+                size += len(notifications)
+                last_id = notifications[-1].id
+                notifications = next(pages, None)
+            run.last = notifications is None
+            run.finish()
+            writer.track(Tracking(name, last_id), current)
+        tracked = last_id
+        yield size, last_id
 
 
 def _run_pages(app: LedgerApp, page: list[Any], last: int, batch_size: int) -> Iterator[list[Any]]:

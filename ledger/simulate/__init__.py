@@ -117,7 +117,7 @@ def simulate_main(
 
     With ``violations`` > 0 each record gets ``NAME.injected.json`` beside
     it. ``progress(1)`` is called after each game; when None a rich progress
-    bar is shown on stderr.
+    bar is shown on stderr when stderr is a terminal (none in a file or a pipe).
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -135,12 +135,17 @@ def simulate_main(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        run(lambda _k: None)
+        return paths
+
     with Progress(
         TextColumn("[bold]simulate[/] {task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console,
     ) as bar:
         task = bar.add_task(f"{variant} {ruleset or ''}".strip(), total=games)
         run(lambda k: bar.advance(task, k))

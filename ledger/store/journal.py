@@ -183,6 +183,9 @@ def _sqlite_oids() -> Callable[[UUID | str], str]:
 #: page cache of each store connection, in KiB (SQLite's ``PRAGMA cache_size`` with a
 #: negative value); SQLite's default is 2 MiB, which a store of a few million events outgrows
 SQLITE_CACHE_KIB = 32 * 1024
+#: the page cache while the store is only read in notification order (the analytics update):
+#: SQLite's default, 2,000 KiB
+SQLITE_READ_CACHE_KIB = 2000
 
 
 #: how the store's SQLite connections read a ``TEXT`` value: UTF-8, any byte that is not
@@ -209,12 +212,34 @@ class TunedSQLiteConnectionPool(SQLiteConnectionPool):
       for the whole query; every "stored as text" check then names it.
     """
 
+    #: the page cache of the connections it opens, in KiB (:meth:`page_cache` changes it)
+    cache_kib = SQLITE_CACHE_KIB
+
+    @contextlib.contextmanager
+    def page_cache(self, kib: int) -> Iterator[None]:
+        """Every connection's page cache ``kib`` KiB while the block runs (the
+        idle connections' at once, new ones' when opened), :data:`SQLITE_CACHE_KIB`
+        again after it. SQLite frees the pages past a smaller cache at once.
+        For a block that is the pool's only user (one thread): a connection
+        handed out meanwhile keeps its cache."""
+        self._set_cache(kib)
+        try:
+            yield
+        finally:
+            self._set_cache(SQLITE_CACHE_KIB)
+
+    def _set_cache(self, kib: int) -> None:
+        self.cache_kib = kib
+        if not self.is_sqlite_memory_mode:
+            for conn in list(self._pool):
+                conn._sqlite_conn.execute(f"PRAGMA cache_size=-{int(kib)}")
+
     def _create_connection(self) -> SQLiteConnection:
         conn = self._connect_retrying()
         raw = conn._sqlite_conn
         raw.text_factory = STORED_TEXT
         if not self.is_sqlite_memory_mode:
-            raw.execute(f"PRAGMA cache_size=-{int(SQLITE_CACHE_KIB)}")
+            raw.execute(f"PRAGMA cache_size=-{int(self.cache_kib)}")
             if self.is_journal_mode_wal:
                 raw.execute("PRAGMA synchronous=NORMAL")
         return conn
@@ -350,6 +375,18 @@ class JournalPOPORecorder(POPOApplicationRecorder, JournalRecorder):
             return self._journal.get(str(originator_id), {}).get(position)
 
 
+def read_cache(app: Any) -> contextlib.AbstractContextManager[None]:
+    """For a block that only reads ``app``'s store in notification order (the
+    analytics update after an import): a SQLite store's page cache at
+    :data:`SQLITE_READ_CACHE_KIB` instead of :data:`SQLITE_CACHE_KIB`, given
+    back after (bench/RESULTS.md: ``rummy-ledger import`` peaked with both the
+    import's full cache and DuckDB's memory); any other store as it is."""
+    pool = getattr(getattr(app.recorder, "datastore", None), "pool", None)
+    if isinstance(pool, TunedSQLiteConnectionPool):
+        return pool.page_cache(SQLITE_READ_CACHE_KIB)
+    return contextlib.nullcontext()
+
+
 def journal_recorder(factory: Any) -> ApplicationRecorder:
     """The application recorder with the journal for an eventsourcing
     infrastructure factory (SQLite, PostgreSQL, in memory), built by the
@@ -383,11 +420,13 @@ __all__ = [
     "JournalEntry",
     "JournalRow",
     "received_now",
+    "read_cache",
     "journal_recorder",
     "select_journal",
     "JournalSQLiteRecorder",
     "JournalPOPORecorder",
     "SQLITE_CACHE_KIB",
+    "SQLITE_READ_CACHE_KIB",
     "STORED_TEXT",
     "TunedSQLiteConnectionPool",
 ]

@@ -18,7 +18,8 @@ Dispatch is explicit: :func:`handler_table` names the handler of each event
 class, and every rules class gets its table, with its own overrides, once
 when the class is created (``Rules._handlers``). The two commonest events,
 ``card_drawn`` and ``card_discarded``, first try a fused path that makes the
-next state in one step when the variant's hooks have nothing to say
+next state in one step when the variant's hooks have nothing to say, and
+melds and lay-offs by the seat due one that skips the dispatch's copy
 (:func:`fused_table`, ``Rules._fast``); any other case goes to the handler.
 
 Rejections raise :class:`~ledger.errors.RecordError` with the event's
@@ -143,23 +144,29 @@ FUSED: dict[type[Event], tuple[str, str, tuple[str, ...]]] = {
         "_discard_extra",
         ("on_card_discarded", "act", "check_discard", "end_turn", "pass_turn", "start_turn"),
     ),
+    MeldLaid: ("fast_meld_laid", "_meld_fused", ("on_meld_laid", "lay_meld", "act")),
+    MeldExtended: ("fast_meld_extended", "_meld_fused", ("on_meld_extended", "lay_off", "act")),
 }
 
 
 def fused_table(cls: type[Rules]) -> dict[type[Event], FastPath]:
     """Event class -> ``cls``'s fused path for it (``TurnRules.fast_card_drawn``
-    and ``fast_card_discarded``): only where the class that defines the path's
-    predicate is the class, or a subclass of the class, that defines each
-    method the path stands for (:data:`FUSED`). A variant that overrides
-    ``check_discard`` (say) without its own ``_discard_extra`` keeps the
-    general handler for discards."""
+    and ``fast_card_discarded``, ``MeldingRules.fast_meld_laid`` and
+    ``fast_meld_extended``): only where the class that defines the path's
+    predicate (a method, or the marker ``_meld_fused``, not False) is the
+    class, or a subclass of the class, that defines each method the path
+    stands for (:data:`FUSED`). A variant that overrides ``check_discard``
+    (say) without its own ``_discard_extra`` keeps the general handler for
+    discards."""
 
     def owner(name: str) -> type:
         return next(k for k in cls.__mro__ if name in vars(k))
 
     table: dict[type[Event], FastPath] = {}
     for kind, (path, predicate, covers) in FUSED.items():
-        if all(issubclass(owner(predicate), owner(name)) for name in (path, *covers)):
+        if getattr(cls, predicate) is not False and all(
+            issubclass(owner(predicate), owner(name)) for name in (path, *covers)
+        ):
             table[kind] = getattr(cls, path)
     return table
 

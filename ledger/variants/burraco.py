@@ -94,6 +94,7 @@ from ledger.events import (
     PozzettoTaken,
 )
 from ledger.state import Meld, SideScore, TableState, VariantState, replace
+from ledger.variants.base import Rules
 from ledger.variants.burraco_pozzetto import BurracoPozzetti
 from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
@@ -142,7 +143,7 @@ class BurracoRules(BurracoPozzetti):
         x = state.extra  # self.ex(state), written out: read at every event
         end = x.stock_end if isinstance(x, BurracoExtra) else None
         if end is None or event.type not in PLAY_EVENTS or state.phase not in ("draw", "play"):
-            return super().apply(state, event)
+            return Rules.apply(self, state, event)  # named, not super(): its lookup costs a struct copy per event
         new = super().apply(state, event)
         if isinstance(event, PozzettoTaken) and event.seat == end.seat and not end.hands[end.seat]:
             # the pozzetto taken with the discard that ended the hand (RULES.md, "Pozzetto": taken then)
@@ -316,6 +317,9 @@ class BurracoRules(BurracoPozzetti):
         new = handler(replace(state, turn=e.seat, phase="play"), e, pos)
         return replace(new, **keep)
 
+    #: the seat due's melds and lay-offs are the base's (:meth:`_early_play` is only for another seat)
+    _meld_fused = True
+
     def on_meld_laid(self, state: TableState, e: MeldLaid, pos: int) -> TableState:
         return self._early_play(state, e, pos, super().on_meld_laid)
 
@@ -367,7 +371,9 @@ class BurracoRules(BurracoPozzetti):
             or ((took := x.single_take) is not None and took[0] >= state.turn_start and took[1] == card)
         ):
             return False
-        early = None if x.early_seat == self.next_seat(state, seat) else x.early_seat
+        early = x.early_seat
+        if early is not None and early == self.next_seat(state, seat):
+            early = None
         return replace(x, last_discard=(pos, seat, card), single_take=None, early_seat=early)
 
     def _draw_extra(self, state: TableState, seat: int) -> VariantState | None | Literal[False]:

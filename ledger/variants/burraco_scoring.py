@@ -72,9 +72,13 @@ def card_value(card: str) -> int:
     return 10 if rank >= 8 else 5
 
 
+#: :func:`card_value` of every card (the keys of :data:`~ledger.cards.RANK`), for :func:`cards_value`
+CARD_VALUES: dict[str, int] = {card: card_value(card) for card in RANK}
+
+
 def cards_value(cards: Iterable[str]) -> int:
-    """Sum of :func:`card_value` over ``cards``."""
-    return sum(card_value(c) for c in cards)
+    """Sum of :func:`card_value` over ``cards`` (read from :data:`CARD_VALUES`)."""
+    return sum(map(CARD_VALUES.__getitem__, cards))
 
 
 def burraco_kind(info: MeldInfo, semi_clean: bool = True) -> str | None:

@@ -79,8 +79,8 @@ from ledger.events import DiscardTaken, Event, HandEnded, Knocked, MeldExtended,
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace, variant_state
 from ledger.variants.base import Rules
-from ledger.variants.gin_deadwood import best_arrangement, card_value, deadwood_value
-from ledger.variants.gin_endings import ending_finding, past_the_end, track_endings
+from ledger.variants.gin_deadwood import card_value, deadwood_value, no_deadwood
+from ledger.variants.gin_endings import ending_finding, past_the_end, quiet_play, track_endings
 from ledger.variants.gin_scoring import counted_deadwood, hand_scores
 from ledger.variants.gin_state import (
     OFFER_BOTH_PASSED,
@@ -158,13 +158,16 @@ class GinRules(Rules):
 
     # --- the hand's endings: the wall, OpenSpiel's stalls (GIN-WALL-1, GIN-STALL-1) ---
     def apply(self, state: TableState, event: Event) -> TableState:
-        """Play after the end of a hand (:mod:`ledger.variants.gin_endings`):
-        see the module docstring. Other events go to the handlers unchanged."""
+        """Play after the end of a hand (:mod:`ledger.variants.gin_endings`): see the
+        module docstring. Other events, and draws and discards that neither end the
+        hand nor move a track (:func:`quiet_play`), go to the handlers unchanged."""
         x = state.extra
         if type(event) not in PLAY_EVENT_CLASSES or not isinstance(x, GinExtra) or state.phase not in ("draw", "play"):
-            return super().apply(state, event)
-        pos = state.position + 1
+            return Rules.apply(self, state, event)  # named, not super(): its lookup costs a struct copy per event
         openspiel = self.settings.openspiel_endings
+        if x.over is None and quiet_play(state, x, event, openspiel):
+            return Rules.apply(self, state, event)
+        pos = state.position + 1
         if x.over is None:
             fault = past_the_end(state, x, event, pos, openspiel)
             if fault is not None:
@@ -184,6 +187,8 @@ class GinRules(Rules):
         return track_endings(state, after, event, pos, openspiel)
 
     # --- turns -----------------------------------------------------------------
+    _meld_fused = True  # the seat due's melds and lay-offs pass act unchanged (fused paths), knock or not
+
     def act(self, state: TableState, seat: int, pos: int, kind: str, event: Event) -> TableState:
         """After a knock only the defender's melds and lay-offs remain: any
         draw or discard is out of turn (``ALL-TURN-1``); melds and lay-offs
@@ -254,24 +259,17 @@ class GinRules(Rules):
         return state
 
     def _draw_extra(self, state: TableState, seat: int) -> GinExtra | Literal[False]:
-        """The fused draw: False after a knock (:meth:`act`), else the extra
-        with the upcard offer over (:meth:`after_draw`)."""
+        """The fused draw: False after a knock (:meth:`act`), else the extra, offer over (:meth:`after_draw`)."""
         x = state.extra
         if not isinstance(x, GinExtra) or x.knocker is not None:
             return False
         return x if x.offer == OFFER_OVER else replace(x, offer=OFFER_OVER)
 
     def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> GinExtra | Literal[False]:
-        """The fused discard: False after a knock (:meth:`act`) or when it may
-        be GIN-DISC-1 (:meth:`check_discard`), else the extra unchanged."""
+        """The fused discard: False after a knock (:meth:`act`) or for a GIN-DISC-1 (:meth:`check_discard`)."""
         x = state.extra
-        if (
-            not isinstance(x, GinExtra)
-            or x.knocker is not None
-            or (self.settings.retake_forbidden and card in state.taken)
-        ):
-            return False
-        return x
+        retake = self.settings.retake_forbidden and card in state.taken
+        return False if not isinstance(x, GinExtra) or x.knocker is not None or retake else x
 
     # --- the knock --------------------------------------------------------------
     def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:
@@ -282,8 +280,9 @@ class GinRules(Rules):
         seat = e.seat
         eleven = state.hands[seat]
         hand = self.remove_from_hand(state, seat, (e.discard,), pos, "discard")
-        state = self.set_hand(state, seat, hand)
-        state = replace(state, discard=state.discard + (e.discard,))
+        hands = list(state.hands)
+        hands[seat] = hand
+        state = replace(state, hands=tuple(hands), discard=state.discard + (e.discard,))
         state = self.check_discard(state, pos, seat, e.discard)
         ids = [m.meld for m in e.melds]
         for i, mid in enumerate(ids):
@@ -291,7 +290,9 @@ class GinRules(Rules):
                 raise self.reject(
                     "REC-REF", f"meld id {mid!r} is already used in hand {state.hand}", pos, f"melds[{i}].meld"
                 )
-        left = Counter(hand)
+        left = dict.fromkeys(hand, 0)  # each card held -> copies not yet placed in a meld
+        for c in hand:
+            left[c] += 1
         state, melds, void = self._declared_melds(state, e, pos, left)
         state = self._check_declaration(state, e, pos, hand)
         rest = tuple(c for c in hand if left[c] > 0)  # one deck: no face twice
@@ -307,18 +308,19 @@ class GinRules(Rules):
                 f"the knock card {limit}{self._limit_source(state)}",
             )
         gin = counted == 0
-        big = gin and bool(self.settings.big_gin_bonus) and best_arrangement(eleven).deadwood_value == 0
+        big = gin and bool(self.settings.big_gin_bonus) and no_deadwood(eleven, e.discard)
         voids = list(self.ex(state).void)
         voids[seat] = voids[seat] + tuple(void)
-        state = self.set_hand(state, seat, rest)
-        state = replace(state, melds=state.melds + tuple(melds))
+        hands = list(state.hands)
+        hands[seat] = rest
+        state = replace(state, hands=tuple(hands), melds=state.melds + tuple(melds))
         state = self.end_turn(state, pos)
         x = replace(self.ex(state), knocker=seat, gin=gin, big_gin=big, void=tuple(voids), offer=OFFER_OVER)
         state = self.start_turn(state, 1 - seat, pos)
         return replace(state, phase="play", extra=x)
 
     def _declared_melds(
-        self, state: TableState, e: Knocked, pos: int, left: Counter[str]
+        self, state: TableState, e: Knocked, pos: int, left: dict[str, int]
     ) -> tuple[TableState, list[Meld], list[str]]:
         """The knock's melds as the cards held make them (``left``: the
         cards not yet placed, updated), the cards of invalid ones (they stay
@@ -328,12 +330,12 @@ class GinRules(Rules):
         for dm in e.melds:
             held = []
             for c in dm.cards:
-                if left[c] > 0:
+                if left.get(c, 0) > 0:
                     left[c] -= 1
                     held.append(c)
             info = analyze(held, self._meld_rules)
             melds.append(Meld(dm.meld, e.seat, state.sides[e.seat], tuple(held), info, pos))
-            bad = analyze(dm.cards, self._meld_rules)
+            bad = info if len(held) == len(dm.cards) else analyze(dm.cards, self._meld_rules)  # all held: the same
             if not bad.valid:
                 state = self.flag(
                     state,
@@ -348,6 +350,8 @@ class GinRules(Rules):
 
     def _check_declaration(self, state: TableState, e: Knocked, pos: int, hand: tuple[str, ...]) -> TableState:
         """GIN-KNOCK-2: the declared melds and deadwood are not exactly the ten cards held."""
+        if sorted([c for dm in e.melds for c in dm.cards] + list(e.deadwood)) == sorted(hand):  # the usual knock
+            return state
         declared = Counter(c for dm in e.melds for c in dm.cards) + Counter(e.deadwood)
         extra_cards = declared - Counter(hand)
         missing = Counter(hand) - declared

@@ -34,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.cards import LOW_VALUE, RANK, SUIT
+from ledger.cards import LOW_VALUE, RANK, RANKS, SUIT
 
 
 def card_value(card: str) -> int:
@@ -52,7 +52,7 @@ def deadwood_value(cards: Sequence[str]) -> int:
     >>> deadwood_value(("KC", "2D"))
     12
     """
-    return sum(card_value(c) for c in cards)
+    return sum(map(LOW_VALUE.__getitem__, cards))
 
 
 class Arrangement(msgspec.Struct, frozen=True):
@@ -121,6 +121,30 @@ def best_arrangement(cards: Sequence[str]) -> Arrangement:
         arrangement, _ = _by_ranks(cards, discard=False)
         return arrangement
     return _subset_search(cards)
+
+
+def no_deadwood(cards: Sequence[str], card: str) -> bool:
+    """Whether ``cards`` arrange with no deadwood at all (big gin, RULES.md):
+    :func:`best_arrangement`'s deadwood is 0. ``card``, one of ``cards``
+    (a knock's discard), is looked at first: when no meld of
+    :func:`hand_melds` can hold it, it is deadwood of value at least 1 and
+    the answer is no without the search.
+
+    >>> no_deadwood(["5H", "6H", "7H", "9C"], "9C"), no_deadwood(["5H", "6H", "7H"], "7H")
+    (False, True)
+    """
+    if LOW_VALUE[card] and not _in_a_meld(card, frozenset(cards)):
+        return False
+    return best_arrangement(cards).deadwood_value == 0
+
+
+def _in_a_meld(card: str, held: frozenset[str]) -> bool:
+    """Whether ``card`` makes a set of 3+ or a sequence of 3+ (ace low) with cards of ``held``."""
+    rank, suit = RANK[card], SUIT[card]
+    if sum(1 for c in held if RANK[c] == rank) >= 3:
+        return True
+    near = [1 <= r <= 13 and RANKS[r - 1] + suit in held for r in range(rank - 2, rank + 3)]
+    return (near[0] and near[1]) or (near[1] and near[3]) or (near[3] and near[4])
 
 
 def _subset_search(cards: tuple[str, ...]) -> Arrangement:

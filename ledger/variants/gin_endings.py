@@ -39,6 +39,22 @@ def past_the_end(state: TableState, x: GinExtra, event: Event, pos: int, openspi
     return None
 
 
+def quiet_play(state: TableState, x: GinExtra, event: Event, openspiel: bool) -> bool:
+    """True when ``event``, a play of the hand in progress (the ending not
+    yet found: ``x.over`` is None), is a draw or a discard that neither ends
+    the hand (:func:`past_the_end` says None) nor moves a track
+    (:func:`track_endings` leaves the state after it as it is): most of a
+    hand's events, which then skip both."""
+    if openspiel and x.wall is not None and x.knocker is None:
+        return False
+    kind = type(event)
+    if kind is CardDrawn:
+        return x.knocker is not None or state.stock_count > WALL
+    if isinstance(event, CardDiscarded):
+        return not x.repeat and state.stock_count > WALL and not (state.drew == "pile" and event.card in state.taken)
+    return False
+
+
 def track_endings(before: TableState, state: TableState, event: Event, pos: int, openspiel: bool) -> TableState:
     """``state`` after a counted play (``before`` the table before it): the
     wall, the repeated-move rule, the upcard-draw count."""

@@ -54,13 +54,18 @@ def _add_game_bonuses(
     """When this hand's ``points`` take a seat to the target: its game bonus
     and each seat's box bonus (per hand won, this one included), added to
     ``breakdown`` in place."""
-    won = [
-        sum(1 for r in state.results for s in r.scores if s.side == seat and "deadwood_difference" in s.breakdown)
-        + ("deadwood_difference" in breakdown[seat])
-        for seat in (0, 1)
-    ]
     for seat in (0, 1):
         if points[seat] > 0 and state.totals[seat] + points[seat] >= settings.target:
+            won = [  # counted only on the hand that ends the game: the results are the whole game's
+                sum(
+                    1
+                    for r in state.results
+                    for s in r.scores
+                    if s.side == side and "deadwood_difference" in s.breakdown
+                )
+                + ("deadwood_difference" in breakdown[side])
+                for side in (0, 1)
+            ]
             breakdown[seat]["game_bonus"] = settings.game_bonus
             for s in (0, 1):
                 box = settings.box_bonus * won[s]

@@ -9,11 +9,13 @@ handlers ``on_<event type>`` may be overridden too (their table:
 :func:`ledger.variants.base.handler_table`).
 
 Not hooks: ``_draw_extra`` and ``_discard_extra``, the private predicates
-of the fused paths of ``card_drawn`` and ``card_discarded``
+of the fused paths of ``card_drawn`` and ``card_discarded``, and the marker
+``_meld_fused`` of those of ``meld_laid`` and ``meld_extended``
 (:func:`ledger.variants.base.fused_table`). A variant whose ``after_draw``,
 ``check_discard``, ``end_turn`` or ``start_turn`` has something to say
-restates when it has not there; one that does not keeps the general
-handler for that event, with the same result.
+restates when it has not there (one that overrides a meld handler or
+``act``, that its override adds nothing for the seat due); one that does
+not keeps the general handler for that event, with the same result.
 
 Shapes: ``state`` is a :class:`~ledger.state.TableState`, ``pos`` the
 0-based position of the event being applied (the one a finding is reported

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from ledger.cards import pretty_list
 from ledger.events import JokerSwapped, MeldExtended, MeldLaid
@@ -71,8 +72,32 @@ class MeldingRules(TurnRules):
         """Hook after a joker swap (none in the base)."""
         return state
 
+    # --- the fused paths of melds and lay-offs (``Rules._fast``; see ``TurnRules.fast_card_drawn``) ---
+    #: the fused meld and lay-off paths stand for this class's ``on_meld_laid``, ``on_meld_extended``
+    #: and ``act``: a class that overrides one of them says so again when, for the seat due in its
+    #: play phase, its override adds nothing to the base's (Burraco's early play, Gin's knock)
+    _meld_fused: ClassVar[bool] = True
+
+    def fast_meld_laid(self, state: TableState, e: MeldLaid, pos: int) -> TableState | None:
+        """``meld_laid`` by the seat due in its play phase: :meth:`on_meld_laid`'s
+        work on the state before the event, the dispatch's copy folded into its
+        first ``replace`` (the hooks run as there); None for the general handler."""
+        if e.seat != state.turn or state.phase != "play":
+            return None
+        return self.lay_meld(state, e, pos, {"position": pos, "history": state})
+
+    def fast_meld_extended(self, state: TableState, e: MeldExtended, pos: int) -> TableState | None:
+        """``meld_extended`` by the seat due in its play phase, as :meth:`fast_meld_laid`."""
+        if e.seat != state.turn or state.phase != "play":
+            return None
+        return self.lay_off(state, e, pos, {"position": pos, "history": state})
+
     def on_meld_laid(self, state: TableState, e: MeldLaid, pos: int) -> TableState:
-        state = self.act(state, e.seat, pos, "play", e)
+        return self.lay_meld(self.act(state, e.seat, pos, "play", e), e, pos, {})
+
+    def lay_meld(self, state: TableState, e: MeldLaid, pos: int, fresh: dict[str, Any]) -> TableState:
+        """The meld ``e`` laid on ``state`` (the turn checked), ``fresh`` (the
+        position and history of a fused path, or nothing) set with the cards' move."""
         if state.meld(e.meld) is not None:
             raise self.reject("REC-REF", f"meld id {e.meld!r} is already used in hand {state.hand}", pos, "meld")
         hand = self.remove_from_hand(state, e.seat, e.cards, pos, "cards")
@@ -81,7 +106,9 @@ class MeldingRules(TurnRules):
         before = state
         hands = list(state.hands)
         hands[e.seat] = hand
-        state = replace(state, hands=tuple(hands), melds=state.melds + (meld,), turn_melds=state.turn_melds + (e.meld,))
+        state = replace(
+            state, hands=tuple(hands), melds=state.melds + (meld,), turn_melds=state.turn_melds + (e.meld,), **fresh
+        )
         state = self.check_meld(state, pos, e.seat, meld, e)
         if not state.opened[e.seat]:
             opened = list(state.opened)
@@ -115,7 +142,10 @@ class MeldingRules(TurnRules):
             )
 
     def on_meld_extended(self, state: TableState, e: MeldExtended, pos: int) -> TableState:
-        state = self.act(state, e.seat, pos, "play", e)
+        return self.lay_off(self.act(state, e.seat, pos, "play", e), e, pos, {})
+
+    def lay_off(self, state: TableState, e: MeldExtended, pos: int, fresh: dict[str, Any]) -> TableState:
+        """The lay-off ``e`` on ``state`` (the turn checked), as :meth:`lay_meld`."""
         meld = self.find_meld(state, e.meld, pos)
         hand = self.remove_from_hand(state, e.seat, e.cards, pos, "cards")
         if e.result is not None:
@@ -140,7 +170,7 @@ class MeldingRules(TurnRules):
         melds = state.melds
         i = melds.index(meld)  # meld ids are unique in a hand (on_meld_laid): as replace_meld
         melds = melds[:i] + (after,) + melds[i + 1 :]
-        state = replace(state, hands=tuple(hands), melds=melds, turn_melds=state.turn_melds + (e.meld,))
+        state = replace(state, hands=tuple(hands), melds=melds, turn_melds=state.turn_melds + (e.meld,), **fresh)
         state = self.check_layoff(meld, after, state, pos, e.seat, e)
         return self.after_meld(before, state, pos, e.seat)
 

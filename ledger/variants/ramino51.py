@@ -43,7 +43,7 @@ from ledger.events import DiscardTaken, MeldExtended
 from ledger.melds import MeldRules
 from ledger.state import Meld, TableState
 from ledger.variants.options import Options
-from ledger.variants.threshold import ThresholdExtra, ThresholdRules, compact, hand_cards_value
+from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
 
 OPENING_POINTS = 51
 UNOPENED = 100
@@ -154,12 +154,8 @@ class Ramino51Rules(ThresholdRules):
                 )
         return state
 
-    def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> ThresholdExtra | Literal[False]:
-        """The fused discard: False when :meth:`end_turn` may flag (an opening
-        this turn, a pile take), else the threshold games' extra."""
-        if (state.drew == "pile" and state.taken) or self.opened_this_turn(state, seat):
-            return False
-        return super()._discard_extra(state, pos, seat, card)
+    #: the fused discard's predicate: :meth:`end_turn` judges only what the shared one checks (an opening, a pile take)
+    _discard_extra = ThresholdRules._discard_extra
 
     def check_open(self, state: TableState, pos: int, seat: int) -> TableState:
         """R51-OPEN-2: under 51 points, or no clean meld of the required kind."""

@@ -191,17 +191,14 @@ class Scala40Rules(ThresholdRules):
 
     def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> ThresholdExtra | Literal[False]:
         """The fused discard: False when S40-DISC-1 is in force or
-        :meth:`end_turn` may flag (an opening this turn, a pile take, a freed
-        joker to meld), else the threshold games' extra."""
+        :meth:`end_turn` may flag a freed joker (an opening this turn and a
+        pile take: the threshold games' check), else the threshold games' extra."""
         x = self.ex(state)
-        if (
-            self.settings.forbid_discard_of_attachable != "never"
-            or (state.drew == "pile" and state.taken)
-            or self.opened_this_turn(state, seat)
-            or (self.settings.freed_joker_must_be_melded and x.freed > x.played.count(JOKER))
+        if self.settings.forbid_discard_of_attachable != "never" or (
+            self.settings.freed_joker_must_be_melded and x.freed > x.played.count(JOKER)
         ):
             return False
-        return super()._discard_extra(state, pos, seat, card)
+        return ThresholdRules._discard_extra(self, state, pos, seat, card)  # named: read at every discard
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
         """S40-OUT-1 at the meld or lay-off that empties the hand of the seat

@@ -105,21 +105,21 @@ def cards_minus(cards: Sequence[str], less: Sequence[str]) -> tuple[str, ...]:
     """The multiset ``cards`` less ``less``, each face as often as it is left,
     the faces in the order they first appear in ``cards``: the same as
     ``tuple((Counter(cards) - Counter(less)).elements())``, without the two
-    counters (this runs at every meld and lay-off).
+    counters (this runs at every meld and lay-off): each card of ``less``
+    takes one copy out, and what is left is grouped by face in the order of
+    each face's first place in ``cards``.
 
     >>> cards_minus(("5H", "KD", "5H", "QS"), ("KD", "5H", "7C"))
     ('5H', 'QS')
+    >>> cards_minus(("5H", "KD", "5H", "QS"), ("QS",))
+    ('5H', '5H', 'KD')
     """
-    left: dict[str, int] = {}
-    for card in cards:
-        left[card] = left.get(card, 0) + 1
+    out = list(cards)
     for card in less:
-        if card in left:
-            left[card] -= 1
-    out: list[str] = []
-    for card, k in left.items():
-        if k > 0:
-            out.extend([card] * k)
+        if card in out:
+            out.remove(card)
+    if len(out) > 1:
+        out.sort(key=cards.index)  # stable: each face's copies together, faces by first place
     return tuple(out)
 
 
@@ -328,11 +328,19 @@ class ThresholdRules(Rules):
         return self.set_extra(state, discarded=card)
 
     def _discard_extra(self, state: TableState, pos: int, seat: int, card: str) -> ThresholdExtra | Literal[False]:
-        """The fused discard (``TurnRules.fast_card_discarded``): the extra once
-        :meth:`check_discard` has remembered the card and :meth:`start_turn`
-        has reset the turn-local fields for the next seat. A variant with
-        per-turn rules (``end_turn``) says False first when they may flag."""
-        return replace(self.ex(state), played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None)
+        """The fused discard (``TurnRules.fast_card_discarded``): False in a
+        turn that took from the pile or opened (what both games' ``end_turn``
+        judges), else the extra once :meth:`check_discard` has remembered the
+        card and :meth:`start_turn` has reset the turn-local fields for the
+        next seat. A variant with more per-turn rules says False first when
+        they may flag."""
+        x = self.ex(state)
+        first = x.opened_turn[seat]  # opened_this_turn, written out: read at every discard
+        if (state.drew == "pile" and state.taken) or (first != 0 and first == state.turns[seat]):
+            return False
+        if not (x.played or x.freed or x.taken_opened or x.taken_had_copy or x.discarded is not None):
+            return x  # (already the reset values)
+        return replace(x, played=(), freed=0, taken_opened=False, taken_had_copy=False, discarded=None)
 
     def check_opening(
         self, state: TableState, pos: int, seat: int, rule: str, needed: int, clean: tuple[str, ...] = ()

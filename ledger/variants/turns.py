@@ -220,9 +220,9 @@ class TurnRules(TableRules):
             discard=tuple(e.discard),
             melds=(),
             pozzetti=pozzetti,
-            pozzetto_by=tuple(None for _ in pozzetti),
-            opened=tuple(False for _ in range(n)),
-            turns=tuple(0 for _ in range(n)),
+            pozzetto_by=(None,) * len(pozzetti),
+            opened=(False,) * n,
+            turns=(0,) * n,
             history=None,
         )
         fresh = replace(fresh, extra=self.new_extra(fresh))
@@ -248,7 +248,7 @@ class TurnRules(TableRules):
         stock is not the whole deck (or holds more than it)."""
         deck, total = self.deck_counts()
         counts = Counter(chain(chain.from_iterable(e.hands), e.discard, *(p or () for p in pozzetti), e.stock or ()))
-        for card, k in counts.items():
+        for card, k in () if dict.__eq__(counts, deck) else counts.items():  # the whole deck, at once (C)
             if k > deck.get(card, 0):
                 raise self.reject(
                     "REC-DECK",
