@@ -7,6 +7,10 @@
   (:func:`replay_web.games.filter_games`);
 - ``GET /api/games/<id>``: the summary and the events
   (``{"game": {...}, "events": [{"position", "type", "text", "event"}]}``);
+  for a reader who sees the whole game (a referee, or a finished game) with
+  ``ETag: "<length>"``, the stored game's length, as the write API's answers
+  give it (the next ``If-Match``), and ``304`` to an ``If-None-Match`` of it
+  (a spectator's delayed view changes with time: no ETag);
 - ``GET /api/games/<id>/state?at=N&pov=S``: :func:`ledger.views.state_view`
   at position ``at`` (default the last) plus ``"move"`` (the notation of the
   event at ``at``); with ``pov`` (a seat, or ``spectator``) the view is
@@ -100,7 +104,12 @@ def game(game_id: str):
         }
         for i, e in enumerate(g.events[: upto + 1])
     ]
-    return jsonify({"game": summary, "events": events})
+    response = jsonify({"game": summary, "events": events})
+    if acc.omniscient:  # the stored length: the next If-Match of the write API (replay_web.write)
+        response.set_etag(str(g.last + 1))
+        response.vary.add("Authorization")
+        return response.make_conditional(request)
+    return response
 
 
 @bp.get("/games/<game_id>/state")

@@ -58,7 +58,7 @@ def test_analytics_update_then_up_to_date(cli: click.Group, store: str, tmp_path
     # 20 + 15 + (1 + hand_dealt + 4 x 2 + hand_ended + game_ended = 12) events
     assert (first.exit_code, first.output) == (
         0,
-        f"analytics view {view}: 47 events applied, 3 games (re)built in 1 transaction\n",
+        f"analytics view {view}: 3 games updated (47 events applied in 1 transaction)\n",
     )
     again = run(cli, "--db", store, "analytics", "update")
     assert (again.exit_code, again.output) == (0, f"analytics view {view} is up to date (event 47)\n")
@@ -67,7 +67,7 @@ def test_analytics_update_then_up_to_date(cli: click.Group, store: str, tmp_path
     # (ram-a: 20 events, ram-b: 15, syn-1: 12); a long game is not rebuilt at every batch (issue 13, item 8)
     assert (
         rebuilt.output
-        == f"analytics view {view}: 47 events applied, 3 games (re)built in 3 transactions (rebuilt from scratch)\n"
+        == f"analytics view {view}: 3 games updated (47 events applied in 3 transactions) (rebuilt from scratch)\n"
     )
 
 
@@ -244,7 +244,7 @@ def test_update_after_import_and_tables_doc(
         app.close()
     err = capsys.readouterr().err.splitlines()
     assert err == [
-        f"analytics view {tmp_path / 'ledger.analytics.duckdb'}: 47 events applied, 3 games (re)built in 1 transaction",
+        f"analytics view {tmp_path / 'ledger.analytics.duckdb'}: 3 games updated (47 events applied in 1 transaction)",
         f"analytics view {tmp_path / 'ledger.analytics.duckdb'} is up to date (event 47)",
     ]
     doc = run(cli, "analytics", "tables").output
@@ -262,7 +262,7 @@ def test_import_brings_the_view_up_to_date_unless_told_not_to(cli: click.Group, 
     result = run(cli, "--db", db, "import", str(records))
     assert result.exit_code == 0
     assert result.stderr.splitlines() == [
-        f"analytics view {tmp_path / 'x.analytics.duckdb'}: 20 events applied, 1 game (re)built in 1 transaction"
+        f"analytics view {tmp_path / 'x.analytics.duckdb'}: 1 game updated (20 events applied in 1 transaction)"
     ]
     (records / "b.jsonl").write_bytes(game_b())
     quiet = run(cli, "--db", db, "import", "--no-analytics", str(records))

@@ -53,7 +53,7 @@ def test_import_reports_rejects_and_stores_the_rest(run: Callable[..., Result], 
     rejected, analytics = result.stderr.splitlines()
     assert rejected == f"{folder / 'bad-1.jsonl'}:5: colour: REC-FORMAT: unknown field 'colour'"
     assert analytics.startswith("analytics view ") and analytics.endswith(
-        ": 54 events applied, 3 games (re)built in 1 transaction"
+        ": 3 games updated (54 events applied in 1 transaction)"
     )
     assert summary_row(result.stdout, "stored") == ["3", "3", "54"]
     assert summary_row(result.stdout, "already stored") == ["0", "0", "0"]

@@ -428,7 +428,10 @@ def test_export_analytics_and_query_speak_italian(run: Callable[..., Result], db
 
     view = analytics_path(str(db))
     imported = run("--lang", "it", "import", str(DISPUTE))
-    assert imported.stderr == f"vista analitica {view}: 19 eventi applicati, 1 partita (ri)costruita in 1 transazione\n"
+    assert (
+        imported.stderr
+        == f"vista analitica {view}: aggiornamento di 1 partita (19 eventi applicati in 1 transazione)\n"
+    )
     assert run("--lang", "it", "analytics", "update").stdout == f"la vista analitica {view} è aggiornata (evento 19)\n"
     record = tmp_path / "r.jsonl"
     assert run("--lang", "it", "export", "bur-dispute", "-o", str(record)).stderr == (

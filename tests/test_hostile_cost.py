@@ -138,7 +138,7 @@ def test_analytics_of_20000_restorations_is_linear(tmp_path: Path) -> None:
     # a batch of one game's events runs on to the game's end (no rebuild per batch); a game this long is
     # written by the long-game path, which commits every 20,000 events (bounded memory, issue 17): 2 transactions
     assert (
-        update.stdout == "analytics view l.analytics.duckdb: 40000 events applied, 1 game (re)built in 2 transactions\n"
+        update.stdout == "analytics view l.analytics.duckdb: 1 game updated (40000 events applied in 2 transactions)\n"
     ), update.stderr
     query = rummy(
         "--db",

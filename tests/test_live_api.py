@@ -575,3 +575,20 @@ def test_two_events_as_application_json_get_the_json_lines_hint(live: Live) -> N
     assert live.length() == 1  # nothing stored
     sent = live.post("/api/games/live-1/events", body, ctype="application/x-ndjson", headers={"If-Match": '"1"'})
     assert (sent[0], sent[2]["positions"]) == (201, [1, 2])
+
+
+def test_get_of_a_game_gives_the_etag_of_the_write_answers(live: Live) -> None:
+    """GET /api/games/<id> carries the ETag a POST gives for the same state (the next If-Match), and 304 to it."""
+    started(live)
+    posted = live.append(1)
+    assert posted[1]["etag"] == '"2"'
+    status, headers, body = live.get("/api/games/live-1", "referee")
+    assert (status, headers["etag"], body["game"]["events"]) == (200, '"2"', 2)
+    assert "Authorization" in headers["vary"]
+    same = live.get("/api/games/live-1", "referee", headers={"If-None-Match": '"2"'})
+    assert (same[0], same[1]["etag"], same[2]) == (304, '"2"', "")
+    assert live.post("/api/games/live-1/events", LINES[2], "recorder", headers={"If-Match": headers["etag"]})[0] == 201
+    moved = live.get("/api/games/live-1", "referee", headers={"If-None-Match": '"2"'})
+    assert (moved[0], moved[1]["etag"], moved[2]["game"]["events"]) == (200, '"3"', 3)
+    spectator = live.get("/api/games/live-1")  # the delayed view changes with time: no ETag to cache it by
+    assert spectator[0] == 200 and spectator[2]["game"]["view"] == "spectator" and "etag" not in spectator[1]

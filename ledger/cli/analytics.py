@@ -108,11 +108,11 @@ def _counts(result: UpdateResult) -> str:
             "path": result.path,
             "position": result.position or 0,
         }
-    n, games, batches = result.notifications, result.games, result.batches
-    text = _("analytics view %(path)s: %(events)s, %(games)s in %(transactions)s") % {
+    n, games, batches = result.notifications, result.games, result.batches  # games: all the view had behind
+    text = _("analytics view %(path)s: %(games)s updated (%(events)s in %(transactions)s)") % {
         "path": result.path,
         "events": ngettext("%(num)s event applied", "%(num)s events applied", n) % {"num": n},
-        "games": ngettext("%(num)s game (re)built", "%(num)s games (re)built", games) % {"num": games},
+        "games": ngettext("%(num)s game", "%(num)s games", games) % {"num": games},
         "transactions": ngettext("%(num)s transaction", "%(num)s transactions", batches) % {"num": batches},
     }
     return _("%(summary)s (rebuilt from scratch)") % {"summary": text} if result.rebuilt else text
