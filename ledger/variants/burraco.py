@@ -205,7 +205,10 @@ class BurracoRules(BurracoPozzetti):
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Meld validity (BUR-MELD-1, ALL-MELD-1/2) and BUR-MELD-2."""
-        state = super().check_meld(state, pos, seat, meld, event)
+        # BurracoPozzetti by name, not super() (here and in the hot hooks
+        # below): this class derives from it alone, so its MRO is this one's
+        # past BurracoRules; super() costs an object per call.
+        state = BurracoPozzetti.check_meld(self, state, pos, seat, meld, event)
         return self.check_duplicate_sets(None, meld, state, pos, seat)
 
     def check_layoff(
@@ -222,7 +225,7 @@ class BurracoRules(BurracoPozzetti):
                 f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of "
                 f"{state.side_label(before.side)}: lay-offs go only on one's own side's melds",
             )
-        state = super().check_layoff(before, after, state, pos, seat, event)
+        state = BurracoPozzetti.check_layoff(self, before, after, state, pos, seat, event)
         return self.check_duplicate_sets(before, after, state, pos, seat)
 
     def check_swap(
@@ -277,7 +280,7 @@ class BurracoRules(BurracoPozzetti):
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
         """A meld or lay-off that empties the hand of a seat whose side has
         its pozzetto goes out by melding: BUR-CLOSE-3 (and -2) here."""
-        state = super().after_meld(before, state, pos, seat)
+        state = BurracoPozzetti.after_meld(self, before, state, pos, seat)
         if self.goes_out_now(before, state, seat):
             state = self.judge_going_out(state, pos, seat, melded=True, last=None)
         return state
@@ -342,7 +345,7 @@ class BurracoRules(BurracoPozzetti):
     # --- drawing and discarding -------------------------------------------------
     def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
         held = state.hands[e.seat] if 0 <= e.seat < len(state.hands) else ()
-        state = super().on_discard_taken(state, e, pos)
+        state = BurracoPozzetti.on_discard_taken(self, state, e, pos)
         single = (pos, e.cards[0]) if len(e.cards) == 1 and e.cards[0] not in held else None
         return self.set_extra(state, single_take=single)
 

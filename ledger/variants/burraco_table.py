@@ -97,7 +97,8 @@ class BurracoTable(Rules):
         return any(by is not None and state.sides[by] == side for by in state.pozzetto_by)
 
     def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
-        state = super().start_turn(state, seat, pos)
+        # Rules by name, not super() (a hot hook): the subclasses derive from this class alone
+        state = Rules.start_turn(self, state, seat, pos)
         x = state.extra
         if isinstance(x, BurracoExtra) and x.early_seat == seat:
             state = self.set_extra(state, early_seat=None)

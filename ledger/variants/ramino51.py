@@ -105,7 +105,7 @@ class Ramino51Rules(ThresholdRules):
     # --- rules at the event ----------------------------------------------------------
     def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
         """R51-PILE-1: the top discard taken in the seat's first turn."""
-        state = super().on_discard_taken(state, e, pos)
+        state = ThresholdRules.on_discard_taken(self, state, e, pos)  # named, not super(): a hot hook
         if state.turns[e.seat] == 1:
             state = self.flag(
                 state,
@@ -129,7 +129,7 @@ class Ramino51Rules(ThresholdRules):
                 f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} in its opening turn "
                 "(only a joker swap is allowed)",
             )
-        return super().check_layoff(before, after, state, pos, seat, event)
+        return ThresholdRules.check_layoff(self, before, after, state, pos, seat, event)  # named: a hot hook
 
     # --- per-turn rules ----------------------------------------------------------------
     def end_turn(self, state: TableState, pos: int) -> TableState:

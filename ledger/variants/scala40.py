@@ -169,7 +169,7 @@ class Scala40Rules(ThresholdRules):
         seat, opened or not; the closing discard (the seat's last card) is
         exempt; a card that fits only a joker's place (a swap, not a
         lay-off: jokers never move) is not attachable (RULES.md)."""
-        state = super().check_discard(state, pos, seat, card)
+        state = ThresholdRules.check_discard(self, state, pos, seat, card)  # named, not super(): a hot hook
         mode = self.settings.forbid_discard_of_attachable
         if mode == "never" or (
             mode == "multiplayer_only" and sum(1 for s in range(state.n_seats) if self.active(state, s)) <= 2
@@ -204,7 +204,7 @@ class Scala40Rules(ThresholdRules):
         """S40-OUT-1 at the meld or lay-off that empties the hand of the seat
         due: it can no longer discard, so it goes out without a discard
         (RULES.md: a finding belongs to the event that breaks the rule)."""
-        state = super().after_meld(before, state, pos, seat)
+        state = ThresholdRules.after_meld(self, before, state, pos, seat)  # named: a hot hook
         if seat == state.turn and before.hands[seat] and not state.hands[seat] and self.ex(state).melded_out is None:
             state = self.flag(
                 state,

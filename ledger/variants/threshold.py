@@ -116,8 +116,10 @@ def cards_minus(cards: Sequence[str], less: Sequence[str]) -> tuple[str, ...]:
     """
     out = list(cards)
     for card in less:
-        if card in out:
+        try:  # one scan of ``out``, not two (``in``, then ``remove``)
             out.remove(card)
+        except ValueError:
+            pass
     if len(out) > 1:
         out.sort(key=cards.index)  # stable: each face's copies together, faces by first place
     return tuple(out)
@@ -210,7 +212,7 @@ class ThresholdRules(Rules):
 
     def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
         """The base's turn start, plus the turn-local fields of the extra reset."""
-        state = super().start_turn(state, seat, pos)
+        state = Rules.start_turn(self, state, seat, pos)  # named: see check_meld
         x = state.extra
         if isinstance(x, ThresholdExtra) and (
             x.played or x.freed or x.taken_opened or x.taken_had_copy or x.discarded is not None
@@ -236,7 +238,7 @@ class ThresholdRules(Rules):
         already held that face (RULES.md: "card just taken" rules)."""
         opened = bool(state.opened[e.seat]) if 0 <= e.seat < len(state.opened) else False
         had_copy = bool(e.cards) and e.cards[-1] in (state.hands[e.seat] if 0 <= e.seat < len(state.hands) else ())
-        state = super().on_discard_taken(state, e, pos)
+        state = Rules.on_discard_taken(self, state, e, pos)  # named: see check_meld
         return self.set_extra(state, taken_opened=opened, taken_had_copy=had_copy)
 
     def after_meld(self, before: TableState, state: TableState, pos: int, seat: int) -> TableState:
@@ -250,7 +252,9 @@ class ThresholdRules(Rules):
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Meld validity (the variant's ids), and the turn a seat opens in."""
-        state = super().check_meld(state, pos, seat, meld, event)
+        # Rules by name, not super(): both subclasses derive from this class
+        # alone, so Rules's MRO is theirs past it; super() costs an object per call.
+        state = Rules.check_meld(self, state, pos, seat, meld, event)
         opened_turn = self.ex(state).opened_turn
         if opened_turn[seat] == 0:
             opened = list(opened_turn)
@@ -278,7 +282,7 @@ class ThresholdRules(Rules):
                 self.early_play_rule,
                 f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} before opening",
             )
-        state = super().check_layoff(before, after, state, pos, seat, event)
+        state = Rules.check_layoff(self, before, after, state, pos, seat, event)  # named: see check_meld
         for stood, now in moved_wilds(before.info, after.info):
             where = f"it now stands for {pretty(now)}" if now else "it moved"
             state = self.flag(
@@ -334,8 +338,10 @@ class ThresholdRules(Rules):
         card and :meth:`start_turn` has reset the turn-local fields for the
         next seat. A variant with more per-turn rules says False first when
         they may flag."""
-        x = self.ex(state)
-        first = x.opened_turn[seat]  # opened_this_turn, written out: read at every discard
+        x = state.extra  # self.ex(state), written out: read at every discard
+        if not isinstance(x, ThresholdExtra):
+            x = variant_state(state, ThresholdExtra)
+        first = x.opened_turn[seat]  # opened_this_turn, written out
         if (state.drew == "pile" and state.taken) or (first != 0 and first == state.turns[seat]):
             return False
         if not (x.played or x.freed or x.taken_opened or x.taken_had_copy or x.discarded is not None):
