@@ -94,7 +94,7 @@ from ledger.events import (
     PozzettoTaken,
 )
 from ledger.state import Meld, SideScore, TableState, VariantState, replace
-from ledger.variants.base import Rules
+from ledger.variants.base import Handler, Rules
 from ledger.variants.burraco_pozzetto import BurracoPozzetti
 from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
@@ -286,11 +286,12 @@ class BurracoRules(BurracoPozzetti):
         return state
 
     def _early_play(
-        self, state: TableState, e: MeldLaid | MeldExtended | CardDiscarded, pos: int, handler: Any
+        self, state: TableState, e: MeldLaid | MeldExtended | CardDiscarded, pos: int, handler: Handler
     ) -> TableState:
         """BUR-POZZ-2: the seat that took a pozzetto with its discard plays
         before its next turn. Flagged instead of ALL-TURN-1; the play is
-        applied and the turn stays with the seat due."""
+        applied and the turn stays with the seat due. ``handler``: the base's
+        unbound handler (by name, not ``super()``: see :meth:`check_meld`)."""
         x = state.extra  # self.ex(state), written out: read at every play
         if (
             not isinstance(x, BurracoExtra)
@@ -298,7 +299,7 @@ class BurracoRules(BurracoPozzetti):
             or state.turn == e.seat
             or state.phase not in ("draw", "play")
         ):
-            return handler(state, e, pos)
+            return handler(self, state, e, pos)
         cards = e.cards if not isinstance(e, CardDiscarded) else (e.card,)
         state = self.flag(
             state,
@@ -317,24 +318,24 @@ class BurracoRules(BurracoPozzetti):
             "turn_melds": state.turn_melds,
             "turns": state.turns,
         }
-        new = handler(replace(state, turn=e.seat, phase="play"), e, pos)
+        new = handler(self, replace(state, turn=e.seat, phase="play"), e, pos)
         return replace(new, **keep)
 
     #: the seat due's melds and lay-offs are the base's (:meth:`_early_play` is only for another seat)
     _meld_fused = True
 
     def on_meld_laid(self, state: TableState, e: MeldLaid, pos: int) -> TableState:
-        return self._early_play(state, e, pos, super().on_meld_laid)
+        return self._early_play(state, e, pos, BurracoPozzetti.on_meld_laid)
 
     def on_meld_extended(self, state: TableState, e: MeldExtended, pos: int) -> TableState:
-        return self._early_play(state, e, pos, super().on_meld_extended)
+        return self._early_play(state, e, pos, BurracoPozzetti.on_meld_extended)
 
     def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
         """The discard; going out when it empties the hand of a seat whose
         side has its pozzetto (BUR-CLOSE-2/-3 here); under ``fibur`` the
         discard that leaves two stock cards ends the hand (``stock_end``)."""
         before = state
-        state = self._early_play(state, e, pos, super().on_card_discarded)
+        state = self._early_play(state, e, pos, BurracoPozzetti.on_card_discarded)
         if 0 <= e.seat < state.n_seats and self.goes_out_now(before, state, e.seat):
             state = self.judge_going_out(state, pos, e.seat, melded=False, last=e.card)
         if self.settings.stock_end == "last_two" and state.stock_count <= 2 and self.ex(state).stock_end is None:
