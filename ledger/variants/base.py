@@ -98,7 +98,7 @@ class Rules(OutcomeRules):
         Raises :class:`RecordError` (``REC-…``, with ``position``) when the
         event is impossible at this point of the record.
         """
-        pos = state.position + 1
+        pos = state.position + 1  # (BurracoRules.apply writes this body out: change both)
         if state.phase == "ended":
             raise RecordError("REC-ORDER", f"{event.type} after game_ended", field="type", position=pos)
         kind = type(event)
