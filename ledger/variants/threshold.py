@@ -248,14 +248,17 @@ class ThresholdRules(Rules):
         moved = cards_minus(before.hands[seat], state.hands[seat])
         if not moved:
             return state
-        return self.set_extra(state, played=self.ex(state).played + moved)
+        x = state.extra  # self.ex(state), written out: read at every meld and lay-off
+        played = x.played if isinstance(x, ThresholdExtra) else variant_state(state, ThresholdExtra).played
+        return self.set_extra(state, played=played + moved)
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Meld validity (the variant's ids), and the turn a seat opens in."""
         # Rules by name, not super(): both subclasses derive from this class
         # alone, so Rules's MRO is theirs past it; super() costs an object per call.
         state = Rules.check_meld(self, state, pos, seat, meld, event)
-        opened_turn = self.ex(state).opened_turn
+        x = state.extra  # self.ex(state), written out
+        opened_turn = (x if isinstance(x, ThresholdExtra) else variant_state(state, ThresholdExtra)).opened_turn
         if opened_turn[seat] == 0:
             opened = list(opened_turn)
             opened[seat] = state.turns[seat]

@@ -165,7 +165,10 @@ class TurnRules(TableRules):
         i = held.index(card)
         hands = list(state.hands)
         hands[seat] = held[:i] + held[i + 1 :]
-        nxt = self.next_seat(state, seat)
+        if not state.eliminated and type(self).active is TableRules.active:
+            nxt = (seat + 1) % len(state.players)  # next_seat, written out: every seat plays
+        else:
+            nxt = self.next_seat(state, seat)
         turns = list(state.turns)
         turns[nxt] += 1
         return replace(
