@@ -49,7 +49,10 @@ def test_import_and_audit_of_40000_events_with_20000_findings(tmp_path: Path) ->
     (tmp_path / "spam.jsonl").write_bytes(turn_spam(40_000))
     imported = rummy("--db", "l.db", "import", "spam.jsonl", cwd=tmp_path)
     assert imported.returncode == 0, imported.stderr
-    assert "40000 events applied, " in imported.stderr
+    assert (
+        imported.stderr
+        == "analytics view l.analytics.duckdb: 1 game updated (40000 events applied in 2 transactions)\n"
+    )
     audited = rummy("--db", "l.db", "audit", "spam-1", cwd=tmp_path)
     assert audited.returncode == 1
     lines = audited.stdout.splitlines()
