@@ -144,7 +144,9 @@ class RaminoRules(Rules):
         limit), else the extra :meth:`end_turn` leaves."""
         if card in state.taken or self.settings.max_new_melds_per_turn:
             return False
-        x = self.ex(state)
+        x = state.extra  # self.ex(state), written out: read at every discard
+        if not isinstance(x, RaminoExtra):
+            x = variant_state(state, RaminoExtra)
         if state.turn_melds and len(state.hands[seat]) > 1 and seat not in x.melded_before:
             return replace(x, melded_before=x.melded_before + (seat,))
         return x
