@@ -197,23 +197,24 @@ class VariantState(msgspec.Struct, frozen=True, gc=False):
     Scala 40 and Ramino 51), makes a fresh one at each deal
     (``Rules.new_extra``), reads it through its rules' typed accessor
     (``ex(state)``, :func:`variant_state`) and changes it with
-    ``Rules.set_extra``. It is never stored: the fold rebuilds it. Like the
-    table state it is not tracked by the cycle collector (``gc=False``, which
-    subclasses inherit): its fields are values (numbers, strings, tuples,
-    frozen structs), never a list, a dict or a state.
+    ``Rules.set_extra``. It is never stored: the fold rebuilds it. It is not
+    tracked by the cycle collector (``gc=False``, which subclasses inherit):
+    its fields are values (numbers, strings, tuples, frozen structs), never a
+    list, a dict or a state.
     """
 
 
 VS = TypeVar("VS", bound=VariantState)
 
 
-class TableState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class TableState(msgspec.Struct, frozen=True, kw_only=True):
     """The table at one position of a record.
 
-    Like the findings, melds and variant states it holds, a state is not
-    tracked by the cycle collector (``gc=False``): it holds values only and
-    never takes part in a reference cycle (``history`` only points back), so
-    the collector need not walk the chains of states a replay keeps alive.
+    Unlike the findings, melds and variant states it holds, a state stays
+    tracked by the cycle collector: ``history`` chains one state to the one
+    before, and only a collector-tracked struct is freed without recursing
+    once per link (a hand of 200,000 events freed with ``gc=False`` overflows
+    the C stack: tests/test_hostile_cost.py).
 
     Attributes (sizes per seat are in seat order):
         rules: the variant's rules object with the record's ruleset/options.

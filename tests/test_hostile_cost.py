@@ -3,7 +3,10 @@ and CPU time of a child process running the real CLI on a generated record."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ from ledger.record_files import read_record
 from ledger.replay import Replayer, validate
 from ledger.state import Log
 from ledger.testing.games import gin_stock_hog, turn_spam
+from ledger.testing.records import game_started
 from ledger.variants import gin_deadwood as gd
 from tests.costkit import rummy
 
@@ -154,3 +158,37 @@ def test_analytics_of_20000_restorations_is_linear(tmp_path: Path) -> None:
     )
     assert query.stdout == "undone,n\n19999,40000\n"
     assert update.cpu_s < 40, update  # before: 58 s
+
+
+def test_a_hand_of_300000_states_is_freed_without_overflowing_the_stack(tmp_path: Path) -> None:
+    """A hand of 200,000 events (valid: draws, discards and restocks) chained
+    300,000 states through ``history``; with ``TableState`` untracked by the
+    cycle collector, freeing the chain recursed once per link in C and the
+    process died of SIGSEGV (attacker trial: audit, score, import and serve)."""
+    script = (
+        "from ledger.replay import start\n"
+        "from ledger.state import replace\n"
+        "from ledger.testing.records import decoded, game_started\n"
+        "state = start(decoded(game_started())[0])\n"
+        "for n in range(300_000):\n"
+        "    state = replace(state, position=n, history=state)\n"
+        "print(state.position, state.history.position)\n"
+        "del state\n"
+        "print('freed')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert (done.returncode, done.stdout) == (0, "299999 299998\nfreed\n"), done.stderr
+
+
+def test_json_nested_past_the_recursion_limit_is_a_rec_format_refusal(tmp_path: Path) -> None:
+    """``meta`` holding 5,000 nested arrays (20 kB, well under the line limit):
+    REC-FORMAT naming the line, nothing stored (was an internal error:
+    msgspec's RecursionError)."""
+    started = game_started() | {"meta": {"x": json.loads("[" * 500 + "]" * 500)}}
+    line = json.dumps(started).replace("[" * 500, "[" * 5000).replace("]" * 500, "]" * 5000)
+    (tmp_path / "deep.jsonl").write_text(line + "\n")
+    imported = rummy("--db", "l.db", "import", "deep.jsonl", cwd=tmp_path)
+    assert imported.returncode == 1, imported.stderr
+    assert imported.stderr.splitlines()[0] == "deep.jsonl:1: REC-FORMAT: malformed JSON (JSON is nested too deeply)"
+    listed = rummy("--db", "l.db", "list", cwd=tmp_path)
+    assert "t-1" not in listed.stdout
