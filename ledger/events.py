@@ -369,7 +369,18 @@ def decode_event(data: bytes | str) -> Event:
     though the struct fills it in for code that builds events), and its
     ``variant`` must be in the catalog (``Invalid enum value 'poker' - at
     `$.variant```, as msgspec words it for a ``Literal``).
+
+    JSON nested deeper than the interpreter's recursion limit (about 1,000
+    levels, e.g. in ``meta``) is a :class:`msgspec.DecodeError` too, not the
+    ``RecursionError`` msgspec raises for it.
     """
+    try:
+        return _decode_event(data)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON is nested too deeply") from None
+
+
+def _decode_event(data: bytes | str) -> Event:
     try:
         event = _decoder.decode(data)
     except msgspec.ValidationError as exc:
