@@ -146,8 +146,18 @@ class SignOutForm(_Form):
 
 
 def _local(target: str | None) -> str:
-    """``target`` when it is a path of this site, else the games list."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    """``target`` when it is a path of this site, else the games list.
+
+    A control character or a backslash anywhere refuses it: browsers drop
+    tabs and newlines from a URL and read a backslash as ``/``, so ``/``, a
+    tab, ``/evil.example`` would leave the site as ``//evil.example``."""
+    if (
+        target
+        and target.startswith("/")
+        and not target.startswith("//")
+        and "\\" not in target
+        and not any(ord(c) < 0x20 or ord(c) == 0x7F for c in target)
+    ):
         return target
     return url_for("games.games_list")
 

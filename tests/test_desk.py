@@ -708,3 +708,15 @@ def test_the_page_words_are_werkzeugs_own() -> None:
     from replay_web import PAGE_WORDS
 
     assert {e.description for e in (BadRequest, Forbidden, MethodNotAllowed, NotFound)} <= PAGE_WORDS
+
+
+def test_signin_next_leaving_the_site_goes_to_the_games_list(desk: Desk) -> None:
+    """``next`` that a browser would turn into another site (a tab or newline
+    after the first slash is dropped, a backslash read as a slash) is not
+    followed after sign-in (attacker trial: ``/%09/evil.example/x`` gave
+    ``Location: //evil.example/x``)."""
+    for bad in ("/\t/evil.example/x", "/\n/evil.example/x", "/\r\n/evil.example", "//evil.example", "/\\evil.example"):
+        c = desk.client()
+        signin = c.get("/signin").get_data(as_text=True)
+        resp = c.post("/signin", data={"csrf_token": csrf_of(signin), "token": desk.tokens["referee"], "next": bad})
+        assert (resp.status_code, resp.headers["Location"]) == (303, "/games"), bad
