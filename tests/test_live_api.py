@@ -592,3 +592,17 @@ def test_get_of_a_game_gives_the_etag_of_the_write_answers(live: Live) -> None:
     assert (moved[0], moved[1]["etag"], moved[2]["game"]["events"]) == (200, '"3"', 3)
     spectator = live.get("/api/games/live-1")  # the delayed view changes with time: no ETag to cache it by
     assert spectator[0] == 200 and spectator[2]["game"]["view"] == "spectator" and "etag" not in spectator[1]
+
+
+def test_json_nested_too_deeply_is_400_rec_format_not_500(live: Live) -> None:
+    """A game_started whose ``meta`` nests 5,000 arrays (attacker trial: a 500
+    and a traceback in the server's log): 400 REC-FORMAT at line 1, no game."""
+    deep = LINES[0].rstrip(b"\n")[:-1] + b',"meta":{"x":' + b"[" * 5000 + b"]" * 5000 + b"}}"
+    status, headers, err = live.post("/api/games", deep)
+    assert (status, headers["content-type"]) == (400, "application/json"), err
+    assert {k: err["error"][k] for k in ("rule", "line", "message")} == {
+        "rule": "REC-FORMAT",
+        "line": 1,
+        "message": "line 1: REC-FORMAT: malformed JSON (JSON is nested too deeply)",
+    }
+    assert live.get("/api/games/live-1", token="referee")[0] == 404
