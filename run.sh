@@ -15,9 +15,10 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
 fi
 # the pdf extra (Playwright) prints the dispute report as PDF through Debian's chromium; installed
-# again only when pyproject.toml changed since the last install (its hash in a stamp file of the venv)
+# again only when pyproject.toml changed since the last install, or the checkout moved (a copied or
+# moved venv's launchers name the old path): its hash and this folder in a stamp file of the venv
 STAMP="$VENV/.rummy-ledger-installed"
-WANT="$(sha256sum pyproject.toml | cut -d' ' -f1) pdf"
+WANT="$(sha256sum pyproject.toml | cut -d' ' -f1) pdf $PWD"
 if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ] || [ ! -x "$VENV/bin/rummy-ledger" ]; then
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[pdf]'
     echo "$WANT" > "$STAMP"
