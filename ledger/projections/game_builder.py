@@ -19,15 +19,13 @@ from ledger.projections.rows import (
     REPLAY_ERRORS,
     Rows,
     empty_rows,
-    event_cards,
+    event_row,
     game_row,
     meld_row,
     outcome_rows,
-    parse_at,
 )
 from ledger.replay import evolve
 from ledger.state import TableState
-from ledger.views import describe
 
 
 class GameRowsBuilder:
@@ -87,23 +85,9 @@ class GameRowsBuilder:
                 self._hand[3] += 1
         if isinstance(e, PositionRestored) and e.target + 1 < pos:
             self._ranges.append((e.target + 1, pos - 1))
-        at = parse_at(e.at)
-        self.started_at = self.started_at or at
-        self._events.append(
-            (
-                self.game,
-                pos,
-                (state.hand or None) if state is not None else None,
-                getattr(e, "seat", None),
-                e.type,
-                getattr(e, "meld", None),
-                event_cards(e),
-                at,
-                describe(e, state),
-                False,
-                raw,
-            )
-        )
+        row = event_row(self.game, pos, e, raw, state, undone=False)
+        self.started_at = self.started_at or row[7]
+        self._events.append(row)
         self._last_type = e.type
         self.count = pos + 1
 

@@ -255,25 +255,31 @@ def _event_rows(
     undone = undone_positions([e for e, _ in events])
     started_at = None
     for pos, (e, raw) in enumerate(events):
-        state = folded[pos] if pos < len(folded) else None
-        at = parse_at(e.at)
-        started_at = started_at or at
-        out.append(
-            (
-                game,
-                pos,
-                (state.hand or None) if state is not None else None,
-                getattr(e, "seat", None),
-                e.type,
-                getattr(e, "meld", None),
-                event_cards(e),
-                at,
-                describe(e, state),
-                pos in undone,
-                raw,
-            )
-        )
+        row = event_row(game, pos, e, raw, folded[pos] if pos < len(folded) else None, undone=pos in undone)
+        started_at = started_at or row[7]
+        out.append(row)
     return started_at
+
+
+def event_row(game: str, pos: int, e: Event, raw: str, state: TableState | None, *, undone: bool) -> tuple:
+    """The ``events`` row of event ``e`` at ``pos`` (``raw`` its canonical JSON)
+    in TABLES order: game, position, hand, seat, type, meld, cards, at (a
+    ``datetime`` or None), move text, undone, json; the hand and the move text
+    from ``state``, the state after the event (None when the fold did not get
+    there)."""
+    return (
+        game,
+        pos,
+        (state.hand or None) if state is not None else None,
+        getattr(e, "seat", None),
+        e.type,
+        getattr(e, "meld", None),
+        event_cards(e),
+        parse_at(e.at),
+        describe(e, state),
+        undone,
+        raw,
+    )
 
 
 def _score_rows(game: str, sheet: ScoreSheet, view: str, side_names: Any) -> list[tuple]:
