@@ -4,9 +4,18 @@
 # Creates .venv (when missing), installs the project with its test extras,
 # installs Debian's chromium for the browser tests when /usr/bin/chromium is
 # missing, checks lint, format and types (ruff, mypy), then runs pytest on two
-# workers. PostgreSQL tests use POSTGRES_HOST,
-# POSTGRES_PORT, POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DBNAME when set
-# (.ci/run sets them), and skip otherwise (fail under CI=true).
+# workers.
+#
+# PostgreSQL: when any POSTGRES_* variable is set (POSTGRES_HOST, POSTGRES_PORT,
+# POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DBNAME; .ci/run sets them for the
+# machine's server), the tests use that server. When none is set, this script
+# starts a throwaway PostgreSQL of its own: Debian's package binaries
+# (/usr/lib/postgresql/*/bin; the package is installed when missing), a cluster
+# in a temporary folder, on a free port of 127.0.0.1, trust authentication, run
+# as the unprivileged `postgres` user when this script runs as root. It exports
+# the POSTGRES_* variables, runs every test against it, and stops and removes it
+# on exit. So a fresh machine runs the suite CI runs, with no PostgreSQL test
+# skipped for want of a server. Set RUMMY_LEDGER_NO_PG=1 to skip them instead.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -53,4 +62,62 @@ if ! "$VENV/bin/mypy" ledger replay_web; then
     exit 1
 fi
 
-exec "$VENV/bin/python" -m pytest -n 2 "$@"
+# A throwaway PostgreSQL when no POSTGRES_* variable is set (see the header)
+PG_TMP=""
+stop_pg() {
+    if [ -n "$PG_TMP" ] && [ -d "$PG_TMP" ]; then
+        as_pg "$PG_BIN/pg_ctl" -D "$PG_TMP/data" -m immediate -w stop >/dev/null 2>&1 || true
+        rm -rf "$PG_TMP"
+    fi
+}
+as_pg() {
+    if [ "$(id -u)" -eq 0 ]; then runuser -u "$PG_OS_USER" -- "$@"; else "$@"; fi
+}
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+start_pg() {
+    PG_BIN="$(pg_bin)"
+    if [ -z "$PG_BIN" ]; then
+        echo "test.sh: installing Debian's postgresql for the PostgreSQL tests" >&2
+        SUDO=""
+        if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+        $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends postgresql >/dev/null || true
+        PG_BIN="$(pg_bin)"
+    fi
+    if [ -z "$PG_BIN" ] || [ ! -x "$PG_BIN/initdb" ]; then
+        echo "test.sh: no PostgreSQL binaries under /usr/lib/postgresql and none installed; the PostgreSQL tests will skip" >&2
+        return 0
+    fi
+    PG_OS_USER="$(id -un)"
+    if [ "$(id -u)" -eq 0 ]; then
+        PG_OS_USER=postgres  # postgres refuses to run as root
+        if ! id -u "$PG_OS_USER" >/dev/null 2>&1; then PG_OS_USER=nobody; fi
+    fi
+    PG_TMP="$(mktemp -d "${TMPDIR:-/tmp}/rummy-ledger-pg.XXXXXX")"
+    trap stop_pg EXIT
+    trap 'exit 130' INT TERM
+    if [ "$(id -u)" -eq 0 ]; then chown "$PG_OS_USER" "$PG_TMP"; fi
+    local port
+    port="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    if ! as_pg "$PG_BIN/initdb" -D "$PG_TMP/data" -A trust -U postgres -E UTF8 --locale=C --no-sync >"$PG_TMP/initdb.log" 2>&1; then
+        cat "$PG_TMP/initdb.log" >&2
+        echo "test.sh: initdb failed (above)" >&2
+        exit 1
+    fi
+    if ! as_pg "$PG_BIN/pg_ctl" -D "$PG_TMP/data" -l "$PG_TMP/server.log" -w -t 60 \
+            -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$PG_TMP -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+            start >/dev/null; then
+        cat "$PG_TMP/server.log" >&2
+        echo "test.sh: the throwaway PostgreSQL did not start (log above)" >&2
+        exit 1
+    fi
+    "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U postgres test
+    export POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$port" POSTGRES_USER=postgres POSTGRES_PASSWORD= POSTGRES_DBNAME=test
+    echo "test.sh: no POSTGRES_* set: started a throwaway PostgreSQL ($("$PG_BIN/postgres" --version | sed 's/^postgres (PostgreSQL) //')) on 127.0.0.1:$port, removed on exit" >&2
+}
+if [ -z "$(compgen -v POSTGRES_ || true)" ] && [ -z "${RUMMY_LEDGER_NO_PG:-}" ]; then
+    start_pg
+elif [ -n "${POSTGRES_HOST:-}" ]; then
+    echo "test.sh: PostgreSQL tests use ${POSTGRES_HOST}:${POSTGRES_PORT:-5432} (from POSTGRES_*)" >&2
+fi
+
+"$VENV/bin/python" -m pytest -n 2 "$@"
