@@ -1,5 +1,5 @@
 """Property: for random records (ledger.synthetic, ledger.simulate), the seal
-from the store, from the exported file and from the README's stand-alone
+from the store, from the exported file and from docs/seals.md's stand-alone
 script agree, and any single-byte change of any stored event is detected at
 its position. One real SQLite store for all examples."""
 
@@ -25,17 +25,17 @@ from ledger.store.verify import game_keys, verify_games
 from ledger.synthetic import two_player_record
 from tests.test_seal_cli import readme_script
 
-SCRIPT = compile(readme_script(), "README seal script", "exec")
+SCRIPT = compile(readme_script(), "docs/seals.md seal script", "exec")
 
 
 def script_seal(path: Path) -> str:
-    """The README script run on ``path`` (in this process: same code, no interpreter start-up)."""
+    """The docs/seals.md script run on ``path`` (in this process: same code, no interpreter start-up)."""
     out = io.StringIO()
     argv = sys.argv
     sys.argv = ["seal.py", str(path)]
     try:
         with contextlib.redirect_stdout(out):
-            exec(SCRIPT, {"__name__": "__main__"})  # noqa: S102 - the README's own script
+            exec(SCRIPT, {"__name__": "__main__"})  # noqa: S102 - docs/seals.md's own script
     finally:
         sys.argv = argv
     return out.getvalue().split()[0]

@@ -1,5 +1,5 @@
 """``rummy-ledger serve``: its log when standard error is a file, and the
-gunicorn command line it recommends (the same as the README's and
+gunicorn command line it recommends (the same as docs/command-line.md's, docs/live-http.md's and
 :mod:`replay_web.stream`'s)."""
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def test_the_recommended_threads_agree() -> None:
     result = CliRunner().invoke(cli, ["serve", "--help"], terminal_width=200)
     assert result.exit_code == 0, result.output
     helped = _threads(" ".join(result.output.split()))
-    readme = _threads((REPO / "README.md").read_text(encoding="utf-8"))
+    readme = [n for page in ("command-line.md", "live-http.md") for n in _threads((REPO / "docs" / page).read_text())]
     documented = _threads(" ".join((stream.__doc__ or "").split()))
     assert (helped, readme, documented) == ([48], [48, 48], [48])
     assert 48 == stream.DEFAULTS["STREAM_MAX"] + 16  # the 32 streams of a worker and 16 other requests
