@@ -36,6 +36,7 @@ to the rule's text.
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -88,15 +89,36 @@ def report_css() -> str:
     return CSS.read_text(encoding="utf-8")
 
 
+#: the rules reference that the report's cited rules link to (``URL#RULE-ID``), when it is not the checkout's
+RULES_URL_ENV = "RUMMY_LEDGER_RULES_URL"
+RULES_DOC = HERE.parent / "docs" / "rules.md"
+
+
+def rules_url() -> str | None:
+    """Where a cited rule links (its anchor is the rule id, docs/rules.md): ``$RUMMY_LEDGER_RULES_URL``
+    (e.g. the ``rules.html`` of the docs site that ``mkdocs build`` makes), else the checkout's
+    docs/rules.md as a ``file://`` URL, else None (an installed package without docs: no links)."""
+    configured = os.environ.get(RULES_URL_ENV, "").strip()
+    if configured:
+        return configured
+    return RULES_DOC.as_uri() if RULES_DOC.is_file() else None
+
+
 def render_html(
     data: dict[str, Any], *, css_href: str | None = None, back_href: str | None = None, pdf_href: str | None = None
 ) -> str:
     """The report page. ``css_href``: link the stylesheet there (the viewer,
     whose Content-Security-Policy allows no inline style); None: the
-    stylesheet is inlined, so the file stands alone (``-o FILE.html``, PDF)."""
+    stylesheet is inlined, so the file stands alone (``-o FILE.html``, PDF).
+    Each cited rule links to its anchor in the rules reference (:func:`rules_url`)."""
     template = _env(data["lang"]).get_template("report.html")
     return template.render(
-        r=data, css_href=css_href, css_text=None if css_href else report_css(), back_href=back_href, pdf_href=pdf_href
+        r=data,
+        css_href=css_href,
+        css_text=None if css_href else report_css(),
+        back_href=back_href,
+        pdf_href=pdf_href,
+        rules_url=rules_url(),
     )
 
 

@@ -5,6 +5,7 @@ reference is every command's ``--help``, and the pages build as a site with no b
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +84,78 @@ def test_the_cli_reference_matches_the_installed_command() -> None:
 @pytest.mark.parametrize("name", ["format.md", "rules.md", "api.md", "cli.md"])
 def test_the_references_are_in_docs(name: str) -> None:
     assert (DOCS / name).stat().st_size > 2000
+
+
+MKDOCS = Path(sys.executable).with_name("mkdocs")
+
+
+def _build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(MKDOCS), "build", "--strict", "-f", str(config), "-d", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_docs_build_as_a_site_with_no_broken_link(tmp_path: Path) -> None:
+    """``mkdocs build --strict`` (mkdocs.yml: a broken link or anchor is a warning, so an error)."""
+    built = _build(REPO / "mkdocs.yml", tmp_path / "site")
+    assert built.returncode == 0, built.stderr
+    assert [line for line in built.stderr.splitlines() if "WARNING" in line] == []
+    rules = (tmp_path / "site" / "rules.html").read_text(encoding="utf-8")
+    assert '<a id="BUR-MELD-1"></a>BUR-MELD-1' in rules
+    assert (tmp_path / "site" / "img" / "viewer.png").stat().st_size > 10_000
+    pages = sorted(p.name for p in (tmp_path / "site").glob("*.html") if p.name not in ("404.html", "search.html"))
+    assert pages == sorted(p.with_suffix(".html").name for p in DOCS.glob("*.md"))
+
+
+def test_a_broken_link_or_anchor_fails_the_build(tmp_path: Path) -> None:
+    """The twin: the same site with one dead link and one dead anchor added is refused, naming both."""
+    (tmp_path / "mkdocs.yml").write_text(_read(REPO / "mkdocs.yml"))
+    shutil.copytree(DOCS, tmp_path / "docs")
+    with (tmp_path / "docs" / "simulation.md").open("a") as f:
+        f.write("\n[gone](nothere.md) and [no such rule](rules.md#BUR-NOPE-9)\n")
+    built = _build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert built.returncode == 1
+    warnings = [line.split("-  ", 1)[1] for line in built.stderr.splitlines() if line.startswith("WARNING")]
+    assert warnings == [
+        "Doc file 'simulation.md' contains a link 'nothere.md', but the target is not found among documentation files.",
+        "Doc file 'simulation.md' contains a link 'rules.md#BUR-NOPE-9', but the doc 'rules.md' does not contain an "
+        "anchor '#BUR-NOPE-9'.",
+    ]
+
+
+def test_the_readme_is_a_five_minute_read_whose_links_resolve() -> None:
+    readme = _read(REPO / "README.md")
+    assert len(readme.splitlines()) < 300
+    targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme)
+    local = [t for t in targets if "://" not in t]
+    assert "docs/img/viewer.png" in local and "docs/format.md" in local and "docs/rules.md" in local
+    assert [t for t in local if not (REPO / t).is_file()] == []
+    # the references and every walkthrough moved out of the README (issue 26) are linked from it
+    moved = ["dispute", "command-line", "recording", "record-files", "games", "openspiel", "viewer", "live-http"]
+    moved += ["report", "analytics", "seals", "simulation", "benchmarks", "architecture"]
+    pages = [f"docs/{name}.md" for name in ["format", "rules", "cli", "api", *moved]]
+    assert [page for page in pages if page not in local] == []
+
+
+def test_the_report_links_each_cited_rule_to_its_anchor_in_the_rules_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dispute report's "Rules cited" (issue 26): each id links to docs/rules.md#ID, an anchor the page has."""
+    from replay_web.report import RULES_URL_ENV, render_html
+    from replay_web.report_data import build_report
+    from tests.test_report import dispute_events
+
+    monkeypatch.delenv(RULES_URL_ENV, raising=False)
+    page = render_html(build_report(dispute_events(), lang="en"))
+    links = re.findall(r'<dt class="rule-id" id="rule-([^"]+)"><a href="([^"#]+)#([^"]+)">([^<]+)</a></dt>', page)
+    assert [(i, a, t) for i, _, a, t in links] == [
+        (r, r, r) for r in ["ALL-MELD-1", "BUR-PILE-1", "BUR-TURN-1", "ALL-TURN-2", "ALL-TURN-1", "ALL-SCORE-1"]
+    ]
+    assert {url for _, url, _, _ in links} == {(DOCS / "rules.md").as_uri()}
+    rules = _read(DOCS / "rules.md")
+    assert [a for _, _, a, _ in links if f'<a id="{a}"></a>' not in rules] == []
+    # a club that hosts the docs site names its rules page
+    monkeypatch.setenv(RULES_URL_ENV, "https://club.example/docs/rules.html")
+    page = render_html(build_report(dispute_events(), lang="it"))
+    assert '<a href="https://club.example/docs/rules.html#BUR-PILE-1">BUR-PILE-1</a>' in page
