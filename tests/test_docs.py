@@ -159,3 +159,35 @@ def test_the_report_links_each_cited_rule_to_its_anchor_in_the_rules_page(monkey
     monkeypatch.setenv(RULES_URL_ENV, "https://club.example/docs/rules.html")
     page = render_html(build_report(dispute_events(), lang="it"))
     assert '<a href="https://club.example/docs/rules.html#BUR-PILE-1">BUR-PILE-1</a>' in page
+
+
+def console_session(text: str, after: str) -> list[tuple[list[str], list[str]]]:
+    """The first ``console`` block after the heading ``after``: each ``$ command`` and the lines it prints."""
+    block = re.search(re.escape(after) + r".*?```console\n(.*?)```", text, re.S)
+    assert block, after
+    steps: list[tuple[list[str], list[str]]] = []
+    for line in block.group(1).rstrip("\n").split("\n"):
+        if line.startswith("$ "):
+            steps.append((line[2:].split(), []))
+        else:
+            steps[-1][1].append(line)
+    return steps
+
+
+def test_the_readme_referee_session_prints_what_it_says(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """README "A referee's session": every command run on a store of the two fixtures it names, every line compared
+    (as ./run.sh leaves it: imported with the analytics view, in English)."""
+    fixtures = [REPO / "fixtures" / "burraco" / "dispute.jsonl", REPO / "fixtures" / "scala40" / "jolly_swap.jsonl"]
+    assert run("import", *map(str, fixtures)).exit_code == 0
+    steps = console_session(_read(REPO / "README.md"), "## A referee's session")
+    assert [args[:2] for args, _ in steps] == [
+        ["rummy-ledger", "audit"],
+        ["rummy-ledger", "score"],
+        ["rummy-ledger", "show"],
+    ]
+    for args, expected in steps:
+        result = run(*args[1:], env={"LANGUAGE": "en", "LANG": "C"})
+        assert result.exit_code in (0, 1), result.output
+        while expected and expected[-1] == "":
+            expected.pop()
+        assert result.stdout.rstrip("\n").split("\n") == expected, " ".join(args)
