@@ -92,6 +92,11 @@ def test_gin_bonus_20_history_needs_the_param(tmp_path, capsys) -> None:
     assert validate(read_record(tmp_path / "a.jsonl")).totals == (0, 84)
     assert convert_main(str(src), str(tmp_path / "b.jsonl")) == 0
     assert validate(read_record(tmp_path / "b.jsonl")).totals == (0, 89)
+    assert capsys.readouterr().err == (  # and says so (issue 26)
+        f"rummy-ledger: warning: import-openspiel {src}: a plain history carries no game parameters and no --param "
+        "was given: converted with OpenSpiel's defaults (knock_card=10, gin_bonus=25, undercut_bonus=25, "
+        "oklahoma=false)\n"
+    )
     # a --param that contradicts the text's parameters is refused
     src.write_text(pyspiel.serialize_game_and_state(state.get_game(), state))
     assert convert_main(str(src), str(tmp_path / "c.jsonl"), params=["gin_bonus=25"]) == 2

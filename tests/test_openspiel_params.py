@@ -114,6 +114,8 @@ def test_cli_partial_converts_and_says_so() -> None:
         "upcard_passed",
     ]
     assert result.stderr == (
+        "rummy-ledger: warning: import-openspiel -: a plain history carries no game parameters and no --param was "
+        "given: converted with OpenSpiel's defaults (knock_card=10, gin_bonus=25, undercut_bonus=25, oklahoma=false)\n"
         "rummy-ledger: note: import-openspiel -: partial game: 23 actions converted into 4 events, "
         "without hand_ended or game_ended\n"
     )

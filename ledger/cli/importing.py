@@ -299,8 +299,14 @@ def import_openspiel_cmd(
 ) -> None:
     from ledger.openspiel.command import convert_main
 
-    error = tr_of().gettext("rummy-ledger: error: %(message)s")  # the group's error line, in the CLI's language
-    sys.exit(convert_main(source, output, game_id, params, partial, error=error))
+    tr = tr_of()
+    error = tr.gettext("rummy-ledger: error: %(message)s")  # the group's error line, in the CLI's language
+    warning = tr.gettext(
+        "rummy-ledger: warning: import-openspiel %(source)s: a plain history carries no game parameters and no "
+        "--param was given: converted with OpenSpiel's defaults (knock_card=10, gin_bonus=25, undercut_bonus=25, "
+        "oklahoma=false)"
+    )
+    sys.exit(convert_main(source, output, game_id, params, partial, error=error, defaults_warning=warning))
 
 
 def register(cli_group: click.Group) -> None:

@@ -11,6 +11,12 @@ from pathlib import Path
 from ledger.openspiel.convert import convert_actions
 from ledger.openspiel.params import Params, merge_params, param_value, parse_input
 
+#: the line on stderr when a plain history is converted under OpenSpiel's defaults (none given)
+DEFAULTS_WARNING = (
+    "rummy-ledger: warning: import-openspiel %(source)s: a plain history carries no game parameters and no --param "
+    "was given: converted with OpenSpiel's defaults (knock_card=10, gin_bonus=25, undercut_bonus=25, oklahoma=false)"
+)
+
 
 def convert_main(
     source: str,
@@ -19,6 +25,7 @@ def convert_main(
     params: Sequence[str] = (),
     partial: bool = False,
     error: str = "rummy-ledger: error: %(message)s",
+    defaults_warning: str = DEFAULTS_WARNING,
 ) -> int:
     """The body of ``rummy-ledger import-openspiel SOURCE [-o OUTPUT] [--game-id ID]
     [--param KEY=VALUE ...] [--partial]``.
@@ -30,7 +37,10 @@ def convert_main(
     done, 2 the input is not a convertible OpenSpiel gin_rummy game (the
     reason on stderr, in the line ``error``: the CLI's, in its language).
     With ``partial``, an incomplete history is converted and a note on
-    stderr says so.
+    stderr says so. A plain history (integers or ``serialize()`` text, which
+    carry no parameters) converted with no ``params`` is converted under
+    OpenSpiel's default parameters, and one line on stderr says so
+    (``defaults_warning``, the CLI's in its language, with ``%(source)s``).
     """
     from ledger.records import encode_record
 
@@ -44,6 +54,7 @@ def convert_main(
         text = sys.stdin.read() if source == "-" else Path(source).read_text()
         history, game_params = parse_input(text)
         merged = merge_params(game_params, given)
+        plain = "[State]" not in text
         digest = hashlib.sha1(",".join(map(str, history)).encode()).hexdigest()[:12]
         gid = game_id or (Path(source).stem if source != "-" else f"openspiel-{digest}")
         gid = re.sub(r"[^A-Za-z0-9._-]", "-", gid)[:64] or f"openspiel-{digest}"
@@ -52,6 +63,8 @@ def convert_main(
     except (OSError, ValueError) as err:
         print(error % {"message": f"import-openspiel {source}: {err}"}, file=sys.stderr)
         return 2
+    if plain and not given:
+        print(defaults_warning % {"source": source}, file=sys.stderr)
     if events[-1].type != "game_ended":
         print(
             f"rummy-ledger: note: import-openspiel {source}: partial game: {len(history)} actions converted into "
