@@ -84,10 +84,16 @@ def _located(text: str, line_text: bytes | str) -> tuple[str, str, str | None]:
     return text, field, m2.group("name") if m2 else None
 
 
+#: a line that only opens a JSON value (``{`` or ``[``): a pretty-printed JSON file, not JSON Lines
+NOT_JSON_LINES = "not a JSON Lines record: one event per line (this line only opens a pretty-printed JSON value)"
+
+
 def _plain_message(exc: Exception, text: str, field: str, named: str | None, line_text: bytes | str) -> str:
     """What msgspec's ``text`` says was expected at ``field``, in plain words
     (``named``: the field an unknown or missing field's message names)."""
     if not isinstance(exc, msgspec.ValidationError):
+        if text.startswith("Input data was truncated") and line_text.strip() in (b"{", b"[", "{", "["):
+            return NOT_JSON_LINES  # a pretty-printed file: its first line opens an event spread over several
         return f"malformed JSON ({text.rstrip('.')})"
     if _CARD_REGEX_MSG.match(text):
         bad = _value_at(line_text, field)
@@ -105,6 +111,8 @@ def _plain_message(exc: Exception, text: str, field: str, named: str | None, lin
     if text.startswith("Object missing required field") and named is not None:
         return f"missing required field {named!r}"
     if not field and text.startswith("Expected `object`, got"):
+        if line_text.strip() in (b"[", "["):
+            return NOT_JSON_LINES  # a pretty-printed array of events
         return f"an event is a JSON object, got {text.rsplit('got ', 1)[1].strip('`')}"
     if text.startswith("Expected `str` matching regex"):
         bad = _value_at(line_text, field)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,3 +29,37 @@ def test_analytics_update_counts_each_game_once_however_the_batches_cut_it(run: 
     rebuilt = "3 games updated (48 events applied in 1 transaction) (rebuilt from scratch)\n"
     assert whole.stdout.split(": ", 1)[1] == rebuilt
     assert run("query", "--no-update", "--csv", "SELECT count(*) AS n FROM games").stdout == "n\n3\n"
+
+
+NOT_JSON_LINES = "not a JSON Lines record: one event per line (this line only opens a pretty-printed JSON value)"
+NON_JSON_LINES = (
+    "non è un registro JSON Lines: un evento per riga "
+    "(questa riga apre soltanto un valore JSON formattato su più righe)"
+)
+
+
+def test_a_pretty_printed_json_file_is_not_json_lines_en_it(run: Callable[..., Result], tmp_path: Path) -> None:
+    """It said "malformed JSON (Input data was truncated)"; nothing is stored."""
+    events = [json.loads(line) for line in (REPO / "examples" / "live" / "club-live.jsonl").read_text().splitlines()]
+    one = tmp_path / "pretty.jsonl"
+    one.write_text(json.dumps(events[0], indent=2))
+    many = tmp_path / "pretty-list.jsonl"
+    many.write_text(json.dumps(events, indent=1))
+    result = run("import", "--no-analytics", str(one), str(many))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{one}:1: REC-FORMAT: {NOT_JSON_LINES}",
+        f"{many}:1: REC-FORMAT: {NOT_JSON_LINES}",
+    ]
+    result = run("--lang", "it", "import", "--no-analytics", str(one))
+    assert result.stderr.splitlines() == [f"{one}:1: REC-FORMAT: {NON_JSON_LINES}"]
+    assert run("export", "club-live").exit_code == 2  # nothing stored
+    # the twins: the same events one a line are stored; a line cut short is still malformed JSON
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert run("import", "--no-analytics", str(lines)).exit_code == 0
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text('{"type":"game_started",\n')
+    assert run("import", "--no-analytics", str(cut)).stderr.splitlines() == [
+        f"{cut}:1: REC-FORMAT: malformed JSON (Input data was truncated)"
+    ]
