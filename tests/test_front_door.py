@@ -63,3 +63,23 @@ def test_a_pretty_printed_json_file_is_not_json_lines_en_it(run: Callable[..., R
     assert run("import", "--no-analytics", str(cut)).stderr.splitlines() == [
         f"{cut}:1: REC-FORMAT: malformed JSON (Input data was truncated)"
     ]
+
+
+def test_query_on_an_unknown_table_names_the_views_tables_en_it(run: Callable[..., Result]) -> None:
+    """DuckDB suggested its own catalog ("Did you mean "pg_sequences"?") for a name like none of the view's."""
+    assert run("import", str(THREE[0])).exit_code == 0
+    tables = "games, players, hands, events, melds, scores, findings"
+    result = run("query", "--no-update", "SELECT * FROM nosuch")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[:2] == [
+        "Error: query failed: Catalog Error: Table with name nosuch does not exist!",
+        f"the view's tables are {tables}",
+    ]
+    result = run("--lang", "it", "query", "--no-update", "SELECT * FROM nosuch")
+    assert result.stderr.splitlines()[:2] == [
+        "Error: query non riuscita: Catalog Error: Table with name nosuch does not exist!",
+        f"le tabelle della vista sono {tables}",
+    ]
+    # the twin: a suggestion that is one of the view's tables stays DuckDB's
+    result = run("query", "--no-update", "SELECT * FROM game")
+    assert (result.exit_code, result.stderr.splitlines()[1]) == (2, 'Did you mean "games"?')

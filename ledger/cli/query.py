@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -73,11 +74,27 @@ def run_sql(
             % {"seconds": f"{timeout:g}"}
         ) from None
     except duckdb.Error as exc:
-        raise QueryError(tr_of().gettext("query failed: %(error)s") % {"error": exc}) from None
+        raise QueryError(tr_of().gettext("query failed: %(error)s") % {"error": _error_text(exc)}) from None
     finally:
         if timer is not None:
             timer.cancel()
         con.close()
+
+
+_SUGGESTION = re.compile(r'Did you mean "(?P<name>[^"]*)"\?')
+
+
+def _error_text(exc: duckdb.Error) -> str:
+    """DuckDB's error, but a "Did you mean" naming one of DuckDB's own catalog tables (``pg_sequences``
+    for ``nosuch``) names the view's tables instead (:data:`ledger.projections.tables.TABLES`)."""
+    from ledger.projections.tables import TABLES
+
+    text = str(exc)
+    m = _SUGGESTION.search(text)
+    if m is None or not isinstance(exc, duckdb.CatalogException) or m.group("name") in TABLES:
+        return text
+    listed = tr_of().gettext("the view's tables are %(tables)s") % {"tables": ", ".join(TABLES)}
+    return text[: m.start()] + listed + text[m.end() :]
 
 
 def _batches(cur: duckdb.DuckDBPyConnection) -> Iterator[list[Any]]:
