@@ -47,6 +47,16 @@ if ! command -v pdftotext >/dev/null || ! command -v pdfinfo >/dev/null; then
     fi
 fi
 
+# Debian's sqlite3: the seals walkthrough (docs/seals.md, run by tests/test_docs.py) edits a store with it
+if ! command -v sqlite3 >/dev/null; then
+    echo "test.sh: installing Debian's sqlite3 for the seals walkthrough's test" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
+    if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends sqlite3 >/dev/null; }; then
+        echo "test.sh: warning: could not install sqlite3; the seals walkthrough's test will skip" >&2
+    fi
+fi
+
 # The lint and type gate (configured in pyproject.toml; ruff and mypy come with the test extra)
 GATE_PATHS=(ledger replay_web tests bench tools)
 if ! "$VENV/bin/ruff" check "${GATE_PATHS[@]}"; then

@@ -4,6 +4,7 @@ reference is every command's ``--help``, and the pages build as a site with no b
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_seal_cli import readme_script
 from tools import make_cli_docs, make_docs
 
 REPO = Path(__file__).resolve().parents[1]
@@ -191,3 +193,67 @@ def test_the_readme_referee_session_prints_what_it_says(run, tmp_path: Path) -> 
         while expected and expected[-1] == "":
             expected.pop()
         assert result.stdout.rstrip("\n").split("\n") == expected, " ".join(args)
+
+
+# --- the walkthroughs moved out of the README (issue 26): their sessions run, every line compared ---------------
+
+_STEP = "@@rummy-ledger-docs-step@@"
+
+
+def console_blocks(text: str) -> list[str]:
+    return re.findall(r"```console\n(.*?)```", text, re.S)
+
+
+def _same(expected: list[str], got: list[str]) -> bool:
+    """Line by line; an ellipsis ``…`` in an expected line that differs stands for any text (a receive time)."""
+    if len(expected) != len(got):
+        return False
+    for want, line in zip(expected, got):
+        if want != line and ("…" not in want or not re.fullmatch(".+?".join(map(re.escape, want.split("…"))), line)):
+            return False
+    return True
+
+
+def run_console(block: str, folder: Path) -> list[tuple[str, list[str], list[str]]]:
+    """Every ``$ command`` of ``block`` run in order by one bash in ``folder`` (an ``export`` holds for the
+    commands after it), with stderr in its place among stdout: ``(command, expected lines, printed lines)``."""
+    steps: list[tuple[str, list[str]]] = []
+    for line in block.rstrip("\n").split("\n"):
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    # each step: a marker, the previous step's status restored (for `echo $?`), the command, its status kept
+    script = "status=0\n" + "".join(
+        f"printf '%s\\n' '{_STEP}'\n(exit $status)\n{{ {cmd}\n}} 2>&1\nstatus=$?\n" for cmd, _ in steps
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "RUMMY_LEDGER", "LC_"))}
+    env.update(PATH=f"{Path(sys.executable).parent}:/usr/bin:/bin", LANGUAGE="en", LANG="C", COLUMNS="200")
+    for name in ("fixtures", "examples"):
+        (folder / name).symlink_to(REPO / name)
+    done = subprocess.run(["bash", "-c", script], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    printed = done.stdout.split(_STEP + "\n")[1:]
+    assert len(printed) == len(steps), done.stderr
+    out = []
+    for (cmd, expected), got in zip(steps, printed):
+        while expected and expected[-1] == "":
+            expected.pop()
+        out.append((cmd, expected, got.rstrip("\n").split("\n") if got.strip() else []))
+    return out
+
+
+WALKTHROUGHS = [("dispute.md", 0), ("dispute.md", 1), ("recording.md", 0), ("openspiel.md", 0), ("seals.md", 0)]
+
+
+@pytest.mark.parametrize(("page", "block"), WALKTHROUGHS, ids=[f"{p}-{b}" for p, b in WALKTHROUGHS])
+def test_a_walkthrough_prints_what_it_says(page: str, block: int, tmp_path: Path) -> None:
+    """Run in an empty folder beside the checkout's fixtures/ and examples/, as the page says (the seals
+    session beside its own seal.py, the page's script, and with Debian's sqlite3 for its edit)."""
+    if page == "seals.md":
+        if shutil.which("sqlite3") is None and os.environ.get("CI") != "true":
+            pytest.skip("the seals walkthrough edits the store with sqlite3 (Debian's sqlite3)")
+        (tmp_path / "seal.py").write_text(readme_script())
+    steps = run_console(console_blocks(_read(DOCS / page))[block], tmp_path)
+    assert len(steps) >= 8
+    differ = [(cmd, expected, got) for cmd, expected, got in steps if not _same(expected, got)]
+    assert differ == []
