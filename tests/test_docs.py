@@ -257,3 +257,19 @@ def test_a_walkthrough_prints_what_it_says(page: str, block: int, tmp_path: Path
     assert len(steps) >= 8
     differ = [(cmd, expected, got) for cmd, expected, got in steps if not _same(expected, got)]
     assert differ == []
+
+
+def test_the_api_reference_names_every_route_of_the_app() -> None:
+    """docs/api.md lists each route and method that replay_web serves (``<id>`` for ``<game_id>``)."""
+    from replay_web import create_app
+
+    page = _read(DOCS / "api.md")
+    app = create_app({"LEDGER_RECORDS": [str(REPO / "examples" / "live" / "club-live.jsonl")]})
+    routes = sorted(
+        f"{method} {rule.rule.replace('<game_id>', '<id>')}"
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint != "static"
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
+    )
+    assert len(routes) == 19 and "POST /api/games/<id>/events" in routes
+    assert [r for r in routes if not re.search("`" + re.escape(r) + r"[?`]", page)] == []
