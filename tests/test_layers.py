@@ -40,6 +40,7 @@ PURE = [
     "ledger.tournament.pairing",
     "ledger.tournament.checker",
     "ledger.tournament.findings",
+    "ledger.tournament.render",
     "ledger.testing.tournaments",
 ]
 FORBIDDEN = ("eventsourcing", "duckdb", "flask", "click", "psycopg", "sqlite3")
