@@ -41,7 +41,11 @@ def _targets(state: CliState, targets: tuple[str, ...]) -> list[str]:
 
 
 def _is_stored_tournament(state: CliState, target: str) -> bool:
-    """``target`` names no file and is a stored tournament's id."""
+    """``target`` is a tournament record file, or names no file and is a stored tournament's id."""
+    if Path(target).is_file():
+        from ledger.store.tournaments import is_tournament_file
+
+        return is_tournament_file(target)
     if Path(target).exists() or "/" in target or target.endswith(".jsonl"):
         return False
     try:

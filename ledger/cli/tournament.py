@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
-from ledger.cli.context import CliState, TranslatedGroup, paragraphs
+from ledger.cli.context import CliState, TranslatedGroup, error_line, paragraphs
+from ledger.errors import RecordError
 from ledger.i18n import N_
+from ledger.store.probe import StoreMissingError
 from ledger.store.tournaments import TournamentNotFoundError, round_checkpoint, tournament_targets
 from ledger.tournament.checker import check
 from ledger.tournament.events import (
@@ -38,6 +41,7 @@ from ledger.tournament.events import (
     VpAdjusted,
 )
 from ledger.tournament.pairing import propose
+from ledger.tournament.records import parse_tournament
 from ledger.tournament.render import render_findings, render_round, render_standings
 from ledger.tournament.standings import standings
 from ledger.tournament.state import TournamentState
@@ -281,9 +285,27 @@ def report_cmd(state: CliState, tournament: str, as_json: bool) -> None:
 
 
 def audit_tournament(state: CliState, tid: str, as_json: bool) -> int:
-    """``audit [--json] T`` of a stored tournament: its TOUR-… findings (0 none, 1 some)."""
-    t = _state(state, tid)
-    found = check(t, state.app().tournament_results(t))
+    """``audit [--json] T`` of a stored tournament or a tournament record file: its
+    TOUR-… findings (0 none, 1 some, 2 a file refused); a file's games are read from the store when there is one."""
+    if Path(tid).is_file():
+        try:
+            with open(tid, "rb") as fh:
+                t = parse_tournament(fh, tid).state
+        except RecordError as exc:
+            if as_json:
+                click.echo(json.dumps({"error": exc.as_json()}, ensure_ascii=False))
+            else:
+                click.echo(error_line(exc, tid, state.tr), err=True)
+            return 2
+        try:
+            results = state.app().tournament_results(t)
+        except (StoreMissingError, OSError):
+            results = {}
+        tid = t.tournament_id
+    else:
+        t = _state(state, tid)
+        results = state.app().tournament_results(t)
+    found = check(t, results)
     if as_json:
         click.echo(json.dumps({"game_id": tid, "findings": [f.to_json() for f in found]}, ensure_ascii=False))
     else:
