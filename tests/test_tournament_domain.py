@@ -188,3 +188,24 @@ def test_schema_accepts_a_tournament_and_refuses_unknown_fields() -> None:
     bad = {"type": "entrant_withdrawn", "entrant": "p1", "reason": "ill", "colour": "red"}
     assert not validator.is_valid(bad)
     assert not validator.is_valid({"type": "entrant_registered", "entrant": "p 1", "players": ["A"]})
+
+
+def test_hostile_lines_are_refusals_not_crashes() -> None:
+    deep = HEAD[:-1] + ',"meta":{"site":' + "[" * 5000 + "]" * 5000 + "}}"
+    with pytest.raises(RecordError) as exc:
+        parse_tournament(text(deep))
+    assert exc.value.describe() == "line 1: meta.site: REC-FORMAT: Expected `str | null`, got `array`"
+    poker = HEAD.replace('"movement":"danese"', '"movement":"danese","variant":"poker"')
+    with pytest.raises(RecordError, match="line 1: variant: REC-FORMAT: unknown value 'poker'"):
+        parse_tournament(text(poker))
+    with pytest.raises(RecordError, match="line 1: REC-FORMAT: the line is longer than"):
+        parse_tournament(text(HEAD[:-1] + ',"note":"' + "x" * 300_000 + '"}'))
+    with pytest.raises(RecordError, match=r"line 1: note: REC-FORMAT: Expected `str` of length <= 2000"):
+        parse_tournament(text(HEAD[:-1] + ',"note":"' + "x" * 3000 + '"}'))
+    twice = HEAD.replace('"movement":"danese"', '"movement":"danese"').replace(
+        '"name":"Club night"', '"name":"A","name":"B"'
+    )
+    with pytest.raises(RecordError, match="line 1: name: REC-FORMAT: field 'name' written twice"):
+        parse_tournament(text(twice))
+    with pytest.raises(RecordError, match=r"line 1: REC-FORMAT: malformed JSON \(JSON is malformed: invalid character"):
+        parse_tournament(b"\xff\xfe\n")

@@ -184,3 +184,26 @@ def test_the_analytics_view_holds_the_games_only(run: Callable[..., Result], fol
     out = run("import", str(folder))
     assert out.exit_code == 0
     assert "skipped" not in out.output and "9 games updated" in out.output, out.output
+
+
+def test_withdraw_json_pairing_positions_and_italian_help(run: Callable[..., Result], folder: Path) -> None:
+    run("import", "--no-analytics", str(folder))
+    assert run("verify", "--deep", "cup").output.startswith("10 of 10 games verified")
+    at_start = json.loads(run("tournament", "standings", "cup", "--json", "--at", "7").output)
+    assert at_start["after_round"] == 0 and [ln["place"] for ln in at_start["standings"]] == [1] * 7
+    run("tournament", "create", "sw", "--name", "S", "--movement", "swiss", "--hands", "4")
+    for e in ("a", "b", "c", "d"):
+        run("tournament", "register", "sw", e, e.upper())
+    assert run("tournament", "withdraw", "sw", "d", "--reason", "ill").output == "d withdrawn\n"
+    proposal = json.loads(run("tournament", "pair", "sw", "--round", "1", "--json").output)
+    assert proposal == {
+        "tournament_id": "sw",
+        "type": "round_paired",
+        "round": 1,
+        "tables": [{"table": 1, "entrants": ["a", "b"], "game_id": "sw-r1-t1"}],
+        "bye": "c",
+    }
+    assert json.loads(run("tournament", "standings", "sw", "--json").output)["after_round"] == 0  # not recorded
+    helped = run("--lang", "it", "tournament", "pair", "--help")
+    assert "Proponi il turno R secondo il movimento; registralo alla conferma." in helped.output
+    assert "Registra la proposta senza chiedere." in helped.output
