@@ -207,3 +207,20 @@ def test_withdraw_json_pairing_positions_and_italian_help(run: Callable[..., Res
     helped = run("--lang", "it", "tournament", "pair", "--help")
     assert "Proponi il turno R secondo il movimento; registralo alla conferma." in helped.output
     assert "Registra la proposta senza chiedere." in helped.output
+
+
+def test_a_game_that_ends_counts_at_once(run: Callable[..., Result], folder: Path, tmp_path: Path, db: str) -> None:
+    """The results kept per process follow each game's stored length: the tail of a game imported
+    later (its game_ended) is in the next standings of the same process."""
+    copy = tmp_path / "half.jsonl"
+    lines = (folder / "cup-r1-t1.jsonl").read_text().splitlines()
+    copy.write_text("\n".join(lines[:-1]) + "\n")
+    run("import", "--no-analytics", str(folder / "cup.jsonl"), str(copy))
+    app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": db})
+    try:
+        state = app.tournament_state("cup")
+        assert app.tournament_results(state)["cup-r1-t1"].finished is False
+        assert run("import", "--no-analytics", str(folder / "cup-r1-t1.jsonl")).exit_code == 0
+        assert app.tournament_results(state)["cup-r1-t1"].finished is True
+    finally:
+        app.close()

@@ -41,6 +41,8 @@ from ledger.tournament.results import GameResult, result_of
 from ledger.tournament.state import TournamentState, evolve, fold
 
 _PAGE = 1000
+#: game results a process keeps for the standings (:meth:`TournamentStore.tournament_results`)
+RESULTS_KEPT = 4096
 
 
 class TournamentNotFoundError(GameNotFoundError):
@@ -88,12 +90,25 @@ class TournamentStore(GameImports):
             start = page[-1].id
 
     def tournament_results(self, state: TournamentState) -> dict[str, GameResult]:
-        """``{game_id: GameResult}`` of the stored games the rounds name (the standings' input)."""
+        """``{game_id: GameResult}`` of the stored games the rounds name (the standings' input).
+        Each game's result is kept per process for its stored length (one length query a game
+        when nothing changed; a game that grew, by a ruling say, is read again)."""
+        kept: dict[str, tuple[int, GameResult]] = self.__dict__.setdefault("_results", {})
         results: dict[str, GameResult] = {}
         for gid in state.games:
-            if not self.has_game(gid) or self.is_tournament(gid):
+            length = self.game_length(gid)
+            if not length:
+                continue
+            hit = kept.get(gid)
+            if hit is not None and hit[0] == length:
+                results[gid] = hit[1]
+                continue
+            if self.is_tournament(gid):
                 continue
             results[gid] = result_of(self.game_started(gid), self.table_state(gid))
+            if len(kept) >= RESULTS_KEPT:
+                kept.pop(next(iter(kept)))
+            kept[gid] = (length, results[gid])
         return results
 
     def import_tournament(self, record: TournamentRecord, *, appended_by: str | None = None) -> ImportResult:
