@@ -219,3 +219,35 @@ def test_swiss_with_too_many_rounds_cannot_be_paired() -> None:
         b.play(rnd, rng)
     with pytest.raises(PairingError, match="round 4: no pairing of 4 entrants"):
         b.pair(4)
+
+
+def _refold(events: list, results: dict) -> list[str]:
+    from ledger.tournament.state import fold
+
+    return [f.rule for f in check(fold(events), results)]
+
+
+def test_broken_product_pairings_are_caught() -> None:
+    """Random tournaments with their last round broken: an entrant seated twice is always
+    TOUR-PAIR-2; in danese, two tables trading their East–West entrants are always TOUR-PAIR-1."""
+    caught = collections.Counter()
+    for i in range(RUNS // 3):
+        b = random_tournament(random.Random(10_000 + i))
+        at = max(p for p, e in enumerate(b.events) if isinstance(e, RoundPaired))
+        paired = b.events[at]
+        if len(paired.tables) < 2:
+            continue
+        t0, t1 = paired.tables[0], paired.tables[1]
+        twice = msgspec.structs.replace(t1, entrants=(t0.entrants[0], t1.entrants[1]))
+        broken = msgspec.structs.replace(paired, tables=(t0, twice, *paired.tables[2:]))
+        assert "TOUR-PAIR-2" in _refold([*b.events[:at], broken, *b.events[at + 1 :]], b.results), i
+        caught["TOUR-PAIR-2"] += 1
+        if b.state.started.movement == "danese":
+            traded = (
+                msgspec.structs.replace(t0, entrants=(t0.entrants[0], t1.entrants[1])),
+                msgspec.structs.replace(t1, entrants=(t1.entrants[0], t0.entrants[1])),
+            )
+            swapped = msgspec.structs.replace(paired, tables=(*traded, *paired.tables[2:]))
+            assert "TOUR-PAIR-1" in _refold([*b.events[:at], swapped, *b.events[at + 1 :]], b.results), i
+            caught["TOUR-PAIR-1"] += 1
+    assert caught["TOUR-PAIR-2"] > RUNS // 4 and caught["TOUR-PAIR-1"] > RUNS // 30

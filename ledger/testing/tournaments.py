@@ -117,7 +117,7 @@ def random_tournament(rng: random.Random, tid: str = "t") -> Builder:
         if rng.random() < 0.3 and len(b.state.active()) > 6:
             gone = rng.choice(b.state.active())
             b.add(EntrantWithdrawn(entrant=gone, reason="left"))
-        if rng.random() < 0.15 and movement != "swiss":
+        if rng.random() < 0.15:
             b.register(f"late{rnd}")
     b.add(TournamentEnded(reason="rounds_played"))
     return b
