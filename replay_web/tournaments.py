@@ -1,5 +1,6 @@
 """Tournaments in the viewer: a page and the read API (TOURNAMENT.md).
 
+- ``GET /tournaments``: the stored tournaments, each linked to its page;
 - ``GET /tournaments/<id>``: the rounds, their tables and results (each
   finished game linked to its final position), the byes, the standings and
   the findings, in the page's language;
@@ -126,6 +127,12 @@ def standings_api(tid: str):
     after = _after_round()
     _ledger, state, results = _load(tid)
     return jsonify(standings(state, results, after).to_json())
+
+
+@bp.get("/tournaments")
+def tournaments_page():
+    ledger = access.ledger_app()
+    return render_template("tournaments.html", tournaments=ledger.list_tournaments() if ledger is not None else [])
 
 
 @bp.get("/tournaments/<tid>")

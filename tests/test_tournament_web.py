@@ -87,3 +87,12 @@ def test_record_files_have_no_tournaments(tmp_path: Path) -> None:
     c = app.test_client()
     assert c.get("/api/tournaments").json == {"tournaments": []}
     assert c.get("/api/tournaments/cup").status_code == 404
+
+
+def test_the_list_of_tournaments(client, tmp_path: Path) -> None:
+    page = client.get("/tournaments?lang=it").get_data(as_text=True)
+    assert "<h1>Tornei</h1>" in page
+    assert '<a href="/tournaments/cup?lang=it">Simulated danese_modificato cup</a>' in page
+    (tmp_path / "none").mkdir()
+    empty = create_app({"LEDGER_RECORDS": str(tmp_path / "none"), "TESTING": True}).test_client()
+    assert "No tournaments are stored." in empty.get("/tournaments").get_data(as_text=True)
