@@ -6,12 +6,25 @@ and stock order, optionally with injected rule violations.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ledger.cli.context import TranslatedCommand, paragraphs, tr_of
 from ledger.i18n import N_
 from ledger.params import ASCII_INT, AsciiInt, VariantChoice
+
+
+class _UnlessTournament(click.Option):
+    """A required option that ``--tournament`` makes optional (a tournament is Burraco, its games its own)."""
+
+    def handle_parse_result(self, ctx: click.Context, opts: Any, args: list[str]) -> Any:
+        required = self.required
+        try:
+            self.required = required and opts.get("tournament") is None
+            return super().handle_parse_result(ctx, opts, args)
+        finally:
+            self.required = required
 
 
 @click.command(
@@ -25,10 +38,14 @@ from ledger.params import ASCII_INT, AsciiInt, VariantChoice
         ),
     ),
 )
-@click.option("--variant", default=None, type=VariantChoice(simulated=True), help=N_("Variant to play."))
+@click.option(
+    "--variant", cls=_UnlessTournament, required=True, type=VariantChoice(simulated=True), help=N_("Variant to play.")
+)
 @click.option("--ruleset", default=None, help=N_("Preset (default: the variant's)."))
 @click.option("--players", type=AsciiInt(2, 6), default=2, show_default=True, help=N_("Seats at the table."))
-@click.option("--games", type=AsciiInt(min=1), default=None, help=N_("How many complete games to write."))
+@click.option(
+    "--games", cls=_UnlessTournament, type=AsciiInt(min=1), required=True, help=N_("How many complete games to write.")
+)
 @click.option("--seed", type=ASCII_INT, required=True, help=N_("Random seed: the same seed writes the same games."))
 @click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help=N_("Folder for the .jsonl records.")
@@ -76,8 +93,7 @@ def simulate_cmd(
     if tour["tournament"] is not None:
         _simulate_tournament(seed, out, tour)
         return
-    if variant is None or games is None:
-        raise click.UsageError(f"Missing option '--{'variant' if variant is None else 'games'}'.")
+    assert variant is not None and games is not None  # required unless --tournament (_UnlessTournament)
     rules = find_variant(variant)
     if ruleset is not None and ruleset not in rules.presets:
         raise click.BadParameter(
