@@ -116,16 +116,16 @@ def tournaments_api():
     )  # fmt: skip
 
 
-@bp.get("/api/tournaments/<tid>")
-def tournament_api(tid: str):
-    _ledger, state, results = _load(tid)
+@bp.get("/api/tournaments/<tournament_id>")
+def tournament_api(tournament_id: str):
+    _ledger, state, results = _load(tournament_id)
     return jsonify(tournament_doc(state, results))
 
 
-@bp.get("/api/tournaments/<tid>/standings")
-def standings_api(tid: str):
+@bp.get("/api/tournaments/<tournament_id>/standings")
+def standings_api(tournament_id: str):
     after = _after_round()
-    _ledger, state, results = _load(tid)
+    _ledger, state, results = _load(tournament_id)
     return jsonify(standings(state, results, after).to_json())
 
 
@@ -135,10 +135,10 @@ def tournaments_page():
     return render_template("tournaments.html", tournaments=ledger.list_tournaments() if ledger is not None else [])
 
 
-@bp.get("/tournaments/<tid>")
-def tournament_page(tid: str):
+@bp.get("/tournaments/<tournament_id>")
+def tournament_page(tournament_id: str):
     after = _after_round()
-    ledger, state, results = _load(tid)
+    ledger, state, results = _load(tournament_id)
     s = standings(state, results, after)
     lengths = {gid: ledger.game_length(gid) for gid, g in results.items() if g.finished}
     links = {gid: url_for("games.game_page", game_id=gid, at=n - 1) for gid, n in lengths.items()}
