@@ -5,7 +5,10 @@ FORMAT.md is the prose contract, :mod:`ledger.events` its implementation and
 
 - ``schemas/rummy-ledger-1.schema.json``: one line of a record (any event,
   discriminated by ``type``);
-- ``schemas/events/<type>.schema.json``: one file per event type.
+- ``schemas/events/<type>.schema.json``: one file per event type;
+- ``schemas/rummy-ledger-1-tournament.schema.json`` and
+  ``schemas/tournament/<type>.schema.json``: the same for a tournament
+  record's events (:mod:`ledger.tournament.events`, TOURNAMENT.md).
 
 Every object forbids unknown properties (FORMAT.md: unknown fields are an
 error). Regenerate with ``python -m ledger.schema`` (or ``rummy-ledger
@@ -31,6 +34,7 @@ from ledger.events import EVENT_TYPES, EventUnion
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 UNION_FILE = "rummy-ledger-1.schema.json"
+TOURNAMENT_FILE = "rummy-ledger-1-tournament.schema.json"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -50,7 +54,7 @@ def _close_objects(schema: dict[str, Any]) -> dict[str, Any]:
     for name, definition in schema.get("$defs", {}).items():
         if definition.get("type") == "object":
             definition["additionalProperties"] = False
-        if name == "GameStarted" and "variant" in definition.get("properties", {}):
+        if name in ("GameStarted", "TournamentStarted") and "variant" in definition.get("properties", {}):
             definition["properties"]["variant"] = {"enum": sorted(catalog.CATALOG)}
         if name == "GameStarted" and "format" not in definition.get("required", []):
             required = definition.setdefault("required", [])
@@ -68,6 +72,23 @@ def event_schema() -> dict[str, Any]:
         "description": (
             f"One line of a {FORMAT} record (UTF-8 JSON Lines, one game per file; "
             "line 1 is game_started). Generated from ledger/events.py; see FORMAT.md."
+        ),
+        **body,
+    }
+
+
+def tournament_schema() -> dict[str, Any]:
+    """The schema of one line of a tournament record (TOURNAMENT.md, "The record")."""
+    from ledger.tournament.events import TournamentEventUnion
+
+    body = _close_objects(msgspec.json.schema(TournamentEventUnion))
+    return {
+        "$schema": DIALECT,
+        "$id": "urn:rummy-ledger:schema:1:tournament",
+        "title": f"{FORMAT} tournament event",
+        "description": (
+            f"One line of a {FORMAT} tournament record (UTF-8 JSON Lines; line 1 is tournament_started). "
+            "Generated from ledger/tournament/events.py; see TOURNAMENT.md."
         ),
         **body,
     }
@@ -94,6 +115,11 @@ def schema_files() -> dict[str, bytes]:
     files = {UNION_FILE: _dump(event_schema())}
     for cls in EVENT_TYPES:
         files[f"events/{cls.__struct_config__.tag}.schema.json"] = _dump(type_schema(cls))
+    from ledger.tournament.events import TOURNAMENT_EVENT_TYPES
+
+    files[TOURNAMENT_FILE] = _dump(tournament_schema())
+    for tcls in TOURNAMENT_EVENT_TYPES:
+        files[f"tournament/{tcls.__struct_config__.tag}.schema.json"] = _dump(type_schema(tcls))
     return files
 
 
@@ -114,10 +140,12 @@ def write_schemas(directory: Path | None = None) -> list[Path]:
 
 
 def _stale(directory: Path, files: dict[str, bytes]) -> list[Path]:
-    events = directory / "events"
-    if not events.is_dir():
-        return []
-    return sorted(p for p in events.glob("*.schema.json") if f"events/{p.name}" not in files)
+    stale: list[Path] = []
+    for sub in ("events", "tournament"):
+        folder = directory / sub
+        if folder.is_dir():
+            stale += sorted(p for p in folder.glob("*.schema.json") if f"{sub}/{p.name}" not in files)
+    return stale
 
 
 def check_schemas(directory: Path | None = None) -> list[str]:
@@ -130,7 +158,7 @@ def check_schemas(directory: Path | None = None) -> list[str]:
         for name, data in files.items()
         if not (directory / name).is_file() or (directory / name).read_bytes() != data
     ]
-    bad += [f"events/{p.name}" for p in _stale(directory, files)]
+    bad += [f"{p.parent.name}/{p.name}" for p in _stale(directory, files)]
     return bad
 
 

@@ -96,14 +96,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import access, api, desk, games, i18n, report, stream, write
+    from replay_web import access, api, desk, games, i18n, report, stream, tournaments, write
 
     i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
     access.init_app(app)
 
-    app.register_blueprint(games.bp)
-    app.register_blueprint(report.bp)
-    app.register_blueprint(api.bp)
+    for blueprint in (games.bp, report.bp, api.bp, tournaments.bp):
+        app.register_blueprint(blueprint)
     write.init_app(app)
     app.register_blueprint(stream.bp)
     desk.init_app(app)  # the referee's sign-in, rulings and CSRF (after the write API: exempt)

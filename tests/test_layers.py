@@ -30,6 +30,18 @@ PURE = [
     "ledger.seal",
     "ledger.rulings",
     "ledger.finding_texts",
+    "ledger.tournament.events",
+    "ledger.tournament.records",
+    "ledger.tournament.state",
+    "ledger.tournament.vp",
+    "ledger.tournament.results",
+    "ledger.tournament.standings",
+    "ledger.tournament.history",
+    "ledger.tournament.pairing",
+    "ledger.tournament.checker",
+    "ledger.tournament.findings",
+    "ledger.tournament.render",
+    "ledger.testing.tournaments",
 ]
 FORBIDDEN = ("eventsourcing", "duckdb", "flask", "click", "psycopg", "sqlite3")
 

@@ -40,6 +40,20 @@ def _targets(state: CliState, targets: tuple[str, ...]) -> list[str]:
     return found
 
 
+def _is_stored_tournament(state: CliState, target: str) -> bool:
+    """``target`` is a tournament record file, or names no file and is a stored tournament's id."""
+    if Path(target).is_file():
+        from ledger.store.tournaments import is_tournament_file
+
+        return is_tournament_file(target)
+    if Path(target).exists() or "/" in target or target.endswith(".jsonl"):
+        return False
+    try:
+        return state.app().is_tournament(target)
+    except Exception:  # noqa: BLE001 - no store: the game path says why
+        return False
+
+
 @click.command(
     "audit",
     cls=TranslatedCommand,
@@ -54,6 +68,11 @@ def _targets(state: CliState, targets: tuple[str, ...]) -> list[str]:
 def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
     status = 0
     for target in _targets(state, targets):
+        if _is_stored_tournament(state, target):  # a tournament's TOUR-… findings (TOURNAMENT.md)
+            from ledger.cli.tournament import audit_tournament
+
+            status = max(status, audit_tournament(state, target, as_json))
+            continue
         try:
             game_id, events = load(state, target)
             final = replay(events)

@@ -214,6 +214,7 @@ def _progress(files: int, err: Console, tr: Any) -> Iterator[_Progress | None]:
     cls=TranslatedCommand,
     help=paragraphs(
         N_("Import record files (folders are searched for *.jsonl)."),
+        N_("A file whose line 1 is tournament_started is a tournament record; its games may come before or after it."),
         N_(
             "Each file is stored whole or not at all; a rejected file prints 'file:line: field: RULE: "
             "message' and the others go on. Then the analytics view is brought up to date (unless "
@@ -232,13 +233,21 @@ def _progress(files: int, err: Console, tr: Any) -> Iterator[_Progress | None]:
 )
 @click.pass_obj
 def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool) -> None:
+    from ledger.store.tournaments import import_tournament_file, is_tournament_file
+
     files = find_record_files(paths)
+    tournaments = [f for f in files if is_tournament_file(f)]  # line 1 is tournament_started (TOURNAMENT.md)
     app = state.app(create=True)
     err = console(stderr=True)
     tally = _Tally(state.tr, err)
     with _progress(len(files), err, state.tr) as shown:
-        for path, result in app.import_records(files, strict=strict, progress=shown.read if shown else None):
+        games = [f for f in files if f not in set(tournaments)]
+        for path, result in app.import_records(games, strict=strict, progress=shown.read if shown else None):
             tally.count(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
+            if shown is not None:
+                shown.file_done()
+        for path in tournaments:
+            tally.count(path, import_tournament_file(app, path))
             if shown is not None:
                 shown.file_done()
     click.echo(tally.title(state.store))

@@ -32,6 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ledger import checkpoint as _cp
 from ledger import seal as _seal
 from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
+from ledger.cli.tournament import verify_targets
 from ledger.i18n import N_
 from ledger.message_texts import message_text
 from ledger.params import ASCII_INT
@@ -455,7 +456,8 @@ def _broken_line(check: Any, tr: Any) -> str:
 
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
     app = _state(ctx).app()
-    targets = game_keys(app, list(games) or None)
+    named, problems = verify_targets(app, games, as_json)  # a tournament: its games too, its rounds' checkpoints
+    targets = game_keys(app, named or None)
     bar = _progress(len(targets), not as_json)
     results = []
     if bar is None:
@@ -485,7 +487,7 @@ def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, dee
             + (tr.gettext("; %(num)s broken") % {"num": len(broken)} if broken else ""),
             err=bool(broken),
         )
-    return 1 if broken else 0
+    return 1 if broken or problems else 0
 
 
 def register(cli_group: click.Group) -> None:

@@ -6,12 +6,25 @@ and stock order, optionally with injected rule violations.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ledger.cli.context import TranslatedCommand, paragraphs, tr_of
 from ledger.i18n import N_
 from ledger.params import ASCII_INT, AsciiInt, VariantChoice
+
+
+class _UnlessTournament(click.Option):
+    """A required option that ``--tournament`` makes optional (a tournament is Burraco, its games its own)."""
+
+    def handle_parse_result(self, ctx: click.Context, opts: Any, args: list[str]) -> Any:
+        required = self.required
+        try:
+            self.required = required and opts.get("tournament") is None
+            return super().handle_parse_result(ctx, opts, args)
+        finally:
+            self.required = required
 
 
 @click.command(
@@ -25,10 +38,14 @@ from ledger.params import ASCII_INT, AsciiInt, VariantChoice
         ),
     ),
 )
-@click.option("--variant", required=True, type=VariantChoice(simulated=True), help=N_("Variant to play."))
+@click.option(
+    "--variant", cls=_UnlessTournament, required=True, type=VariantChoice(simulated=True), help=N_("Variant to play.")
+)
 @click.option("--ruleset", default=None, help=N_("Preset (default: the variant's)."))
 @click.option("--players", type=AsciiInt(2, 6), default=2, show_default=True, help=N_("Seats at the table."))
-@click.option("--games", type=AsciiInt(min=1), required=True, help=N_("How many complete games to write."))
+@click.option(
+    "--games", cls=_UnlessTournament, type=AsciiInt(min=1), required=True, help=N_("How many complete games to write.")
+)
 @click.option("--seed", type=ASCII_INT, required=True, help=N_("Random seed: the same seed writes the same games."))
 @click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), required=True, help=N_("Folder for the .jsonl records.")
@@ -40,13 +57,43 @@ from ledger.params import ASCII_INT, AsciiInt, VariantChoice
     show_default=True,
     help=N_("Per-turn rate of injected rule violations (written beside each record as NAME.injected.json)."),
 )
+@click.option(
+    "--tournament",
+    default=None,
+    metavar="ID",
+    help=N_(
+        "Write a whole Burraco tournament of pairs instead: its record ID.jsonl and every game of it "
+        "(TOURNAMENT.md), a folder that import takes."
+    ),
+)
+@click.option("--entrants", type=AsciiInt(2, 200), default=12, show_default=True, help=N_("Tournament: pairs."))
+@click.option("--rounds", type=AsciiInt(1, 50), default=4, show_default=True, help=N_("Tournament: rounds."))
+@click.option(
+    "--movement",
+    type=click.Choice(("mitchell", "danese", "danese_modificato", "italiana", "swiss")),
+    default="danese_modificato",
+    show_default=True,
+    help=N_("Tournament: the movement."),
+)
+@click.option("--hands", type=AsciiInt(1, 20), default=4, show_default=True, help=N_("Tournament: hands a match."))
 def simulate_cmd(
-    variant: str, ruleset: str | None, players: int, games: int, seed: int, out: Path, violations: float
+    variant: str | None,
+    ruleset: str | None,
+    players: int,
+    games: int | None,
+    seed: int,
+    out: Path,
+    violations: float,
+    **tour: object,
 ) -> None:
     from ledger.simulate import simulate_main
     from ledger.variants import find_variant
 
     _ = tr_of().gettext
+    if tour["tournament"] is not None:
+        _simulate_tournament(seed, out, tour)
+        return
+    assert variant is not None and games is not None  # required unless --tournament (_UnlessTournament)
     rules = find_variant(variant)
     if ruleset is not None and ruleset not in rules.presets:
         raise click.BadParameter(
@@ -64,6 +111,24 @@ def simulate_cmd(
     click.echo(
         tr_of().ngettext("%(num)s game written to %(out)s", "%(num)s games written to %(out)s", len(paths))
         % {"num": len(paths), "out": out}
+    )
+
+
+def _simulate_tournament(seed: int, out: Path, tour: dict[str, object]) -> None:
+    from ledger.simulate.tournament import simulate_tournament, write_tournament
+
+    events, games = simulate_tournament(
+        str(tour["tournament"]),
+        int(tour["entrants"]),  # type: ignore[call-overload]  # click gives ints
+        int(tour["rounds"]),  # type: ignore[call-overload]
+        str(tour["movement"]),
+        int(tour["hands"]),  # type: ignore[call-overload]
+        seed,
+    )
+    write_tournament(out, events, games)
+    click.echo(
+        tr_of().gettext("tournament %(tournament)s and its %(num)s games written to %(out)s")
+        % {"tournament": tour["tournament"], "num": len(games), "out": out}
     )
 
 

@@ -46,6 +46,7 @@ from ledger.projections.tables import to_arrow
 from ledger.store.application import LedgerApp
 from ledger.store.persistence import StoredEventError
 from ledger.store.settings import store_env
+from ledger.tournament.events import TournamentEvent
 
 ANALYTICS_ENV_VAR = "RUMMY_LEDGER_ANALYTICS"
 ANALYTICS_SUFFIX = ".analytics.duckdb"
@@ -184,7 +185,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
         if not items:
             return 0
         new: dict[str, list[tuple[int, Any]]] = {}
-        for domain_event, _ in items:
+        for domain_event, _ in _games_only(items):
             new.setdefault(_hex(domain_event.originator_id), []).append(
                 (domain_event.originator_version - 1, domain_event)
             )
@@ -232,6 +233,11 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
     def build_rows(self, stream: str, events: list[tuple[Event, str]]) -> Rows:
         """One game's rows (:func:`ledger.projections.rows.game_rows`); a hook for tests."""
         return game_rows(stream, events)
+
+
+def _games_only(items: Sequence[tuple[Any, Tracking]]) -> list[tuple[Any, Tracking]]:
+    """``items`` without a tournament record's events (TOURNAMENT.md): the view holds games only."""
+    return [i for i in items if not isinstance(getattr(i[0], "event", None), TournamentEvent)]
 
 
 class _Skip(Exception):
@@ -318,7 +324,8 @@ def catch_up(
                     continue
                 items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
                 projection.process_batch(items, after=start)
-                games.update(n.originator_id for n in page)
+                # the view holds games only: a tournament's events are not a game updated
+                games.update(n.originator_id for n in page if not n.topic.startswith("ledger.tournament."))
             except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException):
                 # another update in this process applied events meanwhile: go on after them
                 moved = view.max_tracking_id(name)

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ledger.store.importing import GameImports
 from ledger.store.probe import check_store
 from ledger.store.settings import store_env
+from ledger.store.tournaments import TournamentStore
 
 
-class LedgerApp(GameImports):
+class LedgerApp(TournamentStore):
     """The store of game records (one sequence per game): reads
     (:class:`~ledger.store.reads.GameReads`), appends
-    (:class:`~ledger.store.append.GameAppends`) and imports
-    (:class:`~ledger.store.importing.GameImports`).
+    (:class:`~ledger.store.append.GameAppends`), imports
+    (:class:`~ledger.store.importing.GameImports`) and tournament records
+    (:class:`~ledger.store.tournaments.TournamentStore`).
 
     Use :func:`open_app` to pick the store from the CLI option or environment,
     or pass an eventsourcing ``env`` mapping directly.

@@ -49,14 +49,18 @@ from eventsourcing.utils import get_topic, resolve_topic
 
 from ledger.errors import LedgerError
 from ledger.events import EVENT_TYPES, Event, GameStarted, HandDealt, at_moment, encode_event
+from ledger.tournament.events import TOURNAMENT_EVENT_TYPES, TournamentStarted
 
 #: namespace of the games' originator ids; stored data depends on it: never change it
 GAME_NAMESPACE = uuid5(NAMESPACE_URL, "https://rummy-ledger/games/")
 
-#: topic of each event class, e.g. ``GameStarted`` -> ``"ledger.events:GameStarted"``
-TOPICS: dict[type[Event], str] = {cls: get_topic(cls) for cls in EVENT_TYPES}
+#: topic of each event class, e.g. ``GameStarted`` -> ``"ledger.events:GameStarted"``; a
+#: tournament record's events too (``"ledger.tournament.events:RoundPaired"``, TOURNAMENT.md):
+#: a tournament is a sequence of the same store, under the same seal chain
+TOPICS: dict[type[Event], str] = {cls: get_topic(cls) for cls in (*EVENT_TYPES, *TOURNAMENT_EVENT_TYPES)}
 GAME_STARTED_TOPIC = TOPICS[GameStarted]
 HAND_DEALT_TOPIC = TOPICS[HandDealt]
+TOURNAMENT_STARTED_TOPIC = TOPICS[TournamentStarted]
 
 
 def game_uuid(game_id: str) -> UUID:

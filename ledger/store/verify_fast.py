@@ -21,10 +21,11 @@ import msgspec
 
 from ledger import seal as _seal
 from ledger.events import GameStarted
-from ledger.store.persistence import GAME_STARTED_TOPIC, decode_stored, game_uuid
+from ledger.store.persistence import GAME_STARTED_TOPIC, TOURNAMENT_STARTED_TOPIC, decode_stored, game_uuid
 from ledger.store.seal_sql import SealTables, hex_id
 from ledger.store.sealing import witness
 from ledger.store.verify_rows import TAG_TOPIC, TYPE_PREFIX, GameCheck
+from ledger.tournament.events import TournamentStarted
 
 #: ``(topic, b'{"type":"tag"')`` of every event type: a row's bytes begin with its topic's prefix
 #: (the commonest first: SQL's ``CASE`` stops at the first match)
@@ -199,11 +200,13 @@ def _fast_chain(
     lines = blob.split(b"\n")
     if len(lines) != n:
         return None
+    tournament = lines[0].startswith(b'{"type":"tournament_started"')  # a tournament record (TOURNAMENT.md)
     try:
-        first = decode_stored(lines[0], GAME_STARTED_TOPIC)
+        first = decode_stored(lines[0], TOURNAMENT_STARTED_TOPIC if tournament else GAME_STARTED_TOPIC)
     except Exception:  # noqa: BLE001 - check_game says what is wrong
         return None
-    if not isinstance(first, GameStarted) or game_uuid(first.game_id).hex != oid_hex:
+    first_id = first.tournament_id if isinstance(first, TournamentStarted) else getattr(first, "game_id", None)
+    if not isinstance(first, (GameStarted, TournamentStarted)) or game_uuid(str(first_id)).hex != oid_hex:
         return None
     sha = hashlib.sha256
     h = _seal.CHAIN_PREFIX
@@ -213,11 +216,11 @@ def _fast_chain(
     if not (links == 1 and ends == str(n - 1) and by_lo == by_hi and at_lo == at_hi) or not (
         type(by_lo) is str and type(at_lo) is str
     ):
-        return hs, name or first.game_id
+        return hs, name or str(first_id)
     j = sha(_seal.JOURNAL_PREFIX + h + _encode({"first": 0, "last": n - 1, "by": by_lo, "received_at": at_lo}))
     if j.digest() != jseals:
         return None
-    return GameCheck(game_id=name or first.game_id, length=n, seal=h.hex())
+    return GameCheck(game_id=name or str(first_id), length=n, seal=h.hex())
 
 
 def _bytes(value: Any) -> bytes | None:

@@ -20,6 +20,7 @@ import msgspec
 from ledger import seal as _seal
 from ledger.events import GameStarted
 from ledger.store.persistence import TOPICS, decode_stored, game_uuid, shown
+from ledger.tournament.events import TournamentStarted
 
 #: ``b"card_drawn"`` -> its stored topic (the check that a row's topic is its bytes' type)
 TAG_TOPIC = {cls.__struct_config__.tag.encode(): topic for cls, topic in TOPICS.items()}  # type: ignore[union-attr]  # every event class has a str tag
@@ -77,6 +78,8 @@ def _name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
             first = decode_stored(rows[0][2], rows[0][1])
             if isinstance(first, GameStarted):
                 return first.game_id
+            if isinstance(first, TournamentStarted):
+                return first.tournament_id
         except Exception:  # noqa: BLE001 - a broken first event is reported by check_game
             pass
     return f"game {UUID(oid_hex)}"
@@ -184,7 +187,10 @@ def _decode_fault(state: bytes, topic: Any, position: int, oid_hex: str) -> str 
         event = decode_stored(state, topic)
     except Exception as exc:  # noqa: BLE001 - anything the decoder says is a finding
         return f"event bytes do not decode as {topic}: {exc}"
-    if position == 0 and (not isinstance(event, GameStarted) or game_uuid(event.game_id).hex != oid_hex):
+    first_id = event.tournament_id if isinstance(event, TournamentStarted) else getattr(event, "game_id", "")
+    if position == 0 and (
+        not isinstance(event, (GameStarted, TournamentStarted)) or game_uuid(first_id).hex != oid_hex
+    ):
         return "the first event is not this game's game_started"
     return None
 

@@ -1,0 +1,57 @@
+"""A round's game as the standings and the checker read it (TOURNAMENT.md, "From a game to victory points").
+
+:class:`GameResult` is what a tournament needs of one game record: who sat
+on each side (side 0 is entrant A, North–South / seat 0; side 1 is B), the
+header the checker compares with the pairing (variant, ``options.hands``,
+``meta.tournament``/``round``/``table``), whether ``game_ended`` is recorded,
+and each side's total *as adjudicated* (the score sheet's totals: the
+referee's ``penalty_assessed`` included, also those after ``game_ended``,
+FORMAT.md "Rulings after the game"). :func:`result_of` makes one from a game's
+``game_started`` and its replayed state. Pure: the standings take these as
+input and stay a function of the events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ledger.events import GameStarted
+from ledger.scoring import score_sheet
+from ledger.state import TableState
+
+
+class GameResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One game of a round: ``sides`` are the player names of each scoring side (side 0 = A)."""
+
+    game_id: str
+    variant: str
+    sides: tuple[tuple[str, ...], ...]
+    finished: bool
+    totals: tuple[int, ...]
+    hands: int
+    options: dict[str, Any] = {}
+    meta: dict[str, str] = {}
+
+    @property
+    def mp(self) -> tuple[int, int]:
+        """``(MP of side 0, MP of side 1)``: the adjudicated totals (0 for a missing side)."""
+        t = tuple(self.totals) + (0, 0)
+        return t[0], t[1]
+
+
+def result_of(started: GameStarted, state: TableState) -> GameResult:
+    """The :class:`GameResult` of a game from its ``game_started`` and its state (any position)."""
+    sheet = score_sheet(state)
+    sides = tuple(tuple(state.name(s) for s in state.seats_of(side)) for side in range(state.n_sides))
+    return GameResult(
+        game_id=started.game_id,
+        variant=started.variant,
+        sides=sides,
+        finished=state.ended is not None,
+        totals=tuple(sheet.totals),
+        hands=len({r.hand for r in state.results}),
+        options=dict(started.options or {}),
+        meta=msgspec.to_builtins(started.meta) if started.meta else {},
+    )
