@@ -13,9 +13,10 @@ sources with::
     pybabel update -D ledger -i /tmp/ledger.pot -d ledger/translations
 
 Only human output is translated: never ``--json``, rule ids, event types or
-the record format. Finding messages, which the rules write in English, are
-translated where they are shown (:func:`ledger.finding_texts.finding_text`;
-their sentences are in this catalog, used by the viewer and the report too).
+the record format. Finding messages are data (:mod:`ledger.texts`: a msgid
+and its params, English ``msgid % params``) rendered where they are shown,
+``finding.text(tr)``; the rules' msgids are in this catalog, used by the
+viewer and the report too.
 The rendering functions (:mod:`ledger.render`, :func:`ledger.views.describe`)
 stay pure: they take a translations object
 (``gettext``/``ngettext``), English by default, and the CLI passes

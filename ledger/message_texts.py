@@ -12,8 +12,7 @@ the CLI's catalog ``ledger/translations``, domain ``ledger``), whose
 English text's own pieces (ids, positions, seals, paths, event types and
 field names stay as they are), and the refused records' usual ``REC-…``
 reasons (:data:`RECORD_REASONS`). A message no entry knows comes back as it
-is (English), like :func:`ledger.finding_texts.finding_text` (a schema
-error's own words, for one). Pure: no I/O.
+is (English) (a schema error's own words, for one). Pure: no I/O.
 
 >>> from ledger.i18n import translations
 >>> message_text("position 14 carries no finding to rule on", translations("it"))

@@ -30,7 +30,7 @@ Everything comes from the fold (:class:`~ledger.replay.Replayer`,
 :func:`replay_web.present.board`); no rule is evaluated here. The text is
 English or Italian (:mod:`replay_web.i18n`); finding messages are the
 audit's own words in the report's language
-(:func:`ledger.finding_texts.finding_text`, with the CLI's catalog), next
+(:meth:`ledger.state.Finding.text`, with the CLI's catalog), next
 to the rule's text.
 """
 

@@ -17,7 +17,6 @@ import msgspec
 
 from ledger.audit import report as audit_report
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
-from ledger.finding_texts import finding_text
 from ledger.i18n import translations as ledger_translations
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
@@ -392,7 +391,7 @@ def _finding_rows(
             "hand": f.hand,
             "seat": final.name(f.seat) if f.seat is not None else "",
             "rule": f.rule,
-            "message": finding_text(f.message, finding_words),
+            "message": f.text(finding_words),
             "disputed": finding is not None and f.position == finding,
             "ruled_by": ruled_by.get(f.position, []),
             "rewound_by": rewound.get(f.position),

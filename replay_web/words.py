@@ -25,8 +25,7 @@ from ledger import catalog
 from ledger import i18n as ledger_i18n
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, PositionRestored
-from ledger.finding_texts import finding_text
-from ledger.state import TableState
+from ledger.state import Finding, TableState
 from ledger.views import StateView, hidden_part
 from replay_web.i18n import N_, current_lang, translations
 
@@ -408,21 +407,23 @@ def variant_note(line: str) -> str:
 HIDDEN_FINDING = N_("(shown to referees, and to everyone when the game is over)")
 
 
-def finding_message(message: str) -> str:
-    """A finding's message as the page shows it, in the page's language: the
-    audit's English words translated by :func:`ledger.finding_texts.finding_text`
-    with the CLI's catalog (``ledger/translations``, where the message
-    shapes' msgids are); the spectator's placeholder by the viewer's catalog.
+def finding_message(finding: Finding) -> str:
+    """A finding's message as the page shows it, in the page's language:
+    ``gettext(msgid) % params`` with the CLI's catalog
+    (``ledger/translations``, where the rules' msgids are); the spectator's
+    placeholder by the viewer's catalog.
 
     >>> from flask import Flask, g
+    >>> from ledger.state import Finding
+    >>> f = Finding(3, 1, 0, "ALL-TURN-1", "%(who)s played out of turn: it was %(due)s's turn", ("Anna", "Bruno"))
     >>> with Flask("t").test_request_context():
     ...     g.lang = "it"
-    ...     finding_message("Anna played out of turn: it was Bruno's turn")
+    ...     finding_message(f)
     'Anna ha giocato fuori turno: era il turno di Bruno'
     """
-    if message == HIDDEN_FINDING:
-        return _gettext()(message)
-    return finding_text(message, ledger_i18n.translations(current_lang()))
+    if finding.msgid == HIDDEN_FINDING:
+        return _gettext()(finding.msgid)
+    return finding.text(ledger_i18n.translations(current_lang()))
 
 
 def code_markup(text: str) -> Any:

@@ -29,7 +29,7 @@ PURE = [
     "ledger.render",
     "ledger.seal",
     "ledger.rulings",
-    "ledger.finding_texts",
+    "ledger.texts",
 ]
 FORBIDDEN = ("eventsourcing", "duckdb", "flask", "click", "psycopg", "sqlite3")
 

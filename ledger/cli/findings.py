@@ -8,7 +8,6 @@ from __future__ import annotations
 from gettext import NullTranslations
 from typing import Any
 
-from ledger.finding_texts import finding_text
 from ledger.rulings import Ruling
 from ledger.state import Finding
 
@@ -58,9 +57,4 @@ def finding_line(f: Finding, tr: Any = None) -> str:
         f.seat is not None and _("seat %(seat)s") % {"seat": f.seat},
     )
     who = ", ".join(p for p in parts if p)
-    return (
-        "  "
-        + _("position %(at)s") % {"at": f.position}
-        + (f" ({who})" if who else "")
-        + f": {f.rule}: {finding_text(f.message, tr)}"
-    )
+    return "  " + _("position %(at)s") % {"at": f.position} + (f" ({who})" if who else "") + f": {f.rule}: {f.text(tr)}"

@@ -25,6 +25,7 @@ from ledger.cards import deck_counter
 from ledger.errors import RecordError
 from ledger.melds import MeldRules
 from ledger.state import Finding, TableState, VariantState, replace
+from ledger.texts import Message, Param
 from ledger.variants.options import Options, OptionSpec, RestockMode, preset_values
 
 
@@ -197,11 +198,20 @@ class TableRules:
         return RecordError(rule, message, field=field, position=pos)
 
     @staticmethod
-    def flag(state: TableState, pos: int, seat: int | None, rule: str, message: str) -> TableState:
+    def flag(
+        state: TableState, pos: int, seat: int | None, rule: str, msgid: str | Message, /, **params: Param
+    ) -> TableState:
         """``state`` with one more finding at ``pos``; its ``hand`` is the hand
-        in play (None before the first deal and at ``game_ended``)."""
+        in play (None before the first deal and at ``game_ended``).
+
+        The message is data: ``msgid`` (marked ``N_``, with ``%(name)s``
+        placeholders) and ``params`` filling them (plain values, nested
+        :class:`~ledger.texts.Message` pieces, tuples), or a ready
+        :class:`~ledger.texts.Message` and no params:
+        ``self.flag(state, pos, seat, "ALL-TURN-1", N_("%(who)s played out of turn"), who=name)``."""
+        m = msgid if isinstance(msgid, Message) else Message(msgid, **params)
         hand = state.hand if state.hand and state.phase != "ended" else None
-        return replace(state, findings=state.findings.appended(Finding(pos, hand, seat, rule, message)))
+        return replace(state, findings=state.findings.appended(Finding(pos, hand, seat, rule, m.msgid, m.args)))
 
     def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
         """Raise ``REC-REF`` for a seat that is not at the table."""

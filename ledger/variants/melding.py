@@ -17,6 +17,7 @@ from ledger.cards import pretty_list
 from ledger.events import JokerSwapped, MeldExtended, MeldLaid
 from ledger.melds import FAULTS, MeldInfo, analyze, layoff_candidates
 from ledger.state import Meld, TableState, replace
+from ledger.texts import N_, Message, Param, placeholders
 from ledger.variants.turns import TurnRules
 
 
@@ -31,8 +32,14 @@ class MeldingRules(TurnRules):
         """Fault code -> rule id. Default: wild faults ``ALL-MELD-2``, the rest ``ALL-MELD-1``."""
         return {"too_many_wilds": "ALL-MELD-2", "wild_inside": "ALL-MELD-2"}
 
-    def meld_findings(self, state: TableState, pos: int, seat: int, info: MeldInfo, what: str) -> TableState:
-        """Flag each fault of a meld once, by the variant's rule id for it."""
+    def meld_findings(
+        self, state: TableState, pos: int, seat: int, info: MeldInfo, msgid: str, **params: Param
+    ) -> TableState:
+        """Flag each fault of a meld once, by the variant's rule id for it;
+        ``msgid`` words it with any of ``%(cards)s`` (the meld's cards),
+        ``%(fault)s`` (:data:`~ledger.melds.FAULTS`) and ``params``
+        (``meld=`` the meld's id)."""
+        names = placeholders(msgid)
         if not info.faults:
             return state
         ids = self.meld_rule_ids()
@@ -45,12 +52,13 @@ class MeldingRules(TurnRules):
             if rule in seen or (own and rule.startswith("ALL-")):
                 continue
             seen.add(rule)
-            state = self.flag(state, pos, seat, rule, f"{what} {pretty_list(info.cards)}: {FAULTS[fault]}")
+            words = {"cards": pretty_list(info.cards), "fault": Message(FAULTS[fault]), **params}
+            state = self.flag(state, pos, seat, rule, msgid, **{k: v for k, v in words.items() if k in names})
         return state
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Hook after a new meld is on the table: validity findings by default."""
-        return self.meld_findings(state, pos, seat, meld.info, f"meld {meld.id}")
+        return self.meld_findings(state, pos, seat, meld.info, N_("meld %(meld)s %(cards)s: %(fault)s"), meld=meld.id)
 
     def layoff_options(self, meld: Meld, cards: Sequence[str]) -> list[tuple[str, ...]]:
         """The legal card orders of ``meld`` after laying off ``cards``
@@ -64,7 +72,9 @@ class MeldingRules(TurnRules):
         self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended
     ) -> TableState:
         """Hook after a lay-off: validity of the meld afterwards by default."""
-        return self.meld_findings(state, pos, seat, after.info, f"meld {after.id} after the lay-off")
+        return self.meld_findings(
+            state, pos, seat, after.info, N_("meld %(meld)s after the lay-off %(cards)s: %(fault)s"), meld=after.id
+        )
 
     def check_swap(
         self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped

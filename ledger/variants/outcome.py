@@ -17,6 +17,7 @@ from ledger.cards import pretty_list
 from ledger.events import ClaimedScore, GameEnded, HandEnded, PenaltyAssessed, PositionRestored
 from ledger.rule_ids import RULE_IDS
 from ledger.state import HandResult, Penalty, SideScore, TableState, replace
+from ledger.texts import N_, Message
 from ledger.variants.melding import MeldingRules
 
 
@@ -50,7 +51,9 @@ class OutcomeRules(MeldingRules):
             totals[s.side] += s.points
         state = replace(state, results=state.results.appended(result), phase="over", turn=None, totals=tuple(totals))
         if claimed is not None:
-            state = self.check_claim(state, pos, claimed, self.hand_points(state, state.hand), f"hand {state.hand}")
+            state = self.check_claim(
+                state, pos, claimed, self.hand_points(state, state.hand), Message(N_("hand %(hand)s"), hand=state.hand)
+            )
         return self.after_hand(state, pos)
 
     def check_went_out(self, state: TableState, e: HandEnded, pos: int) -> None:
@@ -124,7 +127,7 @@ class OutcomeRules(MeldingRules):
         return tuple(totals)
 
     def check_claim(
-        self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: str
+        self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: Message
     ) -> TableState:
         """``ALL-SCORE-1`` for each claimed line that differs from the computation."""
         for side, points in claimed:
@@ -136,19 +139,33 @@ class OutcomeRules(MeldingRules):
                     pos,
                     seat,
                     "ALL-SCORE-1",
-                    f"{what}: claimed {points} for {state.side_label(side)}, computed {mine} (difference "
-                    f"{points - mine:+d}){self.explain(state, side)}",
+                    N_(
+                        "%(scored)s: claimed %(claimed)s for %(side)s, computed %(computed)s (difference "
+                        "%(difference)s)%(explain)s"
+                    ),
+                    scored=what,
+                    claimed=points,
+                    side=state.side_message(side),
+                    computed=mine,
+                    difference=f"{points - mine:+d}",
+                    explain=self.explain(state, side),
                 )
         return state
 
-    def explain(self, state: TableState, side: int) -> str:
-        """The computed breakdown of ``side``'s last hand, for a score message."""
+    def explain(self, state: TableState, side: int) -> str | Message:
+        """The computed breakdown of ``side``'s last hand, for a score message:
+        ``; computed as melds +55, hand -25`` (each component's name a
+        message: its key in English, its words in Italian), or ``""``."""
         if not state.results:
             return ""
         for s in state.results[-1].scores:
             if s.side == side and s.breakdown:
-                parts = ", ".join(f"{k} {v:+d}" for k, v in s.breakdown.items() if v)
-                return f"; computed as {parts}" if parts else ""
+                parts = tuple(
+                    Message("%(part)s %(points)s", part=Message(k), points=f"{v:+d}")
+                    for k, v in s.breakdown.items()
+                    if v
+                )
+                return Message(N_("; computed as %(parts)s"), parts=parts) if parts else ""
         return ""
 
     def check_finding(self, state: TableState, finding: int | None, pos: int) -> None:
@@ -216,7 +233,7 @@ class OutcomeRules(MeldingRules):
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
             totals = dict(enumerate(state.totals))
-            state = self.check_claim(state, pos, claimed, totals, "final totals")
+            state = self.check_claim(state, pos, claimed, totals, Message(N_("final totals")))
         return state
 
     # --- the end of a hand, the end of a game --------------------------------------

@@ -28,6 +28,7 @@ from ledger.events import (
     UpcardPassed,
 )
 from ledger.state import TableState, VariantState, replace
+from ledger.texts import N_, Message
 from ledger.variants.core import TableRules
 
 
@@ -74,7 +75,9 @@ class TurnRules(TableRules):
                     pos,
                     due,
                     "ALL-TURN-3",
-                    f"{state.name(due)}'s turn ended without a discard: {state.name(seat)} acted next",
+                    N_("%(who)s's turn ended without a discard: %(next)s acted next"),
+                    who=state.name(due),
+                    next=state.name(seat),
                 )
             else:
                 if state.phase == "play":
@@ -84,19 +87,25 @@ class TurnRules(TableRules):
                     pos,
                     seat,
                     "ALL-TURN-1",
-                    f"{state.name(seat)} played out of turn: it was {state.name(due)}'s turn",
+                    N_("%(who)s played out of turn: it was %(due)s's turn"),
+                    who=state.name(seat),
+                    due=state.name(due),
                 )
                 # The seat's turn begins at this event (not drawn yet); one fault per event: not also "before drawing".
                 return self.start_turn(state, seat, pos)
             state = self.start_turn(state, seat, pos)
         if kind == "draw" and state.phase == "play":
             state = self.flag(
-                state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} drew a second time in the same turn ({event.type})"
+                state,
+                pos,
+                seat,
+                "ALL-TURN-2",
+                N_("%(who)s drew a second time in the same turn (%(event)s)"),
+                who=state.name(seat),
+                event=Message(event.type),
             )
         elif kind != "draw" and state.phase == "draw":
-            state = self.flag(
-                state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} {_VERB.get(kind, kind)} before drawing"
-            )
+            state = self.flag(state, pos, seat, "ALL-TURN-2", _BEFORE_DRAWING[kind], who=state.name(seat))
         return state
 
     def end_turn(self, state: TableState, pos: int) -> TableState:
@@ -276,13 +285,27 @@ class TurnRules(TableRules):
             want = self.hand_size(state.n_seats, seat, e.dealer) if self.active(state, seat) else 0
             if len(cards) != want:
                 state = self.flag(
-                    state, pos, seat, "ALL-DEAL-1", f"{state.name(seat)} was dealt {len(cards)} cards instead of {want}"
+                    state,
+                    pos,
+                    seat,
+                    "ALL-DEAL-1",
+                    N_("%(who)s was dealt %(n)s cards instead of %(want)s"),
+                    who=state.name(seat),
+                    n=len(cards),
+                    want=want,
                 )
         size = self.pozzetto_size()
         for i, p in enumerate(state.pozzetti):
             if p is not None and len(p) != size:
                 state = self.flag(
-                    state, pos, None, "ALL-DEAL-1", f"pozzetto {i} holds {len(p)} cards instead of {size}"
+                    state,
+                    pos,
+                    None,
+                    "ALL-DEAL-1",
+                    N_("pozzetto %(pozzetto)s holds %(n)s cards instead of %(want)s"),
+                    pozzetto=i,
+                    n=len(p),
+                    want=size,
                 )
         want_dealer = self.expected_dealer(before)
         if want_dealer is not None and e.dealer != want_dealer:
@@ -291,7 +314,10 @@ class TurnRules(TableRules):
                 pos,
                 e.dealer,
                 "ALL-DEAL-1",
-                f"{state.name(e.dealer)} dealt hand {e.hand}; the rotation called for {state.name(want_dealer)}",
+                N_("%(who)s dealt hand %(hand)s; the rotation called for %(due)s"),
+                who=state.name(e.dealer),
+                hand=e.hand,
+                due=state.name(want_dealer),
             )
         return state
 
@@ -387,4 +413,11 @@ class TurnRules(TableRules):
         return replace(state, stock=stock, stock_count=len(under), discard=state.discard[-1:])
 
 
-_VERB = {"play": "melded or laid off", "discard": "discarded"}
+#: ALL-TURN-2's second draw: the event type, its msgid (Italian: "dal tallone"...)
+DRAW_EVENTS = (N_("card_drawn"), N_("discard_taken"), N_("pozzetto_taken"))
+
+#: ALL-TURN-2 before the draw, by the kind of act (turns.py ``act``)
+_BEFORE_DRAWING = {
+    "play": N_("%(who)s melded or laid off before drawing"),
+    "discard": N_("%(who)s discarded before drawing"),
+}
