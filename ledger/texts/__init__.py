@@ -109,12 +109,34 @@ class Message:
         return hash((self.msgid, self.args))
 
 
+class Text(str):
+    """English text that keeps its :class:`Message` (``.msg``): a ``str``
+    (the English, ``msgid % params``: compares, joins and encodes to JSON as
+    that string) for the places that hold plain strings (a list of problems,
+    a ``message`` field), rendered in another language by :func:`render`.
+
+    >>> t = Text.of(Message("position %(pos)s carries no finding to rule on", pos=4))
+    >>> t == "position 4 carries no finding to rule on", t.msg.params
+    (True, {'pos': 4})
+    """
+
+    msg: Message
+
+    @classmethod
+    def of(cls, msg: Message) -> Text:
+        t = cls(str(msg))
+        t.msg = msg
+        return t
+
+
 def render(value: Param | None, tr: Translator | None = None) -> str:
     """``value`` in the language of ``tr`` (English when None): a
-    :class:`Message` rendered, a tuple rendered item by item and joined by
-    ``", "``, anything else as ``str()`` gives it."""
+    :class:`Message` (or a :class:`Text`'s) rendered, a tuple rendered item
+    by item and joined by ``", "``, anything else as ``str()`` gives it."""
     if isinstance(value, Message):
         return text(value.msgid, value.args, tr)
+    if isinstance(value, Text):
+        return text(value.msg.msgid, value.msg.args, tr)
     if isinstance(value, tuple):
         return ", ".join(render(v, tr) for v in value)
     return str(value)
@@ -153,4 +175,17 @@ def _joined(msgid: str, parts: Iterable[Param]) -> Param:
     return out
 
 
-__all__ = ["AND", "OR", "Message", "N_", "Param", "Translator", "and_", "or_", "placeholders", "render", "text"]
+__all__ = [
+    "AND",
+    "OR",
+    "Message",
+    "N_",
+    "Param",
+    "Text",
+    "Translator",
+    "and_",
+    "or_",
+    "placeholders",
+    "render",
+    "text",
+]

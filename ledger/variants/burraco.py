@@ -98,7 +98,8 @@ from ledger.variants.base import Handler
 from ledger.variants.burraco_pozzetto import BurracoPozzetti
 from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
-from ledger.variants.burraco_words import WITHOUT_BURRACO, late_play_message
+from ledger.variants.burraco_words import WITHOUT_BURRACO, WITHOUT_POZZETTO, late_play_message
+from ledger.variants.core import after_game_ended
 
 
 def is_wild_card(card: str) -> bool:
@@ -147,7 +148,7 @@ class BurracoRules(BurracoPozzetti):
             # Rules.apply's body, written out (a call less at every event; kept in step with it)
             pos = state.position + 1
             if state.phase == "ended":
-                raise RecordError("REC-ORDER", f"{event.type} after game_ended", field="type", position=pos)
+                raise RecordError("REC-ORDER", after_game_ended(event.type), field="type", position=pos)
             kind = type(event)
             fast = self._fast.get(kind)
             if fast is not None and (done := fast(self, state, event, pos)) is not None:
@@ -258,14 +259,7 @@ class BurracoRules(BurracoPozzetti):
         name, side = state.name(seat), state.sides[seat]
         faults = []
         if not self.side_took_pozzetto(state, side):
-            faults.append(
-                (
-                    "BUR-CLOSE-1",
-                    Message(
-                        N_("%(who)s went out without %(side)s's pozzetto"), who=name, side=state.side_message(side)
-                    ),
-                )
-            )
+            faults.append(("BUR-CLOSE-1", Message(WITHOUT_POZZETTO, who=name, side=state.side_message(side))))
         requires = self.settings.closing_requires
         kinds = [burraco_kind(m.info, self.settings.semi_clean) for m in state.side_melds(side)]
         if not any(burraco_rank(k, requires) for k in kinds):

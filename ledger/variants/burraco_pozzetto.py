@@ -90,7 +90,10 @@ class BurracoPozzetti(BurracoTable):
             )
         if state.stock_count > 0:
             raise self.reject(
-                "REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type"
+                "REC-ORDER",
+                Message(N_("stock_restocked while the stock still holds %(num)s cards"), num=state.stock_count),
+                pos,
+                "type",
             )
         return self.restock_from_pozzetto(state, e.cards, pos)
 
@@ -107,10 +110,15 @@ class BurracoPozzetti(BurracoTable):
         self.check_seat(state, e.seat, pos)
         i = e.pozzetto
         if i in self.ex(state).restocked_from:
-            raise self.reject("REC-WHERE", f"pozzetto {i} became the stock", pos, "pozzetto")
+            raise self.reject("REC-WHERE", Message(N_("pozzetto %(num)s became the stock"), num=i), pos, "pozzetto")
         by = state.pozzetto_by[i]
         if by is not None:
-            raise self.reject("REC-WHERE", f"pozzetto {i} was already taken by {state.name(by)}", pos, "pozzetto")
+            raise self.reject(
+                "REC-WHERE",
+                Message(N_("pozzetto %(num)s was already taken by %(who)s"), num=i, who=state.name(by)),
+                pos,
+                "pozzetto",
+            )
         state, cards = self._pozzetto_cards(state, e, pos)
         name, side = state.name(e.seat), state.sides[e.seat]
         held = state.hands[e.seat]

@@ -13,6 +13,9 @@ from ledger.events import CardDrawn, Event
 from ledger.state import TableState
 from ledger.texts import N_, Message
 
+#: BUR-CLOSE-1: going out before the side took its pozzetto
+WITHOUT_POZZETTO = N_("%(who)s went out without %(side)s's pozzetto")
+
 #: BUR-CLOSE-2 by the preset's ``closing_requires``
 WITHOUT_BURRACO = {
     "any": N_("%(who)s went out without a burraco for %(side)s"),

@@ -79,6 +79,7 @@ from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace, variant_state
 from ledger.texts import N_, Message
 from ledger.variants.base import Rules
+from ledger.variants.core import meld_id_used
 from ledger.variants.gin_deadwood import card_value, deadwood_value, no_deadwood
 from ledger.variants.gin_endings import ending_finding, past_the_end, quiet_play, track_endings
 from ledger.variants.gin_scoring import counted_deadwood, hand_scores
@@ -292,9 +293,7 @@ class GinRules(Rules):
         ids = [m.meld for m in e.melds]
         for i, mid in enumerate(ids):
             if mid in ids[:i] or state.meld(mid) is not None:
-                raise self.reject(
-                    "REC-REF", f"meld id {mid!r} is already used in hand {state.hand}", pos, f"melds[{i}].meld"
-                )
+                raise self.reject("REC-REF", meld_id_used(mid, state.hand), pos, f"melds[{i}].meld")
         left = dict.fromkeys(hand, 0)  # each card held -> copies not yet placed in a meld
         for c in hand:
             left[c] += 1
@@ -460,7 +459,7 @@ class GinRules(Rules):
             self.in_hand(state, e, pos)
             if x is None or x.knocker is None:
                 raise self.reject(
-                    "REC-ORDER", "hand_ended reason knocked, but nobody knocked in this hand", pos, "reason"
+                    "REC-ORDER", N_("hand_ended reason knocked, but nobody knocked in this hand"), pos, "reason"
                 )
             if e.seat is not None and e.seat != x.knocker:
                 raise self.reject(

@@ -18,6 +18,7 @@ from ledger.events import JokerSwapped, MeldExtended, MeldLaid
 from ledger.melds import FAULTS, MeldInfo, analyze, layoff_candidates
 from ledger.state import Meld, TableState, replace
 from ledger.texts import N_, Message, Param, placeholders
+from ledger.variants.core import meld_id_used
 from ledger.variants.turns import TurnRules
 
 
@@ -109,7 +110,7 @@ class MeldingRules(TurnRules):
         """The meld ``e`` laid on ``state`` (the turn checked), ``fresh`` (the
         position and history of a fused path, or nothing) set with the cards' move."""
         if state.meld(e.meld) is not None:
-            raise self.reject("REC-REF", f"meld id {e.meld!r} is already used in hand {state.hand}", pos, "meld")
+            raise self.reject("REC-REF", meld_id_used(e.meld, state.hand), pos, "meld")
         hand = self.remove_from_hand(state, e.seat, e.cards, pos, "cards")
         info = analyze(e.cards, self._meld_rules)
         meld = Meld(e.meld, e.seat, state.sides[e.seat], tuple(e.cards), info, pos)
@@ -134,7 +135,12 @@ class MeldingRules(TurnRules):
         """The meld with that id in this hand; raises ``REC-REF``."""
         meld = state.meld(meld_id)
         if meld is None:
-            raise self.reject("REC-REF", f"no meld {meld_id!r} on the table in hand {state.hand}", pos, "meld")
+            raise self.reject(
+                "REC-REF",
+                Message(N_("no meld %(meld)s on the table in hand %(hand)s"), meld=repr(meld_id), hand=state.hand),
+                pos,
+                "meld",
+            )
         return meld
 
     def replace_meld(self, state: TableState, meld: Meld) -> TableState:
@@ -189,7 +195,9 @@ class MeldingRules(TurnRules):
         meld = self.find_meld(state, e.meld, pos)
         hand = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")
         if e.joker not in meld.cards:
-            raise self.reject("REC-WHERE", f"meld {e.meld} holds no {e.joker}", pos, "joker")
+            raise self.reject(
+                "REC-WHERE", Message(N_("meld %(meld)s holds no %(joker)s"), meld=e.meld, joker=e.joker), pos, "joker"
+            )
         if e.result is not None:
             self.check_result(e.result, Counter(meld.cards) - Counter((e.joker,)) + Counter((e.card,)), pos)
             cards = tuple(e.result)

@@ -61,7 +61,7 @@ class OutcomeRules(MeldingRules):
         empty: anything else cannot have happened (``REC-FORMAT``,
         ``REC-WHERE``)."""
         if e.seat is None:
-            raise self.reject("REC-FORMAT", "hand_ended went_out must name the seat that went out", pos, "seat")
+            raise self.reject("REC-FORMAT", N_("hand_ended went_out must name the seat that went out"), pos, "seat")
         held = state.hands[e.seat]
         if held:
             raise self.reject(
@@ -85,7 +85,7 @@ class OutcomeRules(MeldingRules):
         teams) and the team is one of its sides."""
         partnerships = state.n_sides < state.n_seats or any(p.team is not None for p in state.players)
         if not partnerships or team not in state.sides:
-            raise self.reject("REC-REF", f"unknown team {team}", pos, field)
+            raise self.reject("REC-REF", Message(N_("unknown team %(team)s"), team=team), pos, field)
         return team
 
     def claim_side(self, state: TableState, c: ClaimedScore, pos: int) -> int:
@@ -176,17 +176,28 @@ class OutcomeRules(MeldingRules):
         if finding >= pos:
             raise self.reject(
                 "REC-REF",
-                f"finding {finding} is not an earlier position (this ruling is position {pos})",
+                Message(
+                    N_("finding %(finding)s is not an earlier position (this ruling is position %(pos)s)"),
+                    finding=finding,
+                    pos=pos,
+                ),
                 pos,
                 "finding",
             )
         if not any(f.position == finding for f in state.findings):
-            raise self.reject("REC-REF", f"position {finding} carries no finding to rule on", pos, "finding")
+            raise self.reject(
+                "REC-REF", Message(N_("position %(pos)s carries no finding to rule on"), pos=finding), pos, "finding"
+            )
 
     def on_penalty_assessed(self, state: TableState, e: PenaltyAssessed, pos: int) -> TableState:
         self.check_finding(state, e.finding, pos)
         if e.rule not in RULE_IDS:
-            raise self.reject("REC-REF", f"unknown rule id {e.rule!r}: a penalty cites a RULES.md rule", pos, "rule")
+            raise self.reject(
+                "REC-REF",
+                Message(N_("unknown rule id %(rule)s: a penalty cites a RULES.md rule"), rule=repr(e.rule)),
+                pos,
+                "rule",
+            )
         if e.seat is not None:
             self.check_seat(state, e.seat, pos)
             side = state.sides[e.seat]
@@ -208,7 +219,11 @@ class OutcomeRules(MeldingRules):
         if target is None or target.position != e.target or target.hand != state.hand:
             raise self.reject(
                 "REC-REF",
-                f"target {e.target} is not a position of the current line of play in hand {state.hand}",
+                Message(
+                    N_("target %(target)s is not a position of the current line of play in hand %(hand)s"),
+                    target=e.target,
+                    hand=state.hand,
+                ),
                 pos,
                 "target",
             )
@@ -228,7 +243,12 @@ class OutcomeRules(MeldingRules):
 
     def on_game_ended(self, state: TableState, e: GameEnded, pos: int) -> TableState:
         if state.phase in ("draw", "play"):
-            raise self.reject("REC-ORDER", f"game_ended while hand {state.hand} has not ended", pos, "type")
+            raise self.reject(
+                "REC-ORDER",
+                Message(N_("%(type)s while hand %(hand)s has not ended"), type="game_ended", hand=state.hand),
+                pos,
+                "type",
+            )
         state = replace(state, phase="ended", ended=e.reason, turn=None)
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
