@@ -27,14 +27,9 @@ from ledger.events import Event, PositionRestored
 from ledger.presentation import MeldBadges, TableNotes, presentation
 from ledger.redaction import Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
+from ledger.texts import N_
 
 _ENGLISH = NullTranslations()
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for the CLI's catalog (``ledger/translations``);
-    translated where it is shown."""
-    return message
 
 
 #: how hands and games end (events.py HandEndReason / GameEndReason), as words
