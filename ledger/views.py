@@ -137,7 +137,7 @@ class StateView(msgspec.Struct, frozen=True, gc=False):
         state API): the fields in order, a field left ``UNSET`` no key,
         ``variant_notes``' fields as keys of the view itself, after the
         others (FORMAT.md "Per-seat views")."""
-        out: dict[str, Any] = msgspec.to_builtins(self)
+        out: dict[str, Any] = msgspec.to_builtins(self, enc_hook=str)  # a note (a Message): its English
         notes = out.pop("variant_notes")
         if notes is not None:
             out.update(notes)

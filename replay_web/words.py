@@ -26,6 +26,7 @@ from ledger import i18n as ledger_i18n
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, PositionRestored
 from ledger.state import Finding, TableState
+from ledger.texts import Message, render
 from ledger.views import StateView, hidden_part
 from replay_web.i18n import N_, current_lang, translations
 
@@ -347,60 +348,38 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
     }
 
 
-#: the variants' board notes (the presentation's ``notes``, English sentences
-#: made in ledger/presentation) and their catalog entries, tried in order
-_NOTES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(rx), msg)
-    for rx, msg in (
-        (r"^(?P<who>.+): pozzetto taken$", N_("%(who)s: pozzetto taken")),
-        (r"^(?P<who>.+): pozzetto not taken yet$", N_("%(who)s: pozzetto not taken yet")),
-        (r"^pozzetto (?P<n>\d+) became the stock$", N_("pozzetto %(n)s became the stock")),
-        (
-            r"^the hand ended at the stock's end after position (?P<n>\d+): later play does not count$",
-            N_("the hand ended at the stock's end after position %(n)s: later play does not count"),
-        ),
-        (r"^(?P<who>.+): deadwood (?P<n>-?\d+) \(knocked\)$", N_("%(who)s: deadwood %(n)s (knocked)")),
-        (r"^(?P<who>.+): deadwood (?P<n>-?\d+)$", N_("%(who)s: deadwood %(n)s")),
-        (
-            r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)$",
-            N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
-        ),
-        (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock$", N_("%(who)s: best deadwood %(n)s, could knock")),
-        (
-            r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock$",
-            N_("%(who)s: best deadwood %(n)s, could not knock"),
-        ),
-        (
-            r"^a seat reaching (?P<n>\d+) points is out; out: (?P<who>.+)$",
-            N_("a seat reaching %(n)s points is out; out: %(who)s"),
-        ),
-        (r"^a seat reaching (?P<n>\d+) points is out$", N_("a seat reaching %(n)s points is out")),
-    )
+#: the msgids of the variants' board notes (ledger/presentation: Burraco's pozzetti, Gin's
+#: deadwood, the elimination threshold) and of a team's label inside them, for this catalog
+#: (babel.cfg reads replay_web/ only); tests/test_rule_table.py keeps them equal to the presentation's
+NOTE_MSGIDS = (
+    N_("%(who)s: pozzetto taken"),
+    N_("%(who)s: pozzetto not taken yet"),
+    N_("pozzetto %(n)s became the stock"),
+    N_("the hand ended at the stock's end after position %(n)s: later play does not count"),
+    N_("%(who)s: deadwood %(n)s"),
+    N_("%(who)s: deadwood %(n)s (knocked)"),
+    N_("%(who)s: best deadwood %(n)s, could knock"),
+    N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
+    N_("%(who)s: best deadwood %(n)s, could not knock"),
+    N_("a seat reaching %(n)s points is out; out: %(who)s"),
+    N_("a seat reaching %(n)s points is out"),
+    N_("team %(team)s (%(names)s)"),
 )
 
 
-def variant_note(line: str) -> str:
-    """A variant's board note (``"Anna: pozzetto not taken yet"``) in the
-    page's language; a note this module does not know stays as it is.
+def variant_note(note: Message) -> str:
+    """A variant's board note (a message of :mod:`ledger.presentation`:
+    ``"Anna: pozzetto not taken yet"``) in the page's language.
 
     >>> from flask import Flask, g
+    >>> from ledger.texts import Message
+    >>> side = Message("team %(team)s (%(names)s)", team=1, names="Bruno & Dario")
     >>> with Flask("t").test_request_context():
     ...     g.lang = "it"
-    ...     variant_note("team 1 (Bruno & Dario): pozzetto not taken yet"), variant_note("something new")
-    ('coppia 1 (Bruno & Dario): pozzetto non ancora preso', 'something new')
+    ...     variant_note(Message("%(who)s: pozzetto not taken yet", who=side))
+    'coppia 1 (Bruno & Dario): pozzetto non ancora preso'
     """
-    lang = current_lang()
-    if lang == "en":
-        return line
-    _ = translations(lang).gettext
-    for rx, msg in _NOTES:
-        m = rx.match(line)
-        if m:
-            values = m.groupdict()
-            if "who" in values:
-                values["who"] = side_words(values["who"])
-            return _(msg) % values
-    return line
+    return render(note, translations(current_lang()))
 
 
 #: :data:`replay_web.access.HIDDEN_MESSAGE`, the finding message a spectator sees, for the catalog
