@@ -398,7 +398,7 @@ class ThresholdRules(Rules):
         meld of those kinds without a joker: one ``rule`` finding with the
         itemised value (S40-OPEN-1, R51-OPEN-2)."""
         melds = self.melds_this_turn(state, seat)
-        total, items = opening_items(melds)
+        total = sum(meld_points(m.info) for m in melds)
         faults: list[Message] = []
         if total < needed:
             faults.append(Message(N_("the opening needs %(n)s"), n=needed))
@@ -413,7 +413,7 @@ class ThresholdRules(Rules):
                 N_("%(who)s opened with %(total)s points: %(items)s; %(need)s"),
                 who=state.name(seat),
                 total=total,
-                items=items,
+                items=opening_items(melds)[1],
                 need=and_(*faults),
             )
         return state
