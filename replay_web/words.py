@@ -288,32 +288,21 @@ def side_words(label: str) -> str:
     return _gettext()("team %(n)s (%(names)s)") % {"n": m.group(1), "names": m.group(2)}
 
 
+#: the ruling line's msgids (ledger/rulings.py, one line for the CLI and the viewer), for this catalog
+RULING_MSGIDS = (
+    N_("ruled at position %(at)s by %(referee)s: %(what)s"),
+    N_("ruled at position %(at)s: %(what)s"),
+    N_("penalty %(points)s to %(who)s (%(rule)s)"),
+    N_("table restored to move %(target)s"),
+    N_("team %(team)s"),
+    N_("seat %(n)s"),
+)
+
+
 def ruling_status(ruling: Any, state: TableState | None) -> str:
-    """A finding's status line (:meth:`ledger.rulings.Ruling.status`) in the
+    """A finding's status line (:meth:`ledger.rulings.Ruling.status_message`) in the
     page's language: ``"ruled at position 20 by Rita: penalty -50 to Bruno (BUR-TURN-1)"``."""
-    lang = current_lang()
-    if lang == "en":
-        return ruling.status(state)
-    _ = translations(lang).gettext
-    if ruling.kind == "penalty_assessed":
-        if ruling.seat is not None:
-            who = state.name(ruling.seat) if state is not None else _("seat %(n)s") % {"n": ruling.seat}
-        else:
-            who = _("team %(n)s") % {"n": ruling.team}
-        what = _("penalty %(points)s to %(target)s (%(rule)s)") % {
-            "points": f"{ruling.points:+d}",
-            "target": who,
-            "rule": ruling.rule,
-        }
-    else:
-        what = _("table restored to move %(n)s") % {"n": ruling.target}
-    if ruling.referee:
-        return _("ruled at position %(pos)s by %(referee)s: %(what)s") % {
-            "pos": ruling.position,
-            "referee": ruling.referee,
-            "what": what,
-        }
-    return _("ruled at position %(pos)s: %(what)s") % {"pos": ruling.position, "what": what}
+    return render(ruling.status_message(state), translations(current_lang()))
 
 
 _TEAM = re.compile(r"^team (\d+) \((.*)\)$")

@@ -10,30 +10,15 @@ from typing import Any
 
 from ledger.rulings import Ruling
 from ledger.state import Finding
+from ledger.texts import render
 
 _ENGLISH = NullTranslations()
 
 
 def ruling_text(ruling: Ruling, state: Any, tr: Any) -> str:
-    """:meth:`ledger.rulings.Ruling.status` in the language of ``tr``:
+    """:meth:`ledger.rulings.Ruling.status_message` in the language of ``tr``:
     ``ruled at position 16 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)``."""
-    _ = tr.gettext
-    if ruling.kind == "penalty_assessed":
-        who = state.name(ruling.seat) if ruling.seat is not None else _("team %(team)s") % {"team": ruling.team}
-        what = _("penalty %(points)s to %(who)s (%(rule)s)") % {
-            "points": f"{ruling.points:+d}",
-            "who": who,
-            "rule": ruling.rule,
-        }
-    else:
-        what = _("table restored to move %(target)s") % {"target": ruling.target}
-    if ruling.referee:
-        return _("ruled at position %(at)s by %(referee)s: %(what)s") % {
-            "at": ruling.position,
-            "referee": ruling.referee,
-            "what": what,
-        }
-    return _("ruled at position %(at)s: %(what)s") % {"at": ruling.position, "what": what}
+    return render(ruling.status_message(state), tr)
 
 
 def finding_status(
