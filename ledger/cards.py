@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ledger.errors import RecordError
+from ledger.texts import N_, Message
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -185,7 +186,9 @@ def check_card(text: object, field: str = "card") -> str:
     """Return ``text`` when it is a canonical card, else raise ``REC-FORMAT``."""
     if isinstance(text, str) and _CARD_RE.match(text):
         return text
-    raise RecordError("REC-FORMAT", f"bad card string {text!r} (expected e.g. 10H, AS, JK)", field=field)
+    raise RecordError(
+        "REC-FORMAT", Message(N_("bad card string %(text)s (expected e.g. 10H, AS, JK)"), text=repr(text)), field=field
+    )
 
 
 def standard_deck(decks: int = 1, jokers: int = 0) -> list[str]:

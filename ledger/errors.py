@@ -9,12 +9,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ledger.texts import N_, Message, Translator, render
+
 if TYPE_CHECKING:  # for the checker only: ledger.state imports ledger.cards, which imports this module
     from ledger.state import Finding
 
 
 class LedgerError(Exception):
-    """Base class of every error the ledger raises on purpose."""
+    """Base class of every error the ledger raises on purpose.
+
+    ``msg`` is the message as data (:class:`ledger.texts.Message`) when the
+    raiser gave one; :meth:`text` renders it in a reader's language at the
+    edge (``str(error)`` is the English)."""
+
+    msg: Message | None = None
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], Message):  # the message as data: str() is its English
+            self.msg = args[0]
+            args = (str(args[0]),)
+        super().__init__(*args)
+
+    def text(self, tr: Translator | None = None) -> str:
+        """The message in the language of ``tr`` (English when None): ``msg``
+        rendered, else ``str(self)``."""
+        return render(self.msg, tr) if self.msg is not None else str(self)
 
 
 class RecordError(LedgerError, ValueError):
@@ -22,17 +41,21 @@ class RecordError(LedgerError, ValueError):
 
     Attributes:
         rule: the RULES.md id, e.g. ``"REC-WHERE"``.
-        message: the reason in plain words.
+        msg: the reason as data (:class:`ledger.texts.Message`: a msgid and
+            its params; a plain string given is a msgid without params).
+        message: the reason in plain English words (``msgid % params``).
         line: 1-based line number in the file, or ``None`` when not from a file.
         field: JSON path of the offending field (``"cards[2]"``), or ``""``.
         position: 0-based event position, or ``None``.
         path: file name, when known.
     """
 
+    msg: Message
+
     def __init__(
         self,
         rule: str,
-        message: str,
+        message: str | Message,
         *,
         line: int | None = None,
         field: str = "",
@@ -40,7 +63,8 @@ class RecordError(LedgerError, ValueError):
         path: str | None = None,
     ) -> None:
         self.rule = rule
-        self.message = message
+        self.msg = message if isinstance(message, Message) else Message.of(message, ())
+        self.message = str(self.msg)
         self.line = line
         self.field = field
         self.position = position
@@ -65,7 +89,7 @@ class RecordError(LedgerError, ValueError):
         """A copy of this error located at ``line`` of ``path``."""
         return RecordError(
             self.rule,
-            self.message,
+            self.msg,
             line=line if line is not None else self.line,
             field=self.field,
             position=self.position,
@@ -109,13 +133,44 @@ class GameConflictError(LedgerError, ValueError):
     ``game_started`` names a game that exists (HTTP 409).
 
     ``message`` replaces the default wording ("already stored with different
-    events") when given.
+    events") when given (a :class:`~ledger.texts.Message`, or English).
     """
 
-    def __init__(self, game_id: str, detail: str, *, message: str | None = None) -> None:
+    def __init__(self, game_id: str, detail: str, *, message: str | Message | None = None) -> None:
         self.game_id = game_id
         self.detail = detail
-        super().__init__(message or f"game {game_id!r} is already stored with different events ({detail}); refused")
+        if message is None:
+            message = f"game {game_id!r} is already stored with different events ({detail}); refused"
+        self.msg = message if isinstance(message, Message) else Message.of(message, ())
+        super().__init__(str(self.msg))
+
+
+def conflict_message(game_id: str, stored: int, mine: int, diff: int, line: int | None) -> Message:
+    """A :class:`GameConflictError`'s words for a record that differs from the
+    stored game: ``stored`` events stored, ``mine`` in the record, the first
+    difference at position ``diff`` (file line ``line``, when known)."""
+    if line is None:
+        return Message(
+            N_(
+                "game %(game)s is already stored with different events (%(stored)s events stored, %(mine)s in "
+                "this record, first difference at position %(pos)s); refused"
+            ),
+            game=repr(game_id),
+            stored=stored,
+            mine=mine,
+            pos=diff,
+        )
+    return Message(
+        N_(
+            "game %(game)s is already stored with different events (%(stored)s events stored, %(mine)s in "
+            "this record, first difference at position %(pos)s, line %(line)s); refused"
+        ),
+        game=repr(game_id),
+        stored=stored,
+        mine=mine,
+        pos=diff,
+        line=line,
+    )
 
 
 class PositionError(LedgerError, IndexError):

@@ -13,9 +13,10 @@ sources with::
     pybabel update -D ledger -i /tmp/ledger.pot -d ledger/translations
 
 Only human output is translated: never ``--json``, rule ids, event types or
-the record format. Finding messages, which the rules write in English, are
-translated where they are shown (:func:`ledger.finding_texts.finding_text`;
-their sentences are in this catalog, used by the viewer and the report too).
+the record format. Finding messages are data (:mod:`ledger.texts`: a msgid
+and its params, English ``msgid % params``) rendered where they are shown,
+``finding.text(tr)``; the rules' msgids are in this catalog, used by the
+viewer and the report too.
 The rendering functions (:mod:`ledger.render`, :func:`ledger.views.describe`)
 stay pure: they take a translations object
 (``gettext``/``ngettext``), English by default, and the CLI passes
@@ -32,37 +33,20 @@ environment (:func:`env_lang`).
 
 from __future__ import annotations
 
-import io
 import os
-import threading
 from collections.abc import Mapping
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
 
-#: languages of the CLI's human output: English (the source) and Italian
-LANGUAGES: tuple[str, ...] = ("en", "it")
-DEFAULT_LANG = "en"
+from ledger.texts import N_
+from ledger.texts.catalogs import DEFAULT_LANG, LANGUAGES, ROOTS, choose_lang, compiled
+from ledger.texts.catalogs import po_path as _po_path
+
 DOMAIN = "ledger"
-TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS_DIR = ROOTS[DOMAIN]
 #: the locale variables, in the order POSIX gives them precedence for messages
 LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-
-_lock = threading.Lock()
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for the CLI's catalog (``ledger/translations``); translated where it is shown."""
-    return message
-
-
-def choose_lang(value: str | None) -> str | None:
-    """The language named by ``value`` (``it``, ``it_IT.UTF-8``, ``en-GB``…),
-    or None when it names none of :data:`LANGUAGES` (``C``, ``POSIX``, ``fr``)."""
-    if not value:
-        return None
-    code = value.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
-    return code if code in LANGUAGES else None
 
 
 def env_lang(environ: Mapping[str, str] | None = None) -> str:
@@ -86,7 +70,7 @@ def env_lang(environ: Mapping[str, str] | None = None) -> str:
 
 def po_path(lang: str) -> Path:
     """Where the CLI's catalog of ``lang`` lives."""
-    return TRANSLATIONS_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return _po_path(lang, DOMAIN)
 
 
 @cache
@@ -100,16 +84,7 @@ def translations(lang: str) -> NullTranslations:
         raise ValueError(f"language {lang!r}: the command line speaks {', '.join(LANGUAGES)}")
     if lang == DEFAULT_LANG:
         return NullTranslations()
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-    from babel.support import Translations
-
-    with _lock, po_path(lang).open("rb") as fp:
-        catalog = read_po(fp, locale=lang, domain=DOMAIN)
-    buf = io.BytesIO()
-    write_mo(buf, catalog, use_fuzzy=False)
-    buf.seek(0)
-    return Translations(buf, domain=DOMAIN)
+    return compiled(lang, DOMAIN)
 
 
 __all__ = [

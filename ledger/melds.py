@@ -26,21 +26,22 @@ from functools import lru_cache
 import msgspec
 
 from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, make
+from ledger.texts import N_
 
-#: fault codes :func:`analyze` may report (variants map them to rule ids)
+#: fault codes :func:`analyze` may report (variants map them to rule ids) -> their words (msgids)
 FAULTS = {
-    "invalid": "neither a set nor a sequence",
-    "too_short": "fewer than 3 cards",
-    "too_many_wilds": "more wild cards than allowed",
-    "wilds_only": "only wild cards",
-    "set_of_wild_rank": "a set of wild-rank cards (2s)",
-    "set_repeated_suit": "a set with a repeated suit",
-    "set_too_long": "a set with too many cards",
-    "sequence_too_long": "a sequence with too many cards",
-    "wild_inside": "a wild inside a sequence (only at either end)",
-    "wraps": "a sequence round the corner (K-A-2)",
-    "ace_high_forbidden": "an ace high where only ace low is allowed",
-    "ace_low_forbidden": "an ace low where only ace high is allowed",
+    "invalid": N_("neither a set nor a sequence"),
+    "too_short": N_("fewer than 3 cards"),
+    "too_many_wilds": N_("more wild cards than allowed"),
+    "wilds_only": N_("only wild cards"),
+    "set_of_wild_rank": N_("a set of wild-rank cards (2s)"),
+    "set_repeated_suit": N_("a set with a repeated suit"),
+    "set_too_long": N_("a set with too many cards"),
+    "sequence_too_long": N_("a sequence with too many cards"),
+    "wild_inside": N_("a wild inside a sequence (only at either end)"),
+    "wraps": N_("a sequence round the corner (K-A-2)"),
+    "ace_high_forbidden": N_("an ace high where only ace low is allowed"),
+    "ace_low_forbidden": N_("an ace low where only ace high is allowed"),
 }
 
 

@@ -31,6 +31,7 @@ import msgspec
 
 from ledger.errors import RecordError
 from ledger.events import Event, OptionValue, decode_event, encode_event
+from ledger.texts import N_, Message
 
 _AT_PATH = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 _AT_KEY = re.compile(r" - at `key` in `\$(?P<path>[^`]*)`$")
@@ -85,10 +86,12 @@ def _located(text: str, line_text: bytes | str) -> tuple[str, str, str | None]:
 
 
 #: a line that only opens a JSON value (``{`` or ``[``): a pretty-printed JSON file, not JSON Lines
-NOT_JSON_LINES = "not a JSON Lines record: one event per line (this line only opens a pretty-printed JSON value)"
+NOT_JSON_LINES = Message(
+    N_("not a JSON Lines record: one event per line (this line only opens a pretty-printed JSON value)")
+)
 
 
-def _plain_message(exc: Exception, text: str, field: str, named: str | None, line_text: bytes | str) -> str:
+def _plain_message(exc: Exception, text: str, field: str, named: str | None, line_text: bytes | str) -> str | Message:
     """What msgspec's ``text`` says was expected at ``field``, in plain words
     (``named``: the field an unknown or missing field's message names)."""
     if not isinstance(exc, msgspec.ValidationError):
@@ -100,7 +103,7 @@ def _plain_message(exc: Exception, text: str, field: str, named: str | None, lin
         return (
             "bad card string (expected e.g. 10H, AS, JK)"
             if bad is None
-            else (f"bad card string {bad!r} (expected e.g. 10H, AS, JK)")
+            else Message(N_("bad card string %(text)s (expected e.g. 10H, AS, JK)"), text=repr(bad))
         )
     if field == "type" and text.startswith("Invalid value"):
         return f"unknown event type {text.split('Invalid value ', 1)[1].strip()}"
@@ -167,7 +170,9 @@ def parse_line(raw: bytes, line: int) -> Event:
         twice = _duplicate_key(raw)
         if twice is not None:
             where, name = twice
-            raise RecordError("REC-FORMAT", f"field {name!r} written twice", field=where, line=line) from None
+            raise RecordError(
+                "REC-FORMAT", Message(N_("field %(name)s written twice"), name=repr(name)), field=where, line=line
+            ) from None
     return event
 
 
@@ -301,9 +306,11 @@ def parse_record(source: BinaryIO | Iterable[bytes] | bytes, path: str | None = 
     except RecordError as err:
         raise err.with_location(path=path) from None
     except UnicodeDecodeError as err:
-        raise RecordError("REC-FORMAT", f"not UTF-8 text ({err.reason})", path=path) from None
+        raise RecordError(
+            "REC-FORMAT", Message(N_("not UTF-8 text (%(reason)s)"), reason=err.reason), path=path
+        ) from None
     if not events:
-        raise RecordError("REC-FORMAT", "no events: a record starts with game_started", line=1, path=path)
+        raise RecordError("REC-FORMAT", N_("no events: a record starts with game_started"), line=1, path=path)
     return Record(tuple(events), tuple(lines), path)
 
 

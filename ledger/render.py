@@ -12,12 +12,12 @@ meld ids and score components' keys in English output stay as they are.
 
 from __future__ import annotations
 
-import re
 from gettext import NullTranslations
 
 from ledger.cards import pretty, pretty_list
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
+from ledger.texts import Message, render
 from ledger.views import N_, PHASES, REASONS, MeldView, SeatView, StateView, state_view
 
 _ENGLISH = NullTranslations()
@@ -54,42 +54,6 @@ KINDS = {"set": N_("set"), "sequence": N_("sequence"), "invalid": N_("invalid")}
 _BURRACO_KINDS = (N_("clean"), N_("semi-clean"), N_("dirty"))
 
 
-#: the variants' note lines (the presentation's "notes": Burraco's pozzetti, Gin's deadwood,
-#: the elimination threshold), English as the variants write them -> their msgid
-NOTES = (
-    (re.compile(r"(?P<who>.+): pozzetto not taken yet"), N_("%(who)s: pozzetto not taken yet")),
-    (re.compile(r"(?P<who>.+): pozzetto taken"), N_("%(who)s: pozzetto taken")),
-    (re.compile(r"pozzetto (?P<n>\d+) became the stock"), N_("pozzetto %(n)s became the stock")),
-    (
-        re.compile(r"the hand ended at the stock's end after position (?P<at>\d+): later play does not count"),
-        N_("the hand ended at the stock's end after position %(at)s: later play does not count"),
-    ),
-    (re.compile(r"(?P<who>.+): deadwood (?P<n>-?\d+) \(knocked\)"), N_("%(who)s: deadwood %(n)s (knocked)")),
-    (re.compile(r"(?P<who>.+): deadwood (?P<n>-?\d+)"), N_("%(who)s: deadwood %(n)s")),
-    (
-        re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)"),
-        N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
-    ),
-    (
-        re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could knock"),
-        N_("%(who)s: best deadwood %(n)s, could knock"),
-    ),
-    (
-        re.compile(r"(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock"),
-        N_("%(who)s: best deadwood %(n)s, could not knock"),
-    ),
-    (
-        re.compile(r"a seat reaching (?P<n>\d+) points is out; out: (?P<out>.+)"),
-        N_("a seat reaching %(n)s points is out; out: %(out)s"),
-    ),
-    (re.compile(r"a seat reaching (?P<n>\d+) points is out"), N_("a seat reaching %(n)s points is out")),
-)
-
-
-#: a team's label as :meth:`~ledger.state.TableState.side_label` writes it
-_TEAM = re.compile(r"team (?P<team>\d+) \((?P<names>.+)\)")
-
-
 def side_text(state: TableState, side: int, tr: NullTranslations | None = None) -> str:
     """A side's label (:meth:`~ledger.state.TableState.side_label`) in the
     language of ``tr``: a seat alone is its player's name, a team
@@ -101,27 +65,13 @@ def side_text(state: TableState, side: int, tr: NullTranslations | None = None) 
     return (tr or _ENGLISH).gettext("team %(team)s (%(names)s)") % {"team": side, "names": names}
 
 
-def _who_text(who: str, tr: NullTranslations) -> str:
-    """A side's label read back from a note (a team's: :data:`_TEAM`) in the language of ``tr``."""
-    m = _TEAM.fullmatch(who)
-    return tr.gettext("team %(team)s (%(names)s)") % m.groupdict() if m else who
+def note_text(note: Message, tr: NullTranslations | None = None) -> str:
+    """A variant's note line (a message of :mod:`ledger.presentation`) in the language of ``tr``.
 
-
-def note_text(note: str, tr: NullTranslations | None = None) -> str:
-    """A variant's note line in the language of ``tr`` (as it is when no
-    pattern of :data:`NOTES` matches, or in English).
-
-    >>> note_text("Anna: pozzetto not taken yet")
+    >>> note_text(Message("%(who)s: pozzetto not taken yet", who="Anna"))
     'Anna: pozzetto not taken yet'
     """
-    if tr is None or type(tr) is NullTranslations:  # English: the note as the variant wrote it
-        return note
-    for pattern, msgid in NOTES:
-        found = pattern.fullmatch(note)
-        if found:
-            parts = {k: _who_text(v, tr) if k == "who" else v for k, v in found.groupdict().items()}
-            return tr.gettext(msgid) % parts
-    return note
+    return render(note, tr)
 
 
 def reason_text(reason: str, tr: NullTranslations | None = None) -> str:

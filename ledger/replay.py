@@ -22,6 +22,7 @@ from ledger.errors import PositionError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import Record
 from ledger.state import TableState
+from ledger.texts import N_, Message
 from ledger.variants import find_variant
 
 
@@ -33,7 +34,12 @@ def start(event: Event) -> TableState:
     variant, ``REC-FORMAT`` for an unknown ruleset or option.
     """
     if not isinstance(event, GameStarted):
-        raise RecordError("REC-ORDER", f"a record starts with game_started, not {event.type}", field="type", position=0)
+        raise RecordError(
+            "REC-ORDER",
+            Message(N_("a record starts with game_started, not %(type)s"), type=event.type),
+            field="type",
+            position=0,
+        )
     seats = [p.seat for p in event.players]
     if sorted(seats) != list(range(len(seats))):
         raise RecordError(
@@ -45,7 +51,15 @@ def start(event: Event) -> TableState:
     if len(players) not in cls.players_allowed:
         allowed = ", ".join(str(n) for n in cls.players_allowed)
         raise RecordError(
-            "REC-REF", f"{len(players)} players: {event.variant} is played by {allowed}", field="players", position=0
+            "REC-REF",
+            Message(
+                N_("%(num)s players: %(variant)s is played by %(allowed)s"),
+                num=len(players),
+                variant=event.variant,
+                allowed=allowed,
+            ),
+            field="players",
+            position=0,
         )
     sides = rules.sides_for(players)
     n_sides = max(sides) + 1
@@ -68,7 +82,7 @@ def evolve(state: TableState | None, event: Event) -> TableState:
     if state is None:
         return start(event)
     if isinstance(event, GameStarted):
-        raise RecordError("REC-ORDER", "a second game_started", field="type", position=state.position + 1)
+        raise RecordError("REC-ORDER", N_("a second game_started"), field="type", position=state.position + 1)
     return state.rules.apply(state, event)
 
 
@@ -94,12 +108,12 @@ def replay(events: Iterable[Event], upto: int | None = None) -> TableState:
             it = islice(it, upto + 1)
     first = next(it, None)
     if first is None:
-        raise RecordError("REC-FORMAT", "no events: a record starts with game_started", position=0)
+        raise RecordError("REC-FORMAT", N_("no events: a record starts with game_started"), position=0)
     state = start(first)
     apply = state.rules.apply  # one rules object for the whole game (position_restored keeps it)
     for event in it:  # evolve(state, event), written out: the loop every replay runs
         if isinstance(event, GameStarted):
-            raise RecordError("REC-ORDER", "a second game_started", field="type", position=state.position + 1)
+            raise RecordError("REC-ORDER", N_("a second game_started"), field="type", position=state.position + 1)
         state = apply(state, event)
     return state
 
@@ -135,7 +149,7 @@ class Replayer:
                 self._checkpoints.append(i)
                 self._states.append(state)
         if state is None:
-            raise RecordError("REC-FORMAT", "no events: a record starts with game_started", position=0)
+            raise RecordError("REC-FORMAT", N_("no events: a record starts with game_started"), position=0)
         self.final = state
 
     def __len__(self) -> int:

@@ -34,9 +34,18 @@ import msgspec
 
 from ledger.events import Event, PenaltyAssessed, PositionRestored
 from ledger.state import TableState
+from ledger.texts import N_, Message
 
 #: event types that are a referee's ruling
 RULING_EVENTS = ("penalty_assessed", "position_restored")
+
+
+#: the ruling line's words (one line for the CLI and the viewer: :meth:`Ruling.status_message`)
+RULED_BY = N_("ruled at position %(at)s by %(referee)s: %(what)s")
+RULED = N_("ruled at position %(at)s: %(what)s")
+PENALTY = N_("penalty %(points)s to %(who)s (%(rule)s)")
+RESTORED = N_("table restored to move %(target)s")
+SEAT = N_("seat %(n)s")
 
 
 class Ruling(msgspec.Struct, frozen=True, kw_only=True):
@@ -78,18 +87,29 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True):
     def describe(self, state: TableState | None) -> str:
         """What was ruled, in words (``state`` supplies the names):
         ``"penalty -50 to Bruno (BUR-TURN-1)"``, ``"table restored to move 6"``."""
+        return str(self.what_message(state))
+
+    def what_message(self, state: TableState | None) -> Message:
+        """:meth:`describe` as data (:mod:`ledger.texts`), to render in a reader's language."""
         if self.kind == "penalty_assessed":
             if self.seat is not None:
-                who = state.name(self.seat) if state is not None else f"seat {self.seat}"
+                who: str | Message = state.name(self.seat) if state is not None else Message(SEAT, n=self.seat)
             else:
-                who = f"team {self.team}"
-            return f"penalty {self.points:+d} to {who} ({self.rule})"
-        return f"table restored to move {self.target}"
+                who = Message(N_("team %(team)s"), team=f"{self.team}")
+            return Message(PENALTY, points=f"{self.points:+d}", who=who, rule=f"{self.rule}")
+        return Message(RESTORED, target=f"{self.target}")
 
     def status(self, state: TableState | None) -> str:
         """``"ruled at position 20 by Rita: penalty -50 to Bruno (BUR-TURN-1)"``."""
-        by = f" by {self.referee}" if self.referee else ""
-        return f"ruled at position {self.position}{by}: {self.describe(state)}"
+        return str(self.status_message(state))
+
+    def status_message(self, state: TableState | None) -> Message:
+        """The one ruling line as data: :meth:`status` in English, rendered in
+        another language by the CLI (``audit``, ``show --at``) and the viewer alike."""
+        what = self.what_message(state)
+        if self.referee:
+            return Message(RULED_BY, at=self.position, referee=self.referee, what=what)
+        return Message(RULED, at=self.position, what=what)
 
 
 def ruling_of(event: Event, position: int) -> Ruling | None:

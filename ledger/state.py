@@ -21,6 +21,7 @@ import msgspec
 
 from ledger.events import Player
 from ledger.melds import MeldInfo
+from ledger.texts import N_, Message, Translator, text
 
 if TYPE_CHECKING:  # for the checker only: the rules import this module
     from ledger.variants.base import Rules
@@ -127,15 +128,45 @@ def _log() -> Log[Any]:
 class Finding(msgspec.Struct, frozen=True, gc=False):
     """A rule violation: ``{position, hand, seat, rule, message}`` (FORMAT.md).
 
-    ``rule`` is a RULES.md id; ``message`` names the cards and the rule in
-    plain words.
+    ``rule`` is a RULES.md id. The message is data: ``msgid`` (the English
+    sentence with ``%(name)s`` placeholders, marked ``N_``) and ``params``,
+    its values in the order of :func:`ledger.texts.placeholders` (plain
+    values, nested :class:`~ledger.texts.Message` pieces, tuples). The
+    English :attr:`message` is ``msgid % params``; :meth:`text` renders it in
+    another language. Two findings are equal when position, hand, seat, rule
+    and English message are.
     """
 
     position: int
     hand: int | None
     seat: int | None
     rule: str
-    message: str
+    msgid: str
+    params: tuple[Any, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The English text (FORMAT.md "Findings"): ``msgid % params``."""
+        return text(self.msgid, self.params)
+
+    def text(self, tr: Translator | None = None) -> str:
+        """The message in the language of ``tr`` (English when None)."""
+        return text(self.msgid, self.params, tr)
+
+    def as_message(self) -> Message:
+        """The message as a :class:`~ledger.texts.Message`."""
+        return Message.of(self.msgid, self.params)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Finding):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.position, self.hand, self.seat, self.rule, self.message)
 
 
 class Meld(msgspec.Struct, frozen=True, gc=False):
@@ -320,10 +351,15 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     def side_label(self, side: int) -> str:
         """A side as findings and views name it: ``"Anna"`` for a seat
         alone, ``"team 0 (Anna & Carla)"`` for a team."""
+        return str(self.side_message(side))
+
+    def side_message(self, side: int) -> str | Message:
+        """A side as data: the player's name for a seat alone, else the
+        message ``team %(team)s (%(names)s)`` (Italian ``coppia 0 (Anna & Carla)``)."""
         seats = self.seats_of(side)
         if len(seats) == 1:
             return self.name(seats[0])
-        return f"team {side} (" + " & ".join(self.name(s) for s in seats) + ")"
+        return Message(N_("team %(team)s (%(names)s)"), team=side, names=" & ".join(self.name(s) for s in seats))
 
     # --- the end of a hand and of the game (the variant's rules decide) ---
     @property

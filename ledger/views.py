@@ -27,14 +27,9 @@ from ledger.events import Event, PositionRestored
 from ledger.presentation import MeldBadges, TableNotes, presentation
 from ledger.redaction import Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
+from ledger.texts import N_
 
 _ENGLISH = NullTranslations()
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for the CLI's catalog (``ledger/translations``);
-    translated where it is shown."""
-    return message
 
 
 #: how hands and games end (events.py HandEndReason / GameEndReason), as words
@@ -142,7 +137,7 @@ class StateView(msgspec.Struct, frozen=True, gc=False):
         state API): the fields in order, a field left ``UNSET`` no key,
         ``variant_notes``' fields as keys of the view itself, after the
         others (FORMAT.md "Per-seat views")."""
-        out: dict[str, Any] = msgspec.to_builtins(self)
+        out: dict[str, Any] = msgspec.to_builtins(self, enc_hook=str)  # a note (a Message): its English
         notes = out.pop("variant_notes")
         if notes is not None:
             out.update(notes)

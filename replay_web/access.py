@@ -357,7 +357,7 @@ def findings(items: Iterable[Finding], access: Access) -> list[Finding]:
     out = [f for f in items if f.position <= access.upto]
     if access.omniscient:
         return out
-    return [msgspec.structs.replace(f, message=HIDDEN_MESSAGE) for f in out]
+    return [msgspec.structs.replace(f, msgid=HIDDEN_MESSAGE, params=()) for f in out]
 
 
 def table_view(state: TableState, access: Access, pov: Pov = None) -> StateView:

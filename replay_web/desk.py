@@ -52,7 +52,6 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from ledger.errors import ConcurrentAppendError, RecordError
 from ledger.events import decode_event
 from ledger.i18n import translations as ledger_translations
-from ledger.message_texts import message_text
 from ledger.params import ascii_int
 from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.scoring import running_hand, score_sheet
@@ -283,7 +282,7 @@ def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Toke
                 errors=_(
                     "%(rule)s: %(message)s (position %(position)s, field %(field)s)",
                     rule=err.rule,
-                    message=message_text(err.message, ledger_translations(current_lang())),
+                    message=err.text(ledger_translations(current_lang())),
                     position=err.position,
                     field=err.field,
                 ),

@@ -36,31 +36,21 @@ JSON API stays English.
 
 from __future__ import annotations
 
-import io
-import threading
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.support import Translations
 
-#: languages of the viewer and the report: English (the source) and Italian
-LANGUAGES: tuple[str, ...] = ("en", "it")
-DEFAULT_LANG = "en"
+from ledger.texts import N_
+from ledger.texts.catalogs import DEFAULT_LANG, LANGUAGES, ROOTS, choose_lang, compiled
+from ledger.texts.catalogs import po_path as _po_path
+
 DOMAIN = "messages"
-TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS_DIR = ROOTS[DOMAIN]
 #: names of the languages, each in its own language (the header's switch)
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
-
-_lock = threading.Lock()
-
-
-def N_(text: str) -> str:
-    """Marks ``text`` for the catalog; it is translated where it is shown."""
-    return text
 
 
 #: Werkzeug's titles of the HTTP errors the viewer's pages answer with (error.html)
@@ -78,18 +68,9 @@ HTTP_TITLES = (
 )
 
 
-def choose_lang(value: str | None) -> str | None:
-    """The language named by ``value`` (``it``, ``it_IT.UTF-8``,
-    ``en-GB``…), or None when it names none of :data:`LANGUAGES`."""
-    if not value:
-        return None
-    code = value.strip().split(".")[0].replace("-", "_").split("_")[0].lower()
-    return code if code in LANGUAGES else None
-
-
 def po_path(lang: str) -> Path:
     """Where the catalog of ``lang`` lives."""
-    return TRANSLATIONS_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return _po_path(lang, DOMAIN)
 
 
 @cache
@@ -108,12 +89,7 @@ def translations(lang: str) -> NullTranslations:
 
 def _compiled(lang: str) -> Translations:
     """The catalog of ``lang`` compiled in memory: a new object on each call."""
-    with _lock, po_path(lang).open("rb") as fp:
-        catalog = read_po(fp, locale=lang, domain=DOMAIN)
-    buf = io.BytesIO()
-    write_mo(buf, catalog, use_fuzzy=False)
-    buf.seek(0)
-    return Translations(buf, domain=DOMAIN)
+    return compiled(lang, DOMAIN)
 
 
 @cache

@@ -25,6 +25,8 @@ import threading
 from pathlib import Path
 
 from ledger.errors import LedgerError
+from ledger.texts import Message
+from ledger.texts.refusals import CHROMIUM_FAILED, PDF_NEEDS_PLAYWRIGHT
 
 __all__ = ["PdfUnavailableError", "html_to_pdf", "chromium_path", "CHROMIUM_ENV", "CHROMIUM_ARGS"]
 
@@ -85,8 +87,11 @@ def _print(html: str) -> bytes:
         from playwright.sync_api import sync_playwright
     except ImportError:
         raise PdfUnavailableError(
-            "PDF output needs Playwright: pip install 'rummy-ledger[pdf]' and Debian's chromium "
-            "(apt-get install --no-install-recommends chromium); -o FILE.html writes the printable page without them"
+            Message(
+                PDF_NEEDS_PLAYWRIGHT,
+                pip="'rummy-ledger[pdf]'",
+                apt="apt-get install --no-install-recommends chromium",
+            )
         ) from None
     exe = chromium_path()
     with sync_playwright() as p:
@@ -95,9 +100,12 @@ def _print(html: str) -> bytes:
         except PlaywrightError as exc:
             first = (str(exc).strip().splitlines() or ["no message"])[0]
             raise PdfUnavailableError(
-                f"cannot start Chromium ({exe or 'the browser Playwright installed'}): {first}; install Debian's "
-                "chromium "
-                f"or set {CHROMIUM_ENV} to a Chromium binary; -o FILE.html writes the printable page without it"
+                Message(
+                    CHROMIUM_FAILED,
+                    exe=exe or "the browser Playwright installed",
+                    why=first,
+                    env=CHROMIUM_ENV,
+                )
             ) from None
         try:
             context = browser.new_context(java_script_enabled=False, offline=True)

@@ -156,7 +156,11 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
     except Exception:  # a variant hook that needs a hand in progress
         pile_whole = False
     notes = view.variant_notes
-    extra = list(msgspec.to_builtins(notes).items()) if notes is not None else []
+    extra = []
+    if notes is not None:  # the notes stay messages (the page renders them in its language), the rest plain data
+        data = msgspec.to_builtins(notes, enc_hook=str)
+        data.update({"notes": list(getattr(notes, "notes", ()))} if "notes" in data else {})
+        extra = list(data.items())
     return {
         "view": view,
         "around": around(view.seats, pov if isinstance(pov, int) else None),

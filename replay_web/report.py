@@ -30,7 +30,7 @@ Everything comes from the fold (:class:`~ledger.replay.Replayer`,
 :func:`replay_web.present.board`); no rule is evaluated here. The text is
 English or Italian (:mod:`replay_web.i18n`); finding messages are the
 audit's own words in the report's language
-(:func:`ledger.finding_texts.finding_text`, with the CLI's catalog), next
+(:meth:`ledger.state.Finding.text`, with the CLI's catalog), next
 to the rule's text.
 """
 
@@ -45,7 +45,6 @@ from flask import Blueprint, abort, make_response, request, url_for
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.i18n import translations as ledger_translations
-from ledger.message_texts import message_text
 from ledger.params import ascii_int
 from replay_web import params
 from replay_web.i18n import translations
@@ -160,8 +159,8 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
             replayer=game.replayer,
             seals=game.seals if game.seals_stored else None,
         )
-    except ReportError as exc:  # in the page's language (the CLI's catalog: ledger.message_texts)
-        abort(400, description=message_text(str(exc), ledger_translations(current_lang())))
+    except ReportError as exc:  # in the page's language (the CLI's catalog)
+        abort(400, description=exc.text(ledger_translations(current_lang())))
     return game, data
 
 

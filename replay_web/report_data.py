@@ -17,15 +17,16 @@ import msgspec
 
 from ledger.audit import report as audit_report
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
-from ledger.finding_texts import finding_text
 from ledger.i18n import translations as ledger_translations
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
+from ledger.texts import N_, Message, Translator, render
+from ledger.texts.refusals import NO_FINDING_AT, NO_FINDING_AT_NONE
 from ledger.views import StateView
-from replay_web.i18n import DEFAULT_LANG, N_, translations
+from replay_web.i18n import DEFAULT_LANG, translations
 from replay_web.present import board
 from replay_web.tempo import duration, longest_turns, move_seconds, tempo_text
 from replay_web.words import (
@@ -48,7 +49,16 @@ MOVES_AFTER = 4
 
 class ReportError(ValueError):
     """A report that cannot be made as asked (a position outside the game, a
-    ``finding`` position without a finding); the message says what is allowed."""
+    ``finding`` position without a finding); the message says what is allowed
+    (``msg``: as data, :mod:`ledger.texts`; :meth:`text` in a reader's language)."""
+
+    def __init__(self, message: str | Message) -> None:
+        self.msg = message if isinstance(message, Message) else Message.of(message, ())
+        super().__init__(str(self.msg))
+
+    def text(self, tr: Translator | None = None) -> str:
+        """The message in the language of ``tr`` (English when None)."""
+        return render(self.msg, tr)
 
 
 # --- the seal (FORMAT.md "Seal") ------------------------------------------------
@@ -340,8 +350,10 @@ def _disputed_position(findings: list[Finding], at: int | None, finding: int | N
     finding's, else ``last``; ReportError for a ``finding`` with no finding or an ``at`` off the record."""
     found_at = sorted({f.position for f in findings})
     if finding is not None and finding not in found_at:
-        where = ", ".join(str(p) for p in found_at) or "none"
-        raise ReportError(f"no finding at position {finding} (findings are at: {where})")
+        if not found_at:
+            raise ReportError(Message(NO_FINDING_AT_NONE, pos=finding))
+        where = ", ".join(str(p) for p in found_at)
+        raise ReportError(Message(NO_FINDING_AT, pos=finding, where=where))
     if at is None:
         at = finding if finding is not None else (found_at[0] if found_at else last)
     if not 0 <= at <= last:
@@ -392,7 +404,7 @@ def _finding_rows(
             "hand": f.hand,
             "seat": final.name(f.seat) if f.seat is not None else "",
             "rule": f.rule,
-            "message": finding_text(f.message, finding_words),
+            "message": f.text(finding_words),
             "disputed": finding is not None and f.position == finding,
             "ruled_by": ruled_by.get(f.position, []),
             "rewound_by": rewound.get(f.position),

@@ -25,8 +25,8 @@ from ledger import catalog
 from ledger import i18n as ledger_i18n
 from ledger.cards import pretty, pretty_list
 from ledger.events import Event, PositionRestored
-from ledger.finding_texts import finding_text
-from ledger.state import TableState
+from ledger.state import Finding, TableState
+from ledger.texts import Message, render
 from ledger.views import StateView, hidden_part
 from replay_web.i18n import N_, current_lang, translations
 
@@ -288,32 +288,21 @@ def side_words(label: str) -> str:
     return _gettext()("team %(n)s (%(names)s)") % {"n": m.group(1), "names": m.group(2)}
 
 
+#: the ruling line's msgids (ledger/rulings.py, one line for the CLI and the viewer), for this catalog
+RULING_MSGIDS = (
+    N_("ruled at position %(at)s by %(referee)s: %(what)s"),
+    N_("ruled at position %(at)s: %(what)s"),
+    N_("penalty %(points)s to %(who)s (%(rule)s)"),
+    N_("table restored to move %(target)s"),
+    N_("team %(team)s"),
+    N_("seat %(n)s"),
+)
+
+
 def ruling_status(ruling: Any, state: TableState | None) -> str:
-    """A finding's status line (:meth:`ledger.rulings.Ruling.status`) in the
+    """A finding's status line (:meth:`ledger.rulings.Ruling.status_message`) in the
     page's language: ``"ruled at position 20 by Rita: penalty -50 to Bruno (BUR-TURN-1)"``."""
-    lang = current_lang()
-    if lang == "en":
-        return ruling.status(state)
-    _ = translations(lang).gettext
-    if ruling.kind == "penalty_assessed":
-        if ruling.seat is not None:
-            who = state.name(ruling.seat) if state is not None else _("seat %(n)s") % {"n": ruling.seat}
-        else:
-            who = _("team %(n)s") % {"n": ruling.team}
-        what = _("penalty %(points)s to %(target)s (%(rule)s)") % {
-            "points": f"{ruling.points:+d}",
-            "target": who,
-            "rule": ruling.rule,
-        }
-    else:
-        what = _("table restored to move %(n)s") % {"n": ruling.target}
-    if ruling.referee:
-        return _("ruled at position %(pos)s by %(referee)s: %(what)s") % {
-            "pos": ruling.position,
-            "referee": ruling.referee,
-            "what": what,
-        }
-    return _("ruled at position %(pos)s: %(what)s") % {"pos": ruling.position, "what": what}
+    return render(ruling.status_message(state), translations(current_lang()))
 
 
 _TEAM = re.compile(r"^team (\d+) \((.*)\)$")
@@ -348,81 +337,61 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
     }
 
 
-#: the variants' board notes (the presentation's ``notes``, English sentences
-#: made in ledger/presentation) and their catalog entries, tried in order
-_NOTES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(rx), msg)
-    for rx, msg in (
-        (r"^(?P<who>.+): pozzetto taken$", N_("%(who)s: pozzetto taken")),
-        (r"^(?P<who>.+): pozzetto not taken yet$", N_("%(who)s: pozzetto not taken yet")),
-        (r"^pozzetto (?P<n>\d+) became the stock$", N_("pozzetto %(n)s became the stock")),
-        (
-            r"^the hand ended at the stock's end after position (?P<n>\d+): later play does not count$",
-            N_("the hand ended at the stock's end after position %(n)s: later play does not count"),
-        ),
-        (r"^(?P<who>.+): deadwood (?P<n>-?\d+) \(knocked\)$", N_("%(who)s: deadwood %(n)s (knocked)")),
-        (r"^(?P<who>.+): deadwood (?P<n>-?\d+)$", N_("%(who)s: deadwood %(n)s")),
-        (
-            r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock \(discarding (?P<card>.+)\)$",
-            N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
-        ),
-        (r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could knock$", N_("%(who)s: best deadwood %(n)s, could knock")),
-        (
-            r"^(?P<who>.+): best deadwood (?P<n>-?\d+), could not knock$",
-            N_("%(who)s: best deadwood %(n)s, could not knock"),
-        ),
-        (
-            r"^a seat reaching (?P<n>\d+) points is out; out: (?P<who>.+)$",
-            N_("a seat reaching %(n)s points is out; out: %(who)s"),
-        ),
-        (r"^a seat reaching (?P<n>\d+) points is out$", N_("a seat reaching %(n)s points is out")),
-    )
+#: the msgids of the variants' board notes (ledger/presentation: Burraco's pozzetti, Gin's
+#: deadwood, the elimination threshold) and of a team's label inside them, for this catalog
+#: (babel.cfg reads replay_web/ only); tests/test_rule_table.py keeps them equal to the presentation's
+NOTE_MSGIDS = (
+    N_("%(who)s: pozzetto taken"),
+    N_("%(who)s: pozzetto not taken yet"),
+    N_("pozzetto %(n)s became the stock"),
+    N_("the hand ended at the stock's end after position %(n)s: later play does not count"),
+    N_("%(who)s: deadwood %(n)s"),
+    N_("%(who)s: deadwood %(n)s (knocked)"),
+    N_("%(who)s: best deadwood %(n)s, could knock"),
+    N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
+    N_("%(who)s: best deadwood %(n)s, could not knock"),
+    N_("a seat reaching %(n)s points is out; out: %(who)s"),
+    N_("a seat reaching %(n)s points is out"),
+    N_("team %(team)s (%(names)s)"),
 )
 
 
-def variant_note(line: str) -> str:
-    """A variant's board note (``"Anna: pozzetto not taken yet"``) in the
-    page's language; a note this module does not know stays as it is.
+def variant_note(note: Message) -> str:
+    """A variant's board note (a message of :mod:`ledger.presentation`:
+    ``"Anna: pozzetto not taken yet"``) in the page's language.
 
     >>> from flask import Flask, g
+    >>> from ledger.texts import Message
+    >>> side = Message("team %(team)s (%(names)s)", team=1, names="Bruno & Dario")
     >>> with Flask("t").test_request_context():
     ...     g.lang = "it"
-    ...     variant_note("team 1 (Bruno & Dario): pozzetto not taken yet"), variant_note("something new")
-    ('coppia 1 (Bruno & Dario): pozzetto non ancora preso', 'something new')
+    ...     variant_note(Message("%(who)s: pozzetto not taken yet", who=side))
+    'coppia 1 (Bruno & Dario): pozzetto non ancora preso'
     """
-    lang = current_lang()
-    if lang == "en":
-        return line
-    _ = translations(lang).gettext
-    for rx, msg in _NOTES:
-        m = rx.match(line)
-        if m:
-            values = m.groupdict()
-            if "who" in values:
-                values["who"] = side_words(values["who"])
-            return _(msg) % values
-    return line
+    return render(note, translations(current_lang()))
 
 
 #: :data:`replay_web.access.HIDDEN_MESSAGE`, the finding message a spectator sees, for the catalog
 HIDDEN_FINDING = N_("(shown to referees, and to everyone when the game is over)")
 
 
-def finding_message(message: str) -> str:
-    """A finding's message as the page shows it, in the page's language: the
-    audit's English words translated by :func:`ledger.finding_texts.finding_text`
-    with the CLI's catalog (``ledger/translations``, where the message
-    shapes' msgids are); the spectator's placeholder by the viewer's catalog.
+def finding_message(finding: Finding) -> str:
+    """A finding's message as the page shows it, in the page's language:
+    ``gettext(msgid) % params`` with the CLI's catalog
+    (``ledger/translations``, where the rules' msgids are); the spectator's
+    placeholder by the viewer's catalog.
 
     >>> from flask import Flask, g
+    >>> from ledger.state import Finding
+    >>> f = Finding(3, 1, 0, "ALL-TURN-1", "%(who)s played out of turn: it was %(due)s's turn", ("Anna", "Bruno"))
     >>> with Flask("t").test_request_context():
     ...     g.lang = "it"
-    ...     finding_message("Anna played out of turn: it was Bruno's turn")
+    ...     finding_message(f)
     'Anna ha giocato fuori turno: era il turno di Bruno'
     """
-    if message == HIDDEN_FINDING:
-        return _gettext()(message)
-    return finding_text(message, ledger_i18n.translations(current_lang()))
+    if finding.msgid == HIDDEN_FINDING:
+        return _gettext()(finding.msgid)
+    return finding.text(ledger_i18n.translations(current_lang()))
 
 
 def code_markup(text: str) -> Any:

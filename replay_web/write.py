@@ -36,6 +36,8 @@ from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import iter_lines, parse_line
 from ledger.rule_texts import rule_text
+from ledger.texts import Message
+from ledger.texts.refusals import NOT_UTF8
 from ledger.tokens import Token
 from replay_web import access
 
@@ -138,7 +140,7 @@ def _events_from_body() -> tuple[list[Event], list[int]]:
     except RecordError as err:
         raise record_error(err) from None
     except UnicodeDecodeError as err:
-        raise record_error(RecordError("REC-FORMAT", f"not UTF-8 text ({err.reason})", line=1)) from None
+        raise record_error(RecordError("REC-FORMAT", Message(NOT_UTF8, reason=err.reason), line=1)) from None
     if not events:
         raise record_error(RecordError("REC-FORMAT", "no events in the body", line=1))
     return events, lines

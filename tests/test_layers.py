@@ -29,7 +29,6 @@ PURE = [
     "ledger.render",
     "ledger.seal",
     "ledger.rulings",
-    "ledger.finding_texts",
     "ledger.tournament.events",
     "ledger.tournament.records",
     "ledger.tournament.state",
@@ -42,6 +41,7 @@ PURE = [
     "ledger.tournament.findings",
     "ledger.tournament.render",
     "ledger.testing.tournaments",
+    "ledger.texts",
 ]
 FORBIDDEN = ("eventsourcing", "duckdb", "flask", "click", "psycopg", "sqlite3")
 

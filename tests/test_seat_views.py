@@ -265,9 +265,7 @@ def test_a_rule_the_redaction_does_not_know_is_hidden_until_the_hand_ends():
 
     events = _record("gin/standard-game.jsonl")
     state = Replayer(events).state_at(4)
-    secret = Finding(
-        position=4, hand=1, seat=0, rule="GIN-WALL-1", message="Anna drew 9♣ from the last two stock cards"
-    )
+    secret = Finding(position=4, hand=1, seat=0, rule="GIN-WALL-1", msgid="Anna drew 9♣ from the last two stock cards")
     state = sreplace(state, findings=state.findings + (secret,))
     assert visible_findings(state, 0) == (secret,)
     assert visible_findings(state, 1) == () and visible_findings(state, SPECTATOR) == ()

@@ -58,7 +58,6 @@ from ledger.cli import (
 from ledger.cli.context import CliState, Translated, describe_error, tr_of
 from ledger.errors import GameNotFoundError, LedgerError, RecordError
 from ledger.i18n import LANGUAGES, N_
-from ledger.message_texts import message_text
 from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError, check_db
 
@@ -126,7 +125,7 @@ class _Guarded(Translated, click.Group):
         except RecordError as exc:
             _fail(describe_error(exc, tr_of(ctx)), tr_of(ctx))
         except (LedgerError, ValueError) as exc:
-            _fail(message_text(str(exc), tr_of(ctx)), tr_of(ctx))
+            _fail(exc.text(tr_of(ctx)) if isinstance(exc, LedgerError) else str(exc), tr_of(ctx))
         except OSError as exc:
             _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc), tr_of(ctx))
         except _store_errors() as exc:

@@ -19,7 +19,6 @@ from ledger.cli.context import CliState, TranslatedCommand, error_line, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
 from ledger.errors import RecordError
-from ledger.finding_texts import finding_text
 from ledger.i18n import N_
 from ledger.record_files import find_record_files
 from ledger.render import render_score
@@ -77,7 +76,8 @@ def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
             game_id, events = load(state, target)
             final = replay(events)
             index = by_finding(events)
-            report = audit_report(final).to_json(index)
+            audited = audit_report(final)
+            report = audited.to_json(index)
         except RecordError as exc:
             status = 2
             if as_json:
@@ -99,7 +99,7 @@ def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
             % {"game": report["game_id"], "num": len(findings)}
         )
         rewound = rewound_by(events)
-        for f in findings:
+        for found, f in zip(audited.findings, findings, strict=True):
             parts = (
                 f.get("hand") is not None and _("hand %(hand)s") % {"hand": f["hand"]},
                 f.get("seat") is not None and _("seat %(seat)s") % {"seat": f["seat"]},
@@ -107,7 +107,7 @@ def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
             who = ", ".join(p for p in parts if p)
             ruled = finding_status(f["position"], index, rewound, final, state.tr)
             where = _("position %(at)s") % {"at": f["position"]} + (f" ({who})" if who else "")
-            click.echo(f"  {where}: {f['rule']}: {finding_text(f['message'], state.tr)}  [{ruled}]")
+            click.echo(f"  {where}: {f['rule']}: {found.text(state.tr)}  [{ruled}]")
             if state.lang != "en" and rule_text(
                 f["rule"], state.lang
             ):  # beside the message, the rule in the reader's words

@@ -24,7 +24,6 @@ from rich.console import Console
 from ledger.errors import RecordError
 from ledger.events import Event
 from ledger.i18n import N_, env_lang, translations
-from ledger.message_texts import message_text
 from ledger.record_files import read_record
 from ledger.replay import validate
 from ledger.store.application import LedgerApp, open_app
@@ -230,7 +229,7 @@ class TranslatedGroup(Translated, click.Group):
 def error_line(err: RecordError, path: str | os.PathLike[str] | None = None, tr: Any = None) -> str:
     """``file:line: field: RULE: message`` (parts that are unknown are left out),
     in the language of ``tr`` (the words around the ids and the messages
-    :func:`ledger.message_texts.message_text` knows; English when None).
+    :meth:`~ledger.errors.RecordError.text`; English when None).
 
     >>> error_line(RecordError("REC-FORMAT", "unknown field 'colour'", line=3, field="colour"), "a.jsonl")
     "a.jsonl:3: colour: REC-FORMAT: unknown field 'colour'"
@@ -252,7 +251,7 @@ def describe_error(err: RecordError, tr: Any = None) -> str:
         where = f"{err.path}: {at}" if err.path else at
     else:
         where = err.path or ""
-    return ": ".join(p for p in (where, err.field, err.rule, message_text(err.message, tr)) if p)
+    return ": ".join(p for p in (where, err.field, err.rule, err.text(tr)) if p)
 
 
 def load(state: CliState, target: str) -> tuple[str, list[Event]]:

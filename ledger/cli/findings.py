@@ -8,33 +8,17 @@ from __future__ import annotations
 from gettext import NullTranslations
 from typing import Any
 
-from ledger.finding_texts import finding_text
 from ledger.rulings import Ruling
 from ledger.state import Finding
+from ledger.texts import render
 
 _ENGLISH = NullTranslations()
 
 
 def ruling_text(ruling: Ruling, state: Any, tr: Any) -> str:
-    """:meth:`ledger.rulings.Ruling.status` in the language of ``tr``:
+    """:meth:`ledger.rulings.Ruling.status_message` in the language of ``tr``:
     ``ruled at position 16 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)``."""
-    _ = tr.gettext
-    if ruling.kind == "penalty_assessed":
-        who = state.name(ruling.seat) if ruling.seat is not None else _("team %(team)s") % {"team": ruling.team}
-        what = _("penalty %(points)s to %(who)s (%(rule)s)") % {
-            "points": f"{ruling.points:+d}",
-            "who": who,
-            "rule": ruling.rule,
-        }
-    else:
-        what = _("table restored to move %(target)s") % {"target": ruling.target}
-    if ruling.referee:
-        return _("ruled at position %(at)s by %(referee)s: %(what)s") % {
-            "at": ruling.position,
-            "referee": ruling.referee,
-            "what": what,
-        }
-    return _("ruled at position %(at)s: %(what)s") % {"at": ruling.position, "what": what}
+    return render(ruling.status_message(state), tr)
 
 
 def finding_status(
@@ -58,9 +42,4 @@ def finding_line(f: Finding, tr: Any = None) -> str:
         f.seat is not None and _("seat %(seat)s") % {"seat": f.seat},
     )
     who = ", ".join(p for p in parts if p)
-    return (
-        "  "
-        + _("position %(at)s") % {"at": f.position}
-        + (f" ({who})" if who else "")
-        + f": {f.rule}: {finding_text(f.message, tr)}"
-    )
+    return "  " + _("position %(at)s") % {"at": f.position} + (f" ({who})" if who else "") + f": {f.rule}: {f.text(tr)}"

@@ -37,7 +37,6 @@ from ledger.cli.analytics import update_after_import
 from ledger.cli.context import CliState, TranslatedCommand, console, error_line, paragraphs, tr_of
 from ledger.errors import GameConflictError, RecordError, RuleViolationError
 from ledger.i18n import N_
-from ledger.message_texts import message_text
 from ledger.record_files import find_record_files
 from ledger.store.importing import ImportResult
 
@@ -55,7 +54,7 @@ def _problem(path: Path, result: Exception, tr: Any) -> str:
     if isinstance(result, RuleViolationError):
         return str(result)
     if isinstance(result, GameConflictError):
-        return f"{path}: {message_text(str(result), tr)}"
+        return f"{path}: {result.text(tr)}"
     if isinstance(result, OSError):
         return f"{path}: cannot read: {result.strerror or result}"
     raise result

@@ -20,7 +20,6 @@ from ledger.cli.context import CliState, TranslatedCommand, console, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
 from ledger.events import Event
-from ledger.finding_texts import finding_text
 from ledger.i18n import N_, translations
 from ledger.params import ASCII_INT, ascii_int
 from ledger.records import encode_record
@@ -168,7 +167,7 @@ def move_lines(
         status = finding_status(f.position, index, rewound, after, tr)
         lines.append(
             _("  finding %(rule)s: %(message)s  [%(status)s]")
-            % {"rule": f.rule, "message": finding_text(f.message, tr), "status": status}
+            % {"rule": f.rule, "message": f.text(tr), "status": status}
         )
         text = rule_text(f.rule, lang)
         if text:

@@ -22,7 +22,6 @@ import click
 
 from ledger.cli.context import CliState, TranslatedCommand, load
 from ledger.i18n import N_
-from ledger.message_texts import message_text
 from ledger.params import ASCII_INT
 
 
@@ -101,7 +100,7 @@ def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, 
         data = build_report(events, at=at, finding=finding, lang=language, seals=seals)
     except ReportError as exc:
         raise click.BadParameter(
-            message_text(str(exc), state.tr), param_hint="--finding" if "finding" in str(exc) else "--at"
+            exc.text(state.tr), param_hint="--finding" if "finding" in str(exc) else "--at"
         ) from None
     _write(render_html(data), output)
     _ = state.tr.gettext if hasattr(state, "tr") else str

@@ -34,10 +34,10 @@ from ledger import seal as _seal
 from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
 from ledger.cli.tournament import verify_targets
 from ledger.i18n import N_
-from ledger.message_texts import message_text
 from ledger.params import ASCII_INT
 from ledger.store.seal_sql import head, stored_seals
 from ledger.store.verify import check_checkpoint, game_keys, verify_games
+from ledger.texts import render
 
 #: verify shows a progress bar (on a terminal) from this many games
 PROGRESS_MIN_GAMES = 20
@@ -430,7 +430,7 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     problems = check_checkpoint(_state(ctx).app(), entries)
     if problems:
         for p in problems:
-            text = f"{path}: {message_text(p, tr_of(ctx))}"
+            text = f"{path}: {render(p, tr_of(ctx))}"
             _say(as_json, False, text, {"ok": False, "checkpoint": str(path), "reason": p})
         return 1
     n = len(entries)
@@ -451,7 +451,7 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
 def _broken_line(check: Any, tr: Any) -> str:
     """A broken game's line of ``verify`` (:meth:`GameCheck.line`) in the language of ``tr``."""
     where = tr.gettext("position %(pos)s") % {"pos": check.position} + ": " if check.position is not None else ""
-    return f"{check.game_id}: {where}{message_text(check.message, tr)}"
+    return f"{check.game_id}: {where}{render(check.message, tr)}"
 
 
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:

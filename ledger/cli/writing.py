@@ -28,7 +28,6 @@ from ledger.cli.context import TranslatedCommand, error_line, paragraphs
 from ledger.cli.findings import finding_line
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
-from ledger.i18n import N_
 from ledger.params import AsciiInt
 from ledger.record_files import read_record
 from ledger.records import Record, format_error
@@ -37,6 +36,7 @@ from ledger.state import TableState
 from ledger.store.append import AppendResult
 from ledger.store.application import LedgerApp
 from ledger.store.journal import os_user
+from ledger.texts import N_
 
 _ENGLISH = NullTranslations()
 
@@ -114,7 +114,7 @@ def append_cmd(state: Any, game: str, source: str) -> None:
             app = state.app()
             if not app.has_game(game):
                 raise app.not_found(game) from None  # the unknown game first: nothing could create it
-            exc = RecordError("REC-FORMAT", "no events to append", path=exc.path)
+            exc = RecordError("REC-FORMAT", N_("no events to append"), path=exc.path)
         _refuse(exc.with_location(path=exc.path or ("<stdin>" if source == "-" else source)), state.tr)
     if record.path is None or source == "-":
         record = Record(record.events, record.lines, "<stdin>" if source == "-" else source)
@@ -136,7 +136,7 @@ def _at_next_position(app: Any, game: str, err: RecordError) -> RecordError:
     ruling would have been stored at; an unknown game raises its not-found error instead."""
     if not app.has_game(game):
         raise app.not_found(game)
-    return RecordError(err.rule, err.message, field=err.field, position=app.game_length(game), path=game)
+    return RecordError(err.rule, err.msg, field=err.field, position=app.game_length(game), path=game)
 
 
 def _side(value: str) -> dict[str, int]:

@@ -5,18 +5,24 @@ from __future__ import annotations
 
 from ledger.presentation import MeldBadges, TableNotes, VariantPresentation
 from ledger.state import Meld, TableState
+from ledger.texts import N_, Message
 from ledger.variants.burraco_scoring import burraco_kind, cards_value
 from ledger.variants.burraco_table import BurracoTable
+
+TAKEN = N_("%(who)s: pozzetto taken")
+NOT_TAKEN = N_("%(who)s: pozzetto not taken yet")
+STOCK_END = N_("the hand ended at the stock's end after position %(n)s: later play does not count")
 
 
 class PozzettoNotes(TableNotes, frozen=True):
     """``pozzetto_taken_by_side``: per side, has a seat of it taken a
     pozzetto this hand; ``pozzetti_in_stock``: the pozzetti that became the
-    stock; ``notes``: the same (and the stock's end) in English lines."""
+    stock; ``notes``: the same (and the stock's end) as messages
+    (:mod:`ledger.texts`; English lines in the JSON view)."""
 
     pozzetto_taken_by_side: list[bool]
     pozzetti_in_stock: list[int]
-    notes: list[str]
+    notes: list[Message]
 
 
 class BurracoPresentation(VariantPresentation):
@@ -33,13 +39,11 @@ class BurracoPresentation(VariantPresentation):
         ex = self.rules.ex(state)
         taken = [self.rules.side_took_pozzetto(state, side) for side in range(state.n_sides)]
         notes = (
-            [f"{state.side_label(side)}: pozzetto {'taken' if t else 'not taken yet'}" for side, t in enumerate(taken)]
+            [Message(TAKEN if t else NOT_TAKEN, who=state.side_message(side)) for side, t in enumerate(taken)]
             if state.hand
             else []
         )
-        notes += [f"pozzetto {i} became the stock" for i in ex.restocked_from]
+        notes += [Message(N_("pozzetto %(n)s became the stock"), n=i) for i in ex.restocked_from]
         if ex.stock_end is not None:
-            notes.append(
-                f"the hand ended at the stock's end after position {ex.stock_end.position}: later play does not count"
-            )
+            notes.append(Message(STOCK_END, n=ex.stock_end.position))
         return PozzettoNotes(taken, list(ex.restocked_from), notes)

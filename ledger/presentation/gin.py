@@ -9,9 +9,16 @@ import msgspec
 from ledger.cards import pretty
 from ledger.presentation import TableNotes, VariantPresentation
 from ledger.state import TableState
+from ledger.texts import N_, Message, Param
 from ledger.variants.gin import GinRules
 from ledger.variants.gin_deadwood import best_after_discard, best_arrangement
 from ledger.variants.gin_state import GinExtra
+
+DEADWOOD = N_("%(who)s: deadwood %(n)s")
+KNOCKED = N_("%(who)s: deadwood %(n)s (knocked)")
+COULD_KNOCK = N_("%(who)s: best deadwood %(n)s, could knock")
+COULD_KNOCK_DISCARDING = N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)")
+COULD_NOT_KNOCK = N_("%(who)s: best deadwood %(n)s, could not knock")
 
 
 class DeadwoodRow(msgspec.Struct, frozen=True):
@@ -27,10 +34,11 @@ class DeadwoodRow(msgspec.Struct, frozen=True):
 
 
 class DeadwoodNotes(TableNotes, frozen=True):
-    """``deadwood``: a row per visible seat; ``notes``: the same in English lines."""
+    """``deadwood``: a row per visible seat; ``notes``: the same as messages
+    (:mod:`ledger.texts`; English lines in the JSON view)."""
 
     deadwood: list[DeadwoodRow]
-    notes: list[str]
+    notes: list[Message]
 
 
 class GinPresentation(VariantPresentation):
@@ -42,7 +50,7 @@ class GinPresentation(VariantPresentation):
         """Every visible seat's best deadwood; after a knock each seat's counted deadwood instead."""
         x = state.extra if isinstance(state.extra, GinExtra) else None
         rows: list[DeadwoodRow] = []
-        notes: list[str] = []
+        notes: list[Message] = []
         if x is None or state.phase in ("setup",):
             return DeadwoodNotes(rows, notes)
         limit = self.rules.knock_limit(state)
@@ -53,7 +61,7 @@ class GinPresentation(VariantPresentation):
             if x.knocker is not None:
                 dw = self.rules.deadwood_of(state, seat)
                 rows.append(DeadwoodRow(seat, dw, None, None, []))
-                notes.append(f"{state.name(seat)}: deadwood {dw}" + (" (knocked)" if seat == x.knocker else ""))
+                notes.append(Message(KNOCKED if seat == x.knocker else DEADWOOD, who=state.name(seat), n=dw))
                 continue
             discard = None
             if len(hand) > 10:
@@ -63,9 +71,9 @@ class GinPresentation(VariantPresentation):
                 arr = best_arrangement(hand)
             could = arr.deadwood_value <= limit
             rows.append(DeadwoodRow(seat, arr.deadwood_value, could, discard, [list(m) for m in arr.melds]))
-            how = f" (discarding {pretty(discard)})" if discard and could else ""
-            notes.append(
-                f"{state.name(seat)}: best deadwood {arr.deadwood_value}, "
-                f"{'could knock' + how if could else 'could not knock'}"
-            )
+            best: dict[str, Param] = {"who": state.name(seat), "n": arr.deadwood_value}
+            if discard and could:
+                notes.append(Message(COULD_KNOCK_DISCARDING, **best, card=pretty(discard)))
+            else:
+                notes.append(Message(COULD_KNOCK if could else COULD_NOT_KNOCK, **best))
         return DeadwoodNotes(rows, notes)

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from ledger.presentation import MeldBadges, TableNotes, VariantPresentation
 from ledger.state import Meld, TableState
+from ledger.texts import N_, Message
 from ledger.variants.threshold import ThresholdRules, meld_points
 
 
 class EliminationNotes(TableNotes, frozen=True):
     """``elimination``: the points at which a seat is out; ``eliminated``:
-    the seats out; ``notes``: the same in an English line."""
+    the seats out; ``notes``: the same as a message (:mod:`ledger.texts`;
+    an English line in the JSON view)."""
 
     elimination: int
     eliminated: list[int]
-    notes: list[str]
+    notes: list[Message]
 
 
 class ThresholdPresentation(VariantPresentation):
@@ -30,5 +32,9 @@ class ThresholdPresentation(VariantPresentation):
         """Elimination threshold and which seats are out."""
         limit = self.rules.settings.elimination
         out = ", ".join(state.name(s) for s in state.eliminated)
-        notes = [f"a seat reaching {limit} points is out" + (f"; out: {out}" if out else "")]
+        notes = [
+            Message(N_("a seat reaching %(n)s points is out; out: %(who)s"), n=limit, who=out)
+            if out
+            else Message(N_("a seat reaching %(n)s points is out"), n=limit)
+        ]
         return EliminationNotes(limit, list(state.eliminated), notes)

@@ -25,6 +25,7 @@ from ledger.store.journal import JournalRow, os_user, received_now
 from ledger.store.persistence import EncodedGameEvent, GameEvent, game_uuid
 from ledger.store.reads import GameReads
 from ledger.store.sealing import seal_batch
+from ledger.texts import N_, Message
 
 
 class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -93,7 +94,7 @@ class GameAppends(GameReads):
         length = self._append_length(game_id, oid, batch, expected)
         if not batch:
             raise RecordError(
-                "REC-FORMAT", "no events to append", position=length, path=record.path if record else None
+                "REC-FORMAT", N_("no events to append"), position=length, path=record.path if record else None
             )
         self._check_head(game_id, batch[0], length, expected, record)
         if expected is not None and expected != length:
@@ -142,15 +143,27 @@ class GameAppends(GameReads):
                 raise self.not_found(game_id)
             if head.game_id != game_id:
                 err = RecordError(
-                    "REC-REF", f"game_started names game {head.game_id!r}, not {game_id!r}", field="game_id", position=0
+                    "REC-REF",
+                    Message(
+                        N_("game_started names game %(game)s, not %(other)s"),
+                        game=repr(head.game_id),
+                        other=repr(game_id),
+                    ),
+                    field="game_id",
+                    position=0,
                 )
                 raise self._located(err, record, 0)
         elif isinstance(head, GameStarted):
             raise GameConflictError(
                 game_id,
                 f"{length} events stored",
-                message=f"game {game_id!r} already exists ({length} event{'s' if length != 1 else ''} stored); "
-                "game_started opens a new game only",
+                message=Message(
+                    N_("game %(game)s already exists (%(num)s events stored); game_started opens a new game only")
+                    if length != 1
+                    else N_("game %(game)s already exists (%(num)s event stored); game_started opens a new game only"),
+                    game=repr(game_id),
+                    num=length,
+                ),
             )
 
     @staticmethod

@@ -21,7 +21,7 @@ import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from ledger import replay as _replay
-from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError, RuleViolationError
+from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError, RuleViolationError, conflict_message
 from ledger.events import GameStarted, encode_event
 from ledger.record_files import read_record
 from ledger.records import Record
@@ -142,7 +142,9 @@ class GameImports(GameAppends):
         line = record.line_of(diff)
         where = f"position {diff}" + (f", line {line}" if line is not None else "")
         raise GameConflictError(
-            game_id, f"{len(stored)} events stored, {len(mine)} in this record, first difference at {where}"
+            game_id,
+            f"{len(stored)} events stored, {len(mine)} in this record, first difference at {where}",
+            message=conflict_message(game_id, len(stored), len(mine), diff, line),
         )
 
     def import_records(

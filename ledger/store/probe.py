@@ -34,6 +34,7 @@ from collections.abc import Mapping
 
 from ledger.errors import LedgerError
 from ledger.store.settings import store_env
+from ledger.texts import N_
 
 #: seconds the probe waits for a PostgreSQL server (eventsourcing's pool waits 5 s, then says only that)
 PROBE_TIMEOUT = 3
@@ -54,11 +55,6 @@ class StoreIsFolderError(LedgerError, IsADirectoryError):
         self.path = path
         example = os.path.join(path, "ledger.db")
         super().__init__(f"{path} is a folder, not a store file (give a SQLite file path, e.g. {example})")
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for the CLI's catalog (:mod:`ledger.i18n`)."""
-    return message
 
 
 #: what can be wrong with a PostgreSQL store -> the sentence (``%``-formatted with ``params``)

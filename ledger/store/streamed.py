@@ -31,12 +31,13 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from ledger import replay as _replay
-from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError, RuleViolationError
+from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError, RuleViolationError, conflict_message
 from ledger.events import Event, GameStarted, encode_event
 from ledger.records import iter_events, iter_lines
 from ledger.state import TableState
 from ledger.store.journal import InsertChunk, JournalRecorder, received_now
 from ledger.store.persistence import game_uuid
+from ledger.texts import N_, Message
 
 #: record files of at least this many bytes are imported as they are read (smaller ones are read whole)
 STREAM_MIN_BYTES = 4 * 1024 * 1024
@@ -104,7 +105,9 @@ def _located(events: Iterator[tuple[int, Event]], path: str) -> Iterator[tuple[i
     except RecordError as err:
         raise err.with_location(path=path) from None
     except UnicodeDecodeError as err:
-        raise RecordError("REC-FORMAT", f"not UTF-8 text ({err.reason})", path=path) from None
+        raise RecordError(
+            "REC-FORMAT", Message(N_("not UTF-8 text (%(reason)s)"), reason=err.reason), path=path
+        ) from None
 
 
 class _Run:
@@ -175,7 +178,9 @@ class _Run:
         if conflict is not None:
             where = f"position {conflict[0]}" + (f", line {conflict[1]}" if conflict[1] is not None else "")
             raise GameConflictError(
-                self.game_id, f"{self.stored} events stored, {count} in this record, first difference at {where}"
+                self.game_id,
+                f"{self.stored} events stored, {count} in this record, first difference at {where}",
+                message=conflict_message(self.game_id, self.stored, count, conflict[0], conflict[1]),
             )
         self._flush(stack)
         return state, count

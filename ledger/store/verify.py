@@ -20,6 +20,7 @@ from ledger.store.persistence import game_uuid
 from ledger.store.seal_sql import BATCH, hex_id, tables
 from ledger.store.verify_fast import fast_batch
 from ledger.store.verify_rows import GameCheck, check_game
+from ledger.texts import N_, Message, Text
 
 #: games per batch of the fast read of verify (one concatenation per game and column)
 FAST_BATCH = 50
@@ -51,6 +52,24 @@ def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]], *, deep: b
             yield check if check is not None else check_game(name, h, rows.get(h, []), journal.get(h), deep=deep)
 
 
+#: check_checkpoint's problems (the command line's catalog renders them in Italian)
+_MISSING = N_("%(game)s: listed in the checkpoint (%(num)s events) but not in the store")
+_TRUNCATED = N_("%(game)s: %(stored)s events stored, the checkpoint lists %(listed)s: the game was truncated")
+_NOT_BYTES = N_(
+    "%(game)s: position %(pos)s: stored event missing or not bytes: the game was rewritten since the checkpoint"
+)
+_REWRITTEN = N_(
+    "%(game)s: seal at position %(pos)s is %(now)s from the stored events, the checkpoint's is %(then)s: the "
+    "game was rewritten since the checkpoint"
+)
+_SEAL_DIFFERS = N_("%(game)s: stored seal at position %(pos)s differs from the checkpoint's %(seal)s")
+
+
+def _problem(msgid: str, **params: Any) -> Text:
+    """One problem of :func:`check_checkpoint`: its English, keeping the message (:class:`ledger.texts.Text`)."""
+    return Text.of(Message(msgid, **params))
+
+
 def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
     """One line per listed game that the store no longer holds as the
     checkpoint says: missing, shorter, or different events before ``length``
@@ -65,12 +84,10 @@ def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
             oid = game_uuid(e.game_id).hex
             rows = batch.get(oid, [])
             if not rows:
-                problems.append(f"{e.game_id}: listed in the checkpoint ({e.length} events) but not in the store")
+                problems.append(_problem(_MISSING, game=e.game_id, num=e.length))
                 continue
             if len(rows) < e.length:
-                problems.append(
-                    f"{e.game_id}: {len(rows)} events stored, the checkpoint lists {e.length}: the game was truncated"
-                )
+                problems.append(_problem(_TRUNCATED, game=e.game_id, stored=len(rows), listed=e.length))
                 continue
             h: bytes | None = None
             bad = None
@@ -80,22 +97,22 @@ def check_checkpoint(app: Any, entries: Sequence[Any]) -> list[str]:
                     break
                 h = _seal.chain(h, bytes(state))
             if bad is not None:
-                problems.append(
-                    f"{e.game_id}: position {bad}: stored event missing or not bytes: the game was rewritten "
-                    "since the checkpoint"
-                )
+                problems.append(_problem(_NOT_BYTES, game=e.game_id, pos=bad))
                 continue
             assert h is not None
             if h.hex() != e.seal:
                 problems.append(
-                    f"{e.game_id}: seal at position {e.length - 1} is {_seal.short_form(h.hex())} from the "
-                    "stored events, "
-                    f"the checkpoint's is {_seal.short_form(e.seal)}: the game was rewritten since the checkpoint"
+                    _problem(
+                        _REWRITTEN,
+                        game=e.game_id,
+                        pos=e.length - 1,
+                        now=_seal.short_form(h.hex()),
+                        then=_seal.short_form(e.seal),
+                    )
                 )
                 continue
             if rows[e.length - 1][5] != h:
                 problems.append(
-                    f"{e.game_id}: stored seal at position {e.length - 1} differs from the checkpoint's "
-                    f"{_seal.short_form(e.seal)}"
+                    _problem(_SEAL_DIFFERS, game=e.game_id, pos=e.length - 1, seal=_seal.short_form(e.seal))
                 )
     return problems

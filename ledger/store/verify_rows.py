@@ -20,6 +20,7 @@ import msgspec
 from ledger import seal as _seal
 from ledger.events import GameStarted
 from ledger.store.persistence import TOPICS, decode_stored, game_uuid, shown
+from ledger.texts import N_, Message, Text
 from ledger.tournament.events import TournamentStarted
 
 #: ``b"card_drawn"`` -> its stored topic (the check that a row's topic is its bytes' type)
@@ -226,13 +227,25 @@ def _which(line: bytes, stored_seal: bytes, nxt: tuple[Any, ...] | None, good: b
     short = _seal.short_form(stored_seal.hex()) if len(stored_seal) == 32 else repr(stored_seal)
     if nxt is not None and isinstance(nxt[2], bytes) and isinstance(nxt[5], (bytes, bytearray, memoryview)):
         if _seal.chain(good, nxt[2]) == nxt[5]:
-            return "seal", (
-                f"stored seal {short} differs from the chain of the stored events "
-                f"({_seal.short_form(good.hex())}): the seal was edited"
+            return "seal", Text.of(
+                Message(
+                    N_(
+                        "stored seal %(stored)s differs from the chain of the stored events (%(given)s): the seal "
+                        "was edited"
+                    ),
+                    stored=short,
+                    given=_seal.short_form(good.hex()),
+                )
             )
     return (
         "event",
-        f"event bytes differ from those sealed (stored seal {short}, the bytes give {_seal.short_form(good.hex())})",
+        Text.of(
+            Message(
+                N_("event bytes differ from those sealed (stored seal %(stored)s, the bytes give %(given)s)"),
+                stored=short,
+                given=_seal.short_form(good.hex()),
+            )
+        ),
     )
 
 

@@ -53,6 +53,7 @@ from ledger.events import (
     UpcardPassed,
 )
 from ledger.state import TableState, replace
+from ledger.variants.core import after_game_ended
 from ledger.variants.options import option_specs
 from ledger.variants.outcome import OutcomeRules
 
@@ -100,7 +101,7 @@ class Rules(OutcomeRules):
         """
         pos = state.position + 1  # (BurracoRules.apply writes this body out: change both)
         if state.phase == "ended":
-            raise RecordError("REC-ORDER", f"{event.type} after game_ended", field="type", position=pos)
+            raise RecordError("REC-ORDER", after_game_ended(event.type), field="type", position=pos)
         kind = type(event)
         fast = self._fast.get(kind)
         if fast is not None and (new := fast(self, state, event, pos)) is not None:

@@ -84,7 +84,6 @@ from ledger.cards import JOKER, RANK, pretty, pretty_list
 from ledger.errors import RecordError
 from ledger.events import (
     CardDiscarded,
-    CardDrawn,
     DiscardTaken,
     Event,
     HandEnded,
@@ -94,10 +93,13 @@ from ledger.events import (
     PozzettoTaken,
 )
 from ledger.state import Meld, SideScore, TableState, VariantState, replace
+from ledger.texts import N_, Message
 from ledger.variants.base import Handler
 from ledger.variants.burraco_pozzetto import BurracoPozzetti
 from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
+from ledger.variants.burraco_words import WITHOUT_BURRACO, WITHOUT_POZZETTO, late_play_message
+from ledger.variants.core import after_game_ended
 
 
 def is_wild_card(card: str) -> bool:
@@ -146,7 +148,7 @@ class BurracoRules(BurracoPozzetti):
             # Rules.apply's body, written out (a call less at every event; kept in step with it)
             pos = state.position + 1
             if state.phase == "ended":
-                raise RecordError("REC-ORDER", f"{event.type} after game_ended", field="type", position=pos)
+                raise RecordError("REC-ORDER", after_game_ended(event.type), field="type", position=pos)
             kind = type(event)
             fast = self._fast.get(kind)
             if fast is not None and (done := fast(self, state, event, pos)) is not None:
@@ -168,25 +170,9 @@ class BurracoRules(BurracoPozzetti):
         return self.set_extra(new, late_play=pos)
 
     @staticmethod
-    def late_play_text(state: TableState, event: Event, end: TableAtEnd) -> str:
+    def late_play_text(state: TableState, event: Event, end: TableAtEnd) -> Message:
         """The BUR-STOCK-1 message for play after the discard that ended the hand."""
-        seat = getattr(event, "seat", None)
-        name = state.name(seat)
-        if isinstance(event, CardDrawn) and state.stock_count <= 2:
-            return f"{name} drew {pretty(event.card)} from the last two stock cards, which are never drawn"
-        what = {
-            "card_drawn": lambda e: f"drew {pretty(e.card)}",
-            "discard_taken": lambda e: f"took the discard pile ({pretty_list(e.cards)})",
-            "meld_laid": lambda e: f"melded {pretty_list(e.cards)}",
-            "meld_extended": lambda e: f"laid off {pretty_list(e.cards)} on meld {e.meld}",
-            "joker_swapped": lambda e: f"put {pretty(e.card)} in place of the {pretty(e.joker)} in meld {e.meld}",
-            "card_discarded": lambda e: f"discarded {pretty(e.card)}",
-            "pozzetto_taken": lambda e: f"took pozzetto {e.pozzetto}",
-        }[event.type](event)
-        return (
-            f"{name} {what} after the hand had ended at the stock's end (the discard at position {end.position} "
-            "left the last two stock cards): play after it does not count"
-        )
+        return late_play_message(state, event, end.position)
 
     # --- melds ----------------------------------------------------------------
     def check_duplicate_sets(
@@ -208,7 +194,9 @@ class BurracoRules(BurracoPozzetti):
             pos,
             seat,
             "BUR-MELD-2",
-            f"{state.side_label(after.side)} holds two sets of the same rank ({shown})",
+            N_("%(side)s holds two sets of the same rank (%(melds)s)"),
+            side=state.side_message(after.side),
+            melds=shown,
         )
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
@@ -230,8 +218,14 @@ class BurracoRules(BurracoPozzetti):
                 pos,
                 seat,
                 "BUR-TURN-1",
-                f"{state.name(seat)} laid off {pretty_list(event.cards)} on meld {before.id} of "
-                f"{state.side_label(before.side)}: lay-offs go only on one's own side's melds",
+                N_(
+                    "%(who)s laid off %(cards)s on meld %(meld)s of %(side)s: lay-offs go only on one's own "
+                    "side's melds"
+                ),
+                who=state.name(seat),
+                cards=pretty_list(event.cards),
+                meld=before.id,
+                side=state.side_message(before.side),
             )
         state = BurracoPozzetti.check_layoff(self, before, after, state, pos, seat, event)
         return self.check_duplicate_sets(before, after, state, pos, seat)
@@ -245,12 +239,18 @@ class BurracoRules(BurracoPozzetti):
             pos,
             seat,
             "BUR-MELD-3",
-            f"{state.name(seat)} took the wild {pretty(event.joker)} back into the hand from meld {before.id} "
-            f"(put in {pretty(event.card)}): in Burraco a wild never leaves the table",
+            N_(
+                "%(who)s took the wild %(joker)s back into the hand from meld %(meld)s (put in %(card)s): in "
+                "Burraco a wild never leaves the table"
+            ),
+            who=state.name(seat),
+            joker=pretty(event.joker),
+            meld=before.id,
+            card=pretty(event.card),
         )
 
     # --- going out ----------------------------------------------------------------
-    def closing_faults(self, state: TableState, seat: int, melded: bool, last: str | None) -> list[tuple[str, str]]:
+    def closing_faults(self, state: TableState, seat: int, melded: bool, last: str | None) -> list[tuple[str, Message]]:
         """``(rule, message)`` of each BUR-CLOSE rule that ``seat`` breaks by
         going out now: without its side's pozzetto (1), without a burraco of
         the required kind (2), by melding the last card or discarding a wild
@@ -259,18 +259,26 @@ class BurracoRules(BurracoPozzetti):
         name, side = state.name(seat), state.sides[seat]
         faults = []
         if not self.side_took_pozzetto(state, side):
-            faults.append(("BUR-CLOSE-1", f"{name} went out without {state.side_label(side)}'s pozzetto"))
+            faults.append(("BUR-CLOSE-1", Message(WITHOUT_POZZETTO, who=name, side=state.side_message(side))))
         requires = self.settings.closing_requires
         kinds = [burraco_kind(m.info, self.settings.semi_clean) for m in state.side_melds(side)]
         if not any(burraco_rank(k, requires) for k in kinds):
-            what = {"any": "a burraco", "clean": "a clean burraco", "clean_or_semi": "a clean or semi-clean burraco"}[
-                requires
-            ]
-            faults.append(("BUR-CLOSE-2", f"{name} went out without {what} for {state.side_label(side)}"))
+            msgid = WITHOUT_BURRACO[requires]
+            faults.append(("BUR-CLOSE-2", Message(msgid, who=name, side=state.side_message(side))))
         if melded:
-            faults.append(("BUR-CLOSE-3", f"{name} went out by melding the last card instead of discarding it"))
+            faults.append(
+                (
+                    "BUR-CLOSE-3",
+                    Message(N_("%(who)s went out by melding the last card instead of discarding it"), who=name),
+                )
+            )
         elif last is not None and is_wild_card(last):
-            faults.append(("BUR-CLOSE-3", f"{name} went out by discarding a wild ({pretty(last)})"))
+            faults.append(
+                (
+                    "BUR-CLOSE-3",
+                    Message(N_("%(who)s went out by discarding a wild (%(card)s)"), who=name, card=pretty(last)),
+                )
+            )
         return faults
 
     def judge_going_out(self, state: TableState, pos: int, seat: int, melded: bool, last: str | None) -> TableState:
@@ -314,8 +322,9 @@ class BurracoRules(BurracoPozzetti):
             pos,
             e.seat,
             "BUR-POZZ-2",
-            f"{state.name(e.seat)} played {pretty_list(cards)} from the pozzetto taken with the discard before "
-            "its next turn",
+            N_("%(who)s played %(cards)s from the pozzetto taken with the discard before its next turn"),
+            who=state.name(e.seat),
+            cards=pretty_list(cards),
         )
         keep = {
             "turn": state.turn,
@@ -367,7 +376,9 @@ class BurracoRules(BurracoPozzetti):
                 pos,
                 seat,
                 "BUR-PILE-1",
-                f"{state.name(seat)} discarded {pretty(card)}, the single card just taken from the discard pile",
+                N_("%(who)s discarded %(card)s, the single card just taken from the discard pile"),
+                who=state.name(seat),
+                card=pretty(card),
             )
         return self.set_extra(state, last_discard=(pos, seat, card), single_take=None)
 
@@ -403,7 +414,9 @@ class BurracoRules(BurracoPozzetti):
                 pos,
                 seat,
                 "BUR-STOCK-1",
-                f"{state.name(seat)} drew {pretty(drawn)} from the last two stock cards, which are never drawn",
+                N_("%(who)s drew %(card)s from the last two stock cards, which are never drawn"),
+                who=state.name(seat),
+                card=pretty(drawn),
             )
         return state
 

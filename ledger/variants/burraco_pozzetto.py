@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from ledger.cards import pretty_list
 from ledger.events import CardDrawn, PozzettoTaken, StockRestocked
 from ledger.state import TableState, replace
+from ledger.texts import N_, Message, and_
 from ledger.variants.burraco_table import BurracoTable
 
 
@@ -89,7 +90,10 @@ class BurracoPozzetti(BurracoTable):
             )
         if state.stock_count > 0:
             raise self.reject(
-                "REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type"
+                "REC-ORDER",
+                Message(N_("stock_restocked while the stock still holds %(num)s cards"), num=state.stock_count),
+                pos,
+                "type",
             )
         return self.restock_from_pozzetto(state, e.cards, pos)
 
@@ -106,10 +110,15 @@ class BurracoPozzetti(BurracoTable):
         self.check_seat(state, e.seat, pos)
         i = e.pozzetto
         if i in self.ex(state).restocked_from:
-            raise self.reject("REC-WHERE", f"pozzetto {i} became the stock", pos, "pozzetto")
+            raise self.reject("REC-WHERE", Message(N_("pozzetto %(num)s became the stock"), num=i), pos, "pozzetto")
         by = state.pozzetto_by[i]
         if by is not None:
-            raise self.reject("REC-WHERE", f"pozzetto {i} was already taken by {state.name(by)}", pos, "pozzetto")
+            raise self.reject(
+                "REC-WHERE",
+                Message(N_("pozzetto %(num)s was already taken by %(who)s"), num=i, who=state.name(by)),
+                pos,
+                "pozzetto",
+            )
         state, cards = self._pozzetto_cards(state, e, pos)
         name, side = state.name(e.seat), state.sides[e.seat]
         held = state.hands[e.seat]
@@ -117,12 +126,19 @@ class BurracoPozzetti(BurracoTable):
         by_discard = last is not None and last[1] == e.seat and last[0] == state.turn_start and state.phase == "draw"
         faults = []
         if self.side_took_pozzetto(state, side):
-            faults.append(f"{state.side_label(side)} already had its pozzetto")
+            faults.append(Message(N_("%(side)s already had its pozzetto"), side=state.side_message(side)))
         if held:
-            faults.append(f"{name} still held {len(held)} card(s) ({pretty_list(held)})")
+            faults.append(_still_held(name, held))
         if faults:
             state = self.flag(
-                state, pos, e.seat, "BUR-POZZ-1", f"{name} took pozzetto {i}, but " + " and ".join(faults)
+                state,
+                pos,
+                e.seat,
+                "BUR-POZZ-1",
+                N_("%(who)s took pozzetto %(pozzetto)s, but %(faults)s"),
+                who=name,
+                pozzetto=i,
+                faults=and_(*faults),
             )
         pozzetti, taken_by = list(state.pozzetti), list(state.pozzetto_by)
         pozzetti[i], taken_by[i] = None, e.seat
@@ -159,6 +175,16 @@ class BurracoPozzetti(BurracoTable):
                 pos,
                 None,
                 "ALL-DEAL-1",
-                f"pozzetto {i} holds {len(cards)} cards instead of {self.pozzetto_size()}",
+                N_("pozzetto %(pozzetto)s holds %(n)s cards instead of %(want)s"),
+                pozzetto=i,
+                n=len(cards),
+                want=self.pozzetto_size(),
             )
         return state, cards
+
+
+def _still_held(who: str, held: Sequence[str]) -> Message:
+    """BUR-POZZ-1's "still held N card(s)" (one msgid for one card, one for more: Italian words them apart)."""
+    if len(held) == 1:
+        return Message(N_("%(who)s still held 1 card(s) (%(cards)s)"), who=who, cards=pretty_list(held))
+    return Message(N_("%(who)s still held %(n)s card(s) (%(cards)s)"), who=who, n=len(held), cards=pretty_list(held))

@@ -25,6 +25,7 @@ from ledger.cards import deck_counter
 from ledger.errors import RecordError
 from ledger.melds import MeldRules
 from ledger.state import Finding, TableState, VariantState, replace
+from ledger.texts import N_, Message, Param
 from ledger.variants.options import Options, OptionSpec, RestockMode, preset_values
 
 
@@ -192,21 +193,37 @@ class TableRules:
 
     # --- finding and rejection helpers ---------------------------------------
     @staticmethod
-    def reject(rule: str, message: str, pos: int, field: str = "") -> RecordError:
+    def reject(rule: str, message: str | Message, pos: int, field: str = "") -> RecordError:
         """A :class:`RecordError` at ``pos`` (to ``raise``)."""
         return RecordError(rule, message, field=field, position=pos)
 
     @staticmethod
-    def flag(state: TableState, pos: int, seat: int | None, rule: str, message: str) -> TableState:
+    def flag(
+        state: TableState, pos: int, seat: int | None, rule: str, msgid: str | Message, /, **params: Param
+    ) -> TableState:
         """``state`` with one more finding at ``pos``; its ``hand`` is the hand
-        in play (None before the first deal and at ``game_ended``)."""
+        in play (None before the first deal and at ``game_ended``).
+
+        The message is data: ``msgid`` (marked ``N_``, with ``%(name)s``
+        placeholders) and ``params`` filling them (plain values, nested
+        :class:`~ledger.texts.Message` pieces, tuples), or a ready
+        :class:`~ledger.texts.Message` and no params:
+        ``self.flag(state, pos, seat, "ALL-TURN-1", N_("%(who)s played out of turn"), who=name)``."""
+        m = msgid if isinstance(msgid, Message) else Message(msgid, **params)
         hand = state.hand if state.hand and state.phase != "ended" else None
-        return replace(state, findings=state.findings.appended(Finding(pos, hand, seat, rule, message)))
+        return replace(state, findings=state.findings.appended(Finding(pos, hand, seat, rule, m.msgid, m.args)))
 
     def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
         """Raise ``REC-REF`` for a seat that is not at the table."""
         if not 0 <= seat < len(state.players):
-            raise self.reject("REC-REF", f"unknown seat {seat} (the table has seats 0–{state.n_seats - 1})", pos, field)
+            raise self.reject(
+                "REC-REF",
+                Message(
+                    N_("unknown seat %(seat)s (the table has seats 0–%(last)s)"), seat=seat, last=state.n_seats - 1
+                ),
+                pos,
+                field,
+            )
 
     def remove_from_hand(
         self, state: TableState, seat: int, cards: Iterable[str], pos: int, field: str
@@ -220,7 +237,12 @@ class TableRules:
             except ValueError:
                 f = field if field.endswith("card") or field == "discard" else f"{field}[{i}]"
                 raise self.reject(
-                    "REC-WHERE", f"{state.name(seat)} (seat {seat}) does not hold {card}", pos, f
+                    "REC-WHERE",
+                    Message(
+                        N_("%(who)s (seat %(seat)s) does not hold %(card)s"), who=state.name(seat), seat=seat, card=card
+                    ),
+                    pos,
+                    f,
                 ) from None
         return tuple(hand)
 
@@ -254,7 +276,12 @@ class TableRules:
             counts[card] += 1
             if counts[card] > deck.get(card, 0):
                 raise self.reject(
-                    "REC-DECK", f"a copy of {card} too many: the deck holds {deck.get(card, 0)}", pos, field
+                    "REC-DECK",
+                    Message(
+                        N_("a copy of %(card)s too many: the deck holds %(num)s"), card=card, num=deck.get(card, 0)
+                    ),
+                    pos,
+                    field,
                 )
 
 
@@ -262,3 +289,13 @@ def _spec_text(spec: OptionSpec) -> str:
     if spec and isinstance(spec[0], str):
         return ", ".join(spec)
     return " or ".join(t.__name__ for t in spec)  # type: ignore[union-attr]  # spec is a tuple of types here
+
+
+def after_game_ended(event_type: str) -> Message:
+    """REC-ORDER's words for an event after ``game_ended``."""
+    return Message(N_("%(type)s after game_ended"), type=event_type)
+
+
+def meld_id_used(meld_id: str, hand: int) -> Message:
+    """REC-REF's words for a meld id already used in the hand."""
+    return Message(N_("meld id %(meld)s is already used in hand %(hand)s"), meld=repr(meld_id), hand=hand)

@@ -71,14 +71,15 @@ the hand's endings are :mod:`ledger.variants.gin_endings`, the scoring
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import ClassVar, Literal
 
 from ledger.cards import pretty, pretty_list
 from ledger.events import DiscardTaken, Event, HandEnded, Knocked, MeldExtended, MeldLaid, UpcardPassed
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace, variant_state
+from ledger.texts import N_, Message
 from ledger.variants.base import Rules
+from ledger.variants.core import meld_id_used
 from ledger.variants.gin_deadwood import card_value, deadwood_value, no_deadwood
 from ledger.variants.gin_endings import ending_finding, past_the_end, quiet_play, track_endings
 from ledger.variants.gin_scoring import counted_deadwood, hand_scores
@@ -91,6 +92,7 @@ from ledger.variants.gin_state import (
     GinExtra,
     GinOptions,
 )
+from ledger.variants.gin_words import AFTER_KNOCK, declaration_message, limit_source
 from ledger.variants.outcome import target_reached
 
 
@@ -199,14 +201,14 @@ class GinRules(Rules):
         self.in_hand(state, event, pos)
         self.check_seat(state, seat, pos)
         if kind != "play":
-            verb = "drew" if kind == "draw" else "discarded"
             state = self.flag(
                 state,
                 pos,
                 seat,
                 "ALL-TURN-1",
-                f"{state.name(seat)} {verb} after {state.name(x.knocker)} knocked: only the defender's melds and "
-                "lay-offs remain",
+                AFTER_KNOCK[kind == "draw"],
+                who=state.name(seat),
+                knocker=state.name(x.knocker),
             )
         return state
 
@@ -224,7 +226,9 @@ class GinRules(Rules):
                 pos,
                 seat,
                 "ALL-TURN-1",
-                f"{state.name(seat)} passed the upcard out of turn: it was {state.name(state.turn)}'s turn",
+                N_("%(who)s passed the upcard out of turn: it was %(due)s's turn"),
+                who=state.name(seat),
+                due=state.name(state.turn),
             )
         other = 1 - seat
         if x.offer == OFFER_NON_DEALER:
@@ -254,7 +258,9 @@ class GinRules(Rules):
                 pos,
                 seat,
                 "GIN-DISC-1",
-                f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile",
+                N_("%(who)s discarded %(card)s, the card just taken from the discard pile"),
+                who=state.name(seat),
+                card=pretty(card),
             )
         return state
 
@@ -287,9 +293,7 @@ class GinRules(Rules):
         ids = [m.meld for m in e.melds]
         for i, mid in enumerate(ids):
             if mid in ids[:i] or state.meld(mid) is not None:
-                raise self.reject(
-                    "REC-REF", f"meld id {mid!r} is already used in hand {state.hand}", pos, f"melds[{i}].meld"
-                )
+                raise self.reject("REC-REF", meld_id_used(mid, state.hand), pos, f"melds[{i}].meld")
         left = dict.fromkeys(hand, 0)  # each card held -> copies not yet placed in a meld
         for c in hand:
             left[c] += 1
@@ -304,8 +308,12 @@ class GinRules(Rules):
                 pos,
                 seat,
                 "GIN-KNOCK-1",
-                f"{state.name(seat)} knocked with deadwood {counted} ({pretty_list(rest + tuple(void))}), above "
-                f"the knock card {limit}{self._limit_source(state)}",
+                N_("%(who)s knocked with deadwood %(n)s (%(cards)s), above the knock card %(limit)s%(source)s"),
+                who=state.name(seat),
+                n=counted,
+                cards=pretty_list(rest + tuple(void)),
+                limit=limit,
+                source=self._limit_source(state),
             )
         gin = counted == 0
         big = gin and bool(self.settings.big_gin_bonus) and no_deadwood(eleven, e.discard)
@@ -342,7 +350,10 @@ class GinRules(Rules):
                     pos,
                     e.seat,
                     "GIN-KNOCK-2",
-                    f"declared meld {dm.meld} {pretty_list(dm.cards)}: {FAULTS[bad.faults[0]]}",
+                    N_("declared meld %(meld)s %(cards)s: %(fault)s"),
+                    meld=dm.meld,
+                    cards=pretty_list(dm.cards),
+                    fault=Message(FAULTS[bad.faults[0]]),
                 )
             if not info.valid:
                 void.extend(held)
@@ -350,35 +361,13 @@ class GinRules(Rules):
 
     def _check_declaration(self, state: TableState, e: Knocked, pos: int, hand: tuple[str, ...]) -> TableState:
         """GIN-KNOCK-2: the declared melds and deadwood are not exactly the ten cards held."""
-        if sorted([c for dm in e.melds for c in dm.cards] + list(e.deadwood)) == sorted(hand):  # the usual knock
-            return state
-        declared = Counter(c for dm in e.melds for c in dm.cards) + Counter(e.deadwood)
-        extra_cards = declared - Counter(hand)
-        missing = Counter(hand) - declared
-        if not (extra_cards or missing):
-            return state
-        parts = []
-        if extra_cards:
-            parts.append(f"declares {pretty_list(sorted(extra_cards.elements()))} beyond the cards held")
-        if missing:
-            parts.append(f"leaves out {pretty_list(sorted(missing.elements()))}")
-        return self.flag(
-            state,
-            pos,
-            e.seat,
-            "GIN-KNOCK-2",
-            f"{state.name(e.seat)}'s knock {' and '.join(parts)}: melds and deadwood must be exactly the ten "
-            "cards held",
-        )
+        found = declaration_message(state.name(e.seat), e, hand)
+        return self.flag(state, pos, e.seat, "GIN-KNOCK-2", found) if found else state
 
-    def _limit_source(self, state: TableState) -> str:
-        """`` (oklahoma: the first upcard K♦)`` when the upcard set the limit."""
-        x = self.ex(state)
-        return (
-            f" (oklahoma: the first upcard {pretty(x.first_upcard)})"
-            if self.settings.oklahoma and x.first_upcard
-            else ""
-        )
+    def _limit_source(self, state: TableState) -> str | Message:
+        """`` (oklahoma: the first upcard K♦)`` when the upcard set the limit, else ``""``."""
+        upcard = self.ex(state).first_upcard
+        return limit_source(upcard) if self.settings.oklahoma and upcard else ""
 
     def _void(self, state: TableState, seat: int, cards: tuple[str, ...]) -> TableState:
         voids = list(self.ex(state).void)
@@ -395,8 +384,9 @@ class GinRules(Rules):
                 pos,
                 seat,
                 "GIN-LAY-1",
-                f"{state.name(seat)} laid {pretty_list(meld.cards)} after knocking: the knocker's melds are "
-                "those declared with the knock",
+                N_("%(who)s laid %(cards)s after knocking: the knocker's melds are those declared with the knock"),
+                who=state.name(seat),
+                cards=pretty_list(meld.cards),
             )
             return self._void(state, seat, meld.cards)
         state = super().check_meld(state, pos, seat, meld, event)
@@ -417,7 +407,10 @@ class GinRules(Rules):
                 pos,
                 seat,
                 "GIN-LAY-1",
-                f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id}: the knocker does not lay off",
+                N_("%(who)s laid off %(cards)s on meld %(meld)s: the knocker does not lay off"),
+                who=state.name(seat),
+                cards=pretty_list(cards),
+                meld=before.id,
             )
             return self._void(state, seat, cards)
         if x.knocker is not None and x.gin and before.seat == x.knocker:
@@ -426,8 +419,11 @@ class GinRules(Rules):
                 pos,
                 seat,
                 "GIN-LAY-1",
-                f"{state.name(seat)} laid off {pretty_list(cards)} on meld {before.id} after "
-                f"{state.name(x.knocker)} went gin",
+                N_("%(who)s laid off %(cards)s on meld %(meld)s after %(knocker)s went gin"),
+                who=state.name(seat),
+                cards=pretty_list(cards),
+                meld=before.id,
+                knocker=state.name(x.knocker),
             )
             return self._void(state, seat, cards)
         state = super().check_layoff(before, after, state, pos, seat, event)
@@ -451,9 +447,11 @@ class GinRules(Rules):
                 pos,
                 x.wall_take,
                 "GIN-WALL-1",
-                f"{state.name(x.wall_take)} took the upcard at the wall without knocking with it: at the wall "
-                "the upcard is taken only to knock; "
-                "the hand is a 0–0 draw",
+                N_(
+                    "%(who)s took the upcard at the wall without knocking with it: at the wall the upcard is taken "
+                    "only to knock; the hand is a 0–0 draw"
+                ),
+                who=state.name(x.wall_take),
             )
             x = replace(x, over="wall", over_at=x.wall, reported=True)
             state = replace(state, extra=x)
@@ -461,7 +459,7 @@ class GinRules(Rules):
             self.in_hand(state, e, pos)
             if x is None or x.knocker is None:
                 raise self.reject(
-                    "REC-ORDER", "hand_ended reason knocked, but nobody knocked in this hand", pos, "reason"
+                    "REC-ORDER", N_("hand_ended reason knocked, but nobody knocked in this hand"), pos, "reason"
                 )
             if e.seat is not None and e.seat != x.knocker:
                 raise self.reject(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ledger.cards import pretty, pretty_list
 from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, Knocked
 from ledger.state import TableState, replace, variant_state
+from ledger.texts import N_, Message
 from ledger.variants.gin_state import MAX_UPCARD_DRAWS, OFFER_OVER, WALL, GinExtra
 
 
@@ -78,68 +79,97 @@ def track_endings(before: TableState, state: TableState, event: Event, pos: int,
     return state if x is state.extra else replace(state, extra=x)
 
 
-def ending_finding(state: TableState, x: GinExtra, event: Event, openspiel: bool) -> tuple[int, str, str]:
+def ending_finding(state: TableState, x: GinExtra, event: Event, openspiel: bool) -> tuple[int, str, Message]:
     """``(seat, rule, message)`` of the first play after the hand's end."""
     seat: int = event.seat  # type: ignore[attr-defined]  # only PLAY_EVENTS reach here, all with a seat
-    who = state.name(seat)
-    act = act_text(event)
-    tail = "the hand is a 0–0 draw and later play does not count"
+    play = act_message(state.name(seat), event)
     if x.over == "repeat":
         a, b = x.repeat[-2:]
         return (
             seat,
             "GIN-STALL-1",
-            (
-                f"{who} {act} after the hand was over by OpenSpiel's repeated-move rule "
-                f"(the discards at positions {a} and {b} each gave back the upcard just taken): {tail}"
+            Message(
+                N_(
+                    "%(play)s after the hand was over by OpenSpiel's repeated-move rule (the discards at positions "
+                    "%(first)s and %(second)s "
+                    "each gave back the upcard just taken): the hand is a 0–0 draw and later play does not count"
+                ),
+                play=play,
+                first=a,
+                second=b,
             ),
         )
     if x.over == "cap":
         return (
             seat,
             "GIN-STALL-1",
-            (
-                f"{who} {act}, the {MAX_UPCARD_DRAWS}th upcard draw after the first turn: "
-                f"OpenSpiel ends the hand before that draw; {tail}"
+            Message(
+                N_(
+                    "%(play)s, the %(n)sth upcard draw after the first turn: OpenSpiel ends the hand before that draw; "
+                    "the hand is a 0–0 draw and later play does not count"
+                ),
+                play=play,
+                n=MAX_UPCARD_DRAWS,
             ),
         )
-    return seat, "GIN-WALL-1", _wall_message(x, event, who, act, tail, openspiel)
+    return seat, "GIN-WALL-1", _wall_message(x, event, state.name(seat), play, openspiel)
 
 
-def _wall_message(x: GinExtra, event: Event, who: str, act: str, tail: str, openspiel: bool) -> str:
+def _wall_message(x: GinExtra, event: Event, who: str, play: Message, openspiel: bool) -> Message:
     """The GIN-WALL-1 message of the first play past the wall."""
     if x.wall_take is not None and event.type != "card_drawn":
-        return (
-            f"{who} {act} instead of knocking with the upcard taken at the wall: at the wall the upcard is "
-            f"taken only to knock; {tail}"
+        return Message(
+            N_(
+                "%(play)s instead of knocking with the upcard taken at the wall: at the wall the upcard is taken "
+                "only to knock; "
+                "the hand is a 0–0 draw and later play does not count"
+            ),
+            play=play,
         )
     if x.wall is None:
-        return f"{who} drew one of the last two stock cards, which are never drawn: {tail}"
-    if openspiel:
-        return (
-            f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards, where "
-            "only taking "
-            f"the upcard to knock, or passing, is allowed; {tail}"
+        return Message(
+            N_(
+                "%(who)s drew one of the last two stock cards, which are never drawn: the hand is a 0–0 draw and "
+                "later play does not count"
+            ),
+            who=who,
         )
-    return (
-        f"{who} {act} past the wall: the discard at position {x.wall} left two stock cards and ended the "
-        "hand (0–0); later play does not count"
+    if openspiel:
+        return Message(
+            N_(
+                "%(play)s past the wall: the discard at position %(position)s left two stock cards, where only "
+                "taking the upcard to knock, "
+                "or passing, is allowed; the hand is a 0–0 draw and later play does not count"
+            ),
+            play=play,
+            position=x.wall,
+        )
+    return Message(
+        N_(
+            "%(play)s past the wall: the discard at position %(position)s left two stock cards and ended the "
+            "hand (0–0); later play does not count"
+        ),
+        play=play,
+        position=x.wall,
     )
 
 
-def act_text(event: Event) -> str:
-    """What a play event did, in words, naming only face-up cards."""
-    kind = event.type
-    if kind == "card_drawn":
-        return "drew from the stock"
+#: what a play event did (by event type), naming only face-up cards
+_ACTS = {
+    "card_drawn": N_("%(who)s drew from the stock"),
+    "knocked": N_("%(who)s knocked"),
+    "meld_laid": N_("%(who)s laid a meld"),
+    "meld_extended": N_("%(who)s laid off"),
+    "upcard_passed": N_("%(who)s passed the upcard"),
+    "joker_swapped": N_("%(who)s swapped a joker"),
+}
+
+
+def act_message(who: str, event: Event) -> Message:
+    """What ``who``'s play event did, in words, naming only face-up cards."""
     if isinstance(event, DiscardTaken):
-        return f"took {pretty_list(event.cards)} from the discard pile"
+        return Message(N_("%(who)s took %(cards)s from the discard pile"), who=who, cards=pretty_list(event.cards))
     if isinstance(event, CardDiscarded):
-        return f"discarded {pretty(event.card)}"
-    return {
-        "knocked": "knocked",
-        "meld_laid": "laid a meld",
-        "meld_extended": "laid off",
-        "upcard_passed": "passed the upcard",
-        "joker_swapped": "swapped a joker",
-    }.get(kind, kind)
+        return Message(N_("%(who)s discarded %(card)s"), who=who, card=pretty(event.card))
+    msgid = _ACTS.get(event.type)
+    return Message(msgid, who=who) if msgid else Message("%(who)s %(act)s", who=who, act=event.type)

@@ -17,6 +17,8 @@ from ledger.cards import pretty_list
 from ledger.events import JokerSwapped, MeldExtended, MeldLaid
 from ledger.melds import FAULTS, MeldInfo, analyze, layoff_candidates
 from ledger.state import Meld, TableState, replace
+from ledger.texts import N_, Message, Param, placeholders
+from ledger.variants.core import meld_id_used
 from ledger.variants.turns import TurnRules
 
 
@@ -31,8 +33,14 @@ class MeldingRules(TurnRules):
         """Fault code -> rule id. Default: wild faults ``ALL-MELD-2``, the rest ``ALL-MELD-1``."""
         return {"too_many_wilds": "ALL-MELD-2", "wild_inside": "ALL-MELD-2"}
 
-    def meld_findings(self, state: TableState, pos: int, seat: int, info: MeldInfo, what: str) -> TableState:
-        """Flag each fault of a meld once, by the variant's rule id for it."""
+    def meld_findings(
+        self, state: TableState, pos: int, seat: int, info: MeldInfo, msgid: str, **params: Param
+    ) -> TableState:
+        """Flag each fault of a meld once, by the variant's rule id for it;
+        ``msgid`` words it with any of ``%(cards)s`` (the meld's cards),
+        ``%(fault)s`` (:data:`~ledger.melds.FAULTS`) and ``params``
+        (``meld=`` the meld's id)."""
+        names = placeholders(msgid)
         if not info.faults:
             return state
         ids = self.meld_rule_ids()
@@ -45,12 +53,13 @@ class MeldingRules(TurnRules):
             if rule in seen or (own and rule.startswith("ALL-")):
                 continue
             seen.add(rule)
-            state = self.flag(state, pos, seat, rule, f"{what} {pretty_list(info.cards)}: {FAULTS[fault]}")
+            words = {"cards": pretty_list(info.cards), "fault": Message(FAULTS[fault]), **params}
+            state = self.flag(state, pos, seat, rule, msgid, **{k: v for k, v in words.items() if k in names})
         return state
 
     def check_meld(self, state: TableState, pos: int, seat: int, meld: Meld, event: MeldLaid) -> TableState:
         """Hook after a new meld is on the table: validity findings by default."""
-        return self.meld_findings(state, pos, seat, meld.info, f"meld {meld.id}")
+        return self.meld_findings(state, pos, seat, meld.info, N_("meld %(meld)s %(cards)s: %(fault)s"), meld=meld.id)
 
     def layoff_options(self, meld: Meld, cards: Sequence[str]) -> list[tuple[str, ...]]:
         """The legal card orders of ``meld`` after laying off ``cards``
@@ -64,7 +73,9 @@ class MeldingRules(TurnRules):
         self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: MeldExtended
     ) -> TableState:
         """Hook after a lay-off: validity of the meld afterwards by default."""
-        return self.meld_findings(state, pos, seat, after.info, f"meld {after.id} after the lay-off")
+        return self.meld_findings(
+            state, pos, seat, after.info, N_("meld %(meld)s after the lay-off %(cards)s: %(fault)s"), meld=after.id
+        )
 
     def check_swap(
         self, before: Meld, after: Meld, state: TableState, pos: int, seat: int, event: JokerSwapped
@@ -99,7 +110,7 @@ class MeldingRules(TurnRules):
         """The meld ``e`` laid on ``state`` (the turn checked), ``fresh`` (the
         position and history of a fused path, or nothing) set with the cards' move."""
         if state.meld(e.meld) is not None:
-            raise self.reject("REC-REF", f"meld id {e.meld!r} is already used in hand {state.hand}", pos, "meld")
+            raise self.reject("REC-REF", meld_id_used(e.meld, state.hand), pos, "meld")
         hand = self.remove_from_hand(state, e.seat, e.cards, pos, "cards")
         info = analyze(e.cards, self._meld_rules)
         meld = Meld(e.meld, e.seat, state.sides[e.seat], tuple(e.cards), info, pos)
@@ -124,7 +135,12 @@ class MeldingRules(TurnRules):
         """The meld with that id in this hand; raises ``REC-REF``."""
         meld = state.meld(meld_id)
         if meld is None:
-            raise self.reject("REC-REF", f"no meld {meld_id!r} on the table in hand {state.hand}", pos, "meld")
+            raise self.reject(
+                "REC-REF",
+                Message(N_("no meld %(meld)s on the table in hand %(hand)s"), meld=repr(meld_id), hand=state.hand),
+                pos,
+                "meld",
+            )
         return meld
 
     def replace_meld(self, state: TableState, meld: Meld) -> TableState:
@@ -179,7 +195,9 @@ class MeldingRules(TurnRules):
         meld = self.find_meld(state, e.meld, pos)
         hand = self.remove_from_hand(state, e.seat, (e.card,), pos, "card")
         if e.joker not in meld.cards:
-            raise self.reject("REC-WHERE", f"meld {e.meld} holds no {e.joker}", pos, "joker")
+            raise self.reject(
+                "REC-WHERE", Message(N_("meld %(meld)s holds no %(joker)s"), meld=e.meld, joker=e.joker), pos, "joker"
+            )
         if e.result is not None:
             self.check_result(e.result, Counter(meld.cards) - Counter((e.joker,)) + Counter((e.card,)), pos)
             cards = tuple(e.result)

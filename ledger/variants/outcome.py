@@ -17,6 +17,7 @@ from ledger.cards import pretty_list
 from ledger.events import ClaimedScore, GameEnded, HandEnded, PenaltyAssessed, PositionRestored
 from ledger.rule_ids import RULE_IDS
 from ledger.state import HandResult, Penalty, SideScore, TableState, replace
+from ledger.texts import N_, Message
 from ledger.variants.melding import MeldingRules
 
 
@@ -50,7 +51,9 @@ class OutcomeRules(MeldingRules):
             totals[s.side] += s.points
         state = replace(state, results=state.results.appended(result), phase="over", turn=None, totals=tuple(totals))
         if claimed is not None:
-            state = self.check_claim(state, pos, claimed, self.hand_points(state, state.hand), f"hand {state.hand}")
+            state = self.check_claim(
+                state, pos, claimed, self.hand_points(state, state.hand), Message(N_("hand %(hand)s"), hand=state.hand)
+            )
         return self.after_hand(state, pos)
 
     def check_went_out(self, state: TableState, e: HandEnded, pos: int) -> None:
@@ -58,7 +61,7 @@ class OutcomeRules(MeldingRules):
         empty: anything else cannot have happened (``REC-FORMAT``,
         ``REC-WHERE``)."""
         if e.seat is None:
-            raise self.reject("REC-FORMAT", "hand_ended went_out must name the seat that went out", pos, "seat")
+            raise self.reject("REC-FORMAT", N_("hand_ended went_out must name the seat that went out"), pos, "seat")
         held = state.hands[e.seat]
         if held:
             raise self.reject(
@@ -82,7 +85,7 @@ class OutcomeRules(MeldingRules):
         teams) and the team is one of its sides."""
         partnerships = state.n_sides < state.n_seats or any(p.team is not None for p in state.players)
         if not partnerships or team not in state.sides:
-            raise self.reject("REC-REF", f"unknown team {team}", pos, field)
+            raise self.reject("REC-REF", Message(N_("unknown team %(team)s"), team=team), pos, field)
         return team
 
     def claim_side(self, state: TableState, c: ClaimedScore, pos: int) -> int:
@@ -124,7 +127,7 @@ class OutcomeRules(MeldingRules):
         return tuple(totals)
 
     def check_claim(
-        self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: str
+        self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: Message
     ) -> TableState:
         """``ALL-SCORE-1`` for each claimed line that differs from the computation."""
         for side, points in claimed:
@@ -136,19 +139,33 @@ class OutcomeRules(MeldingRules):
                     pos,
                     seat,
                     "ALL-SCORE-1",
-                    f"{what}: claimed {points} for {state.side_label(side)}, computed {mine} (difference "
-                    f"{points - mine:+d}){self.explain(state, side)}",
+                    N_(
+                        "%(scored)s: claimed %(claimed)s for %(side)s, computed %(computed)s (difference "
+                        "%(difference)s)%(explain)s"
+                    ),
+                    scored=what,
+                    claimed=points,
+                    side=state.side_message(side),
+                    computed=mine,
+                    difference=f"{points - mine:+d}",
+                    explain=self.explain(state, side),
                 )
         return state
 
-    def explain(self, state: TableState, side: int) -> str:
-        """The computed breakdown of ``side``'s last hand, for a score message."""
+    def explain(self, state: TableState, side: int) -> str | Message:
+        """The computed breakdown of ``side``'s last hand, for a score message:
+        ``; computed as melds +55, hand -25`` (each component's name a
+        message: its key in English, its words in Italian), or ``""``."""
         if not state.results:
             return ""
         for s in state.results[-1].scores:
             if s.side == side and s.breakdown:
-                parts = ", ".join(f"{k} {v:+d}" for k, v in s.breakdown.items() if v)
-                return f"; computed as {parts}" if parts else ""
+                parts = tuple(
+                    Message("%(part)s %(points)s", part=Message(k), points=f"{v:+d}")
+                    for k, v in s.breakdown.items()
+                    if v
+                )
+                return Message(N_("; computed as %(parts)s"), parts=parts) if parts else ""
         return ""
 
     def check_finding(self, state: TableState, finding: int | None, pos: int) -> None:
@@ -159,17 +176,28 @@ class OutcomeRules(MeldingRules):
         if finding >= pos:
             raise self.reject(
                 "REC-REF",
-                f"finding {finding} is not an earlier position (this ruling is position {pos})",
+                Message(
+                    N_("finding %(finding)s is not an earlier position (this ruling is position %(pos)s)"),
+                    finding=finding,
+                    pos=pos,
+                ),
                 pos,
                 "finding",
             )
         if not any(f.position == finding for f in state.findings):
-            raise self.reject("REC-REF", f"position {finding} carries no finding to rule on", pos, "finding")
+            raise self.reject(
+                "REC-REF", Message(N_("position %(pos)s carries no finding to rule on"), pos=finding), pos, "finding"
+            )
 
     def on_penalty_assessed(self, state: TableState, e: PenaltyAssessed, pos: int) -> TableState:
         self.check_finding(state, e.finding, pos)
         if e.rule not in RULE_IDS:
-            raise self.reject("REC-REF", f"unknown rule id {e.rule!r}: a penalty cites a RULES.md rule", pos, "rule")
+            raise self.reject(
+                "REC-REF",
+                Message(N_("unknown rule id %(rule)s: a penalty cites a RULES.md rule"), rule=repr(e.rule)),
+                pos,
+                "rule",
+            )
         if e.seat is not None:
             self.check_seat(state, e.seat, pos)
             side = state.sides[e.seat]
@@ -191,7 +219,11 @@ class OutcomeRules(MeldingRules):
         if target is None or target.position != e.target or target.hand != state.hand:
             raise self.reject(
                 "REC-REF",
-                f"target {e.target} is not a position of the current line of play in hand {state.hand}",
+                Message(
+                    N_("target %(target)s is not a position of the current line of play in hand %(hand)s"),
+                    target=e.target,
+                    hand=state.hand,
+                ),
                 pos,
                 "target",
             )
@@ -211,12 +243,17 @@ class OutcomeRules(MeldingRules):
 
     def on_game_ended(self, state: TableState, e: GameEnded, pos: int) -> TableState:
         if state.phase in ("draw", "play"):
-            raise self.reject("REC-ORDER", f"game_ended while hand {state.hand} has not ended", pos, "type")
+            raise self.reject(
+                "REC-ORDER",
+                Message(N_("%(type)s while hand %(hand)s has not ended"), type="game_ended", hand=state.hand),
+                pos,
+                "type",
+            )
         state = replace(state, phase="ended", ended=e.reason, turn=None)
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
             totals = dict(enumerate(state.totals))
-            state = self.check_claim(state, pos, claimed, totals, "final totals")
+            state = self.check_claim(state, pos, claimed, totals, Message(N_("final totals")))
         return state
 
     # --- the end of a hand, the end of a game --------------------------------------

@@ -25,6 +25,7 @@ from ledger.cards import LOW_VALUE, pretty
 from ledger.events import HandEnded
 from ledger.melds import MeldRules
 from ledger.state import SideScore, TableState, VariantState, replace, variant_state
+from ledger.texts import N_
 from ledger.variants.base import Rules
 from ledger.variants.options import Options, RestockMode
 from ledger.variants.outcome import target_reached
@@ -120,7 +121,10 @@ class RaminoRules(Rules):
                 pos,
                 seat,
                 "RAM-MELD-1",
-                f"{state.name(seat)} laid {new} new melds in one turn; at most {limit} allowed",
+                N_("%(who)s laid %(n)s new melds in one turn; at most %(limit)s allowed"),
+                who=state.name(seat),
+                n=new,
+                limit=limit,
             )
         if state.turn_melds and state.hands[seat] and seat not in (melded_before := self.ex(state).melded_before):
             state = self.set_extra(state, melded_before=melded_before + (seat,))
@@ -134,7 +138,9 @@ class RaminoRules(Rules):
                 pos,
                 seat,
                 "RAM-DISC-1",
-                f"{state.name(seat)} discarded {pretty(card)}, the card just taken from the discard pile",
+                N_("%(who)s discarded %(card)s, the card just taken from the discard pile"),
+                who=state.name(seat),
+                card=pretty(card),
             )
         return state
 
@@ -167,8 +173,12 @@ class RaminoRules(Rules):
                 pos,
                 seat,
                 "RAM-OUT-1",
-                f"{state.name(seat)} went out without a discard (preset {self.ruleset} requires one): the last "
-                "card went into a meld",
+                N_(
+                    "%(who)s went out without a discard (preset %(preset)s requires one): the last card went into "
+                    "a meld"
+                ),
+                who=state.name(seat),
+                preset=self.ruleset,
             )
             state = self.set_extra(state, melded_out=pos)
         return state
@@ -188,7 +198,9 @@ class RaminoRules(Rules):
                 pos,
                 e.seat,
                 "RAM-OUT-1",
-                f"{state.name(e.seat)} went out without a discard (preset {self.ruleset} requires one)",
+                N_("%(who)s went out without a discard (preset %(preset)s requires one)"),
+                who=state.name(e.seat),
+                preset=self.ruleset,
             )
         return super().on_hand_ended(state, e, pos)
 

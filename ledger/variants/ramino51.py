@@ -42,6 +42,7 @@ from ledger.cards import JOKER, deck_counter, pretty
 from ledger.events import DiscardTaken, MeldExtended
 from ledger.melds import MeldRules
 from ledger.state import Meld, TableState
+from ledger.texts import N_
 from ledger.variants.options import Options
 from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
 
@@ -112,7 +113,9 @@ class Ramino51Rules(ThresholdRules):
                 pos,
                 e.seat,
                 "R51-PILE-1",
-                f"{state.name(e.seat)} took {compact(e.cards)} from the discard pile in its first turn",
+                N_("%(who)s took %(cards)s from the discard pile in its first turn"),
+                who=state.name(e.seat),
+                cards=compact(e.cards),
             )
         return state
 
@@ -126,8 +129,10 @@ class Ramino51Rules(ThresholdRules):
                 pos,
                 seat,
                 "R51-OPEN-3",
-                f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} in its opening turn "
-                "(only a joker swap is allowed)",
+                N_("%(who)s laid off %(cards)s on meld %(meld)s in its opening turn (only a joker swap is allowed)"),
+                who=state.name(seat),
+                cards=compact(event.cards),
+                meld=after.id,
             )
         return ThresholdRules.check_layoff(self, before, after, state, pos, seat, event)  # named: a hot hook
 
@@ -140,7 +145,7 @@ class Ramino51Rules(ThresholdRules):
         name = state.name(seat)
         if self.opened_this_turn(state, seat):
             if state.turns[seat] == 1:
-                state = self.flag(state, pos, seat, "R51-OPEN-1", f"{name} melded in its first turn")
+                state = self.flag(state, pos, seat, "R51-OPEN-1", N_("%(who)s melded in its first turn"), who=name)
             state = self.check_open(state, pos, seat)
         if state.drew == "pile" and state.taken:
             card = state.taken[-1]
@@ -150,7 +155,9 @@ class Ramino51Rules(ThresholdRules):
                     pos,
                     seat,
                     "R51-PILE-2",
-                    f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn",
+                    N_("%(who)s took %(card)s from the discard pile and did not meld it in the same turn"),
+                    who=name,
+                    card=pretty(card),
                 )
         return state
 

@@ -47,6 +47,7 @@ from ledger.cards import JOKER, deck_counter, pretty
 from ledger.events import HandEnded
 from ledger.melds import MeldRules
 from ledger.state import TableState
+from ledger.texts import N_
 from ledger.variants.options import FIXED, Options
 from ledger.variants.threshold import ThresholdExtra, ThresholdRules, compact, hand_cards_value
 
@@ -136,8 +137,11 @@ class Scala40Rules(ThresholdRules):
                         pos,
                         seat,
                         "S40-PILE-1",
-                        f"{name} took {pretty(card)} from the discard pile without having opened and did not "
-                        "open with it",
+                        N_(
+                            "%(who)s took %(card)s from the discard pile without having opened and did not open with it"
+                        ),
+                        who=name,
+                        card=pretty(card),
                     )
             elif card not in x.played and self.settings.pile_after_opening == "meld":
                 # judged on the face: when no card of that face went into a meld, neither copy was used (RULES.md)
@@ -146,7 +150,9 @@ class Scala40Rules(ThresholdRules):
                     pos,
                     seat,
                     "S40-PILE-2",
-                    f"{name} took {pretty(card)} from the discard pile and did not meld it in the same turn",
+                    N_("%(who)s took %(card)s from the discard pile and did not meld it in the same turn"),
+                    who=name,
+                    card=pretty(card),
                 )
             elif x.discarded == card and not x.taken_had_copy:
                 # RULES.md: not raised when the seat already held another copy of that face
@@ -155,11 +161,18 @@ class Scala40Rules(ThresholdRules):
                     pos,
                     seat,
                     "S40-PILE-2",
-                    f"{name} discarded {pretty(card)}, the card just taken from the discard pile",
+                    N_("%(who)s discarded %(card)s, the card just taken from the discard pile"),
+                    who=name,
+                    card=pretty(card),
                 )
         if self.settings.freed_joker_must_be_melded and x.freed > x.played.count(JOKER):
             state = self.flag(
-                state, pos, seat, "S40-SWAP-2", f"{name} took a joker from a meld and did not meld it in the same turn"
+                state,
+                pos,
+                seat,
+                "S40-SWAP-2",
+                N_("%(who)s took a joker from a meld and did not meld it in the same turn"),
+                who=name,
             )
         return state
 
@@ -184,8 +197,11 @@ class Scala40Rules(ThresholdRules):
                     pos,
                     seat,
                     "S40-DISC-1",
-                    f"{state.name(seat)} discarded {pretty(card)}, which could be laid off on meld {m.id} "
-                    f"({compact(m.cards)})",
+                    N_("%(who)s discarded %(card)s, which could be laid off on meld %(meld)s (%(cards)s)"),
+                    who=state.name(seat),
+                    card=pretty(card),
+                    meld=m.id,
+                    cards=compact(m.cards),
                 )
         return state
 
@@ -211,7 +227,8 @@ class Scala40Rules(ThresholdRules):
                 pos,
                 seat,
                 "S40-OUT-1",
-                f"{state.name(seat)} went out without a discard: the last card went into a meld",
+                N_("%(who)s went out without a discard: the last card went into a meld"),
+                who=state.name(seat),
             )
             state = self.set_extra(state, melded_out=pos)
         return state
@@ -227,7 +244,9 @@ class Scala40Rules(ThresholdRules):
             and state.extra is not None
             and self.ex(state).melded_out is None
         ):
-            state = self.flag(state, pos, e.seat, "S40-OUT-1", f"{state.name(e.seat)} went out without a discard")
+            state = self.flag(
+                state, pos, e.seat, "S40-OUT-1", N_("%(who)s went out without a discard"), who=state.name(e.seat)
+            )
         return super().on_hand_ended(state, e, pos)
 
     # --- scoring -------------------------------------------------------------------

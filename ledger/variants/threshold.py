@@ -32,6 +32,7 @@ from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty, pretty_lis
 from ledger.events import DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PenaltyAssessed
 from ledger.melds import MeldInfo, analyze
 from ledger.state import Meld, SideScore, TableState, VariantState, replace, variant_state
+from ledger.texts import N_, Message, and_, or_, render
 from ledger.variants.base import Rules
 
 
@@ -65,13 +66,40 @@ def compact(cards: Iterable[str]) -> str:
 
 def opening_summary(melds: Iterable[Meld]) -> tuple[int, str]:
     """Total opening value of ``melds`` and its itemised text
-    (``"7♥8♥9♥ = 24, Q♠Q♥Q♣ = 30"``) for audit messages."""
+    (``"7♥8♥9♥ = 24, Q♠Q♥Q♣ = 30"``)."""
+    total, items = opening_items(melds)
+    return total, render(items)
+
+
+def opening_items(melds: Iterable[Meld]) -> tuple[int, tuple[Message, ...]]:
+    """Total opening value of ``melds`` and its items as messages (each
+    ``7♥8♥9♥ = 24``, or ``… (not a meld)``), for audit messages."""
     total, parts = 0, []
     for m in melds:
         points = meld_points(m.info)
         total += points
-        parts.append(f"{compact(m.cards)} = {points}" + ("" if m.info.kind != "invalid" else " (not a meld)"))
-    return total, ", ".join(parts)
+        msgid = "%(cards)s = %(n)s" if m.info.kind != "invalid" else N_("%(cards)s = %(n)s (not a meld)")
+        parts.append(Message(msgid, cards=compact(m.cards), n=points))
+    return total, tuple(parts)
+
+
+#: ALL-MELD-1 for a lay-off whose ``result`` moves a joker: by whether it still stands for a card
+_JOKER_MOVED = {
+    True: N_(
+        "meld %(meld)s after the lay-off %(cards)s: the joker stood for %(stood)s and it now stands for %(now)s; "
+        "a joker never moves once laid (the card it stands for takes its place only by a joker swap)"
+    ),
+    False: N_(
+        "meld %(meld)s after the lay-off %(cards)s: the joker stood for %(stood)s and it moved; "
+        "a joker never moves once laid (the card it stands for takes its place only by a joker swap)"
+    ),
+}
+
+#: the clean meld an opening lacks (R51-OPEN-2, ``opening_clean``), by the kinds that count
+_CLEAN_OPENING = {
+    ("sequence", "set"): N_("the opening needs a clean sequence or set (no joker)"),
+    ("sequence",): N_("the opening needs a clean sequence (no joker)"),
+}
 
 
 def swap_targets(meld: Meld, joker: str) -> tuple[str, ...]:
@@ -283,19 +311,23 @@ class ThresholdRules(Rules):
                 pos,
                 seat,
                 self.early_play_rule,
-                f"{state.name(seat)} laid off {compact(event.cards)} on meld {after.id} before opening",
+                N_("%(who)s laid off %(cards)s on meld %(meld)s before opening"),
+                who=state.name(seat),
+                cards=compact(event.cards),
+                meld=after.id,
             )
         state = Rules.check_layoff(self, before, after, state, pos, seat, event)  # named: see check_meld
         for stood, now in moved_wilds(before.info, after.info):
-            where = f"it now stands for {pretty(now)}" if now else "it moved"
             state = self.flag(
                 state,
                 pos,
                 seat,
                 "ALL-MELD-1",
-                f"meld {after.id} after the lay-off {pretty_list(after.cards)}: the joker stood for "
-                f"{pretty(stood)} and {where}; "
-                "a joker never moves once laid (the card it stands for takes its place only by a joker swap)",
+                _JOKER_MOVED[bool(now)],
+                meld=after.id,
+                cards=pretty_list(after.cards),
+                stood=pretty(stood),
+                **({"now": pretty(now)} if now else {}),
             )
         return state
 
@@ -311,22 +343,29 @@ class ThresholdRules(Rules):
                 pos,
                 seat,
                 self.early_play_rule,
-                f"{name} swapped the {pretty(event.joker)} in meld {before.id} before opening",
+                N_("%(who)s swapped the %(joker)s in meld %(meld)s before opening"),
+                who=name,
+                joker=pretty(event.joker),
+                meld=before.id,
             )
         targets = swap_targets(before, event.joker)
         if event.card not in targets:
             if targets:
-                wanted = " or ".join(pretty(c) for c in targets)
-                why = f"it stands for {wanted}"
+                why = Message(N_("it stands for %(options)s"), options=or_(*(pretty(c) for c in targets)))
             else:
-                why = f"{pretty(event.joker)} is not a wild there"
+                why = Message(N_("%(card)s is not a wild there"), card=pretty(event.joker))
             state = self.flag(
                 state,
                 pos,
                 seat,
                 self.swap_rule,
-                f"{name} put {pretty(event.card)} in place of the {pretty(event.joker)} in meld {before.id} "
-                f"({compact(before.cards)}), but {why}",
+                N_("%(who)s put %(card)s in place of the %(joker)s in meld %(meld)s (%(cards)s), but %(why)s"),
+                who=name,
+                card=pretty(event.card),
+                joker=pretty(event.joker),
+                meld=before.id,
+                cards=compact(before.cards),
+                why=why,
             )
         return self.set_extra(state, freed=self.ex(state).freed + 1)
 
@@ -359,20 +398,23 @@ class ThresholdRules(Rules):
         meld of those kinds without a joker: one ``rule`` finding with the
         itemised value (S40-OPEN-1, R51-OPEN-2)."""
         melds = self.melds_this_turn(state, seat)
-        total, text = opening_summary(melds)
-        faults = []
+        total = sum(meld_points(m.info) for m in melds)
+        faults: list[Message] = []
         if total < needed:
-            faults.append(f"the opening needs {needed}")
+            faults.append(Message(N_("the opening needs %(n)s"), n=needed))
         if clean and not any(m.info.valid and m.info.kind in clean and JOKER not in m.cards for m in melds):
-            kinds = " or ".join(clean)
-            faults.append(f"the opening needs a clean {kinds} (no joker)")
+            faults.append(Message(_CLEAN_OPENING[clean]))
         if faults:
             state = self.flag(
                 state,
                 pos,
                 seat,
                 rule,
-                f"{state.name(seat)} opened with {total} points: {text}; " + " and ".join(faults),
+                N_("%(who)s opened with %(total)s points: %(items)s; %(need)s"),
+                who=state.name(seat),
+                total=total,
+                items=opening_items(melds)[1],
+                need=and_(*faults),
             )
         return state
 

@@ -28,6 +28,7 @@ from ledger.events import (
     UpcardPassed,
 )
 from ledger.state import TableState, VariantState, replace
+from ledger.texts import N_, Message
 from ledger.variants.core import TableRules
 
 
@@ -40,9 +41,16 @@ class TurnRules(TableRules):
     def in_hand(self, state: TableState, event: Event, pos: int) -> None:
         """Raise ``REC-ORDER`` unless a hand is in progress."""
         if state.phase == "setup":
-            raise self.reject("REC-ORDER", f"{event.type} before the first hand_dealt", pos, "type")
+            raise self.reject(
+                "REC-ORDER", Message(N_("%(type)s before the first hand_dealt"), type=event.type), pos, "type"
+            )
         if state.phase == "over":
-            raise self.reject("REC-ORDER", f"{event.type} after hand_ended (hand {state.hand})", pos, "type")
+            raise self.reject(
+                "REC-ORDER",
+                Message(N_("%(type)s after hand_ended (hand %(hand)s)"), type=event.type, hand=state.hand),
+                pos,
+                "type",
+            )
 
     def start_turn(self, state: TableState, seat: int, pos: int) -> TableState:
         """``seat`` begins a turn at ``pos``: phase ``draw``, turn-local data reset."""
@@ -74,7 +82,9 @@ class TurnRules(TableRules):
                     pos,
                     due,
                     "ALL-TURN-3",
-                    f"{state.name(due)}'s turn ended without a discard: {state.name(seat)} acted next",
+                    N_("%(who)s's turn ended without a discard: %(next)s acted next"),
+                    who=state.name(due),
+                    next=state.name(seat),
                 )
             else:
                 if state.phase == "play":
@@ -84,19 +94,25 @@ class TurnRules(TableRules):
                     pos,
                     seat,
                     "ALL-TURN-1",
-                    f"{state.name(seat)} played out of turn: it was {state.name(due)}'s turn",
+                    N_("%(who)s played out of turn: it was %(due)s's turn"),
+                    who=state.name(seat),
+                    due=state.name(due),
                 )
                 # The seat's turn begins at this event (not drawn yet); one fault per event: not also "before drawing".
                 return self.start_turn(state, seat, pos)
             state = self.start_turn(state, seat, pos)
         if kind == "draw" and state.phase == "play":
             state = self.flag(
-                state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} drew a second time in the same turn ({event.type})"
+                state,
+                pos,
+                seat,
+                "ALL-TURN-2",
+                N_("%(who)s drew a second time in the same turn (%(event)s)"),
+                who=state.name(seat),
+                event=Message(event.type),
             )
         elif kind != "draw" and state.phase == "draw":
-            state = self.flag(
-                state, pos, seat, "ALL-TURN-2", f"{state.name(seat)} {_VERB.get(kind, kind)} before drawing"
-            )
+            state = self.flag(state, pos, seat, "ALL-TURN-2", _BEFORE_DRAWING[kind], who=state.name(seat))
         return state
 
     def end_turn(self, state: TableState, pos: int) -> TableState:
@@ -195,11 +211,16 @@ class TurnRules(TableRules):
 
     # --- handlers --------------------------------------------------------------------
     def on_game_started(self, state: TableState, event: GameStarted, pos: int) -> TableState:
-        raise self.reject("REC-ORDER", "a second game_started", pos, "type")
+        raise self.reject("REC-ORDER", N_("a second game_started"), pos, "type")
 
     def on_hand_dealt(self, state: TableState, e: HandDealt, pos: int) -> TableState:
         if state.phase in ("draw", "play"):
-            raise self.reject("REC-ORDER", f"hand_dealt while hand {state.hand} has not ended", pos, "type")
+            raise self.reject(
+                "REC-ORDER",
+                Message(N_("%(type)s while hand %(hand)s has not ended"), type="hand_dealt", hand=state.hand),
+                pos,
+                "type",
+            )
         if e.hand != state.hand + 1:
             raise self.reject(
                 "REC-ORDER",
@@ -210,7 +231,12 @@ class TurnRules(TableRules):
         n = state.n_seats
         self.check_seat(state, e.dealer, pos, "dealer")
         if len(e.hands) != n:
-            raise self.reject("REC-REF", f"{len(e.hands)} hands dealt for {n} seats", pos, "hands")
+            raise self.reject(
+                "REC-REF",
+                Message(N_("%(num)s hands dealt for %(seats)s seats"), num=len(e.hands), seats=n),
+                pos,
+                "hands",
+            )
         pozzetti = self._dealt_pozzetti(e, pos)
         stock_count = self._dealt_stock_count(e, pozzetti, pos)
         fresh = replace(
@@ -238,11 +264,15 @@ class TurnRules(TableRules):
         ``REC-FORMAT`` for pozzetti where the variant has none."""
         if not self.pozzetto_size():
             if e.pozzetti is not None:
-                raise self.reject("REC-FORMAT", f"{self.variant} has no pozzetti", pos, "pozzetti")
+                raise self.reject(
+                    "REC-FORMAT", Message(N_("%(variant)s has no pozzetti"), variant=self.variant), pos, "pozzetti"
+                )
             return ()
         pozzetti = tuple(e.pozzetti) if e.pozzetti is not None else (None, None)
         if len(pozzetti) != 2:
-            raise self.reject("REC-REF", f"{len(pozzetti)} pozzetti (Burraco has 2)", pos, "pozzetti")
+            raise self.reject(
+                "REC-REF", Message(N_("%(num)s pozzetti (Burraco has 2)"), num=len(pozzetti)), pos, "pozzetti"
+            )
         return pozzetti
 
     def _dealt_stock_count(self, e: HandDealt, pozzetti: tuple[tuple[str, ...] | None, ...], pos: int) -> int:
@@ -263,11 +293,23 @@ class TurnRules(TableRules):
         unknown_pozzetti = sum(self.pozzetto_size() for p in pozzetti if p is None)
         if e.stock is not None and dealt + unknown_pozzetti != total:
             raise self.reject(
-                "REC-DECK", f"the deal holds {dealt + unknown_pozzetti} cards; the deck has {total}", pos, "stock"
+                "REC-DECK",
+                Message(
+                    N_("the deal holds %(dealt)s cards; the deck has %(total)s"),
+                    dealt=dealt + unknown_pozzetti,
+                    total=total,
+                ),
+                pos,
+                "stock",
             )
         stock_count = len(e.stock) if e.stock is not None else total - dealt - unknown_pozzetti
         if stock_count < 0:
-            raise self.reject("REC-DECK", f"the deal holds more than the deck's {total} cards", pos, "hands")
+            raise self.reject(
+                "REC-DECK",
+                Message(N_("the deal holds more than the deck's %(total)s cards"), total=total),
+                pos,
+                "hands",
+            )
         return stock_count
 
     def check_deal(self, before: TableState, state: TableState, e: HandDealt, pos: int) -> TableState:
@@ -276,13 +318,27 @@ class TurnRules(TableRules):
             want = self.hand_size(state.n_seats, seat, e.dealer) if self.active(state, seat) else 0
             if len(cards) != want:
                 state = self.flag(
-                    state, pos, seat, "ALL-DEAL-1", f"{state.name(seat)} was dealt {len(cards)} cards instead of {want}"
+                    state,
+                    pos,
+                    seat,
+                    "ALL-DEAL-1",
+                    N_("%(who)s was dealt %(n)s cards instead of %(want)s"),
+                    who=state.name(seat),
+                    n=len(cards),
+                    want=want,
                 )
         size = self.pozzetto_size()
         for i, p in enumerate(state.pozzetti):
             if p is not None and len(p) != size:
                 state = self.flag(
-                    state, pos, None, "ALL-DEAL-1", f"pozzetto {i} holds {len(p)} cards instead of {size}"
+                    state,
+                    pos,
+                    None,
+                    "ALL-DEAL-1",
+                    N_("pozzetto %(pozzetto)s holds %(n)s cards instead of %(want)s"),
+                    pozzetto=i,
+                    n=len(p),
+                    want=size,
                 )
         want_dealer = self.expected_dealer(before)
         if want_dealer is not None and e.dealer != want_dealer:
@@ -291,17 +347,30 @@ class TurnRules(TableRules):
                 pos,
                 e.dealer,
                 "ALL-DEAL-1",
-                f"{state.name(e.dealer)} dealt hand {e.hand}; the rotation called for {state.name(want_dealer)}",
+                N_("%(who)s dealt hand %(hand)s; the rotation called for %(due)s"),
+                who=state.name(e.dealer),
+                hand=e.hand,
+                due=state.name(want_dealer),
             )
         return state
 
     def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "draw", e)
         if state.stock_count <= 0:
-            raise self.reject("REC-WHERE", f"{state.name(e.seat)} drew {e.card} from an empty stock", pos, "card")
+            raise self.reject(
+                "REC-WHERE",
+                Message(N_("%(who)s drew %(card)s from an empty stock"), who=state.name(e.seat), card=e.card),
+                pos,
+                "card",
+            )
         if state.stock is not None:
             if state.stock[0] != e.card:
-                raise self.reject("REC-WHERE", f"the top of the stock is {state.stock[0]}, not {e.card}", pos, "card")
+                raise self.reject(
+                    "REC-WHERE",
+                    Message(N_("the top of the stock is %(top)s, not %(card)s"), top=state.stock[0], card=e.card),
+                    pos,
+                    "card",
+                )
             stock: tuple[str, ...] | None = state.stock[1:]
         else:
             self.check_deck_room(state, (e.card,), pos, "card")
@@ -318,7 +387,17 @@ class TurnRules(TableRules):
         return state
 
     def on_upcard_passed(self, state: TableState, e: UpcardPassed, pos: int) -> TableState:
-        raise self.reject("REC-FORMAT", f"upcard_passed is a Gin event, not {self.variant}", pos, "type")
+        raise self.reject(
+            "REC-FORMAT",
+            Message(
+                N_("%(type)s is a %(game)s event, not %(variant)s"),
+                type="upcard_passed",
+                game="Gin",
+                variant=self.variant,
+            ),
+            pos,
+            "type",
+        )
 
     def on_discard_taken(self, state: TableState, e: DiscardTaken, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "draw", e)
@@ -327,7 +406,7 @@ class TurnRules(TableRules):
         k = len(e.cards)
         expected = pile if want is None else pile[-want:] if pile else ()
         if not pile:
-            raise self.reject("REC-WHERE", "the discard pile is empty", pos, "cards")
+            raise self.reject("REC-WHERE", N_("the discard pile is empty"), pos, "cards")
         if tuple(e.cards) != tuple(expected):
             what = "the whole pile" if want is None else "the top card"
             raise self.reject(
@@ -340,10 +419,27 @@ class TurnRules(TableRules):
         )
 
     def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
-        raise self.reject("REC-FORMAT", f"pozzetto_taken is a Burraco event, not {self.variant}", pos, "type")
+        raise self.reject(
+            "REC-FORMAT",
+            Message(
+                N_("%(type)s is a %(game)s event, not %(variant)s"),
+                type="pozzetto_taken",
+                game="Burraco",
+                variant=self.variant,
+            ),
+            pos,
+            "type",
+        )
 
     def on_knocked(self, state: TableState, e: Knocked, pos: int) -> TableState:
-        raise self.reject("REC-FORMAT", f"knocked is a Gin event, not {self.variant}", pos, "type")
+        raise self.reject(
+            "REC-FORMAT",
+            Message(
+                N_("%(type)s is a %(game)s event, not %(variant)s"), type="knocked", game="Gin", variant=self.variant
+            ),
+            pos,
+            "type",
+        )
 
     def on_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "discard", e)
@@ -366,11 +462,16 @@ class TurnRules(TableRules):
         self.in_hand(state, e, pos)
         if state.stock_count > 0:
             raise self.reject(
-                "REC-ORDER", f"stock_restocked while the stock still holds {state.stock_count} cards", pos, "type"
+                "REC-ORDER",
+                Message(N_("stock_restocked while the stock still holds %(num)s cards"), num=state.stock_count),
+                pos,
+                "type",
             )
         under = state.discard[:-1]
         if not under:
-            raise self.reject("REC-WHERE", "nothing to restock: the discard pile holds only its top card", pos, "type")
+            raise self.reject(
+                "REC-WHERE", N_("nothing to restock: the discard pile holds only its top card"), pos, "type"
+            )
         if e.cards is not None:
             if Counter(e.cards) != Counter(under):
                 raise self.reject(
@@ -387,4 +488,11 @@ class TurnRules(TableRules):
         return replace(state, stock=stock, stock_count=len(under), discard=state.discard[-1:])
 
 
-_VERB = {"play": "melded or laid off", "discard": "discarded"}
+#: ALL-TURN-2's second draw: the event type, its msgid (Italian: "dal tallone"...)
+DRAW_EVENTS = (N_("card_drawn"), N_("discard_taken"), N_("pozzetto_taken"))
+
+#: ALL-TURN-2 before the draw, by the kind of act (turns.py ``act``)
+_BEFORE_DRAWING = {
+    "play": N_("%(who)s melded or laid off before drawing"),
+    "discard": N_("%(who)s discarded before drawing"),
+}
