@@ -283,7 +283,7 @@ def test_schema_check(run: Callable[..., Result], tmp_path: Path) -> None:
     assert run("schema", "--check").exit_code == 0
     assert run("schema", "--check", "--out", str(tmp_path / "s")).exit_code == 1
     written = run("schema", "--out", str(tmp_path / "s"))
-    assert (written.exit_code, written.stdout) == (0, f"wrote 17 schema files to {tmp_path / 's'}\n")
+    assert (written.exit_code, written.stdout) == (0, f"wrote 18 schema files to {tmp_path / 's'}\n")
     assert run("schema", "--check", "--out", str(tmp_path / "s")).exit_code == 0
 
 

@@ -80,11 +80,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar, Literal
 
-from ledger.cards import JOKER, RANK, pretty, pretty_list
+from ledger.cards import JOKER, RANK, UNKNOWN, pretty, pretty_list
 from ledger.errors import RecordError
 from ledger.events import (
     CardDiscarded,
     CardDrawn,
+    CardsShown,
     DiscardTaken,
     Event,
     HandEnded,
@@ -98,6 +99,7 @@ from ledger.variants.base import Handler
 from ledger.variants.burraco_pozzetto import BurracoPozzetti
 from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
 from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
+from ledger.variants.core import fill_unknown
 
 
 def is_wild_card(card: str) -> bool:
@@ -459,6 +461,21 @@ class BurracoRules(BurracoPozzetti):
         if hands:
             return "hands_played" if len({r.hand for r in state.results}) >= hands else None
         return "target_reached" if any(t >= self.settings.target for t in state.totals) else None
+
+    def on_cards_shown(self, state: TableState, e: CardsShown, pos: int) -> TableState:
+        """Also known in the table as it stood at the stock's end (``fibur``), which the hand scores."""
+        state = super().on_cards_shown(state, e, pos)
+        end = self.ex(state).stock_end
+        if end is None or UNKNOWN not in end.hands[e.seat]:
+            return state
+        hands = list(end.hands)
+        hands[e.seat] = fill_unknown(end.hands[e.seat], e.cards)
+        return self.set_extra(state, stock_end=replace(end, hands=tuple(hands)))
+
+    def counted_hands(self, state: TableState) -> tuple[tuple[str, ...], ...]:
+        """The hands as they stood at the stock's end (``fibur``), else as they are."""
+        end = self.ex(state).stock_end
+        return end.hands if end is not None else state.hands
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Each side's score with the breakdown of the module docstring (the

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ledger.cards import pretty_list
+from ledger.cards import UNKNOWN, pretty_list
 from ledger.events import CardDrawn, PozzettoTaken, StockRestocked
 from ledger.state import TableState, replace
 from ledger.variants.burraco_table import BurracoTable
@@ -132,12 +132,37 @@ class BurracoPozzetti(BurracoTable):
             state = self.set_extra(state, early_seat=e.seat)
         return state
 
+    def _partial_pozzetto(
+        self, state: TableState, known: tuple[str, ...], e: PozzettoTaken, pos: int
+    ) -> tuple[str, ...]:
+        """Partial records: a pozzetto dealt with unknown cards (``??``) is
+        taken as the event names it (``??`` still unknown); ``REC-WHERE``
+        when the event's cards cannot be the dealt ones, ``REC-DECK`` when
+        the deck cannot spare a card named now."""
+        if e.cards is None:
+            return known
+        named = Counter(c for c in e.cards if c != UNKNOWN)
+        was = Counter(c for c in known if c != UNKNOWN)
+        if len(e.cards) != len(known) or was - named:
+            raise self.reject(
+                "REC-WHERE",
+                f"pozzetto {e.pozzetto} holds {pretty_list(known)}, not {pretty_list(e.cards)}",
+                pos,
+                "cards",
+            )
+        self.check_deck_room(state, (named - was).elements(), pos, "cards")
+        return tuple(e.cards)
+
     def _pozzetto_cards(self, state: TableState, e: PozzettoTaken, pos: int) -> tuple[TableState, tuple[str, ...]]:
         """The cards of the pozzetto taken: the dealt ones (the event's must
         match, ``REC-WHERE``), else the event's (``REC-FORMAT`` when it has
         none; ``ALL-DEAL-1`` for the wrong number)."""
         i = e.pozzetto
         known = state.pozzetti[i]
+        if e.cards is not None and UNKNOWN in e.cards and not self.partial:
+            raise self.not_partial(pos, f"cards[{e.cards.index(UNKNOWN)}]")
+        if known is not None and self.partial and UNKNOWN in known:
+            return state, self._partial_pozzetto(state, known, e, pos)
         if known is not None:
             if e.cards is not None and Counter(e.cards) != Counter(known):
                 raise self.reject(

@@ -14,10 +14,11 @@ from collections import Counter
 from itertools import chain
 from typing import Literal
 
-from ledger.cards import pretty_list
+from ledger.cards import UNKNOWN, pretty_list
 from ledger.events import (
     CardDiscarded,
     CardDrawn,
+    CardsShown,
     DiscardTaken,
     Event,
     GameStarted,
@@ -251,6 +252,9 @@ class TurnRules(TableRules):
         stock is not the whole deck (or holds more than it)."""
         deck, total = self.deck_counts()
         counts = Counter(chain(chain.from_iterable(e.hands), e.discard, *(p or () for p in pozzetti), e.stock or ()))
+        unknown = counts.pop(UNKNOWN, 0)  # partial records: unknown cards only fill the totals
+        if unknown and not self.partial:
+            raise self.not_partial(pos, _unknown_field(e))
         for card, k in () if dict.__eq__(counts, deck) else counts.items():  # the whole deck, at once (C)
             if k > deck.get(card, 0):
                 raise self.reject(
@@ -259,7 +263,7 @@ class TurnRules(TableRules):
                     pos,
                     "hands",
                 )
-        dealt = sum(counts.values())
+        dealt = sum(counts.values()) + unknown
         unknown_pozzetti = sum(self.pozzetto_size() for p in pozzetti if p is None)
         if e.stock is not None and dealt + unknown_pozzetti != total:
             raise self.reject(
@@ -299,15 +303,23 @@ class TurnRules(TableRules):
         state = self.act(state, e.seat, pos, "draw", e)
         if state.stock_count <= 0:
             raise self.reject("REC-WHERE", f"{state.name(e.seat)} drew {e.card} from an empty stock", pos, "card")
+        card = e.card
+        if card == UNKNOWN and not self.partial:
+            raise self.not_partial(pos, "card")
         if state.stock is not None:
-            if state.stock[0] != e.card:
-                raise self.reject("REC-WHERE", f"the top of the stock is {state.stock[0]}, not {e.card}", pos, "card")
+            top = state.stock[0]
+            if top != card and UNKNOWN not in (top, card):
+                raise self.reject("REC-WHERE", f"the top of the stock is {top}, not {card}", pos, "card")
+            if top == UNKNOWN and card != UNKNOWN:
+                self.check_deck_room(state, (card,), pos, "card")  # an unknown stock card seen drawn
+            card = top if card == UNKNOWN else card
             stock: tuple[str, ...] | None = state.stock[1:]
         else:
-            self.check_deck_room(state, (e.card,), pos, "card")
+            if card != UNKNOWN:
+                self.check_deck_room(state, (card,), pos, "card")
             stock = None
         hands = list(state.hands)
-        hands[e.seat] = hands[e.seat] + (e.card,)
+        hands[e.seat] = hands[e.seat] + (card,)
         state = replace(
             state, hands=tuple(hands), stock=stock, stock_count=state.stock_count - 1, drew="stock", phase="play"
         )
@@ -328,7 +340,7 @@ class TurnRules(TableRules):
         expected = pile if want is None else pile[-want:] if pile else ()
         if not pile:
             raise self.reject("REC-WHERE", "the discard pile is empty", pos, "cards")
-        if tuple(e.cards) != tuple(expected):
+        if tuple(e.cards) != tuple(expected) and not self._pile_seen(state, e, tuple(expected), pos):
             what = "the whole pile" if want is None else "the top card"
             raise self.reject(
                 "REC-WHERE", f"taken {pretty_list(e.cards)} but {what} is {pretty_list(expected)}", pos, "cards"
@@ -338,6 +350,32 @@ class TurnRules(TableRules):
         return replace(
             state, hands=tuple(hands), discard=pile[:-k], drew="pile", taken=state.taken + tuple(e.cards), phase="play"
         )
+
+    def _pile_seen(self, state: TableState, e: DiscardTaken, expected: tuple[str, ...], pos: int) -> bool:
+        """Partial records: True when ``e.cards`` is the pile ``expected``
+        as the table saw it, an unknown pile card (``??``) taken named or
+        unknown; ``REC-FORMAT`` for ``??`` in a full record, ``REC-DECK``
+        for a pile card named now that the deck cannot spare."""
+        if UNKNOWN in e.cards and not self.partial:
+            raise self.not_partial(pos, f"cards[{e.cards.index(UNKNOWN)}]")
+        if not self.partial or len(e.cards) != len(expected):
+            return False
+        if any(got != was and was != UNKNOWN for got, was in zip(e.cards, expected, strict=True)):
+            return False
+        named = [got for got, was in zip(e.cards, expected, strict=True) if was == UNKNOWN and got != UNKNOWN]
+        if named:
+            self.check_deck_room(state, named, pos, "cards")
+        return True
+
+    def on_cards_shown(self, state: TableState, e: CardsShown, pos: int) -> TableState:
+        """Partial records: ``e.cards`` seen in the seat's hand; unknown
+        cards become them (:meth:`~ledger.variants.core.TableRules.reveal`).
+        ``REC-FORMAT`` in a full record, ``REC-ORDER`` outside a hand."""
+        if not self.partial:
+            raise self.not_partial(pos, "type")
+        self.in_hand(state, e, pos)
+        self.check_seat(state, e.seat, pos)
+        return self.set_hand(state, e.seat, self.reveal(state, e.seat, e.cards, pos, "cards"))
 
     def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
         raise self.reject("REC-FORMAT", f"pozzetto_taken is a Burraco event, not {self.variant}", pos, "type")
@@ -371,8 +409,11 @@ class TurnRules(TableRules):
         under = state.discard[:-1]
         if not under:
             raise self.reject("REC-WHERE", "nothing to restock: the discard pile holds only its top card", pos, "type")
-        if e.cards is not None:
-            if Counter(e.cards) != Counter(under):
+        if e.cards is not None and UNKNOWN in e.cards and not self.partial:
+            raise self.not_partial(pos, f"cards[{e.cards.index(UNKNOWN)}]")
+        if e.cards is not None and self.partial and (UNKNOWN in e.cards or UNKNOWN in under):
+            named = Counter(c for c in e.cards if c != UNKNOWN)
+            if len(e.cards) != len(under) or named - Counter(under) and UNKNOWN not in under:
                 raise self.reject(
                     "REC-WHERE",
                     f"the new stock {pretty_list(e.cards)} is not the discard pile less its top card",
@@ -380,11 +421,33 @@ class TurnRules(TableRules):
                     "cards",
                 )
             stock: tuple[str, ...] | None = tuple(e.cards)
+        elif e.cards is not None:
+            if Counter(e.cards) != Counter(under):
+                raise self.reject(
+                    "REC-WHERE",
+                    f"the new stock {pretty_list(e.cards)} is not the discard pile less its top card",
+                    pos,
+                    "cards",
+                )
+            stock = tuple(e.cards)
         elif self.restock_mode() == "turn_over":
             stock = under
         else:
             stock = None
         return replace(state, stock=stock, stock_count=len(under), discard=state.discard[-1:])
+
+
+def _unknown_field(e: HandDealt) -> str:
+    """The field of the first ``??`` of a deal (``hands[1][3]``, ``discard[0]``, ``stock[5]``, ``pozzetti[0][2]``)."""
+    for seat, cards in enumerate(e.hands):
+        if UNKNOWN in cards:
+            return f"hands[{seat}][{cards.index(UNKNOWN)}]"
+    if UNKNOWN in e.discard:
+        return f"discard[{e.discard.index(UNKNOWN)}]"
+    for i, cards in enumerate(e.pozzetti or ()):
+        if UNKNOWN in cards:
+            return f"pozzetti[{i}][{cards.index(UNKNOWN)}]"
+    return f"stock[{(e.stock or ()).index(UNKNOWN)}]"
 
 
 _VERB = {"play": "melded or laid off", "discard": "discarded"}
