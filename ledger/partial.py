@@ -5,10 +5,12 @@
 the table (face-up cards only) or one seat's own app could have written:
 ``game_started`` says ``"knowledge": "partial"``; every card the viewer did
 not see is ``??`` (the other hands dealt, the stock, the pozzetti, the cards
-drawn from the stock, a pozzetto taken by another seat, a Gin knock's face-down
-discard, a restocked stock); a ``cards_shown`` per seat holding cards comes
-just before each ``hand_ended`` (hands are counted face up at a hand's end).
-Melds, lay-offs, discards and the cards taken from the pile stay named.
+drawn from the stock, a pozzetto taken by another seat, a restocked stock); a
+``cards_shown`` per seat holding cards comes just before each ``hand_ended``
+(hands are counted face up at a hand's end). Melds, lay-offs, discards and
+the cards taken from the pile stay named, and so does a Gin knock's face-down
+discard: it is turned up when the hand ends, and the views hide it until then
+(a record written at the table may give it as ``??``, which the fold accepts).
 
 The cut inserts events, so positions move: :attr:`Redacted.positions` maps
 each position of the full record to its position in the cut one (and
@@ -36,7 +38,6 @@ from ledger.events import (
     GameStarted,
     HandDealt,
     HandEnded,
-    Knocked,
     PenaltyAssessed,
     PositionRestored,
     PozzettoTaken,
@@ -114,9 +115,6 @@ def _cut(e: Event, before: TableState | None, seat: int | None, positions: list[
             dealt = before.pozzetti[e.pozzetto] if e.pozzetto < len(before.pozzetti) else None
             return replace(e, cards=e.cards if e.cards is not None else dealt)
         return e if e.cards is None else replace(e, cards=_unknown(e.cards))
-    if kind is Knocked:
-        assert isinstance(e, Knocked)
-        return e if e.seat == seat else replace(e, discard=UNKNOWN)
     if kind is StockRestocked:
         assert isinstance(e, StockRestocked) and before is not None
         if e.cards is not None:

@@ -195,7 +195,7 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
         # a variant's extra data about hands: the viewer's own (no seat's for a
         # spectator, -1), every seat's once every hand is shown
         notes = presentation(state.rules).table_notes(
-            state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)
+            state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) and s.own else -1)
         )
     return StateView(
         game_id=state.game_id,
