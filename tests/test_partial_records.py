@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import Result
@@ -247,3 +248,29 @@ def test_redact_cuts_a_fixture_to_the_scorers_view(run: Callable[..., Result]) -
     assert json.loads(seat.stdout.splitlines()[1])["hands"][0][:3] == ["AS", "2S", "3S"]
     bad = run("redact", str(fixture), "--as", "north")
     assert bad.exit_code == 2 and "scorer or seat:N" in bad.stderr
+
+
+# --- the viewer -----------------------------------------------------------------------------------------
+def test_the_viewer_shows_unknown_cards_as_backs_and_scores_as_claimed(
+    web_client: Callable[..., Any],
+) -> None:
+    from ledger.partial import redact
+    from ledger.score_only import score_only_game
+    from ledger.simulate import simulate_game
+
+    cut = list(redact(simulate_game("burraco", None, 2, 1, 0.1)[0]).events)
+    sheet = score_only_game("club-1", "burraco", ["Anna", "Bruno"], [(120, -40), (300, 95)])
+    client = web_client(cut, sheet)
+    page = client.get("/games/club-1")
+    assert page.status_code == 200
+    assert page.data.count(b'<span class="card back " title="unknown card"></span>') == 22  # two hands of 11
+    assert page.data.count(b">as claimed<") == 4
+    assert client.get("/games/club-1/report").data.count(b"as claimed (the count depends on unknown cards)") == 4
+    for url in (
+        f"/games/{cut[0].game_id}?at=5",
+        f"/games/{cut[0].game_id}?at=5&pov=0",
+        f"/games/{cut[0].game_id}/report",
+    ):
+        assert client.get(url).status_code == 200, url
+    state = client.get(f"/api/games/{cut[0].game_id}/state?at=1&pov=0").get_json()
+    assert [(s["cards"], s["count"]) for s in state["seats"]] == [(None, 11), (None, 11)]

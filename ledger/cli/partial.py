@@ -96,10 +96,10 @@ def record_scores_cmd(
     except RecordError as exc:
         click.echo(error_line(exc, csv_file.name if csv_file is not None else game, state.tr), err=True)
         sys.exit(2)
-    click.echo(
-        _("%(game)s: %(status)s, %(hands)s hands (score-only)")
-        % {"game": result.game_id, "status": result.status, "hands": len(rows)}
-    )
+    if result.status == "stored":
+        click.echo(_("%(game)s: stored, %(hands)s hands (score-only)") % {"game": result.game_id, "hands": len(rows)})
+    else:
+        click.echo(_("%(game)s: already stored with these hands") % {"game": result.game_id})
 
 
 def _ask_rows(state: CliState) -> list[tuple[int, ...]]:
