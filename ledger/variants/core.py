@@ -238,14 +238,14 @@ class TableRules:
         one of its unknown cards (``??``), which was that card: ``REC-DECK``
         when the deck has no copy of it left to be (FORMAT.md, "Partial records")."""
         hand = list(state.hands[seat])
-        revealed: list[str] = []
+        revealed: list[str] | None = None  # partial records: the cards played from unknown ones
         for i, card in enumerate(cards):
             try:
                 hand.remove(card)
             except ValueError:
                 f = field if field.endswith("card") or field == "discard" else f"{field}[{i}]"
                 if self.partial and UNKNOWN in hand:
-                    revealed.append(card)
+                    revealed = [*(revealed or ()), card]
                     self.check_deck_room(state, revealed, pos, f)
                     hand.remove(UNKNOWN)
                     continue
