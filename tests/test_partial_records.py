@@ -274,3 +274,27 @@ def test_the_viewer_shows_unknown_cards_as_backs_and_scores_as_claimed(
         assert client.get(url).status_code == 200, url
     state = client.get(f"/api/games/{cut[0].game_id}/state?at=1&pov=0").get_json()
     assert [(s["cards"], s["count"]) for s in state["seats"]] == [(None, 11), (None, 11)]
+
+
+# --- simulate --knowledge -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("knowledge", ["scorer", "seat:1"])
+def test_simulate_writes_partial_games_whose_audit_is_the_injected_list(
+    run: Callable[..., Result], tmp_path: Path, knowledge: str
+) -> None:
+    out = tmp_path / "sim"
+    done = run(
+        "simulate", "--variant", "ramino", "--games", "2", "--seed", "3", "--out", str(out), "--violations", "0.2",
+        "--knowledge", knowledge,
+    )  # fmt: skip
+    assert (done.exit_code, done.stdout) == (0, f"2 games written to {out}\n")
+    for record in sorted(out.glob("*.jsonl")):
+        events = [json.loads(x) for x in record.read_text().splitlines()]
+        assert events[0]["knowledge"] == "partial" and "cards_shown" in {e["type"] for e in events}
+        audit = json.loads(run("audit", "--json", str(record)).stdout)["findings"]
+        injected = json.loads(record.with_suffix("").with_suffix(".injected.json").read_text())["findings"]
+        assert sorted((f["position"], f["rule"]) for f in audit) == sorted((f["position"], f["rule"]) for f in injected)
+        assert injected
+    bad = run(
+        "simulate", "--variant", "ramino", "--games", "1", "--seed", "3", "--out", str(out), "--knowledge", "seat:4"
+    )
+    assert bad.exit_code == 2 and "no seat 4 at this table" in bad.stderr

@@ -40,8 +40,15 @@ from ledger.params import ASCII_INT, AsciiInt, VariantChoice
     show_default=True,
     help=N_("Per-turn rate of injected rule violations (written beside each record as NAME.injected.json)."),
 )
+@click.option(
+    "--knowledge",
+    default="full",
+    show_default=True,
+    metavar="full|scorer|seat:N",
+    help=N_("Write each game as a partial record: what the scorer (face up only) or seat N saw."),
+)
 def simulate_cmd(
-    variant: str, ruleset: str | None, players: int, games: int, seed: int, out: Path, violations: float
+    variant: str, ruleset: str | None, players: int, games: int, seed: int, out: Path, violations: float, knowledge: str
 ) -> None:
     from ledger.simulate import simulate_main
     from ledger.variants import find_variant
@@ -60,7 +67,13 @@ def simulate_cmd(
             _("%(variant)s is played by %(allowed)s players") % {"variant": variant, "allowed": allowed},
             param_hint="--players",
         )
-    paths = simulate_main(variant, ruleset, players, games, seed, out, violations)
+    if knowledge != "full":
+        from ledger.partial import parse_viewer
+
+        viewer = parse_viewer(knowledge)
+        if viewer is not None and viewer >= players:
+            raise click.BadParameter(_("no seat %(seat)s at this table") % {"seat": viewer}, param_hint="--knowledge")
+    paths = simulate_main(variant, ruleset, players, games, seed, out, violations, knowledge=knowledge)
     click.echo(
         tr_of().ngettext("%(num)s game written to %(out)s", "%(num)s games written to %(out)s", len(paths))
         % {"num": len(paths), "out": out}
