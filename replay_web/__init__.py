@@ -96,7 +96,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import access, api, desk, games, i18n, report, stream, write
+    from replay_web import access, api, games, i18n, report, scoresheet, stream, write
 
     i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
     access.init_app(app)
@@ -106,7 +106,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     write.init_app(app)
     app.register_blueprint(stream.bp)
-    desk.init_app(app)  # the referee's sign-in, rulings and CSRF (after the write API: exempt)
+    scoresheet.init_app(app)  # the desk (sign-in, rulings, CSRF; after the write API: exempt), the score-sheet form
     _register_errors(app)
 
     @app.before_request

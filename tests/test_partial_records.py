@@ -298,3 +298,50 @@ def test_simulate_writes_partial_games_whose_audit_is_the_injected_list(
         "simulate", "--variant", "ramino", "--games", "1", "--seed", "3", "--out", str(out), "--knowledge", "seat:4"
     )
     assert bad.exit_code == 2 and "no seat 4 at this table" in bad.stderr
+
+
+# --- the viewer's score-sheet form -------------------------------------------------------------------------
+def test_the_viewer_stores_a_score_sheet_entered_line_by_line(tmp_path: Path) -> None:
+    import re
+
+    from ledger.store.application import open_app
+    from ledger.tokens import TokenStore
+    from replay_web import create_app
+
+    db = str(tmp_path / "sheet.db")
+    ledger = open_app(db)
+    tokens = TokenStore(ledger)
+    recorder = tokens.create("Mario Rossi", "recorder")[0]
+    elsewhere = tokens.create("Gino", "recorder", game="another-game")[0]
+    client = create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0}).test_client()
+    assert client.get("/score-sheets/new").status_code == 401
+
+    def csrf(page: str) -> str:
+        m = re.search(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"', page)
+        assert m
+        return m.group(1)
+
+    def sign_in(token: str) -> None:
+        page = client.get("/signin").get_data(as_text=True)
+        assert client.post("/signin", data={"csrf_token": csrf(page), "token": token, "next": "/"}).status_code == 303
+
+    sign_in(recorder)
+    form = client.get("/score-sheets/new")
+    assert form.status_code == 200
+    fields = {"csrf_token": csrf(form.get_data(as_text=True)), "game_id": "club-3", "variant": "burraco"}
+    fields |= {"players": "Anna, Bruno", "lines": "120,-40\n300,95\n"}
+    assert client.post("/score-sheets", data={**fields, "csrf_token": ""}).status_code == 400  # no CSRF
+    bad = client.post("/score-sheets", data={**fields, "lines": "120,-40\n300,x\n"})
+    assert bad.status_code == 400 and "line 2: REC-FORMAT" in bad.get_data(as_text=True)
+    stored = client.post("/score-sheets", data=fields)
+    assert (stored.status_code, stored.headers["Location"]) == (303, "/games/club-3")
+    assert [e.type for e in ledger.get_events("club-3")] == [
+        "game_started", "hand_dealt", "hand_ended", "hand_dealt", "hand_ended", "game_ended",
+    ]  # fmt: skip
+    assert client.post("/score-sheets", data={**fields, "lines": "1,2\n"}).status_code == 409
+    assert client.get("/games/club-3").get_data(as_text=True).count(">as claimed<") == 4
+    sign_in(elsewhere)  # a new session: a new CSRF token
+    fields["csrf_token"] = csrf(client.get("/score-sheets/new").get_data(as_text=True))
+    assert client.post("/score-sheets", data={**fields, "game_id": "club-4"}).status_code == 403
+    assert "club-4" not in [g.game_id for g in ledger.list_games()]
+    ledger.close()
