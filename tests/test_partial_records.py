@@ -345,3 +345,13 @@ def test_the_viewer_stores_a_score_sheet_entered_line_by_line(tmp_path: Path) ->
     assert client.post("/score-sheets", data={**fields, "game_id": "club-4"}).status_code == 403
     assert "club-4" not in [g.game_id for g in ledger.list_games()]
     ledger.close()
+
+
+def test_a_penalty_during_a_hand_scored_as_claimed_is_no_all_score_1() -> None:
+    head = (gin_start(), GIN_DEAL, *PASSES)
+    penalty = '{"type":"penalty_assessed","seat":1,"points":-10,"rule":"ALL-TURN-1","finding":4}'
+    turn = '{"type":"card_drawn","seat":0,"card":"??"}'  # out of turn: Bruno (seat 1) is to draw
+    claimed = '{"type":"hand_ended","reason":"stalled","claimed":[{"seat":0,"points":12},{"seat":1,"points":0}]}'
+    state = fold(lines(*head, turn, penalty, claimed))
+    assert [(f.position, f.rule) for f in state.findings] == [(4, "ALL-TURN-1")]
+    assert state.totals == (12, -10)

@@ -44,7 +44,8 @@ class OutcomeRules(MeldingRules):
         claimed = None
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
-        if self.partial and self.counts_unknown(state):
+        as_claimed = self.partial and self.counts_unknown(state)
+        if as_claimed:
             state, scores = self.scores_as_claimed(state, pos, claimed)
         else:
             scores = self.score_hand(state, e, pos)
@@ -53,7 +54,7 @@ class OutcomeRules(MeldingRules):
         for s in scores:
             totals[s.side] += s.points
         state = replace(state, results=state.results.appended(result), phase="over", turn=None, totals=tuple(totals))
-        if claimed is not None:
+        if claimed is not None and not as_claimed:  # scored as claimed: no ALL-SCORE-1 (FORMAT.md, "Partial records")
             state = self.check_claim(state, pos, claimed, self.hand_points(state, state.hand), f"hand {state.hand}")
         return self.after_hand(state, pos)
 

@@ -413,7 +413,7 @@ class TurnRules(TableRules):
             raise self.not_partial(pos, f"cards[{e.cards.index(UNKNOWN)}]")
         if e.cards is not None and self.partial and (UNKNOWN in e.cards or UNKNOWN in under):
             named = Counter(c for c in e.cards if c != UNKNOWN)
-            if len(e.cards) != len(under) or named - Counter(under) and UNKNOWN not in under:
+            if len(e.cards) != len(under) or (named - Counter(under) and UNKNOWN not in under):
                 raise self.reject(
                     "REC-WHERE",
                     f"the new stock {pretty_list(e.cards)} is not the discard pile less its top card",
