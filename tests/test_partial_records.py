@@ -355,3 +355,51 @@ def test_a_penalty_during_a_hand_scored_as_claimed_is_no_all_score_1() -> None:
     state = fold(lines(*head, turn, penalty, claimed))
     assert [(f.position, f.rule) for f in state.findings] == [(4, "ALL-TURN-1")]
     assert state.totals == (12, -10)
+
+
+def _with(path: str, line: int, change: dict[str, Any], partial: bool = False) -> bytes:
+    """A fixture with ``change`` made to the event on file line ``line`` (and ``knowledge`` partial)."""
+    rows = (ROOT / "fixtures" / path).read_text().splitlines()
+    out = []
+    for number, text in enumerate(rows, start=1):
+        if number == line:
+            text = json.dumps({**json.loads(text), **change}, separators=(",", ":"))
+        elif partial and text.startswith('{"type":"game_started"'):
+            text = json.dumps({**json.loads(text), "knowledge": "partial"}, separators=(",", ":"))
+        out.append(text)
+    return ("\n".join(out) + "\n").encode()
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "change", "field"),
+    [
+        ("burraco/pozzetto_al_volo_con_lo_scarto.jsonl", 6, {"cards": ["??"] * 11}, "cards[0]"),
+        ("gin/standard-game.jsonl", 7, {"discard": "??"}, "discard"),
+        ("ramino/restock.jsonl", 66, {"cards": ["4C", "??"]}, "cards[1]"),
+    ],
+)
+def test_the_other_fields_that_may_be_unknown_are_rec_format_in_a_full_record(
+    path: str, line: int, change: dict[str, Any], field: str
+) -> None:
+    assert rejected(_with(path, line, change)) == ("REC-FORMAT", line, field)
+
+
+def test_a_gin_knock_with_a_face_down_unknown_discard_names_the_knockers_hand() -> None:
+    runs = (["AS", "2S", "3S"], ["4H", "5H", "6H"], ["7C", "8C", "9C"])
+    melds = json.dumps([{"meld": f"k{i}", "cards": c} for i, c in enumerate(runs, 1)], separators=(",", ":"))
+    defender = json.dumps(["AH", "2H", "3H", "QS", "QC", "QD", "JD", "10D", "9D", "5S"])
+    state = fold(
+        lines(
+            gin_start(),
+            GIN_DEAL,
+            *PASSES,
+            '{"type":"card_drawn","seat":1,"card":"??"}',
+            f'{{"type":"knocked","seat":1,"discard":"??","melds":{melds},"deadwood":["KD"]}}',
+            f'{{"type":"cards_shown","seat":0,"cards":{defender}}}',
+            '{"type":"hand_ended","reason":"knocked","seat":1}',
+        )
+    )
+    assert state.findings == ()
+    assert state.discard == ("5C", "??")  # face down, never named
+    assert state.hands[1] == ("KD",)
+    assert [(s.side, s.points, s.as_claimed) for s in state.results[0].scores] == [(0, 0, False), (1, 60, False)]
