@@ -11,7 +11,7 @@ for ``--as seat:N`` seat N's view the full record's seat N view.
 Every fixture and simulated games of every variant, clean and with injected
 faults: a few per variant in the normal run, 200 per variant with
 ``RUMMY_LEDGER_SLOW=1``. The counts (records, findings kept, findings dropped
-as hidden evidence) are printed (``pytest -s``) and asserted non-trivial.
+as hidden evidence) are written to the test output and asserted non-trivial.
 
 Views are compared at every position of a fixture and every 9th position of a
 simulated game, without ``position`` (shifted by the inserted events),
@@ -121,7 +121,9 @@ def test_every_fixture_cut_for_the_scorer_and_each_seat(path: Path) -> None:
 @pytest.mark.parametrize(
     ("variant", "ruleset", "players"), TABLES, ids=[f"{v}-{r or 'default'}-{p}" for v, r, p in TABLES]
 )
-def test_simulated_games_cut_for_the_scorer_and_each_seat(variant: str, ruleset: str | None, players: int) -> None:
+def test_simulated_games_cut_for_the_scorer_and_each_seat(
+    variant: str, ruleset: str | None, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = Counter(COUNTS)
     for seed in range(GAMES):
         for faults in (0.0, 0.1):
@@ -129,14 +131,20 @@ def test_simulated_games_cut_for_the_scorer_and_each_seat(variant: str, ruleset:
             for seat in (None, *range(players)):
                 check(events, seat, 9 if not SLOW else 37)
     mine = COUNTS - before
-    print(f"\npartial-record oracle {variant} {ruleset or 'default'} ({players} players): {dict(mine)}")
+    show(capsys, f"partial-record oracle {variant} {ruleset or 'default'} ({players} players): {dict(mine)}")
     assert mine["records"] == GAMES * 2 * (players + 1)
     assert mine["findings kept"] > 0
 
 
-def test_the_oracle_counts_are_printed() -> None:
-    """The totals of the run so far (``pytest -s`` shows them; bench/RESULTS.md keeps a slow run's)."""
-    print(f"\npartial-record oracle, all records so far: {dict(COUNTS)}")
+def show(capsys: pytest.CaptureFixture[str], line: str) -> None:
+    """``line`` in the test output, whether output is captured or not."""
+    with capsys.disabled():
+        print(f"\n{line}")
+
+
+def test_the_oracle_counts_are_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    """The totals of the run so far, in the test output (bench/RESULTS.md keeps a slow run's)."""
+    show(capsys, f"partial-record oracle, all records so far: {dict(COUNTS)}")
     assert COUNTS["records"] > 0 or not COUNTS
 
 
