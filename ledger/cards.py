@@ -32,6 +32,10 @@ JOKER = "JK"
 #: accepting a trailing newline (it means the same in JSON Schema)
 CARD_PATTERN = r"^(?:(?:A|[2-9]|10|J|Q|K)[CDHS]|JK)(?!\n)$"
 _CARD_RE = re.compile(CARD_PATTERN)
+#: an unknown card of a partial record (FORMAT.md, "Partial records"): PHH's ``??``
+UNKNOWN = "??"
+#: :data:`CARD_PATTERN` or :data:`UNKNOWN`: the fields FORMAT.md lets a partial record leave unnamed
+MAYBE_CARD_PATTERN = r"^(?:(?:A|[2-9]|10|J|Q|K)[CDHS]|JK|\?\?)(?!\n)$"
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -85,13 +89,14 @@ def make(rank: int, suit: str) -> str:
 
 
 def pretty(card: str) -> str:
-    """Human notation with suit symbols: ``7♥``, ``10♠``, ``🃏`` shown as ``JK``.
+    """Human notation with suit symbols: ``7♥``, ``10♠``, ``🃏`` shown as ``JK``,
+    an unknown card (partial records) as ``??``.
 
     >>> pretty("7H"), pretty("JK")
     ('7♥', 'JK')
     """
-    if card == JOKER:
-        return "JK"
+    if card == JOKER or card == UNKNOWN:
+        return card
     return card[:-1] + SUIT_SYMBOLS[card[-1]]
 
 

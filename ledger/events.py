@@ -25,12 +25,17 @@ import msgspec
 from msgspec import Meta
 
 from ledger import FORMAT, catalog
-from ledger.cards import CARD_PATTERN
+from ledger.cards import CARD_PATTERN, MAYBE_CARD_PATTERN
 
 CardStr = Annotated[str, Meta(pattern=CARD_PATTERN, description="A card: rank A 2-10 J Q K and suit C D H S, or JK")]
 #: the most cards one list can hold: every card of the biggest deck (Burraco's 108)
 MAX_CARDS = 108
 Cards = Annotated[tuple[CardStr, ...], Meta(max_length=MAX_CARDS)]
+#: a card or ``??`` (unknown), in the fields FORMAT.md "Partial records" lists; ``??`` in a full record is REC-FORMAT
+MaybeCard = Annotated[
+    str, Meta(pattern=MAYBE_CARD_PATTERN, description="A card, or ?? for an unknown one (partial records only)")
+]
+MaybeCards = Annotated[tuple[MaybeCard, ...], Meta(max_length=MAX_CARDS)]
 Seat = Annotated[int, Meta(ge=0, le=15, description="0-based seat, clockwise")]
 MeldId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}(?!\n)$", description="Meld id, unique within the hand")]
 GameId = Annotated[
@@ -187,6 +192,7 @@ class GameStarted(Event, tag="game_started", frozen=True, kw_only=True):
     ruleset: Name | None = None
     options: Annotated[dict[Name, OptionValue], Meta(max_length=64)] | None = None
     players: Annotated[tuple[Player, ...], Meta(min_length=1, max_length=16)]
+    knowledge: Literal["full", "partial"] | None = None
     meta: GameMeta | None = None
 
     def __post_init__(self) -> None:
@@ -202,17 +208,17 @@ class HandDealt(Event, tag="hand_dealt", frozen=True, kw_only=True):
 
     hand: Annotated[int, Meta(ge=1, le=10_000)]
     dealer: Seat
-    hands: Annotated[tuple[Cards, ...], Meta(max_length=16)]
-    discard: Cards
-    stock: Cards | None = None
-    pozzetti: Annotated[tuple[Cards, ...], Meta(max_length=2)] | None = None
+    hands: Annotated[tuple[MaybeCards, ...], Meta(max_length=16)]
+    discard: MaybeCards
+    stock: MaybeCards | None = None
+    pozzetti: Annotated[tuple[MaybeCards, ...], Meta(max_length=2)] | None = None
 
 
 class CardDrawn(Event, tag="card_drawn", frozen=True, kw_only=True):
-    """The top card of the stock goes into ``seat``'s hand."""
+    """The top card of the stock goes into ``seat``'s hand (``??`` in a partial record: unseen)."""
 
     seat: Seat
-    card: CardStr
+    card: MaybeCard
 
 
 class UpcardPassed(Event, tag="upcard_passed", frozen=True, kw_only=True):
@@ -225,7 +231,7 @@ class DiscardTaken(Event, tag="discard_taken", frozen=True, kw_only=True):
     """Cards taken from the discard pile (bottom first): the top card, or in Burraco the whole pile."""
 
     seat: Seat
-    cards: Annotated[Cards, Meta(min_length=1)]
+    cards: Annotated[MaybeCards, Meta(min_length=1)]
 
 
 class MeldLaid(Event, tag="meld_laid", frozen=True, kw_only=True):
@@ -260,7 +266,7 @@ class PozzettoTaken(Event, tag="pozzetto_taken", frozen=True, kw_only=True):
 
     seat: Seat
     pozzetto: Annotated[int, Meta(ge=0, le=1)]
-    cards: Cards | None = None
+    cards: MaybeCards | None = None
 
 
 class CardDiscarded(Event, tag="card_discarded", frozen=True, kw_only=True):
@@ -270,11 +276,19 @@ class CardDiscarded(Event, tag="card_discarded", frozen=True, kw_only=True):
     card: CardStr
 
 
+class CardsShown(Event, tag="cards_shown", frozen=True, kw_only=True):
+    """Partial records: ``cards`` were seen in ``seat``'s hand (counted face up
+    at a hand's end, or shown at the table). FORMAT.md, "Partial records"."""
+
+    seat: Seat
+    cards: Annotated[Cards, Meta(min_length=1)]
+
+
 class Knocked(Event, tag="knocked", frozen=True, kw_only=True):
     """Gin: a knock (or gin when ``deadwood`` is empty) with the declared melds."""
 
     seat: Seat
-    discard: CardStr
+    discard: MaybeCard
     melds: Annotated[tuple[DeclaredMeld, ...], Meta(max_length=52)]
     deadwood: Cards
 
@@ -282,7 +296,7 @@ class Knocked(Event, tag="knocked", frozen=True, kw_only=True):
 class StockRestocked(Event, tag="stock_restocked", frozen=True, kw_only=True):
     """The discard pile less its top card becomes the stock (top first, when known)."""
 
-    cards: Cards | None = None
+    cards: MaybeCards | None = None
 
 
 HandEndReason = Literal["went_out", "knocked", "stock_exhausted", "time_out", "stalled", "abandoned"]
@@ -344,6 +358,7 @@ EventUnion = Union[  # noqa: UP007 (EVENT_TYPES reads a typing.Union's __args__)
     JokerSwapped,
     PozzettoTaken,
     CardDiscarded,
+    CardsShown,
     Knocked,
     StockRestocked,
     HandEnded,

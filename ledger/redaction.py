@@ -47,6 +47,7 @@ from collections import Counter
 
 import msgspec
 
+from ledger.cards import UNKNOWN
 from ledger.state import Finding, TableState
 
 #: the ``pov`` of a reader at no seat
@@ -117,6 +118,9 @@ class Sight(msgspec.Struct, frozen=True):
         revealed: the hand has ended: every hand is shown.
         ends: positions in this hand's line of play where it ended.
         knocks: positions in this hand's line of play of a knock.
+        own: the viewing seat knows its own hand: always in a full record; in
+            a partial one only when the record was dealt its cards named
+            (a scorer's record knows no hand: each seat sees what a spectator sees).
     """
 
     pov: Pov
@@ -127,10 +131,16 @@ class Sight(msgspec.Struct, frozen=True):
     revealed: bool = False
     ends: tuple[int, ...] = ()
     knocks: tuple[int, ...] = ()
+    own: bool = True
 
     def shows_hand(self, seat: int) -> bool:
         """True when ``seat``'s whole hand is shown to the viewer."""
-        return self.pov is None or self.pov == seat or self.revealed or (seat < len(self.open) and self.open[seat])
+        return (
+            self.pov is None
+            or (self.pov == seat and self.own)
+            or self.revealed
+            or (seat < len(self.open) and self.open[seat])
+        )
 
     def hand_over(self, position: int) -> bool:
         """True when the hand holding ``position`` ended at or after it in this line of play."""
@@ -186,6 +196,7 @@ def sight(state: TableState, pov: Pov) -> Sight:
     if pov is None:
         return Sight(None, state.position, tuple(() for _ in range(n)), tuple(True for _ in range(n)), (), True, ())
     chain = _line(state)
+    own = not getattr(state.rules, "partial", False) or (isinstance(pov, int) and _dealt_known(chain[0], pov))
     seen: list[tuple[str, ...]] = [() for _ in range(n)]
     opened = [False] * n
     face_down: tuple[int, ...] = ()
@@ -225,12 +236,19 @@ def sight(state: TableState, pov: Pov) -> Sight:
             opened[knocker] = True  # Gin: the knocker lays its hand face up
             knocks.append(cur.position)
             seen[knocker] = ()
-            if knocker != pov and len(pile) == len(before) + 1:
+            if (knocker != pov or not own) and len(pile) == len(before) + 1:
                 face_down = face_down + (len(pile) - 1,)
         revealed = cur.phase in ("over", "ended")
         if revealed and prev.phase not in ("over", "ended"):
             ends.append(cur.position)
-    return Sight(pov, state.position, tuple(seen), tuple(opened), face_down, revealed, tuple(ends), tuple(knocks))
+    return Sight(pov, state.position, tuple(seen), tuple(opened), face_down, revealed, tuple(ends), tuple(knocks), own)
+
+
+def _dealt_known(deal: TableState, seat: int) -> bool:
+    """Partial records: the hand's first state (its deal) names ``seat``'s cards."""
+    return (
+        deal.phase != "setup" and seat < len(deal.hands) and bool(deal.hands[seat]) and UNKNOWN not in deal.hands[seat]
+    )
 
 
 def finding_visible(f: Finding, state: TableState, pov: Pov, seen: Sight | None = None) -> bool:
@@ -266,7 +284,7 @@ def seat_cards(state: TableState, seat: int, s: Sight) -> tuple[list[str] | None
     whole hand when shown (another seat's hand sorted, so that the order
     cards arrived in stays hidden), else None and the cards seen face up."""
     hand = state.hands[seat] if seat < len(state.hands) else ()
-    if s.pov is None or s.pov == seat:
+    if s.pov is None or (s.pov == seat and s.own):
         return list(hand), None
     if s.shows_hand(seat):
         return sorted(hand, key=_card_order), None

@@ -240,6 +240,8 @@ def render_score(
             running[ln.side] += ln.points
             parts = ", ".join(f"{component_text(k, tr)} {v:+d}" for k, v in ln.breakdown.items() if v)
             claim = "  [" + _("claimed %(n)s: differs") % {"n": ln.claimed} + "]" if ln.claim_differs else ""
+            if ln.as_claimed:  # partial records (FORMAT.md): the points are the claimed ones
+                claim += "  [" + _("as claimed: the count depends on unknown cards") + "]"
             lines.append(
                 f"  {label[ln.side]:<{width}} {ln.points:>6}   {total} {running[ln.side]:>6}   {parts}{claim}".rstrip()
             )

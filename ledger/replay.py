@@ -48,6 +48,7 @@ def start(event: Event) -> TableState:
     players = tuple(sorted(event.players, key=lambda p: p.seat))
     cls = find_variant(event.variant)
     rules = cls(event.ruleset, dict(event.options or {}), len(players))
+    rules.partial = event.knowledge == "partial"
     if len(players) not in cls.players_allowed:
         allowed = ", ".join(str(n) for n in cls.players_allowed)
         raise RecordError(

@@ -22,7 +22,29 @@ from ledger import catalog
 #: the rule ids no variant owns, by family, in RULES.md order
 SHARED_RULES: dict[str, tuple[str, ...]] = {
     "REC": ("REC-FORMAT", "REC-DECK", "REC-WHERE", "REC-REF", "REC-ORDER"),
-    "ALL": ("ALL-TURN-1", "ALL-TURN-2", "ALL-TURN-3", "ALL-MELD-1", "ALL-MELD-2", "ALL-DEAL-1", "ALL-SCORE-1"),
+    "ALL": (
+        "ALL-TURN-1",
+        "ALL-TURN-2",
+        "ALL-TURN-3",
+        "ALL-MELD-1",
+        "ALL-MELD-2",
+        "ALL-DEAL-1",
+        "ALL-SCORE-1",
+        "ALL-SCORE-2",
+    ),
+}
+
+#: the rules whose decision can need hidden cards (FORMAT.md, "Partial records"), with why.
+#: In a partial record such a rule is judged only where the known cards decide it: its
+#: finding about a seat that holds unknown cards (``??``) is not reported, never a guess.
+#: Every other rule is decided by what is face up (melds, discards, the pile, counts, the
+#: order of play, the cards shown at a hand's end) and is checked in every record.
+#: (Which findings a *view* may show is another table: ``ledger.redaction.PUBLIC_RULES``.)
+NEEDS_HIDDEN_EVIDENCE: dict[str, str] = {
+    "BUR-PILE-1": "whether the seat held another copy of the card it took",
+    "S40-PILE-2": "whether the seat held another copy of the card it took",
+    "RAM-DISC-1": "whether the seat held another copy of the card it took",
+    "GIN-DISC-1": "whether the seat held another copy of the card it took (and a knock's discard is face down)",
 }
 
 

@@ -24,6 +24,8 @@ RULE_MESSAGES: dict[str, tuple[str, ...]] = {
         N_("bad card string %(text)s (expected e.g. 10H, AS, JK)"),
         N_("field %(name)s written twice"),
         N_("hand_ended went_out must name the seat that went out"),
+        N_("cards_shown is an event of partial records only (game_started %(knowledge)s)"),
+        N_("an unknown card ?? is allowed only in a partial record (game_started %(knowledge)s)"),
         N_("no events to append"),
         N_("no events: a record starts with game_started"),
         N_("not UTF-8 text (%(reason)s)"),
@@ -103,6 +105,11 @@ RULE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ALL-SCORE-1": (
         N_(
             "%(scored)s: claimed %(claimed)s for %(side)s, computed %(computed)s (difference %(difference)s)%(explain)s"
+        ),
+    ),
+    "ALL-SCORE-2": (
+        N_(
+            "hand %(hand)s cannot be scored: the count of %(sides)s depends on unknown cards and no points were claimed"
         ),
     ),
     "BUR-TURN-1": (

@@ -84,6 +84,12 @@ RULE_TEXTS: dict[str, dict[str, str]] = {
         "en": "A `claimed` score differs from the computed one.",
         "it": "Un punteggio dichiarato (`claimed`) differisce da quello calcolato.",
     },
+    "ALL-SCORE-2": {
+        "en": "Partial records: a hand that cannot be scored (a side's count depends on unknown cards and no "
+        "`claimed` points were recorded).",
+        "it": "Registrazioni parziali: una smazzata che non si può conteggiare (il conto di una parte dipende da "
+        "carte sconosciute e non è stato registrato alcun punteggio dichiarato, `claimed`).",
+    },
     "BUR-TURN-1": {
         "en": "Lay-off onto a meld of the other side.",
         "it": "Attacco su una combinazione della coppia avversaria.",

@@ -26,6 +26,8 @@ class SheetLine(msgspec.Struct, frozen=True):
     points: int
     breakdown: dict[str, int]
     claimed: int | None = None
+    #: partial records: the points are the claimed ones (FORMAT.md, "Partial records")
+    as_claimed: bool = False
 
     @property
     def as_played(self) -> int:
@@ -74,7 +76,7 @@ class ScoreSheet(msgspec.Struct, frozen=True):
             "hands": [
                 {
                     "hand": h.hand,
-                    "scores": [{key: ln.side, "points": ln.points, "breakdown": dict(ln.breakdown)} for ln in h.lines],
+                    "scores": [_line_json(key, ln) for ln in h.lines],
                 }
                 for h in self.hands
             ],
@@ -82,6 +84,14 @@ class ScoreSheet(msgspec.Struct, frozen=True):
             "winner": self.winner,
             "winner_kind": key if self.winner is not None else None,
         }
+
+
+def _line_json(key: str, ln: SheetLine) -> dict[str, Any]:
+    """One side's line of ``score --json``; ``as_claimed`` only when true (FORMAT.md)."""
+    line: dict[str, Any] = {key: ln.side, "points": ln.points, "breakdown": dict(ln.breakdown)}
+    if ln.as_claimed:
+        line["as_claimed"] = True
+    return line
 
 
 def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
@@ -107,7 +117,7 @@ def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
                 if pen:
                     breakdown["penalty"] = pen
                     points += pen
-            lines.append(SheetLine(s.side, points, breakdown, claimed.get(s.side)))
+            lines.append(SheetLine(s.side, points, breakdown, claimed.get(s.side), s.as_claimed))
         hands.append(SheetHand(r.hand, r.reason, r.seat, tuple(lines)))
     if adjudicated:
         totals = tuple(state.totals)

@@ -195,6 +195,9 @@ class SideScore(msgspec.Struct, frozen=True):
     side: int
     points: int
     breakdown: dict[str, int]
+    #: partial records: the points are the side's ``claimed`` ones (its count
+    #: depended on unknown cards; breakdown ``claimed``): FORMAT.md, "Partial records"
+    as_claimed: bool = False
 
 
 class HandResult(msgspec.Struct, frozen=True):

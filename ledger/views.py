@@ -190,7 +190,7 @@ def state_view(state: TableState, pov: Pov = None, seen: Sight | None = None) ->
         # a variant's extra data about hands: the viewer's own (no seat's for a
         # spectator, -1), every seat's once every hand is shown
         notes = presentation(state.rules).table_notes(
-            state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) else -1)
+            state, None if (pov is None or s.revealed) else (pov if isinstance(pov, int) and s.own else -1)
         )
     return StateView(
         game_id=state.game_id,
@@ -360,6 +360,8 @@ def _seat_move(event: Event, who: Callable[[int | None], str], _: Callable[[str]
         return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
     if t == "card_discarded":
         return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
+    if t == "cards_shown":  # partial records
+        return _("%(who)s shows %(cards)s") % {"who": who(e.seat), "cards": pretty_list(e.cards)}
     if t == "knocked":
         return _knock(e, who, _)
     return None

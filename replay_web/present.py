@@ -18,7 +18,7 @@ import msgspec
 from markupsafe import Markup, escape
 from msgspec import UNSET
 
-from ledger.cards import JOKER, RANK, SUIT, SUIT_NAMES, SUIT_SYMBOLS, pretty
+from ledger.cards import JOKER, RANK, SUIT, SUIT_NAMES, SUIT_SYMBOLS, UNKNOWN, pretty
 from ledger.presentation import MeldBadges
 from ledger.redaction import Pov, Sight, sight
 from ledger.scoring import ScoreSheet, score_sheet
@@ -60,6 +60,8 @@ def face(card: str) -> dict[str, str]:
     ``joker``."""
     if card == JOKER:
         return {"code": card, "rank": "JK", "suit": "★", "colour": "joker", "title": "joker"}
+    if card == UNKNOWN:  # partial records: a card nobody saw, drawn as a back
+        return {"code": card, "rank": "", "suit": "", "colour": "back", "title": "unknown card"}
     rank, suit = card[:-1], card[-1]
     colour = "red" if suit in "HD" else "black"
     title = f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"
@@ -89,7 +91,7 @@ def sorted_hand(cards: Any) -> list[str]:
     >>> sorted_hand(["KD", "JK", "3S", "AH", "10S", "2H", "QC", "AS", "3S"])
     ['AS', '3S', '3S', '10S', 'AH', '2H', 'QC', 'KD', 'JK']
     """
-    return sorted(cards, key=lambda c: (_SUIT_ORDER[SUIT[c]], RANK[c]))
+    return sorted(cards, key=lambda c: (_SUIT_ORDER.get(SUIT.get(c, "?"), 5), RANK.get(c, 99)))  # ?? (unknown) last
 
 
 def has_opening(state: TableState) -> bool:
@@ -240,6 +242,7 @@ def scoreboard(sheet: ScoreSheet, played: ScoreSheet, labels: list[str]) -> dict
                     "breakdown": [(k, v) for k, v in (ln.breakdown if ln else {}).items() if v],
                     "claimed": claimed,
                     "claim_differs": claimed is not None and claimed != points and claimed != (lp.points if lp else 0),
+                    "as_claimed": bool(ln and ln.as_claimed),
                     "total": running[side],
                 }
             )

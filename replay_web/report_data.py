@@ -195,6 +195,7 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
                     "points": points,
                     "played": lp.points if lp else 0,
                     "claimed": ln.claimed if ln else None,
+                    "as_claimed": bool(ln and ln.as_claimed),
                     "breakdown": [
                         (_(BREAKDOWN.get(k, k.replace("_", " "))), _signed(v))
                         for k, v in (ln.breakdown if ln else {}).items()

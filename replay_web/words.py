@@ -158,6 +158,8 @@ def _seat_move_line(event: Event, who: Callable[[int | None], str], _: Gettext) 
         return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
     if t == "card_discarded":
         return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
+    if t == "cards_shown":  # partial records
+        return _("%(who)s shows %(cards)s") % {"who": who(e.seat), "cards": pretty_list(e.cards)}
     if t == "knocked":
         return _knock_line(e, who, _)
     return None

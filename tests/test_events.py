@@ -37,6 +37,7 @@ CANONICAL = [
     b'{"type":"joker_swapped","seat":1,"meld":"a","card":"2H","joker":"JK"}',
     b'{"type":"pozzetto_taken","seat":0,"pozzetto":1,"cards":["KS"]}',
     b'{"type":"card_discarded","at":"2026-11-29T20:15:00+01:00","note":"slow","seat":0,"card":"QH"}',
+    b'{"type":"cards_shown","seat":1,"cards":["7C","7C"]}',
     b'{"type":"knocked","seat":0,"discard":"5C","melds":[{"meld":"m1","cards":["AH","2H","3H"]}],"deadwood":["KD"]}',
     b'{"type":"stock_restocked","cards":["4D","9S"]}',
     b'{"type":"hand_ended","reason":"went_out","seat":0,"claimed":[{"team":0,"points":420},{"team":1,"points":-35}]}',
@@ -47,7 +48,7 @@ CANONICAL = [
 
 TAGS = [
     "game_started", "hand_dealt", "card_drawn", "upcard_passed", "discard_taken", "meld_laid", "meld_extended",
-    "joker_swapped", "pozzetto_taken", "card_discarded", "knocked", "stock_restocked", "hand_ended",
+    "joker_swapped", "pozzetto_taken", "card_discarded", "cards_shown", "knocked", "stock_restocked", "hand_ended",
     "penalty_assessed", "position_restored", "game_ended",
 ]  # fmt: skip
 
@@ -63,7 +64,8 @@ def test_stored_topics_are_the_class_names() -> None:
         "ledger.events:GameStarted", "ledger.events:HandDealt", "ledger.events:CardDrawn",
         "ledger.events:UpcardPassed", "ledger.events:DiscardTaken", "ledger.events:MeldLaid",
         "ledger.events:MeldExtended", "ledger.events:JokerSwapped", "ledger.events:PozzettoTaken",
-        "ledger.events:CardDiscarded", "ledger.events:Knocked", "ledger.events:StockRestocked",
+        "ledger.events:CardDiscarded", "ledger.events:CardsShown", "ledger.events:Knocked",
+        "ledger.events:StockRestocked",
         "ledger.events:HandEnded", "ledger.events:PenaltyAssessed", "ledger.events:PositionRestored",
         "ledger.events:GameEnded",
     ]  # fmt: skip

@@ -38,6 +38,18 @@ IT = translations("it")
 #: (message, English, Italian): one message per msgid (and per piece: meld faults, what a seat did, ...)
 SAMPLES: list[tuple[Message, str, str]] = [
     (
+        Message(
+            "hand %(hand)s cannot be scored: the count of %(sides)s depends on unknown cards"
+            " and no points were claimed",
+            hand=2,
+            sides=(Message("team %(team)s (%(names)s)", team=1, names="Bruno & Dario"),),
+        ),
+        "hand 2 cannot be scored: the count of team 1 (Bruno & Dario) depends on unknown cards"
+        " and no points were claimed",
+        "la smazzata 2 non si può conteggiare: il conto di coppia 1 (Bruno & Dario) dipende da carte sconosciute"
+        " e non è stato dichiarato alcun punteggio",
+    ),
+    (
         Message("%(who)s discarded %(card)s, the card just taken from the discard pile", who="Anna", card="2♣"),
         "Anna discarded 2♣, the card just taken from the discard pile",
         "Anna ha scartato 2♣, la carta appena presa dal pozzo",

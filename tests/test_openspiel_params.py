@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -95,13 +97,14 @@ def test_cli_refuses_an_incomplete_history() -> None:
         "hands and the "
         "upcard take 21 chance actions): it is not a finished game (--partial converts what it holds)\n"
     )
-    # --partial cannot make a record of a deal that is not complete either
+    # --partial makes a partial record of a deal that is not complete (issue 24): the rest is ??
     result = run(["-", "--partial"], "1 2 3\n")
-    assert result.exit_code == 2
-    assert result.stderr.endswith(
-        "during the deal (the hands and the upcard take 21 chance actions): nothing to convert\n"
-    )
+    assert result.exit_code == 0
+    started, dealt = (json.loads(line) for line in result.stdout.splitlines())
+    assert started["knowledge"] == "partial"
+    assert dealt["hands"] == [["2S", "3S", "4S"] + ["??"] * 7, ["??"] * 10] and dealt["discard"] == ["??"]
     assert run(["-"], "").exit_code == 2
+    assert run(["-", "--partial"], "").exit_code == 2
 
 
 def test_cli_partial_converts_and_says_so() -> None:

@@ -46,6 +46,7 @@ from ledger.cli import (
     analytics,
     checking,
     importing,
+    partial,
     reading,
     report,
     seal,
@@ -173,7 +174,20 @@ def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
 
 # one module per command group; the record export is registered before the
 # analytics' merged ``export``, which keeps it for ``export GAME``
-for _commands in (importing, reading, checking, serve, simulate, analytics, seal, writing, tokens, report, tournament):
+for _commands in (
+    importing,
+    reading,
+    checking,
+    serve,
+    simulate,
+    analytics,
+    seal,
+    writing,
+    tokens,
+    report,
+    tournament,
+    partial,
+):
     _commands.register(cli)
 
 

@@ -76,6 +76,13 @@ class _UnlessTournament(click.Option):
     help=N_("Tournament: the movement."),
 )
 @click.option("--hands", type=AsciiInt(1, 20), default=4, show_default=True, help=N_("Tournament: hands a match."))
+@click.option(
+    "--knowledge",
+    default="full",
+    show_default=True,
+    metavar="full|scorer|seat:N",
+    help=N_("Write each game as a partial record: what the scorer (face up only) or seat N saw."),
+)
 def simulate_cmd(
     variant: str | None,
     ruleset: str | None,
@@ -84,6 +91,7 @@ def simulate_cmd(
     seed: int,
     out: Path,
     violations: float,
+    knowledge: str,
     **tour: object,
 ) -> None:
     from ledger.simulate import simulate_main
@@ -107,7 +115,13 @@ def simulate_cmd(
             _("%(variant)s is played by %(allowed)s players") % {"variant": variant, "allowed": allowed},
             param_hint="--players",
         )
-    paths = simulate_main(variant, ruleset, players, games, seed, out, violations)
+    if knowledge != "full":
+        from ledger.partial import parse_viewer
+
+        viewer = parse_viewer(knowledge)
+        if viewer is not None and viewer >= players:
+            raise click.BadParameter(_("no seat %(seat)s at this table") % {"seat": viewer}, param_hint="--knowledge")
+    paths = simulate_main(variant, ruleset, players, games, seed, out, violations, knowledge=knowledge)
     click.echo(
         tr_of().ngettext("%(num)s game written to %(out)s", "%(num)s games written to %(out)s", len(paths))
         % {"num": len(paths), "out": out}

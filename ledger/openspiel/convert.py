@@ -13,12 +13,16 @@ wall -> ``stock_exhausted``; the repeated-move rule and the 50th upcard draw
 An incomplete history (one that stops before OpenSpiel's terminal state) is
 refused, saying where it stops; ``partial=True`` (``--partial``) converts
 what it holds, without ``hand_ended`` / ``game_ended``, once the deal is
-complete. The action ids: :mod:`ledger.openspiel.actions`.
+complete; a history that stops during the deal becomes a partial record
+(``"knowledge": "partial"``, the cards not dealt yet ``??``: FORMAT.md,
+"Partial records"). The action ids: :mod:`ledger.openspiel.actions`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+
+import msgspec
 
 from ledger.events import (
     CardDiscarded,
@@ -130,6 +134,11 @@ class _Hand:
                 HandDealt(hand=1, dealer=1, hands=(tuple(self.hands[0]), tuple(self.hands[1])), discard=(c,))
             )
             self.phase = "first"
+
+    def partial_deal(self) -> HandDealt:
+        """The deal so far, the cards not dealt yet ``??`` (10 a hand and the upcard)."""
+        hands = tuple(tuple(h) + ("??",) * (10 - len(h)) for h in self.hands)
+        return HandDealt(hand=1, dealer=1, hands=hands, discard=(self.upcard or "??",))
 
     def stock_step(self, i: int, a: int) -> None:
         """The card of a stock draw (a chance action)."""
@@ -303,8 +312,10 @@ def convert_actions(
                 f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: it is not a finished game "
                 "(--partial converts what it holds)"
             )
-        if hand.phase == "deal":
-            raise ValueError(f"the history stops after {n} action{'s' if n != 1 else ''}, {where}: nothing to convert")
+        if hand.phase == "deal" and n == 0:
+            raise ValueError(f"the history stops after {n} actions, {where}: nothing to convert")
+        if hand.phase == "deal":  # the cards not dealt yet are unknown: a partial record (FORMAT.md)
+            return [msgspec.structs.replace(events[0], knowledge="partial"), hand.partial_deal()]
         return events
     seat = hand.knocker if hand.ending == "knocked" else None
     events.append(HandEnded(reason=hand.ending, seat=seat))  # type: ignore[arg-type]  # hand.ending is a HandEndReason once the hand is over

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.cards import pretty
+from ledger.cards import UNKNOWN, pretty
 from ledger.presentation import TableNotes, VariantPresentation
 from ledger.state import TableState
 from ledger.texts import N_, Message, Param
@@ -55,9 +55,9 @@ class GinPresentation(VariantPresentation):
             return DeadwoodNotes(rows, notes)
         limit = self.rules.knock_limit(state)
         for seat in range(state.n_seats):
-            if pov is not None and pov != seat:
-                continue
             hand = state.hands[seat]
+            if (pov is not None and pov != seat) or UNKNOWN in hand:  # partial records: an unknown hand has no notes
+                continue
             if x.knocker is not None:
                 dw = self.rules.deadwood_of(state, seat)
                 rows.append(DeadwoodRow(seat, dw, None, None, []))

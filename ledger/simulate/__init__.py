@@ -102,6 +102,24 @@ def write_game(out: Path, events: list[Event], injected: list[dict[str, object]]
     return path
 
 
+def partial_game(
+    events: list[Event], injected: list[dict[str, object]], knowledge: str
+) -> tuple[list[Event], list[dict[str, object]]]:
+    """``(events, injected)`` of a simulated game cut to what ``knowledge``
+    (``scorer`` or ``seat:N``) saw; raises :class:`~ledger.errors.LedgerError` for another value."""
+    from ledger.partial import parse_viewer, redact
+    from ledger.rule_ids import NEEDS_HIDDEN_EVIDENCE
+
+    seat = parse_viewer(knowledge)
+    cut = redact(events, seat)
+    kept = [
+        {**f, "position": cut.positions[int(f["position"])]}  # type: ignore[call-overload]  # an injected position is an int
+        for f in injected
+        if f["rule"] not in NEEDS_HIDDEN_EVIDENCE or (seat is not None and f["seat"] == seat)
+    ]
+    return list(cut.events), kept
+
+
 def simulate_main(
     variant: str,
     ruleset: str | None,
@@ -111,13 +129,18 @@ def simulate_main(
     out: str | Path,
     violations: float = 0.0,
     progress: Callable[[int], None] | None = None,
+    knowledge: str = "full",
 ) -> list[Path]:
     """Simulate ``games`` games (seeds ``seed`` … ``seed + games - 1``) into
     the folder ``out``; returns the record paths.
 
     With ``violations`` > 0 each record gets ``NAME.injected.json`` beside
-    it. ``progress(1)`` is called after each game; when None a rich progress
-    bar is shown on stderr when stderr is a terminal (none in a file or a pipe).
+    it. ``knowledge`` ``scorer`` or ``seat:N`` writes each game as the partial
+    record that viewer saw (:func:`ledger.partial.redact`; the injected list
+    then holds what its audit reports: positions moved past the inserted
+    ``cards_shown``, hidden-evidence rules only about seat N).
+    ``progress(1)`` is called after each game; when None a rich progress bar
+    is shown on stderr when stderr is a terminal (none in a file or a pipe).
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -126,6 +149,8 @@ def simulate_main(
     def run(step: Callable[[int], None]) -> None:
         for i in range(games):
             events, injected = simulate_game(variant, ruleset, players, seed + i, violations)
+            if knowledge != "full":
+                events, injected = partial_game(events, injected, knowledge)
             paths.append(write_game(out, events, injected if violations > 0 else None))
             step(1)
 

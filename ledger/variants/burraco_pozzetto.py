@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ledger.cards import pretty_list
-from ledger.events import CardDrawn, PozzettoTaken, StockRestocked
+from ledger.cards import UNKNOWN, pretty_list
+from ledger.events import CardDrawn, CardsShown, PozzettoTaken, StockRestocked
 from ledger.state import TableState, replace
 from ledger.texts import N_, Message, and_
 from ledger.variants.burraco_table import BurracoTable
+from ledger.variants.core import fill_unknown
 
 
 class BurracoPozzetti(BurracoTable):
@@ -148,12 +149,37 @@ class BurracoPozzetti(BurracoTable):
             state = self.set_extra(state, early_seat=e.seat)
         return state
 
+    def _partial_pozzetto(
+        self, state: TableState, known: tuple[str, ...], e: PozzettoTaken, pos: int
+    ) -> tuple[str, ...]:
+        """Partial records: a pozzetto dealt with unknown cards (``??``) is
+        taken as the event names it (``??`` still unknown); ``REC-WHERE``
+        when the event's cards cannot be the dealt ones, ``REC-DECK`` when
+        the deck cannot spare a card named now."""
+        if e.cards is None:
+            return known
+        named = Counter(c for c in e.cards if c != UNKNOWN)
+        was = Counter(c for c in known if c != UNKNOWN)
+        if len(e.cards) != len(known) or was - named:
+            raise self.reject(
+                "REC-WHERE",
+                f"pozzetto {e.pozzetto} holds {pretty_list(known)}, not {pretty_list(e.cards)}",
+                pos,
+                "cards",
+            )
+        self.check_deck_room(state, (named - was).elements(), pos, "cards")
+        return tuple(e.cards)
+
     def _pozzetto_cards(self, state: TableState, e: PozzettoTaken, pos: int) -> tuple[TableState, tuple[str, ...]]:
         """The cards of the pozzetto taken: the dealt ones (the event's must
         match, ``REC-WHERE``), else the event's (``REC-FORMAT`` when it has
         none; ``ALL-DEAL-1`` for the wrong number)."""
         i = e.pozzetto
         known = state.pozzetti[i]
+        if e.cards is not None and UNKNOWN in e.cards and not self.partial:
+            raise self.not_partial(pos, f"cards[{e.cards.index(UNKNOWN)}]")
+        if known is not None and self.partial and UNKNOWN in known:
+            return state, self._partial_pozzetto(state, known, e, pos)
         if known is not None:
             if e.cards is not None and Counter(e.cards) != Counter(known):
                 raise self.reject(
@@ -181,6 +207,22 @@ class BurracoPozzetti(BurracoTable):
                 want=self.pozzetto_size(),
             )
         return state, cards
+
+    # --- partial records (FORMAT.md, "Partial records") ---------------------------
+    def on_cards_shown(self, state: TableState, e: CardsShown, pos: int) -> TableState:
+        """Also known in the table as it stood at the stock's end (``fibur``), which the hand scores."""
+        state = super().on_cards_shown(state, e, pos)
+        end = self.ex(state).stock_end
+        if end is None or UNKNOWN not in end.hands[e.seat]:
+            return state
+        hands = list(end.hands)
+        hands[e.seat] = fill_unknown(end.hands[e.seat], e.cards)
+        return self.set_extra(state, stock_end=replace(end, hands=tuple(hands)))
+
+    def counted_hands(self, state: TableState) -> tuple[tuple[str, ...], ...]:
+        """The hands as they stood at the stock's end (``fibur``), else as they are."""
+        end = self.ex(state).stock_end
+        return end.hands if end is not None else state.hands
 
 
 def _still_held(who: str, held: Sequence[str]) -> Message:

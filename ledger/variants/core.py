@@ -21,9 +21,10 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from ledger.cards import deck_counter
+from ledger.cards import UNKNOWN, deck_counter
 from ledger.errors import RecordError
 from ledger.melds import MeldRules
+from ledger.rule_ids import NEEDS_HIDDEN_EVIDENCE
 from ledger.state import Finding, TableState, VariantState, replace
 from ledger.texts import N_, Message, Param
 from ledger.variants.options import Options, OptionSpec, RestockMode, preset_values
@@ -53,6 +54,9 @@ class TableRules:
     option_types: ClassVar[dict[str, OptionSpec]] = {}
     players_allowed: ClassVar[tuple[int, ...]] = (2,)
     discard_required: ClassVar[bool] = True
+    #: the record says ``"knowledge": "partial"`` (FORMAT.md, "Partial records"): ``??`` stands
+    #: for unknown cards; set by the fold from ``game_started`` (``ledger.replay.start``)
+    partial: bool = False
 
     def __init__(self, ruleset: str | None = None, options: dict[str, Any] | None = None, n_players: int = 2):
         self.ruleset = ruleset or self.default_ruleset
@@ -208,10 +212,40 @@ class TableRules:
         placeholders) and ``params`` filling them (plain values, nested
         :class:`~ledger.texts.Message` pieces, tuples), or a ready
         :class:`~ledger.texts.Message` and no params:
-        ``self.flag(state, pos, seat, "ALL-TURN-1", N_("%(who)s played out of turn"), who=name)``."""
+        ``self.flag(state, pos, seat, "ALL-TURN-1", N_("%(who)s played out of turn"), who=name)``.
+
+        In a partial record a rule of :data:`~ledger.rule_ids.NEEDS_HIDDEN_EVIDENCE`
+        about a seat that holds unknown cards is not reported (the audit
+        decides only on evidence: FORMAT.md, "Partial records")."""
+        if state.rules.partial and rule in NEEDS_HIDDEN_EVIDENCE and _unsure(state, seat):
+            return state
         m = msgid if isinstance(msgid, Message) else Message(msgid, **params)
         hand = state.hand if state.hand and state.phase != "ended" else None
         return replace(state, findings=state.findings.appended(Finding(pos, hand, seat, rule, m.msgid, m.args)))
+
+    def not_partial(self, pos: int, field: str) -> RecordError:
+        """``REC-FORMAT`` at ``pos``: ``??`` (or ``cards_shown``, ``field``
+        ``type``) in a record that is not partial (FORMAT.md, "Cards")."""
+        knowledge = '"knowledge": "partial"'
+        if field == "type":
+            return self.reject(
+                "REC-FORMAT",
+                Message(
+                    N_("cards_shown is an event of partial records only (game_started %(knowledge)s)"),
+                    knowledge=knowledge,
+                ),
+                pos,
+                field,
+            )
+        return self.reject(
+            "REC-FORMAT",
+            Message(
+                N_("an unknown card ?? is allowed only in a partial record (game_started %(knowledge)s)"),
+                knowledge=knowledge,
+            ),
+            pos,
+            field,
+        )
 
     def check_seat(self, state: TableState, seat: int, pos: int, field: str = "seat") -> None:
         """Raise ``REC-REF`` for a seat that is not at the table."""
@@ -229,13 +263,23 @@ class TableRules:
         self, state: TableState, seat: int, cards: Iterable[str], pos: int, field: str
     ) -> tuple[str, ...]:
         """``seat``'s hand without ``cards``; raises ``REC-WHERE`` naming the
-        first card the seat does not hold."""
+        first card the seat does not hold.
+
+        In a partial record a card the seat does not hold known comes from
+        one of its unknown cards (``??``), which was that card: ``REC-DECK``
+        when the deck has no copy of it left to be (FORMAT.md, "Partial records")."""
         hand = list(state.hands[seat])
+        revealed: list[str] | None = None  # partial records: the cards played from unknown ones
         for i, card in enumerate(cards):
             try:
                 hand.remove(card)
             except ValueError:
                 f = field if field.endswith("card") or field == "discard" else f"{field}[{i}]"
+                if self.partial and UNKNOWN in hand:
+                    revealed = [*(revealed or ()), card]
+                    self.check_deck_room(state, revealed, pos, f)
+                    hand.remove(UNKNOWN)
+                    continue
                 raise self.reject(
                     "REC-WHERE",
                     Message(
@@ -246,6 +290,33 @@ class TableRules:
                 ) from None
         return tuple(hand)
 
+    def reveal(
+        self, state: TableState, seat: int, cards: Iterable[str], pos: int, field: str, strict: bool = True
+    ) -> tuple[str, ...]:
+        """``seat``'s hand with ``cards`` known in it (partial records,
+        ``cards_shown``, a Gin knock's declaration): a card it holds known
+        stays, any other is one of its unknown cards (``??``), which becomes
+        that card. Raises ``REC-WHERE`` when the seat has no unknown card
+        left for one (not ``strict``: that card is left out, as a knock that
+        declares a card not held is judged, not refused), ``REC-DECK`` when
+        the deck has no copy of it to spare (FORMAT.md, "Partial records")."""
+        hand = list(state.hands[seat])
+        known = Counter(hand)
+        revealed: list[str] = []
+        for i, card in enumerate(cards):
+            if known[card] > 0:
+                known[card] -= 1
+                continue
+            f = f"{field}[{i}]"
+            if UNKNOWN not in hand and not strict:
+                continue
+            if UNKNOWN not in hand:
+                raise self.reject("REC-WHERE", f"{state.name(seat)} (seat {seat}) does not hold {card}", pos, f)
+            revealed.append(card)
+            self.check_deck_room(state, revealed, pos, f)
+            hand[hand.index(UNKNOWN)] = card
+        return tuple(hand)
+
     def set_hand(self, state: TableState, seat: int, hand: tuple[str, ...]) -> TableState:
         """``state`` with seat ``seat`` holding ``hand``."""
         hands = list(state.hands)
@@ -253,7 +324,8 @@ class TableRules:
         return replace(state, hands=tuple(hands))
 
     def cards_in_play(self, state: TableState) -> Counter[str]:
-        """Every card the state knows the place of (hands, pile, melds, stock, pozzetti)."""
+        """Every card the state knows the place of (hands, pile, melds, stock,
+        pozzetti); unknown cards (``??``, partial records) are counted under ``??``."""
         counts: Counter[str] = Counter()
         for h in state.hands:
             counts.update(h)
@@ -274,7 +346,7 @@ class TableRules:
         counts = self.cards_in_play(state)
         for card in cards:
             counts[card] += 1
-            if counts[card] > deck.get(card, 0):
+            if counts[card] > deck.get(card, 0) and card != UNKNOWN:
                 raise self.reject(
                     "REC-DECK",
                     Message(
@@ -283,6 +355,29 @@ class TableRules:
                     pos,
                     field,
                 )
+
+
+def fill_unknown(hand: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
+    """``hand`` with its unknown cards (``??``) become those of ``cards`` it
+    does not hold known, as far as it has unknown cards (no check: the
+    shown hand was checked on the live table; Burraco's table at the stock's end).
+
+    >>> fill_unknown(("5H", "??", "??"), ("5H", "7C"))
+    ('5H', '7C', '??')
+    """
+    out = list(hand)
+    known = Counter(hand)
+    for card in cards:
+        if known[card] > 0:
+            known[card] -= 1
+        elif UNKNOWN in out:
+            out[out.index(UNKNOWN)] = card
+    return tuple(out)
+
+
+def _unsure(state: TableState, seat: int | None) -> bool:
+    """True when ``seat``'s hand holds an unknown card (or no seat is named)."""
+    return seat is None or not 0 <= seat < len(state.hands) or UNKNOWN in state.hands[seat]
 
 
 def _spec_text(spec: OptionSpec) -> str:

@@ -73,7 +73,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from ledger.cards import pretty, pretty_list
+from ledger.cards import UNKNOWN, pretty, pretty_list
 from ledger.events import DiscardTaken, Event, HandEnded, Knocked, MeldExtended, MeldLaid, UpcardPassed
 from ledger.melds import FAULTS, MeldRules, analyze
 from ledger.state import Meld, SideScore, TableState, replace, variant_state
@@ -81,7 +81,7 @@ from ledger.texts import N_, Message
 from ledger.variants.base import Rules
 from ledger.variants.core import meld_id_used
 from ledger.variants.gin_deadwood import card_value, deadwood_value, no_deadwood
-from ledger.variants.gin_endings import ending_finding, past_the_end, quiet_play, track_endings
+from ledger.variants.gin_endings import ending_finding, knock_cards, past_the_end, quiet_play, track_endings
 from ledger.variants.gin_scoring import counted_deadwood, hand_scores
 from ledger.variants.gin_state import (
     OFFER_BOTH_PASSED,
@@ -284,12 +284,12 @@ class GinRules(Rules):
         that is not the hand), GIN-KNOCK-1 (deadwood above the knock card)."""
         state = self.act(state, e.seat, pos, "discard", e)
         seat = e.seat
-        eleven = state.hands[seat]
-        hand = self.remove_from_hand(state, seat, (e.discard,), pos, "discard")
+        state, discard, eleven = knock_cards(self, state, e, pos)  # partial records: ?? known from the declaration
+        hand = self.remove_from_hand(state, seat, (discard,), pos, "discard")
         hands = list(state.hands)
         hands[seat] = hand
-        state = replace(state, hands=tuple(hands), discard=state.discard + (e.discard,))
-        state = self.check_discard(state, pos, seat, e.discard)
+        state = replace(state, hands=tuple(hands), discard=state.discard + (discard,))
+        state = self.check_discard(state, pos, seat, discard)
         ids = [m.meld for m in e.melds]
         for i, mid in enumerate(ids):
             if mid in ids[:i] or state.meld(mid) is not None:
@@ -300,7 +300,7 @@ class GinRules(Rules):
         state, melds, void = self._declared_melds(state, e, pos, left)
         state = self._check_declaration(state, e, pos, hand)
         rest = tuple(c for c in hand if left[c] > 0)  # one deck: no face twice
-        counted = deadwood_value(rest) + deadwood_value(void)
+        counted = deadwood_value(tuple(c for c in rest if c != UNKNOWN)) + deadwood_value(void)  # ??: a lower bound
         limit = self.knock_limit(state)
         if counted > limit:
             state = self.flag(
@@ -316,7 +316,7 @@ class GinRules(Rules):
                 source=self._limit_source(state),
             )
         gin = counted == 0
-        big = gin and bool(self.settings.big_gin_bonus) and no_deadwood(eleven, e.discard)
+        big = gin and bool(self.settings.big_gin_bonus) and UNKNOWN not in eleven and no_deadwood(eleven, discard)
         voids = list(self.ex(state).void)
         voids[seat] = voids[seat] + tuple(void)
         hands = list(state.hands)

@@ -12,10 +12,13 @@ The hand's :class:`~ledger.variants.gin_state.GinExtra` records the ending
 
 from __future__ import annotations
 
-from ledger.cards import pretty, pretty_list
+from collections import Counter
+
+from ledger.cards import UNKNOWN, pretty, pretty_list
 from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, Knocked
 from ledger.state import TableState, replace, variant_state
 from ledger.texts import N_, Message
+from ledger.variants.core import TableRules
 from ledger.variants.gin_state import MAX_UPCARD_DRAWS, OFFER_OVER, WALL, GinExtra
 
 
@@ -173,3 +176,25 @@ def act_message(who: str, event: Event) -> Message:
         return Message(N_("%(who)s discarded %(card)s"), who=who, card=pretty(event.card))
     msgid = _ACTS.get(event.type)
     return Message(msgid, who=who) if msgid else Message("%(who)s %(act)s", who=who, act=event.type)
+
+
+def knock_cards(rules: TableRules, state: TableState, e: Knocked, pos: int) -> tuple[TableState, str, tuple[str, ...]]:
+    """``(state, discard, eleven)`` for a knock: the table, the card discarded
+    face down and the knocker's eleven cards before it. In a full record
+    these are the event's (``??`` is ``REC-FORMAT``); in a partial one the
+    declared melds and deadwood (and a named discard) become known in the hand
+    (:meth:`~ledger.variants.core.TableRules.reveal`, not strict: a card declared
+    but not held is GIN-KNOCK-2, not a refusal), and a ``??`` discard is the one
+    card left undeclared when that is known (FORMAT.md, "Partial records")."""
+    if not rules.partial or UNKNOWN not in state.hands[e.seat]:
+        if e.discard == UNKNOWN and not rules.partial:
+            raise rules.not_partial(pos, "discard")
+        return state, e.discard, state.hands[e.seat]
+    declared = [c for dm in e.melds for c in dm.cards] + list(e.deadwood)
+    named = [e.discard] if e.discard != UNKNOWN else []
+    hand = rules.reveal(state, e.seat, declared + named, pos, "melds", strict=False)
+    state = rules.set_hand(state, e.seat, hand)
+    if named:
+        return state, e.discard, hand
+    left = Counter(hand) - Counter(declared)
+    return state, (next(iter(left)) if len(left) == 1 and UNKNOWN not in left else UNKNOWN), hand

@@ -143,6 +143,11 @@ class VariantHooks(Protocol):
         """Each side's points for the hand that ``e`` ends (RULES.md, the variant's "Scoring")."""
         ...
 
+    def counted_hands(self, state: TableState) -> tuple[tuple[str, ...], ...]:
+        """The hands the hand's scoring counts (partial records: a hand with an
+        unknown card among them scores as claimed; Burraco ``fibur``: as at the stock's end)."""
+        ...
+
     def after_hand(self, state: TableState, pos: int) -> TableState:
         """After a hand is scored (elimination in Scala 40 and Ramino 51)."""
         ...

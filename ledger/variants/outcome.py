@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ledger.cards import pretty_list
+from ledger.cards import UNKNOWN, pretty_list
 from ledger.events import ClaimedScore, GameEnded, HandEnded, PenaltyAssessed, PositionRestored
 from ledger.rule_ids import RULE_IDS
 from ledger.state import HandResult, Penalty, SideScore, TableState, replace
@@ -41,29 +41,69 @@ class OutcomeRules(MeldingRules):
             self.check_went_out(state, e, pos)
         if state.phase == "play":
             state = self.end_turn(state, pos)
-        scores = self.score_hand(state, e, pos)
         claimed = None
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
+        as_claimed = self.partial and self.counts_unknown(state)
+        if as_claimed:
+            state, scores = self.scores_as_claimed(state, pos, claimed)
+        else:
+            scores = self.score_hand(state, e, pos)
         result = HandResult(state.hand, pos, e.reason, e.seat, scores, claimed)
         totals = list(state.totals)
         for s in scores:
             totals[s.side] += s.points
         state = replace(state, results=state.results.appended(result), phase="over", turn=None, totals=tuple(totals))
-        if claimed is not None:
+        if claimed is not None and not as_claimed:  # scored as claimed: no ALL-SCORE-1 (FORMAT.md, "Partial records")
             state = self.check_claim(
                 state, pos, claimed, self.hand_points(state, state.hand), Message(N_("hand %(hand)s"), hand=state.hand)
             )
         return self.after_hand(state, pos)
 
+    def counts_unknown(self, state: TableState) -> bool:
+        """Partial records: True when a hand the scoring counts holds an
+        unknown card (``??``), so the hand is scored as claimed."""
+        return any(UNKNOWN in h for h in self.counted_hands(state))
+
+    def counted_hands(self, state: TableState) -> tuple[tuple[str, ...], ...]:
+        """The hands the hand's scoring counts (Burraco: as they stood at the stock's end)."""
+        return state.hands
+
+    def scores_as_claimed(
+        self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...] | None
+    ) -> tuple[TableState, tuple[SideScore, ...]]:
+        """Partial records, a hand whose count depends on unknown cards: each
+        side scores its ``claimed`` points (``as_claimed``); a side with no
+        claim scores nothing and the hand is ``ALL-SCORE-2`` (FORMAT.md,
+        "Partial records"; RULES.md ALL-SCORE-2)."""
+        points = dict(claimed or ())
+        missing = [side for side in range(state.n_sides) if side not in points]
+        if missing:
+            who = tuple(state.side_message(side) for side in missing)
+            msg = N_(
+                "hand %(hand)s cannot be scored: the count of %(sides)s depends on unknown cards"
+                " and no points were claimed"
+            )
+            state = self.flag(state, pos, None, "ALL-SCORE-2", msg, hand=state.hand, sides=who)
+        scores = tuple(
+            SideScore(side, points[side], {"claimed": points[side]}, as_claimed=True)
+            if side in points
+            else SideScore(side, 0, {})
+            for side in range(state.n_sides)
+        )
+        return state, scores
+
     def check_went_out(self, state: TableState, e: HandEnded, pos: int) -> None:
         """A ``went_out`` must name the seat, and that seat's hand must be
         empty: anything else cannot have happened (``REC-FORMAT``,
-        ``REC-WHERE``)."""
+        ``REC-WHERE``). In a partial record the seat may be unknown, and a
+        hand of unknown cards (play not recorded) may go out."""
+        if e.seat is None and self.partial:
+            return
         if e.seat is None:
             raise self.reject("REC-FORMAT", N_("hand_ended went_out must name the seat that went out"), pos, "seat")
         held = state.hands[e.seat]
-        if held:
+        if held and not (self.partial and all(c == UNKNOWN for c in held)):
             raise self.reject(
                 "REC-WHERE",
                 f"{state.name(e.seat)} cannot have gone out holding {len(held)} cards ({pretty_list(held)})",

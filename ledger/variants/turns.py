@@ -11,13 +11,13 @@ Burraco and Gin override those handlers.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain
 from typing import Literal
 
-from ledger.cards import pretty_list
+from ledger.cards import UNKNOWN, pretty_list
 from ledger.events import (
     CardDiscarded,
     CardDrawn,
+    CardsShown,
     DiscardTaken,
     Event,
     GameStarted,
@@ -30,11 +30,12 @@ from ledger.events import (
 from ledger.state import TableState, VariantState, replace
 from ledger.texts import N_, Message
 from ledger.variants.core import TableRules
+from ledger.variants.dealing import DealRules
 
 
-class TurnRules(TableRules):
+class TurnRules(DealRules):
     """The deal, the draws, the discard, the restock and the turn (RULES.md
-    ``ALL-DEAL-1``, ``ALL-TURN-1/2/3``), between :class:`TableRules` and
+    ``ALL-DEAL-1``, ``ALL-TURN-1/2/3``), between :class:`~ledger.variants.dealing.DealRules` and
     :class:`~ledger.variants.melding.MeldingRules`."""
 
     # --- turn bookkeeping --------------------------------------------------------
@@ -258,102 +259,6 @@ class TurnRules(TableRules):
         fresh = self.check_deal(state, fresh, e, pos)
         return self.start_turn(fresh, self.first_seat(e.dealer, fresh), pos)
 
-    def _dealt_pozzetti(self, e: HandDealt, pos: int) -> tuple[tuple[str, ...] | None, ...]:
-        """The deal's pozzetti (None for one dealt face down unrecorded); ``()``
-        for a variant without. Raises ``REC-REF`` for other than two,
-        ``REC-FORMAT`` for pozzetti where the variant has none."""
-        if not self.pozzetto_size():
-            if e.pozzetti is not None:
-                raise self.reject(
-                    "REC-FORMAT", Message(N_("%(variant)s has no pozzetti"), variant=self.variant), pos, "pozzetti"
-                )
-            return ()
-        pozzetti = tuple(e.pozzetti) if e.pozzetti is not None else (None, None)
-        if len(pozzetti) != 2:
-            raise self.reject(
-                "REC-REF", Message(N_("%(num)s pozzetti (Burraco has 2)"), num=len(pozzetti)), pos, "pozzetti"
-            )
-        return pozzetti
-
-    def _dealt_stock_count(self, e: HandDealt, pozzetti: tuple[tuple[str, ...] | None, ...], pos: int) -> int:
-        """The cards left in the stock after the deal. Raises ``REC-DECK`` for
-        more copies of a card than the deck holds, or a deal that with its
-        stock is not the whole deck (or holds more than it)."""
-        deck, total = self.deck_counts()
-        counts = Counter(chain(chain.from_iterable(e.hands), e.discard, *(p or () for p in pozzetti), e.stock or ()))
-        for card, k in () if dict.__eq__(counts, deck) else counts.items():  # the whole deck, at once (C)
-            if k > deck.get(card, 0):
-                raise self.reject(
-                    "REC-DECK",
-                    f"{k} copies of {card} dealt; the {self.variant} deck holds {deck.get(card, 0)}",
-                    pos,
-                    "hands",
-                )
-        dealt = sum(counts.values())
-        unknown_pozzetti = sum(self.pozzetto_size() for p in pozzetti if p is None)
-        if e.stock is not None and dealt + unknown_pozzetti != total:
-            raise self.reject(
-                "REC-DECK",
-                Message(
-                    N_("the deal holds %(dealt)s cards; the deck has %(total)s"),
-                    dealt=dealt + unknown_pozzetti,
-                    total=total,
-                ),
-                pos,
-                "stock",
-            )
-        stock_count = len(e.stock) if e.stock is not None else total - dealt - unknown_pozzetti
-        if stock_count < 0:
-            raise self.reject(
-                "REC-DECK",
-                Message(N_("the deal holds more than the deck's %(total)s cards"), total=total),
-                pos,
-                "hands",
-            )
-        return stock_count
-
-    def check_deal(self, before: TableState, state: TableState, e: HandDealt, pos: int) -> TableState:
-        """``ALL-DEAL-1``: cards per seat, pozzetto sizes, dealer rotation."""
-        for seat, cards in enumerate(e.hands):
-            want = self.hand_size(state.n_seats, seat, e.dealer) if self.active(state, seat) else 0
-            if len(cards) != want:
-                state = self.flag(
-                    state,
-                    pos,
-                    seat,
-                    "ALL-DEAL-1",
-                    N_("%(who)s was dealt %(n)s cards instead of %(want)s"),
-                    who=state.name(seat),
-                    n=len(cards),
-                    want=want,
-                )
-        size = self.pozzetto_size()
-        for i, p in enumerate(state.pozzetti):
-            if p is not None and len(p) != size:
-                state = self.flag(
-                    state,
-                    pos,
-                    None,
-                    "ALL-DEAL-1",
-                    N_("pozzetto %(pozzetto)s holds %(n)s cards instead of %(want)s"),
-                    pozzetto=i,
-                    n=len(p),
-                    want=size,
-                )
-        want_dealer = self.expected_dealer(before)
-        if want_dealer is not None and e.dealer != want_dealer:
-            state = self.flag(
-                state,
-                pos,
-                e.dealer,
-                "ALL-DEAL-1",
-                N_("%(who)s dealt hand %(hand)s; the rotation called for %(due)s"),
-                who=state.name(e.dealer),
-                hand=e.hand,
-                due=state.name(want_dealer),
-            )
-        return state
-
     def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
         state = self.act(state, e.seat, pos, "draw", e)
         if state.stock_count <= 0:
@@ -363,20 +268,28 @@ class TurnRules(TableRules):
                 pos,
                 "card",
             )
+        card = e.card
+        if card == UNKNOWN and not self.partial:
+            raise self.not_partial(pos, "card")
         if state.stock is not None:
-            if state.stock[0] != e.card:
+            top = state.stock[0]
+            if top != card and UNKNOWN not in (top, card):
                 raise self.reject(
                     "REC-WHERE",
-                    Message(N_("the top of the stock is %(top)s, not %(card)s"), top=state.stock[0], card=e.card),
+                    Message(N_("the top of the stock is %(top)s, not %(card)s"), top=top, card=card),
                     pos,
                     "card",
                 )
+            if top == UNKNOWN and card != UNKNOWN:
+                self.check_deck_room(state, (card,), pos, "card")  # an unknown stock card seen drawn
+            card = top if card == UNKNOWN else card
             stock: tuple[str, ...] | None = state.stock[1:]
         else:
-            self.check_deck_room(state, (e.card,), pos, "card")
+            if card != UNKNOWN:
+                self.check_deck_room(state, (card,), pos, "card")
             stock = None
         hands = list(state.hands)
-        hands[e.seat] = hands[e.seat] + (e.card,)
+        hands[e.seat] = hands[e.seat] + (card,)
         state = replace(
             state, hands=tuple(hands), stock=stock, stock_count=state.stock_count - 1, drew="stock", phase="play"
         )
@@ -407,7 +320,7 @@ class TurnRules(TableRules):
         expected = pile if want is None else pile[-want:] if pile else ()
         if not pile:
             raise self.reject("REC-WHERE", N_("the discard pile is empty"), pos, "cards")
-        if tuple(e.cards) != tuple(expected):
+        if tuple(e.cards) != tuple(expected) and not self._pile_seen(state, e, tuple(expected), pos):
             what = "the whole pile" if want is None else "the top card"
             raise self.reject(
                 "REC-WHERE", f"taken {pretty_list(e.cards)} but {what} is {pretty_list(expected)}", pos, "cards"
@@ -417,6 +330,32 @@ class TurnRules(TableRules):
         return replace(
             state, hands=tuple(hands), discard=pile[:-k], drew="pile", taken=state.taken + tuple(e.cards), phase="play"
         )
+
+    def _pile_seen(self, state: TableState, e: DiscardTaken, expected: tuple[str, ...], pos: int) -> bool:
+        """Partial records: True when ``e.cards`` is the pile ``expected``
+        as the table saw it, an unknown pile card (``??``) taken named or
+        unknown; ``REC-FORMAT`` for ``??`` in a full record, ``REC-DECK``
+        for a pile card named now that the deck cannot spare."""
+        if UNKNOWN in e.cards and not self.partial:
+            raise self.not_partial(pos, f"cards[{e.cards.index(UNKNOWN)}]")
+        if not self.partial or len(e.cards) != len(expected):
+            return False
+        if any(got != was and was != UNKNOWN for got, was in zip(e.cards, expected, strict=True)):
+            return False
+        named = [got for got, was in zip(e.cards, expected, strict=True) if was == UNKNOWN and got != UNKNOWN]
+        if named:
+            self.check_deck_room(state, named, pos, "cards")
+        return True
+
+    def on_cards_shown(self, state: TableState, e: CardsShown, pos: int) -> TableState:
+        """Partial records: ``e.cards`` seen in the seat's hand; unknown
+        cards become them (:meth:`~ledger.variants.core.TableRules.reveal`).
+        ``REC-FORMAT`` in a full record, ``REC-ORDER`` outside a hand."""
+        if not self.partial:
+            raise self.not_partial(pos, "type")
+        self.in_hand(state, e, pos)
+        self.check_seat(state, e.seat, pos)
+        return self.set_hand(state, e.seat, self.reveal(state, e.seat, e.cards, pos, "cards"))
 
     def on_pozzetto_taken(self, state: TableState, e: PozzettoTaken, pos: int) -> TableState:
         raise self.reject(
@@ -472,8 +411,11 @@ class TurnRules(TableRules):
             raise self.reject(
                 "REC-WHERE", N_("nothing to restock: the discard pile holds only its top card"), pos, "type"
             )
-        if e.cards is not None:
-            if Counter(e.cards) != Counter(under):
+        if e.cards is not None and UNKNOWN in e.cards and not self.partial:
+            raise self.not_partial(pos, f"cards[{e.cards.index(UNKNOWN)}]")
+        if e.cards is not None and self.partial and (UNKNOWN in e.cards or UNKNOWN in under):
+            named = Counter(c for c in e.cards if c != UNKNOWN)
+            if len(e.cards) != len(under) or (named - Counter(under) and UNKNOWN not in under):
                 raise self.reject(
                     "REC-WHERE",
                     f"the new stock {pretty_list(e.cards)} is not the discard pile less its top card",
@@ -481,6 +423,15 @@ class TurnRules(TableRules):
                     "cards",
                 )
             stock: tuple[str, ...] | None = tuple(e.cards)
+        elif e.cards is not None:
+            if Counter(e.cards) != Counter(under):
+                raise self.reject(
+                    "REC-WHERE",
+                    f"the new stock {pretty_list(e.cards)} is not the discard pile less its top card",
+                    pos,
+                    "cards",
+                )
+            stock = tuple(e.cards)
         elif self.restock_mode() == "turn_over":
             stock = under
         else:

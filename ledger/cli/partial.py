@@ -1,0 +1,124 @@
+"""Partial records on the command line (FORMAT.md, "Partial records"):
+``redact GAME|FILE --as scorer|seat:N`` (a full record cut down to what a
+scorer or one seat saw, :mod:`ledger.partial`) and ``record-scores GAME
+--players A,B --variant V [--csv FILE]`` (a score-only game from a paper score
+sheet, :mod:`ledger.score_only`, stored like an import).
+
+Exit status: 0 done, 2 bad input (a rejected record, a bad sheet, a bad
+``--as``), as the other commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+from ledger.cli.context import CliState, TranslatedCommand, error_line, load
+from ledger.errors import RecordError
+from ledger.i18n import N_
+from ledger.partial import parse_viewer, redact
+from ledger.records import Record, encode_record, parse_record
+from ledger.score_only import parse_sheet, score_only_game
+
+
+@click.command(
+    "redact",
+    cls=TranslatedCommand,
+    help=N_(
+        "Cut a full record (stored id or record file) down to what a scorer (face-up cards only) or one "
+        "seat saw: a partial record with ?? for every card not seen and cards_shown at each hand's end. "
+        "Writes the record to stdout (or -o FILE). Exit 2 when the record is rejected."
+    ),
+)
+@click.argument("target")
+@click.option(
+    "--as",
+    "viewer",
+    default="scorer",
+    show_default=True,
+    metavar="scorer|seat:N",
+    help=N_("Who saw the game: the scorer (face up only) or seat N (its own hand too)."),
+)
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help=N_("Write to FILE.")
+)
+@click.pass_obj
+def redact_cmd(state: CliState, target: str, viewer: str, output: Path | None) -> None:
+    seat = parse_viewer(viewer)
+    try:
+        _, events = load(state, target)
+        cut = redact(events, seat)
+    except RecordError as exc:
+        click.echo(error_line(exc, target, state.tr), err=True)
+        sys.exit(2)
+    data = encode_record(cut.events)
+    if output is None:
+        click.echo(data.decode(), nl=False)
+    else:
+        output.write_bytes(data)
+
+
+@click.command(
+    "record-scores",
+    cls=TranslatedCommand,
+    help=N_(
+        "Store a score-only game from a paper score sheet: one line per hand, one score per side (seats, "
+        "or teams 0 and 1 with four Burraco players), from --csv FILE ('-': stdin) or, on a terminal, "
+        "asked hand by hand (an empty line ends). Exit 2 for a bad sheet."
+    ),
+)
+@click.argument("game")
+@click.option("--players", required=True, metavar="A,B[,C,D]", help=N_("The players' names, in seat order."))
+@click.option("--variant", required=True, help=N_("burraco, scala40, ramino, ramino51 or gin."))
+@click.option("--ruleset", default=None, help=N_("The ruleset (default: the variant's)."))
+@click.option("--csv", "csv_file", type=click.File("r", encoding="utf-8"), default=None, help=N_("The sheet as CSV."))
+@click.option("--ask", is_flag=True, help=N_("Ask hand by hand (the default without --csv on a terminal)."))
+@click.pass_obj
+def record_scores_cmd(
+    state: CliState, game: str, players: str, variant: str, ruleset: str | None, csv_file: TextIO | None, ask: bool
+) -> None:
+    names = [p.strip() for p in players.split(",")]
+    _ = state.tr.gettext
+    try:
+        if csv_file is not None:
+            rows = parse_sheet(csv_file.read())
+        elif ask or sys.stdin.isatty():
+            rows = _ask_rows(state)
+        else:
+            raise click.UsageError(_("give the sheet with --csv FILE (or run on a terminal to type it)"))
+        events = score_only_game(game, variant, names, rows, ruleset)
+        data = encode_record(events)
+        record: Record = parse_record(data, path=None)
+        result = state.app(create=True).import_record(record, appended_by=f"record-scores:{game}")
+    except RecordError as exc:
+        click.echo(error_line(exc, csv_file.name if csv_file is not None else game, state.tr), err=True)
+        sys.exit(2)
+    if result.status == "stored":
+        click.echo(_("%(game)s: stored, %(hands)s hands (score-only)") % {"game": result.game_id, "hands": len(rows)})
+    else:
+        click.echo(_("%(game)s: already stored with these hands") % {"game": result.game_id})
+
+
+def _ask_rows(state: CliState) -> list[tuple[int, ...]]:
+    """The sheet typed on a terminal: a prompt per hand, scores separated by commas or spaces."""
+    _ = state.tr.gettext
+    lines = []
+    hand = 1
+    while True:
+        text = click.prompt(
+            _("hand %(hand)s (scores per side, empty to end)") % {"hand": hand}, default="", show_default=False
+        )
+        if not text.strip():
+            break
+        lines.append(",".join(text.replace(",", " ").split()))
+        hand += 1
+    return parse_sheet("\n".join(lines))
+
+
+def register(cli_group: click.Group) -> None:
+    """Add ``redact`` and ``record-scores`` to the ``rummy-ledger`` group."""
+    cli_group.add_command(redact_cmd)
+    cli_group.add_command(record_scores_cmd)

@@ -1,0 +1,90 @@
+"""A paper score sheet entered in the viewer: a score-only game (issue 24;
+FORMAT.md, "Partial records"), one line per hand as the sheet has it.
+
+``GET /score-sheets/new`` shows the form (game id, variant, players, one line
+per hand: the sides' points separated by commas); ``POST /score-sheets``
+stores the game (:func:`ledger.score_only.score_only_game`, imported as one
+record) and answers 303 to its page (``Location``). A signed-in token of the
+desk (:mod:`replay_web.desk`) is needed, of any role (a recorder, a referee,
+an admin), covering the new game's id; the form carries the CSRF token.
+Refusals, nothing stored: no session 401, a token whose scope does not cover
+the game 403, a bad field or sheet 400 (naming the line), a game id already
+stored 409, a viewer over record files 405.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, redirect, render_template, url_for
+from werkzeug.exceptions import BadRequest, Conflict, MethodNotAllowed, Unauthorized
+from wtforms import SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Regexp
+
+from ledger.catalog import CATALOG
+from ledger.errors import GameConflictError, RecordError
+from ledger.i18n import translations as ledger_translations
+from ledger.records import encode_record, parse_record
+from ledger.score_only import parse_sheet, score_only_game
+from replay_web import access, desk
+from replay_web.desk import _Form, signed_in
+from replay_web.i18n import current_lang
+from replay_web.i18n import gettext as _
+
+bp = Blueprint("scoresheet", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """The desk (:func:`replay_web.desk.init_app`: session, CSRF, sign-in, rulings), then this form's routes."""
+    desk.init_app(app)
+    app.register_blueprint(bp)
+
+
+class ScoreSheetForm(_Form):
+    """The sheet: game id, variant, the players in seat order, the hand lines."""
+
+    game_id = StringField(validators=[DataRequired(), Regexp(r"^[A-Za-z0-9._-]{1,64}$")])
+    variant = SelectField(choices=sorted(CATALOG))
+    players = StringField(validators=[DataRequired(), Length(max=900)])
+    lines = TextAreaField(validators=[DataRequired(), Length(max=20_000)])
+
+
+def _writer() -> Any:
+    token = signed_in()
+    if token is None:
+        raise Unauthorized(description=_("sign in with a recorder or referee token to enter a score sheet"))
+    return token
+
+
+@bp.get("/score-sheets/new")
+def new_sheet():
+    _writer()
+    return render_template("score_sheet.html", form=ScoreSheetForm(), error=None)
+
+
+@bp.post("/score-sheets")
+def store_sheet():
+    token = _writer()
+    ledger = access.ledger_app()
+    if ledger is None:
+        raise MethodNotAllowed(description=_("this viewer shows record files: it has no store to write to"))
+    form = ScoreSheetForm()
+    if not form.validate_on_submit():
+        parts = [f"{name}: {'; '.join(_(str(m)) for m in msgs)}" for name, msgs in form.errors.items()]
+        raise BadRequest(description=_("the score sheet was not stored: %(errors)s", errors=", ".join(parts)))
+    names = [p.strip() for p in form.players.data.split(",") if p.strip()]
+    try:
+        events = score_only_game(form.game_id.data, form.variant.data, names, parse_sheet(form.lines.data))
+        access.check_write(token, events[0], events)
+        ledger.import_record(parse_record(encode_record(events)), appended_by=token.label)
+    except RecordError as err:
+        where = _("line %(line)s: ", line=err.line) if err.line else ""
+        message = err.text(ledger_translations(current_lang()))
+        raise BadRequest(
+            description=_("the score sheet was not stored: %(errors)s", errors=f"{where}{err.rule}: {message}")
+        ) from None
+    except GameConflictError:
+        raise Conflict(
+            description=_("the score sheet was not stored: game %(game)s is already stored", game=form.game_id.data)
+        ) from None
+    return redirect(url_for("games.game_page", game_id=form.game_id.data), 303)

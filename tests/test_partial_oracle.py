@@ -1,0 +1,180 @@
+"""The oracle of partial records (issue 24; FORMAT.md "Partial records"): a
+full record cut down to what a scorer, or one seat, saw (:func:`ledger.partial.redact`)
+must import; its audit must be exactly the full record's findings whose rule
+needs no hidden evidence (:data:`ledger.rule_ids.NEEDS_HIDDEN_EVIDENCE`), at
+the same positions (mapped past the inserted ``cards_shown``), and a finding
+of a hidden-evidence rule only where the full record has it; its scores must
+equal the full record's (every hand is shown at its end); its views (every
+seat's and the spectator's) must equal the full record's spectator view, and
+for ``--as seat:N`` seat N's view the full record's seat N view.
+
+Every fixture and simulated games of every variant, clean and with injected
+faults: a few per variant in the normal run, 200 per variant with
+``RUMMY_LEDGER_SLOW=1``. The counts (records, findings kept, findings dropped
+as hidden evidence) are written to the test output and asserted non-trivial.
+
+Views are compared at every position of a fixture and every 9th position of a
+simulated game, without ``position`` (shifted by the inserted events),
+``findings`` (a count of visible findings: the findings are compared above) and
+the variant's English ``notes`` lines (they name positions); a seat holding no
+card is shown alike whether as its own empty hand or as a count of 0.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from ledger.errors import RecordError
+from ledger.events import Event, HandDealt, HandEnded
+from ledger.partial import redact
+from ledger.record_files import read_record
+from ledger.records import encode_record
+from ledger.redaction import SPECTATOR, Pov
+from ledger.replay import Replayer, replay
+from ledger.rule_ids import NEEDS_HIDDEN_EVIDENCE
+from ledger.scoring import score_sheet
+from ledger.simulate import simulate_game
+from ledger.state import TableState
+from ledger.views import state_view
+
+ROOT = Path(__file__).resolve().parent.parent
+SLOW = os.environ.get("RUMMY_LEDGER_SLOW") == "1"
+GAMES = 200 if SLOW else 3
+#: (variant, ruleset, players) simulated: every variant's default preset, Burraco also with four
+#: (partnerships) and ``seed`` (a pozzetto becomes the stock), Gin also ``openspiel``
+TABLES = (
+    ("burraco", None, 2),
+    ("burraco", None, 4),
+    ("burraco", "seed", 2),
+    ("scala40", None, 2),
+    ("ramino51", None, 3),
+    ("ramino", None, 2),
+    ("gin", None, 2),
+    ("gin", "openspiel", 2),
+)
+COUNTS: Counter[str] = Counter()
+
+
+def fixtures() -> list[Path]:
+    paths = []
+    for path in sorted((ROOT / "fixtures").glob("*/*.jsonl")):
+        try:
+            replay(read_record(path).events)
+        except RecordError:
+            continue  # the rejected fixtures: nothing to cut
+        paths.append(path)
+    return paths
+
+
+def view(state: TableState, pov: Pov) -> dict[str, Any]:
+    v = state_view(state, pov).to_json()
+    for key in ("position", "findings", "pov", "notes"):
+        v.pop(key, None)
+    for seat in v["seats"]:
+        if seat["count"] == 0:
+            seat["cards"], seat["seen"] = None, []
+    return v
+
+
+def check(events: Sequence[Event], seat: int | None, step: int) -> None:
+    """The oracle for one record cut for ``seat`` (None: the scorer)."""
+    full = Replayer(events)
+    cut = redact(events, seat)
+    part = Replayer(cut.events)  # it imports
+    moved = cut.positions
+    want = sorted((moved[f.position], f.rule) for f in full.final.findings if f.rule not in NEEDS_HIDDEN_EVIDENCE)
+    got = sorted((f.position, f.rule) for f in part.final.findings if f.rule not in NEEDS_HIDDEN_EVIDENCE)
+    assert got == want
+    hidden = Counter((moved[f.position], f.rule) for f in full.final.findings if f.rule in NEEDS_HIDDEN_EVIDENCE)
+    judged = Counter((f.position, f.rule) for f in part.final.findings if f.rule in NEEDS_HIDDEN_EVIDENCE)
+    assert judged <= hidden  # never a finding on a guess
+    COUNTS["records"] += 1
+    COUNTS["findings kept"] += len(want) + sum(judged.values())
+    COUNTS["dropped as hidden evidence"] += sum((hidden - judged).values())
+    assert score_sheet(part.final).to_json()["hands"] == score_sheet(full.final).to_json()["hands"]
+    assert part.final.totals == full.final.totals
+    n = full.final.n_seats
+    for i in range(1, len(events), step):
+        before, after = full.state_at(i), part.state_at(moved[i])
+        spectator = view(before, SPECTATOR)
+        for pov in (SPECTATOR, *(k for k in range(n) if k != seat)):
+            assert view(after, pov) == spectator, (i, pov)
+        if seat is not None:
+            assert view(after, seat) == view(before, seat), (i, seat)
+
+
+@pytest.mark.parametrize("path", fixtures(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_fixture_cut_for_the_scorer_and_each_seat(path: Path) -> None:
+    events = read_record(path).events
+    n = replay(events).n_seats
+    for seat in (None, *range(n)):
+        check(events, seat, 1)
+
+
+@pytest.mark.parametrize(
+    ("variant", "ruleset", "players"), TABLES, ids=[f"{v}-{r or 'default'}-{p}" for v, r, p in TABLES]
+)
+def test_simulated_games_cut_for_the_scorer_and_each_seat(
+    variant: str, ruleset: str | None, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = Counter(COUNTS)
+    for seed in range(GAMES):
+        for faults in (0.0, 0.1):
+            events, _ = simulate_game(variant, ruleset, players, seed, faults)
+            for seat in (None, *range(players)):
+                check(events, seat, 9 if not SLOW else 37)
+    mine = COUNTS - before
+    show(capsys, f"partial-record oracle {variant} {ruleset or 'default'} ({players} players): {dict(mine)}")
+    assert mine["records"] == GAMES * 2 * (players + 1)
+    assert mine["findings kept"] > 0
+
+
+def show(capsys: pytest.CaptureFixture[str], line: str) -> None:
+    """``line`` in the test output, whether output is captured or not."""
+    with capsys.disabled():
+        print(f"\n{line}")
+
+
+def test_the_oracle_counts_are_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    """The totals of the run so far, in the test output (bench/RESULTS.md keeps a slow run's)."""
+    show(capsys, f"partial-record oracle, all records so far: {dict(COUNTS)}")
+    assert COUNTS["records"] > 0 or not COUNTS
+
+
+def test_twin_renaming_cards_nobody_saw_changes_nothing_shown() -> None:
+    """Two full records that differ only in the faces of two stock cards never
+    drawn cut to the same scorer's record, byte for byte (so the same audit,
+    scores and views); a seat's cut too."""
+    events, _ = simulate_game("burraco", None, 2, 0, 0.1)
+    deal = events[1]
+    assert isinstance(deal, HandDealt) and deal.stock is not None
+    left = replay(events[: next(i for i, e in enumerate(events) if isinstance(e, HandEnded)) + 1]).stock_count
+    stock = list(deal.stock)
+    a, b = len(stock) - 1, next(i for i in range(len(stock) - 2, len(stock) - left - 1, -1) if stock[i] != stock[-1])
+    stock[a], stock[b] = stock[b], stock[a]  # two cards still in the stock when the hand ended
+    twin = [events[0], msgspec.structs.replace(deal, stock=tuple(stock)), *events[2:]]
+    assert encode_record(twin) != encode_record(events)
+    assert [f.rule for f in replay(twin).findings] == [f.rule for f in replay(events).findings]
+    for seat in (None, 0, 1):
+        assert encode_record(redact(twin, seat).events) == encode_record(redact(events, seat).events)
+
+
+def test_twin_a_hidden_evidence_rule_is_judged_where_the_hand_is_known_and_silent_where_not() -> None:
+    """RAM-DISC-1 (the card just taken discarded again) asks whether the seat
+    held another copy: a seat's own record knows its hand and reports it
+    wherever the full record does; the scorer's record, which knows no
+    hand, never does."""
+    events, _ = simulate_game("ramino", None, 2, 0, 0.1)
+    full = [(f.position, f.seat) for f in replay(events).findings if f.rule == "RAM-DISC-1"]
+    assert len(full) == 12
+    cut = redact(events, 0)
+    own = [(f.position, f.seat) for f in replay(cut.events).findings if f.rule == "RAM-DISC-1"]
+    assert own == [(cut.positions[p], 0) for p, seat in full if seat == 0] and len(own) == 8
+    assert [f for f in replay(redact(events, None).events).findings if f.rule == "RAM-DISC-1"] == []
