@@ -25,6 +25,7 @@ shared by them:
 - :mod:`~ledger.cli.writing`: ``append``, ``rule``;
 - :mod:`~ledger.cli.analytics`: ``analytics``, ``query``, ``export --format``;
 - :mod:`~ledger.cli.seal`: ``seal``, ``keygen``, ``checkpoint``, ``prove``, ``verify``;
+  :mod:`~ledger.cli.backfill`: ``seal-backfill``;
 - :mod:`~ledger.cli.report`, :mod:`~ledger.cli.tokens`,
   :mod:`~ledger.cli.serve`, :mod:`~ledger.cli.simulate`: ``report``,
   ``token``, ``serve``, ``simulate``.
@@ -41,7 +42,19 @@ from eventsourcing.domain import EventSourcingError
 from eventsourcing.utils import TopicError
 
 from ledger import __version__
-from ledger.cli import analytics, checking, importing, reading, report, seal, serve, simulate, tokens, writing
+from ledger.cli import (
+    analytics,
+    backfill,
+    checking,
+    importing,
+    reading,
+    report,
+    seal,
+    serve,
+    simulate,
+    tokens,
+    writing,
+)
 from ledger.cli.context import CliState, Translated, describe_error, tr_of
 from ledger.errors import GameNotFoundError, LedgerError, RecordError
 from ledger.i18n import LANGUAGES, N_
@@ -161,7 +174,7 @@ def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
 
 # one module per command group; the record export is registered before the
 # analytics' merged ``export``, which keeps it for ``export GAME``
-for _commands in (importing, reading, checking, serve, simulate, analytics, seal, writing, tokens, report):
+for _commands in (importing, reading, checking, serve, simulate, analytics, seal, backfill, writing, tokens, report):
     _commands.register(cli)
 
 

@@ -71,7 +71,9 @@ class GameCheck:
         }
 
 
-def _name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
+def game_name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
+    """The game id of a stored sequence (``rows``: :meth:`ledger.store.seal_sql.SealTables.batch`), from its
+    first event, or ``game <uuid>`` when that cannot be read."""
     if rows and rows[0][0] == 1 and isinstance(rows[0][2], bytes):
         try:
             first = decode_stored(rows[0][2], rows[0][1])
@@ -98,7 +100,7 @@ def check_game(
     checked). The journal chain has one link per append call, on the call's
     last row (:mod:`ledger.store.sealing`): every entry of a call must be the
     one its link covers. Pure over the rows, no I/O."""
-    check = GameCheck(game_id=game_id or _name(rows, oid_hex), length=len(rows))
+    check = GameCheck(game_id=game_id or game_name(rows, oid_hex), length=len(rows))
     if not rows and not journal:
         return check.fail(None, "missing", "no such game in the store")
     sha = hashlib.sha256
