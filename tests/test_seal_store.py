@@ -413,9 +413,85 @@ def test_several_broken_games_one_line_each(store) -> None:  # noqa: ANN001
     ]
 
 
-def test_an_unknown_game_is_a_failure_naming_it(store) -> None:  # noqa: ANN001
+def test_an_unknown_game_is_bad_input_with_suggestions(store, store_env) -> None:  # noqa: ANN001
+    """Issue 26, "Trust": ``verify nosuch`` follows the contract of the
+    other commands (no game …; did you mean …?, exit 2), and nothing is verified."""
     _app, _raw, run = store
-    assert _broken(run("verify", "nope")) == ["nope: no such game in the store"]
+    result = run("verify", "nope")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("rummy-ledger: error: no game 'nope' in the store (")
+    result = run("verify", "g1", "bur-disput")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("rummy-ledger: error: no game 'bur-disput' in the store (")
+    assert result.stderr.endswith("); did you mean bur-dispute?\n")
+    assert run("--lang", "it", "verify", "bur-disput").stderr.endswith("); forse bur-dispute?\n")
+
+
+def _stray_key(raw: Raw, number: int) -> Any:
+    from uuid import UUID
+
+    u = UUID(int=number)
+    return u.hex if raw.sqlite else u
+
+
+def test_a_row_moved_under_a_foreign_id_is_a_stray_sequence(store) -> None:  # noqa: ANN001
+    """Issue 27, defect 6: one event's ``originator_id`` altered: the game
+    it left is named at the gap, and the stray sequence by its id, which
+    matches no game (it was named as a game of its own with a gap at 0)."""
+    _app, raw, run = store
+    raw.run(
+        "UPDATE {events} SET originator_id = ? WHERE originator_id = ? AND originator_version = 5",
+        _stray_key(raw, 1),
+        raw.oid("bur-dispute"),
+    )
+    result = run("verify")
+    assert sorted(_broken(result)) == [
+        "bur-dispute: position 4: event missing (deleted: the next stored event is at position 5)",
+        "sequence 00000000-0000-0000-0000-000000000001: its id matches no game: no game_started at position 0 "
+        "(stored events: 1, from position 4; an originator_id edited?)",
+    ]
+    assert result.stderr == "1 of 3 games verified (35 events); 2 broken\n"
+    out = {o["game_id"]: o for o in map(json.loads, run("verify", "--json").stdout.splitlines())}
+    assert out["sequence 00000000-0000-0000-0000-000000000001"]["differs"] == "stray"
+    italian = run("--lang", "it", "verify").stdout
+    assert (
+        "sequence 00000000-0000-0000-0000-000000000001: il suo id non è quello di nessuna partita: nessun "
+        "game_started alla posizione 0 (eventi memorizzati: 1, dalla posizione 4; un originator_id modificato?)"
+    ) in italian
+
+
+def test_rows_copied_under_a_foreign_id_blame_no_game(store) -> None:  # noqa: ANN001
+    """Issue 27, defect 6: a game's events and journal rows copied under a
+    foreign id: the game verifies, the copy is named by its id (``verify``
+    blamed bur-dispute for it: "the first event is not this game's
+    game_started")."""
+    _app, raw, run = store
+    key = _stray_key(raw, 0xABCD)
+    raw.run(
+        "INSERT INTO {events} (originator_id, originator_version, topic, state) "
+        "SELECT ?, originator_version, topic, state FROM {events} WHERE originator_id = ?",
+        key,
+        raw.oid("bur-dispute"),
+    )
+    raw.run(
+        "INSERT INTO {journal} SELECT ?, position, appended_by, received_at, seal, journal_seal FROM {journal} "
+        "WHERE originator_id = ?",
+        key,
+        raw.oid("bur-dispute"),
+    )
+    result = run("verify")
+    assert _broken(result) == [
+        "sequence 00000000-0000-0000-0000-00000000abcd: its id matches no game: its first event is the "
+        "game_started of 'bur-dispute', stored under another id (stored events: 19; rows copied?)"
+    ]
+    assert result.stderr == "2 of 3 games verified (54 events); 1 broken\n"
+    assert run("verify", "bur-dispute").exit_code == 0
+    # its journal rows alone: still no game blamed
+    raw.run("DELETE FROM {events} WHERE originator_id = ?", key)
+    assert _broken(run("verify")) == [
+        "sequence 00000000-0000-0000-0000-00000000abcd: its id matches no game: journal rows and no event "
+        "(journal rows: 19)"
+    ]
 
 
 def test_appends_continue_the_stored_chain(store) -> None:  # noqa: ANN001

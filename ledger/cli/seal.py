@@ -450,7 +450,8 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
 def _broken_line(check: Any, tr: Any) -> str:
     """A broken game's line of ``verify`` (:meth:`GameCheck.line`) in the language of ``tr``."""
     where = tr.gettext("position %(pos)s") % {"pos": check.position} + ": " if check.position is not None else ""
-    return f"{check.game_id}: {where}{message_text(check.message, tr)}"
+    said = tr.gettext(check.msgid) % check.params if check.msgid else message_text(check.message, tr)
+    return f"{check.game_id}: {where}{said}"
 
 
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
