@@ -35,7 +35,6 @@ from werkzeug.exceptions import HTTPException
 from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import iter_lines, parse_line
-from ledger.rule_texts import rule_text
 from ledger.tokens import Token
 from replay_web import access
 
@@ -60,24 +59,6 @@ class ApiError(HTTPException):
 
     def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
         return list(self.headers.items())
-
-
-#: REC rules whose messages say only what the body itself or the record's order holds: every
-#: writer reads them whole; the others (REC-WHERE, REC-DECK) may name a hand's or the stock's cards
-OPEN_RULES = frozenset({"REC-FORMAT", "REC-ORDER", "REC-REF"})
-
-
-def for_writer(err: RecordError, token: Token) -> RecordError:
-    """``err`` as ``token`` may read it: whole for a token that may read the
-    whole game (referee, admin), else, for a rule that may name hidden cards
-    (a hand, the stock, a pozzetto: FORMAT.md "Per-seat views"), the rule's
-    text from RULES.md in place of the message (line, field, rule and
-    position kept), so that a refused append cannot probe hidden cards."""
-    if token.may_read_all or err.rule in OPEN_RULES:
-        return err
-    text = rule_text(err.rule) or "refused by the table as it stands"
-    message = f"{text} (the reason names cards a {token.role} token may not see: a referee token reads it)"
-    return RecordError(err.rule, message, line=err.line, field=err.field, position=err.position, path=err.path)
 
 
 def record_error(err: RecordError, lines: list[int] | None = None, *, offset: int = 0) -> ApiError:
@@ -184,9 +165,9 @@ def _append(app: Any, game_id: str, events: list[Event], expected: int, by: str)
 
 
 def _result_json(result: Any, token: Token) -> dict[str, Any]:
-    """The 201 body; the findings' messages only for a token that may read the whole game."""
-    full = access.Access(omniscient=True, upto=result.length, finished=False, view="writer", delay=0)
-    seen = full if token.may_read_all else access.SPECTATOR_ACCESS
+    """The 201 body, the findings whole: every writer reads the games it
+    writes whole (a recorder enters their deals: FORMAT.md "Who may read what")."""
+    seen = access.Access(omniscient=True, upto=result.length, finished=False, view="writer", delay=0)
     return {
         "game_id": result.game_id,
         "first": result.first,
@@ -245,7 +226,7 @@ def create_game():
     try:
         result = _append(app, first.game_id, events, 0, token.label)
     except RecordError as err:
-        raise record_error(for_writer(err, token), lines) from None
+        raise record_error(err, lines) from None
     except (GameConflictError, ConcurrentAppendError):
         raise ApiError(
             409,
@@ -266,7 +247,7 @@ def append(game_id: str):
     try:
         result = _append(app, game_id, events, expected, token.label)
     except RecordError as err:
-        raise record_error(for_writer(err, token), lines, offset=expected) from None
+        raise record_error(err, lines, offset=expected) from None
     except ConcurrentAppendError:
         length = _length(app, game_id)
         raise ApiError(
