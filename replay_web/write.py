@@ -44,6 +44,8 @@ JSON_TYPES = ("application/json",)
 LINES_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines")
 _IF_MATCH = re.compile(r'^\s*"([0-9]{1,12})"\s*$')  # a strong tag only (RFC 9110 13.1.1)
 DEFAULT_MAX_BODY = 1024 * 1024
+#: characters of a bad header quoted back in an error
+SHOWN_HEADER = 40
 
 
 class ApiError(HTTPException):
@@ -97,16 +99,7 @@ def _events_from_body() -> tuple[list[Event], list[int]]:
             else "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON "
             "Lines)",
         )
-    body = request.get_data(cache=False)  # 413 when Content-Length is above MAX_CONTENT_LENGTH
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    if request.content_length is None and limit is not None and len(body) >= limit:
-        # a chunked body: werkzeug stops reading at the limit without a word, so a
-        # body that reached it was cut; refuse it whole rather than store its start
-        raise ApiError(
-            413,
-            f"the body is {limit:,} bytes or more (sent in chunks); the limit is {limit - 1:,} bytes: send fewer "
-            "events per request",
-        )
+    body = _body(current_app.config.get("MAX_CONTENT_LENGTH"))
     try:
         if ctype in JSON_TYPES:
             if not body.strip():
@@ -125,6 +118,29 @@ def _events_from_body() -> tuple[list[Event], list[int]]:
     return events, lines
 
 
+def _body(limit: int | None) -> bytes:
+    """The request body, at most ``limit`` bytes whether it comes with a
+    ``Content-Length`` (werkzeug answers 413 above the limit) or in chunks:
+    those are read here, one byte past the limit at most, so that a
+    chunked body of exactly ``limit`` bytes is taken as one with that
+    ``Content-Length`` is (werkzeug's own reading refused it: the limits
+    were one byte apart, issue 27) and a longer one is refused whole."""
+    environ = request.environ
+    if request.content_length is not None or limit is None or "wsgi.input_terminated" not in environ:
+        return request.get_data(cache=False)
+    stream, chunks, size = environ["wsgi.input"], [], 0
+    while size <= limit and (chunk := stream.read(min(65536, limit + 1 - size))):
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        raise ApiError(
+            413,
+            f"the body is over {limit:,} bytes (sent in chunks); the limit is {limit:,} bytes: send fewer events "
+            "per request",
+        )
+    return b"".join(chunks)
+
+
 def _ledger() -> Any:
     app = access.ledger_app()
     if app is None:
@@ -140,8 +156,11 @@ def _expected() -> int:
         m = _IF_MATCH.match(header)
         if m is None:
             shown = header.encode("latin-1", "replace").decode("utf-8", "replace")  # WSGI headers arrive as latin-1
+            quoted = repr(shown[:SHOWN_HEADER])  # a header of 5,000 characters is not echoed back whole
+            if len(shown) > SHOWN_HEADER:
+                quoted += f"… ({len(shown) - SHOWN_HEADER:,} more characters)"
             raise ApiError(
-                400, f'If-Match {shown!r}: give the expected next position as a quoted number, e.g. If-Match: "12"'
+                400, f'If-Match {quoted}: give the expected next position as a quoted number, e.g. If-Match: "12"'
             )
         values.append(int(m.group(1)))
     if query is not None:
