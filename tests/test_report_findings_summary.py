@@ -70,3 +70,28 @@ def test_the_report_counts_the_findings_past_the_first_of_each_rule(tmp_path: Pa
     assert disputed["findings_more"] == [{"rule": "ALL-TURN-1", "count": 68, "shown": 21}]
     italian = render_html(build_report(events, lang="it"))
     assert "ALL-TURN-1</span>: 68 irregolarità, mostrate le prime 20" in italian
+
+
+def test_the_audit_api_pages_its_findings(tmp_path: Path) -> None:
+    from ledger.store.application import open_app
+    from replay_web import api, create_app
+
+    record = _record(tmp_path / "sim")
+    ledger = open_app(str(tmp_path / "s.db"))
+    game_id = ledger.import_record(read_record(record)).game_id
+    ledger.close()
+    client = create_app({"LEDGER_DB": str(tmp_path / "s.db")}).test_client()
+    whole = client.get(f"/api/games/{game_id}/audit")
+    assert whole.status_code == 200 and "Link" not in whole.headers
+    body = whole.get_json()
+    assert len(body["findings"]) == 91 and "total" not in body  # one page: the audit --json object as it was
+    first = client.get(f"/api/games/{game_id}/audit?limit=40")
+    page = first.get_json()
+    assert (len(page["findings"]), page["total"], page["offset"], page["limit"]) == (40, 91, 0, 40)
+    assert page["findings"] == body["findings"][:40]
+    assert first.headers["Link"] == f'</api/games/{game_id}/audit?limit=40&offset=40>; rel="next"'
+    last = client.get(f"/api/games/{game_id}/audit?limit=40&offset=80")
+    assert last.get_json()["findings"] == body["findings"][80:] and "Link" not in last.headers
+    assert client.get(f"/api/games/{game_id}/audit?limit=0").status_code == 400
+    assert client.get(f"/api/games/{game_id}/audit?limit=x").status_code == 400
+    assert api.FINDINGS_PAGE == 1000
