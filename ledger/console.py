@@ -21,7 +21,9 @@ def main(argv: list[str] | None = None) -> None:
     """Console-script entry point ``rummy-ledger``: :func:`ledger.cli.main`."""
     try:
         from ledger.cli import main as cli_main
+        from ledger.cli import query
 
+        query.HARD_EXIT = True  # this process is the command's own: query --timeout may end it
         cli_main(argv)
     except KeyboardInterrupt:
         _interrupted(sys.argv[1:] if argv is None else argv)

@@ -115,3 +115,19 @@ def test_the_limits_refuse_what_is_not_a_size(db: Path, tmp_path: Path) -> None:
     code, out, err, _s, _rss = _query(db, tmp_path, "--max-cell", "3", "SELECT 'abcdef' AS t")
     assert (code, err) == (0, "")
     assert "abc… (3 more characters)" in out
+
+
+def test_a_query_in_this_process_leaves_its_limits_as_they_were(db: Path) -> None:
+    """click's runner runs the CLI in the test's own process: the data cap is
+    lifted after the query, and the deadline never ends the process."""
+    import resource
+
+    from click.testing import CliRunner
+
+    from ledger.cli import cli, query
+
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    result = CliRunner().invoke(cli, ["--db", str(db), "query", "--no-update", "--json", "SELECT 41 + 1 AS n"])
+    assert (result.exit_code, result.output) == (0, '{"n": 42}\n')
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before
+    assert query.HARD_EXIT is False

@@ -58,6 +58,9 @@ DEFAULT_MAX_CELL = 1_000
 DEFAULT_MAX_OUTPUT = "100MB"
 #: seconds past ``--timeout`` a query DuckDB cannot interrupt is given before the process exits
 GRACE = 1.0
+#: whether :class:`Deadline` may end the process: the console script's (:mod:`ledger.console`) only,
+#: never a process that runs the CLI inside itself (click's test runner)
+HARD_EXIT = False
 _SIZE = re.compile(r"(\d+)\s*(B|KB|MB|GB|KIB|MIB|GIB)?", re.I)
 _UNITS = {"B": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3, "KIB": 1024, "MIB": 1024**2, "GIB": 1024**3}
 
@@ -155,26 +158,30 @@ LIMIT_OPTIONS = (
 )
 
 
-def limit_memory(memory_limit: int) -> None:
+def limit_memory(memory_limit: int) -> tuple[int, int] | None:
     """Cap this process's data size (``RLIMIT_DATA``, soft limit only) at
     what it holds now (``VmData``) plus ``memory_limit`` plus
     :data:`HEADROOM`: DuckDB's ``memory_limit`` does not cover a string a
     function builds outside its buffer manager (``repeat('ab', 500000000)``
     peaked at 2 GB under a 256 MB limit); past the cap an allocation fails
-    and DuckDB reports it as out of memory. A no-op where the platform has
-    no such limit or no ``/proc``."""
+    and DuckDB reports it as out of memory. Returns the limits it replaced
+    (``resource.setrlimit`` them back when the query is done: a process
+    that goes on, a test run, keeps its own), or None where the platform
+    has no such limit or no ``/proc`` (nothing changed)."""
     try:
         status = open("/proc/self/status", encoding="ascii").read()  # noqa: SIM115 - one read
     except OSError:
-        return
+        return None
     m = re.search(r"^VmData:\s+(\d+) kB", status, re.M)
     if m is None:
-        return
+        return None
     want = int(m.group(1)) * 1024 + memory_limit + HEADROOM
-    _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    if hard != resource.RLIM_INFINITY:
-        want = min(want, hard)
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    soft, hard = before
+    if soft != resource.RLIM_INFINITY:
+        want = min(want, soft)
     resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+    return before
 
 
 class Deadline:
@@ -182,7 +189,8 @@ class Deadline:
     (0: none) DuckDB is interrupted from a timer thread and :attr:`expired`
     is set (the printing loops check it); :data:`GRACE` seconds later a
     process still running (a function DuckDB does not interrupt, a cell
-    being laid out) writes ``message`` and exits 2."""
+    being laid out) writes ``message`` and exits 2 (with :data:`HARD_EXIT`:
+    the console script; else it interrupts DuckDB once more)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, timeout: float, message: str) -> None:
         self.expired = threading.Event()
@@ -200,6 +208,9 @@ class Deadline:
         self._con.interrupt()
 
     def _exit(self) -> None:
+        if not HARD_EXIT:
+            self._con.interrupt()
+            return
         sys.stderr.write(f"Error: {self._message}\n")
         sys.stderr.flush()
         os._exit(2)
@@ -261,8 +272,7 @@ def run_sql(
     stopped = tr.gettext("query stopped after %(seconds)s s (--timeout SECONDS; 0 for none)") % {
         "seconds": f"{timeout:g}"
     }
-    if memory_limit is not None:
-        limit_memory(memory_limit)
+    before = limit_memory(memory_limit) if memory_limit is not None else None
     deadline = Deadline(con, timeout, stopped)
     try:
         _run_query(con, sql, as_csv, as_json, max_rows, max_cell, _Output(max_output, deadline))
@@ -279,6 +289,8 @@ def run_sql(
     finally:
         deadline.cancel()
         con.close()
+        if before is not None:
+            resource.setrlimit(resource.RLIMIT_DATA, before)
 
 
 def _batches(cur: duckdb.DuckDBPyConnection) -> Iterator[list[Any]]:
