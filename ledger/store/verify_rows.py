@@ -77,9 +77,11 @@ class GameCheck:
 
 
 def first_game_id(rows: list[tuple[Any, ...]]) -> str | None:
-    """The ``game_id`` the first stored event of a sequence names (``rows``:
-    :meth:`ledger.store.seal_sql.SealTables.batch`), or None when the
-    sequence has no readable ``game_started`` at position 0."""
+    """The id the first stored event of a sequence names (``rows``:
+    :meth:`ledger.store.seal_sql.SealTables.batch`): a ``game_started``'s
+    ``game_id``, or the ``tournament_id`` of a first event that has one (a
+    tournament's record shares the game ids' sequences); None when the
+    sequence has no readable such event at position 0."""
     if rows and rows[0][0] == 1 and isinstance(rows[0][2], (bytes, bytearray, memoryview)):
         try:
             first = decode_stored(bytes(rows[0][2]), rows[0][1])
@@ -87,6 +89,8 @@ def first_game_id(rows: list[tuple[Any, ...]]) -> str | None:
             return None
         if isinstance(first, GameStarted):
             return first.game_id
+        named = getattr(first, "tournament_id", None)
+        return named if isinstance(named, str) else None
     return None
 
 
