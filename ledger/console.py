@@ -11,14 +11,34 @@ SIGINT), as an interrupt of a running command is.
 
 from __future__ import annotations
 
+import signal
 import sys
+from typing import Any
 
 #: the exit status of an interrupted command (128 + SIGINT)
 INTERRUPTED = 130
+_seen = [False]
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    """Python's own Ctrl-C (``KeyboardInterrupt``), remembered: a library
+    that turns it into an error of its own (DuckDB's ``Query interrupted``)
+    is still an interrupt to the command's guard (:func:`interrupted`)."""
+    _seen[0] = True
+    signal.default_int_handler(signum, frame)
+
+
+def interrupted() -> bool:
+    """True once this process was sent SIGINT (under :func:`main`)."""
+    return _seen[0]
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point ``rummy-ledger``: :func:`ledger.cli.main`."""
+    try:
+        signal.signal(signal.SIGINT, _on_sigint)
+    except ValueError:  # not the main thread: Python's handler stays
+        pass
     try:
         from ledger.cli import main as cli_main
         from ledger.cli import query
@@ -27,6 +47,12 @@ def main(argv: list[str] | None = None) -> None:
         cli_main(argv)
     except KeyboardInterrupt:
         _interrupted(sys.argv[1:] if argv is None else argv)
+    finally:
+        # the command is done (its status on the way out): a Ctrl-C now changes nothing
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:
+            pass
 
 
 def _interrupted(argv: list[str]) -> None:
@@ -53,4 +79,4 @@ def _interrupted(argv: list[str]) -> None:
     raise SystemExit(INTERRUPTED)
 
 
-__all__ = ["INTERRUPTED", "main"]
+__all__ = ["INTERRUPTED", "interrupted", "main"]

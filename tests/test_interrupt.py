@@ -36,9 +36,12 @@ def _interrupted_after(seconds: float, db: Path, *options: str) -> tuple[int, st
 def _python_starts() -> float:
     """Seconds the interpreter takes to start (``site``, the editable install's
     path hook): a Ctrl-C before that is Python's own, not the project's."""
-    start = time.monotonic()
-    subprocess.run([sys.executable, "-c", "pass"], check=True)
-    return time.monotonic() - start
+    took = []
+    for _ in range(3):
+        start = time.monotonic()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        took.append(time.monotonic() - start)
+    return max(took) + 0.05
 
 
 def test_ctrl_c_in_the_first_seconds_of_import_is_one_line(tmp_path: Path) -> None:
@@ -47,11 +50,13 @@ def test_ctrl_c_in_the_first_seconds_of_import_is_one_line(tmp_path: Path) -> No
     for i, seconds in enumerate((0.05, 0.15, 0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5)):
         code, err = _interrupted_after(python + seconds, tmp_path / f"s{i}.db")
         assert "Traceback" not in err and "KeyboardInterrupt" not in err, (seconds, err)
-        assert (code, err) in ((130, LINE), (0, "")), (seconds, code, err)  # (0: the import was done)
+        assert code in (130, 0), (seconds, code, err)  # (0: the import was done, its analytics line on stderr)
+        if code == 130:
+            assert err == LINE, (seconds, err)
         codes.append(code)
     assert codes[:4] == [130] * 4  # the CLI was still being imported
 
 
 def test_ctrl_c_says_it_in_italian(tmp_path: Path) -> None:
-    code, err = _interrupted_after(_python_starts() + 0.1, tmp_path / "s.db", "--lang", "it")
+    code, err = _interrupted_after(_python_starts() + 0.2, tmp_path / "s.db", "--lang", "it")
     assert (code, err) == (130, "rummy-ledger: errore: interrotto\n")

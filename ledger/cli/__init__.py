@@ -129,11 +129,17 @@ class _Guarded(Translated, click.Group):
             _fail(message_text(str(exc), tr_of(ctx)), tr_of(ctx))
         except OSError as exc:
             _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc), tr_of(ctx))
-        except _store_errors() as exc:
-            store = ctx.obj.store if isinstance(ctx.obj, CliState) else "the store"
-            _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())
         except Exception as exc:  # noqa: BLE001 - the last line of defence
-            _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+            from ledger.console import interrupted
+
+            if interrupted():  # Ctrl-C turned into a library's own error (DuckDB's "Query interrupted")
+                _fail(tr_of(ctx).gettext("interrupted"), tr_of(ctx))
+                ctx.exit(130)
+            if isinstance(exc, _store_errors()):
+                store = ctx.obj.store if isinstance(ctx.obj, CliState) else "the store"
+                _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())
+            else:
+                _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
         ctx.exit(2)
 
 
