@@ -12,9 +12,11 @@ token is looked up by its id and its hash compared with
 Roles (issue 14, "Tokens and roles"):
 
 - ``recorder``: appends play events (everything but ``penalty_assessed`` and
-  ``position_restored``) and creates games, within its scope;
-- ``referee``: what a recorder may, plus rulings, and the omniscient view of
-  unfinished games in its scope;
+  ``position_restored``) and creates games, within its scope, and reads
+  those games whole (it enters their deals: FORMAT.md "Who may read what";
+  scope it to one game with ``--game`` where other tables' deals must stay
+  hidden);
+- ``referee``: what a recorder may, plus rulings;
 - ``admin``: everything, every game.
 
 Scope: ``game`` (one game id) and/or ``tournament`` (the game's
@@ -23,7 +25,7 @@ Scope: ``game`` (one game id) and/or ``tournament`` (the game's
 >>> t = Token(id="0a1b2c3d4e5f", name="Mario Rossi", role="recorder", tournament="Club night",
 ...           game=None, created_at="", revoked_at=None)
 >>> t.covers("g1", "Club night"), t.covers("g1", "Other"), t.may_rule, t.may_read_all
-(True, False, False, False)
+(True, False, False, True)
 """
 
 from __future__ import annotations
@@ -76,8 +78,9 @@ class Token(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def may_read_all(self) -> bool:
-        """May see an unfinished game omnisciently (within its scope)."""
-        return self.role in ("referee", "admin")
+        """May see an unfinished game omnisciently (within its scope): every
+        role, since a recorder enters the deals (FORMAT.md "Who may read what")."""
+        return self.role in ("recorder", "referee", "admin")
 
     @property
     def label(self) -> str:

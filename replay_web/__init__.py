@@ -193,6 +193,7 @@ PAGE_WORDS = frozenset(
         N_("The CSRF tokens do not match."),
         N_("The referrer header is missing."),
         N_("The referrer does not match the host."),
+        N_("The Origin header does not match the host."),
     }
 )
 

@@ -280,7 +280,12 @@ def game_access(game: Any, token: Token | None) -> Access:
     decision = decide(game.game_id, game.started, game.final, token, game.last)
     if decision.omniscient or decision.delay <= 0:
         return decision
-    upto = visible_upto(received_times(game.game_id, len(game.events)), decision.delay)
+    times = getattr(game, "received", None)
+    if times is None:  # once per game version (replay_web.cache.GameData keeps them)
+        times = received_times(game.game_id, len(game.events))
+        if hasattr(game, "received"):
+            game.received = times
+    upto = visible_upto(times, decision.delay)
     return msgspec.structs.replace(decision, upto=min(upto, game.last))
 
 

@@ -17,7 +17,8 @@
   redacted by :mod:`ledger.redaction` (a hidden hand is a count plus the
   cards seen face up, never its other cards) and the move text hides what
   that viewer could not see;
-- ``GET /api/games/<id>/audit``: the ``rummy-ledger audit --json`` object;
+- ``GET /api/games/<id>/audit?offset=&limit=``: the ``rummy-ledger audit --json``
+  object, its findings a page at a time (1,000 by default; :func:`audit`);
 - ``GET /api/games/<id>/score``: the ``rummy-ledger score --json`` object.
 
 ``/api/games/<id>``, ``/audit`` and ``/score`` take ``at=N`` (up to that
@@ -124,14 +125,49 @@ def state(game_id: str):
     return jsonify(view)
 
 
+#: findings per page of ``/audit`` by default (``?limit=`` up to :data:`MAX_FINDINGS`)
+FINDINGS_PAGE = 1000
+MAX_FINDINGS = 10_000
+
+
 @bp.get("/games/<game_id>/audit")
 def audit(game_id: str):
+    """The audit object, its findings one page at a time: ``?offset=N``
+    (default 0) and ``?limit=M`` (default :data:`FINDINGS_PAGE`, at most
+    :data:`MAX_FINDINGS`). A game with more findings than one page, or a
+    request that names a page, gets ``total``, ``offset`` and ``limit`` and,
+    while findings remain, a ``Link: <…>; rel="next"`` header (a game of
+    120k events had 49k findings in one answer; issue 27, defect 4)."""
     g = params.load_game(game_id)
     acc, pov, at = _seat_reader(g)
     if pov is None and at == g.last:
-        return jsonify(g.audit_json)
-    found = visible_findings(g.state_at(at), pov)
-    return jsonify({"game_id": g.game_id, "findings": [access.finding_json(f, acc) for f in found]})
+        body = dict(g.audit_json)
+    else:
+        found = visible_findings(g.state_at(at), pov)
+        body = {"game_id": g.game_id, "findings": [access.finding_json(f, acc) for f in found]}
+    return _page_of_findings(body)
+
+
+def _page_of_findings(body: dict[str, Any]) -> Any:
+    offset = params._int(request.args, "offset")
+    limit = params._int(request.args, "limit")
+    if limit is not None and not 1 <= limit <= MAX_FINDINGS:
+        from werkzeug.exceptions import BadRequest
+
+        raise BadRequest(description=f"limit={limit}: give 1 to {MAX_FINDINGS:,} findings per page")
+    findings = body["findings"]
+    size = FINDINGS_PAGE if limit is None else limit
+    start = offset or 0
+    if offset is None and limit is None and len(findings) <= size:
+        return jsonify(body)
+    body = {**body, "findings": findings[start : start + size], "total": len(findings), "offset": start, "limit": size}
+    response = jsonify(body)
+    if start + size < len(findings):
+        args = {**request.args.to_dict(), "offset": str(start + size), "limit": str(size)}
+        from urllib.parse import urlencode
+
+        response.headers["Link"] = f'<{request.path}?{urlencode(args)}>; rel="next"'
+    return response
 
 
 @bp.get("/games/<game_id>/score")

@@ -51,6 +51,9 @@ class GameData:
         first = self.replayer.events[0]
         assert isinstance(first, GameStarted)
         self.started: GameStarted = first
+        #: the journal's receive times of this version, POSIX seconds (:func:`replay_web.access.game_access`
+        #: reads them once per version: a spectator's every request read the whole journal, issue 27)
+        self.received: list[float | None] | None = None
 
     @property
     def events(self) -> tuple[Event, ...]:

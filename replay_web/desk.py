@@ -60,6 +60,7 @@ from ledger.tokens import Token
 from replay_web import access
 from replay_web.i18n import N_, current_lang, form_translations
 from replay_web.i18n import gettext as _
+from replay_web.origin import same_origin
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
 #: the token roles (ledger/tokens.py), as the header and the flash name them
@@ -97,6 +98,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # valid while the session is (a referee keeps a page open)
     app.session_interface = _Sessions()
     csrf.init_app(app)
+    app.before_request(same_origin)  # every unsafe request of the forms: its Origin is this site
     write = app.blueprints.get("write")
     if write is not None:
         csrf.exempt(write)

@@ -13,22 +13,28 @@ the report is one self-contained HTML string and fetches nothing.
 
 One Chromium at a time per process (:data:`SLOTS`): the viewer's
 ``/games/<id>/report.pdf`` runs in a request thread, and a burst of
-downloads waits its turn instead of starting a browser each; one that
-waits longer than ``wait`` seconds is refused (:class:`PdfUnavailableError`,
-the viewer's 503) rather than piling up.
+downloads waits its turn instead of starting a browser each. At most
+:data:`QUEUE` requests wait; one more, or one that waits longer than
+``wait`` seconds, is refused at once (:class:`PdfBusyError`, the viewer's
+503 with ``Retry-After``) rather than piling up (issue 27, defect 5: of 8
+requests at once the last waited 16.6 s). Each PDF made is kept
+(:data:`CACHE_SIZE` per process, the newest): the same HTML (the same game
+version, position, finding and language) gives the same PDF at once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from ledger.errors import LedgerError
 from ledger.texts import Message
 from ledger.texts.refusals import CHROMIUM_FAILED, PDF_NEEDS_PLAYWRIGHT
 
-__all__ = ["PdfUnavailableError", "html_to_pdf", "chromium_path", "CHROMIUM_ENV", "CHROMIUM_ARGS"]
+__all__ = ["PdfBusyError", "PdfUnavailableError", "html_to_pdf", "chromium_path", "CHROMIUM_ENV", "CHROMIUM_ARGS"]
 
 #: environment variable naming the Chromium binary
 CHROMIUM_ENV = "RUMMY_LEDGER_CHROMIUM"
@@ -51,11 +57,27 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 60_000
 #: Chromiums this process runs at once for PDFs
 SLOTS = threading.BoundedSemaphore(1)
+#: requests that may wait for a slot; one more is refused at once (503 with Retry-After)
+QUEUE = 4
+#: the Retry-After of a refusal, seconds (about two PDFs)
+RETRY_AFTER = 5
+#: PDFs kept per process, by the SHA-256 of their HTML (the newest first out last)
+CACHE_SIZE = 32
+_cache: OrderedDict[bytes, bytes] = OrderedDict()
+_lock = threading.Lock()
+_waiting = 0
 
 
 class PdfUnavailableError(LedgerError):
     """PDF output cannot be made here (no Playwright, no Chromium); the
     message says what to install, and that ``-o FILE.html`` works without."""
+
+
+class PdfBusyError(PdfUnavailableError):
+    """Every PDF slot is busy and :data:`QUEUE` requests wait already (or the
+    wait ran out): try again after :data:`RETRY_AFTER` seconds."""
+
+    retry_after = RETRY_AFTER
 
 
 def chromium_path() -> str | None:
@@ -69,16 +91,46 @@ def chromium_path() -> str | None:
 
 def html_to_pdf(html: str, wait: float = TIMEOUT_MS / 1000) -> bytes:
     """The PDF (A4, backgrounds printed, the page's own ``@page`` size and
-    margins) of a self-contained HTML document. Raises
-    :class:`PdfUnavailableError` when Playwright or Chromium is missing,
-    Chromium fails to start, or no slot (:data:`SLOTS`) frees within
-    ``wait`` seconds."""
-    if not SLOTS.acquire(timeout=wait):
-        raise PdfUnavailableError(f"every PDF slot of this server is busy (waited {wait:g} s); try again in a moment")
+    margins) of a self-contained HTML document, from the cache when this
+    HTML was printed before. Raises :class:`PdfBusyError` when
+    :data:`QUEUE` requests wait for the slot already or none frees within
+    ``wait`` seconds, :class:`PdfUnavailableError` when Playwright or
+    Chromium is missing or Chromium fails to start."""
+    global _waiting
+    key = hashlib.sha256(html.encode("utf-8", "surrogatepass")).digest()
+    pdf = _cached(key)
+    if pdf is not None:
+        return pdf
+    with _lock:
+        if _waiting >= QUEUE:
+            raise PdfBusyError(f"every PDF slot of this server is busy ({QUEUE} waiting); try again in a moment")
+        _waiting += 1
     try:
-        return _print(html)
+        acquired = SLOTS.acquire(timeout=wait)
+    finally:
+        with _lock:
+            _waiting -= 1
+    if not acquired:
+        raise PdfBusyError(f"every PDF slot of this server is busy (waited {wait:g} s); try again in a moment")
+    try:
+        pdf = _cached(key)  # made meanwhile by the request before
+        if pdf is None:
+            pdf = _print(html)
+            with _lock:
+                _cache[key] = pdf
+                while len(_cache) > CACHE_SIZE:
+                    _cache.popitem(last=False)
+        return pdf
     finally:
         SLOTS.release()
+
+
+def _cached(key: bytes) -> bytes | None:
+    with _lock:
+        pdf = _cache.get(key)
+        if pdf is not None:
+            _cache.move_to_end(key)
+        return pdf
 
 
 def _print(html: str) -> bytes:

@@ -190,19 +190,27 @@ def report_pdf(game_id: str):
     """The dispute report as a PDF download (A4, :func:`replay_web.pdf.html_to_pdf`:
     headless Chromium's print-to-PDF), same arguments and errors as
     :func:`report_page`; 503 (HTML, or JSON when the client asks for JSON)
-    when this server has no Chromium or Playwright, naming what to install."""
+    when this server has no Chromium or Playwright, naming what to install,
+    or with ``Retry-After`` when the PDF queue is full (:mod:`replay_web.pdf`:
+    one Chromium at a time, a few waiting, each PDF kept per game version and
+    language)."""
     from flask import jsonify
 
-    from replay_web.pdf import PdfUnavailableError, html_to_pdf
+    from replay_web.pdf import PdfBusyError, PdfUnavailableError, html_to_pdf
 
     _game, data = _report(game_id)
     try:
         pdf = html_to_pdf(render_html(data))
     except PdfUnavailableError as exc:
-        message = f"no PDF on this server: {exc}"
+        retry = exc.retry_after if isinstance(exc, PdfBusyError) else None
+        message = f"{exc}" if retry else f"no PDF on this server: {exc}"
+        headers = {"Retry-After": str(retry)} if retry else {}
         if request.accept_mimetypes.best == "application/json":
-            return jsonify({"error": {"status": 503, "title": "Service Unavailable", "message": message}}), 503
-        abort(503, description=message)
+            body = {"error": {"status": 503, "title": "Service Unavailable", "message": message}}
+            return jsonify(body), 503, headers
+        from werkzeug.exceptions import ServiceUnavailable
+
+        raise ServiceUnavailable(description=message, retry_after=retry) from None
     response = make_response(pdf)
     response.mimetype = "application/pdf"
     name = f"report-{data['game']['id']}-{data['at']}-{data['lang']}.pdf"

@@ -297,7 +297,7 @@ def build_report(
         "table": _table(rp.state_at(at), _),
         "moves": _move_rows(events, final, range(lo, hi + 1), at, rules_at, rewound, _),
         "moves_range": (lo, hi),
-        "findings": _finding_rows(events, final, findings, finding, rewound, lang),
+        **_findings(_finding_rows(events, final, findings, finding, rewound, lang)),
         "rules": [{"id": r, "text": rule_text(r, lang) or ""} for r in _cited(findings, rulings)],
         "rulings": rulings,
         **_scores(final, _),
@@ -412,6 +412,29 @@ def _finding_rows(
         }
         for f in findings
     ]
+
+
+#: findings of one rule the report shows in full; the rest are counted (a 120k-event game had 49k rows, 13 MB)
+FINDINGS_PER_RULE = 20
+
+
+def _findings(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """``findings`` (every row, for ``--json``), ``findings_shown`` (the
+    first :data:`FINDINGS_PER_RULE` of each rule, and the one in dispute,
+    in position order) and ``findings_more`` (``{rule, count, shown}`` of
+    each rule with rows left out, first citation first): the page stays
+    short however many findings a game has (issue 27, defect 4)."""
+    seen: dict[str, int] = {}
+    shown = []
+    for row in rows:
+        n = seen[row["rule"]] = seen.get(row["rule"], 0) + 1
+        if n <= FINDINGS_PER_RULE or row["disputed"]:
+            shown.append(row)
+    kept: dict[str, int] = {}
+    for row in shown:
+        kept[row["rule"]] = kept.get(row["rule"], 0) + 1
+    more = [{"rule": r, "count": n, "shown": kept.get(r, 0)} for r, n in seen.items() if n > kept.get(r, 0)]
+    return {"findings": rows, "findings_shown": shown, "findings_more": more}
 
 
 def _cited(findings: list[Finding], rulings: list[dict[str, Any]]) -> list[str]:

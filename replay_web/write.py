@@ -35,7 +35,6 @@ from werkzeug.exceptions import HTTPException
 from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
 from ledger.events import Event, GameStarted
 from ledger.records import iter_lines, parse_line
-from ledger.rule_texts import rule_text
 from ledger.texts import Message
 from ledger.texts.refusals import NOT_UTF8
 from ledger.tokens import Token
@@ -47,6 +46,8 @@ JSON_TYPES = ("application/json",)
 LINES_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines")
 _IF_MATCH = re.compile(r'^\s*"([0-9]{1,12})"\s*$')  # a strong tag only (RFC 9110 13.1.1)
 DEFAULT_MAX_BODY = 1024 * 1024
+#: characters of a bad header quoted back in an error
+SHOWN_HEADER = 40
 
 
 class ApiError(HTTPException):
@@ -62,24 +63,6 @@ class ApiError(HTTPException):
 
     def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
         return list(self.headers.items())
-
-
-#: REC rules whose messages say only what the body itself or the record's order holds: every
-#: writer reads them whole; the others (REC-WHERE, REC-DECK) may name a hand's or the stock's cards
-OPEN_RULES = frozenset({"REC-FORMAT", "REC-ORDER", "REC-REF"})
-
-
-def for_writer(err: RecordError, token: Token) -> RecordError:
-    """``err`` as ``token`` may read it: whole for a token that may read the
-    whole game (referee, admin), else, for a rule that may name hidden cards
-    (a hand, the stock, a pozzetto: FORMAT.md "Per-seat views"), the rule's
-    text from RULES.md in place of the message (line, field, rule and
-    position kept), so that a refused append cannot probe hidden cards."""
-    if token.may_read_all or err.rule in OPEN_RULES:
-        return err
-    text = rule_text(err.rule) or "refused by the table as it stands"
-    message = f"{text} (the reason names cards a {token.role} token may not see: a referee token reads it)"
-    return RecordError(err.rule, message, line=err.line, field=err.field, position=err.position, path=err.path)
 
 
 def record_error(err: RecordError, lines: list[int] | None = None, *, offset: int = 0) -> ApiError:
@@ -118,16 +101,7 @@ def _events_from_body() -> tuple[list[Event], list[int]]:
             else "send the events with a Content-Type: application/json (one event) or application/x-ndjson (JSON "
             "Lines)",
         )
-    body = request.get_data(cache=False)  # 413 when Content-Length is above MAX_CONTENT_LENGTH
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    if request.content_length is None and limit is not None and len(body) >= limit:
-        # a chunked body: werkzeug stops reading at the limit without a word, so a
-        # body that reached it was cut; refuse it whole rather than store its start
-        raise ApiError(
-            413,
-            f"the body is {limit:,} bytes or more (sent in chunks); the limit is {limit - 1:,} bytes: send fewer "
-            "events per request",
-        )
+    body = _body(current_app.config.get("MAX_CONTENT_LENGTH"))
     try:
         if ctype in JSON_TYPES:
             if not body.strip():
@@ -146,6 +120,29 @@ def _events_from_body() -> tuple[list[Event], list[int]]:
     return events, lines
 
 
+def _body(limit: int | None) -> bytes:
+    """The request body, at most ``limit`` bytes whether it comes with a
+    ``Content-Length`` (werkzeug answers 413 above the limit) or in chunks:
+    those are read here, one byte past the limit at most, so that a
+    chunked body of exactly ``limit`` bytes is taken as one with that
+    ``Content-Length`` is (werkzeug's own reading refused it: the limits
+    were one byte apart, issue 27) and a longer one is refused whole."""
+    environ = request.environ
+    if request.content_length is not None or limit is None or "wsgi.input_terminated" not in environ:
+        return request.get_data(cache=False)
+    stream, chunks, size = environ["wsgi.input"], [], 0
+    while size <= limit and (chunk := stream.read(min(65536, limit + 1 - size))):
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        raise ApiError(
+            413,
+            f"the body is over {limit:,} bytes (sent in chunks); the limit is {limit:,} bytes: send fewer events "
+            "per request",
+        )
+    return b"".join(chunks)
+
+
 def _ledger() -> Any:
     app = access.ledger_app()
     if app is None:
@@ -161,8 +158,11 @@ def _expected() -> int:
         m = _IF_MATCH.match(header)
         if m is None:
             shown = header.encode("latin-1", "replace").decode("utf-8", "replace")  # WSGI headers arrive as latin-1
+            quoted = repr(shown[:SHOWN_HEADER])  # a header of 5,000 characters is not echoed back whole
+            if len(shown) > SHOWN_HEADER:
+                quoted += f"… ({len(shown) - SHOWN_HEADER:,} more characters)"
             raise ApiError(
-                400, f'If-Match {shown!r}: give the expected next position as a quoted number, e.g. If-Match: "12"'
+                400, f'If-Match {quoted}: give the expected next position as a quoted number, e.g. If-Match: "12"'
             )
         values.append(int(m.group(1)))
     if query is not None:
@@ -186,9 +186,9 @@ def _append(app: Any, game_id: str, events: list[Event], expected: int, by: str)
 
 
 def _result_json(result: Any, token: Token) -> dict[str, Any]:
-    """The 201 body; the findings' messages only for a token that may read the whole game."""
-    full = access.Access(omniscient=True, upto=result.length, finished=False, view="writer", delay=0)
-    seen = full if token.may_read_all else access.SPECTATOR_ACCESS
+    """The 201 body, the findings whole: every writer reads the games it
+    writes whole (a recorder enters their deals: FORMAT.md "Who may read what")."""
+    seen = access.Access(omniscient=True, upto=result.length, finished=False, view="writer", delay=0)
     return {
         "game_id": result.game_id,
         "first": result.first,
@@ -247,7 +247,7 @@ def create_game():
     try:
         result = _append(app, first.game_id, events, 0, token.label)
     except RecordError as err:
-        raise record_error(for_writer(err, token), lines) from None
+        raise record_error(err, lines) from None
     except (GameConflictError, ConcurrentAppendError):
         raise ApiError(
             409,
@@ -268,7 +268,7 @@ def append(game_id: str):
     try:
         result = _append(app, game_id, events, expected, token.label)
     except RecordError as err:
-        raise record_error(for_writer(err, token), lines, offset=expected) from None
+        raise record_error(err, lines, offset=expected) from None
     except ConcurrentAppendError:
         length = _length(app, game_id)
         raise ApiError(

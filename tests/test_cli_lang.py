@@ -354,7 +354,7 @@ def test_seal_verify_and_checkpoint_speak_italian(run: Callable[..., Result], tm
         (("analytics", "--help"), "La vista analitica DuckDB: aggiornamento, esportazione, query."),
         (("analytics", "update", "--help"), "--rebuild Cancella la vista e la ricostruisce dal primo evento."),
         (("analytics", "tables", "--help"), "Stampa le tabelle e le loro colonne (Markdown)."),
-        (("query", "--help"), "--timeout SECONDS Ferma la query dopo questi secondi (0: nessun limite)."),
+        (("query", "--help"), "--timeout SECONDS Ferma la query e il suo output dopo questi secondi (0: nessun"),
         (("token", "--help"), "I token (bearer) dell'API di scrittura HTTP (nell'archivio ne resta solo l'hash)."),
         (("token", "create", "--help"), "--game TEXT Solo la partita con questo id."),
         (("token", "list", "--help"), "Elenca i token (id, nomi, ruoli, ambiti; mai i token stessi)."),

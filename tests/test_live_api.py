@@ -63,6 +63,7 @@ def make_live(tmp_path: Path, **config) -> Iterator[Live]:  # type: ignore[no-un
         "admin": store.create("Ada Admin", "admin")[0],
         "other": store.create("Otto", "recorder", tournament="Another cup")[0],
         "game-ref": store.create("Gino", "referee", game="some-other-game")[0],
+        "game-rec": store.create("Gina", "recorder", game="some-other-game")[0],
     }
     app = create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0, **config})
     with serve(app) as url:
@@ -160,15 +161,15 @@ def test_bad_event_is_400_and_nothing_stored(live: Live) -> None:
         "field": "card",
         "position": 2,
     }
-    # a recorder may not read hidden cards, so a refusal must not name them (attacker trial: the
-    # stock's top, a hand and a pozzetto could be probed by refused appends); a referee reads it whole
-    assert body["error"]["message"] == (
-        "line 1: card: REC-WHERE: A card is not where the event takes it from (hand, known stock top, discard "
-        "pile, meld). (the reason names cards a recorder token may not see: a referee token reads it)"
-    )
-    assert body["error"]["reason"] == body["error"]["message"].split("REC-WHERE: ", 1)[1]
+    # a recorder reads the games in its scope whole (FORMAT.md "Who may read what": it enters the
+    # deals), so its refusals name the cards, as a referee's do (issue 27: the redaction is undone)
+    assert body["error"]["message"] == "line 1: card: REC-WHERE: the top of the stock is KD, not AS"
+    assert body["error"]["reason"] == "the top of the stock is KD, not AS"
     status, _, whole = live.post("/api/games/live-1/events", bad, token="referee", headers={"If-Match": '"2"'})
     assert status == 400 and whole["error"]["message"] == "line 1: card: REC-WHERE: the top of the stock is KD, not AS"
+    # a recorder scoped to another tournament writes nothing here, so it is told nothing of the cards
+    status, _, other = live.post("/api/games/live-1/events", bad, token="other", headers={"If-Match": '"2"'})
+    assert status == 403 and "KD" not in str(other)
     assert live.length() == 2
     # JSON Lines: the second line is bad -> nothing of the request is stored
     two = LINES[2] + b"\n" + b'{"type":"card_discarded","seat":0,"card":"QS","colour":"red"}\n'
@@ -407,10 +408,18 @@ def test_unfinished_game_spectator_sees_no_hidden_card(live: Live) -> None:
     assert state["move"] == "Anna draws a card from the stock"
     ref = live.get("/api/games/live-1/state", token="referee")[2]
     assert ref["seats"][0]["cards"] is not None and ref["move"] == "Anna draws 6♥"
-    assert (
-        live.get("/api/games/live-1/state", token="recorder")[2]["seats"][0]["cards"] is None
-    )  # a recorder is no referee
-    assert live.get("/api/games/live-1/state", token="game-ref")[2]["seats"][0]["cards"] is None  # outside its scope
+    # a recorder reads the games in its scope whole (it enters the deals: FORMAT.md "Who may read what")
+    recorder = live.get("/api/games/live-1/state", token="recorder")[2]
+    assert recorder["seats"][0]["cards"] == ref["seats"][0]["cards"] and recorder["move"] == "Anna draws 6♥"
+    assert "spectator" not in recorder and live.get("/api/games/live-1", token="recorder")[2]["game"]["view"] == (
+        "referee"
+    )
+    recorder_audit = live.get("/api/games/live-1/audit", token="recorder")[2]
+    assert recorder_audit == live.get("/api/games/live-1/audit", token="referee")[2]
+    # a recorder or a referee scoped to another tournament or game reads it as a spectator does
+    for outside in ("other", "game-rec", "game-ref"):
+        assert live.get("/api/games/live-1/state", token=outside)[2] == state, outside
+        assert live.get("/api/games/live-1", token=outside)[2]["game"]["view"] == "spectator"
     assert live.get("/api/games/live-1/state?pov=0")[0] == 403
     assert live.get("/api/games/live-1/state?pov=0", token="referee")[2]["seats"][0]["cards"] is not None
     game = live.get("/api/games/live-1")[2]
@@ -500,7 +509,7 @@ def test_no_token_in_gunicorns_access_log(tmp_path: Path) -> None:
 
 def test_a_chunked_body_over_the_limit_is_refused_whole(tmp_path: Path) -> None:
     """Without Content-Length the body limit is met while reading: a body that
-    reaches it is refused with 413 and nothing of it is stored (werkzeug
+    passes it is refused with 413 and nothing of it is stored (werkzeug
     itself would stop reading at the limit and pass on the start)."""
     for live in make_live(tmp_path, MAX_CONTENT_LENGTH=4096):
         started(live)
@@ -509,7 +518,7 @@ def test_a_chunked_body_over_the_limit_is_refused_whole(tmp_path: Path) -> None:
         status, _, answer = live.post("/api/games/live-1/events?expected=1", iter(body), ctype="application/x-ndjson")  # type: ignore[arg-type]
         assert status == 413, answer
         assert answer["error"]["message"].startswith(
-            "the body is 4,096 bytes or more (sent in chunks); the limit is 4,095 bytes"
+            "the body is over 4,096 bytes (sent in chunks); the limit is 4,096 bytes"
         )
         assert live.length() == 1
         small = [LINES[1] + b"\n", LINES[2] + b"\n"]
@@ -531,7 +540,8 @@ def test_games_list_shows_an_unfinished_game_as_the_reader_may_see_it(tmp_path: 
             return {k: only[k] for k in ("events", "hands", "findings", "finished")}
 
         assert row(None) == {"events": 1, "hands": 0, "findings": 0, "finished": False}
-        assert row("recorder") == {"events": 1, "hands": 0, "findings": 0, "finished": False}
+        assert row("other") == {"events": 1, "hands": 0, "findings": 0, "finished": False}  # another tournament's
+        assert row("recorder") == {"events": 8, "hands": 1, "findings": 1, "finished": False}  # reads it whole
         assert row("referee") == {"events": 8, "hands": 1, "findings": 1, "finished": False}
         page = call("GET", live.url + "/games")[2]
         assert '<td class="num">1</td>' in page and '<td class="num">8</td>' not in page

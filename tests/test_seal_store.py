@@ -413,9 +413,85 @@ def test_several_broken_games_one_line_each(store) -> None:  # noqa: ANN001
     ]
 
 
-def test_an_unknown_game_is_a_failure_naming_it(store) -> None:  # noqa: ANN001
+def test_an_unknown_game_is_bad_input_with_suggestions(store, store_env) -> None:  # noqa: ANN001
+    """Issue 26, "Trust": ``verify nosuch`` follows the contract of the
+    other commands (no game …; did you mean …?, exit 2), and nothing is verified."""
     _app, _raw, run = store
-    assert _broken(run("verify", "nope")) == ["nope: no such game in the store"]
+    result = run("verify", "nope")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("rummy-ledger: error: no game 'nope' in the store (")
+    result = run("verify", "g1", "bur-disput")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("rummy-ledger: error: no game 'bur-disput' in the store (")
+    assert result.stderr.endswith("); did you mean bur-dispute?\n")
+    assert run("--lang", "it", "verify", "bur-disput").stderr.endswith("); forse bur-dispute?\n")
+
+
+def _stray_key(raw: Raw, number: int) -> Any:
+    from uuid import UUID
+
+    u = UUID(int=number)
+    return u.hex if raw.sqlite else u
+
+
+def test_a_row_moved_under_a_foreign_id_is_a_stray_sequence(store) -> None:  # noqa: ANN001
+    """Issue 27, defect 6: one event's ``originator_id`` altered: the game
+    it left is named at the gap, and the stray sequence by its id, which
+    matches no game (it was named as a game of its own with a gap at 0)."""
+    _app, raw, run = store
+    raw.run(
+        "UPDATE {events} SET originator_id = ? WHERE originator_id = ? AND originator_version = 5",
+        _stray_key(raw, 1),
+        raw.oid("bur-dispute"),
+    )
+    result = run("verify")
+    assert sorted(_broken(result)) == [
+        "bur-dispute: position 4: event missing (deleted: the next stored event is at position 5)",
+        "sequence 00000000-0000-0000-0000-000000000001: its id matches no game: no game_started at position 0 "
+        "(stored events: 1, from position 4; an originator_id edited?)",
+    ]
+    assert result.stderr == "1 of 3 games verified (35 events); 2 broken\n"
+    out = {o["game_id"]: o for o in map(json.loads, run("verify", "--json").stdout.splitlines())}
+    assert out["sequence 00000000-0000-0000-0000-000000000001"]["differs"] == "stray"
+    italian = run("--lang", "it", "verify").stdout
+    assert (
+        "sequence 00000000-0000-0000-0000-000000000001: il suo id non è quello di nessuna partita: nessun "
+        "game_started alla posizione 0 (eventi memorizzati: 1, dalla posizione 4; un originator_id modificato?)"
+    ) in italian
+
+
+def test_rows_copied_under_a_foreign_id_blame_no_game(store) -> None:  # noqa: ANN001
+    """Issue 27, defect 6: a game's events and journal rows copied under a
+    foreign id: the game verifies, the copy is named by its id (``verify``
+    blamed bur-dispute for it: "the first event is not this game's
+    game_started")."""
+    _app, raw, run = store
+    key = _stray_key(raw, 0xABCD)
+    raw.run(
+        "INSERT INTO {events} (originator_id, originator_version, topic, state) "
+        "SELECT ?, originator_version, topic, state FROM {events} WHERE originator_id = ?",
+        key,
+        raw.oid("bur-dispute"),
+    )
+    raw.run(
+        "INSERT INTO {journal} SELECT ?, position, appended_by, received_at, seal, journal_seal FROM {journal} "
+        "WHERE originator_id = ?",
+        key,
+        raw.oid("bur-dispute"),
+    )
+    result = run("verify")
+    assert _broken(result) == [
+        "sequence 00000000-0000-0000-0000-00000000abcd: its id matches no game: its first event is the "
+        "game_started of 'bur-dispute', stored under another id (stored events: 19; rows copied?)"
+    ]
+    assert result.stderr == "2 of 3 games verified (54 events); 1 broken\n"
+    assert run("verify", "bur-dispute").exit_code == 0
+    # its journal rows alone: still no game blamed
+    raw.run("DELETE FROM {events} WHERE originator_id = ?", key)
+    assert _broken(run("verify")) == [
+        "sequence 00000000-0000-0000-0000-00000000abcd: its id matches no game: journal rows and no event "
+        "(journal rows: 19)"
+    ]
 
 
 def test_appends_continue_the_stored_chain(store) -> None:  # noqa: ANN001
@@ -563,37 +639,55 @@ def test_the_store_cannot_be_read_is_exit_2(tmp_path: Path) -> None:
     assert result.stderr.startswith("rummy-ledger: error: store SQLite ")
 
 
-# --- a store from before the seal chain: sealed once, and says so ---
+# --- a store from before the seal chain: sealed only when asked (seal-backfill), never by a read ---
+
+_NO_SEAL = "no stored seal: the event was not appended through rummy-ledger (written into the database directly?)"
 
 
-def test_a_store_from_before_the_chain_is_sealed_once(
+def _bytes_of(store_env: dict[str, str]) -> bytes | None:
+    """The SQLite file's bytes (None on PostgreSQL)."""
+    if not store_env["PERSISTENCE_MODULE"].endswith("sqlite"):
+        return None
+    return Path(store_env["SQLITE_DBNAME"]).read_bytes()
+
+
+def test_a_store_from_before_the_chain_is_sealed_only_when_asked(
     store_env: dict[str, str], make_record: Callable[..., bytes], capsys: pytest.CaptureFixture[str]
 ) -> None:
     app = LedgerApp(env=store_env)
     app.import_record(read_record(make_record("old-1")))
     app.import_record(read_record(make_record("old-2", seed=3)))
     raw = Raw(store_env, app)
-    # as an older version left it: no journal rows for old-1, NULL seals for old-2, no marker, no journal_seal column
-    raw.run("DELETE FROM {journal} WHERE originator_id = ?", raw.oid("old-1"))
-    raw.run("UPDATE {journal} SET seal = NULL, journal_seal = NULL WHERE originator_id = ?", raw.oid("old-2"))
+    # as a version before the chain left it: events, no journal rows, no marker
+    raw.run("DELETE FROM {journal}")
     raw.run("DELETE FROM rummy_seal_state")
     app.close()
     capsys.readouterr()
-    again = LedgerApp(env=store_env)
-    assert again.backfilled == (2, 32)
-    assert (
-        capsys.readouterr().err
-        == "rummy-ledger: sealed 32 events of 2 games stored before the seal chain (once; rummy-ledger verify "
-        "checks them)\n"
-    )
-    for game in ("old-1", "old-2"):
-        lines = again.export_record(game).splitlines()
-        assert [j.seal for j in again.journal(game)] == [h.hex() for h in _seal.seals(lines)]
-    assert {j.appended_by.split(":")[0] for j in again.journal("old-1")} == {"backfill"}
-    assert {j.appended_by.split(":")[0] for j in again.journal("old-2")} == {"import"}
     runner = CliRunner(env={**store_env, "RUMMY_LEDGER_DB": None})
+    before = _bytes_of(store_env)
+    result = runner.invoke(cli, ["verify"])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        f"old-1: position 0: {_NO_SEAL}\nold-2: position 0: {_NO_SEAL}\n",
+        "0 of 2 games verified (32 events); 2 broken\n",
+    )
+    assert _bytes_of(store_env) == before  # verify wrote nothing
+    assert raw.run("SELECT COUNT(*) FROM {journal}") == [(0,)]
+    result = runner.invoke(cli, ["seal-backfill"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert sorted(lines[:2]) == ["sealed old-1: 16 events", "sealed old-2: 16 events"]
+    assert lines[2].startswith("sealed 32 events of 2 games stored before the seal chain, journal entry backfill:")
+    assert lines[2].endswith("; rummy-ledger verify checks them") and len(lines) == 3
+    again = LedgerApp(env=store_env)
+    for game in ("old-1", "old-2"):
+        exported = again.export_record(game).splitlines()
+        assert [j.seal for j in again.journal(game)] == [h.hex() for h in _seal.seals(exported)]
+        assert {j.appended_by.split(":")[0] for j in again.journal(game)} == {"backfill"}
     assert runner.invoke(cli, ["verify"]).exit_code == 0
-    # once: a later event written into the database directly is not sealed by the next open
+    (marker,) = raw.run("SELECT value FROM rummy_seal_state WHERE key = 'backfilled'")
+    assert marker[0].endswith(": 32 events of 2 games") and " by backfill:" in marker[0]
+    # once: a later event written into the database directly is not sealed, by a read or by seal-backfill
     raw.run(
         "INSERT INTO {events} (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)",
         raw.oid("old-1"),
@@ -601,32 +695,77 @@ def test_a_store_from_before_the_chain_is_sealed_once(
         "ledger.events:GameEnded",
         b'{"type":"game_ended","reason":"abandoned"}',
     )
-    third = LedgerApp(env=store_env)
-    assert third.backfilled is None
-    assert capsys.readouterr().err == ""
-    assert runner.invoke(cli, ["verify", "old-1"]).stdout.startswith("old-1: position 16: no stored seal")
-    for a in (again, third):
-        a.close()
+    assert runner.invoke(cli, ["verify", "old-1"]).stdout == f"old-1: position 16: {_NO_SEAL}\n"
+    refused = runner.invoke(cli, ["seal-backfill"])
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        f"refused: this store's events were sealed once already ({marker[0]}); an event without a seal now was "
+        "written into the database directly, and rummy-ledger verify names it\n"
+    )
+    assert runner.invoke(cli, ["verify", "old-1"]).exit_code == 1
+    again.close()
     raw.con.close()
 
 
-def test_a_deleted_marker_seals_nothing_anew(
+def test_two_statements_no_longer_launder_an_edit(
     store_env: dict[str, str], make_record: Callable[..., bytes], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The backfill seals only a store with no seal anywhere: journal rows
-    deleted, an event edited and the marker row deleted get the marker back,
-    nothing sealed, and ``verify`` names the first event without a seal
-    (trial finding)."""
+    """Issue 27, defect 1: an edited event, then every seal and journal link
+    set to NULL and the marker deleted: ``verify`` reports every game
+    broken, writes nothing (the SQLite file byte for byte), and
+    ``seal-backfill`` refuses (the journal holds rows)."""
     app = LedgerApp(env=store_env)
     app.import_record(read_record(make_record("g1")))
     app.import_record(read_record(DISPUTE))
     raw = Raw(store_env, app)
     app.close()
-    raw.run("DELETE FROM rummy_seal_state")  # the marker alone: nothing to do but put it back
-    capsys.readouterr()
-    LedgerApp(env=store_env).close()
-    assert capsys.readouterr().err == ""
-    assert raw.run("SELECT key, value FROM rummy_seal_state") == [("backfilled", "1")]
+    state = raw.state("bur-dispute", 17)
+    raw.set_state("bur-dispute", 17, state.replace(b'"points":0}', b'"points":-999}'))
+    raw.run("UPDATE {journal} SET seal=NULL, journal_seal=NULL")
+    raw.run("DELETE FROM rummy_seal_state")
+    runner = CliRunner(env={**store_env, "RUMMY_LEDGER_DB": None})
+    before = _bytes_of(store_env)
+    for _ in range(2):
+        result = runner.invoke(cli, ["verify"])
+        assert (result.exit_code, sorted(result.stdout.splitlines()), result.stderr) == (
+            1,
+            [f"bur-dispute: position 0: {_NO_SEAL}", f"g1: position 0: {_NO_SEAL}"],
+            "0 of 2 games verified (35 events); 2 broken\n",
+        )
+        assert capsys.readouterr().err == ""
+    assert _bytes_of(store_env) == before
+    assert raw.run("SELECT COUNT(*) FROM {journal} WHERE seal IS NOT NULL") == [(0,)]
+    refused = runner.invoke(cli, ["seal-backfill"])
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr.startswith("refused: the journal holds 35 rows, so this store's events were stored by ")
+    assert runner.invoke(cli, ["verify"]).exit_code == 1
+    # the other way: the journal rows deleted with the marker; a read still seals nothing
+    raw.run("DELETE FROM {journal}")
+    before = _bytes_of(store_env)
+    assert runner.invoke(cli, ["verify"]).exit_code == 1
+    for command in (["list"], ["show", "g1"], ["score", "g1"], ["audit", "g1"], ["seal", "g1"]):
+        runner.invoke(cli, command)
+    assert _bytes_of(store_env) == before
+    assert raw.run("SELECT COUNT(*) FROM {journal}") == [(0,)]
+    # sealing them is a command of its own, and it leaves a journal entry that shows it happened
+    assert runner.invoke(cli, ["seal-backfill"]).exit_code == 0
+    again = LedgerApp(env=store_env)
+    assert {j.appended_by.split(":")[0] for j in again.journal("bur-dispute")} == {"backfill"}
+    again.close()
+    raw.con.close()
+
+
+def test_seals_missing_for_some_events_are_reported(
+    store_env: dict[str, str], make_record: Callable[..., bytes], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Journal rows deleted for the last events, an event edited and the
+    marker deleted: nothing is sealed anew, and ``verify`` names the first
+    event without a seal (trial finding)."""
+    app = LedgerApp(env=store_env)
+    app.import_record(read_record(make_record("g1")))
+    app.import_record(read_record(DISPUTE))
+    raw = Raw(store_env, app)
+    app.close()
     runner = CliRunner(env={**store_env, "RUMMY_LEDGER_DB": None})
     assert runner.invoke(cli, ["verify", "--deep"]).exit_code == 0
     raw.run(
@@ -638,10 +777,8 @@ def test_a_deleted_marker_seals_nothing_anew(
     raw.set_state("bur-dispute", 17, state.replace(b'"points":0}', b'"points":-999}'))
     raw.run("DELETE FROM rummy_seal_state")
     capsys.readouterr()
-    third = LedgerApp(env=store_env)
-    assert (third.backfilled, capsys.readouterr().err) == (None, "")
-    third.close()
-    assert raw.run("SELECT key, value FROM rummy_seal_state") == [("backfilled", "1")]
+    LedgerApp(env=store_env).close()
+    assert capsys.readouterr().err == ""
     assert raw.run(
         "SELECT COUNT(*) FROM {journal} WHERE originator_id = ? AND position >= 17", raw.oid("bur-dispute")
     ) == [(0,)]
@@ -649,8 +786,7 @@ def test_a_deleted_marker_seals_nothing_anew(
         result = runner.invoke(cli, ["verify", *deep])
         assert (result.exit_code, result.stdout, result.stderr) == (
             1,
-            "bur-dispute: position 17: no stored seal: the event was not appended through rummy-ledger (written "
-            "into the database directly?)\n",
+            f"bur-dispute: position 17: {_NO_SEAL}\n",
             "1 of 2 games verified (35 events); 1 broken\n",
         )
     raw.con.close()
@@ -675,8 +811,10 @@ def test_the_journal_table_of_the_append_path_gets_its_column(
     )
     raw.run("DELETE FROM rummy_seal_state")
     again = LedgerApp(env=store_env)
-    assert again.backfilled == (1, 16)
-    assert CliRunner(env={**store_env, "RUMMY_LEDGER_DB": None}).invoke(cli, ["verify"]).exit_code == 0
+    runner = CliRunner(env={**store_env, "RUMMY_LEDGER_DB": None})
+    assert runner.invoke(cli, ["verify"]).stdout == f"c-1: position 0: {_NO_SEAL}\n"
+    assert runner.invoke(cli, ["seal-backfill"]).stdout.startswith("sealed c-1: 16 events\n")
+    assert runner.invoke(cli, ["verify"]).exit_code == 0
     again.close()
     raw.con.close()
 
@@ -746,7 +884,6 @@ def test_a_store_of_the_previous_layout_is_converted_once(
         "rummy-ledger: converted the journal of 40 events of 3 games to this version's layout (seals as bytes, "
         "one journal link per append call; once, from the stored seals)\n"
     )
-    assert again.backfilled is None  # the store was sealed already
     kind = raw.run(
         "SELECT typeof(seal), typeof(journal_seal) FROM {journal} WHERE originator_id = ? AND position = 4"
         if raw.sqlite

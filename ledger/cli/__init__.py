@@ -25,6 +25,7 @@ shared by them:
 - :mod:`~ledger.cli.writing`: ``append``, ``rule``;
 - :mod:`~ledger.cli.analytics`: ``analytics``, ``query``, ``export --format``;
 - :mod:`~ledger.cli.seal`: ``seal``, ``keygen``, ``checkpoint``, ``prove``, ``verify``;
+  :mod:`~ledger.cli.backfill`: ``seal-backfill``;
 - :mod:`~ledger.cli.report`, :mod:`~ledger.cli.tokens`,
   :mod:`~ledger.cli.serve`, :mod:`~ledger.cli.simulate`: ``report``,
   ``token``, ``serve``, ``simulate``;
@@ -44,6 +45,7 @@ from eventsourcing.utils import TopicError
 from ledger import __version__
 from ledger.cli import (
     analytics,
+    backfill,
     checking,
     importing,
     partial,
@@ -129,11 +131,17 @@ class _Guarded(Translated, click.Group):
             _fail(exc.text(tr_of(ctx)) if isinstance(exc, LedgerError) else str(exc), tr_of(ctx))
         except OSError as exc:
             _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc), tr_of(ctx))
-        except _store_errors() as exc:
-            store = ctx.obj.store if isinstance(ctx.obj, CliState) else "the store"
-            _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())
         except Exception as exc:  # noqa: BLE001 - the last line of defence
-            _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+            from ledger.console import interrupted
+
+            if interrupted():  # Ctrl-C turned into a library's own error (DuckDB's "Query interrupted")
+                _fail(tr_of(ctx).gettext("interrupted"), tr_of(ctx))
+                ctx.exit(130)
+            if isinstance(exc, _store_errors()):
+                store = ctx.obj.store if isinstance(ctx.obj, CliState) else "the store"
+                _fail(f"store {store}: {type(exc).__name__}: {exc}".strip())
+            else:
+                _fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
         ctx.exit(2)
 
 
@@ -174,20 +182,8 @@ def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
 
 # one module per command group; the record export is registered before the
 # analytics' merged ``export``, which keeps it for ``export GAME``
-for _commands in (
-    importing,
-    reading,
-    checking,
-    serve,
-    simulate,
-    analytics,
-    seal,
-    writing,
-    tokens,
-    report,
-    tournament,
-    partial,
-):
+_GROUPS = (importing, reading, checking, serve, simulate, analytics, seal, backfill, writing, tokens, report)
+for _commands in (*_GROUPS, tournament, partial):
     _commands.register(cli)
 
 

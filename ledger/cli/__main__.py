@@ -1,5 +1,5 @@
-"""``python -m ledger.cli``: the ``rummy-ledger`` command."""
+"""``python -m ledger.cli``: the ``rummy-ledger`` command (:mod:`ledger.console`, as the console script)."""
 
-from ledger.cli import main
+from ledger.console import main
 
 main()

@@ -22,7 +22,6 @@ into one line on stderr and exit status 2.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -34,7 +33,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
-from ledger.cli.query import DEFAULT_TIMEOUT, require_statement, run_sql
+from ledger.cli.query import LIMIT_OPTIONS, require_statement, run_sql
 from ledger.errors import LedgerError
 from ledger.i18n import N_
 from ledger.params import AsciiInt, VariantChoice
@@ -312,6 +311,9 @@ def _query(
     no_update: bool,
     max_rows: int,
     timeout: float,
+    memory_limit: int,
+    max_cell: int,
+    max_output: int,
 ) -> None:
     if as_csv and as_json:
         raise click.UsageError(tr_of(ctx).gettext("choose one of --csv and --json"))
@@ -319,19 +321,11 @@ def _query(
     path = _view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
-    con = open_duckdb(path, read_only=True, wait=default_wait() if wait is None else wait, sandbox=True)
-    run_sql(con, sql, as_csv=as_csv, as_json=as_json, max_rows=max_rows, timeout=timeout)
-
-
-#: ``query --timeout``'s largest value, seconds (a day: a timer beyond the platform's time range fails)
-MAX_TIMEOUT = 86_400.0
-
-
-def _a_number(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
-    """``--timeout nan`` passes every range check: refused here as click refuses -1."""
-    if math.isnan(value):
-        raise click.BadParameter(tr_of().gettext("nan is not a number of seconds"))
-    return value
+    con = open_duckdb(
+        path, read_only=True, wait=default_wait() if wait is None else wait, sandbox=True, memory_limit=memory_limit
+    )
+    limits = {"max_cell": max_cell, "max_output": max_output, "memory_limit": memory_limit}
+    run_sql(con, sql, as_csv=as_csv, as_json=as_json, max_rows=max_rows, timeout=timeout, **limits)
 
 
 _query_args = (
@@ -341,22 +335,7 @@ _query_args = (
     _analytics_opt,
     _wait_opt,
     _no_update_opt,
-    click.option(
-        "--max-rows",
-        type=AsciiInt(min=1),
-        default=200,
-        show_default=True,
-        help=N_("Rows shown in the table (all rows with --csv/--json)."),
-    ),
-    click.option(
-        "--timeout",
-        type=click.FloatRange(min=0, max=MAX_TIMEOUT),
-        callback=_a_number,
-        default=DEFAULT_TIMEOUT,
-        show_default=True,
-        metavar="SECONDS",
-        help=N_("Stop the query after this many seconds (0: no limit)."),
-    ),
+    *LIMIT_OPTIONS,
 )
 
 

@@ -14,7 +14,8 @@
   PUBKEY] [--record FILE]``: a proof, without the store.
 
 Exit status of ``verify``: 0 all verify, 1 something does not (one line per
-broken game or reason), 2 the store or a file cannot be read.
+broken game or reason), 2 the store or a file cannot be read, or a GAME
+named is not stored ("no game …; did you mean …?", as every command says).
 """
 
 from __future__ import annotations
@@ -274,7 +275,7 @@ def _progress(total: int, enabled: bool):  # noqa: ANN202
             "Verify the stored games' seal chains (default: every stored game): each chain is "
             "recomputed from the stored events and compared with the stored seals and journal. Exit 0 "
             "all verify, 1 one line per broken game (the first position that no longer matches and what "
-            "differs), 2 the store cannot be read."
+            "differs), 2 the store cannot be read or a GAME is not stored."
         ),
         N_(
             "With --checkpoint FILE: the file's root and signature check out and every game it lists "

@@ -123,6 +123,28 @@ def request_handler() -> Any:
                 environ["REQUEST_URI"] = environ["RAW_URI"] = self.path
             return environ
 
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            """:mod:`http.server`'s own refusals (a header line over 64 KiB: 431, a
+            request line too long: 414, a malformed one: 400) as the API's JSON
+            error, not an HTML page (issue 27, defect 7)."""
+            import json
+            from http import HTTPStatus
+
+            try:
+                title = HTTPStatus(code).phrase
+            except ValueError:
+                title = "Error"
+            text = {431: "a header line is over 65,536 bytes: send a shorter header"}.get(code, message or title)
+            body = json.dumps({"error": {"status": code, "title": title, "message": text}}).encode() + b"\n"
+            self.log_error("code %d, message %s", code, message)
+            self.send_response(code, message)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Connection", "close")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+                self.wfile.write(body)
+
     return RequestHandler
 
 

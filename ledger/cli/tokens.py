@@ -45,7 +45,10 @@ def token_group() -> None:
     "--role",
     required=True,
     type=click.Choice(ROLES),
-    help=N_("recorder: play events; referee: also rulings and the omniscient view; admin: everything."),
+    help=N_(
+        "recorder: play events, and reads its games whole (scope it with --game where other tables' deals "
+        "must stay hidden); referee: also rulings; admin: everything."
+    ),
 )
 @click.option("--tournament", default=None, help=N_("Only games whose game_started meta.tournament is this."))
 @click.option("--game", "game", default=None, help=N_("Only this game id."))

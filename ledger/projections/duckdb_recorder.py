@@ -55,7 +55,7 @@ SANDBOX: dict[str, Any] = {
 
 
 def open_duckdb(
-    path: str, *, read_only: bool = False, wait: float = 0.0, sandbox: bool = False
+    path: str, *, read_only: bool = False, wait: float = 0.0, sandbox: bool = False, memory_limit: int | None = None
 ) -> duckdb.DuckDBPyConnection:
     """Connect to the DuckDB file ``path``, waiting up to ``wait`` seconds while
     another process holds it. Raises :class:`AnalyticsBusyError` when it stays
@@ -63,15 +63,20 @@ def open_duckdb(
     a file that does not exist, a file that is not DuckDB).
 
     ``sandbox``: open with :data:`SANDBOX` (for SQL from a user: no
-    ``read_text``/``COPY ... TO``/``ATTACH``/``INSTALL``, no ``SET``)."""
+    ``read_text``/``COPY ... TO``/``ATTACH``/``INSTALL``, no ``SET``);
+    ``memory_limit``: DuckDB's ``memory_limit`` in bytes (its default is
+    80 % of the machine's memory)."""
     if read_only and path != ":memory:" and not os.path.exists(path):
         raise AnalyticsError(f"analytics view {path} does not exist yet: run `rummy-ledger analytics update`")
     deadline = time.monotonic() + max(wait, 0.0)
     delay = 0.05
     while True:
         try:
-            if sandbox:
-                return duckdb.connect(path, read_only=read_only, config=dict(SANDBOX))
+            config: dict[str, Any] = dict(SANDBOX) if sandbox else {}
+            if memory_limit is not None:
+                config["memory_limit"] = f"{memory_limit}B"
+            if config:
+                return duckdb.connect(path, read_only=read_only, config=config)
             return duckdb.connect(path, read_only=read_only)
         except duckdb.IOException as exc:
             text = str(exc)

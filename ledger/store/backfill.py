@@ -5,10 +5,11 @@
 the previous layout (seals as 64-digit hex text and a journal link per
 event, ``jN = SHA-256(jN-1 + hN + {"position":N,…})``) converted once
 (:func:`convert_journal`: seals as their raw 32 bytes, one journal link per
-append call, :mod:`ledger.store.sealing`). :func:`backfill` seals, once, the
-events of a store written before the chain existed, and marks the store done
-(:class:`ledger.store.reads.GameReads` runs both when it opens a store, and
-says so on stderr).
+append call, :mod:`ledger.store.sealing`; :class:`ledger.store.reads.GameReads`
+runs it when it opens a store, and says so on stderr). :func:`backfill`
+seals the events of a store written before the chain existed, only when
+asked (``rummy-ledger seal-backfill``), only where the journal is empty,
+and marks the store done: a read never seals anything.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from eventsourcing.persistence import ApplicationRecorder
 
 from ledger import seal as _seal
 from ledger.store.seal_sql import BATCH, JOURNAL_TABLE, SealTables, hex_id, tables
+from ledger.store.verify_rows import game_name
 
 #: the marker row of a store whose games stored before the chain have been sealed
 MARKER_TABLE = "rummy_seal_state"
@@ -222,47 +224,55 @@ def _raw_seal(value: Any) -> bytes | None:
     return bytes(value)
 
 
-def backfill(app: Any, appended_by: str, now: str) -> tuple[int, int] | None:
-    """Once per store, and only for a store written before the chain
-    existed (no stored seal anywhere): compute and store the seals of its
-    events (no journal row, or a NULL seal) from their stored bytes, then
-    mark the store done. Returns ``(games, events)`` sealed the first time
-    (None afterwards: one indexed query). Events with no journal row get one
-    naming ``appended_by`` (``backfill:<os user>``) received at ``now``. A
-    game's journal links are made anew from the append call before its
-    first unsealed event (one link per run of rows with one author and
-    time). A store with a stored seal and no marker (the marker row
-    deleted, or a backfill interrupted) only gets its marker back (None):
-    sealing there would seal events edited behind the product's back. After
-    this, an event without a seal is one written into the database
-    directly, and ``verify`` reports it."""
+class BackfillRefused(Exception):
+    """:func:`backfill` refused to seal: ``kind`` ``sealed`` (the store was
+    sealed once already; ``params``: ``when``, the marker's text) or
+    ``journal`` (the journal holds rows; ``params``: ``num``)."""
+
+    def __init__(self, kind: str, params: dict[str, Any]) -> None:
+        super().__init__(kind, params)
+        self.kind = kind
+        self.params = params
+
+
+def backfill(app: Any, appended_by: str, now: str) -> list[tuple[str, int]]:
+    """Seal the events of a store written before the seal chain (README
+    "Seals"; the command ``rummy-ledger seal-backfill``, never run by a
+    read): compute every event's seal from its stored bytes, give each
+    event a journal row naming ``appended_by`` (``backfill:<os user>``)
+    received at ``now`` (one journal link per game), and leave the marker
+    row ``backfilled`` = ``"<now> by <appended_by>: <events> events of
+    <games> games"``. Returns ``(game id, events sealed)`` per game
+    sealed, in stored id order.
+
+    Raises :class:`BackfillRefused` where the marker exists (``sealed``) or
+    the journal holds any row (``journal``): this version writes a journal
+    row with every event it stores, so an event without a seal in such a
+    store was written into the database directly, and sealing it would
+    hide the edit (the laundering of issue 27)."""
     t = tables(app)
     marker = MARKER_TABLE if t.sqlite else t.journal.replace(f'"{JOURNAL_TABLE}"', f'"{MARKER_TABLE}"')
-    if t.query(f"SELECT value FROM {marker} WHERE key = ?", [BACKFILL_DONE]):
-        return None
-    if t.query(f"SELECT 1 FROM {t.journal} WHERE seal IS NOT NULL LIMIT 1"):
-        _mark(t, marker)
-        return None
-    keys = [
-        r[0]
-        for r in t.query(
-            f"SELECT DISTINCT e.originator_id FROM {t.events} e LEFT JOIN {t.journal} j "
-            "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
-            "WHERE j.seal IS NULL"
-        )
-    ]
-    games = events = 0
+    done = t.query(f"SELECT value FROM {marker} WHERE key = ?", [BACKFILL_DONE])
+    if done:
+        raise BackfillRefused("sealed", {"when": str(done[0][0])})
+    count = int(t.query(f"SELECT COUNT(*) FROM {t.journal}")[0][0])
+    if count:
+        raise BackfillRefused("journal", {"num": count})
+    keys = sorted((r[0] for r in t.query(f"SELECT DISTINCT originator_id FROM {t.events}")), key=str)
+    sealed: list[tuple[str, int]] = []
     for start in range(0, len(keys), BATCH):
         chunk = keys[start : start + BATCH]
         rows, _ = t.batch(chunk)
         writes: list[tuple[Any, ...]] = []
         for key in chunk:
-            sealed = _backfill_game(key, rows.get(hex_id(key), []), appended_by, now, writes)
-            games += 1 if sealed else 0
-            events += sealed
+            game = rows.get(hex_id(key), [])
+            n = _backfill_game(key, game, appended_by, now, writes)
+            if n:
+                sealed.append((game_name(game, hex_id(key)), n))
         _write_backfill(t, writes)
-    _mark(t, marker)
-    return games, events
+    events = sum(n for _k, n in sealed)
+    _mark(t, marker, f"{now} by {appended_by}: {events} events of {len(sealed)} games")
+    return sealed
 
 
 def _backfill_game(key: Any, rows: list[tuple[Any, ...]], appended_by: str, now: str, writes: list[Any]) -> int:
@@ -324,12 +334,12 @@ def _write_backfill(t: SealTables, writes: list[tuple[Any, ...]]) -> None:
         curs.executemany(sql.replace("?", "%s"), writes)
 
 
-def _mark(t: SealTables, marker: str) -> None:
+def _mark(t: SealTables, marker: str, value: str) -> None:
     if t.sqlite:
         with t.recorder.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
-            c.execute(f"INSERT OR IGNORE INTO {marker} (key, value) VALUES (?, ?)", (BACKFILL_DONE, "1"))
+            c.execute(f"INSERT OR IGNORE INTO {marker} (key, value) VALUES (?, ?)", (BACKFILL_DONE, value))
         return
     with t.recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
         curs.execute(
-            f"INSERT INTO {marker} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (BACKFILL_DONE, "1")
+            f"INSERT INTO {marker} (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (BACKFILL_DONE, value)
         )

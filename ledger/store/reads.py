@@ -7,8 +7,9 @@ stored state is the canonical JSON of the record event, so an export gives
 back the imported events byte for byte.
 
 :class:`GameReads` opens the recorder (the events table plus the
-``rummy_journal`` side table, :mod:`ledger.store.journal`), seals once a
-store from before the seal chain (:mod:`ledger.store.backfill`), reads
+``rummy_journal`` side table, :mod:`ledger.store.journal`), converts once a
+journal of the previous layout (:mod:`ledger.store.backfill`; it never seals
+an event: that is ``rummy-ledger seal-backfill``, asked for), reads
 games, their journal and summaries, and keeps the latest table state of the
 live games of this process. The append path (:mod:`ledger.store.append`)
 and the import path (:mod:`ledger.store.importing`) are layered on it;
@@ -31,9 +32,9 @@ from ledger import replay as _replay
 from ledger.errors import GameNotFoundError
 from ledger.events import Event, GameStarted
 from ledger.state import TableState
-from ledger.store.backfill import backfill, ensure_schema
+from ledger.store.backfill import ensure_schema
 from ledger.store.event_rows import EventRows, decode_rows
-from ledger.store.journal import JournalEntry, JournalRecorder, journal_recorder, os_user, received_now, select_journal
+from ledger.store.journal import JournalEntry, JournalRecorder, journal_recorder, select_journal
 from ledger.store.persistence import (
     GAME_STARTED_TOPIC,
     MsgspecMapper,
@@ -107,15 +108,14 @@ class GameReads(Application[UUID]):
         self._started: dict[str, GameStarted] = {}
         #: a whole game's rows by one SQL statement (the fast read of get_events, export_record, the live cache)
         self._event_rows = EventRows(self.recorder)
-        #: ``(games, events)`` sealed at this open for a store from before the seal chain, else None
-        self.backfilled = self._backfill()
+        self._convert()
 
-    def _backfill(self) -> tuple[int, int] | None:
-        """Convert once a journal of the previous layout, and seal once the
-        events a store holds from before the seal chain (no journal row or a
-        NULL seal), saying so on stderr (README "Seals")."""
+    def _convert(self) -> None:
+        """Convert once a journal of the previous layout, saying so on stderr
+        (README "Seals"). Nothing is sealed here: events stored without a
+        seal stay so, and ``verify`` names them (issue 27)."""
         if not isinstance(self.recorder, JournalRecorder) or not is_sql(self.recorder):
-            return None
+            return
         converted = ensure_schema(self.recorder)
         if converted and converted[1]:
             print(
@@ -124,16 +124,6 @@ class GameReads(Application[UUID]):
                 "one journal link per append call; once, from the stored seals)",
                 file=sys.stderr,
             )
-        done = backfill(self, f"backfill:{os_user()}", received_now())
-        if done and done[1]:
-            games, events = done
-            print(
-                f"rummy-ledger: sealed {events} event{'s' if events != 1 else ''} of {games} "
-                f"game{'s' if games != 1 else ''} "
-                "stored before the seal chain (once; rummy-ledger verify checks them)",
-                file=sys.stderr,
-            )
-        return done
 
     def not_found(self, game_id: str) -> GameNotFoundError:
         """The error for an unknown ``game_id``: it names this store and the

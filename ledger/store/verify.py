@@ -19,7 +19,7 @@ from ledger import seal as _seal
 from ledger.store.persistence import game_uuid
 from ledger.store.seal_sql import BATCH, hex_id, tables
 from ledger.store.verify_fast import fast_batch
-from ledger.store.verify_rows import GameCheck, check_game
+from ledger.store.verify_rows import GameCheck, check_game, stray_check
 from ledger.texts import N_, Message, Text
 
 #: games per batch of the fast read of verify (one concatenation per game and column)
@@ -28,16 +28,29 @@ FAST_BATCH = 50
 
 def game_keys(app: Any, game_ids: Sequence[str] | None) -> list[tuple[Any, str | None]]:
     """``(stored originator id, game id or None)`` of the games to verify:
-    the named ones, or every game with a stored event or journal row."""
+    the named ones, or every game with a stored event or journal row.
+    Raises :class:`~ledger.errors.GameNotFoundError` (:meth:`not_found`:
+    the stored ids close to it) for a named game with neither."""
     t = tables(app)
     if game_ids:
-        return [(t.key(game_uuid(g)), g) for g in game_ids]
+        keys: list[tuple[Any, str | None]] = [(t.key(game_uuid(g)), g) for g in game_ids]
+        for key, g in keys:
+            found = t.query(
+                f"SELECT 1 FROM {t.events} WHERE originator_id = ? UNION ALL "
+                f"SELECT 1 FROM {t.journal} WHERE originator_id = ? LIMIT 1",
+                [key, key],
+            )
+            if not found:
+                raise app.not_found(g)
+        return keys
     return [(k, None) for k in t.all_games()]
 
 
 def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]], *, deep: bool = False) -> Iterator[GameCheck]:
     """Verify each game of ``targets`` (from :func:`game_keys`), yielding a
-    :class:`GameCheck` per game in order."""
+    :class:`GameCheck` per game in order. Over all games a sequence whose
+    id is not the game its first event names is ``sequence <uuid>``: its id
+    matches no game (:func:`~ledger.store.verify_rows.stray_check`)."""
     t = tables(app)
     step = BATCH if deep else FAST_BATCH
     for start in range(0, len(targets), step):
@@ -49,6 +62,8 @@ def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]], *, deep: b
         for key, name in chunk:
             h = hex_id(key)
             check = fast.get(h)
+            if check is None and name is None:  # over all games: a sequence whose id is no game's is named so
+                check = stray_check(rows.get(h, []), h, journal.get(h))
             yield check if check is not None else check_game(name, h, rows.get(h, []), journal.get(h), deep=deep)
 
 

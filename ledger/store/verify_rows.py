@@ -32,7 +32,7 @@ TYPE_PREFIX = b'{"type":"'
 class GameCheck:
     """Outcome of verifying one stored game: ``ok``, or the first bad
     ``position`` and what differs (``kind``: ``event``, ``seal``, ``journal``,
-    ``missing``) with a message."""
+    ``missing``, ``stray``) with a message."""
 
     game_id: str
     length: int
@@ -60,7 +60,8 @@ class GameCheck:
         return self
 
     def to_json(self) -> dict[str, Any]:
-        """``{game_id, ok, length, seal}`` or ``{game_id, ok: false, length, position, differs, message}``."""
+        """``{game_id, ok, length, seal}`` or ``{game_id, ok: false, length, position, differs, message}``
+        (``differs``: ``event``, ``seal``, ``journal``, ``missing``, or ``stray``: a sequence whose id is no game's)."""
         if self.ok:
             return {"game_id": self.game_id, "ok": True, "length": self.length, "seal": self.seal}
         return {
@@ -73,17 +74,68 @@ class GameCheck:
         }
 
 
-def _name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
-    if rows and rows[0][0] == 1 and isinstance(rows[0][2], bytes):
+def first_game_id(rows: list[tuple[Any, ...]]) -> str | None:
+    """The id the first stored event of a sequence names (``rows``:
+    :meth:`ledger.store.seal_sql.SealTables.batch`): a ``game_started``'s
+    ``game_id``, or the ``tournament_id`` of a first event that has one (a
+    tournament's record shares the game ids' sequences); None when the
+    sequence has no readable such event at position 0."""
+    if rows and rows[0][0] == 1 and isinstance(rows[0][2], (bytes, bytearray, memoryview)):
         try:
-            first = decode_stored(rows[0][2], rows[0][1])
-            if isinstance(first, GameStarted):
-                return first.game_id
-            if isinstance(first, TournamentStarted):
-                return first.tournament_id
+            first = decode_stored(bytes(rows[0][2]), rows[0][1])
         except Exception:  # noqa: BLE001 - a broken first event is reported by check_game
-            pass
-    return f"game {UUID(oid_hex)}"
+            return None
+        if isinstance(first, GameStarted):
+            return first.game_id
+        named = getattr(first, "tournament_id", None)
+        return named if isinstance(named, str) else None
+    return None
+
+
+def game_name(rows: list[tuple[Any, ...]], oid_hex: str) -> str:
+    """The game id of a stored sequence, from its first event, or ``game
+    <uuid>`` when that cannot be read."""
+    named = first_game_id(rows)
+    return named if named is not None else f"game {UUID(oid_hex)}"
+
+
+#: a stored sequence whose id is no game's (issue 27, defect 6): its first event names another game
+STRAY_COPY = N_(
+    "its id matches no game: its first event is the game_started of %(game)s, stored under another id "
+    "(stored events: %(num)s; rows copied?)"
+)
+#: … or it has no game_started
+STRAY_HEADLESS = N_(
+    "its id matches no game: no game_started at position 0 (stored events: %(num)s, from position %(pos)s; "
+    "an originator_id edited?)"
+)
+#: … or it has journal rows only
+STRAY_JOURNAL = N_("its id matches no game: journal rows and no event (journal rows: %(num)s)")
+
+
+def stray_check(rows: list[tuple[Any, ...]], oid_hex: str, journal: tuple[int, int] | None) -> GameCheck | None:
+    """The finding of a sequence met by ``verify`` over all games (before
+    :func:`check_game`) whose
+    originator id is not the id of the game its first event names (or that
+    has no ``game_started``): named ``sequence <uuid>`` so that no game is
+    blamed for it. None when the sequence is a game's (whatever else is
+    wrong with it) or its first event's seal does not verify (an edited
+    ``game_started``: the seal check says more)."""
+    named = first_game_id(rows)
+    if named is not None and game_uuid(named).hex == oid_hex:
+        return None
+    check = GameCheck(game_id=f"sequence {UUID(oid_hex)}", length=len(rows))
+    if named is not None:
+        state, stored_seal = rows[0][2], rows[0][5]
+        if stored_seal is not None and _seal.chain(None, bytes(state)) != bytes(stored_seal):
+            return None
+        found = Message(STRAY_COPY, game=repr(named), num=len(rows))
+    elif rows:
+        found = Message(STRAY_HEADLESS, num=len(rows), pos=int(rows[0][0]) - 1)
+    else:
+        found = Message(STRAY_JOURNAL, num=journal[0] if journal else 0)
+    check.fail(None, "stray", Text.of(found))
+    return check
 
 
 def check_game(
@@ -102,7 +154,7 @@ def check_game(
     checked). The journal chain has one link per append call, on the call's
     last row (:mod:`ledger.store.sealing`): every entry of a call must be the
     one its link covers. Pure over the rows, no I/O."""
-    check = GameCheck(game_id=game_id or _name(rows, oid_hex), length=len(rows))
+    check = GameCheck(game_id=game_id or game_name(rows, oid_hex), length=len(rows))
     if not rows and not journal:
         return check.fail(None, "missing", "no such game in the store")
     sha = hashlib.sha256

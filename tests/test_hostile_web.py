@@ -1,0 +1,127 @@
+"""The smaller items of issue 27, defect 7, on the real server: the JSON error of an oversized header,
+one body limit for Content-Length and chunked bodies, a bad If-Match quoted short, and the ruling forms
+refusing a foreign ``Origin`` over plain http."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+from ledger.testing.live import call
+from tests.test_desk import GAME, Desk, desk, page_csrf, penalty, sign_in  # noqa: F401 - desk is a fixture
+from tests.test_live_api import LINES, make_live, started
+from tests.test_serve_cli import _serve
+
+
+def _send(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Bytes sent as they are; the answer's status, headers and body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(data)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    top, _, body = answer.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+def test_a_100_kb_authorization_header_gets_the_json_error(tmp_path: Path) -> None:
+    with _serve(tmp_path) as (port, _log):
+        status, headers, body = _send(
+            port,
+            b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+            + b"a" * 100_000
+            + b"\r\nConnection: close\r\n\r\n",
+        )
+    assert (status, headers["content-type"]) == (431, "application/json")
+    assert json.loads(body) == {
+        "error": {
+            "status": 431,
+            "title": "Request Header Fields Too Large",
+            "message": "a header line is over 65,536 bytes: send a shorter header",
+        }
+    }
+
+
+def _chunked(port: int, token: str, body: bytes, expected: int) -> tuple[int, dict[str, Any]]:
+    head = (
+        f"POST /api/games/live-1/events?expected={expected} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Authorization: Bearer {token}\r\nContent-Type: application/x-ndjson\r\n"
+        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    ).encode()
+    parts = [body[i : i + 1000] for i in range(0, len(body), 1000)]
+    status, _h, answer = _send(port, head + b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in parts) + b"0\r\n\r\n")
+    return status, json.loads(answer)
+
+
+def _body(position: int, size: int) -> bytes:
+    """The event at ``position`` and a comment line: ``size`` bytes."""
+    head = LINES[position] + b"\n// "
+    return head + b"x" * (size - len(head) - 1) + b"\n"
+
+
+def test_the_body_limit_is_the_same_with_and_without_content_length(tmp_path: Path) -> None:
+    """A body of exactly MAX_CONTENT_LENGTH bytes is taken and one byte more
+    refused, whether it comes with a Content-Length or in chunks (chunks
+    were refused from one byte less)."""
+    for live in make_live(tmp_path, MAX_CONTENT_LENGTH=4096):
+        started(live)
+        port = int(live.url.rsplit(":", 1)[1])
+        token = live.tokens["recorder"]
+        over = live.post("/api/games/live-1/events?expected=1", _body(1, 4097), ctype="application/x-ndjson")
+        assert (over[0], live.length()) == (413, 1)
+        exact = live.post("/api/games/live-1/events?expected=1", _body(1, 4096), ctype="application/x-ndjson")
+        assert (exact[0], live.length()) == (201, 2)
+        status, answer = _chunked(port, token, _body(2, 4097), 2)
+        assert (status, live.length()) == (413, 2)
+        assert answer["error"]["message"] == (
+            "the body is over 4,096 bytes (sent in chunks); the limit is 4,096 bytes: send fewer events per request"
+        )
+        status, answer = _chunked(port, token, _body(2, 4096), 2)
+        assert (status, live.length()) == (201, 3), answer
+        assert answer["positions"] == [2]
+
+
+def test_a_bad_if_match_is_quoted_short(tmp_path: Path) -> None:
+    for live in make_live(tmp_path):
+        started(live)
+        status, _, body = live.post("/api/games/live-1/events", LINES[1], headers={"If-Match": "7" * 5000})
+        assert status == 400
+        assert body["error"]["message"] == (
+            "If-Match '" + "7" * 40 + "'… (4,960 more characters): give the expected next position as a quoted "
+            'number, e.g. If-Match: "12"'
+        )
+
+
+def test_the_ruling_forms_refuse_a_foreign_origin_over_http(desk: Desk) -> None:  # noqa: F811 - the fixture
+    c = desk.client()
+    assert sign_in(c, desk.tokens["referee"]).status_code == 303
+    for origin in ("http://evil.example", "null", "https://evil.example", "http://localhost.evil.example"):
+        resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c)), headers={"Origin": origin})
+        assert resp.status_code == 400, origin
+        assert "The Origin header does not match the host." in resp.get_data(as_text=True)
+        assert desk.length() == 10
+    italian = c.post(
+        f"/games/{GAME}/rulings/penalty?lang=it", data=penalty(page_csrf(c)), headers={"Origin": "http://evil.example"}
+    )
+    assert italian.status_code == 400
+    assert "L&#39;intestazione Origin non è di questo sito." in italian.get_data(as_text=True)
+    # its own origin (and a form without the header, left to the CSRF token) is taken
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c)), headers={"Origin": "http://localhost"})
+    assert resp.status_code == 303 and desk.length() == 11
+
+
+def test_the_write_api_reads_no_origin(tmp_path: Path) -> None:
+    for live in make_live(tmp_path):
+        started(live)
+        status = call(
+            "POST",
+            live.url + "/api/games/live-1/events",
+            LINES[1],
+            token=live.tokens["recorder"],
+            headers={"If-Match": '"1"', "Origin": "http://evil.example"},
+        )[0]
+        assert status == 201

@@ -1,0 +1,62 @@
+"""Ctrl-C at any moment of ``rummy-ledger import`` is one line and exit 130, never a traceback (issue 27, defect 7).
+
+The first second and a half of a run is the import of the CLI itself (a
+Ctrl-C there came as a ``KeyboardInterrupt`` traceback of the import
+machinery); the command runs as the console script does
+(:func:`ledger.console.main`), in a child process sent SIGINT.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RECORD = REPO / "fixtures" / "burraco" / "stock_exhausted_seed.jsonl"
+LINE = "rummy-ledger: error: interrupted\n"
+
+
+def _interrupted_after(seconds: float, db: Path, *options: str) -> tuple[int, str]:
+    child = subprocess.Popen(
+        [sys.executable, "-c", "from ledger.console import main; main()", "--db", str(db), *options, "import"]
+        + [str(RECORD)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(seconds)
+    child.send_signal(signal.SIGINT)
+    _out, err = child.communicate(timeout=60)
+    return child.returncode, err
+
+
+def _python_starts() -> float:
+    """Seconds the interpreter takes to start (``site``, the editable install's
+    path hook): a Ctrl-C before that is Python's own, not the project's."""
+    took = []
+    for _ in range(3):
+        start = time.monotonic()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        took.append(time.monotonic() - start)
+    return max(took) + 0.05
+
+
+def test_ctrl_c_in_the_first_seconds_of_import_is_one_line(tmp_path: Path) -> None:
+    codes = []
+    python = _python_starts()
+    for i, seconds in enumerate((0.05, 0.15, 0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5)):
+        code, err = _interrupted_after(python + seconds, tmp_path / f"s{i}.db")
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, (seconds, err)
+        assert code in (130, 0), (seconds, code, err)  # (0: the import was done, its analytics line on stderr)
+        if code == 130:
+            assert err == LINE, (seconds, err)
+        codes.append(code)
+    assert codes[:4] == [130] * 4  # the CLI was still being imported
+
+
+def test_ctrl_c_says_it_in_italian(tmp_path: Path) -> None:
+    code, err = _interrupted_after(_python_starts() + 0.2, tmp_path / "s.db", "--lang", "it")
+    assert (code, err) == (130, "rummy-ledger: errore: interrotto\n")
