@@ -30,7 +30,10 @@ the length the page showed, so a ruling made on a stale page is refused with
 session 401; a token that is not a referee's or admin's, or whose scope does
 not cover the game, 403 (:func:`replay_web.access.check_write`); a bad form
 field or an event the fold refuses (``REC-…``, e.g. a restore target outside
-the hand, any ruling after ``game_ended``) 400; a viewer over record files 405.
+the hand, a restore after ``game_ended``) 400; a viewer over record files 405.
+After ``game_ended`` a penalty may still be assessed (FORMAT.md "Rulings after
+the game"; points 0 records "the score stands"): the page offers the penalty
+form only.
 """
 
 from __future__ import annotations
@@ -374,12 +377,13 @@ def rule_restore(game_id: str):
 
 def may_rule(game: Any) -> bool:
     """The signed-in reader may rule on ``game`` now (referee/admin in scope,
-    a store to write to, the record not closed by ``game_ended``)."""
+    a store to write to). After ``game_ended`` only a penalty may be assessed
+    (FORMAT.md "Rulings after the game"): see ``can_restore`` of :func:`context`."""
     token = signed_in()
     if token is None or not token.may_rule or access.ledger_app() is None:
         return False
     meta = game.started.meta
-    return token.covers(game.game_id, meta.tournament if meta is not None else None) and game.final.ended is None
+    return token.covers(game.game_id, meta.tournament if meta is not None else None)
 
 
 def side_choices(state: TableState) -> list[tuple[str, str]]:
@@ -400,6 +404,8 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     rulings, up to ``horizon``, the last position the page may show),
     ``rewound`` (position -> the restoring position, likewise), ``score``
     (the panel at ``state``'s position: :func:`score_panel`), ``can_rule``,
+    ``can_restore`` (may rule, and no ``game_ended`` yet: after it only a
+    penalty may follow),
     the penalty's ``side_choices``, the page's ``length`` (``expected``) and
     ``tempo`` (per position up to ``horizon``, the time since the previous
     timed move, ``"+12 s"``, or ``""``: :func:`replay_web.tempo.move_seconds`).
@@ -416,6 +422,7 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
         "rewound": rewound,
         "score": score_panel(state, labels, pov),
         "can_rule": rule,
+        "can_restore": rule and game.final.ended is None,
         "side_choices": side_choices(game.final) if rule else [],
         "length": len(game.events),
     }

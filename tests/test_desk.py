@@ -509,7 +509,10 @@ def test_a_ruling_from_a_stale_page_is_409(desk: Desk) -> None:
     assert desk.length() == 10
 
 
-def test_no_ruling_after_game_ended(desk: Desk) -> None:
+def test_after_game_ended_a_penalty_only(desk: Desk) -> None:
+    """FORMAT.md "Rulings after the game": the page offers the penalty form
+    alone; a penalty of 0 ("the score stands") is stored, a restore is
+    REC-ORDER and nothing is stored; the game stays ended."""
     from ledger.events import GameEnded, HandEnded
 
     desk.ledger.append_events(
@@ -518,11 +521,19 @@ def test_no_ruling_after_game_ended(desk: Desk) -> None:
     c = desk.client()
     sign_in(c, desk.tokens["referee"])
     page = c.get(f"/games/{GAME}").get_data(as_text=True)
-    assert "rule-form" not in page
-    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf_of(page), expected=12))
+    assert "penalty-form" in page and "restore-form" not in page
+    assert "0 points records that the score stands" in page
+    restore = {"csrf_token": csrf_of(page), "finding": 7, "expected": 12, "target": 6, "reason": "undo"}
+    resp = c.post(f"/games/{GAME}/rulings/restore", data=restore)
     assert resp.status_code == 400
-    assert "REC-ORDER: penalty_assessed after game_ended" in resp.get_data(as_text=True)
+    assert "REC-ORDER: position_restored after game_ended" in resp.get_data(as_text=True)
     assert desk.length() == 12
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf_of(page), expected=12, points=0))
+    assert (resp.status_code, resp.headers["Location"]) == (303, f"/games/{GAME}?at=12")
+    assert desk.length() == 13
+    last = desk.ledger.get_events(GAME)[-1]
+    assert (last.type, last.points, last.finding, last.referee) == ("penalty_assessed", 0, 7, "Rita Arbitro")
+    assert replay(desk.ledger.get_events(GAME)).ended == "abandoned"
 
 
 def test_a_signed_in_referee_sees_an_unfinished_game_whole(desk: Desk) -> None:
