@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -42,9 +43,16 @@ class GameData:
     """
 
     def __init__(
-        self, game_id: str, version: int, events: list[Event], every: int = 16, seals: list[str | None] | None = None
+        self,
+        game_id: str,
+        version: int,
+        events: list[Event],
+        every: int = 16,
+        seals: list[str | None] | None = None,
+        chain: Callable[[str, int], Any] | None = None,
     ) -> None:
         self.game_id = game_id
+        self._chain = chain
         self.version = version
         self.replayer = Replayer(events, every=every)
         self._stored_seals = seals[: len(events)] if seals is not None and len(seals) >= len(events) else None
@@ -87,6 +95,17 @@ class GameData:
         from ledger.seal import seals
 
         return [h.hex() for h in seals(encode_event(e) for e in self.events)]
+
+    @cached_property
+    def broken(self) -> dict[str, Any] | None:
+        """The stored chain's first break, ``{"position", "message"}``, or None
+        when it verifies (or the game is a record file's: nothing to check).
+        Checked once per version (:func:`ledger.store.chain_check.chain_check`),
+        before any seal is shown (issue 26)."""
+        if self._chain is None or self._stored_seals is None:
+            return None
+        check = self._chain(self.game_id, len(self.events))
+        return None if check.ok else {"position": check.position, "message": check.message}
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
@@ -165,7 +184,12 @@ class ReplayCache:
         events = self.store.events(game_id)
         stored_seals = getattr(self.store, "seals", None)
         data = GameData(
-            game_id, len(events), events, every=self.every, seals=stored_seals(game_id) if stored_seals else None
+            game_id,
+            len(events),
+            events,
+            every=self.every,
+            seals=stored_seals(game_id) if stored_seals else None,
+            chain=getattr(self.store, "chain", None),
         )
         with self._lock:
             self._games[game_id] = data

@@ -28,7 +28,6 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
-from ledger.seal import short_form
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from ledger.views import move_text
@@ -36,6 +35,7 @@ from replay_web import access, desk, params
 from replay_web.cache import GameData
 from replay_web.i18n import gettext as _
 from replay_web.present import ORDERS, board
+from replay_web.seals import seal_context
 from replay_web.store import meta_of
 from replay_web.words import viewer_move
 
@@ -438,8 +438,6 @@ def game_page(game_id: str):
         ruleset=state.rules.ruleset,
         meta=_meta(game),
         **seal_context(full, at, pov, acc),
-        record_seal=full.seals[-1] if pov is None and acc.omniscient else None,  # as seal_context
-        record_seal_short=_short(full.seals[-1]) if pov is None and acc.omniscient else None,
         full_length=len(full.seals),
     )
     return render_template("game.html", **ctx)
@@ -459,26 +457,6 @@ def board_fragment(game_id: str):
     return render_template("_board.html", **ctx, **seal_context(full, at, pov, acc)) + render_template(
         "_score.html", score=score
     )
-
-
-def seal_context(full: Any, at: int, pov: Pov, acc: access.Access) -> dict[str, Any]:
-    """The seal after position ``at`` (FORMAT.md "Seal": the store's stored
-    seal; computed for games served from record files), for the board.
-
-    Only the referee's whole view shows seals: a seal is a hash of every
-    card of the record, hidden ones too, so a seat that knows all but an
-    opponent's hand could search the few hands left for the one that gives
-    the seal (and the record's seal tells the record's length)."""
-    if pov is not None or not acc.omniscient:
-        return {"seal_at": None, "seal_at_short": None}
-    seal = full.seals[at]
-    return {"seal_at": seal, "seal_at_short": _short(seal)}
-
-
-def _short(seal: str | None) -> str:
-    """The seal's short form; a stored event without a seal (the store was
-    edited behind the product's back) shows as such: ``rummy-ledger verify`` says more."""
-    return short_form(seal) if seal else "none stored"
 
 
 def _default_ruleset(variant: str) -> str | None:

@@ -137,6 +137,7 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
             lang=current_lang(),
             replayer=game.replayer,
             seals=game.seals if game.seals_stored else None,
+            broken=game.broken,
         )
     except ReportError as exc:  # in the page's language (the CLI's catalog: ledger.message_texts)
         abort(400, description=message_text(str(exc), ledger_translations(current_lang())))

@@ -19,6 +19,7 @@ from ledger.audit import report as audit_report
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
 from ledger.finding_texts import finding_text
 from ledger.i18n import translations as ledger_translations
+from ledger.message_texts import message_text
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
@@ -235,6 +236,16 @@ def _table(state: TableState, _: Gettext) -> dict[str, Any]:
     }
 
 
+def chain_banner(broken: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """The report's red banner when the stored chain does not verify:
+    ``broken`` (``{"position", "message"}``, the first broken position and
+    what differs, :func:`ledger.store.chain_check.chain_check`) with the
+    message in ``lang``; None when it verifies (issue 26)."""
+    if broken is None:
+        return None
+    return {**broken, "message": message_text(broken["message"], ledger_translations(lang))}
+
+
 def build_report(
     events: Sequence[Event],
     *,
@@ -243,6 +254,7 @@ def build_report(
     lang: str = DEFAULT_LANG,
     replayer: Replayer | None = None,
     seals: Sequence[str | None] | None = None,
+    broken: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report's data (the template's context) for a validated record.
 
@@ -252,13 +264,12 @@ def build_report(
     ``replayer``: an existing :class:`Replayer` over ``events`` (the viewer's
     cache), else one is made. ``seals``: the store's seal after each
     position (read, not recomputed: :func:`seal_of`); None for a record
-    file (the seal is computed). Raises :class:`ReportError` for an ``at``
-    outside ``0..last`` or a ``finding`` position that has no finding,
+    file (the seal is computed); ``broken``: its chain's break (:func:`chain_banner`).
+    Raises :class:`ReportError` for an ``at`` outside ``0..last`` or a ``finding`` position that has no finding,
     ``ValueError`` for a language that is not ``it``/``en``, and
     :class:`~ledger.errors.RecordError` for an impossible record.
     """
-    t = translations(lang)
-    _ = t.gettext
+    _ = translations(lang).gettext
     rp = replayer if replayer is not None else Replayer(events)
     events = rp.events
     last = len(events) - 1
@@ -290,8 +301,9 @@ def build_report(
         "rules": [{"id": r, "text": rule_text(r, lang) or ""} for r in _cited(findings, rulings)],
         "rulings": rulings,
         **_scores(final, _),
-        "seal": seal_of(events, seals),
+        "seal": None if broken else seal_of(events, seals),
         "seal_stored": seals is not None,
+        "chain_broken": chain_banner(broken, lang),
         "tempo": _tempo(events, final),
     }
 

@@ -19,6 +19,7 @@ from rich.text import Text
 from ledger.cli.context import CliState, TranslatedCommand, console, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
+from ledger.cli.trust import broken_chain, not_valid, warn
 from ledger.events import Event
 from ledger.finding_texts import finding_text
 from ledger.i18n import N_, translations
@@ -29,6 +30,7 @@ from ledger.render import render_state
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
+from ledger.store.verify_rows import GameCheck
 from ledger.views import move_text
 
 
@@ -128,12 +130,7 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> Non
         raise click.BadParameter(str(err), param_hint="--pov") from None
     click.echo("\n".join(header) + "\n")
     click.echo(body)
-    if seat is None:  # a seal hashes hidden cards too: a seat's view shows none
-        value = seal_list(state, game, events)[at]
-        short = short_or_missing(value) if value else _("none stored (run rummy-ledger verify)")
-        click.echo(
-            "\n" + _("seal at position %(at)s: %(seal)s") % {"at": at, "seal": short} + (f" ({value})" if value else "")
-        )
+    broken = _seal_line(state, game, events, at) if seat is None else None  # a seat's view shows no seal
     if at in every:
         click.echo(
             _("move %(at)s is rewound by the referee at position %(by)s: it no longer counts")
@@ -148,6 +145,27 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> Non
             click.echo(
                 _("rewound at position %(by)s: moves %(moves)s no longer count") % {"by": r, "moves": _ranges(moves)}
             )
+    if broken is not None:
+        warn(broken, tr)
+        sys.exit(1)
+
+
+def _seal_line(state: CliState, game: str, events: list[Event], at: int) -> GameCheck | None:
+    """Print ``show --at``'s seal line (a seal hashes hidden cards too: only
+    the whole view shows it); a stored game's chain is checked first
+    (:mod:`ledger.cli.trust`): when it does not verify the line says NOT
+    VALID, and the failed check is returned."""
+    _ = state.tr.gettext
+    broken = broken_chain(state, game, len(events))
+    value = None if broken is not None else seal_list(state, game, events)[at]
+    if broken is not None:
+        short = not_valid(broken, state.tr)
+    else:
+        short = short_or_missing(value) if value else _("none stored (run rummy-ledger verify)")
+    click.echo(
+        "\n" + _("seal at position %(at)s: %(seal)s") % {"at": at, "seal": short} + (f" ({value})" if value else "")
+    )
+    return broken
 
 
 def move_lines(
