@@ -96,6 +96,16 @@ def test_show_at_and_audit_json_of_a_tampered_game(run: Callable[..., Result], t
     assert fine["chain_verified"] is True and len(fine["seal"]) == 64
 
 
+def test_seal_of_a_tampered_game_is_refused(run: Callable[..., Result], tampered: str) -> None:
+    res = run("seal", "bur-dispute")
+    assert (res.exit_code, res.stdout, res.stderr) == (1, "", WARNING)
+    assert run("seal", "--json", "bur-dispute").exit_code == 1
+    fine = run("seal", "gin-standard-1")
+    assert fine.exit_code == 0 and fine.stdout.startswith(
+        "gin-standard-1 at position 88 (89 events): 1f5e-de7a-5c6d-f7d3"
+    )
+
+
 def test_show_at_in_italian(run: Callable[..., Result], tampered: str) -> None:
     show = run("--lang", "it", "show", "bur-dispute", "--at", "5")
     assert show.exit_code == 1
