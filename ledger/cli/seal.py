@@ -32,6 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ledger import checkpoint as _cp
 from ledger import seal as _seal
 from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
+from ledger.cli.trust import refuse_broken
 from ledger.i18n import N_
 from ledger.message_texts import message_text
 from ledger.params import ASCII_INT
@@ -122,7 +123,7 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
             raise click.BadParameter(_outside(at, length - 1), param_hint="--at")
         position = length - 1 if at is None else at
         value = stored[position]
-        _refuse_broken(ctx, game_id, length)
+        refuse_broken(_state(ctx), game_id, length, tr_of(ctx))  # the chain checked first (issue 26)
     if as_json:
         click.echo(
             json.dumps(
@@ -145,18 +146,6 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
         % {"game": game_id, "at": position, "num": length, "seal": _seal.short_form(value)}
     )
     click.echo(value)
-
-
-def _refuse_broken(ctx: click.Context, game_id: str, length: int) -> None:
-    """A stored seal is printed only after the game's chain is checked
-    (:mod:`ledger.cli.trust`): when it does not verify, the warning naming
-    the first broken position instead, and exit 1."""
-    from ledger.cli.trust import broken_chain, warn
-
-    broken = broken_chain(_state(ctx), game_id, length)
-    if broken is not None:
-        warn(broken, tr_of(ctx))
-        sys.exit(1)
 
 
 @click.command(

@@ -11,6 +11,7 @@ file's seal is computed from its own lines: nothing to check.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,15 @@ def not_valid(check: GameCheck, tr: Any) -> str:
     return tr.gettext(NOT_VALID) % {"position": _position(check)}
 
 
+def refuse_broken(state: Any, game_id: str, length: int, tr: Any) -> None:
+    """For ``seal GAME``: when the stored chain does not verify, the warning
+    (:func:`warn`) instead of the seal, and exit 1."""
+    broken = broken_chain(state, game_id, length)
+    if broken is not None:
+        warn(broken, tr)
+        sys.exit(1)
+
+
 def chain_json(check: GameCheck | None) -> dict[str, Any]:
     """The fields a ``--json`` output adds: ``"chain_verified"`` (true for a
     record file or a verified chain) and, when false, ``"chain_broken"``
@@ -71,4 +81,4 @@ def chain_json(check: GameCheck | None) -> dict[str, Any]:
     }
 
 
-__all__ = ["BROKEN", "NOT_VALID", "broken_chain", "chain_json", "not_valid", "warn"]
+__all__ = ["BROKEN", "NOT_VALID", "broken_chain", "chain_json", "not_valid", "refuse_broken", "warn"]
