@@ -143,6 +143,7 @@ def _error(
     extra: Mapping[str, Any] | None = None,
     headers: Any = None,
     page_message: str | None = None,
+    links: Any = None,
 ):
     """The error answer: JSON (English) under ``/api/``, else the error page
     in the page's language (``page_message``: the message translated, when
@@ -151,7 +152,7 @@ def _error(
         body = {"status": status, "title": title, "message": message, **(extra or {})}
         return jsonify({"error": body}), status, headers or []
     return (
-        render_template("error.html", status=status, title=title, message=page_message or message),
+        render_template("error.html", status=status, title=title, message=page_message or message, links=links),
         status,
         headers or [],
     )
@@ -211,7 +212,9 @@ def _register_errors(app: Flask) -> None:
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
         message = exc.description or exc.name
         page = gettext(message) if message in PAGE_WORDS else None
-        return _error(exc.code or 500, exc.name, message, getattr(exc, "extra", None), headers, page)
+        return _error(
+            exc.code or 500, exc.name, message, getattr(exc, "extra", None), headers, page, getattr(exc, "links", None)
+        )
 
     app.register_error_handler(RequestEntityTooLarge, _too_large)
 

@@ -64,6 +64,7 @@ from ledger.tokens import Token
 from replay_web import access
 from replay_web.i18n import N_, current_lang, form_translations
 from replay_web.i18n import gettext as _
+from replay_web.refill import refill_args, refill_of
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
 #: the token roles (ledger/tokens.py), as the header and the flash name them
@@ -268,8 +269,10 @@ class _Probe:
     type = "penalty_assessed"
 
 
-def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Token) -> int:
-    """Append one ruling; returns its position. 400/409 with nothing stored."""
+def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Token, back: dict[str, Any]) -> int:
+    """Append one ruling; returns its position. 400/409 with nothing stored;
+    the 409 page links back to the game at the finding, the form filled
+    again (``back``: the link's query, :func:`replay_web.refill.refill_args`)."""
     ledger = access.ledger_app()
     if ledger is None:
         raise MethodNotAllowed(description=_("this viewer shows record files: it has no store to write to"))
@@ -293,14 +296,17 @@ def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Toke
             )
         ) from None
     except ConcurrentAppendError as err:
-        raise Conflict(
+        stale = Conflict(
             description=_(
                 "the ruling was not stored: the game has %(now)s events now, the page showed %(shown)s;"
-                " reload the page and rule again",
+                " open the game again (the link below fills in your ruling) and rule again",
                 now=err.length,
                 shown=expected,
             )
-        ) from None
+        )
+        href = url_for("games.game_page", game_id=game_id, at=data["finding"], **back)
+        stale.links = [(href, _("back to the game at position %(n)s, your ruling filled in", n=data["finding"]))]  # type: ignore[attr-defined]  # read by the error page
+        raise stale from None
     hub = current_app.extensions.get("replay_web.stream")
     if hub is not None:
         hub.poke(game_id)
@@ -345,7 +351,8 @@ def rule_penalty(game_id: str):
     }
     if form.note.data:
         data["note"] = form.note.data
-    pos = _store_ruling(game_id, data, form.expected.data, token)
+    back = kept | refill_args("penalty", form.finding.data, request.form)
+    pos = _store_ruling(game_id, data, form.expected.data, token, back)
     flash(_("penalty stored at position %(pos)s", pos=pos))
     return redirect(url_for("games.game_page", game_id=game_id, at=pos, **kept), 303)
 
@@ -367,7 +374,8 @@ def rule_restore(game_id: str):
     }
     if form.note.data:
         data["note"] = form.note.data
-    pos = _store_ruling(game_id, data, form.expected.data, token)
+    back = kept | refill_args("restore", form.finding.data, request.form)
+    pos = _store_ruling(game_id, data, form.expected.data, token, back)
     flash(_("table restored to move %(target)s at position %(pos)s", target=form.target.data, pos=pos))
     return redirect(url_for("games.game_page", game_id=game_id, at=pos, **kept), 303)
 
@@ -423,6 +431,7 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
         "score": score_panel(state, labels, pov),
         "can_rule": rule,
         "can_restore": rule and game.final.ended is None,
+        "refill": refill_of(request.args) if rule else None,
         "side_choices": side_choices(game.final) if rule else [],
         "length": len(game.events),
     }
