@@ -44,7 +44,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, current_app, g, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from ledger.errors import GameNotFoundError, RecordError
@@ -199,6 +199,35 @@ PAGE_WORDS = frozenset(
 )
 
 
+def _near_ids(game_id: str) -> tuple[str, ...]:
+    """The stored game ids close to ``game_id`` (best first), for a 404."""
+    from ledger.store.reads import close_ids
+
+    try:
+        ids = [s.game_id for s in cache_of(current_app).store.list_games()]
+    except Exception:  # noqa: BLE001 - a store that cannot list still gets the plain 404
+        return ()
+    return close_ids(game_id, ids)
+
+
+def _not_found(exc: GameNotFoundError):
+    """404 for an unknown game id, naming the stored ids near it (the page
+    links them; the JSON adds ``did_you_mean``), as the CLI's "did you mean"."""
+    near = _near_ids(exc.game_id)  # as the CLI's "did you mean" (ledger.store.reads.close_ids)
+    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    page = gettext("no game %(game)s in the store", game=repr(exc.game_id))
+    if near:
+        page += gettext("; did you mean %(names)s?", names=gettext(" or ").join(near))
+    return _error(
+        404,
+        "Not Found",
+        f"no game {exc.game_id!r} in the store{hint}",
+        {"did_you_mean": list(near)} if near else None,
+        page_message=page,
+        links=[(url_for("games.game_page", game_id=g), g) for g in near],
+    )
+
+
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
@@ -218,14 +247,7 @@ def _register_errors(app: Flask) -> None:
 
     app.register_error_handler(RequestEntityTooLarge, _too_large)
 
-    @app.errorhandler(GameNotFoundError)
-    def _not_found(exc: GameNotFoundError):
-        return _error(
-            404,
-            "Not Found",
-            f"no game {exc.game_id!r} in the store",
-            page_message=gettext("no game %(game)s in the store", game=repr(exc.game_id)),
-        )
+    app.register_error_handler(GameNotFoundError, _not_found)
 
     @app.errorhandler(RecordError)
     def _bad_record(exc: RecordError):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -33,6 +33,9 @@ from ledger.views import describe
 from replay_web.access import finished
 from replay_web.present import game_result
 from replay_web.store import Store
+
+#: a game's line of the games list: (findings or None, finished, result or None, first ``at`` or None)
+Summary = tuple[int | None, bool, dict[str, Any] | None, str | None]
 
 
 class GameData:
@@ -167,7 +170,7 @@ class ReplayCache:
         self.every = every
         self._lock = threading.Lock()
         self._games: OrderedDict[str, GameData] = OrderedDict()
-        self._counts: dict[tuple[str, int], tuple[int | None, bool, dict[str, Any] | None]] = {}
+        self._counts: dict[tuple[str, int], Summary] = {}
         self.hits = 0
         self.misses = 0
 
@@ -198,13 +201,14 @@ class ReplayCache:
                 self._games.popitem(last=False)
         return data
 
-    def summary(self, game_id: str, version: int) -> tuple[int | None, bool, dict[str, Any] | None]:
-        """``(findings, finished, result)`` of a game at a stored version, for
+    def summary(self, game_id: str, version: int) -> Summary:
+        """``(findings, finished, result, first_at)`` of a game at a stored version, for
         the games list: the number of findings (None when the record cannot
         be replayed), whether the game is over (``game_ended`` stored or the
         table state says so; :func:`replay_web.access.finished`) and, when it
         is, its result (:func:`replay_web.present.game_result`; None while it
-        goes on). Kept apart from the LRU, so the list replays each game once
+        goes on), and the first ``at`` of its events (None when none has one).
+        Kept apart from the LRU, so the list replays each game once
         per version and listing does not evict the games being viewed."""
         key = (game_id, version)
         with self._lock:
@@ -212,15 +216,15 @@ class ReplayCache:
                 return self._counts[key]
             cached = self._games.get(game_id)
         if cached is not None and cached.version == version:
-            entry: tuple[int | None, bool, dict[str, Any] | None] = _summary(len(cached.findings), cached.final)
+            entry: Summary = _summary(len(cached.findings), cached.final, cached.events)
         else:
             try:
                 events = self.store.events(game_id)
                 key = (game_id, len(events))
                 state = replay(events)
-                entry = _summary(len(report(state).findings), state)
+                entry = _summary(len(report(state).findings), state, events)
             except (RecordError, StoredEventError):  # not replayable, or a stored row damaged: listed, not counted
-                entry = (None, True, None)
+                entry = (None, True, None, None)
         with self._lock:
             if len(self._counts) > 100_000:
                 self._counts.clear()
@@ -234,6 +238,7 @@ class ReplayCache:
             self._counts.clear()
 
 
-def _summary(findings: int, state: TableState) -> tuple[int, bool, dict[str, Any] | None]:
+def _summary(findings: int, state: TableState, events: Sequence[Event]) -> Summary:
     over = finished(state)
-    return findings, over, game_result(state) if over else None
+    first_at = next((e.at for e in events if e.at), None)
+    return findings, over, game_result(state) if over else None, first_at

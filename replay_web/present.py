@@ -254,10 +254,12 @@ def game_result(state: TableState) -> dict[str, Any]:
     adjudicated (:func:`ledger.scoring.score_sheet`; the variant's
     ``winner``, RULES.md): ``{"winner": label or None (a tie, or no
     game_ended stored yet), "totals": [{"side": label, "points": n}] in side
-    order}``; a label is the seat's name or ``team N (A & B)``."""
+    order, "reason": the game_ended reason or None}``; a label is the seat's
+    name or ``team N (A & B)``."""
     sheet = score_sheet(state, adjudicated=True)
     labels = [state.side_label(s) for s in range(state.n_sides)]
     return {
         "winner": labels[sheet.winner] if sheet.winner is not None else None,
         "totals": [{"side": labels[s], "points": t} for s, t in enumerate(sheet.totals)],
+        "reason": state.ended,
     }

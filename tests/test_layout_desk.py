@@ -94,3 +94,38 @@ def test_the_report_fits_a_phone(open_page, site, lang) -> None:
     fit = pg.evaluate("() => ({scroll: document.documentElement.scrollWidth, inner: innerWidth})")
     assert fit["scroll"] <= fit["inner"] == 390, fit
     assert errors == []
+
+
+# --- the games list on a phone -------------------------------------------------------------
+
+#: the lines a cell's text takes: its text boxes grouped by vertical overlap
+LINES = """(sel) => [...document.querySelectorAll(sel)].map(e => {
+    const r = document.createRange(); r.selectNodeContents(e);
+    const boxes = [...r.getClientRects()].filter(x => x.width > 0 && x.height > 0).sort((a, b) => a.top - b.top);
+    let lines = 0, bottom = -Infinity;
+    for (const b of boxes) {
+        if (b.top >= bottom - 2) { lines += 1; bottom = b.bottom; } else { bottom = Math.max(bottom, b.bottom); }
+    }
+    return [e.closest('tr').dataset.game, lines];
+})"""
+
+
+@pytest.fixture(scope="module")
+def fixtures_url() -> Iterator[str]:
+    """The viewer over every record file of fixtures/ (one of them unreadable on purpose)."""
+    with serve(create_app({"LEDGER_RECORDS": [str(FIXTURE.parent.parent)]})) as url:
+        yield url
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_results_take_at_most_three_lines_on_a_phone(open_page, fixtures_url, lang) -> None:
+    pg, errors = open_page(fixtures_url, *WIDTHS["phone"])
+    pg.goto(f"/games?lang={lang}")
+    fit = pg.evaluate("() => ({scroll: document.documentElement.scrollWidth, inner: innerWidth})")
+    assert fit["scroll"] <= fit["inner"], fit
+    lines = dict(pg.evaluate(LINES, "tr.game-row td.result"))
+    assert len(lines) == 19 and max(lines.values()) <= 3, lines  # were up to 9 in a 63 px column
+    assert lines["bur-dispute"] == 2, lines  # the winner, then the totals
+    # the columns left out on a phone are under the game id
+    assert pg.inner_text('tr[data-game="gin-standard-1"] .row-sub') == "gin · Anna, Bruno"
+    assert errors == []

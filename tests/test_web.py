@@ -73,7 +73,7 @@ def test_games_page_lists_each_game_with_its_columns(client):
     ]
     # the result (issue 16): the winner, then the totals as adjudicated
     assert cells == [
-        "web-1",
+        "web-1 ramino · Anna, Bruno · 2026-11-29",  # the id, and under it what a phone's columns leave out
         "ramino",
         "seed",
         "Anna, Bruno",
