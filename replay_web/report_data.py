@@ -206,9 +206,10 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
     }
 
 
-def _table(state: TableState, _: Gettext) -> dict[str, Any]:
-    """The table at the position in dispute, as the referee sees it (every card)."""
-    b = board(state, None)
+def _table(state: TableState, _: Gettext, order: str = "suit") -> dict[str, Any]:
+    """The table at the position in dispute, as the referee sees it (every
+    card), the hands in ``order`` (by suit and rank, as the viewer; or ``dealt``)."""
+    b = board(state, None, order=order)
     v: StateView = b["view"]
     if v.ended:
         turn = _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(v.ended, v.ended))}
@@ -255,16 +256,16 @@ def build_report(
     replayer: Replayer | None = None,
     seals: Sequence[str | None] | None = None,
     broken: dict[str, Any] | None = None,
+    order: str = "suit",
 ) -> dict[str, Any]:
     """The report's data (the template's context) for a validated record.
 
     ``at``: the position in dispute (default: ``finding``, else the first
     finding's position, else the last position); ``finding``: the position
     of the finding(s) in dispute, highlighted (None: all findings alike).
-    ``replayer``: an existing :class:`Replayer` over ``events`` (the viewer's
-    cache), else one is made. ``seals``: the store's seal after each
-    position (read, not recomputed: :func:`seal_of`); None for a record
-    file (the seal is computed); ``broken``: its chain's break (:func:`chain_banner`).
+    ``replayer``: an existing :class:`Replayer` over ``events`` (the viewer's cache), else one is made.
+    ``seals``: the store's seal after each position (read, not recomputed: :func:`seal_of`); None for a
+    record file (computed). ``broken``: its chain's break (:func:`chain_banner`); ``order`` the hands'.
     Raises :class:`ReportError` for an ``at`` outside ``0..last`` or a ``finding`` position that has no finding,
     ``ValueError`` for a language that is not ``it``/``en``, and
     :class:`~ledger.errors.RecordError` for an impossible record.
@@ -294,7 +295,7 @@ def build_report(
         "at_rules": rules_at.get(at, []),
         "at_rewound_by": rewound.get(at),
         "finding": finding,
-        "table": _table(rp.state_at(at), _),
+        "table": _table(rp.state_at(at), _, order),
         "moves": _move_rows(events, final, range(lo, hi + 1), at, rules_at, rewound, _),
         "moves_range": (lo, hi),
         "findings": _finding_rows(events, final, findings, finding, rewound, lang),

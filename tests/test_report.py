@@ -97,7 +97,7 @@ def test_report_data_of_the_dispute() -> None:
     # the table just after the lay-off: Anna's 4 cards, Bruno's 11, meld a of 4 cards
     seats = r["table"]["seats"]
     assert [(s["name"], s["count"]) for s in seats] == [("Anna", 4), ("Bruno", 11)]
-    assert seats[0]["cards"] == ["8H", "4C", "6D", "7S"]
+    assert seats[0]["cards"] == ["7S", "8H", "4C", "6D"]  # by suit and rank (♠ ♥ ♣ ♦), as the viewer
     melds = {m["id"]: m["cards"] for g in r["table"]["sides"] for m in g["melds"]}
     assert melds == {"a": ["3H", "4H", "5H", "6H"], "k": ["KC", "KD", "KS", "QS"]}
     assert (r["table"]["stock_count"], r["table"]["discard"], r["table"]["turn"]) == (

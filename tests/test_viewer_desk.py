@@ -97,3 +97,34 @@ def test_a_just_imported_live_game_seen_by_a_visitor(tmp_path: Path) -> None:
     text = finished.get_data(as_text=True)
     assert 'id="live-note"' in text  # still live (no game_ended), the delay is 0 s
     assert '<a class="ctl" id="nav-next" href="/games/bur-dispute?at=6"' in text
+
+
+# --- hands in one order everywhere ---------------------------------------------------------
+
+SORTED = "seat 0 Anna: 5 cards: 7♠ 8♥ 4♣ Q♣ 6♦"  # by suit (♠ ♥ ♣ ♦), then rank: the viewer's default
+DEALT = "seat 0 Anna: 5 cards: 8♥ 4♣ 6♦ 7♠ Q♣"  # as the record holds it
+
+
+def test_show_at_and_the_report_sort_hands_as_the_viewer(run, tmp_path: Path, records_app) -> None:
+    shown = run("show", str(FIXTURE), "--at", "15")
+    assert shown.exit_code == 0 and f"  {SORTED}\n" in shown.stdout
+    assert f"  {DEALT}\n" in run("show", str(FIXTURE), "--at", "15", "--order", "dealt").stdout
+    bad = run("show", str(FIXTURE), "--at", "15", "--order", "rank")
+    assert bad.exit_code == 2 and "'rank' is not one of 'suit', 'dealt'" in bad.stderr
+    out = tmp_path / "r.html"
+    assert run("report", str(FIXTURE), "--at", "15", "-o", str(out)).exit_code == 0
+    cards = re.findall(r'data-card="([^"]+)"', out.read_text())  # Anna's hand comes first
+    assert cards[:5] == ["7S", "8H", "4C", "QC", "6D"]
+    assert run("report", str(FIXTURE), "--at", "15", "--order", "dealt", "-o", str(out)).exit_code == 0
+    cards = re.findall(r'data-card="([^"]+)"', out.read_text())
+    assert cards[:5] == ["8H", "4C", "6D", "7S", "QC"]
+    client = records_app(list(read_record(FIXTURE).events)).test_client()
+    viewer = client.get("/games/bur-dispute?at=15").get_data(as_text=True)
+    hand = viewer[viewer.index('id="seat-0"') :]
+    assert re.findall(r'data-card="([^"]+)"', hand)[:5] == ["7S", "8H", "4C", "QC", "6D"]
+    report = client.get("/games/bur-dispute/report?at=15&order=dealt").get_data(as_text=True)
+    cards = re.findall(r'data-card="([^"]+)"', report)
+    assert cards[:5] == ["8H", "4C", "6D", "7S", "QC"]
+    assert 'href="/games/bur-dispute/report?at=15&amp;order=dealt"' in client.get(
+        "/games/bur-dispute?at=15&order=dealt"
+    ).get_data(as_text=True)

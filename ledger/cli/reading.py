@@ -16,6 +16,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from ledger.cards import HAND_ORDERS
 from ledger.cli.context import CliState, TranslatedCommand, console, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
@@ -92,8 +93,15 @@ def list_cmd(state: CliState, as_json: bool) -> None:
     metavar="SEAT|spectator",
     help=N_("With --at: only what that seat (or a spectator, at no seat) could know then."),
 )
+@click.option(
+    "--order",
+    type=click.Choice(HAND_ORDERS),
+    default="suit",
+    show_default=True,
+    help=N_("With --at: the hands by suit and rank (as the viewer and the report show them) or as dealt."),
+)
 @click.pass_obj
-def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> None:
+def show_cmd(state: CliState, game: str, at: int | None, pov: str | None, order: str) -> None:
     if pov is not None and at is None:
         raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
     seat: int | str | None = pov
@@ -125,7 +133,7 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> Non
     every = rewound_by(known)
     try:
         header = move_lines(known, at, table, seat, state.lang, every)
-        body = render_state(table, pov=seat, tr=tr)
+        body = render_state(table, pov=seat, tr=tr, order=order)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--pov") from None
     click.echo("\n".join(header) + "\n")

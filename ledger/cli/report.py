@@ -24,6 +24,7 @@ from pathlib import Path
 
 import click
 
+from ledger.cards import HAND_ORDERS
 from ledger.cli.context import CliState, TranslatedCommand, load
 from ledger.cli.trust import broken_chain, warn
 from ledger.i18n import N_
@@ -84,6 +85,13 @@ def _write(html: str, output: Path) -> None:
     help=N_("Language of the report (default: the global --lang, else the locale variables; else en)."),
 )
 @click.option(
+    "--order",
+    type=click.Choice(HAND_ORDERS),
+    default="suit",
+    show_default=True,
+    help=N_("The hands by suit and rank (as the viewer and show --at) or as dealt."),
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -91,7 +99,9 @@ def _write(html: str, output: Path) -> None:
     help=N_("FILE.pdf (headless Chromium) or FILE.html (printable page)."),
 )
 @click.pass_obj
-def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, lang: str | None, output: Path) -> None:
+def report_cmd(
+    state: CliState, game: str, at: int | None, finding: int | None, lang: str | None, order: str, output: Path
+) -> None:
     if output.suffix.lower() not in (".pdf", ".html", ".htm"):
         raise click.BadParameter(
             state.tr.gettext("%(path)s: the report is written as .pdf or .html") % {"path": output}, param_hint="-o"
@@ -111,6 +121,7 @@ def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, 
             lang=language,
             seals=seals,
             broken=None if broken is None else {"position": broken.position, "message": broken.message},
+            order=order,
         )
     except ReportError as exc:
         raise click.BadParameter(
