@@ -300,7 +300,8 @@ def catch_up(
     start = view.max_tracking_id(name)
     origin = start or 0
     total = max((last or 0) - origin, 0)
-    done = games = batches = conflicts = 0
+    done = batches = conflicts = 0
+    games: set[Any] = set()  # the games touched: one that spans two batches is one game (it was counted twice)
     with view.memory_limit(DUCKDB_MEMORY):
         while last is not None and (start is None or start < last):
             page, long = _whole_game_page(app, start, batch_size, last, long_game)
@@ -308,13 +309,15 @@ def catch_up(
                 break
             try:
                 if long:  # committed parts are counted even if a later part fails
+                    games.add(page[0].originator_id)  # (the chunks read the page away)
                     commits = _long_game(projection, app, page, last, start, batch_size, progress, origin)
                     for applied, tracked in commits:
                         done, batches, start = done + applied, batches + 1, tracked
-                    games, conflicts = games + 1, 0
+                    conflicts = 0
                     continue
                 items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
-                games += projection.process_batch(items, after=start)
+                projection.process_batch(items, after=start)
+                games.update(n.originator_id for n in page)
             except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException):
                 # another update in this process applied events meanwhile: go on after them
                 moved = view.max_tracking_id(name)
@@ -329,7 +332,7 @@ def catch_up(
             start = page[-1].id
             if progress is not None:
                 progress(start - origin, total)
-    return _result(view, projection, name, done, games, batches)
+    return _result(view, projection, name, done, len(games), batches)
 
 
 def _result(
