@@ -40,6 +40,7 @@ _Q = r"'[^']*'|\"[^\"]*\""  # a repr()'d id
 RECORD_REASONS: tuple[tuple[str, str], ...] = (
     (r"no events: a record starts with game_started", N_("no events: a record starts with game_started")),
     (r"no events to append", N_("no events to append")),
+    (r"not a JSON Lines record: one event per line", N_("not a JSON Lines record: one event per line")),
     (r"a record starts with game_started, not (?P<type>\w+)", N_("a record starts with game_started, not %(type)s")),
     (r"a second game_started", N_("a second game_started")),
     (r"(?P<type>\w+) before the first hand_dealt", N_("%(type)s before the first hand_dealt")),
