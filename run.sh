@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up and run the main job on the embedded store:   ./run.sh [serve options]
 #
-# Creates .venv (when missing), installs rummy-ledger (with the pdf extra), imports fixtures/ into
+# Creates .venv (when missing), installs rummy-ledger (with the pdf extra) and Debian's chromium for
+# PDF reports (tools/setup-pdf.sh; without root it prints the one command that adds it), imports fixtures/ into
 # ./ledger.db (or $RUMMY_LEDGER_DB), lists the games, audits them, and serves
 # the replay viewer on http://127.0.0.1:5000 (Ctrl-C stops it).
 set -euo pipefail
@@ -23,9 +24,8 @@ if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ] || [ ! -x "$VENV/bin/rummy-ledge
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[pdf]'
     echo "$WANT" > "$STAMP"
 fi
-if [ ! -x /usr/bin/chromium ] && [ -z "${RUMMY_LEDGER_CHROMIUM:-}" ]; then
-    echo "run.sh: no /usr/bin/chromium: PDF reports need it (apt-get install --no-install-recommends chromium; ./test.sh installs it); HTML reports work without" >&2
-fi
+# PDF reports need Debian's chromium: installed when missing, else the one command that adds it is printed
+tools/setup-pdf.sh run.sh || true
 
 export RUMMY_LEDGER_DB="${RUMMY_LEDGER_DB:-$PWD/ledger.db}"
 ledger() { "$VENV/bin/rummy-ledger" "$@"; }
