@@ -62,6 +62,7 @@ from ledger.scoring import running_hand, score_sheet
 from ledger.state import TableState
 from ledger.tokens import Token
 from replay_web import access
+from replay_web.chart import chart_uri, chart_words
 from replay_web.i18n import N_, current_lang, form_translations
 from replay_web.i18n import gettext as _
 from replay_web.refill import refill_args, refill_of
@@ -485,6 +486,7 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
             ],
         }
     )
+    panel["chart"] = chart_uri(state, labels, chart_words(_))  # the cumulative scores up to this position
     panel["final"] = state.ended is not None
     panel["position"] = state.position
     panel["differs"] = panel["totals"] != panel["played_totals"]

@@ -318,11 +318,18 @@ def _rules_at(findings: list[Finding]) -> dict[int, list[str]]:
 
 
 def _scores(final: TableState, _: Gettext) -> dict[str, Any]:
-    """The report's ``score`` (as adjudicated, beside as played) and ``claims`` (each claimed
-    score against the computed one)."""
+    """The report's ``score`` (as adjudicated, beside as played), ``claims`` (each claimed
+    score against the computed one) and ``chart`` (the cumulative scores by hand, an SVG data
+    URI: :func:`replay_web.chart.chart_uri`; None before a hand is scored)."""
+    from replay_web.chart import chart_uri, chart_words
+
     sheet, played = score_sheet(final, adjudicated=True), score_sheet(final, adjudicated=False)
     labels = [side_label(final, s, _) for s in range(final.n_sides)]
-    return {"score": _score(sheet, played, labels, _), "claims": _claims(sheet, played, final, labels, _)}
+    return {
+        "score": _score(sheet, played, labels, _),
+        "claims": _claims(sheet, played, final, labels, _),
+        "chart": chart_uri(final, labels, chart_words(_)),
+    }
 
 
 def _tempo(events: Sequence[Event], final: TableState) -> list[dict[str, Any]]:
