@@ -13,6 +13,7 @@ played).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import html as html_lib
 import os
@@ -245,6 +246,12 @@ def test_report_escapes_names_and_notes() -> None:
         note="<script>steal()</script>",
     )
     page = render_html(build_report(events, at=13, lang="it"))
+    # the one image is the score chart (an SVG data URI), whose names matplotlib escapes as XML
+    chart = re.search(
+        r'<figure class="score-chart" id="score-chart"><img src="data:image/svg\+xml;base64,([^"]+)"', page
+    )
+    assert chart is not None and "&lt;script&gt;alert(1)" in base64.b64decode(chart.group(1)).decode()
+    page = page.replace(chart.group(0), "")
     assert "<script>" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;script&gt;steal()&lt;/script&gt;" in page
 
