@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Set up and run the main job on the embedded store:   ./run.sh [serve options]
 #
-# Creates .venv (when missing), installs rummy-ledger (with the pdf extra) and, when missing, Debian's
-# chromium (the dispute report's PDF; set RUMMY_LEDGER_CHROMIUM to use another), imports fixtures/ into
+# Creates .venv (when missing), installs rummy-ledger (with the pdf extra) and Debian's chromium for
+# PDF reports (tools/setup-pdf.sh; without root it prints the one command that adds it), imports fixtures/ into
 # ./ledger.db (or $RUMMY_LEDGER_DB), lists the games, audits them, and serves
 # the replay viewer on http://127.0.0.1:5000 (Ctrl-C stops it).
 set -euo pipefail
@@ -24,15 +24,8 @@ if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ] || [ ! -x "$VENV/bin/rummy-ledge
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[pdf]'
     echo "$WANT" > "$STAMP"
 fi
-# the dispute report's PDF is printed by Debian's chromium: installed here when missing, as ./test.sh does
-if [ ! -x /usr/bin/chromium ] && [ -z "${RUMMY_LEDGER_CHROMIUM:-}" ]; then
-    echo "run.sh: installing Debian's chromium for the dispute report's PDF" >&2
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then SUDO="sudo"; fi
-    if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; }; then
-        echo "run.sh: warning: could not install chromium: PDF reports need it ('sudo apt-get install --no-install-recommends chromium' adds it); HTML reports work without" >&2
-    fi
-fi
+# PDF reports need Debian's chromium: installed when missing, else the one command that adds it is printed
+tools/setup-pdf.sh run.sh || true
 
 export RUMMY_LEDGER_DB="${RUMMY_LEDGER_DB:-$PWD/ledger.db}"
 ledger() { "$VENV/bin/rummy-ledger" "$@"; }

@@ -48,6 +48,25 @@ FACES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 RANK: dict[str, int] = {r + s: i + 1 for i, r in enumerate(RANKS) for s in SUITS} | {JOKER: 0}
 #: card string -> suit letter (joker: "")
 SUIT: dict[str, str] = {r + s: s for r in RANKS for s in SUITS} | {JOKER: ""}
+#: how a hand is laid out for a reader: ``suit`` (by suit, then rank; the default of the viewer,
+#: ``show --at`` and the report) or ``dealt`` (as the record holds it)
+HAND_ORDERS: tuple[str, ...] = ("suit", "dealt")
+#: suit order of a sorted hand: black and red alternate (♠ ♥ ♣ ♦), jokers last
+_SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
+
+
+def sorted_hand(cards: Iterable[str]) -> list[str]:
+    """A hand as a reader sees it by default: by suit (♠ ♥ ♣ ♦, black and
+    red alternating), within a suit by rank A 2 … 10 J Q K (FORMAT.md
+    "Cards": A=1), jokers last; equal cards (two decks) stay together; an
+    unknown card (``??``) after the jokers.
+
+    >>> sorted_hand(["KD", "JK", "3S", "AH", "10S", "2H", "QC", "AS", "3S"])
+    ['AS', '3S', '3S', '10S', 'AH', '2H', 'QC', 'KD', 'JK']
+    """
+    return sorted(cards, key=lambda c: (_SUIT_ORDER.get(SUIT.get(c, ""), 4), RANK.get(c, 99)))
+
+
 #: rank number -> rank text
 RANK_TEXT: dict[int, str] = {i + 1: r for i, r in enumerate(RANKS)}
 #: card string -> its value in a hand's count in Ramino and Gin: A 1, 2–10 face, J Q K 10 (joker 0)

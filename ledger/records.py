@@ -46,13 +46,17 @@ def _field_path(path: str) -> str:
     return path[1:] if path.startswith(".") else path
 
 
-def format_error(exc: Exception, line_text: bytes | str = b"") -> RecordError:
+def format_error(exc: Exception, line_text: bytes | str = b"", line: int | None = None) -> RecordError:
     """Translate a msgspec decode/validation error into a ``REC-FORMAT`` error.
 
     The field is the JSON path inside the event (``cards[2]``); the message
-    says what was expected, in plain words.
+    says what was expected, in plain words. ``line``: the line's number in
+    its file (a first line that opens an event it does not close is a
+    pretty-printed file: :data:`NOT_JSON_LINES`).
     """
     text, field, named = _located(str(exc), line_text)
+    if isinstance(exc, msgspec.DecodeError) and "truncated" in text and _opens_a_value(line_text, line):
+        return RecordError("REC-FORMAT", NOT_JSON_LINES, field=field)
     return RecordError("REC-FORMAT", _plain_message(exc, text, field, named, line_text), field=field)
 
 
@@ -89,6 +93,18 @@ def _located(text: str, line_text: bytes | str) -> tuple[str, str, str | None]:
 NOT_JSON_LINES = Message(
     N_("not a JSON Lines record: one event per line (this line only opens a pretty-printed JSON value)")
 )
+
+
+def _opens_a_value(line_text: bytes | str, line: int | None) -> bool:
+    """The line opens a JSON object or array that goes on over the next
+    lines: ``{`` or ``[`` alone, or a file's first line that stops after
+    ``,``, ``:``, ``{`` or ``[`` (``{"type": "game_started",``): a
+    pretty-printed file. A later line cut short stays malformed JSON."""
+    text = line_text.decode("utf-8", "replace") if isinstance(line_text, bytes) else line_text
+    text = text.strip()
+    if text in ("{", "["):
+        return True
+    return line == 1 and text[:1] in ("{", "[") and text[-1:] in ("{", "[", ",", ":")
 
 
 def _plain_message(exc: Exception, text: str, field: str, named: str | None, line_text: bytes | str) -> str | Message:
@@ -161,7 +177,7 @@ def parse_line(raw: bytes, line: int) -> Event:
     try:
         event = decode_event(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise format_error(exc, raw).with_location(line=line) from None
+        raise format_error(exc, raw, line).with_location(line=line) from None
     if encode_event(event) == raw:  # canonical text (writes each field once): no key can be twice
         return event
     try:  # the schema bounds every string and list, so this pass is bounded too

@@ -18,7 +18,7 @@ from ledger.cards import pretty, pretty_list
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
 from ledger.texts import Message, render
-from ledger.views import N_, PHASES, REASONS, MeldView, SeatView, StateView, state_view
+from ledger.views import N_, PHASES, REASONS, MeldView, SeatView, StateView, sorted_view, state_view
 
 _ENGLISH = NullTranslations()
 
@@ -105,13 +105,18 @@ def _meld_line(m: MeldView, tr: NullTranslations) -> str:
     return f"    [{m.id}] {kind:<{width}} {pretty_list(m.cards)}{tail}"
 
 
-def render_state(state: TableState, pov: int | str | None = None, tr: NullTranslations | None = None) -> str:
+def render_state(
+    state: TableState, pov: int | str | None = None, tr: NullTranslations | None = None, order: str = "suit"
+) -> str:
     """Multi-line text of the table at ``state.position`` (``pov``: redacted
     to one seat, or ``"spectator"``, by :func:`ledger.views.state_view`;
-    ``tr``: the language, English when None)."""
+    ``tr``: the language, English when None; ``order``: the hands by suit
+    and rank, as the viewer and the report show them, or ``dealt``)."""
     tr = tr or _ENGLISH
     _ = tr.gettext
     v = state_view(state, pov)
+    if order == "suit":
+        v = sorted_view(v)
     lines = _heading_lines(state, v, tr)
     lines.append("")
     lines.extend(_seat_line(s, v.dealer, tr) for s in v.seats)

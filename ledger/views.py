@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from ledger.cards import pretty, pretty_list
+from ledger.cards import pretty, pretty_list, sorted_hand
 from ledger.events import Event, PositionRestored
 from ledger.presentation import MeldBadges, TableNotes, presentation
 from ledger.redaction import Pov, Sight, seat_cards, sight, visible_discard, visible_findings
@@ -426,3 +426,16 @@ def _table_event(
     if t == "game_ended":
         return _("game ends: %(reason)s") % {"reason": reason(e.reason)}
     return t
+
+
+def sorted_view(view: StateView) -> StateView:
+    """``view`` with each hand's cards, and the cards seen face up, by
+    :func:`ledger.cards.sorted_hand` (the readers' default hand order)."""
+    replace = msgspec.structs.replace
+    seats = [
+        replace(
+            s, cards=None if s.cards is None else sorted_hand(s.cards), seen=sorted_hand(s.seen) if s.seen else s.seen
+        )
+        for s in view.seats
+    ]
+    return replace(view, seats=seats)

@@ -44,7 +44,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, current_app, g, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from ledger.errors import GameNotFoundError, RecordError
@@ -142,6 +142,7 @@ def _error(
     extra: Mapping[str, Any] | None = None,
     headers: Any = None,
     page_message: str | None = None,
+    links: Any = None,
 ):
     """The error answer: JSON (English) under ``/api/``, else the error page
     in the page's language (``page_message``: the message translated, when
@@ -150,7 +151,7 @@ def _error(
         body = {"status": status, "title": title, "message": message, **(extra or {})}
         return jsonify({"error": body}), status, headers or []
     return (
-        render_template("error.html", status=status, title=title, message=page_message or message),
+        render_template("error.html", status=status, title=title, message=page_message or message, links=links),
         status,
         headers or [],
     )
@@ -198,6 +199,35 @@ PAGE_WORDS = frozenset(
 )
 
 
+def _near_ids(game_id: str) -> tuple[str, ...]:
+    """The stored game ids close to ``game_id`` (best first), for a 404."""
+    from ledger.store.reads import close_ids
+
+    try:
+        ids = [s.game_id for s in cache_of(current_app).store.list_games()]
+    except Exception:  # noqa: BLE001 - a store that cannot list still gets the plain 404
+        return ()
+    return close_ids(game_id, ids)
+
+
+def _not_found(exc: GameNotFoundError):
+    """404 for an unknown game id, naming the stored ids near it (the page
+    links them; the JSON adds ``did_you_mean``), as the CLI's "did you mean"."""
+    near = _near_ids(exc.game_id)  # as the CLI's "did you mean" (ledger.store.reads.close_ids)
+    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    page = gettext("no game %(game)s in the store", game=repr(exc.game_id))
+    if near:
+        page += gettext("; did you mean %(names)s?", names=gettext(" or ").join(near))
+    return _error(
+        404,
+        "Not Found",
+        f"no game {exc.game_id!r} in the store{hint}",
+        {"did_you_mean": list(near)} if near else None,
+        page_message=page,
+        links=[(url_for("games.game_page", game_id=g), g) for g in near],
+    )
+
+
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
@@ -211,18 +241,13 @@ def _register_errors(app: Flask) -> None:
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
         message = exc.description or exc.name
         page = gettext(message) if message in PAGE_WORDS else None
-        return _error(exc.code or 500, exc.name, message, getattr(exc, "extra", None), headers, page)
+        return _error(
+            exc.code or 500, exc.name, message, getattr(exc, "extra", None), headers, page, getattr(exc, "links", None)
+        )
 
     app.register_error_handler(RequestEntityTooLarge, _too_large)
 
-    @app.errorhandler(GameNotFoundError)
-    def _not_found(exc: GameNotFoundError):
-        return _error(
-            404,
-            "Not Found",
-            f"no game {exc.game_id!r} in the store",
-            page_message=gettext("no game %(game)s in the store", game=repr(exc.game_id)),
-        )
+    app.register_error_handler(GameNotFoundError, _not_found)
 
     @app.errorhandler(RecordError)
     def _bad_record(exc: RecordError):

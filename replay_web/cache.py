@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -33,6 +34,9 @@ from replay_web.access import finished
 from replay_web.present import game_result
 from replay_web.store import Store
 
+#: a game's line of the games list: (findings or None, finished, result or None, first ``at`` or None)
+Summary = tuple[int | None, bool, dict[str, Any] | None, str | None]
+
 
 class GameData:
     """One replayed game and what every page derives from it (computed once).
@@ -42,9 +46,16 @@ class GameData:
     """
 
     def __init__(
-        self, game_id: str, version: int, events: list[Event], every: int = 16, seals: list[str | None] | None = None
+        self,
+        game_id: str,
+        version: int,
+        events: list[Event],
+        every: int = 16,
+        seals: list[str | None] | None = None,
+        chain: Callable[[str, int], Any] | None = None,
     ) -> None:
         self.game_id = game_id
+        self._chain = chain
         self.version = version
         self.replayer = Replayer(events, every=every)
         self._stored_seals = seals[: len(events)] if seals is not None and len(seals) >= len(events) else None
@@ -90,6 +101,17 @@ class GameData:
         from ledger.seal import seals
 
         return [h.hex() for h in seals(encode_event(e) for e in self.events)]
+
+    @cached_property
+    def broken(self) -> dict[str, Any] | None:
+        """The stored chain's first break, ``{"position", "message"}``, or None
+        when it verifies (or the game is a record file's: nothing to check).
+        Checked once per version (:func:`ledger.store.chain_check.chain_check`),
+        before any seal is shown (issue 26)."""
+        if self._chain is None or self._stored_seals is None:
+            return None
+        check = self._chain(self.game_id, len(self.events))
+        return None if check.ok else {"position": check.position, "message": check.message}
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
@@ -151,7 +173,7 @@ class ReplayCache:
         self.every = every
         self._lock = threading.Lock()
         self._games: OrderedDict[str, GameData] = OrderedDict()
-        self._counts: dict[tuple[str, int], tuple[int | None, bool, dict[str, Any] | None]] = {}
+        self._counts: dict[tuple[str, int], Summary] = {}
         self.hits = 0
         self.misses = 0
 
@@ -168,7 +190,12 @@ class ReplayCache:
         events = self.store.events(game_id)
         stored_seals = getattr(self.store, "seals", None)
         data = GameData(
-            game_id, len(events), events, every=self.every, seals=stored_seals(game_id) if stored_seals else None
+            game_id,
+            len(events),
+            events,
+            every=self.every,
+            seals=stored_seals(game_id) if stored_seals else None,
+            chain=getattr(self.store, "chain", None),
         )
         with self._lock:
             self._games[game_id] = data
@@ -177,13 +204,14 @@ class ReplayCache:
                 self._games.popitem(last=False)
         return data
 
-    def summary(self, game_id: str, version: int) -> tuple[int | None, bool, dict[str, Any] | None]:
-        """``(findings, finished, result)`` of a game at a stored version, for
+    def summary(self, game_id: str, version: int) -> Summary:
+        """``(findings, finished, result, first_at)`` of a game at a stored version, for
         the games list: the number of findings (None when the record cannot
         be replayed), whether the game is over (``game_ended`` stored or the
         table state says so; :func:`replay_web.access.finished`) and, when it
         is, its result (:func:`replay_web.present.game_result`; None while it
-        goes on). Kept apart from the LRU, so the list replays each game once
+        goes on), and the first ``at`` of its events (None when none has one).
+        Kept apart from the LRU, so the list replays each game once
         per version and listing does not evict the games being viewed."""
         key = (game_id, version)
         with self._lock:
@@ -191,15 +219,15 @@ class ReplayCache:
                 return self._counts[key]
             cached = self._games.get(game_id)
         if cached is not None and cached.version == version:
-            entry: tuple[int | None, bool, dict[str, Any] | None] = _summary(len(cached.findings), cached.final)
+            entry: Summary = _summary(len(cached.findings), cached.final, cached.events)
         else:
             try:
                 events = self.store.events(game_id)
                 key = (game_id, len(events))
                 state = replay(events)
-                entry = _summary(len(report(state).findings), state)
+                entry = _summary(len(report(state).findings), state, events)
             except (RecordError, StoredEventError):  # not replayable, or a stored row damaged: listed, not counted
-                entry = (None, True, None)
+                entry = (None, True, None, None)
         with self._lock:
             if len(self._counts) > 100_000:
                 self._counts.clear()
@@ -213,6 +241,7 @@ class ReplayCache:
             self._counts.clear()
 
 
-def _summary(findings: int, state: TableState) -> tuple[int, bool, dict[str, Any] | None]:
+def _summary(findings: int, state: TableState, events: Sequence[Event]) -> Summary:
     over = finished(state)
-    return findings, over, game_result(state) if over else None
+    first_at = next((e.at for e in events if e.at), None)
+    return findings, over, game_result(state) if over else None, first_at

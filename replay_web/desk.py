@@ -30,7 +30,10 @@ the length the page showed, so a ruling made on a stale page is refused with
 session 401; a token that is not a referee's or admin's, or whose scope does
 not cover the game, 403 (:func:`replay_web.access.check_write`); a bad form
 field or an event the fold refuses (``REC-…``, e.g. a restore target outside
-the hand, any ruling after ``game_ended``) 400; a viewer over record files 405.
+the hand, a restore after ``game_ended``) 400; a viewer over record files 405.
+After ``game_ended`` a penalty may still be assessed (FORMAT.md "Rulings after
+the game"; points 0 records "the score stands"): the page offers the penalty
+form only.
 """
 
 from __future__ import annotations
@@ -58,9 +61,11 @@ from ledger.scoring import running_hand, score_sheet
 from ledger.state import TableState
 from ledger.tokens import Token
 from replay_web import access
+from replay_web.chart import chart_uri, chart_words
 from replay_web.i18n import N_, current_lang, form_translations
 from replay_web.i18n import gettext as _
 from replay_web.origin import same_origin
+from replay_web.refill import refill_args, refill_of
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
 #: the token roles (ledger/tokens.py), as the header and the flash name them
@@ -266,8 +271,10 @@ class _Probe:
     type = "penalty_assessed"
 
 
-def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Token) -> int:
-    """Append one ruling; returns its position. 400/409 with nothing stored."""
+def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Token, back: dict[str, Any]) -> int:
+    """Append one ruling; returns its position. 400/409 with nothing stored;
+    the 409 page links back to the game at the finding, the form filled
+    again (``back``: the link's query, :func:`replay_web.refill.refill_args`)."""
     ledger = access.ledger_app()
     if ledger is None:
         raise MethodNotAllowed(description=_("this viewer shows record files: it has no store to write to"))
@@ -291,14 +298,17 @@ def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Toke
             )
         ) from None
     except ConcurrentAppendError as err:
-        raise Conflict(
+        stale = Conflict(
             description=_(
                 "the ruling was not stored: the game has %(now)s events now, the page showed %(shown)s;"
-                " reload the page and rule again",
+                " open the game again (the link below fills in your ruling) and rule again",
                 now=err.length,
                 shown=expected,
             )
-        ) from None
+        )
+        href = url_for("games.game_page", game_id=game_id, at=data["finding"], **back)
+        stale.links = [(href, _("back to the game at position %(n)s, your ruling filled in", n=data["finding"]))]  # type: ignore[attr-defined]  # read by the error page
+        raise stale from None
     hub = current_app.extensions.get("replay_web.stream")
     if hub is not None:
         hub.poke(game_id)
@@ -343,7 +353,8 @@ def rule_penalty(game_id: str):
     }
     if form.note.data:
         data["note"] = form.note.data
-    pos = _store_ruling(game_id, data, form.expected.data, token)
+    back = kept | refill_args("penalty", form.finding.data, request.form)
+    pos = _store_ruling(game_id, data, form.expected.data, token, back)
     flash(_("penalty stored at position %(pos)s", pos=pos))
     return redirect(url_for("games.game_page", game_id=game_id, at=pos, **kept), 303)
 
@@ -365,7 +376,8 @@ def rule_restore(game_id: str):
     }
     if form.note.data:
         data["note"] = form.note.data
-    pos = _store_ruling(game_id, data, form.expected.data, token)
+    back = kept | refill_args("restore", form.finding.data, request.form)
+    pos = _store_ruling(game_id, data, form.expected.data, token, back)
     flash(_("table restored to move %(target)s at position %(pos)s", target=form.target.data, pos=pos))
     return redirect(url_for("games.game_page", game_id=game_id, at=pos, **kept), 303)
 
@@ -375,12 +387,13 @@ def rule_restore(game_id: str):
 
 def may_rule(game: Any) -> bool:
     """The signed-in reader may rule on ``game`` now (referee/admin in scope,
-    a store to write to, the record not closed by ``game_ended``)."""
+    a store to write to). After ``game_ended`` only a penalty may be assessed
+    (FORMAT.md "Rulings after the game"): see ``can_restore`` of :func:`context`."""
     token = signed_in()
     if token is None or not token.may_rule or access.ledger_app() is None:
         return False
     meta = game.started.meta
-    return token.covers(game.game_id, meta.tournament if meta is not None else None) and game.final.ended is None
+    return token.covers(game.game_id, meta.tournament if meta is not None else None)
 
 
 def side_choices(state: TableState) -> list[tuple[str, str]]:
@@ -401,6 +414,8 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     rulings, up to ``horizon``, the last position the page may show),
     ``rewound`` (position -> the restoring position, likewise), ``score``
     (the panel at ``state``'s position: :func:`score_panel`), ``can_rule``,
+    ``can_restore`` (may rule, and no ``game_ended`` yet: after it only a
+    penalty may follow),
     the penalty's ``side_choices``, the page's ``length`` (``expected``) and
     ``tempo`` (per position up to ``horizon``, the time since the previous
     timed move, ``"+12 s"``, or ``""``: :func:`replay_web.tempo.move_seconds`).
@@ -417,6 +432,8 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
         "rewound": rewound,
         "score": score_panel(state, labels, pov),
         "can_rule": rule,
+        "can_restore": rule and game.final.ended is None,
+        "refill": refill_of(request.args) if rule else None,
         "side_choices": side_choices(game.final) if rule else [],
         "length": len(game.events),
     }
@@ -470,6 +487,7 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
             ],
         }
     )
+    panel["chart"] = chart_uri(state, labels, chart_words(_))  # the cumulative scores up to this position
     panel["final"] = state.ended is not None
     panel["position"] = state.position
     panel["differs"] = panel["totals"] != panel["played_totals"]

@@ -28,7 +28,6 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
-from ledger.seal import short_form
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from ledger.views import move_text
@@ -36,6 +35,7 @@ from replay_web import access, desk, params
 from replay_web.cache import GameData
 from replay_web.i18n import gettext as _
 from replay_web.present import ORDERS, board
+from replay_web.seals import seal_context
 from replay_web.store import meta_of
 from replay_web.words import viewer_move
 
@@ -75,7 +75,9 @@ def _sort_value(row: dict[str, Any], col: str) -> Any:
         return (row[col] or "").lower() or None
     if col == "players":
         return [p.lower() for p in row["players"]] or None
-    if col in ("date", "table"):
+    if col == "date":
+        return row.get("date") or None
+    if col == "table":
         return _natural(meta[col]) if meta.get(col) else None
     if col == "tournament":
         return (_natural(meta["tournament"]), _natural(meta.get("round", ""))) if meta.get("tournament") else None
@@ -156,7 +158,7 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             continue
         if q and q not in g.game_id.lower():
             continue
-        count, over, result = cache.summary(g.game_id, g.events)
+        count, over, result, first_at = cache.summary(g.game_id, g.events)
         row = {
             "game_id": g.game_id,
             "variant": g.variant,
@@ -168,6 +170,7 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             "findings": count,
             "finished": over,
             "result": result,
+            "date": g.meta.get("date") or (first_at or "")[:10],  # meta.date, else the day of the first `at`
         }
         if not over:
             row.update(reader.unfinished(cache.get(g.game_id)))
@@ -213,7 +216,16 @@ def index():
 @bp.get("/games")
 def games_list():
     rows, choices = filter_games(request.args)
-    return render_template("games.html", rows=rows, choices=choices, args=request.args, sort=sort_links(request.args))
+    from replay_web.words import GAME_END_REASONS
+
+    return render_template(
+        "games.html",
+        rows=rows,
+        choices=choices,
+        args=request.args,
+        sort=sort_links(request.args),
+        end_reasons=GAME_END_REASONS,
+    )
 
 
 def sort_links(args: Any) -> dict[str, Any]:
@@ -247,7 +259,14 @@ def navigation(
     ``last`` None is a page that knows nothing after ``at`` (a seat's or a
     spectator's view): "next" is always ``at + 1``, whether or not it is
     recorded yet, and there is no last position, next hand or next violation.
-    ``hand_starts`` and ``violations`` are the positions that page may know."""
+    ``hand_starts`` and ``violations`` are the positions that page may know.
+    A control whose target is ``at`` itself leads nowhere: None (issue 26:
+    "next" and "last" of a spectator's 0 / 0 were enabled)."""
+    targets = _targets(at, last, hand_starts, violations)
+    return {k: None if v == at else v for k, v in targets.items()}
+
+
+def _targets(at: int, last: int | None, hand_starts: list[int], violations: list[int]) -> dict[str, int | None]:
     if last is None:
         return {
             "first": 0,
@@ -431,6 +450,7 @@ def game_page(game_id: str):
         violations=violations,
         hand_starts=hand_starts,
         view_kind=acc.view,
+        spectator_delay=f"{access.spectator_delay():g}",
         players=game.started.players,
         povs=[(p.seat, p.name) for p in game.started.players] + [(SPECTATOR, "spectator")],
         keep_args=_pov_args(shown_pov) | order_args(order),  # what every link of the page keeps
@@ -438,8 +458,6 @@ def game_page(game_id: str):
         ruleset=state.rules.ruleset,
         meta=_meta(game),
         **seal_context(full, at, pov, acc),
-        record_seal=full.seals[-1] if pov is None and acc.omniscient else None,  # as seal_context
-        record_seal_short=_short(full.seals[-1]) if pov is None and acc.omniscient else None,
         full_length=len(full.seals),
     )
     return render_template("game.html", **ctx)
@@ -459,26 +477,6 @@ def board_fragment(game_id: str):
     return render_template("_board.html", **ctx, **seal_context(full, at, pov, acc)) + render_template(
         "_score.html", score=score
     )
-
-
-def seal_context(full: Any, at: int, pov: Pov, acc: access.Access) -> dict[str, Any]:
-    """The seal after position ``at`` (FORMAT.md "Seal": the store's stored
-    seal; computed for games served from record files), for the board.
-
-    Only the referee's whole view shows seals: a seal is a hash of every
-    card of the record, hidden ones too, so a seat that knows all but an
-    opponent's hand could search the few hands left for the one that gives
-    the seal (and the record's seal tells the record's length)."""
-    if pov is not None or not acc.omniscient:
-        return {"seal_at": None, "seal_at_short": None}
-    seal = full.seals[at]
-    return {"seal_at": seal, "seal_at_short": _short(seal)}
-
-
-def _short(seal: str | None) -> str:
-    """The seal's short form; a stored event without a seal (the store was
-    edited behind the product's back) shows as such: ``rummy-ledger verify`` says more."""
-    return short_form(seal) if seal else "none stored"
 
 
 def _default_ruleset(variant: str) -> str | None:

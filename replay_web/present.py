@@ -18,13 +18,13 @@ import msgspec
 from markupsafe import Markup, escape
 from msgspec import UNSET
 
-from ledger.cards import JOKER, RANK, SUIT, SUIT_NAMES, SUIT_SYMBOLS, UNKNOWN, pretty
+from ledger.cards import HAND_ORDERS, JOKER, SUIT_NAMES, SUIT_SYMBOLS, UNKNOWN, pretty, sorted_hand
 from ledger.presentation import MeldBadges
 from ledger.redaction import Pov, Sight, sight
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 from ledger.variants.threshold import ThresholdRules
-from ledger.views import PHASES, StateView, move_text, state_view
+from ledger.views import PHASES, StateView, move_text, sorted_view, state_view
 
 T = TypeVar("T")
 
@@ -44,9 +44,7 @@ __all__ = [
 ]
 
 #: how the viewer lays out a hand: ``suit`` (by suit, then rank) or ``dealt`` (as the record holds it)
-ORDERS = ("suit", "dealt")
-#: suit order of a sorted hand: black and red alternate (♠ ♥ ♣ ♦), jokers last
-_SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "": 4}
+ORDERS = HAND_ORDERS
 
 _RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
@@ -83,39 +81,12 @@ def stands_for_text(value: str | None) -> str:
     return pretty(value) if len(value) > 1 and value[-1] in SUIT_SYMBOLS else value
 
 
-def sorted_hand(cards: Any) -> list[str]:
-    """A hand as the viewer shows it by default: by suit (♠ ♥ ♣ ♦, black and
-    red alternating), within a suit by rank A 2 … 10 J Q K (FORMAT.md
-    "Cards": A=1), jokers last; equal cards (two decks) stay together.
-
-    >>> sorted_hand(["KD", "JK", "3S", "AH", "10S", "2H", "QC", "AS", "3S"])
-    ['AS', '3S', '3S', '10S', 'AH', '2H', 'QC', 'KD', 'JK']
-    """
-    return sorted(cards, key=lambda c: (_SUIT_ORDER.get(SUIT.get(c, "?"), 5), RANK.get(c, 99)))  # ?? (unknown) last
-
-
 def has_opening(state: TableState) -> bool:
     """True where the variant has an opening requirement, so a seat's
     "opened" matters: Scala 40 (40 points) and Ramino 51 (51 points),
     RULES.md "Opening"; Burraco ("No opening minimum"), classic Ramino and
     Gin have none."""
     return isinstance(state.rules, ThresholdRules)
-
-
-def _sorted_hands(view: StateView) -> StateView:
-    """``view`` with each hand's cards, and the cards seen face up, by :func:`sorted_hand`."""
-    replace = msgspec.structs.replace
-    return replace(
-        view,
-        seats=[
-            replace(
-                s,
-                cards=None if s.cards is None else sorted_hand(s.cards),
-                seen=sorted_hand(s.seen) if s.seen else s.seen,
-            )
-            for s in view.seats
-        ],
-    )
 
 
 def _turn_text(state: TableState, view: StateView) -> str:
@@ -143,7 +114,7 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
     """
     view = state_view(state, pov, seen if seen is not None else sight(state, pov))
     if order == "suit":
-        view = _sorted_hands(view)
+        view = sorted_view(view)
     sides: dict[int, list[dict[str, Any]]] = {}
     for m in view.melds:
         data: dict[str, Any] = msgspec.to_builtins(m)
@@ -261,10 +232,12 @@ def game_result(state: TableState) -> dict[str, Any]:
     adjudicated (:func:`ledger.scoring.score_sheet`; the variant's
     ``winner``, RULES.md): ``{"winner": label or None (a tie, or no
     game_ended stored yet), "totals": [{"side": label, "points": n}] in side
-    order}``; a label is the seat's name or ``team N (A & B)``."""
+    order, "reason": the game_ended reason or None}``; a label is the seat's
+    name or ``team N (A & B)``."""
     sheet = score_sheet(state, adjudicated=True)
     labels = [state.side_label(s) for s in range(state.n_sides)]
     return {
         "winner": labels[sheet.winner] if sheet.winner is not None else None,
         "totals": [{"side": labels[s], "points": t} for s, t in enumerate(sheet.totals)],
+        "reason": state.ended,
     }

@@ -136,6 +136,7 @@ def _whole(name: str) -> int | None:
 
 def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
     from replay_web import access
+    from replay_web.games import hand_order
     from replay_web.i18n import current_lang
 
     game = params.load_game(game_id)
@@ -158,6 +159,8 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
             lang=current_lang(),
             replayer=game.replayer,
             seals=game.seals if game.seals_stored else None,
+            broken=game.broken,
+            order=hand_order(request.args),  # by suit and rank, as the viewer; ?order=dealt as there
         )
     except ReportError as exc:  # in the page's language (the CLI's catalog)
         abort(400, description=exc.text(ledger_translations(current_lang())))

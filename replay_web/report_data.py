@@ -24,6 +24,7 @@ from ledger.rulings import by_finding, rewound_by
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
 from ledger.texts import N_, Message, Translator, render
+from ledger.texts import render as render_text
 from ledger.texts.refusals import NO_FINDING_AT, NO_FINDING_AT_NONE
 from ledger.views import StateView
 from replay_web.i18n import DEFAULT_LANG, translations
@@ -216,9 +217,10 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
     }
 
 
-def _table(state: TableState, _: Gettext) -> dict[str, Any]:
-    """The table at the position in dispute, as the referee sees it (every card)."""
-    b = board(state, None)
+def _table(state: TableState, _: Gettext, order: str = "suit") -> dict[str, Any]:
+    """The table at the position in dispute, as the referee sees it (every
+    card), the hands in ``order`` (by suit and rank, as the viewer; or ``dealt``)."""
+    b = board(state, None, order=order)
     v: StateView = b["view"]
     if v.ended:
         turn = _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(v.ended, v.ended))}
@@ -246,6 +248,16 @@ def _table(state: TableState, _: Gettext) -> dict[str, Any]:
     }
 
 
+def chain_banner(broken: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """The report's red banner when the stored chain does not verify:
+    ``broken`` (``{"position", "message"}``, the first broken position and
+    what differs, :func:`ledger.store.chain_check.chain_check`) with the
+    message in ``lang``; None when it verifies (issue 26)."""
+    if broken is None:
+        return None
+    return {**broken, "message": render_text(broken["message"], ledger_translations(lang))}
+
+
 def build_report(
     events: Sequence[Event],
     *,
@@ -254,22 +266,22 @@ def build_report(
     lang: str = DEFAULT_LANG,
     replayer: Replayer | None = None,
     seals: Sequence[str | None] | None = None,
+    broken: dict[str, Any] | None = None,
+    order: str = "suit",
 ) -> dict[str, Any]:
     """The report's data (the template's context) for a validated record.
 
     ``at``: the position in dispute (default: ``finding``, else the first
     finding's position, else the last position); ``finding``: the position
     of the finding(s) in dispute, highlighted (None: all findings alike).
-    ``replayer``: an existing :class:`Replayer` over ``events`` (the viewer's
-    cache), else one is made. ``seals``: the store's seal after each
-    position (read, not recomputed: :func:`seal_of`); None for a record
-    file (the seal is computed). Raises :class:`ReportError` for an ``at``
-    outside ``0..last`` or a ``finding`` position that has no finding,
+    ``replayer``: an existing :class:`Replayer` over ``events`` (the viewer's cache), else one is made.
+    ``seals``: the store's seal after each position (read, not recomputed: :func:`seal_of`); None for a
+    record file (computed). ``broken``: its chain's break (:func:`chain_banner`); ``order`` the hands'.
+    Raises :class:`ReportError` for an ``at`` outside ``0..last`` or a ``finding`` position that has no finding,
     ``ValueError`` for a language that is not ``it``/``en``, and
     :class:`~ledger.errors.RecordError` for an impossible record.
     """
-    t = translations(lang)
-    _ = t.gettext
+    _ = translations(lang).gettext
     rp = replayer if replayer is not None else Replayer(events)
     events = rp.events
     last = len(events) - 1
@@ -294,15 +306,16 @@ def build_report(
         "at_rules": rules_at.get(at, []),
         "at_rewound_by": rewound.get(at),
         "finding": finding,
-        "table": _table(rp.state_at(at), _),
+        "table": _table(rp.state_at(at), _, order),
         "moves": _move_rows(events, final, range(lo, hi + 1), at, rules_at, rewound, _),
         "moves_range": (lo, hi),
         **_findings(_finding_rows(events, final, findings, finding, rewound, lang)),
         "rules": [{"id": r, "text": rule_text(r, lang) or ""} for r in _cited(findings, rulings)],
         "rulings": rulings,
         **_scores(final, _),
-        "seal": seal_of(events, seals),
+        "seal": None if broken else seal_of(events, seals),
         "seal_stored": seals is not None,
+        "chain_broken": chain_banner(broken, lang),
         "tempo": _tempo(events, final),
     }
 
@@ -316,11 +329,18 @@ def _rules_at(findings: list[Finding]) -> dict[int, list[str]]:
 
 
 def _scores(final: TableState, _: Gettext) -> dict[str, Any]:
-    """The report's ``score`` (as adjudicated, beside as played) and ``claims`` (each claimed
-    score against the computed one)."""
+    """The report's ``score`` (as adjudicated, beside as played), ``claims`` (each claimed
+    score against the computed one) and ``chart`` (the cumulative scores by hand, an SVG data
+    URI: :func:`replay_web.chart.chart_uri`; None before a hand is scored)."""
+    from replay_web.chart import chart_uri, chart_words
+
     sheet, played = score_sheet(final, adjudicated=True), score_sheet(final, adjudicated=False)
     labels = [side_label(final, s, _) for s in range(final.n_sides)]
-    return {"score": _score(sheet, played, labels, _), "claims": _claims(sheet, played, final, labels, _)}
+    return {
+        "score": _score(sheet, played, labels, _),
+        "claims": _claims(sheet, played, final, labels, _),
+        "chart": chart_uri(final, labels, chart_words(_)),
+    }
 
 
 def _tempo(events: Sequence[Event], final: TableState) -> list[dict[str, Any]]:

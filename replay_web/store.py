@@ -157,6 +157,13 @@ class LedgerStore:
 
         return stored_seals(self.app, game_id, strict=False)[1]
 
+    def chain(self, game_id: str, length: int) -> Any:
+        """The stored chain of the game checked (``verify``'s code, read-only,
+        once per game version: :func:`ledger.store.chain_check.chain_check`)."""
+        from ledger.store.chain_check import chain_check
+
+        return chain_check(self.app, game_id, length)
+
     def close(self) -> None:
         """Close the application's connections (when it was opened)."""
         if self._app is not None:

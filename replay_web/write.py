@@ -17,7 +17,8 @@ so there is nothing for a cross-site form to ride on (no CSRF).
   position); ``409`` with ``length`` when another writer got there first;
   ``400`` with the ``REC-…`` error (``line`` of the body, ``field``,
   ``rule``, ``message``, ``position``) and nothing stored (also for events
-  after ``game_ended``: ``REC-ORDER``); ``404`` unknown game; ``401``/``403``
+  after ``game_ended`` other than a referee's ``penalty_assessed``:
+  ``REC-ORDER``, FORMAT.md "Rulings after the game"); ``404`` unknown game; ``401``/``403``
   token, scope and role; ``415`` another content type.
 
 Errors are ``{"error": {"status", "title", "message", ...}}``; the REC error

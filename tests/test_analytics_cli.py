@@ -69,6 +69,13 @@ def test_analytics_update_then_up_to_date(cli: click.Group, store: str, tmp_path
         rebuilt.output
         == f"analytics view {view}: 3 games updated (47 events applied in 3 transactions) (rebuilt from scratch)\n"
     )
+    # batches of 25: ram-a and the first 5 events of ram-b, then the rest of ram-b and syn-1: ram-b is in both,
+    # and is one game (the count was of games per batch: 4 for these 3, 166 for a store of 150)
+    split = run(cli, "--db", store, "analytics", "update", "--rebuild", "--batch", "25")
+    assert (
+        split.output
+        == f"analytics view {view}: 3 games updated (47 events applied in 2 transactions) (rebuilt from scratch)\n"
+    )
 
 
 def test_query_prints_a_table_csv_or_json(cli: click.Group, store: str) -> None:

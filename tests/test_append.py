@@ -151,15 +151,18 @@ def test_refusals_unknown_game_existing_game_stale_position_after_game_ended(
     with pytest.raises(ConcurrentAppendError, match="position 9 is not the next one: the game has 6 events"):
         app.append_events("live-x", [GameEnded(reason="abandoned")], expected=9, appended_by="t")
     with pytest.raises(RecordError) as after:
-        app.append_events(
-            "live-x", [PenaltyAssessed(seat=0, points=-5, rule="ALL-TURN-1")], expected=6, appended_by="t"
-        )
+        app.append_events("live-x", [GameEnded(reason="abandoned")], expected=6, appended_by="t")
     assert (after.value.rule, after.value.position, str(after.value)) == (
         "REC-ORDER",
         6,
-        "position 6: type: REC-ORDER: penalty_assessed after game_ended",
+        "position 6: type: REC-ORDER: game_ended after game_ended",
     )
-    assert app.game_length("live-x") == 6 and app.game_length("nope") == 0
+    # a referee's penalty may follow game_ended (FORMAT.md "Rulings after the game"); nothing else may
+    ruled = app.append_events(
+        "live-x", [PenaltyAssessed(seat=0, points=-5, rule="ALL-TURN-1")], expected=6, appended_by="t"
+    )
+    assert (ruled.first, ruled.length, ruled.game_over) == (6, 7, True)
+    assert app.game_length("live-x") == 7 and app.game_length("nope") == 0
     with pytest.raises(GameNotFoundError):
         app.journal("nope")
 

@@ -296,7 +296,7 @@ def test_audit_json_of_a_clean_game_and_a_rejected_file(
     seal = _seal.seal_hex(make_record("clean").splitlines())
     assert (result.exit_code, json.loads(result.stdout)) == (
         0,
-        {"game_id": "clean", "findings": [], "seal": seal, "length": 16},
+        {"game_id": "clean", "findings": [], "seal": seal, "length": 16, "chain_verified": True},
     )
     lines = make_record("bad").splitlines()
     bad = write_record_file("bad", b"\n".join([*lines[:3], lines[3].replace(b'"card":"', b'"card":"X')]) + b"\n")

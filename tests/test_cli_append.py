@@ -147,12 +147,11 @@ def test_append_refusals_exit_2_and_store_nothing(
     missing = run("append", "bur-dispute", str(tmp_path / "missing.jsonl"))
     assert missing.exit_code == 2 and "missing.jsonl" in missing.stderr
     assert stored(db, "bur-dispute") == before
-    # after game_ended: REC-ORDER
+    # after game_ended: REC-ORDER, but for a referee's penalty (FORMAT.md "Rulings after the game")
     assert run("append", "bur-dispute", "-", input=b"".join(dispute[12:])).exit_code == 0
-    late = run(
-        "append", "bur-dispute", "-", input=b'{"type":"penalty_assessed","seat":0,"points":-5,"rule":"ALL-TURN-1"}\n'
-    )
-    assert (late.exit_code, late.stderr) == (2, "<stdin>:1: type: REC-ORDER: penalty_assessed after game_ended\n")
+    late = run("append", "bur-dispute", "-", input=b'{"type":"card_drawn","seat":0,"card":"5C"}\n')
+    assert (late.exit_code, late.stderr) == (2, "<stdin>:1: type: REC-ORDER: card_drawn after game_ended\n")
+    assert stored(db, "bur-dispute")[0].count(b"\n") == 19
 
 
 def test_rule_penalty_citing_a_finding(run: Callable[..., Result], dispute: list[bytes], db: str) -> None:

@@ -186,9 +186,9 @@ def test_a_burraco_team_is_a_coppia_in_italian(run: Callable[..., Result]) -> No
     shown = run("--lang", "it", "show", str(TEAMS), "--at", "20").stdout.splitlines()
     assert [line for line in shown if "coppia" in line or "team " in line or "lato" in line] == [
         "  posto 0 Anna, coppia 0: 0 carte: ",
-        "  posto 1 Bruno, coppia 1: 8 carte: 3♣ 8♣ 10♣ J♣ K♣ 7♦ 8♦ 9♥",
+        "  posto 1 Bruno, coppia 1: 8 carte: 9♥ 3♣ 8♣ 10♣ J♣ K♣ 7♦ 8♦",
         "  posto 2 Carla, coppia 0: 5 carte: 10♠ J♠ Q♠ K♠ 4♦",
-        "  posto 3 Dario, coppia 1 (mazziere): 7 carte: 3♠ 4♠ 7♠ 8♠ 10♦ J♦ 2♥",
+        "  posto 3 Dario, coppia 1 (mazziere): 7 carte: 3♠ 4♠ 7♠ 8♠ 2♥ 10♦ J♦",
         "  coppia 0 (Anna & Carla):",
         "  coppia 1 (Bruno & Dario):",
         "coppia 0 (Anna & Carla): pozzetto non ancora preso",

@@ -287,8 +287,9 @@ def test_the_desk_in_italian(desk: Desk) -> None:
     assert stale.status_code == 409
     assert (
         "la decisione non è stata registrata: ora la partita ha 11 eventi, la pagina ne mostrava 10; "
-        "ricarica la pagina e decidi di nuovo"
+        "riapri la partita (il collegamento qui sotto ricompila la tua decisione) e decidi di nuovo"
     ) in stale.get_data(as_text=True)
+    assert "torna alla partita alla posizione 7, con la tua decisione compilata" in stale.get_data(as_text=True)
 
 
 def test_restore_ruling_rewinds_the_moves(desk: Desk) -> None:
@@ -503,13 +504,52 @@ def test_a_restore_outside_the_hand_is_400_rec_ref(desk: Desk) -> None:
 def test_a_ruling_from_a_stale_page_is_409(desk: Desk) -> None:
     c = desk.client()
     sign_in(c, desk.tokens["referee"])
-    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c), expected=9))
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c), expected=9, note="late & stale"))
     assert resp.status_code == 409
-    assert "the game has 10 events now, the page showed 9" in resp.get_data(as_text=True)
+    page = resp.get_data(as_text=True)
+    assert error_message(page) == (
+        "the ruling was not stored: the game has 10 events now, the page showed 9; open the game again (the link "
+        "below fills in your ruling) and rule again"
+    )
     assert desk.length() == 10
+    # the page is no dead end: it links back to the game at the finding, the ruling filled in again
+    link = re.search(r'<p class="error-link"><a href="([^"]+)">([^<]+)</a></p>', page)
+    assert link is not None and link.group(2) == "back to the game at position 7, your ruling filled in"
+    href = html.unescape(link.group(1))
+    assert href == (
+        f"/games/{GAME}?at=7&ruling=penalty&ruling_finding=7&ruling_side=seat:1&ruling_points=-50"
+        "&ruling_rule=BUR-TURN-1&ruling_note=late+%26+stale"
+    )
+    again = c.get(href).get_data(as_text=True)
+    forms = again[again.index('id="rule-7-BUR-TURN-1"') :]
+    assert forms.startswith('id="rule-7-BUR-TURN-1" open>')
+    assert (
+        '<option value="seat:1" selected>' in forms and 'name="note" maxlength="2000" value="late &amp; stale"' in forms
+    )
+    assert f'name="expected" value="{desk.length()}"' in forms  # the page as it is now
+    assert again.count('<details class="rule-forms"') == 4 and again.count(" open>") == 1
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf_of(again), expected=10, note="late & stale"))
+    assert (resp.status_code, desk.length()) == (303, 11)
 
 
-def test_no_ruling_after_game_ended(desk: Desk) -> None:
+def test_a_refilled_restore_opens_its_form_filled(desk: Desk) -> None:
+    c = desk.client()
+    sign_in(c, desk.tokens["referee"])
+    restore = {"csrf_token": page_csrf(c), "finding": 8, "expected": 9, "target": 6, "reason": "second draw"}
+    resp = c.post(f"/games/{GAME}/rulings/restore", data=restore)
+    assert resp.status_code == 409
+    href = html.unescape(re.search(r'<p class="error-link"><a href="([^"]+)"', resp.get_data(as_text=True)).group(1))
+    assert href == f"/games/{GAME}?at=8&ruling=restore&ruling_finding=8&ruling_target=6&ruling_reason=second+draw"
+    page = c.get(href).get_data(as_text=True)
+    forms = page[page.index('id="rule-8-ALL-TURN-2"') :].split("</details>")[0]
+    assert "open>" in forms.split("\n")[0]
+    assert 'name="target" value="6"' in forms and 'name="reason" value="second draw"' in forms
+
+
+def test_after_game_ended_a_penalty_only(desk: Desk) -> None:
+    """FORMAT.md "Rulings after the game": the page offers the penalty form
+    alone; a penalty of 0 ("the score stands") is stored, a restore is
+    REC-ORDER and nothing is stored; the game stays ended."""
     from ledger.events import GameEnded, HandEnded
 
     desk.ledger.append_events(
@@ -518,11 +558,19 @@ def test_no_ruling_after_game_ended(desk: Desk) -> None:
     c = desk.client()
     sign_in(c, desk.tokens["referee"])
     page = c.get(f"/games/{GAME}").get_data(as_text=True)
-    assert "rule-form" not in page
-    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf_of(page), expected=12))
+    assert "penalty-form" in page and "restore-form" not in page
+    assert "0 points records that the score stands" in page
+    restore = {"csrf_token": csrf_of(page), "finding": 7, "expected": 12, "target": 6, "reason": "undo"}
+    resp = c.post(f"/games/{GAME}/rulings/restore", data=restore)
     assert resp.status_code == 400
-    assert "REC-ORDER: penalty_assessed after game_ended" in resp.get_data(as_text=True)
+    assert "REC-ORDER: position_restored after game_ended" in resp.get_data(as_text=True)
     assert desk.length() == 12
+    resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(csrf_of(page), expected=12, points=0))
+    assert (resp.status_code, resp.headers["Location"]) == (303, f"/games/{GAME}?at=12")
+    assert desk.length() == 13
+    last = desk.ledger.get_events(GAME)[-1]
+    assert (last.type, last.points, last.finding, last.referee) == ("penalty_assessed", 0, 7, "Rita Arbitro")
+    assert replay(desk.ledger.get_events(GAME)).ended == "abandoned"
 
 
 def test_a_signed_in_referee_sees_an_unfinished_game_whole(desk: Desk) -> None:

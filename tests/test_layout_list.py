@@ -88,6 +88,7 @@ def test_the_api_rows_carry_the_result(client):
     assert rows["ramino51-elimination"]["result"] == {
         "winner": "Anna",
         "totals": [{"side": "Anna", "points": 0}, {"side": "Bruno", "points": 278}, {"side": "Carla", "points": 300}],
+        "reason": "elimination",
     }
 
 

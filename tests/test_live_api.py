@@ -259,6 +259,24 @@ def test_events_after_game_ended_are_refused(live: Live) -> None:
     assert live.length() == 19
 
 
+def test_a_penalty_after_game_ended_is_stored(live: Live) -> None:
+    """FORMAT.md "Rulings after the game": a referee's penalty_assessed may follow game_ended."""
+    body = b"\n".join(LINES) + b"\n"
+    assert live.post("/api/games", body, ctype="application/x-ndjson", token="referee")[0] == 201
+    ruling = b'{"type":"penalty_assessed","seat":0,"points":0,"rule":"ALL-SCORE-1","finding":12,"referee":"Rita"}'
+    status, headers, result = live.post(
+        "/api/games/live-1/events", ruling, headers={"If-Match": '"19"'}, token="referee"
+    )
+    assert (status, headers["etag"], result["first"], result["length"], result["game_over"]) == (
+        201,
+        '"20"',
+        19,
+        20,
+        True,
+    )
+    assert live.length() == 20
+
+
 def test_errors_are_json_never_a_traceback(live: Live) -> None:
     started(live)
     for body in (b"\xff\xfe", b"[]", b'{"type":"nope"}', b"null", b""):

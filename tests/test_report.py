@@ -13,6 +13,7 @@ played).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import html as html_lib
 import os
@@ -97,7 +98,7 @@ def test_report_data_of_the_dispute() -> None:
     # the table just after the lay-off: Anna's 4 cards, Bruno's 11, meld a of 4 cards
     seats = r["table"]["seats"]
     assert [(s["name"], s["count"]) for s in seats] == [("Anna", 4), ("Bruno", 11)]
-    assert seats[0]["cards"] == ["8H", "4C", "6D", "7S"]
+    assert seats[0]["cards"] == ["7S", "8H", "4C", "6D"]  # by suit and rank (♠ ♥ ♣ ♦), as the viewer
     melds = {m["id"]: m["cards"] for g in r["table"]["sides"] for m in g["melds"]}
     assert melds == {"a": ["3H", "4H", "5H", "6H"], "k": ["KC", "KD", "KS", "QS"]}
     assert (r["table"]["stock_count"], r["table"]["discard"], r["table"]["turn"]) == (
@@ -245,6 +246,12 @@ def test_report_escapes_names_and_notes() -> None:
         note="<script>steal()</script>",
     )
     page = render_html(build_report(events, at=13, lang="it"))
+    # the one image is the score chart (an SVG data URI), whose names matplotlib escapes as XML
+    chart = re.search(
+        r'<figure class="score-chart" id="score-chart"><img src="data:image/svg\+xml;base64,([^"]+)"', page
+    )
+    assert chart is not None and "&lt;script&gt;alert(1)" in base64.b64decode(chart.group(1)).decode()
+    page = page.replace(chart.group(0), "")
     assert "<script>" not in page and "<img" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;script&gt;steal()&lt;/script&gt;" in page
 

@@ -73,7 +73,7 @@ def test_games_page_lists_each_game_with_its_columns(client):
     ]
     # the result (issue 16): the winner, then the totals as adjudicated
     assert cells == [
-        "web-1",
+        "web-1 ramino · Anna, Bruno · 2026-11-29",  # the id, and under it what a phone's columns leave out
         "ramino",
         "seed",
         "Anna, Bruno",
@@ -174,7 +174,7 @@ def test_game_page_controls_point_at_their_positions(client):
 
 def test_game_page_audit_panel_links_each_finding(client):
     page = html(client.get("/games/web-1"))
-    audit = page[page.index('class="panel audit-panel"') : page.index('class="panel score-panel"')]
+    audit = page[page.index('class="panel audit-panel"') : page.index('class="side-col"')]  # under the board
     rows = re.findall(r'<tr class="finding" data-pos="(\d+)">.*?<td class="rule">([A-Z0-9-]+)</td>', audit, re.S)
     assert rows == [("6", "RAM-DISC-1"), ("12", "ALL-SCORE-1"), ("15", "ALL-TURN-1")]
     assert 'href="/games/web-1?at=12"' in audit
@@ -230,7 +230,7 @@ def test_pov_hides_another_seats_stock_draw(client):
 
 def test_pov_findings_and_scores_up_to_the_position(client):
     page = html(client.get("/games/web-1?at=13&pov=1"))
-    audit = page[page.index('class="panel audit-panel"') : page.index('class="panel score-panel"')]
+    audit = page[page.index('class="panel audit-panel"') : page.index('class="side-col"')]  # under the board
     assert re.findall(r'data-pos="(\d+)"', audit) == ["6", "12"]
     assert "note:" not in page  # notes are the referee's
     assert "winner:" not in page

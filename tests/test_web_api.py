@@ -36,7 +36,9 @@ def test_api_games_lists_summaries(client):
                 "result": {
                     "winner": "Anna",
                     "totals": [{"side": "Anna", "points": 66}, {"side": "Bruno", "points": -10}],
+                    "reason": "hands_played",
                 },
+                "date": "2026-11-29",
             }
         ]
     }

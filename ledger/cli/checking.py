@@ -3,7 +3,10 @@ game, with their rulings and rule texts) and ``score GAME|FILE`` (the score
 sheet as adjudicated, with the seal).
 
 Exit status of ``audit``: 0 no findings, 1 findings, 2 a record rejected;
-of ``score``: 2 when the record is rejected.
+of ``score``: 2 when the record is rejected. Both check a stored game's
+chain before printing its seal (``score``, ``audit --json``;
+:mod:`ledger.cli.trust`): a chain that does not verify is a warning naming
+the first broken position, no seal, and exit 1.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from ledger.audit import report as audit_report
 from ledger.cli.context import CliState, TranslatedCommand, error_line, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
+from ledger.cli.trust import broken_chain, chain_json, not_valid, warn
 from ledger.errors import RecordError
 from ledger.i18n import N_
 from ledger.record_files import find_record_files
@@ -86,11 +90,16 @@ def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
                 click.echo(error_line(exc, target, state.tr), err=True)
             continue
         report.setdefault("game_id", game_id)
-        seals = seal_list(state, target, events)
-        report["seal"], report["length"] = seals[-1], len(seals)
         findings = report.get("findings", [])
         status = max(status, 1 if findings else 0)
         if as_json:
+            broken = broken_chain(state, target, len(events))
+            seals = seal_list(state, target, events)
+            report["seal"], report["length"] = None if broken else seals[-1], len(seals)
+            report.update(chain_json(broken))
+            if broken is not None:
+                warn(broken, state.tr)
+                status = max(status, 1)
             click.echo(json.dumps(report, ensure_ascii=False))
             continue
         _, ngettext = state.tr.gettext, state.tr.ngettext
@@ -140,17 +149,27 @@ def score_cmd(state: CliState, target: str, as_json: bool) -> None:
             click.echo(error_line(exc, target, state.tr), err=True)
         sys.exit(2)
     sheet = score_sheet(final)
+    broken = broken_chain(state, target, len(events))  # a seal is printed only after its chain is checked
     seals = seal_list(state, target, events)
     if as_json:
-        click.echo(json.dumps({**sheet.to_json(), "seal": seals[-1]}, ensure_ascii=False))
-        return
-    _ = state.tr.gettext
-    click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False), tr=state.tr))
-    short = short_or_missing(seals[-1]) if seals[-1] else _("none stored (run rummy-ledger verify)")
-    click.echo(
-        state.tr.ngettext("seal: %(seal)s (after %(num)s event)", "seal: %(seal)s (after %(num)s events)", len(seals))
-        % {"seal": short, "num": len(seals)}
-    )
+        seal = None if broken else seals[-1]
+        click.echo(json.dumps({**sheet.to_json(), "seal": seal, **chain_json(broken)}, ensure_ascii=False))
+    else:
+        _ = state.tr.gettext
+        click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False), tr=state.tr))
+        if broken is not None:
+            short = not_valid(broken, state.tr)
+        else:
+            short = short_or_missing(seals[-1]) if seals[-1] else _("none stored (run rummy-ledger verify)")
+        click.echo(
+            state.tr.ngettext(
+                "seal: %(seal)s (after %(num)s event)", "seal: %(seal)s (after %(num)s events)", len(seals)
+            )
+            % {"seal": short, "num": len(seals)}
+        )
+    if broken is not None:
+        warn(broken, state.tr)
+        sys.exit(1)
 
 
 def register(cli_group: click.Group) -> None:

@@ -16,9 +16,11 @@ import click
 from rich.table import Table
 from rich.text import Text
 
+from ledger.cards import HAND_ORDERS
 from ledger.cli.context import CliState, TranslatedCommand, console, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
+from ledger.cli.trust import broken_chain, not_valid, warn
 from ledger.events import Event
 from ledger.i18n import N_, translations
 from ledger.params import ASCII_INT, ascii_int
@@ -28,6 +30,7 @@ from ledger.render import render_state
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
+from ledger.store.verify_rows import GameCheck
 from ledger.views import move_text
 
 
@@ -89,8 +92,15 @@ def list_cmd(state: CliState, as_json: bool) -> None:
     metavar="SEAT|spectator",
     help=N_("With --at: only what that seat (or a spectator, at no seat) could know then."),
 )
+@click.option(
+    "--order",
+    type=click.Choice(HAND_ORDERS),
+    default="suit",
+    show_default=True,
+    help=N_("With --at: the hands by suit and rank (as the viewer and the report show them) or as dealt."),
+)
 @click.pass_obj
-def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> None:
+def show_cmd(state: CliState, game: str, at: int | None, pov: str | None, order: str) -> None:
     if pov is not None and at is None:
         raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
     seat: int | str | None = pov
@@ -122,17 +132,12 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> Non
     every = rewound_by(known)
     try:
         header = move_lines(known, at, table, seat, state.lang, every)
-        body = render_state(table, pov=seat, tr=tr)
+        body = render_state(table, pov=seat, tr=tr, order=order)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--pov") from None
     click.echo("\n".join(header) + "\n")
     click.echo(body)
-    if seat is None:  # a seal hashes hidden cards too: a seat's view shows none
-        value = seal_list(state, game, events)[at]
-        short = short_or_missing(value) if value else _("none stored (run rummy-ledger verify)")
-        click.echo(
-            "\n" + _("seal at position %(at)s: %(seal)s") % {"at": at, "seal": short} + (f" ({value})" if value else "")
-        )
+    broken = _seal_line(state, game, events, at) if seat is None else None  # a seat's view shows no seal
     if at in every:
         click.echo(
             _("move %(at)s is rewound by the referee at position %(by)s: it no longer counts")
@@ -147,6 +152,27 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None) -> Non
             click.echo(
                 _("rewound at position %(by)s: moves %(moves)s no longer count") % {"by": r, "moves": _ranges(moves)}
             )
+    if broken is not None:
+        warn(broken, tr)
+        sys.exit(1)
+
+
+def _seal_line(state: CliState, game: str, events: list[Event], at: int) -> GameCheck | None:
+    """Print ``show --at``'s seal line (a seal hashes hidden cards too: only
+    the whole view shows it); a stored game's chain is checked first
+    (:mod:`ledger.cli.trust`): when it does not verify the line says NOT
+    VALID, and the failed check is returned."""
+    _ = state.tr.gettext
+    broken = broken_chain(state, game, len(events))
+    value = None if broken is not None else seal_list(state, game, events)[at]
+    if broken is not None:
+        short = not_valid(broken, state.tr)
+    else:
+        short = short_or_missing(value) if value else _("none stored (run rummy-ledger verify)")
+    click.echo(
+        "\n" + _("seal at position %(at)s: %(seal)s") % {"at": at, "seal": short} + (f" ({value})" if value else "")
+    )
+    return broken
 
 
 def move_lines(

@@ -11,16 +11,22 @@ The language is ``--lang`` (the report's), else the CLI's own
 else the locale variables as :func:`ledger.i18n.env_lang` reads them), so a
 report is always in the language of the lines the CLI prints around it.
 Errors (unknown game, bad position, no finding at POS, PDF tools missing)
-are one line on stderr and exit status 2, as everywhere in the CLI.
+are one line on stderr and exit status 2, as everywhere in the CLI. A
+stored game's chain is checked first (:mod:`ledger.cli.trust`): when it does
+not verify, the report carries a red banner naming the first broken position
+instead of the seal, the CLI warns on stderr and exits 1.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
+from ledger.cards import HAND_ORDERS
 from ledger.cli.context import CliState, TranslatedCommand, load
+from ledger.cli.trust import broken_chain, warn
 from ledger.i18n import N_
 from ledger.params import ASCII_INT
 
@@ -78,6 +84,13 @@ def _write(html: str, output: Path) -> None:
     help=N_("Language of the report (default: the global --lang, else the locale variables; else en)."),
 )
 @click.option(
+    "--order",
+    type=click.Choice(HAND_ORDERS),
+    default="suit",
+    show_default=True,
+    help=N_("The hands by suit and rank (as the viewer and show --at) or as dealt."),
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -85,7 +98,9 @@ def _write(html: str, output: Path) -> None:
     help=N_("FILE.pdf (headless Chromium) or FILE.html (printable page)."),
 )
 @click.pass_obj
-def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, lang: str | None, output: Path) -> None:
+def report_cmd(
+    state: CliState, game: str, at: int | None, finding: int | None, lang: str | None, order: str, output: Path
+) -> None:
     if output.suffix.lower() not in (".pdf", ".html", ".htm"):
         raise click.BadParameter(
             state.tr.gettext("%(path)s: the report is written as .pdf or .html") % {"path": output}, param_hint="-o"
@@ -96,8 +111,17 @@ def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, 
     language = lang or state.lang
     game_id, events = load(state, game)
     seals = _stored_seals(state, game, game_id)
+    broken = broken_chain(state, game, len(events))  # checked before the seal is printed
     try:
-        data = build_report(events, at=at, finding=finding, lang=language, seals=seals)
+        data = build_report(
+            events,
+            at=at,
+            finding=finding,
+            lang=language,
+            seals=seals,
+            broken=None if broken is None else {"position": broken.position, "message": broken.message},
+            order=order,
+        )
     except ReportError as exc:
         raise click.BadParameter(
             exc.text(state.tr), param_hint="--finding" if "finding" in str(exc) else "--at"
@@ -109,6 +133,9 @@ def report_cmd(state: CliState, game: str, at: int | None, finding: int | None, 
         % {"game": game_id, "at": data["at"], "lang": language, "path": output},
         err=True,
     )
+    if broken is not None:
+        warn(broken, state.tr)
+        sys.exit(1)
 
 
 def register(cli_group: click.Group) -> None:

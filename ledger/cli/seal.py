@@ -34,6 +34,7 @@ from ledger import checkpoint as _cp
 from ledger import seal as _seal
 from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
 from ledger.cli.tournament import verify_targets
+from ledger.cli.trust import refuse_broken
 from ledger.i18n import N_
 from ledger.params import ASCII_INT
 from ledger.store.seal_sql import head, stored_seals
@@ -124,6 +125,7 @@ def seal_cmd(ctx: click.Context, target: str, at: int | None, as_json: bool) -> 
             raise click.BadParameter(_outside(at, length - 1), param_hint="--at")
         position = length - 1 if at is None else at
         value = stored[position]
+        refuse_broken(_state(ctx), game_id, length, tr_of(ctx))  # the chain checked first (issue 26)
     if as_json:
         click.echo(
             json.dumps(

@@ -77,7 +77,7 @@ class GameAppends(GameReads):
         stays appendable at the same position):
 
         - :class:`RecordError` (``REC-…``, ``position``, ``field``) for an
-          impossible event, e.g. ``REC-ORDER`` after ``game_ended``, or no events;
+          impossible event (``REC-ORDER`` after ``game_ended`` but a penalty), or no events;
         - :class:`ConcurrentAppendError` (``.length`` = the game's length) when
           ``expected`` is not the game's length, or another writer stored
           events at these positions first (of two writers racing for a

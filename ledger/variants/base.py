@@ -101,7 +101,7 @@ class Rules(OutcomeRules):
         event is impossible at this point of the record.
         """
         pos = state.position + 1  # (BurracoRules.apply writes this body out: change both)
-        if state.phase == "ended":
+        if state.phase == "ended" and type(event) is not PenaltyAssessed:  # FORMAT.md "Rulings after the game"
             raise RecordError("REC-ORDER", after_game_ended(event.type), field="type", position=pos)
         kind = type(event)
         fast = self._fast.get(kind)

@@ -90,6 +90,7 @@ from ledger.events import (
     JokerSwapped,
     MeldExtended,
     MeldLaid,
+    PenaltyAssessed,
     PozzettoTaken,
 )
 from ledger.state import Meld, SideScore, TableState, VariantState, replace
@@ -147,7 +148,7 @@ class BurracoRules(BurracoPozzetti):
         if end is None or event.type not in PLAY_EVENTS or state.phase not in ("draw", "play"):
             # Rules.apply's body, written out (a call less at every event; kept in step with it)
             pos = state.position + 1
-            if state.phase == "ended":
+            if state.phase == "ended" and type(event) is not PenaltyAssessed:  # FORMAT.md "Rulings after the game"
                 raise RecordError("REC-ORDER", after_game_ended(event.type), field="type", position=pos)
             kind = type(event)
             fast = self._fast.get(kind)

@@ -90,7 +90,7 @@
     // the report links follow the position (the report of the table at `at`)
     var links = document.querySelectorAll("a.report-link[data-report]");
     for (var k = 0; k < links.length; k++) {
-      links[k].setAttribute("href", links[k].dataset.report + "?at=" + at + (lang !== "" ? "&lang=" + encodeURIComponent(lang) : ""));
+      links[k].setAttribute("href", links[k].dataset.report + "?at=" + at + (order ? "&order=" + encodeURIComponent(order) : "") + (lang !== "" ? "&lang=" + encodeURIComponent(lang) : ""));
     }
   }
 

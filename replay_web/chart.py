@@ -1,0 +1,149 @@
+"""The score chart (issue 26): each side's cumulative score by hand, the
+game's target marked, and where a referee's ruling changed a total the line
+as played beside the line as adjudicated.
+
+Drawn by matplotlib on the server (its SVG backend: no network, no script,
+prints as it shows), from the score sheets of :func:`ledger.scoring.score_sheet`
+(as adjudicated and as played); no rule is evaluated here. The viewer's score
+panel shows it at its position (the hands completed by then), the dispute
+report and its PDF for the whole game. :func:`score_chart` returns the SVG
+text, or None when no hand is scored yet.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import threading
+from functools import lru_cache
+from typing import Any
+
+from ledger.scoring import score_sheet
+from ledger.state import TableState
+
+#: matplotlib's pyplot state is global: one chart drawn at a time per process
+_LOCK = threading.Lock()
+#: the sides' colours (matplotlib's tab10), the target's
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+TARGET_COLOUR = "#555555"
+
+
+def target_of(state: TableState) -> tuple[int, str] | None:
+    """The game's mark: ``(points, kind)`` with kind ``target`` (Burraco 2005,
+    Ramino 100, Gin 100: the game ends when a side reaches it) or
+    ``elimination`` (Scala 40, Ramino 51: 101, a seat at it is out); None
+    for a game without one."""
+    settings = getattr(state.rules, "settings", None)
+    for name in ("target", "elimination"):
+        value = getattr(settings, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value, name
+    return None
+
+
+def _cumulative(sheet: Any, n_sides: int) -> list[list[int]]:
+    """Per side, the running total after each hand (0 before the first)."""
+    runs = [[0] for _ in range(n_sides)]
+    for hand in sheet.hands:
+        points = {line.side: line.points for line in hand.lines}
+        for side in range(n_sides):
+            runs[side].append(runs[side][-1] + points.get(side, 0))
+    return runs
+
+
+def score_chart(state: TableState, labels: list[str], words: dict[str, str]) -> str | None:
+    """The SVG (text) of the cumulative scores at ``state``: one line per
+    side (``labels``) as adjudicated, dashed as played where a ruling made it
+    differ, the target a dotted horizontal line; ``words``: the chart's
+    texts in the page's language (``hand``, ``points``, ``as_played``,
+    ``target``, ``elimination``, ``title``). None before the first scored hand."""
+    adjudicated = score_sheet(state, adjudicated=True)
+    if not adjudicated.hands:
+        return None
+    played = score_sheet(state, adjudicated=False)
+    n = state.n_sides
+    runs = tuple(map(tuple, _cumulative(adjudicated, n)))
+    played_runs = tuple(map(tuple, _cumulative(played, n)))
+    return _draw(runs, played_runs, tuple(labels), target_of(state), tuple(sorted(words.items())))
+
+
+@lru_cache(maxsize=256)
+def _draw(
+    runs: tuple[tuple[int, ...], ...],
+    played_runs: tuple[tuple[int, ...], ...],
+    labels: tuple[str, ...],
+    mark: tuple[int, str] | None,
+    word_items: tuple[tuple[str, str], ...],
+) -> str:
+    """The SVG of :func:`score_chart`, drawn once per distinct chart (the
+    viewer asks again at every position of a hand)."""
+    words = dict(word_items)
+    n = len(runs)
+    hands = list(range(len(runs[0])))
+    import matplotlib
+
+    matplotlib.use("svg", force=False)
+    from matplotlib.figure import Figure
+
+    with _LOCK, matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rummy-ledger"}):  # text as text
+        fig = Figure(figsize=(5.2, 2.6), dpi=100)
+        ax = fig.add_subplot()
+        for side in range(n):
+            colour = COLOURS[side % len(COLOURS)]
+            label = labels[side] if side < len(labels) else str(side)
+            ax.plot(hands, list(runs[side]), marker="o", markersize=3, color=colour, label=label)
+            if played_runs[side] != runs[side]:
+                ax.plot(
+                    hands,
+                    list(played_runs[side]),
+                    linestyle="--",
+                    color=colour,
+                    alpha=0.6,
+                    label=f"{label} ({words['as_played']})",
+                )
+        if mark is not None:
+            ax.axhline(mark[0], linestyle=":", color=TARGET_COLOUR, linewidth=1)
+            ax.annotate(
+                f"{words[mark[1]]} {mark[0]}",
+                xy=(0, mark[0]),
+                xytext=(2, 2),
+                textcoords="offset points",
+                fontsize=7,
+                color=TARGET_COLOUR,
+            )
+        ax.set_xlabel(words["hand"], fontsize=8)
+        ax.set_ylabel(words["points"], fontsize=8)
+        ax.set_xticks(hands)
+        ax.tick_params(labelsize=7)
+        ax.grid(True, linewidth=0.3)
+        ax.legend(fontsize=7, loc="best", frameon=False)
+        ax.set_title(words["title"], fontsize=9)
+        fig.tight_layout()
+        out = io.StringIO()
+        fig.savefig(out, format="svg", metadata={"Date": None})  # the same game gives the same bytes
+    svg = out.getvalue()
+    return svg[svg.index("<svg") :]  # inline in the page: no XML prolog or doctype
+
+
+def chart_uri(state: TableState, labels: list[str], words: dict[str, str]) -> str | None:
+    """:func:`score_chart` as a ``data:image/svg+xml;base64,…`` URI for an
+    ``<img>``: matplotlib's SVG styles its marks with inline ``style``
+    attributes, which the viewer's Content-Security-Policy (``style-src
+    'self'``) blocks in the page but not in an image (``img-src data:``)."""
+    svg = score_chart(state, labels, words)
+    return None if svg is None else "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
+
+
+def chart_words(gettext: Any) -> dict[str, str]:
+    """The chart's texts in a page's language (``gettext``: the page's)."""
+    return {
+        "hand": gettext("hand"),
+        "points": gettext("points"),
+        "as_played": gettext("as played"),
+        "target": gettext("target"),
+        "elimination": gettext("elimination"),
+        "title": gettext("Cumulative score by hand"),
+    }
+
+
+__all__ = ["chart_uri", "chart_words", "score_chart", "target_of"]
