@@ -59,7 +59,9 @@ def test_a_pretty_printed_json_file_is_not_json_lines_en_it(run: Callable[..., R
     lines.write_text("".join(json.dumps(e) + "\n" for e in events))
     assert run("import", "--no-analytics", str(lines)).exit_code == 0
     cut = tmp_path / "cut.jsonl"
-    cut.write_text('{"type":"game_started",\n')
+    cut.write_text(
+        '{"type":"game_sta\n'
+    )  # cut inside a value (a first line that stops after a comma opens a pretty-printed event)
     assert run("import", "--no-analytics", str(cut)).stderr.splitlines() == [
         f"{cut}:1: REC-FORMAT: malformed JSON (Input data was truncated)"
     ]

@@ -24,7 +24,14 @@ RUNS = 50_000 if os.environ.get("RUMMY_LEDGER_SLOW") else 2_000
 SEED = int(os.environ.get("RUMMY_LEDGER_FUZZ_SEED", "13"))
 
 #: rejections about a whole line, which has no field to name
-LINE_LEVEL = ("malformed JSON", "not UTF-8 text", "the line is longer than", "an event is a JSON object", "no events")
+LINE_LEVEL = (
+    "malformed JSON",
+    "not a JSON Lines record",
+    "not UTF-8 text",
+    "the line is longer than",
+    "an event is a JSON object",
+    "no events",
+)
 
 CARDS = ["AS", "10H", "KD", "2C", "JK", "7S", "QH", "1H", "11C", "AX", "", "10h", "JK ", "\u0663H"]
 VALUES: list[object] = [

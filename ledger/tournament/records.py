@@ -110,6 +110,6 @@ def is_tournament_text(first_line: bytes) -> bool:
     """Whether a record's first event line is a ``tournament_started`` (the import's sniff)."""
     try:
         value = msgspec.json.decode(first_line)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # nested too deeply: the game reader refuses it (REC-FORMAT)
         return first_line.lstrip().startswith(STARTED_PREFIX)
     return isinstance(value, dict) and value.get("type") == "tournament_started"
