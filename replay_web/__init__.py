@@ -96,7 +96,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import access, api, desk, games, i18n, report, stream, tournaments, write
+    from replay_web import access, api, desk, games, i18n, report, stream, tournament_stream, tournaments, write
 
     i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
     access.init_app(app)
@@ -105,6 +105,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     write.init_app(app)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(tournament_stream.bp)
     desk.init_app(app)  # the referee's sign-in, rulings and CSRF (after the write API: exempt)
     _register_errors(app)
 
