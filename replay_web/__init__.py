@@ -105,7 +105,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     write.init_app(app)
     app.register_blueprint(stream.bp)
-    app.register_blueprint(tournament_stream.bp)
+    tournament_stream.init_app(app)  # the live standings, the big screen and the standings sheet
     desk.init_app(app)  # the referee's sign-in, rulings and CSRF (after the write API: exempt)
     _register_errors(app)
 

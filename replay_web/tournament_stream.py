@@ -155,4 +155,12 @@ def _serve(source: _Standings, clock: dict[str, float], gone: Callable[[], bool]
         time.sleep(min(poll, max(deadline - now, 0.0), max(next_beat - now, 0.0)) or 0.001)
 
 
-__all__ = ["bp", "standings_stream"]
+def init_app(app: Any) -> None:
+    """Register the live standings and the pages that follow them (:mod:`replay_web.tournament_screen`)."""
+    from replay_web import tournament_screen
+
+    app.register_blueprint(bp)
+    app.register_blueprint(tournament_screen.bp)
+
+
+__all__ = ["bp", "init_app", "standings_stream"]
