@@ -96,7 +96,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import access, api, games, i18n, report, scoresheet, stream, tournaments, write
+    from replay_web import access, api, games, i18n, report, scoresheet, stream, tournament_stream, tournaments, write
 
     i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
     access.init_app(app)
@@ -105,6 +105,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     write.init_app(app)
     app.register_blueprint(stream.bp)
+    tournament_stream.init_app(app)  # the live standings, the big screen and the standings sheet
     scoresheet.init_app(app)  # the desk (sign-in, rulings, CSRF; after the write API: exempt), the score-sheet form
     _register_errors(app)
 

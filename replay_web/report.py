@@ -46,6 +46,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
+from ledger.tournament.impact import game_impacts
 from replay_web import params
 from replay_web.i18n import translations
 from replay_web.present import face, suit_markup
@@ -164,7 +165,28 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
         )
     except ReportError as exc:  # in the page's language (the CLI's catalog)
         abort(400, description=exc.text(ledger_translations(current_lang())))
+    data["tournament"] = tournament_rows(game.events, current_lang())
     return game, data
+
+
+def tournament_rows(events: Any, lang: str) -> list[dict[str, Any]]:
+    """What each ruling of a game of a stored tournament did to it (issue 25:
+    :func:`ledger.tournament.impact.game_impacts`): ``[{"position", "lines"}]``, the
+    lines in ``lang``; empty for a game of no tournament or when serving record files."""
+    from replay_web import access
+
+    ledger = access.ledger_app()
+    first = events[0] if events else None
+    if ledger is None or first is None:
+        return []
+    state = ledger.tournament_of_game(first.game_id)
+    if state is None:
+        return []
+    tr = ledger_translations(lang)
+    return [
+        {"position": pos, "lines": [m.text(tr) for m in impact.messages()]}
+        for pos, impact in game_impacts(state, ledger.tournament_results(state), events)
+    ]
 
 
 @bp.get("/games/<game_id>/report")

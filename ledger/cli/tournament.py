@@ -40,9 +40,11 @@ from ledger.tournament.events import (
     TournamentStarted,
     VpAdjusted,
 )
+from ledger.tournament.impact import ruling_impact
 from ledger.tournament.pairing import propose
 from ledger.tournament.records import parse_tournament
 from ledger.tournament.render import render_findings, render_round, render_standings
+from ledger.tournament.results import GameResult, result_of
 from ledger.tournament.standings import standings
 from ledger.tournament.state import TournamentState
 
@@ -332,3 +334,25 @@ def verify_targets(app: Any, ids: tuple[str, ...], as_json: bool) -> tuple[list[
 def register(cli_group: click.Group) -> None:
     """Add the ``tournament`` group to the ``rummy-ledger`` group."""
     cli_group.add_command(tournament_group)
+
+
+def before_ruling(app: Any, game: str) -> tuple[TournamentState, GameResult] | None:
+    """The tournament that names ``game`` and the game's result before a ruling
+    appended to it now (None for a game of no stored tournament)."""
+    tstate = app.tournament_of_game(game)
+    if tstate is None:
+        return None
+    return tstate, result_of(app.game_started(game), app.table_state(game))
+
+
+def impact_lines(app: Any, game: str, before: tuple[TournamentState, GameResult] | None, tr: Any) -> list[str]:
+    """``rule``'s lines on what the ruling did to the tournament (:mod:`ledger.tournament.impact`):
+    totals, the round's VP, the places that changed, the band edges; none outside a tournament."""
+    if before is None:
+        return []
+    tstate, old = before
+    new = result_of(app.game_started(game), app.table_state(game))
+    impact = ruling_impact(tstate, app.tournament_results(tstate), old, new)
+    if impact is None:
+        return []
+    return [tr.gettext("in the tournament:")] + ["  " + m.text(tr) for m in impact.messages()]

@@ -26,6 +26,7 @@ import msgspec
 
 from ledger.cli.context import TranslatedCommand, error_line, paragraphs
 from ledger.cli.findings import finding_line
+from ledger.cli.tournament import before_ruling, impact_lines
 from ledger.errors import RecordError
 from ledger.events import Event, decode_event
 from ledger.params import AsciiInt
@@ -250,8 +251,10 @@ def rule_cmd(
         event = _event(payload)
     except RecordError as exc:  # refused before the store is asked: at the position it would have had
         _refuse(_at_next_position(state.app(create=True), game, exc), tr)
+    app = state.app(create=True)
+    before = before_ruling(app, game)
     try:
-        result, table = _append(state.app(create=True), game, [event])
+        result, table = _append(app, game, [event])
     except RecordError as exc:
         _refuse(exc.with_location(path=game), tr)
     click.echo(
@@ -261,6 +264,8 @@ def rule_cmd(
     for f in result.findings:
         click.echo(finding_line(f, tr))
     click.echo(totals_line(table, tr))
+    for line in impact_lines(app, game, before, tr):
+        click.echo(line)
 
 
 def register(cli_group: click.Group) -> None:

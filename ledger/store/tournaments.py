@@ -111,6 +111,23 @@ class TournamentStore(GameImports):
             kept[gid] = (length, results[gid])
         return results
 
+    def tournament_of_game(self, gid: str) -> TournamentState | None:
+        """The state of the stored tournament whose rounds name game ``gid``: the one its
+        ``meta.tournament`` names, else the first stored tournament whose ``round_paired``
+        names it; None when no tournament names it (or the game is not stored)."""
+        if not self.has_game(gid) or self.is_tournament(gid):
+            return None
+        meta = self.game_started(gid).meta
+        named = getattr(meta, "tournament", None) if meta is not None else None
+        ids = [named] if named else []
+        ids += [t.tournament_id for t in self.list_tournaments() if t.tournament_id != named]
+        for tid in ids:
+            if self.is_tournament(tid):
+                state = self.tournament_state(tid)
+                if gid in state.games:
+                    return state
+        return None
+
     def import_tournament(self, record: TournamentRecord, *, appended_by: str | None = None) -> ImportResult:
         """Store a validated tournament record in one transaction, or append its
         tail to the stored tournament it begins with; ``"already_stored"`` when

@@ -1,0 +1,30 @@
+// Live standings of a tournament page (issue 25): the table #standings follows
+// GET /api/tournaments/<id>/standings/stream (its data-stream attribute) and
+// reorders its rows, keeping each entrant's players and flags as the server wrote them.
+(function () {
+  "use strict";
+  var table = document.getElementById("standings");
+  if (!table || !window.EventSource || !table.dataset.stream) { return; }
+  var body = table.tBodies[0];
+  function signed(n) { return (n > 0 ? "+" : "") + n; }
+  function number(n) { return String(n); }
+  var source = new EventSource(table.dataset.stream);
+  source.addEventListener("standings", function (e) {
+    var doc = JSON.parse(e.data);
+    var rows = {};
+    Array.prototype.forEach.call(body.rows, function (r) { rows[r.dataset.entrant] = r; });
+    doc.standings.forEach(function (ln) {
+      var row = rows[ln.entrant];
+      if (!row) { return; }
+      var cells = row.cells;
+      cells[0].textContent = ln.place;
+      cells[3].textContent = number(ln.vp);
+      cells[4].textContent = signed(ln.mp_diff);
+      cells[5].textContent = ln.mp;
+      row.classList.toggle("playing", ln.rounds.some(function (r) { return r.playing; }));
+      body.appendChild(row);
+    });
+    table.dataset.updated = String(Number(table.dataset.updated || "0") + 1);
+  });
+  source.addEventListener("timeout", function () { /* the browser reconnects by itself */ });
+})();
