@@ -40,8 +40,15 @@ def test_rule_says_what_it_did_to_the_tournament(cup) -> None:
         "  no place in the standings changed",
     ]
     assert run("append", "cup-r4-t2", str(end)).exit_code == 0
-    plain = run("rule", "cup-r1-t1", "--penalty", "0", "-5", "--rule", "BUR-PILE-1")  # a finished game refuses
-    assert plain.exit_code == 2 and "in the tournament" not in plain.output
+    # a ruling after game_ended (FORMAT.md "Rulings after the game") says what it did too
+    after = run("rule", "cup-r1-t1", "--penalty", "0", "-5", "--rule", "BUR-PILE-1")
+    assert after.exit_code == 0
+    assert after.output.splitlines()[2:] == [
+        "in the tournament:",
+        "  cup round 1, table 1 (c1 v c2): MP 2295–1640, now 2290–1640",
+        "  VP c1 v c2: 13–7, unchanged",  # fibur-4: a difference of 655 and of 650 are both 505–700
+        "  no place in the standings changed",
+    ]
 
     app = create_app({"LEDGER_DB": str(db), "TESTING": True, "SPECTATOR_DELAY": 0})
     page = app.test_client().get("/games/cup-r4-t2/report?lang=en")
