@@ -24,6 +24,7 @@ shared by them:
   ruling lines: :mod:`~ledger.cli.findings`);
 - :mod:`~ledger.cli.writing`: ``append``, ``rule``;
 - :mod:`~ledger.cli.analytics`: ``analytics``, ``query``, ``export --format``;
+- :mod:`~ledger.cli.stats`: ``stats PLAYER`` (a player's statistics);
 - :mod:`~ledger.cli.seal`: ``seal``, ``keygen``, ``checkpoint``, ``prove``, ``verify``;
 - :mod:`~ledger.cli.report`, :mod:`~ledger.cli.tokens`,
   :mod:`~ledger.cli.serve`, :mod:`~ledger.cli.simulate`: ``report``,
@@ -41,7 +42,7 @@ from eventsourcing.domain import EventSourcingError
 from eventsourcing.utils import TopicError
 
 from ledger import __version__
-from ledger.cli import analytics, checking, importing, reading, report, seal, serve, simulate, tokens, writing
+from ledger.cli import analytics, checking, importing, reading, report, seal, serve, simulate, stats, tokens, writing
 from ledger.cli.context import CliState, Translated, describe_error, tr_of
 from ledger.errors import GameNotFoundError, LedgerError, RecordError
 from ledger.i18n import LANGUAGES, N_
@@ -161,7 +162,7 @@ def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
 
 # one module per command group; the record export is registered before the
 # analytics' merged ``export``, which keeps it for ``export GAME``
-for _commands in (importing, reading, checking, serve, simulate, analytics, seal, writing, tokens, report):
+for _commands in (importing, reading, checking, serve, simulate, analytics, stats, seal, writing, tokens, report):
     _commands.register(cli)
 
 
