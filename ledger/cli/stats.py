@@ -29,7 +29,7 @@ from ledger.i18n import N_, translations
 from ledger.params import AsciiInt, VariantChoice
 from ledger.projections import analytics_path, open_duckdb
 from ledger.projections.duckdb_recorder import default_wait
-from ledger.projections.stats import BY_TURN, Filters, Stat, VariantStats, player_stats, stats_of
+from ledger.projections.stats import BY_TURN, Filters, VariantStats, cell, player_stats, stat_label, stats_of
 
 
 def _date(value: datetime | None) -> Any:
@@ -173,24 +173,6 @@ def _rounded(values: dict[str, Any]) -> dict[str, Any]:
     return {k: _round(v) for k, v in values.items()}
 
 
-def cell(stat: Stat, value: Any) -> str:
-    """A statistic's value as the table shows it: counts as ints, rates in
-    per cent with one decimal, means with two; ``-`` for none."""
-    if value is None:
-        return "-"
-    if stat.kind == "rate":
-        return f"{100 * value:.1f} %"
-    if stat.kind == "count":
-        return str(int(value))
-    return f"{value:.2f}"
-
-
-def stat_label(tr: Any, stat: Stat, by_turn: int) -> str:
-    """The statistic's label in the language of ``tr``."""
-    text: str = tr.gettext(stat.label)
-    return text % {"turn": by_turn} if "%(turn)s" in stat.label else text
-
-
 def _print_variant(tr: Any, player: str, block: VariantStats, by_turn: int) -> None:
     _ = tr.gettext
     click.echo(_("statistics of %(player)s: %(variant)s") % {"player": player, "variant": block.variant})
@@ -215,4 +197,4 @@ def register(cli_group: click.Group) -> None:
     cli_group.add_command(stats_cmd)
 
 
-__all__ = ["cell", "register", "stat_label", "stats_json"]
+__all__ = ["register", "stats_json"]

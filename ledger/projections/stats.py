@@ -252,6 +252,8 @@ class Filters(msgspec.Struct, frozen=True, kw_only=True):
     since: date | None = None
     until: date | None = None
     opponents: tuple[str, ...] = ()
+    #: only games that have ended (the viewer's player page: a finished game is public)
+    finished: bool = False
 
     def where(self, player: str | None) -> tuple[str, list[object]]:
         """The SQL condition on a ``player_games``/``player_hands`` row and its
@@ -271,6 +273,8 @@ class Filters(msgspec.Struct, frozen=True, kw_only=True):
         if self.until is not None:
             parts.append("date <= ?")
             params.append(self.until)
+        if self.finished:
+            parts.append("game IN (SELECT game FROM main.games WHERE ended IS NOT NULL)")
         if player is not None:
             mine = "SELECT game FROM main.player_games WHERE name = ?"
             params.append(player)
@@ -334,6 +338,36 @@ def player_stats(
     return out
 
 
+class Series(msgspec.Struct, frozen=True, kw_only=True):
+    """What the player page plots for one variant: ``hand_points`` (the
+    player's side's adjudicated points of each hand) and ``games`` (each
+    game's ``[date or None, total, result]`` in date order, then start time
+    and id)."""
+
+    variant: str
+    hand_points: list[int]
+    games: list[tuple[date | None, int | None, str | None]]
+
+
+def player_series(con: duckdb.DuckDBPyConnection, player: str, filters: Filters | None = None) -> dict[str, Series]:
+    """``{variant: Series}`` of ``player`` in the chosen games (see :func:`player_stats`)."""
+    cond, params = (filters or Filters()).where(player)
+    hands = con.execute(
+        f"SELECT variant, list(points ORDER BY game, hand) FROM main.player_hands WHERE {cond} AND name = ? "
+        "GROUP BY variant",
+        [*params, player],
+    ).fetchall()
+    games = con.execute(
+        f"SELECT variant, list([date::VARCHAR, total::VARCHAR, result] ORDER BY date NULLS LAST, started_at, game) "
+        f"FROM main.player_games WHERE {cond} AND name = ? GROUP BY variant",
+        [*params, player],
+    ).fetchall()
+    by_variant = {
+        v: [(date.fromisoformat(d) if d else None, int(t) if t else None, r) for d, t, r in g] for v, g in games
+    }
+    return {v: Series(variant=v, hand_points=[int(p) for p in h], games=by_variant.get(v, [])) for v, h in hands}
+
+
 def _row(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object], keys: list[str]) -> dict[str, dict]:
     """``{who: {key: value}}`` of an :func:`aggregate_sql` result."""
     return {r[0]: dict(zip(keys, (_plain(v) for v in r[1:]))) for r in con.execute(sql, list(params)).fetchall()}
@@ -344,6 +378,24 @@ def _plain(value: Any) -> Any:
     if value is None or isinstance(value, (int, float)):
         return value
     return float(value)
+
+
+def cell(stat: Stat, value: Any) -> str:
+    """A statistic's value as the table shows it: counts as ints, rates in
+    per cent with one decimal, means with two; ``-`` for none."""
+    if value is None:
+        return "-"
+    if stat.kind == "rate":
+        return f"{100 * value:.1f} %"
+    if stat.kind == "count":
+        return str(int(value))
+    return f"{value:.2f}"
+
+
+def stat_label(tr: Any, stat: Stat, by_turn: int) -> str:
+    """The statistic's label in the language of ``tr``."""
+    text: str = tr.gettext(stat.label)
+    return text % {"turn": by_turn} if "%(turn)s" in stat.label else text
 
 
 def markdown() -> str:
