@@ -48,9 +48,9 @@ SELECT g.game, p.seat, p.name, p.side, g.variant, g.ruleset, g.tournament, g.dat
             WHEN g.winner = p.side THEN 'won'
             WHEN g.winner IS NULL THEN 'tied'
             ELSE 'lost' END AS result,
-       (SELECT list(o.name ORDER BY o.seat) FROM players o
-         WHERE o.game = g.game AND o.side IS DISTINCT FROM p.side) AS opponents
+       [o.name FOR o IN t.seats IF o.side IS DISTINCT FROM p.side] AS opponents
 FROM games g JOIN players p USING (game)
+JOIN (SELECT game, list({'name': name, 'side': side} ORDER BY seat) AS seats FROM players GROUP BY game) t USING (game)
 WHERE g.error IS NULL
 """
 
@@ -81,7 +81,10 @@ laid AS (
            count(*) FILTER (WHERE burraco = 'dirty') AS dirty
     FROM melds GROUP BY game, hand, seat),
 faults AS (
-    SELECT game, hand, seat, count(*) AS findings FROM findings GROUP BY game, hand, seat)
+    SELECT game, hand, seat, count(*) AS findings FROM findings GROUP BY game, hand, seat),
+undercuts AS (
+    SELECT DISTINCT game, hand, side FROM scores
+    WHERE view = 'as_played' AND coalesce(breakdown['undercut_bonus'], 0) > 0)
 SELECT h.game, h.hand, p.seat, p.name, p.side, g.variant, g.ruleset, g.tournament, g.date,
        a.points, s.points AS points_as_played, s.breakdown,
        coalesce(h.reason IN ('went_out', 'knocked') AND h.seat = p.seat, false) AS went_out,
@@ -90,9 +93,7 @@ SELECT h.game, h.hand, p.seat, p.name, p.side, g.variant, g.ruleset, g.tournamen
        coalesce(e.pile_takes, 0) AS pile_takes,
        coalesce(e.pile_cards, 0) AS pile_cards,
        e.pozzetto_turn, e.opening_turn, o.opening_points, e.knock_turn, e.knock_deadwood,
-       e.knock_turn IS NOT NULL AND EXISTS (
-           SELECT 1 FROM scores u WHERE u.game = h.game AND u.hand = h.hand AND u.view = 'as_played'
-             AND u.side <> p.side AND coalesce(u.breakdown['undercut_bonus'], 0) > 0) AS undercut,
+       e.knock_turn IS NOT NULL AND u.side IS NOT NULL AND u.side <> p.side AS undercut,
        coalesce(s.breakdown['undercut_bonus'], 0) > 0 AS undercut_made,
        coalesce(l.clean, 0) AS clean, coalesce(l.semi_clean, 0) AS semi_clean, coalesce(l.dirty, 0) AS dirty,
        coalesce(f.findings, 0) AS findings
@@ -105,6 +106,7 @@ LEFT JOIN seat_events e ON e.game = h.game AND e.hand = h.hand AND e.seat = p.se
 LEFT JOIN openings o ON o.game = h.game AND o.hand = h.hand AND o.seat = p.seat
 LEFT JOIN laid l ON l.game = h.game AND l.hand = h.hand AND l.seat = p.seat
 LEFT JOIN faults f ON f.game = h.game AND f.hand = h.hand AND f.seat = p.seat
+LEFT JOIN undercuts u ON u.game = h.game AND u.hand = h.hand AND u.side <> p.side
 """
 
 #: findings at a player's seat per rule, per 100 of the player's turns (in the same variant)
@@ -306,33 +308,37 @@ def player_stats(
     view (with :func:`create_views` done)."""
     filters = filters or Filters()
     cond, params = filters.where(player)
-    chosen = (
-        f"WITH player_games AS (SELECT * FROM main.player_games WHERE {cond}), "
-        f"player_hands AS (SELECT * FROM main.player_hands WHERE {cond}) "
-    )
-    variants = [
-        r[0]
-        for r in con.execute(
-            chosen + "SELECT DISTINCT variant FROM player_games WHERE name = ?", [*params, *params, player]
-        ).fetchall()
-    ]
+    # the chosen rows once, as temporary tables that the aggregates read (a read-only view allows them);
+    # unqualified names find the temporary schema first
+    for name in ("player_games", "player_hands"):
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM main.{name} WHERE {cond}", params)
+    try:
+        return _variant_stats(con, player, by_turn)
+    finally:
+        con.execute("DROP TABLE IF EXISTS temp.player_games")
+        con.execute("DROP TABLE IF EXISTS temp.player_hands")
+
+
+def _variant_stats(con: duckdb.DuckDBPyConnection, player: str, by_turn: int) -> list[VariantStats]:
+    """:func:`player_stats` over the chosen rows (the temporary tables)."""
+    found = con.execute("SELECT DISTINCT variant FROM temp.player_games WHERE name = ?", [player]).fetchall()
     out = []
-    for variant in sorted(variants, key=lambda v: VARIANTS.index(v) if v in VARIANTS else len(VARIANTS)):
+    for variant in sorted((r[0] for r in found), key=lambda v: VARIANTS.index(v) if v in VARIANTS else len(VARIANTS)):
         keys = [s.key for s in stats_of(variant)]
         sql = aggregate_sql(variant, by_turn=by_turn, group="CASE WHEN name = ? THEN 'player' ELSE 'other' END")
-        mine = _row(con, chosen + sql, [*params, *params, player, player], keys)
-        field = _row(con, chosen + aggregate_sql(variant, by_turn=by_turn, group="'field'"), params * 2, keys)
-        found = con.execute(
-            chosen + "SELECT rule, findings, per_100_turns FROM (" + PLAYER_FINDINGS + ") "
+        mine = _row(con, sql, [player, player], keys)
+        field = _row(con, aggregate_sql(variant, by_turn=by_turn, group="'field'"), [], keys)
+        rules = con.execute(
+            "SELECT rule, findings, per_100_turns FROM (" + PLAYER_FINDINGS + ") "
             "WHERE name = ? AND variant = ? ORDER BY findings DESC, rule",
-            [*params, *params, player, variant],
+            [player, variant],
         ).fetchall()
         out.append(
             VariantStats(
                 variant=variant,
                 player=mine.get("player", {}),
                 field=field.get("field", {}),
-                findings=[{"rule": r, "findings": n, "per_100_turns": p} for r, n, p in found],
+                findings=[{"rule": r, "findings": n, "per_100_turns": p} for r, n, p in rules],
             )
         )
     return out
