@@ -1,6 +1,6 @@
 """Player statistics benchmark (issue 29): ``stats`` over simulated games of every variant.
 
-    .venv/bin/python bench/bench_stats.py [--games 1000] [--players 20] [--repeat 3] [--dir DIR]
+    .venv/bin/python bench/bench_stats.py [--games 1000] [--players 20] [--repeat 3] [--dir DIR [--reuse]]
 
 1. A SQLite store of ``--games`` simulated complete games of *each* variant
    (:func:`ledger.simulate.simulate_game`, two seats), the seats' names drawn
@@ -12,6 +12,8 @@
    - ``one``: :func:`~ledger.projections.stats.player_stats` of one player
      (every variant, the field beside);
    - ``all``: the same for every player of the pool, one after the other;
+   - ``views``: every player's statistics at once, from the views
+     ``player_stats_<variant>`` (one query a variant);
    - ``filtered``: one player, ``--variant burraco --opponent <another>``;
    - ``cli``: ``rummy-ledger stats NAME --no-update --json`` as a process
      (interpreter start and imports included).
@@ -93,20 +95,22 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--players", type=int, default=20, help="names in the pool")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--dir", type=Path, default=None)
+    parser.add_argument("--reuse", action="store_true", help="time a store and view already built in --dir")
     args = parser.parse_args(argv)
     work = args.dir or Path(tempfile.mkdtemp(prefix="bench-stats-"))
     work.mkdir(parents=True, exist_ok=True)
     db, view = work / "ledger.db", work / "ledger.analytics.duckdb"
     pool = [f"P{i:02d}" for i in range(args.players)]
-    games, events, stored = build_store(db, args.games, pool)
-    print(f"store: {games} games, {events} events in {stored:.1f} s")
-    app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
-    try:
-        start = time.perf_counter()
-        update(app, str(view))
-        print(f"update: view built in {time.perf_counter() - start:.1f} s")
-    finally:
-        app.close()
+    if not (args.reuse and view.exists()):
+        games, events, stored = build_store(db, args.games, pool)
+        print(f"store: {games} games, {events} events in {stored:.1f} s")
+        app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+        try:
+            start = time.perf_counter()
+            update(app, str(view))
+            print(f"update: view built in {time.perf_counter() - start:.1f} s")
+        finally:
+            app.close()
     con = duckdb.connect(str(view), read_only=True)
     try:
         found = player_stats(con, pool[0])
@@ -114,6 +118,10 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         out = {
             "one": best(args.repeat, lambda: player_stats(con, pool[0])),
             "all": best(args.repeat, lambda: [player_stats(con, p) for p in pool]),
+            # every player's statistics at once: the analytics database's views, one query a variant
+            "views": best(
+                args.repeat, lambda: [con.execute(f"SELECT * FROM player_stats_{v}").fetchall() for v in VARIANTS]
+            ),
             "filtered": best(
                 args.repeat, lambda: player_stats(con, pool[0], Filters(variants=("burraco",), opponents=(pool[1],)))
             ),

@@ -308,15 +308,37 @@ def player_stats(
     view (with :func:`create_views` done)."""
     filters = filters or Filters()
     cond, params = filters.where(player)
-    # the chosen rows once, as temporary tables that the aggregates read (a read-only view allows them);
-    # unqualified names find the temporary schema first
-    for name in ("player_games", "player_hands"):
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM main.{name} WHERE {cond}", params)
+    # the chosen games' rows copied once into temporary tables of the same names (a read-only view
+    # allows them; unqualified names find the temporary schema first), then the row views and the
+    # aggregates over those: the view's other games are read once, by the copy's scan
+    temp = ["_chosen", *_BASE, "player_games", "player_hands"]
     try:
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE _chosen AS SELECT DISTINCT game FROM main.player_games WHERE {cond}", params
+        )
+        for table, columns in _BASE.items():
+            con.execute(
+                f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT {columns} FROM main.{table} "
+                "WHERE game IN (SELECT game FROM temp._chosen)"
+            )
+        con.execute(f"CREATE OR REPLACE TEMP TABLE player_games AS {PLAYER_GAMES}")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE player_hands AS {PLAYER_HANDS}")
         return _variant_stats(con, player, by_turn)
     finally:
-        con.execute("DROP TABLE IF EXISTS temp.player_games")
-        con.execute("DROP TABLE IF EXISTS temp.player_hands")
+        for table in temp:
+            con.execute(f"DROP TABLE IF EXISTS temp.{table}")
+
+
+#: the tables the row views read, and the columns they need (``events.json`` and ``text`` are most of the view)
+_BASE = {
+    "games": "*",
+    "players": "*",
+    "hands": "*",
+    "events": "game, hand, seat, type, cards, undone, turn, points",
+    "melds": "game, hand, seat, burraco",
+    "scores": "*",
+    "findings": "game, hand, seat, rule",
+}
 
 
 def _variant_stats(con: duckdb.DuckDBPyConnection, player: str, by_turn: int) -> list[VariantStats]:
