@@ -27,7 +27,17 @@ from click.testing import CliRunner
 
 from ledger.cli import cli
 from ledger.projections import update
-from ledger.projections.stats import STATS, VIEWS, Filters, markdown, player_stats
+from ledger.projections.stats import (
+    PLAYER_FINDINGS,
+    PLAYER_GAMES,
+    PLAYER_HANDS,
+    STATS,
+    VIEWS,
+    Filters,
+    aggregate_sql,
+    markdown,
+    player_stats,
+)
 from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from ledger.testing.records import game_ended, lines
@@ -249,5 +259,17 @@ def test_stats_command_json_and_italian_table(view: str) -> None:
 def test_docs_give_every_statistic_with_its_sql() -> None:
     text = (REPO / "docs" / "stats.md").read_text(encoding="utf-8")
     assert markdown() in text
+    for sql in (PLAYER_GAMES, PLAYER_HANDS, PLAYER_FINDINGS, aggregate_sql("gin")):
+        assert sql.strip() in text
     for stat in STATS:
         assert f"`{stat.key}`" in text
+
+
+def test_bench_stats_runs_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+
+    bench = importlib.import_module("bench.bench_stats")
+    times = bench.main(["--games", "1", "--players", "3", "--repeat", "1", "--dir", str(tmp_path)])
+    assert set(times) == {"one", "all", "views", "filtered", "cli"}
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("store: 5 games, ") and out[2] == "P00: 5 games in 5 variants"
