@@ -121,7 +121,7 @@ def _plots(name: str, block: VariantStats, series: Series | None, labels: Any) -
     return out
 
 
-@bp.get("/players/<name>")
+@bp.get("/players/<path:name>")
 def player_page(name: str):  # noqa: ANN201 - a Flask view
     filters = filters_of_request()
     found, series = _read(name, filters)

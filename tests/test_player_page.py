@@ -70,6 +70,7 @@ def test_filters_errors_and_italian(client) -> None:  # noqa: ANN001
     club = client.get("/players/Anna?tournament=Club&opponent=Carla").get_data(as_text=True)
     assert 'id="variant-burraco"' in club and 'id="variant-gin"' not in club
     assert client.get("/players/Nobody").status_code == 404
+    assert client.get("/players/a/b%27%3B--").status_code == 404  # a name is any text: a slash, a quote
     bad = client.get("/players/Anna?since=yesterday")
     assert bad.status_code == 400 and "since=&#39;yesterday&#39;: a date YYYY-MM-DD" in bad.get_data(as_text=True)
     no_view = create_app({"TESTING": True, "LEDGER_RECORDS": str(REPO / "fixtures" / "gin")}).test_client()
