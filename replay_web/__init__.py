@@ -21,6 +21,8 @@ Config keys (all optional):
   (None: ``RUMMY_LEDGER_DB``, eventsourcing's own variables, ``./ledger.db``);
 - ``LEDGER_RECORDS``: record files/folders to serve instead of a store;
 - ``LEDGER_STORE``: a ready store object (:mod:`replay_web.store`);
+- ``LEDGER_ANALYTICS``: the DuckDB view the player page reads (default: beside
+  ``LEDGER_DB``; none for ``LEDGER_STORE``/``LEDGER_RECORDS``);
 - ``REPLAY_CACHE_SIZE`` (32): games kept replayed per process;
 - ``REPLAY_EVERY`` (16): checkpoint interval of each replay;
 - ``SPECTATOR_DELAY`` (``RUMMY_LEDGER_SPECTATOR_DELAY``, 60): seconds a
@@ -96,12 +98,24 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import access, api, games, i18n, report, scoresheet, stream, tournament_stream, tournaments, write
+    from replay_web import (
+        access,
+        api,
+        games,
+        i18n,
+        players,
+        report,
+        scoresheet,
+        stream,
+        tournament_stream,
+        tournaments,
+        write,
+    )
 
     i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
     access.init_app(app)
 
-    for blueprint in (games.bp, report.bp, api.bp, tournaments.bp):
+    for blueprint in (games.bp, players.bp, report.bp, api.bp, tournaments.bp):
         app.register_blueprint(blueprint)
     write.init_app(app)
     app.register_blueprint(stream.bp)

@@ -93,7 +93,7 @@ def as_game(builder: GameRowsBuilder, taken: Rows) -> Rows:
     if builder.error is not None:
         out["melds"] = []  # the melds taken before the fold stopped do not belong to a rejected game
     marked = {p for lo, hi in undone for p in range(lo, hi + 1)}
-    out["events"] = [(*r[:9], r[1] in marked, r[10]) for r in out["events"]]
+    out["events"] = [(*r[:9], r[1] in marked, *r[10:]) for r in out["events"]]
     return out
 
 

@@ -24,6 +24,7 @@ shared by them:
   ruling lines: :mod:`~ledger.cli.findings`);
 - :mod:`~ledger.cli.writing`: ``append``, ``rule``;
 - :mod:`~ledger.cli.analytics`: ``analytics``, ``query``, ``export --format``;
+- :mod:`~ledger.cli.stats`: ``stats PLAYER`` (a player's statistics);
 - :mod:`~ledger.cli.seal`: ``seal``, ``keygen``, ``checkpoint``, ``prove``, ``verify``;
   :mod:`~ledger.cli.backfill`: ``seal-backfill``;
 - :mod:`~ledger.cli.report`, :mod:`~ledger.cli.tokens`,
@@ -54,6 +55,7 @@ from ledger.cli import (
     seal,
     serve,
     simulate,
+    stats,
     tokens,
     tournament,
     writing,
@@ -182,7 +184,7 @@ def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
 
 # one module per command group; the record export is registered before the
 # analytics' merged ``export``, which keeps it for ``export GAME``
-_GROUPS = (importing, reading, checking, serve, simulate, analytics, seal, backfill, writing, tokens, report)
+_GROUPS = (importing, reading, checking, serve, simulate, analytics, stats, seal, backfill, writing, tokens, report)
 for _commands in (*_GROUPS, tournament, partial):
     _commands.register(cli)
 

@@ -1,23 +1,21 @@
 """Command bodies of the analytics view: ``analytics update``, ``export``, ``query``.
 
-:func:`register` adds them to the ``rummy-ledger`` click group
-(:mod:`ledger.cli`):
+:func:`register` adds them to the ``rummy-ledger`` click group (:mod:`ledger.cli`):
 
 - ``rummy-ledger analytics update [--rebuild]``: bring the DuckDB view up to date;
-- ``rummy-ledger analytics export`` and ``rummy-ledger export --all|GAME...
-  --format parquet|csv|jsonl --out DIR`` (with ``--variant``, ``--since``,
-  ``--until``, ``--tournament``, ``--player``): one file per table. The
-  top-level ``export GAME [-o FILE]`` without ``--format``/``--out``/``--all``
-  still writes the game's record (the command it replaces is called);
+- ``rummy-ledger analytics export`` and ``rummy-ledger export --all|GAME... --format
+  parquet|csv|jsonl --out DIR`` (with ``--variant``, ``--since``, ``--until``, ``--tournament``,
+  ``--player``): one file per table (``--partition``: a Hive dataset, :mod:`ledger.cli.partitioned`).
+  The top-level ``export GAME [-o FILE]`` without ``--format``/``--out``/``--all`` still writes the
+  game's record (the command it replaces is called);
 - ``rummy-ledger query "SQL" [--csv|--json] [--max-rows N] [--timeout SECONDS]`` (also
   ``analytics query``): rows streamed from DuckDB, a runaway query stopped;
 - ``rummy-ledger analytics tables``: the tables and columns with units.
 
-:func:`update_after_import` is what ``import`` calls unless ``--no-analytics``.
-The view is :func:`ledger.projections.analytics_path` of the store unless
-``--analytics PATH`` (or ``RUMMY_LEDGER_ANALYTICS``) says otherwise. Errors
-are :class:`ledger.errors.LedgerError` subclasses, which the CLI group turns
-into one line on stderr and exit status 2.
+:func:`update_after_import` is what ``import`` calls unless ``--no-analytics``. The view is
+:func:`ledger.projections.analytics_path` of the store unless ``--analytics PATH`` (or
+``RUMMY_LEDGER_ANALYTICS``) says otherwise. Errors are :class:`ledger.errors.LedgerError`
+subclasses, which the CLI group turns into one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -33,6 +31,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
+from ledger.cli.partitioned import PARTITION_OPTION, export_or_partitioned
 from ledger.cli.query import LIMIT_OPTIONS, require_statement, run_sql
 from ledger.errors import LedgerError
 from ledger.i18n import N_
@@ -211,6 +210,7 @@ def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
             _analytics_opt,
             _wait_opt,
             _no_update_opt,
+            PARTITION_OPTION,
         )
     ):
         f = option(f)
@@ -396,7 +396,7 @@ def _analytics_group() -> click.Group:
     @_export_options
     @click.pass_context
     def export_cmd(ctx: click.Context, **kw: Any) -> None:
-        _export(ctx, **kw)
+        export_or_partitioned(ctx, kw, _export)
 
     @analytics_group.command("tables", help=N_("Print the tables and their columns (Markdown)."))
     def tables_cmd() -> None:
@@ -436,8 +436,8 @@ def _merged_export(original: click.Command | None) -> click.Command:
                 "Export a game's record (GAME [-o FILE]), or with --format/--out/--all the analytics "
                 "tables, one file per table:"
             ),
-            "rummy-ledger export --all --format parquet --out DIR [--variant V] [--since D] [--until D] "
-            "[--tournament T] [--player NAME]",
+            "rummy-ledger export --all --format parquet --out DIR [--partition variant,month] [--variant V] "
+            "[--since D] [--until D] [--tournament T] [--player NAME]",
         ),
     )
     @_export_options
@@ -452,7 +452,7 @@ def _merged_export(original: click.Command | None) -> click.Command:
                         "-o/--output and --with-journal are for a record export; a table export writes into --out DIR"
                     )
                 )
-            _export(ctx, **kw)
+            export_or_partitioned(ctx, kw, _export)
             return
         filters = any(kw[k] for k in ("variants", "since", "until", "tournaments", "players"))
         if len(kw["games"]) != 1 or filters:

@@ -272,7 +272,7 @@ def _skipped_rows(game: str, stream: str, texts: list[str], why: str) -> Rows:
     rows = empty_rows()
     rows["games"].append((game, stream) + (None,) * 10 + (len(texts),) + (None,) * 8 + (why,))
     for pos, raw in enumerate(texts):
-        rows["events"].append((game, pos, None, None, None, None, None, None, None, False, raw))
+        rows["events"].append((game, pos, None, None, None, None, None, None, None, False, raw, None, None))
     return rows
 
 

@@ -31,6 +31,7 @@ import duckdb
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 
 from ledger.errors import LedgerError
+from ledger.projections.stats import create_views
 from ledger.projections.tables import SCHEMA_VERSION, TABLES, create_statement, to_arrow
 
 
@@ -160,6 +161,7 @@ class DuckDBTrackingRecorder(TrackingRecorder):
         )
         for table in TABLES:
             con.execute(create_statement(table))
+        create_views(con)
         con.execute(
             "INSERT INTO view_info VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [str(SCHEMA_VERSION)],

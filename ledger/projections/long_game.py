@@ -51,7 +51,10 @@ COMMIT_EVENTS = 20_000
 COMMIT_EVENTS_PER_HAND = 16
 
 #: an event row of a game that cannot be projected holds its JSON only (as ``_skipped_rows`` gives)
-_RAW_ONLY = 'hand = NULL, seat = NULL, type = NULL, meld = NULL, cards = NULL, "at" = NULL, text = NULL, undone = false'
+_RAW_ONLY = (
+    'hand = NULL, seat = NULL, type = NULL, meld = NULL, cards = NULL, "at" = NULL, text = NULL, undone = false, '
+    "turn = NULL, points = NULL"
+)
 
 #: ``(position, event or None, canonical JSON, why it does not decode or None)``
 Item = tuple[int, Event | None, str, str | None]
@@ -214,7 +217,10 @@ class _Run:
             except _SKIP_ERRORS as exc:
                 self._skip(exc, lo)
         if self.why is not None:
-            rows = [(self.game, pos, None, None, None, None, None, None, None, False, raw) for pos, _, raw, _ in items]
+            rows = [
+                (self.game, pos, None, None, None, None, None, None, None, False, raw, None, None)
+                for pos, _, raw, _ in items
+            ]
             self.writer.insert({"events": rows})
         self.count = hi + 1
 

@@ -29,12 +29,14 @@ import msgspec
 
 from ledger.audit import report
 from ledger.errors import LedgerError
-from ledger.events import Event, GameStarted, Player, PositionRestored, at_moment
+from ledger.events import Event, GameStarted, Knocked, MeldExtended, MeldLaid, Player, PositionRestored, at_moment
 from ledger.presentation import presentation
 from ledger.projections.tables import TABLES
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
+from ledger.variants.gin import GinRules
+from ledger.variants.gin_state import GinExtra
 from ledger.views import describe
 
 Rows = dict[str, list[tuple]]
@@ -264,14 +266,15 @@ def _event_rows(
 def event_row(game: str, pos: int, e: Event, raw: str, state: TableState | None, *, undone: bool) -> tuple:
     """The ``events`` row of event ``e`` at ``pos`` (``raw`` its canonical JSON)
     in TABLES order: game, position, hand, seat, type, meld, cards, at (a
-    ``datetime`` or None), move text, undone, json; the hand and the move text
-    from ``state``, the state after the event (None when the fold did not get
-    there)."""
+    ``datetime`` or None), move text, undone, json, turn, points; the hand,
+    the move text, the turn and the points from ``state``, the state after
+    the event (None when the fold did not get there)."""
+    seat = getattr(e, "seat", None)
     return (
         game,
         pos,
         (state.hand or None) if state is not None else None,
-        getattr(e, "seat", None),
+        seat,
         e.type,
         getattr(e, "meld", None),
         event_cards(e),
@@ -279,7 +282,34 @@ def event_row(game: str, pos: int, e: Event, raw: str, state: TableState | None,
         describe(e, state),
         undone,
         raw,
+        event_turn(state, seat),
+        event_points(e, state),
     )
+
+
+def event_turn(state: TableState | None, seat: int | None) -> int | None:
+    """The ``events.turn`` column: ``seat``'s turns begun in the hand
+    (``TableState.turns``) in ``state``; None without a seat, a state or a hand."""
+    if state is None or seat is None or not state.hand or not 0 <= seat < len(state.turns):
+        return None
+    return state.turns[seat]
+
+
+def event_points(e: Event, state: TableState | None) -> int | None:
+    """The ``events.points`` column (tables.py): a laid or extended meld's
+    points as the variant labels them in ``state`` (the state after ``e``),
+    a Gin knocker's counted deadwood; else None."""
+    if state is None or state.rules is None:
+        return None
+    if isinstance(e, (MeldLaid, MeldExtended)):
+        meld = next((m for m in state.melds if m.id == e.meld), None)
+        if meld is None:
+            return None
+        points = presentation(state.rules).meld_extras(meld).get("points")
+        return points if isinstance(points, int) and not isinstance(points, bool) else None
+    if isinstance(e, Knocked) and isinstance(state.rules, GinRules) and isinstance(state.extra, GinExtra):
+        return state.rules.deadwood_of(state, e.seat)
+    return None
 
 
 def _score_rows(game: str, sheet: ScoreSheet, view: str, side_names: Any) -> list[tuple]:

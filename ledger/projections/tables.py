@@ -20,7 +20,7 @@ from typing import NamedTuple
 import pyarrow as pa
 
 #: bump when a table's columns change: an older view is rebuilt from scratch
-SCHEMA_VERSION = 2  # 2: points and totals are BIGINT (penalties may sum past 2**31)
+SCHEMA_VERSION = 3  # 2: points and totals are BIGINT (penalties may sum past 2**31); 3: events.turn, events.points
 
 
 class Column(NamedTuple):
@@ -120,6 +120,19 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("text", "VARCHAR", "one line of move notation (`ledger.views.describe`)"),
         Column("undone", "BOOLEAN", "true when a later `position_restored` rewound past it (it no longer counts)"),
         Column("json", "VARCHAR", "the event as stored (canonical JSON, FORMAT.md)"),
+        Column(
+            "turn",
+            "INTEGER",
+            "the acting seat's turn number in the hand after the event (1 in its first turn; the fold's "
+            "`turns`, after restorations); NULL for events without a seat or before the first deal",
+        ),
+        Column(
+            "points",
+            "INTEGER",
+            "`meld_laid`/`meld_extended`: the meld's points right after the event as the variant labels them "
+            "(Burraco: card values; Scala 40, Ramino 51: its opening value); `knocked` (Gin): the knocker's "
+            "counted deadwood; NULL otherwise",
+        ),
     ),
     "melds": (
         _GAME,
