@@ -67,6 +67,34 @@ _CSP = (
 )
 
 
+def _register_blueprints(app: Flask) -> None:
+    """The pages, the read and write APIs, the streams, the desk and the score-sheet form, in the order
+    their hooks need (the write API before the desk's CSRF, which exempts it)."""
+    from replay_web import (
+        access,
+        api,
+        games,
+        i18n,
+        players,
+        report,
+        scoresheet,
+        stream,
+        tournament_stream,
+        tournaments,
+        write,
+    )
+
+    i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
+    access.init_app(app)
+
+    for blueprint in (games.bp, players.bp, report.bp, api.bp, tournaments.bp):
+        app.register_blueprint(blueprint)
+    write.init_app(app)
+    app.register_blueprint(stream.bp)
+    tournament_stream.init_app(app)  # the live standings, the big screen and the standings sheet
+    scoresheet.init_app(app)  # the desk (sign-in, rulings, CSRF; after the write API: exempt), the score-sheet form
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the viewer application.
 
@@ -98,29 +126,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["face"] = face
     app.jinja_env.filters["suits"] = suit_markup
 
-    from replay_web import (
-        access,
-        api,
-        games,
-        i18n,
-        players,
-        report,
-        scoresheet,
-        stream,
-        tournament_stream,
-        tournaments,
-        write,
-    )
-
-    i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
-    access.init_app(app)
-
-    for blueprint in (games.bp, players.bp, report.bp, api.bp, tournaments.bp):
-        app.register_blueprint(blueprint)
-    write.init_app(app)
-    app.register_blueprint(stream.bp)
-    tournament_stream.init_app(app)  # the live standings, the big screen and the standings sheet
-    scoresheet.init_app(app)  # the desk (sign-in, rulings, CSRF; after the write API: exempt), the score-sheet form
+    _register_blueprints(app)
     _register_errors(app)
 
     @app.before_request

@@ -34,7 +34,7 @@ from ledger import checkpoint as _cp
 from ledger import seal as _seal
 from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
 from ledger.cli.tournament import verify_targets
-from ledger.cli.trust import refuse_broken
+from ledger.cli.trust import broken_line, refuse_broken
 from ledger.i18n import N_
 from ledger.params import ASCII_INT
 from ledger.store.seal_sql import head, stored_seals
@@ -451,12 +451,6 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     return 0
 
 
-def _broken_line(check: Any, tr: Any) -> str:
-    """A broken game's line of ``verify`` (:meth:`GameCheck.line`) in the language of ``tr``."""
-    where = tr.gettext("position %(pos)s") % {"pos": check.position} + ": " if check.position is not None else ""
-    return f"{check.game_id}: {where}{render(check.message, tr)}"
-
-
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
     app = _state(ctx).app()
     named, problems = verify_targets(app, games, as_json)  # a tournament: its games too, its rounds' checkpoints
@@ -476,7 +470,7 @@ def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, dee
         if as_json:
             click.echo(json.dumps(r.to_json(), ensure_ascii=False))
         elif not r.ok:
-            click.echo(_broken_line(r, tr_of(ctx)))
+            click.echo(broken_line(r, tr_of(ctx)))
     if not as_json:
         tr = tr_of(ctx)
         events = sum(r.length for r in results)

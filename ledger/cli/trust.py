@@ -82,3 +82,9 @@ def chain_json(check: GameCheck | None) -> dict[str, Any]:
 
 
 __all__ = ["BROKEN", "NOT_VALID", "broken_chain", "chain_json", "not_valid", "refuse_broken", "warn"]
+
+
+def broken_line(check: GameCheck, tr: Any) -> str:
+    """A broken game's line of ``verify`` (:meth:`GameCheck.line`) in the language of ``tr``."""
+    where = tr.gettext("position %(pos)s") % {"pos": check.position} + ": " if check.position is not None else ""
+    return f"{check.game_id}: {where}{render_text(check.message, tr)}"
