@@ -25,6 +25,8 @@
    (for a 1 GB corpus: ``--full``).
 6. import rate into a small store vs a store grown to ``--big-store`` events
    (``--full``: 10,000,000). Should stay flat.
+7. the game page, a state and the games list of a 100,000-event game vs a
+   1,000-event one (``bench_long_game.py``, issue 27). Targets ≤ 5×, page ≤ 2 MB.
 
 Prints one table; ``--only 1,3`` runs a subset. Simulation time is not measured.
 """
@@ -496,6 +498,14 @@ def fig6(tmp: Path, paths: list[Path], big: int) -> None:
     )
 
 
+# --- 7 ---------------------------------------------------------------------------------
+def fig7(tmp: Path) -> None:
+    from bench_long_game import run
+
+    for name, big, little, ratio, _ok in run(1000, 100_000, 20, tmp):
+        row("7", f"{name} of a 100,000-event game", big, f"1,000 events: {little}", ratio)
+
+
 def machine() -> str:
     mem = subprocess.run(["free", "-h"], capture_output=True, text=True).stdout.strip()
     return (
@@ -510,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gin-hands", type=int, default=300)
     ap.add_argument("--big-store", type=int, default=300_000, help="events in the large store of figure 6")
     ap.add_argument("--full", action="store_true", help="the issue's sizes: 10,000 games, 10,000,000-event store")
-    ap.add_argument("--only", default="1,2,3,4,5,6")
+    ap.add_argument("--only", default="1,2,3,4,5,6,7")
     ap.add_argument(
         "--dir", type=Path, default=None, help="work folder (default: a temporary one; the corpus is reused there)"
     )
@@ -561,6 +571,8 @@ def main(argv: list[str] | None = None) -> int:
             fig5(tmp, folder)
         if "6" in only:
             fig6(tmp, paths, args.big_store)
+        if "7" in only:
+            fig7(tmp)
     print()
     print("| fig | measure | value | baseline (same run) | ratio / target |")
     print("| --- | --- | --- | --- | --- |")

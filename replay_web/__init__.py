@@ -29,7 +29,10 @@ Config keys (all optional):
   spectator of an unfinished game lags behind (:mod:`replay_web.access`);
 - ``MAX_CONTENT_LENGTH`` (1 MiB): largest write body (413 above);
 - ``STREAM_MAX``, ``STREAM_MAX_SECONDS``, ``STREAM_HEARTBEAT``,
-  ``STREAM_POLL``: limits of the live stream (:mod:`replay_web.stream`).
+  ``STREAM_POLL``: limits of the live stream (:mod:`replay_web.stream`);
+- ``CHECKPOINT_DIR`` (``RUMMY_LEDGER_CHECKPOINT_DIR``) and ``CHECKPOINT_KEY``
+  (``RUMMY_LEDGER_CHECKPOINT_KEY``): opt-in, a signed checkpoint of the store
+  written there at each ``game_ended`` (:mod:`replay_web.auto_checkpoint`).
 
 The pages and the read API only read. The only routes that write are the
 write API's ``POST /api/games`` and ``POST /api/games/<id>/events``, each
@@ -73,6 +76,7 @@ def _register_blueprints(app: Flask) -> None:
     from replay_web import (
         access,
         api,
+        auto_checkpoint,
         games,
         i18n,
         players,
@@ -90,6 +94,7 @@ def _register_blueprints(app: Flask) -> None:
     for blueprint in (games.bp, players.bp, report.bp, api.bp, tournaments.bp):
         app.register_blueprint(blueprint)
     write.init_app(app)
+    auto_checkpoint.init_app(app)  # opt-in: a signed checkpoint in a folder at each game's end
     app.register_blueprint(stream.bp)
     tournament_stream.init_app(app)  # the live standings, the big screen and the standings sheet
     scoresheet.init_app(app)  # the desk (sign-in, rulings, CSRF; after the write API: exempt), the score-sheet form

@@ -5,8 +5,10 @@
   (``game_id, variant, ruleset, players, meta, hands, events, findings,
   finished, result``), filtered and sorted as the games page
   (:func:`replay_web.games.filter_games`);
-- ``GET /api/games/<id>``: the summary and the events
-  (``{"game": {...}, "events": [{"position", "type", "text", "event"}]}``);
+- ``GET /api/games/<id>?offset=&limit=``: the summary and the events
+  (``{"game": {...}, "events": [{"position", "type", "text", "event"}]}``),
+  a page at a time as ``/audit`` (1,000 by default, at most 10,000:
+  :mod:`replay_web.paging`);
   for a reader who sees the whole game (a referee, or a finished game) with
   ``ETag: "<length>"``, the stored game's length, as the write API's answers
   give it (the next ``If-Match``), and ``304`` to an ``If-None-Match`` of it
@@ -45,7 +47,7 @@ from flask import Blueprint, jsonify, request
 from ledger.redaction import SPECTATOR, Pov, visible_findings
 from ledger.scoring import score_sheet
 from ledger.views import move_text
-from replay_web import access, params
+from replay_web import access, paging, params
 from replay_web.games import filter_games
 from replay_web.store import meta_of
 
@@ -96,6 +98,7 @@ def game(game_id: str):
     if pov is not None:
         summary["pov"] = pov
     faceup = acc if pov is None else access.SPECTATOR_ACCESS
+    part = paging.api_slice(upto + 1, "events", paging.EVENTS)  # a page of them (issue 27, defect 4)
     events = [
         {
             "position": i,
@@ -103,9 +106,9 @@ def game(game_id: str):
             "text": g.moves[i] if pov is None else move_text(e, state, pov),
             "event": access.event_json(e, faceup),
         }
-        for i, e in enumerate(g.events[: upto + 1])
+        for i, e in zip(range(part.start, part.stop), g.events[part.start : part.stop], strict=True)
     ]
-    response = jsonify({"game": summary, "events": events})
+    response = paging.api_answer({"game": summary, "events": events}, "events", part)
     if acc.omniscient:  # the stored length: the next If-Match of the write API (replay_web.write)
         response.set_etag(str(g.last + 1))
         response.vary.add("Authorization")
@@ -126,8 +129,7 @@ def state(game_id: str):
 
 
 #: findings per page of ``/audit`` by default (``?limit=`` up to :data:`MAX_FINDINGS`)
-FINDINGS_PAGE = 1000
-MAX_FINDINGS = 10_000
+FINDINGS_PAGE, MAX_FINDINGS = paging.API_FINDINGS
 
 
 @bp.get("/games/<game_id>/audit")
@@ -137,7 +139,8 @@ def audit(game_id: str):
     :data:`MAX_FINDINGS`). A game with more findings than one page, or a
     request that names a page, gets ``total``, ``offset`` and ``limit`` and,
     while findings remain, a ``Link: <…>; rel="next"`` header (a game of
-    120k events had 49k findings in one answer; issue 27, defect 4)."""
+    120k events had 49k findings in one answer; issue 27, defect 4;
+    :func:`replay_web.paging.api_page`)."""
     g = params.load_game(game_id)
     acc, pov, at = _seat_reader(g)
     if pov is None and at == g.last:
@@ -145,29 +148,7 @@ def audit(game_id: str):
     else:
         found = visible_findings(g.state_at(at), pov)
         body = {"game_id": g.game_id, "findings": [access.finding_json(f, acc) for f in found]}
-    return _page_of_findings(body)
-
-
-def _page_of_findings(body: dict[str, Any]) -> Any:
-    offset = params._int(request.args, "offset")
-    limit = params._int(request.args, "limit")
-    if limit is not None and not 1 <= limit <= MAX_FINDINGS:
-        from werkzeug.exceptions import BadRequest
-
-        raise BadRequest(description=f"limit={limit}: give 1 to {MAX_FINDINGS:,} findings per page")
-    findings = body["findings"]
-    size = FINDINGS_PAGE if limit is None else limit
-    start = offset or 0
-    if offset is None and limit is None and len(findings) <= size:
-        return jsonify(body)
-    body = {**body, "findings": findings[start : start + size], "total": len(findings), "offset": start, "limit": size}
-    response = jsonify(body)
-    if start + size < len(findings):
-        args = {**request.args.to_dict(), "offset": str(start + size), "limit": str(size)}
-        from urllib.parse import urlencode
-
-        response.headers["Link"] = f'<{request.path}?{urlencode(args)}>; rel="next"'
-    return response
+    return paging.api_page(body, "findings", paging.API_FINDINGS)
 
 
 @bp.get("/games/<game_id>/score")

@@ -31,7 +31,7 @@ from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from ledger.views import move_text
-from replay_web import access, desk, params
+from replay_web import access, desk, page_lists, params
 from replay_web.cache import GameData
 from replay_web.i18n import gettext as _
 from replay_web.present import ORDERS, board
@@ -423,30 +423,14 @@ def game_page(game_id: str):
         rules_at.setdefault(f.position, []).append(f.rule)
     if not acc.omniscient:
         findings = access.findings(findings, acc)
-    moves = []
-    for i in range(horizon + 1):
-        event = full.events[i]
-        moves.append(
-            {
-                "pos": i,
-                "text": viewer_move(
-                    event,
-                    full.final if pov is None else state,
-                    pov,
-                    full.moves[i] if pov is None else move_text(event, state, pov),
-                ),
-                "rules": rules_at.get(i, []),
-                "deal": event.type == "hand_dealt",
-                "note": event.note if pov is None else None,
-            }
-        )
+    here = {"game_id": game_id, "at": at, **_pov_args(ctx["pov"]), **order_args(order)}
+    lists = page_lists.paged_lists(full, state, pov, horizon, at, findings, rules_at, here)
     shown_pov = ctx["pov"]
     ctx.update(
         desk.context(full, state, horizon, ctx["side_labels"], pov)
     )  # rulings, rewound moves, the score panel at `at`
     ctx.update(
-        moves=moves,
-        findings=findings,
+        **lists,
         violations=violations,
         hand_starts=hand_starts,
         view_kind=acc.view,

@@ -26,7 +26,7 @@ from ledger.errors import GameConflictError, RecordError
 from ledger.i18n import translations as ledger_translations
 from ledger.records import encode_record, parse_record
 from ledger.score_only import parse_sheet, score_only_game
-from replay_web import access, desk
+from replay_web import access, auto_checkpoint, desk
 from replay_web.desk import _Form, signed_in
 from replay_web.i18n import current_lang
 from replay_web.i18n import gettext as _
@@ -77,6 +77,7 @@ def store_sheet():
         events = score_only_game(form.game_id.data, form.variant.data, names, parse_sheet(form.lines.data))
         access.check_write(token, events[0], events)
         ledger.import_record(parse_record(encode_record(events)), appended_by=token.label)
+        auto_checkpoint.after_append(ledger, events)
     except RecordError as err:
         where = _("line %(line)s: ", line=err.line) if err.line else ""
         message = err.text(ledger_translations(current_lang()))

@@ -39,7 +39,7 @@ from ledger.records import iter_lines, parse_line
 from ledger.texts import Message
 from ledger.texts.refusals import NOT_UTF8
 from ledger.tokens import Token
-from replay_web import access
+from replay_web import access, auto_checkpoint
 
 bp = Blueprint("write", __name__, url_prefix="/api")
 
@@ -182,8 +182,12 @@ def _expected() -> int:
 
 
 def _append(app: Any, game_id: str, events: list[Event], expected: int, by: str) -> Any:
-    """The one append path (:meth:`ledger.store.application.LedgerApp.append_events`)."""
-    return app.append_events(game_id, events, expected=expected, appended_by=by)
+    """The one append path (:meth:`ledger.store.application.LedgerApp.append_events`);
+    a ``game_ended`` stored writes the automatic checkpoint when one is set
+    (:mod:`replay_web.auto_checkpoint`)."""
+    result = app.append_events(game_id, events, expected=expected, appended_by=by)
+    auto_checkpoint.after_append(app, events)
+    return result
 
 
 def _result_json(result: Any, token: Token) -> dict[str, Any]:

@@ -1,0 +1,108 @@
+"""Long games are cheap to read (issue 27, defect 4): the game page, a state
+and the games list of a 100,000-event game against the same of a 1,000-event
+game, measured in the same run.
+
+    .venv/bin/python bench/bench_long_game.py [--small 1000] [--large 100000] [--requests 20] [--dir DIR]
+
+Each game (``ledger.testing.games.long_ramino``, classic Ramino, many hands)
+is imported into its own SQLite store beside a second short game, and the
+viewer (``replay_web.create_app``, Flask's test client, in this process) is
+asked, after one request that replays the game into the per-process cache
+(reported apart, as ``first``), ``--requests`` times for ``/games/<id>`` (the
+page at the last position), ``/api/games/<id>/state?at=10`` and ``/games``
+(the list). Each figure is the median wall time of its requests; the ratio
+is large / small. Targets: each ratio ≤ 5x, the large page ≤ 2 MB.
+Prints Markdown rows and ``uptime``'s load; exit status 1 when a target is
+missed. ``run_all.py --only 7`` runs it as figure 7.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ledger.record_files import read_record
+from ledger.records import encode_record
+from ledger.store.application import open_app
+from ledger.testing.games import long_ramino
+from replay_web import create_app
+
+URLS = {"page": "/games/{id}", "state": "/api/games/{id}/state?at=10", "games list": "/games"}
+
+
+def store(folder: Path, events: int) -> tuple[str, str]:
+    """A SQLite store of one ``events``-event game and a 200-event one: ``(db, game id)``."""
+    db = str(folder / f"long-{events}.db")
+    game_id = f"long-{events}"
+    app = open_app(db)
+    app.import_record(read_record(encode_record(long_ramino(game_id, min_events=events, seed=3))))
+    app.import_record(read_record(encode_record(long_ramino("short", min_events=200, seed=4))))
+    app.close()
+    return db, game_id
+
+
+def measure(db: str, game_id: str, requests: int) -> dict[str, tuple[float, float, int]]:
+    """Per URL of :data:`URLS`: ``(first request s, median s, answer bytes)``."""
+    client = create_app({"LEDGER_DB": db}).test_client()
+    out = {}
+    for name, url in URLS.items():
+        path = url.format(id=game_id)
+        t = time.perf_counter()
+        first = client.get(path)
+        first_s = time.perf_counter() - t
+        assert first.status_code == 200, (path, first.status_code)
+        times = []
+        for _ in range(requests):
+            t = time.perf_counter()
+            resp = client.get(path)
+            times.append(time.perf_counter() - t)
+        out[name] = (first_s, statistics.median(times), len(resp.data))
+    return out
+
+
+def run(small: int, large: int, requests: int, folder: Path) -> list[tuple[str, str, str, str, bool]]:
+    """The rows ``(measure, large, small, ratio text, target met)``."""
+    figures = {n: measure(*store(folder, n), requests) for n in (small, large)}
+    rows = []
+    for name in URLS:
+        f_small, f_large = figures[small][name], figures[large][name]
+        ratio = f_large[1] / f_small[1]
+        ok = ratio <= 5 and (name != "page" or f_large[2] <= 2_000_000)
+        rows.append(
+            (
+                name,
+                f"{f_large[1] * 1000:.1f} ms, {f_large[2] / 1000:,.0f} kB (first {f_large[0]:.2f} s)",
+                f"{f_small[1] * 1000:.1f} ms, {f_small[2] / 1000:,.0f} kB (first {f_small[0]:.2f} s)",
+                f"{ratio:.1f}x (target ≤5x{', page ≤2 MB' if name == 'page' else ''})",
+                ok,
+            )
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--small", type=int, default=1000)
+    ap.add_argument("--large", type=int, default=100_000)
+    ap.add_argument("--requests", type=int, default=20)
+    ap.add_argument("--dir", type=Path, default=None)
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        rows = run(args.small, args.large, args.requests, Path(tmp))
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    print(f"| measure | {args.large:,} events | {args.small:,} events | ratio |")
+    print("| --- | --- | --- | --- |")
+    for name, big, little, ratio, _ok in rows:
+        print(f"| {name} | {big} | {little} | {ratio} |")
+    ok = all(r[4] for r in rows)
+    print("OK" if ok else "TARGET MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
