@@ -17,7 +17,7 @@ the record format. Finding messages are data (:mod:`ledger.texts`: a msgid
 and its params, English ``msgid % params``) rendered where they are shown,
 ``finding.text(tr)``; the rules' msgids are in this catalog, used by the
 viewer and the report too.
-The rendering functions (:mod:`ledger.render`, :func:`ledger.views.describe`)
+The rendering functions (:mod:`ledger.render`, :func:`ledger.notation.notation`)
 stay pure: they take a translations object
 (``gettext``/``ngettext``), English by default, and the CLI passes
 :func:`translations` of the language chosen by ``--lang`` or the

@@ -15,10 +15,11 @@ from __future__ import annotations
 from gettext import NullTranslations
 
 from ledger.cards import pretty, pretty_list
+from ledger.notation import reason_words
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
 from ledger.texts import Message, render
-from ledger.views import N_, PHASES, REASONS, MeldView, SeatView, StateView, sorted_view, state_view
+from ledger.views import N_, PHASES, MeldView, SeatView, StateView, sorted_view, state_view
 
 _ENGLISH = NullTranslations()
 
@@ -76,8 +77,7 @@ def note_text(note: Message, tr: NullTranslations | None = None) -> str:
 
 def reason_text(reason: str, tr: NullTranslations | None = None) -> str:
     """``"hands_played"`` -> ``"hands played"`` (Italian: ``"smazzate giocate"``)."""
-    words = REASONS.get(reason)
-    return (tr or _ENGLISH).gettext(words) if words else reason.replace("_", " ")
+    return render(reason_words(reason), tr)
 
 
 def component_text(key: str, tr: NullTranslations | None = None) -> str:

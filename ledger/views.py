@@ -1,49 +1,27 @@
-"""Typed views of a table state and readable move notation (pure, no I/O).
+"""Typed views of a table state (pure, no I/O).
 
 :func:`state_view` (a :class:`StateView`, frozen msgspec structs; plain data
 by :meth:`StateView.to_json`) is what the viewer's state API returns;
 with ``pov=<seat>`` (or ``pov="spectator"``) it is redacted to what that seat
 (or a reader at no seat) could see, by :mod:`ledger.redaction` (FORMAT.md,
 "Per-seat views"): other hands become counts plus the cards seen face up, the
-stock order is never shown. :func:`move_text` is the notation redacted the
-same way. Records stay omniscient; redaction happens only here, at the edge
-(DESIGN.md, "Decisions already taken").
-
-:func:`describe` turns an event into one line of move notation
-("Anna draws 7♥", "Bruno takes the pile (5 cards)").
+stock order is never shown. Records stay omniscient; redaction happens only
+here, at the edge (DESIGN.md, "Decisions already taken"). Move notation,
+redacted the same way, is :mod:`ledger.notation`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from gettext import NullTranslations
 from typing import Any
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from ledger.cards import pretty, pretty_list, sorted_hand
-from ledger.events import Event, PositionRestored
+from ledger.cards import sorted_hand
 from ledger.presentation import MeldBadges, TableNotes, presentation
 from ledger.redaction import Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
 from ledger.texts import N_
-
-_ENGLISH = NullTranslations()
-
-
-#: how hands and games end (events.py HandEndReason / GameEndReason), as words
-REASONS = {
-    "went_out": N_("went out"),
-    "knocked": N_("knocked"),
-    "stock_exhausted": N_("stock exhausted"),
-    "time_out": N_("time out"),
-    "stalled": N_("stalled"),
-    "abandoned": N_("abandoned"),
-    "target_reached": N_("target reached"),
-    "hands_played": N_("hands played"),
-    "elimination": N_("elimination"),
-}
 
 PHASES = {
     "setup": N_("before the first deal"),
@@ -249,183 +227,6 @@ def _pozzetto_views(state: TableState, pov: Pov) -> list[PozzettoView]:
         )
         for i, p in enumerate(state.pozzetti)
     ]
-
-
-def hidden_part(event: Event, pov: Pov) -> str | None:
-    """What of ``event`` a reader at ``pov`` may not read (FORMAT.md
-    "Per-seat views"): ``"draw"`` another seat's stock draw (the card),
-    ``"gin"`` / ``"knock"`` another seat's face-down discard, ``"restore"``
-    a referee's free-text reason (it may name any card); None when the
-    whole move may be read (always for the referee, ``pov`` None). The one
-    rule behind :func:`move_text` and the viewer's translated move list.
-
-    >>> from ledger.events import CardDrawn
-    >>> hidden_part(CardDrawn(seat=0, card="7H"), pov=1), hidden_part(CardDrawn(seat=0, card="7H"), pov=0)
-    ('draw', None)
-    """
-    if pov is None:
-        return None
-    if getattr(event, "seat", None) != pov:
-        if event.type == "card_drawn":
-            return "draw"
-        if event.type == "knocked":
-            return "knock" if getattr(event, "deadwood", ()) else "gin"
-    if isinstance(event, PositionRestored):
-        return "restore"
-    return None
-
-
-def move_text(
-    event: Event, state: TableState | None = None, pov: Pov = None, tr: NullTranslations | None = None
-) -> str:
-    """Move notation (:func:`describe`) as ``pov`` may read it
-    (:func:`hidden_part`): another seat's stock draw is "draws a card from
-    the stock", a knock's face-down discard is not named, and a referee's
-    free-text reason is left out. ``state`` supplies the player names;
-    ``tr`` the language (a gettext translations object; English when None).
-
-    >>> from ledger.events import CardDrawn
-    >>> move_text(CardDrawn(seat=0, card="7H"), pov="spectator")
-    'seat 0 draws a card from the stock'
-    """
-    hidden = hidden_part(event, pov)
-    if hidden is None:
-        return describe(event, state, tr)
-    _ = (tr or _ENGLISH).gettext
-    seat = getattr(event, "seat", None)
-    name = state.name(seat) if state is not None else _("seat %(seat)s") % {"seat": seat}
-    if hidden == "draw":
-        return _("%(who)s draws a card from the stock") % {"who": name}
-    if hidden == "gin":
-        return _("%(who)s goes gin, discarding face down") % {"who": name}
-    if hidden == "knock":
-        return _("%(who)s knocks with %(n)s deadwood card(s), discarding face down") % {
-            "who": name,
-            "n": len(getattr(event, "deadwood", ())),
-        }
-    assert isinstance(event, PositionRestored)
-    return _("referee restores the table to move %(target)s") % {"target": event.target}
-
-
-def describe(event: Event, state: TableState | None = None, tr: NullTranslations | None = None) -> str:
-    """One line of move notation for ``event``; ``state`` (before or after
-    the event) supplies player names; ``tr`` the language (a gettext
-    translations object, :func:`ledger.i18n.translations`; English when None).
-
-    >>> from ledger.events import CardDrawn
-    >>> describe(CardDrawn(seat=0, card="7H"))
-    'seat 0 draws 7♥'
-    """
-    _ = (tr or _ENGLISH).gettext
-
-    def who(seat: int | None) -> str:
-        return state.name(seat) if state is not None else _("seat %(seat)s") % {"seat": seat}
-
-    line = _seat_move(event, who, _)
-    return line if line is not None else _table_event(event, state, who, _)
-
-
-def _seat_move(event: Event, who: Callable[[int | None], str], _: Callable[[str], str]) -> str | None:
-    """:func:`describe` for a seat's own moves (draws, melds, lay-offs, discards, knocks); None for other events."""
-    t = event.type
-    e: Any = event
-    if t == "card_drawn":
-        return _("%(who)s draws %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
-    if t == "upcard_passed":
-        return _("%(who)s passes the upcard") % {"who": who(e.seat)}
-    if t == "discard_taken":
-        if len(e.cards) == 1:
-            return _("%(who)s takes %(card)s from the discard pile") % {"who": who(e.seat), "card": pretty(e.cards[0])}
-        return _("%(who)s takes the pile (%(n)s cards)") % {"who": who(e.seat), "n": len(e.cards)}
-    if t == "meld_laid":
-        return _("%(who)s melds %(cards)s [%(meld)s]") % {
-            "who": who(e.seat),
-            "cards": pretty_list(e.cards),
-            "meld": e.meld,
-        }
-    if t == "meld_extended":
-        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {
-            "who": who(e.seat),
-            "cards": pretty_list(e.cards),
-            "meld": e.meld,
-        }
-    if t == "joker_swapped":
-        return _("%(who)s swaps %(card)s for the %(joker)s in [%(meld)s]") % {
-            "who": who(e.seat),
-            "card": pretty(e.card),
-            "joker": pretty(e.joker),
-            "meld": e.meld,
-        }
-    if t == "pozzetto_taken":
-        return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
-    if t == "card_discarded":
-        return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
-    if t == "cards_shown":  # partial records
-        return _("%(who)s shows %(cards)s") % {"who": who(e.seat), "cards": pretty_list(e.cards)}
-    if t == "knocked":
-        return _knock(e, who, _)
-    return None
-
-
-def _knock(e: Any, who: Callable[[int | None], str], _: Callable[[str], str]) -> str:
-    """:func:`describe` for ``knocked``: gin without deadwood, else a knock."""
-    if not e.deadwood:
-        return _("%(who)s goes gin, discarding %(card)s face down") % {
-            "who": who(e.seat),
-            "card": pretty(e.discard),
-        }
-    return _("%(who)s knocks with %(n)s deadwood card(s), discarding %(card)s face down") % {
-        "who": who(e.seat),
-        "n": len(e.deadwood),
-        "card": pretty(e.discard),
-    }
-
-
-def _table_event(
-    event: Event, state: TableState | None, who: Callable[[int | None], str], _: Callable[[str], str]
-) -> str:
-    """:func:`describe` for the events of the table and the referee (start, deals, restocks,
-    endings, penalties, restorations); the event type itself for any other."""
-
-    def reason(value: str) -> str:
-        words = REASONS.get(value)
-        return _(words) if words else value.replace("_", " ")
-
-    t = event.type
-    e: Any = event
-    if t == "game_started":
-        names = ", ".join(p.name for p in e.players)
-        ruleset = e.ruleset or (state.rules.ruleset if state is not None else _("default rules"))
-        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
-            "game": e.game_id,
-            "variant": e.variant,
-            "ruleset": ruleset,
-            "names": names,
-        }
-    if t == "hand_dealt":
-        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {
-            "hand": e.hand,
-            "dealer": who(e.dealer),
-            "cards": pretty_list(e.discard),
-        }
-    if t == "stock_restocked":
-        return _("the discard pile becomes the stock")
-    if t == "hand_ended":
-        if e.seat is not None:
-            return _("hand ends: %(reason)s (%(who)s)") % {"reason": reason(e.reason), "who": who(e.seat)}
-        return _("hand ends: %(reason)s") % {"reason": reason(e.reason)}
-    if t == "penalty_assessed":
-        target = who(e.seat) if e.seat is not None else _("team %(team)s") % {"team": e.team}
-        return _("referee: %(points)s to %(target)s (%(rule)s)") % {
-            "points": f"{e.points:+d}",
-            "target": target,
-            "rule": e.rule,
-        }
-    if t == "position_restored":
-        return _("referee restores the table to move %(target)s: %(reason)s") % {"target": e.target, "reason": e.reason}
-    if t == "game_ended":
-        return _("game ends: %(reason)s") % {"reason": reason(e.reason)}
-    return t
 
 
 def sorted_view(view: StateView) -> StateView:

@@ -393,7 +393,7 @@ def redact_view(view: StateView) -> StateView:
 
 
 def move_pov(access: Access, pov: Pov) -> Pov:
-    """The ``pov`` to give :func:`ledger.views.move_text`: ``pov`` itself for
+    """The ``pov`` to give :func:`ledger.notation.notation`: ``pov`` itself for
     a reader who may see the whole game, else :data:`~ledger.redaction.SPECTATOR`
     (no seat: every draw and face-down card hidden)."""
     return pov if access.omniscient else SPECTATOR

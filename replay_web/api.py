@@ -44,9 +44,9 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from ledger.notation import notation
 from ledger.redaction import SPECTATOR, Pov, visible_findings
 from ledger.scoring import score_sheet
-from ledger.views import move_text
 from replay_web import access, paging, params
 from replay_web.games import filter_games
 from replay_web.store import meta_of
@@ -103,7 +103,7 @@ def game(game_id: str):
         {
             "position": i,
             "type": e.type,
-            "text": g.moves[i] if pov is None else move_text(e, state, pov),
+            "text": g.moves[i] if pov is None else notation(e, state, pov),
             "event": access.event_json(e, faceup),
         }
         for i, e in zip(range(part.start, part.stop), g.events[part.start : part.stop], strict=True)
@@ -124,7 +124,7 @@ def state(game_id: str):
     at = params.reader_position(request.args, g, acc, pov)
     s = g.state_at(at)
     view = access.table_view(s, acc, pov).to_json()
-    view["move"] = move_text(g.events[at], s, access.move_pov(acc, pov))
+    view["move"] = notation(g.events[at], s, access.move_pov(acc, pov))
     return jsonify(view)
 
 

@@ -11,7 +11,7 @@ over the one shared store.
 Everything here is a consumer of the fold: states from
 :class:`~ledger.replay.Replayer`, findings from :func:`ledger.audit.report`,
 scores from :func:`ledger.scoring.score_sheet`, notation from
-:func:`ledger.views.describe`. No rule is evaluated here.
+:func:`ledger.notation.notation`. No rule is evaluated here.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from typing import Any
 from ledger.audit import report
 from ledger.errors import RecordError
 from ledger.events import Event, GameStarted
+from ledger.notation import notation
 from ledger.replay import Replayer, replay
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
 from ledger.store.persistence import StoredEventError
-from ledger.views import describe
 from replay_web.access import finished
 from replay_web.present import game_result
 from replay_web.store import Store
@@ -155,7 +155,7 @@ class GameData:
     def moves(self) -> list[str]:
         """One line of move notation per event (the referee's, nothing hidden)."""
         names = self.final
-        return [describe(e, names) for e in self.events]
+        return [notation(e, names) for e in self.events]
 
 
 class ReplayCache:

@@ -30,14 +30,13 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
-from ledger.views import move_text
 from replay_web import access, desk, page_lists, params
 from replay_web.cache import GameData
 from replay_web.i18n import gettext as _
 from replay_web.present import ORDERS, board
 from replay_web.seals import seal_context
 from replay_web.store import meta_of
-from replay_web.words import viewer_move
+from replay_web.words import move_words
 
 bp = Blueprint("games", __name__)
 
@@ -373,7 +372,7 @@ def board_context(
         at=at,
         last=game.last if (pov is None or not whole) else None,
         pov=pov if whole else None,
-        move=viewer_move(game.events[at], state, pov, move_text(game.events[at], state, pov)),  # in the page's language
+        move=move_words(game.events[at], state, pov),  # in the page's language
         rules_here=rules_here,
         hand_no=state.hand,
     )

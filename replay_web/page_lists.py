@@ -10,10 +10,10 @@ from flask import request, url_for
 
 from ledger.redaction import Pov
 from ledger.state import TableState
-from ledger.views import move_text
 from replay_web import paging
 from replay_web.cache import GameData
-from replay_web.words import viewer_move
+from replay_web.i18n import current_lang
+from replay_web.words import move_words
 
 #: the query arguments of the two pagers, kept by every pager link
 PAGE_ARGS = ("moves_page", "moves_size", "findings_page", "findings_size")
@@ -40,17 +40,14 @@ def paged_lists(
     fwin = paging.html_window(request.args, "findings", len(findings), paging.FINDINGS)
     keep = {k: request.args[k] for k in PAGE_ARGS if k in request.args}
     moves = []
+    english_whole = pov is None and current_lang() == "en"  # the cached English notation serves it
+    names = full.final if pov is None else state
     for i in range(win.start, win.stop):
         event = full.events[i]
         moves.append(
             {
                 "pos": i,
-                "text": viewer_move(
-                    event,
-                    full.final if pov is None else state,
-                    pov,
-                    full.moves[i] if pov is None else move_text(event, state, pov),
-                ),
+                "text": full.moves[i] if english_whole else move_words(event, names, pov),
                 "rules": rules_at.get(i, []),
                 "deal": event.type == "hand_dealt",
                 "note": event.note if pov is None else None,

@@ -24,7 +24,7 @@ from ledger.redaction import Pov, Sight, sight
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 from ledger.variants.threshold import ThresholdRules
-from ledger.views import PHASES, StateView, move_text, sorted_view, state_view
+from ledger.views import PHASES, StateView, sorted_view, state_view
 
 T = TypeVar("T")
 
@@ -36,7 +36,6 @@ __all__ = [
     "face",
     "game_result",
     "has_opening",
-    "move_text",
     "scoreboard",
     "sorted_hand",
     "stands_for_text",

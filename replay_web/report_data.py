@@ -18,6 +18,7 @@ import msgspec
 from ledger.audit import report as audit_report
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
 from ledger.i18n import translations as ledger_translations
+from ledger.notation import notation
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
@@ -39,7 +40,6 @@ from replay_web.words import (
     VARIANT_NAMES,
     Gettext,
     _signed,
-    move_line,
     side_label,
 )
 
@@ -93,11 +93,11 @@ def seal_of(events: Sequence[Event], stored: Sequence[str | None] | None = None)
 # --- the report's data ----------------------------------------------------------
 
 
-def _rulings(events: Sequence[Event], final: TableState, _: Gettext) -> list[dict[str, Any]]:
+def _rulings(events: Sequence[Event], final: TableState, _: Gettext, tr: Translator) -> list[dict[str, Any]]:
     """The referee's ``penalty_assessed`` / ``position_restored`` events in
     record order, each with the finding it rules on: its ``finding`` field
     (:mod:`ledger.rulings`, the same answer the viewer and ``audit`` give;
-    a ruling without ``finding`` answers none)."""
+    a ruling without ``finding`` answers none); ``tr``: the notation's language."""
     out = []
     for pos, e in enumerate(events):
         if not isinstance(e, (PenaltyAssessed, PositionRestored)):
@@ -105,7 +105,7 @@ def _rulings(events: Sequence[Event], final: TableState, _: Gettext) -> list[dic
         row: dict[str, Any] = {
             "position": pos,
             "kind": "penalty" if isinstance(e, PenaltyAssessed) else "restore",
-            "text": move_line(e, final, _),
+            "text": notation(e, final, None, tr),
             "referee": e.referee,
             "findings": [e.finding] if e.finding is not None else [],
             "note": e.note,
@@ -291,7 +291,7 @@ def build_report(
     first = events[0]
     assert isinstance(first, GameStarted)
     rewound = rewound_by(events)
-    rulings = _rulings(events, final, _)
+    rulings = _rulings(events, final, _, moves_tr := ledger_translations(lang))
     lo, hi = max(0, at - MOVES_BEFORE), min(last, at + MOVES_AFTER)
     rules_at = _rules_at(findings)
     meta = {k: getattr(first.meta, k) for k in META_LABELS if first.meta is not None and getattr(first.meta, k, None)}
@@ -302,12 +302,12 @@ def build_report(
         "referees": _referees(meta, rulings),
         "at": at,
         "last": last,
-        "at_move": move_line(events[at], final, _),
+        "at_move": notation(events[at], final, None, moves_tr),
         "at_rules": rules_at.get(at, []),
         "at_rewound_by": rewound.get(at),
         "finding": finding,
         "table": _table(rp.state_at(at), _, order),
-        "moves": _move_rows(events, final, range(lo, hi + 1), at, rules_at, rewound, _),
+        "moves": _move_rows(events, final, range(lo, hi + 1), at, rules_at, rewound, moves_tr),
         "moves_range": (lo, hi),
         **_findings(_finding_rows(events, final, findings, finding, rewound, lang)),
         "rules": [{"id": r, "text": rule_text(r, lang) or ""} for r in _cited(findings, rulings)],
@@ -389,14 +389,15 @@ def _move_rows(
     at: int,
     rules_at: dict[int, list[str]],
     rewound: dict[int, int],
-    _: Gettext,
+    tr: Translator,
 ) -> list[dict[str, Any]]:
-    """The report's moves around the position in dispute: notation, rule ids found, rewinds, notes, times."""
+    """The report's moves around the position in dispute: notation (in the language of ``tr``),
+    rule ids found, rewinds, notes, times."""
     since = move_seconds(events)
     return [
         {
             "pos": p,
-            "text": move_line(events[p], final, _),
+            "text": notation(events[p], final, None, tr),
             "rules": rules_at.get(p, []),
             "current": p == at,
             "rewound_by": rewound.get(p),

@@ -56,12 +56,12 @@ from uuid import UUID
 from flask import Blueprint, Response, current_app, request
 
 from ledger.events import Event, GameStarted
+from ledger.notation import notation
 from ledger.params import ascii_int
 from ledger.redaction import SPECTATOR, finding_visible
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
 from ledger.store.persistence import game_uuid
-from ledger.views import describe, move_text
 from replay_web import access
 from replay_web.marks import Marks
 
@@ -188,8 +188,8 @@ class Feed:
                         event,
                         fresh,
                         times.get(position),
-                        describe(event, state),
-                        move_text(event, state, SPECTATOR),
+                        notation(event, state),
+                        notation(event, state, SPECTATOR),
                         shown,
                     )
                 )

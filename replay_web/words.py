@@ -1,18 +1,9 @@
 """The viewer's and the report's words: move notation, phases, reasons and
 score components in the page's language (:mod:`replay_web.i18n`).
 
-:func:`move_line` is the notation of :func:`ledger.views.describe` in
-English or Italian; :func:`viewer_move` is what the viewer's move list and
-board show: the fold's own English notation on English pages (unchanged),
-the translated line on Italian ones, redacted as
-:func:`ledger.views.move_text` redacts it for a seat or a spectator
-(another seat's stock draw unnamed, a knock's face-down discard unnamed, a
-referee's free-text reason left out). No rule is evaluated here.
-
->>> from ledger.events import CardDrawn
->>> from replay_web.i18n import translations
->>> move_line(CardDrawn(seat=0, card="7H"), None, translations("it").gettext)
-'posto 0 pesca 7♥ dal tallone'
+:func:`move_words` is the one notation (:mod:`ledger.notation`) in the
+page's language, redacted for a seat or a spectator as every reader's is.
+No rule is evaluated here.
 """
 
 from __future__ import annotations
@@ -23,11 +14,11 @@ from typing import Any
 
 from ledger import catalog
 from ledger import i18n as ledger_i18n
-from ledger.cards import pretty, pretty_list
-from ledger.events import Event, PositionRestored
+from ledger.events import Event
+from ledger.notation import notation
 from ledger.state import Finding, TableState
 from ledger.texts import Message, render
-from ledger.views import StateView, hidden_part
+from ledger.views import StateView
 from replay_web.i18n import N_, current_lang, translations
 
 Gettext = Callable[[str], str]
@@ -112,137 +103,14 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
 
 
-def move_line(event: Event, state: TableState | None, _: Gettext) -> str:
-    """One line of move notation in the report's language (``state`` names
-    the players). Same content as :func:`ledger.views.describe`."""
-
-    def who(seat: int | None) -> str:
-        return state.name(seat) if state is not None else _("seat %(n)s") % {"n": seat}
-
-    line = _seat_move_line(event, who, _)
-    return line if line is not None else _table_line(event, state, who, _)
-
-
-def _seat_move_line(event: Event, who: Callable[[int | None], str], _: Gettext) -> str | None:
-    """:func:`move_line` for a seat's own moves (draws, melds, lay-offs, discards, knocks); None for other events."""
-    e: Any = event
-    t = event.type
-    if t == "card_drawn":
-        return _("%(who)s draws %(card)s from the stock") % {"who": who(e.seat), "card": pretty(e.card)}
-    if t == "upcard_passed":
-        return _("%(who)s passes the upcard") % {"who": who(e.seat)}
-    if t == "discard_taken":
-        if len(e.cards) == 1:
-            return _("%(who)s takes %(card)s from the discard pile") % {"who": who(e.seat), "card": pretty(e.cards[0])}
-        return _("%(who)s takes the discard pile: %(cards)s") % {"who": who(e.seat), "cards": pretty_list(e.cards)}
-    if t == "meld_laid":
-        return _("%(who)s melds %(cards)s [%(meld)s]") % {
-            "who": who(e.seat),
-            "cards": pretty_list(e.cards),
-            "meld": e.meld,
-        }
-    if t == "meld_extended":
-        return _("%(who)s lays off %(cards)s on [%(meld)s]") % {
-            "who": who(e.seat),
-            "cards": pretty_list(e.cards),
-            "meld": e.meld,
-        }
-    if t == "joker_swapped":
-        return _("%(who)s swaps %(card)s for the %(joker)s in [%(meld)s]") % {
-            "who": who(e.seat),
-            "card": pretty(e.card),
-            "joker": pretty(e.joker),
-            "meld": e.meld,
-        }
-    if t == "pozzetto_taken":
-        return _("%(who)s takes pozzetto %(n)s") % {"who": who(e.seat), "n": e.pozzetto}
-    if t == "card_discarded":
-        return _("%(who)s discards %(card)s") % {"who": who(e.seat), "card": pretty(e.card)}
-    if t == "cards_shown":  # partial records
-        return _("%(who)s shows %(cards)s") % {"who": who(e.seat), "cards": pretty_list(e.cards)}
-    if t == "knocked":
-        return _knock_line(e, who, _)
-    return None
-
-
-def _knock_line(e: Any, who: Callable[[int | None], str], _: Gettext) -> str:
-    """:func:`move_line` for ``knocked``: gin without deadwood, else a knock naming the deadwood."""
-    if not e.deadwood:
-        return _("%(who)s goes gin, discarding %(card)s face down") % {
-            "who": who(e.seat),
-            "card": pretty(e.discard),
-        }
-    return _("%(who)s knocks with deadwood %(cards)s, discarding %(card)s face down") % {
-        "who": who(e.seat),
-        "cards": pretty_list(e.deadwood),
-        "card": pretty(e.discard),
-    }
-
-
-def _table_line(event: Event, state: TableState | None, who: Callable[[int | None], str], _: Gettext) -> str:
-    """:func:`move_line` for the events of the table and the referee; the event type for any other."""
-    e: Any = event
-    t = event.type
-    if t == "game_started":
-        return _("game %(game)s starts: %(variant)s (%(ruleset)s), %(names)s") % {
-            "game": e.game_id,
-            "variant": VARIANT_NAMES.get(e.variant, e.variant),
-            "ruleset": e.ruleset or (state.rules.ruleset if state is not None else "default"),
-            "names": ", ".join(p.name for p in e.players),
-        }
-    if t == "hand_dealt":
-        return _("hand %(hand)s dealt by %(dealer)s; upcard %(cards)s") % {
-            "hand": e.hand,
-            "dealer": who(e.dealer),
-            "cards": pretty_list(e.discard),
-        }
-    if t == "stock_restocked":
-        return _("the discard pile becomes the stock")
-    if t == "hand_ended":
-        reason = _(HAND_END_REASONS.get(e.reason, e.reason))
-        if e.seat is not None:
-            return _("hand ends: %(reason)s (%(who)s)") % {"reason": reason, "who": who(e.seat)}
-        return _("hand ends: %(reason)s") % {"reason": reason}
-    if t == "penalty_assessed":
-        target = who(e.seat) if e.seat is not None else _("team %(n)s") % {"n": e.team}
-        return _("referee: penalty %(points)s to %(target)s (%(rule)s)") % {
-            "points": _signed(e.points),
-            "target": target,
-            "rule": e.rule,
-        }
-    if t == "position_restored":
-        return _("referee restores the table to move %(target)s: %(reason)s") % {"target": e.target, "reason": e.reason}
-    if t == "game_ended":
-        return _("game ends: %(reason)s") % {"reason": _(GAME_END_REASONS.get(e.reason, e.reason))}
-    return t
-
-
 def _gettext() -> Gettext:
     return translations(current_lang()).gettext
 
 
-def viewer_move(event: Event, state: TableState | None, pov: Any, english: str) -> str:
-    """The move as the viewer's page shows it: ``english`` (the fold's
-    notation, already redacted for ``pov``) on an English page; on another
-    language's page :func:`move_line`, redacted for ``pov`` by the same
-    rule as :func:`ledger.views.move_text` (:func:`ledger.views.hidden_part`)."""
-    lang = current_lang()
-    if lang == "en":
-        return english
-    _ = translations(lang).gettext
-    hidden = hidden_part(event, pov)
-    if hidden is not None:
-        seat = getattr(event, "seat", None)
-        name = state.name(seat) if state is not None else _("seat %(n)s") % {"n": seat}
-        if hidden == "draw":
-            return _("%(who)s draws a card from the stock") % {"who": name}
-        if hidden == "gin":
-            return _("%(who)s goes gin, discarding face down") % {"who": name}
-        if hidden == "knock":
-            return _("%(who)s knocks, discarding face down") % {"who": name}
-        assert isinstance(event, PositionRestored)
-        return _("referee restores the table to move %(target)s") % {"target": event.target}
-    return move_line(event, state, _)
+def move_words(event: Event, state: TableState | None, pov: Any) -> str:
+    """The move as the viewer's page shows it (its move list and board):
+    :func:`ledger.notation.notation` for ``pov`` in the page's language."""
+    return notation(event, state, pov, ledger_i18n.translations(current_lang()))
 
 
 def turn_line(view: StateView, english: str) -> str:

@@ -209,7 +209,7 @@ def test_rows_of_hand_checked_ramino_records(store: LedgerApp, tmp_path: Path) -
     ) == [
         (3, 1, 0, "meld_laid", "a", ["3H", "4H", "5H", "6H"], "Anna melds 3♥ 4♥ 5♥ 6♥ [a]", False),
         (4, 1, 0, "card_discarded", None, ["KS"], "Anna discards K♠", False),
-        (5, 1, 2, "card_drawn", None, ["9S"], "Carla draws 9♠", True),
+        (5, 1, 2, "card_drawn", None, ["9S"], "Carla draws 9♠ from the stock", True),
         (
             6,
             1,
@@ -220,7 +220,7 @@ def test_rows_of_hand_checked_ramino_records(store: LedgerApp, tmp_path: Path) -
             "referee restores the table to move 4: Carla drew out of turn",
             False,
         ),
-        (7, 1, 1, "card_drawn", None, ["9S"], "Bruno draws 9♠", False),
+        (7, 1, 1, "card_drawn", None, ["9S"], "Bruno draws 9♠ from the stock", False),
     ]
     assert rows(path, "SELECT position, \"at\", json FROM events WHERE game = 'ram-a' AND position IN (0, 2)") == [
         (0, None, rows(path, "SELECT json FROM events WHERE game = 'ram-a' AND position = 0")[0][0]),

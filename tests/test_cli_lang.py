@@ -54,7 +54,7 @@ def test_show_at_starts_with_the_move_its_findings_note_and_time(run: Callable[.
     shown = run("show", str(timed), "--at", "15")
     assert shown.exit_code == 0
     assert head(shown.stdout) == [
-        "move 15: Anna draws Q♣",
+        "move 15: Anna draws Q♣ from the stock",
         "  finding ALL-TURN-1: Anna played out of turn: it was Bruno's turn  [open]",
         "    rule ALL-TURN-1: Play out of turn: a seat acts when it is not its turn.",
         "  note: Carla saw it from the next table",
@@ -74,7 +74,7 @@ def test_show_at_starts_with_the_move_its_findings_note_and_time(run: Callable[.
 
 def test_show_at_a_referee_move_and_a_rewound_move(run: Callable[..., Result]) -> None:
     assert head(run("show", str(DISPUTE), "--at", "10").stdout) == [
-        "move 10: referee: -50 to Bruno (BUR-TURN-1)",
+        "move 10: referee: penalty -50 to Bruno (BUR-TURN-1)",
         "  note: laid off on the opponents' meld",
     ]
     rewound = run("show", str(DISPUTE), "--at", "7").stdout
@@ -125,13 +125,13 @@ def test_show_at_names_the_ruling_in_both_languages(run: Callable[..., Result], 
         "[ruled at position 17 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)]"
     )
     assert head(run("--lang", "it", "show", "bur-dispute", "--at", "15").stdout) == [
-        "mossa 15: Anna pesca Q♣",
+        "mossa 15: Anna pesca Q♣ dal tallone",
         "  irregolarità ALL-TURN-1: Anna ha giocato fuori turno: era il turno di Bruno  "
         "[decisa alla posizione 17 da Carla Bianchi: penalità -20 a carico di Anna (ALL-TURN-1)]",
         "    regola ALL-TURN-1: Gioco fuori turno: un posto agisce quando non è il suo turno.",
     ]
     assert head(run("--lang", "it", "show", "bur-dispute", "--at", "17").stdout) == [
-        "mossa 17: arbitro: -20 a carico di Anna (ALL-TURN-1)",
+        "mossa 17: arbitro: penalità -20 a carico di Anna (ALL-TURN-1)",
         "  nota: ha giocato fuori turno",
     ]
     appended = run(

@@ -141,7 +141,7 @@ def test_game_page_in_italian(client) -> None:
         "carta scoperta 9♣",
         "2 Anna prende 9♣ dal pozzo",
         "7 Bruno attacca 6♥ a [a] annullata alla 11BUR-TURN-1",
-        "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld",
+        "10 arbitro: penalità -50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld",
         "Verifica 6 irregolarità pos. smazzata posto regola descrizione stato",
         # the audit's message in Italian (ledger/texts), the rule's Italian text beside it
         "BUR-TURN-1 Bruno ha attaccato 6♥ alla combinazione a di Anna: si attacca solo alle proprie combinazioni "

@@ -139,7 +139,7 @@ def test_the_pdf_from_the_viewer_in_italian(page, pdf_tools, tmp_path: Path) -> 
         "Posizione contestata: 7 di 18",
         "BUR-TURN-1",  # the finding
         "Attacco su una combinazione della coppia avversaria.",  # its rule, in Italian
-        "arbitro: penalità −50 a carico di Bruno (BUR-TURN-1)",  # the ruling
+        "arbitro: penalità -50 a carico di Bruno (BUR-TURN-1)",  # the ruling
         "Il punteggio dichiarato supera di 70 punti quello calcolato.",  # the score: claimed against computed
         "Vincitore: Anna",
         "L'arbitro",
@@ -172,7 +172,7 @@ def test_print_layout_of_the_game_page(page, pdf_tools, tmp_path: Path) -> None:
     out = tmp_path / "game.pdf"
     out.write_bytes(page.pdf(format="A4", print_background=True, prefer_css_page_size=True))  # print.css: @page A4
     _pages, pdf = _pdf_text(out)
-    assert "0 game bur-dispute starts: burraco (fibur), Anna, Bruno" in pdf
+    assert "0 game bur-dispute starts: Burraco (fibur), Anna, Bruno" in pdf
     assert "18 game ends: hands played" in pdf  # the last move printed too
     for control in ("first", "next ▶", "referee sign-in", "Report PDF", "English · Italiano"):
         assert control not in pdf, control

@@ -425,10 +425,12 @@ def test_unfinished_game_spectator_sees_no_hidden_card(live: Live) -> None:
     assert [s["cards"] for s in state["seats"]] == [None, None] and [s["count"] for s in state["seats"]] == [8, 10]
     assert state["move"] == "Anna draws a card from the stock"
     ref = live.get("/api/games/live-1/state", token="referee")[2]
-    assert ref["seats"][0]["cards"] is not None and ref["move"] == "Anna draws 6♥"
+    assert ref["seats"][0]["cards"] is not None and ref["move"] == "Anna draws 6♥ from the stock"
     # a recorder reads the games in its scope whole (it enters the deals: FORMAT.md "Who may read what")
     recorder = live.get("/api/games/live-1/state", token="recorder")[2]
-    assert recorder["seats"][0]["cards"] == ref["seats"][0]["cards"] and recorder["move"] == "Anna draws 6♥"
+    assert (
+        recorder["seats"][0]["cards"] == ref["seats"][0]["cards"] and recorder["move"] == "Anna draws 6♥ from the stock"
+    )
     assert "spectator" not in recorder and live.get("/api/games/live-1", token="recorder")[2]["game"]["view"] == (
         "referee"
     )

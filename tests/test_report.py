@@ -86,7 +86,7 @@ def test_report_data_of_the_dispute() -> None:
     ]
     assert r["rules"][2]["text"] == "Lay-off onto a meld of the other side."
     assert [(x["position"], x["kind"], x["findings"], x["text"]) for x in r["rulings"]] == [
-        (10, "penalty", [], "referee: penalty −50 to Bruno (BUR-TURN-1)"),
+        (10, "penalty", [], "referee: penalty -50 to Bruno (BUR-TURN-1)"),
         (11, "restore", [], "referee restores the table to move 6: lay-off on the other side and second draw undone"),
     ]
     assert r["moves_range"] == (1, 11)
@@ -180,7 +180,7 @@ def test_report_html_in_english() -> None:
         "7 1 Bruno BUR-TURN-1 Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds "
         "open; rewound at 11 · in dispute",
         "BUR-TURN-1 Lay-off onto a meld of the other side.",
-        "10 referee: penalty −50 to Bruno (BUR-TURN-1) note: laid off on the opponents' meld — —",
+        "10 referee: penalty -50 to Bruno (BUR-TURN-1) note: laid off on the opponents' meld — —",
         "total (adjudicated) -70 -235 total (as played) -70 -185 Winner: Anna",
         "1 Anna 0 -70 +70 The claim is 70 points higher than the computed score. Computed as: melds +55, cards "
         "in hand −25, no pozzetto −100.",
@@ -213,7 +213,7 @@ def test_report_html_in_italian() -> None:
         "BUR-TURN-1 Attacco su una combinazione della coppia avversaria.",
         "aperta; annullata alla 11 · contestata",
         "Decisioni arbitrali (2)",
-        "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1)",
+        "10 arbitro: penalità -50 a carico di Bruno (BUR-TURN-1)",
         "11 l'arbitro riporta il tavolo alla mossa 6",
         "Foglio dei punti",
         "1 gioco bloccato -70 carte calate +55, carte in mano −25, pozzetto non preso −100 dichiarato 0",
@@ -403,7 +403,7 @@ def test_pdf_report_holds_the_finding_the_ruling_and_the_score(pdf_tools, run, t
         "BUR-TURN-1",
         "Bruno laid off 6♥ on meld a of Anna: lay-offs go only on one's own side's melds",
         "Lay-off onto a meld of the other side.",
-        "referee: penalty −50 to Bruno (BUR-TURN-1)",
+        "referee: penalty -50 to Bruno (BUR-TURN-1)",
         "The claim is 70 points higher than the computed score.",
         "Winner: Anna",
     ):
@@ -422,7 +422,7 @@ def test_pdf_report_in_italian(pdf_tools, run, tmp_path: Path) -> None:
         "Verbale di contestazione bur-dispute",
         "Posizione contestata: 7 di 18",
         "Attacco su una combinazione della coppia avversaria.",
-        "arbitro: penalità −50 a carico di Bruno (BUR-TURN-1)",
+        "arbitro: penalità -50 a carico di Bruno (BUR-TURN-1)",
         "Il punteggio dichiarato supera di 70 punti quello calcolato.",
         "Vincitore: Anna",
         "L'arbitro",
@@ -462,7 +462,7 @@ def test_rulings_with_their_finding_and_referee() -> None:
     page = text_of(render_html(r))
     assert "Arbitro: Carla Rossi, Dario Neri" in page
     assert (
-        "10 arbitro: penalità −50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld 7 Carla Rossi"
+        "10 arbitro: penalità -50 a carico di Bruno (BUR-TURN-1) nota: laid off on the opponents' meld 7 Carla Rossi"
         in page
     )
     assert "L'arbitro: Carla Rossi, Dario Neri" in page

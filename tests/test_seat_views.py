@@ -31,13 +31,14 @@ import pytest
 
 from ledger.errors import RecordError
 from ledger.events import Event
+from ledger.notation import notation
 from ledger.record_files import read_record
 from ledger.redaction import PUBLIC_RULES, SPECTATOR, sight, visible_findings
 from ledger.replay import Replayer, replay
 from ledger.simulate import simulate_game
 from ledger.store.application import open_app
 from ledger.tokens import TokenStore
-from ledger.views import move_text, state_view
+from ledger.views import state_view
 from replay_web import cache_of, create_app
 from replay_web.access import finished
 from replay_web.store import RecordStore
@@ -213,9 +214,9 @@ def test_gin_the_knockers_hand_is_face_up_from_the_knock_and_its_discard_face_do
     assert end["discard"] == ["KD", "KC"] and end["discard_hidden"] == 0
     assert end["seats"][0]["cards"] == ["9C"] and end["seats"][1]["cards"] == ["AD", "2D", "3C"]
     state = Replayer(events).state_at(5)
-    assert move_text(events[5], state, 1) == "Anna knocks with 1 deadwood card(s), discarding face down"
-    assert move_text(events[5], state, 0) == "Anna knocks with 1 deadwood card(s), discarding K♣ face down"
-    assert move_text(events[4], state, SPECTATOR) == "Anna draws a card from the stock"
+    assert notation(events[5], state, 1) == "Anna knocks with deadwood 9♣, discarding face down"
+    assert notation(events[5], state, 0) == "Anna knocks with deadwood 9♣, discarding K♣ face down"
+    assert notation(events[4], state, SPECTATOR) == "Anna draws a card from the stock"
 
 
 def test_cards_taken_from_the_pile_are_seen_in_the_takers_hand_until_played():
@@ -348,7 +349,7 @@ def test_the_api_game_audit_and_score_as_a_seat_sees_them():
     game, moves = body["game"], body["events"]
     assert (game["last"], game["events"], game["pov"], game["violations"], game["findings"]) == (6, 7, 1, [4], 1)
     assert [m["position"] for m in moves] == list(range(7))
-    assert moves[6]["text"] == "Bruno draws 6♥" and moves[1]["event"] == {
+    assert moves[6]["text"] == "Bruno draws 6♥ from the stock" and moves[1]["event"] == {
         "type": "hand_dealt",
         "hand": 1,
         "dealer": 1,

@@ -96,7 +96,7 @@ def test_api_state_with_pov_never_gives_a_hidden_hand(client):
     assert body["seats"][0]["cards"] == list(ANNA) + ["KD"]
     assert body["seats"][1]["cards"] is None and body["seats"][1]["count"] == 10
     assert body["stock"] is None and body["stock_count"] == 30
-    assert body["move"] == "Anna draws K♦"
+    assert body["move"] == "Anna draws K♦ from the stock"
     seen_by_bruno = client.get("/api/games/web-1/state?at=2&pov=1").get_json()
     assert seen_by_bruno["seats"][0]["cards"] is None
     assert seen_by_bruno["move"] == "Anna draws a card from the stock"

@@ -23,6 +23,7 @@ from ledger.cli.seal import seal_list, short_or_missing
 from ledger.cli.trust import broken_chain, not_valid, warn
 from ledger.events import Event
 from ledger.i18n import N_, translations
+from ledger.notation import notation
 from ledger.params import ASCII_INT, ascii_int
 from ledger.records import encode_record
 from ledger.redaction import visible_findings
@@ -31,7 +32,6 @@ from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
 from ledger.store.verify_rows import GameCheck
-from ledger.views import move_text
 
 
 @click.command(
@@ -186,7 +186,7 @@ def move_lines(
     tr = translations(lang)
     _ = tr.gettext
     event = events[at]
-    lines = [_("move %(at)s: %(text)s") % {"at": at, "text": move_text(event, after, pov, tr)}]
+    lines = [_("move %(at)s: %(text)s") % {"at": at, "text": notation(event, after, pov, tr)}]
     found = [f for f in (after.findings if pov is None else visible_findings(after, pov)) if f.position == at]
     index = by_finding(events)
     for f in found:

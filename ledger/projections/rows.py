@@ -4,7 +4,7 @@
 and reads every number from the fold's consumers: the score sheet
 (:func:`ledger.scoring.score_sheet`, adjudicated and as played), the audit
 (:func:`ledger.audit.report`), the melds of the table state with the
-variant's presentation (``meld_extras``), and :func:`ledger.views.describe` for the move
+variant's presentation (``meld_extras``), and :func:`ledger.notation.notation` for the move
 text. Nothing here scores or judges a move its own way.
 
 :class:`~ledger.projections.game_builder.GameRowsBuilder` gives the same
@@ -30,6 +30,7 @@ import msgspec
 from ledger.audit import report
 from ledger.errors import LedgerError
 from ledger.events import Event, GameStarted, Knocked, MeldExtended, MeldLaid, Player, PositionRestored, at_moment
+from ledger.notation import notation
 from ledger.presentation import presentation
 from ledger.projections.tables import TABLES
 from ledger.replay import states
@@ -37,7 +38,6 @@ from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
 from ledger.variants.gin import GinRules
 from ledger.variants.gin_state import GinExtra
-from ledger.views import describe
 
 Rows = dict[str, list[tuple]]
 
@@ -279,7 +279,7 @@ def event_row(game: str, pos: int, e: Event, raw: str, state: TableState | None,
         getattr(e, "meld", None),
         event_cards(e),
         parse_at(e.at),
-        describe(e, state),
+        notation(e, state),
         undone,
         raw,
         event_turn(state, seat),

@@ -117,7 +117,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
             "TIMESTAMPTZ",
             'the event\'s `at` (UTC), NULL when not recorded; `at` is an SQL keyword: write `"at"` in queries',
         ),
-        Column("text", "VARCHAR", "one line of move notation (`ledger.views.describe`)"),
+        Column("text", "VARCHAR", "one line of move notation (`ledger.notation.notation`)"),
         Column("undone", "BOOLEAN", "true when a later `position_restored` rewound past it (it no longer counts)"),
         Column("json", "VARCHAR", "the event as stored (canonical JSON, FORMAT.md)"),
         Column(
