@@ -27,8 +27,9 @@ from ledger.record_files import read_record
 from ledger.records import Record
 from ledger.state import TableState
 from ledger.store.append import GameAppends
-from ledger.store.journal import JournalRow, os_user
-from ledger.store.persistence import GameEvent, game_uuid
+from ledger.store.bulk_rows import BulkRows, bulk_rows, insert_rows
+from ledger.store.journal import os_user
+from ledger.store.persistence import game_uuid
 from ledger.store.streamed import STREAM_MIN_BYTES, ReadProgress, import_streamed, streams
 
 #: events per transaction of a batched folder import (:meth:`GameImports.import_records`); 5,000
@@ -243,7 +244,7 @@ class GameImports(GameAppends):
             yield from writer.drain(batch.take())
             yield source, self._one(record, final, game_id, writer.by)
             return
-        batch.pending.append(_Pending(source, record, final, self._rows_for(oid, 0, record.events, writer.by), None))
+        batch.pending.append(_Pending(source, record, final, bulk_rows(self, oid, 0, record.events, writer.by), None))
         batch.names.add(game_id)
         batch.size += len(record.events)
         if batch.size >= batch_events:
@@ -307,11 +308,11 @@ class _Writer:
     def send(self, batch: list[_Pending]) -> Iterator[Outcome]:
         """Settle the batch in flight (yielding its outcomes), then start storing ``batch``."""
         yield from self.settle()
-        domain_events = [e for p in batch if p.rows is not None for e in p.rows[0]]
-        journal = [j for p in batch if p.rows is not None for j in p.rows[1]]
+        events = [e for p in batch if p.rows is not None for e in p.rows.events]
+        journal = [j for p in batch if p.rows is not None for j in p.rows.journal]
         self.batch, self.names = batch, {p.final.game_id for p in batch if p.final is not None}
-        if domain_events:
-            self.future = self.pool.submit(self.imports.events.put, domain_events, journal=journal, bulk=True)
+        if events:
+            self.future = self.pool.submit(insert_rows, self.imports.recorder, events, journal)
 
     def ready(self) -> bool:
         """Whether a batch is waiting to be settled without waiting for the store."""
@@ -365,7 +366,7 @@ class _Pending(msgspec.Struct, frozen=True):
     source: Any
     record: Record | None
     final: TableState | None
-    rows: tuple[list[GameEvent], list[JournalRow]] | None
+    rows: BulkRows | None
     error: Exception | None
 
 

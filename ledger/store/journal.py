@@ -150,6 +150,18 @@ class JournalRecorder:
         if events:
             self.insert_events(events, journal=journal)  # type: ignore[attr-defined]  # a mixin of eventsourcing's recorders, which have it
 
+    def insert_rows(self, events: Sequence[tuple], journal: Sequence[tuple]) -> None:
+        """Insert prepared event rows and their journal rows in one
+        transaction (:mod:`ledger.store.bulk_rows`: the same rows the append
+        path stores, made once); a taken position raises ``IntegrityError``
+        and stores nothing. This default (the in-memory store) goes through
+        ``insert_events``; the SQL recorders insert the tuples as they are."""
+        stored = [StoredEvent(originator_id=r[0], originator_version=r[1], topic=r[2], state=r[3]) for r in events]
+        entries = [
+            JournalRow(position=j[1], appended_by=j[2], received_at=j[3], seal=j[4], journal_seal=j[5]) for j in journal
+        ]
+        self.insert_events(stored, journal=entries)  # type: ignore[attr-defined]  # a mixin of eventsourcing's recorders, which have it
+
     def select_journal(
         self, originator_id: UUID, after: int = -1
     ) -> list[JournalEntry]:  # pragma: no cover - interface
@@ -261,6 +273,12 @@ class TunedSQLiteConnectionPool(SQLiteConnectionPool):
             delay = min(delay * 2, 0.25)
 
 
+_SQLITE_INSERT_JOURNAL = (
+    f"INSERT INTO {JOURNAL_TABLE} (originator_id, position, appended_by, received_at, seal, journal_seal) "
+    "VALUES (?,?,?,?,?,?)"
+)
+
+
 class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
     """eventsourcing's SQLite application recorder plus ``rummy_journal``.
 
@@ -313,12 +331,18 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
         else:
             returning = super()._insert_events(c, stored_events, **kwargs)
         if rows:
-            c.executemany(
-                f"INSERT INTO {JOURNAL_TABLE} (originator_id, position, appended_by, received_at, seal, "
-                "journal_seal) VALUES (?,?,?,?,?,?)",
-                rows,
-            )
+            c.executemany(_SQLITE_INSERT_JOURNAL, rows)
         return returning
+
+    def insert_rows(self, events: Sequence[tuple], journal: Sequence[tuple]) -> None:
+        """One write transaction: one ``executemany`` of the event rows (their
+        notification ids, the rowids, drawn in the order given), one of the
+        journal rows."""
+        if not events:
+            return
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(self.insert_events_statement, events)
+            c.executemany(_SQLITE_INSERT_JOURNAL, journal)
 
     @contextlib.contextmanager
     def insert_chunks(self) -> Iterator[InsertChunk]:

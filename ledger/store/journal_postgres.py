@@ -90,6 +90,14 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
                 self._copy_rows(curs, stored_events, kwargs.get("journal"))
         return None
 
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def insert_rows(self, events: Sequence[tuple], journal: Sequence[tuple]) -> None:
+        """Prepared rows (:mod:`ledger.store.bulk_rows`) by binary ``COPY`` in
+        one transaction (:meth:`_copy_tuples`), retried as :meth:`insert_events`."""
+        if events:
+            with self.datastore.transaction(commit=True) as curs:
+                self._copy_tuples(curs, events, journal)
+
     def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         """The library's insert (table lock, ``NOTIFY``, ``INSERT … unnest``
         ``RETURNING notification_id``) plus the journal rows, in the library's pipeline."""
@@ -110,13 +118,19 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
         position already taken raises ``UniqueViolation`` at the end of the
         events' ``COPY`` (``IntegrityError`` from the datastore)."""
         rows = _rows(stored_events, journal, self._oid)
+        oid = self._oid
+        events = [(oid(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
+        self._copy_tuples(curs, events, rows)
+
+    def _copy_tuples(self, curs: Cursor[DictRow], events: Sequence[tuple], rows: Sequence[tuple]) -> None:
+        """:meth:`_copy_rows` of rows made already: the event tuples
+        ``(uuid, version, topic, state)`` and the journal tuples."""
         self._lock_table(curs)
         self._notify_channel(curs)
-        oid = self._oid
         with curs.copy(self.copy_events_statement) as copy:
             copy.set_types(self.copy_events_types)
-            for s in stored_events:
-                copy.write_row((oid(s.originator_id), s.originator_version, s.topic, s.state))
+            for row in events:
+                copy.write_row(row)
         if rows:
             with curs.copy(self.copy_journal_statement) as copy:
                 copy.set_types(self.copy_journal_types)

@@ -145,17 +145,22 @@ class MsgspecMapper(Mapper[UUID]):
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         event: Event = domain_event.event
-        state = domain_event.line if type(domain_event) is EncodedGameEvent else encode_event(event)
-        if self.compressor:
-            state = self.compressor.compress(state)
-        if self.cipher:
-            state = self.cipher.encrypt(state)
+        line = domain_event.line if type(domain_event) is EncodedGameEvent else encode_event(event)
         return StoredEvent(
             originator_id=domain_event.originator_id,
             originator_version=domain_event.originator_version,
             topic=TOPICS.get(type(event)) or get_topic(type(event)),
-            state=state,
+            state=self.stored_state(line),
         )
+
+    def stored_state(self, line: bytes) -> bytes:
+        """The stored state of the event whose canonical JSON is ``line``:
+        compressed, then encrypted, when the application is configured so."""
+        if self.compressor:
+            line = self.compressor.compress(line)
+        if self.cipher:
+            line = self.cipher.encrypt(line)
+        return line
 
     def to_domain_event(self, stored_event: StoredEvent) -> GameEvent:
         return GameEvent(
