@@ -183,7 +183,7 @@ def parse_line(raw: bytes, line: int) -> Event:
     try:  # the schema bounds every string and list, so this pass is bounded too
         json.loads(raw, object_pairs_hook=_distinct_keys)
     except _KeyTwice:
-        twice = _duplicate_key(raw)
+        twice = duplicate_key(raw)
         if twice is not None:
             where, name = twice
             raise RecordError(
@@ -207,12 +207,12 @@ def _distinct_keys(pairs: list[tuple[str, object]]) -> None:
         raise _KeyTwice
 
 
-def _duplicate_key(raw: bytes) -> tuple[str, str] | None:
+def duplicate_key(raw: bytes) -> tuple[str, str] | None:
     """``(path, key)`` of the first key written twice in one JSON object, or None.
 
-    >>> _duplicate_key(b'{"type":"card_drawn","seat":1,"seat":0}')
+    >>> duplicate_key(b'{"type":"card_drawn","seat":1,"seat":0}')
     ('seat', 'seat')
-    >>> _duplicate_key(b'{"players":[{"seat":0},{"seat":1}]}') is None
+    >>> duplicate_key(b'{"players":[{"seat":0},{"seat":1}]}') is None
     True
     """
     found: list[tuple[str, str]] = []

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from flask import current_app
+from flask import current_app, has_app_context
 
 from ledger import checkpoint as _cp
 from ledger.errors import LedgerError
@@ -59,8 +59,9 @@ def init_app(app: Any) -> None:
 def after_append(ledger: Any, events: Iterable[Event]) -> Path | None:
     """When ``events`` (just stored) hold a ``game_ended`` and the app has a
     checkpoint folder: write the store's checkpoint there and return its
-    path; else None. An error writing it is logged, not raised."""
-    setting = current_app.extensions.get("auto_checkpoint")
+    path; else None (and outside a Flask app, which sets no folder: the
+    in-process bench). An error writing it is logged, not raised."""
+    setting = current_app.extensions.get("auto_checkpoint") if has_app_context() else None
     if setting is None or not any(e.type == "game_ended" for e in events):
         return None
     folder, key = setting

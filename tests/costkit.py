@@ -1,7 +1,10 @@
 """Measuring a child process: its own peak RSS and CPU time (never wall time).
 
 ``os.wait4`` gives the resource usage of exactly that child, so other
-children of the test process do not count."""
+children of the test process do not count. The child is started by a small
+launcher process (:data:`_LAUNCHER`), not by the test process itself: Linux
+carries a process's peak RSS across ``exec``, so a child forked straight from
+a pytest worker that had grown to 460 MiB reported 460 MiB whatever it did."""
 
 from __future__ import annotations
 
@@ -12,6 +15,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-c", "from ledger.cli import main; main()"]
+
+#: run argv[2:] to the end from this small process; write its exit code,
+#: peak RSS (KiB) and CPU seconds to the file argv[1]
+_LAUNCHER = """
+import os, subprocess, sys
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as fh:
+    fh.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}")
+"""
 
 
 class Child:
@@ -29,16 +42,21 @@ def run_child(args: list[str], cwd: Path | None = None, env: dict[str, str] | No
     """Run ``args`` to the end; stdout/stderr go through files (no pipe deadlock)."""
     out_path = Path(cwd or ".") / f".child-{os.getpid()}.out"
     err_path = out_path.with_suffix(".err")
+    usage_path = out_path.with_suffix(".usage")
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen(
-            args, cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, stdout=out, stderr=err
+        subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, str(usage_path.resolve()), *args],
+            cwd=cwd,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+            stdout=out,
+            stderr=err,
+            check=True,
         )
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+    code, rss_kib, cpu = usage_path.read_text().split()
     stdout, stderr = out_path.read_text(), err_path.read_text()
-    out_path.unlink()
-    err_path.unlink()
-    return Child(proc.returncode, stdout, stderr, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
+    for path in (out_path, err_path, usage_path):
+        path.unlink()
+    return Child(int(code), stdout, stderr, int(rss_kib) / 1024, float(cpu))
 
 
 def rummy(*args: str, cwd: Path) -> Child:

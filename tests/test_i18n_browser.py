@@ -70,14 +70,14 @@ def test_lang_it_games_list_game_page_score_panel_and_report(page) -> None:  # t
     assert text(page, "#score-panel h2") == "Punteggi foglio finale"
     assert text(page, "#score-panel .winner-line") == "vincitore: Anna"
     assert text(page, ".moves-panel h2") == "Mosse"
-    assert text(page, "#move-17 .mtext") == "fine smazzata: gioco bloccato"
+    assert text(page, "#move-17 .mtext") == "fine smazzata: bloccata"
     # stepping swaps the board and the score panel in, still in Italian, and the URL keeps the language
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector('#board[data-position="17"]')
     page.wait_for_function("() => new URLSearchParams(location.search).get('at') === '17'")
     assert "lang=it" in page.url
     assert text(page, "#board .pos") == "posizione 17 / 18"
-    assert text(page, "#board .move-now") == "fine smazzata: gioco bloccato"
+    assert text(page, "#board .move-now") == "fine smazzata: bloccata"
     assert text(page, "#score-panel h2") == "Punteggi alla posizione 17"
     # the report link follows the position and opens the report there, in Italian
     assert page.get_attribute("#report-link", "href") == "/games/bur-dispute/report?at=17&lang=it"

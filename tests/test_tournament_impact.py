@@ -7,7 +7,7 @@ import msgspec
 from ledger.i18n import translations
 from ledger.testing.tournaments import Builder, game_result, started
 from ledger.tournament.events import RoundPaired, Table
-from ledger.tournament.impact import ordinal, ruling_impact
+from ledger.tournament.impact import FROM_PLACE, TO_PLACE, Message, ordinal, place, read_with_a_vowel, ruling_impact
 
 
 def _club() -> Builder:
@@ -100,3 +100,25 @@ def test_ordinals() -> None:
         "111th",
     ]
     assert ordinal(11, translations("it")) == "11°"
+
+
+def test_an_italian_place_read_with_a_vowel_elides_its_article() -> None:
+    it = translations("it")
+    numbers = (1, 2, 8, 11, 18, 80, 88, 89, 90, 111, 800, 899, 1000, 8000, 11000, 18000)
+    assert [n for n in numbers if read_with_a_vowel(n)] == [8, 11, 80, 88, 89, 800, 899, 8000, 11000]
+    assert [place(n, FROM_PLACE, it) for n in (1, 8, 11, 18, 80)] == [
+        "dal 1°",
+        "dall'8°",
+        "dall'11°",
+        "dal 18°",
+        "dall'80°",
+    ]
+    assert [place(n, TO_PLACE, it) for n in (3, 8, 11)] == ["al 3°", "all'8°", "all'11°"]
+    assert [place(n, FROM_PLACE) for n in (8, 11)] == ["from 8th", "from 11th"]  # English: no elision
+    moved = Message(
+        "Pair %(entrant)s %(before)s %(after)s",
+        {"entrant": "p7", "before": 8, "after": 11},
+        {"before": FROM_PLACE, "after": TO_PLACE},
+    )
+    assert moved.english == "Pair p7 from 8th to 11th"
+    assert moved.text(it) == "Coppia p7 dall'8° all'11° posto"

@@ -24,7 +24,7 @@ language: 3rd, 3°). Pure, no I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from gettext import NullTranslations
 from typing import Any
 
@@ -43,6 +43,14 @@ STEP = 5
 
 _ORDINALS = {1: N_("%(n)sst"), 2: N_("%(n)snd"), 3: N_("%(n)srd")}
 
+#: a place with its preposition ("from 3rd"; Italian "dal 3°"): the param of
+#: :class:`Message` it renders, with its msgid; the Italian with an elided
+#: article ("dall'8°") is the msgid in the context :data:`ELIDED`
+FROM_PLACE = N_("from %(place)s")
+TO_PLACE = N_("to %(place)s")
+#: the gettext context of a place whose Italian reading starts with a vowel
+ELIDED = "place read with a vowel"
+
 
 def ordinal(n: int, tr: NullTranslations | None = None) -> str:
     """``n`` as an ordinal of ``tr``'s language: ``1st``, ``12th``, ``23rd`` (English), ``3°`` (Italian)."""
@@ -51,17 +59,41 @@ def ordinal(n: int, tr: NullTranslations | None = None) -> str:
     return (tr.gettext(msgid) if tr is not None else msgid) % {"n": n}
 
 
+def read_with_a_vowel(n: int) -> bool:
+    """True when the Italian reading of ordinal ``n`` (n ≥ 1) starts with a vowel,
+    so that an article before it elides: 8 (ottavo), 11 (undicesimo), 80–89
+    (ottantesimo…), 800–899 (ottocentesimo…), and the same at the head of the
+    thousands (8000 ottomillesimo, 11000 undicimillesimo); 1 (primo), 18
+    (diciottesimo) and 1000 (millesimo) do not."""
+    while n >= 1000:
+        n //= 1000
+    return n == 8 or n == 11 or 80 <= n <= 89 or 800 <= n <= 899
+
+
+def place(n: int, phrase: str, tr: NullTranslations | None = None) -> str:
+    """Place ``n`` with its preposition ``phrase`` (:data:`FROM_PLACE`,
+    :data:`TO_PLACE`) in ``tr``'s language: ``from 8th``; Italian ``dal 5°``,
+    ``dall'8°``, ``all'11°`` (the elided form from the context :data:`ELIDED`)."""
+    shown = ordinal(n, tr)
+    if tr is None:
+        return phrase % {"place": shown}
+    words = tr.pgettext(ELIDED, phrase) if read_with_a_vowel(n) else tr.gettext(phrase)
+    return words % {"place": shown}
+
+
 @dataclass(frozen=True)
 class Message:
-    """A sentence as data: ``msgid`` % ``params``; the params named in ``places`` are places (ordinals)."""
+    """A sentence as data: ``msgid`` % ``params``; the params named in
+    ``places`` are places, rendered with the preposition msgid it maps them
+    to (:func:`place`)."""
 
     msgid: str
     params: Mapping[str, Any]
-    places: tuple[str, ...] = ()
+    places: Mapping[str, str] = field(default_factory=dict)
 
     def text(self, tr: NullTranslations | None = None) -> str:
         """The sentence in ``tr``'s language (English without one)."""
-        params = {k: (ordinal(v, tr) if k in self.places else v) for k, v in self.params.items()}
+        params = {k: (place(v, self.places[k], tr) if k in self.places else v) for k, v in self.params.items()}
         return (tr.gettext(self.msgid) if tr is not None else self.msgid) % params
 
     @property
@@ -134,11 +166,15 @@ class RulingImpact:
         ]
         pair = self.unit == "pair"
         for m in self.moves:
-            msgid = N_("Pair %(entrant)s from %(before)s to %(after)s")
+            msgid = N_("Pair %(entrant)s %(before)s %(after)s")  # "from 3rd" "to 5th": place()
             if not pair:
-                msgid = N_("Player %(entrant)s from %(before)s to %(after)s")
+                msgid = N_("Player %(entrant)s %(before)s %(after)s")
             out.append(
-                Message(msgid, {"entrant": m.entrant, "before": m.before, "after": m.after}, ("before", "after"))
+                Message(
+                    msgid,
+                    {"entrant": m.entrant, "before": m.before, "after": m.after},
+                    {"before": FROM_PLACE, "after": TO_PLACE},
+                )
             )
         if not self.moves:
             out.append(Message(N_("no place in the standings changed"), {}))
@@ -266,5 +302,7 @@ __all__ = [
     "RulingImpact",
     "band_edges",
     "ordinal",
+    "place",
+    "read_with_a_vowel",
     "ruling_impact",
 ]

@@ -29,7 +29,7 @@ import msgspec
 
 from ledger.errors import RecordError
 from ledger.events import encode_event
-from ledger.records import MAX_LINE_BYTES, _duplicate_key, format_error, iter_lines
+from ledger.records import MAX_LINE_BYTES, duplicate_key, format_error, iter_lines
 from ledger.tournament.events import TOURNAMENT_TAGS, TournamentEvent, decode_tournament_event
 from ledger.tournament.state import TournamentState, evolve
 
@@ -54,7 +54,7 @@ def parse_tournament_line(raw: bytes, line: int) -> TournamentEvent:
             )
         raise err from None
     if encode_event(event) != raw:  # not canonical: a key may be written twice (the game reader's check)
-        twice = _duplicate_key(raw)
+        twice = duplicate_key(raw)
         if twice is not None:
             where, name = twice
             raise RecordError("REC-FORMAT", f"field {name!r} written twice", field=where, line=line)
