@@ -230,8 +230,19 @@ def _progress(files: int, err: Console, tr: Any) -> Iterator[_Progress | None]:
 @click.option(
     "--strict", is_flag=True, help=N_("Refuse records that break a rule too (live play), not only impossible ones.")
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help=N_(
+        "Worker processes that read and check the files while this one stores them, in order "
+        "(default: the usable cores)."
+    ),
+)
 @click.pass_obj
-def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool) -> None:
+def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool, jobs: int | None) -> None:
+    from ledger.store.parallel import usable_cores
     from ledger.store.tournaments import import_tournament_file, is_tournament_file
 
     files = find_record_files(paths)
@@ -241,7 +252,9 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
     tally = _Tally(state.tr, err)
     with _progress(len(files), err, state.tr) as shown:
         games = [f for f in files if f not in set(tournaments)]
-        for path, result in app.import_records(games, strict=strict, progress=shown.read if shown else None):
+        jobs = min(jobs or usable_cores(), len(games))
+        read = shown.read if shown else None
+        for path, result in app.import_records(games, strict=strict, progress=read, jobs=jobs):
             tally.count(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
             if shown is not None:
                 shown.file_done()

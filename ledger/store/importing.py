@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import Any
@@ -27,8 +27,9 @@ from ledger.record_files import read_record
 from ledger.records import Record
 from ledger.state import TableState
 from ledger.store.append import GameAppends
-from ledger.store.bulk_rows import BulkRows, bulk_rows, insert_rows
+from ledger.store.bulk_rows import BulkRows, bulk_rows, insert_rows, row_key
 from ledger.store.journal import os_user
+from ledger.store.parallel import Prepared, prepared_in_order
 from ledger.store.persistence import game_uuid
 from ledger.store.streamed import STREAM_MIN_BYTES, ReadProgress, import_streamed, streams
 
@@ -90,25 +91,8 @@ class GameImports(GameAppends):
 
     @staticmethod
     def _checked(record: Record, strict: bool) -> tuple[TableState, str]:
-        """The record validated by the fold: its final state and game id
-        (the checks of :meth:`import_record`, before anything is stored)."""
-        final = _replay.validate(record)
-        if strict and final.findings:
-            earliest = min(final.findings, key=lambda f: f.position)
-            raise RuleViolationError(
-                earliest, len(final.findings), line=record.line_of(earliest.position), path=record.path
-            )
-        first = record.events[0] if record.events else None
-        if not isinstance(first, GameStarted):
-            raise RecordError(
-                "REC-ORDER",
-                "a record starts with game_started",
-                line=record.line_of(0),
-                field="type",
-                position=0,
-                path=record.path,
-            )
-        return final, first.game_id
+        """:func:`checked`."""
+        return checked(record, strict)
 
     def _import_checked(self, record: Record, final: TableState, game_id: str, by: str) -> ImportResult:
         """Store a validated record (one transaction), or append its tail."""
@@ -157,6 +141,7 @@ class GameImports(GameAppends):
         batch_events: int = BULK_BATCH_EVENTS,
         stream_bytes: int = STREAM_MIN_BYTES,
         progress: Callable[[Any, int, int], None] | None = None,
+        jobs: int = 1,
     ) -> Iterator[tuple[Record | str | os.PathLike[str], ImportResult | Exception]]:
         """Import many record files (a folder import), storing new games in
         batches: one transaction for up to ``batch_events`` events of several
@@ -197,23 +182,36 @@ class GameImports(GameAppends):
         read, file size)`` is called at its start, per chunk of events and
         at its end (not per event).
 
+        With ``jobs`` above 1, up to ``jobs`` worker processes read and
+        validate the files and make their rows (:mod:`ledger.store.parallel`;
+        a long file and a ``Record`` stay in this process), and this process
+        stores them as above, in the order of ``sources``: the same outcomes
+        and stored rows (a store with a compressor or cipher imports with one).
+
         Memory: at most two batches of records (``batch_events`` events each:
         the one being stored and the one being filled), or one chunk of a long
-        file, are held.
+        file, are held (and with ``jobs``, :data:`~ledger.store.parallel.AHEAD` files a worker).
         """
         by = appended_by or f"import:{os_user()}"
         batch = _Batch()
-        writer = _Writer(self, by)
+        writer = _Writer(self, by, strict)
+
+        def streamed(source: Any) -> bool:
+            return not isinstance(source, Record) and _size(source) >= stream_bytes and streams(self.recorder)
+
+        items = self._prepared(sources, jobs, strict, by, streamed)
         try:
-            for source in sources:
+            for source, item in items:
                 if writer.ready():
                     yield from writer.settle()
-                if not isinstance(source, Record) and _size(source) >= stream_bytes and streams(self.recorder):
+                if item is not None:
+                    yield from self._enqueue(source, item, batch, writer, batch_events)
+                elif streamed(source):
                     yield from writer.drain(batch.take())
                     read = partial(progress, source) if progress is not None else None
                     yield source, self._streamed(source, strict, by, read)
-                    continue
-                yield from self._batched(source, batch, writer, strict, batch_events)
+                else:
+                    yield from self._batched(source, batch, writer, strict, batch_events)
             yield from writer.drain(batch.take())
         except GeneratorExit:
             raise
@@ -223,7 +221,54 @@ class GameImports(GameAppends):
                     pass
             raise
         finally:
+            items.close()
             writer.close()
+
+    def _prepared(
+        self, sources: Iterable[Any], jobs: int, strict: bool, by: str, streamed: Callable[[Any], bool]
+    ) -> Generator[tuple[Any, Prepared | Exception | None], None, None]:
+        """Each source with what worker processes made of it
+        (:func:`~ledger.store.parallel.prepared_in_order`), or None: for this
+        process to read (one job, a stream or a ``Record``)."""
+        if jobs <= 1 or self.mapper.compressor or self.mapper.cipher:
+            return ((source, None) for source in sources)
+        hex_keys = row_key(self.recorder, game_uuid("")) == game_uuid("").hex
+
+        def here(source: Any) -> bool:
+            return isinstance(source, Record) or streamed(source)
+
+        return prepared_in_order(sources, jobs, strict, by, hex_keys, here)
+
+    def _enqueue(
+        self, source: Any, item: Prepared | Exception, batch: _Batch, writer: _Writer, batch_events: int
+    ) -> Iterator[Outcome]:
+        """:meth:`_batched` for a file a worker read and validated."""
+        if isinstance(item, Exception):
+            batch.pending.append(_Pending(source, None, None, None, item))
+            return
+        game_id = item.game_id
+        if (
+            game_id in batch.names
+            or game_id in writer.names
+            or self.recorder.select_events(game_uuid(game_id), limit=1)
+        ):
+            yield from writer.drain(batch.take())
+            yield source, self._again(source, writer.strict, writer.by)
+            return
+        batch.pending.append(_Pending(source, None, None, item.rows, None, game_id, item.events, item.path))
+        batch.names.add(game_id)
+        batch.size += item.events
+        if batch.size >= batch_events:
+            yield from writer.send(batch.take())
+
+    def _again(self, source: Any, strict: bool, by: str) -> ImportResult | Exception:
+        """A file imported on its own in this process (read and validated again)."""
+        try:
+            record = read_record(source)
+            final, game_id = checked(record, strict)
+            return self._import_checked(record, final, game_id, by)
+        except (RecordError, RuleViolationError, GameConflictError, OSError) as exc:
+            return exc
 
     def _batched(
         self, source: Any, batch: _Batch, writer: _Writer, strict: bool, batch_events: int
@@ -244,7 +289,8 @@ class GameImports(GameAppends):
             yield from writer.drain(batch.take())
             yield source, self._one(record, final, game_id, writer.by)
             return
-        batch.pending.append(_Pending(source, record, final, bulk_rows(self, oid, 0, record.events, writer.by), None))
+        rows = bulk_rows(self, oid, 0, record.events, writer.by)
+        batch.pending.append(_Pending(source, record, final, rows, None, game_id, len(record.events), record.path))
         batch.names.add(game_id)
         batch.size += len(record.events)
         if batch.size >= batch_events:
@@ -265,7 +311,7 @@ class GameImports(GameAppends):
         except (RecordError, RuleViolationError, GameConflictError) as exc:
             return exc
 
-    def _outcomes(self, batch: list[_Pending], together: bool, by: str) -> Iterator[Outcome]:
+    def _outcomes(self, batch: list[_Pending], together: bool, by: str, strict: bool) -> Iterator[Outcome]:
         """The outcomes of a batch whose transaction is over: ``together`` when
         it was committed, else (a position taken meanwhile, nothing of it
         stored) each of its files imported one by one."""
@@ -273,17 +319,37 @@ class GameImports(GameAppends):
             if p.error is not None:
                 yield p.source, p.error
             elif together:
-                assert p.record is not None and p.final is not None
-                self._remember(p.final.game_id, p.final)
-                yield (
-                    p.source,
-                    ImportResult(
-                        game_id=p.final.game_id, events=len(p.record.events), status="stored", path=p.record.path
-                    ),
-                )
-            else:
-                assert p.record is not None and p.final is not None
+                assert p.game_id is not None
+                if p.final is not None:
+                    self._remember(p.game_id, p.final)
+                yield p.source, ImportResult(game_id=p.game_id, events=p.events, status="stored", path=p.path)
+            elif p.record is not None and p.final is not None:
                 yield p.source, self._one(p.record, p.final, p.final.game_id, by)
+            else:  # prepared by a worker: read again here
+                yield p.source, self._again(p.source, strict, by)
+
+
+def checked(record: Record, strict: bool) -> tuple[TableState, str]:
+    """The record validated by the fold: its final state and game id (the
+    checks of :meth:`GameImports.import_record`, before anything is stored;
+    also a worker's of a parallel import, :mod:`ledger.store.parallel`)."""
+    final = _replay.validate(record)
+    if strict and final.findings:
+        earliest = min(final.findings, key=lambda f: f.position)
+        raise RuleViolationError(
+            earliest, len(final.findings), line=record.line_of(earliest.position), path=record.path
+        )
+    first = record.events[0] if record.events else None
+    if not isinstance(first, GameStarted):
+        raise RecordError(
+            "REC-ORDER",
+            "a record starts with game_started",
+            line=record.line_of(0),
+            field="type",
+            position=0,
+            path=record.path,
+        )
+    return final, first.game_id
 
 
 class _Writer:
@@ -297,8 +363,8 @@ class _Writer:
     set when its transaction raised anything but ``IntegrityError`` (then
     raised again by :meth:`settle`)."""
 
-    def __init__(self, imports: GameImports, by: str) -> None:
-        self.imports, self.by = imports, by
+    def __init__(self, imports: GameImports, by: str, strict: bool) -> None:
+        self.imports, self.by, self.strict = imports, by, strict
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-import")
         self.batch: list[_Pending] = []
         self.future: Future[object] | None = None
@@ -310,7 +376,7 @@ class _Writer:
         yield from self.settle()
         events = [e for p in batch if p.rows is not None for e in p.rows.events]
         journal = [j for p in batch if p.rows is not None for j in p.rows.journal]
-        self.batch, self.names = batch, {p.final.game_id for p in batch if p.final is not None}
+        self.batch, self.names = batch, {p.game_id for p in batch if p.rows is not None and p.game_id is not None}
         if events:
             self.future = self.pool.submit(insert_rows, self.imports.recorder, events, journal)
 
@@ -329,7 +395,7 @@ class _Writer:
                     future.result()
                 except IntegrityError:
                     together = False  # another writer stored one of these games meanwhile
-            yield from self.imports._outcomes(batch, together, self.by)
+            yield from self.imports._outcomes(batch, together, self.by, self.strict)
         except BaseException:
             self.failed = True  # nothing after this batch is stored
             raise
@@ -361,13 +427,17 @@ def _size(path: str | os.PathLike[str]) -> int:
 
 class _Pending(msgspec.Struct, frozen=True):
     """A source waiting in a batch of :meth:`LedgerApp.import_records`: its
-    validated record and prepared rows, or the error it raised."""
+    validated record (None when a worker process read it) and prepared rows,
+    its game, events and path, or the error it raised."""
 
     source: Any
     record: Record | None
     final: TableState | None
     rows: BulkRows | None
     error: Exception | None
+    game_id: str | None = None
+    events: int = 0
+    path: str | None = None
 
 
 class _Batch:

@@ -1,0 +1,156 @@
+"""A folder import on several cores: files read, validated and made into rows by worker processes (layer 2).
+
+``rummy-ledger import --jobs N`` (:meth:`ledger.store.importing.GameImports.import_records`
+with ``jobs``): up to ``N`` worker processes each take one record file at a
+time, read and decode it (:func:`ledger.record_files.read_record`), fold it
+(:func:`ledger.store.importing.checked`: the same checks, ``--strict`` too)
+and, for a game that would be new, make its rows and seals
+(:func:`ledger.store.bulk_rows.bulk_rows` from position 0: a new game's seal
+chain starts from the chain prefix and needs no stored seal, FORMAT.md
+"Seal"). The one process that holds the store receives the outcomes in the
+order of the files (:func:`prepared_in_order`) and stores them as the
+one-process import does, in batches across games, in that order: the same
+stored bytes, journal rows, seals, notification order and outcomes.
+
+What a worker sends back for a file is a :class:`Prepared` (the rows), or
+the error the file was rejected with (``RecordError``,
+``RuleViolationError``, ``OSError``: the same exception, rebuilt by
+:func:`_rebuilt`; a rejected file stores nothing). A game already stored, or
+named twice, is imported again by the storing process (compared with the
+stored events, or its tail appended) as one file.
+
+Memory: at most ``AHEAD`` files per worker are prepared ahead of the one
+being stored. A worker ignores ``SIGINT``: Ctrl-C is the storing process's
+(one line, exit 130); the workers finish their file and stop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, NamedTuple
+
+from ledger.errors import LedgerError
+from ledger.store.bulk_rows import BulkRows, bulk_rows
+from ledger.store.persistence import game_uuid
+
+#: files prepared ahead per worker (bounds the memory held by finished, not yet stored files)
+AHEAD = 4
+
+
+class Prepared(NamedTuple):
+    """A file a worker read and validated: its game, number of events, path,
+    and the rows that store it as a new game."""
+
+    game_id: str
+    events: int
+    path: str | None
+    rows: BulkRows
+
+
+def usable_cores() -> int:
+    """The processors this process may run on (``os.sched_getaffinity``), else ``os.cpu_count()``."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def prepared_in_order(
+    sources: Iterable[Any],
+    jobs: int,
+    strict: bool,
+    by: str,
+    hex_keys: bool,
+    here: Callable[[Any], bool],
+) -> Generator[tuple[Any, Prepared | Exception | None], None, None]:
+    """``(source, outcome)`` for each of ``sources`` in order: a
+    :class:`Prepared` or the file's error from a worker, or None for a source
+    that ``here(source)`` keeps for this process (a long file, streamed; a
+    :class:`~ledger.records.Record` already read). ``hex_keys``: the store
+    keys games by the UUID's hex (SQLite). The pool is shut down when the
+    iteration ends or is abandoned (a worker's current file finishes)."""
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet)
+    window: deque[tuple[Any, Future[Any] | None]] = deque()
+    pending = iter(sources)
+    try:
+        with _sigint_held():  # the workers are forked at the first submit
+            first = next(pending, _END)
+            if first is not _END:
+                window.append((first, None if here(first) else pool.submit(_prepare, first, strict, by, hex_keys)))
+        while True:
+            while len(window) < jobs * AHEAD:
+                source = next(pending, _END)
+                if source is _END:
+                    break
+                window.append((source, None if here(source) else pool.submit(_prepare, source, strict, by, hex_keys)))
+            if not window:
+                return
+            source, future = window.popleft()
+            yield source, (None if future is None else _received(future.result()))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+_END = object()
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """``SIGINT`` blocked in this thread while the block runs (a Ctrl-C then
+    comes after it): a worker forked meanwhile starts with it blocked, so a
+    Ctrl-C at that moment cannot reach it before :func:`_quiet` ignores it."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _quiet() -> None:
+    """A worker's start: Ctrl-C (sent to the whole process group) is the storing process's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _prepare(source: Any, strict: bool, by: str, hex_keys: bool) -> Prepared | Exception | tuple[Any, ...]:
+    """In a worker: one file read, validated and made into rows (or its error)."""
+    from ledger.errors import RecordError, RuleViolationError
+    from ledger.record_files import read_record
+    from ledger.store.importing import checked
+
+    try:
+        record = read_record(source)
+        _final, game_id = checked(record, strict)
+    except (RecordError, RuleViolationError) as exc:
+        return _portable(exc)
+    except OSError as exc:
+        return exc
+    oid = game_uuid(game_id)
+    rows = bulk_rows(None, oid, 0, record.events, by, key=oid.hex if hex_keys else oid)
+    return Prepared(game_id, len(record.events), record.path, rows)
+
+
+def _portable(exc: LedgerError) -> tuple[Any, ...]:
+    """A ledger error as it crosses to the storing process (its class takes
+    other arguments than its ``args``, so it does not pickle as it is)."""
+    return (type(exc), exc.args, dict(vars(exc)))
+
+
+def _received(outcome: Any) -> Prepared | Exception:
+    return _rebuilt(outcome) if isinstance(outcome, tuple) and not isinstance(outcome, Prepared) else outcome
+
+
+def _rebuilt(portable: tuple[Any, ...]) -> Exception:
+    """The error :func:`_portable` sent: the same class and attributes (the same message)."""
+    cls, args, attributes = portable
+    exc: Exception = cls.__new__(cls)
+    exc.args = args
+    vars(exc).update(attributes)
+    return exc
