@@ -233,16 +233,15 @@ def _progress(files: int, err: Console, tr: Any) -> Iterator[_Progress | None]:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=None,
+    default=1,
     metavar="N",
     help=N_(
         "Worker processes that read and check the files while this one stores them, in order "
-        "(default: the usable cores)."
+        "(default 1: this process alone)."
     ),
 )
 @click.pass_obj
-def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool, jobs: int | None) -> None:
-    from ledger.store.parallel import usable_cores
+def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool, jobs: int) -> None:
     from ledger.store.tournaments import import_tournament_file, is_tournament_file
 
     files = find_record_files(paths)
@@ -252,7 +251,7 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
     tally = _Tally(state.tr, err)
     with _progress(len(files), err, state.tr) as shown:
         games = [f for f in files if f not in set(tournaments)]
-        jobs = min(jobs or usable_cores(), len(games))
+        jobs = max(1, min(jobs, len(games)))
         read = shown.read if shown else None
         for path, result in app.import_records(games, strict=strict, progress=read, jobs=jobs):
             tally.count(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
