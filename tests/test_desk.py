@@ -310,7 +310,7 @@ def test_restore_ruling_rewinds_the_moves(desk: Desk) -> None:
     )
     page = c.get(resp.headers["Location"]).get_data(as_text=True)
     assert re.findall(r'<li id="move-(\d+)" data-pos="\d+" class="[^"]*\brewound\b', page) == ["7", "8", "9"]
-    assert text(element(page, "move-8")) == "8 Bruno draws 10 ♠ rewound at 10 ALL-TURN-2"
+    assert text(element(page, "move-8")) == "8 Bruno draws 10 ♠ from the stock rewound at 10 ALL-TURN-2"
     assert text(element(page, "status-8-ALL-TURN-2")).startswith(
         "ruled at position 10 by Rita Arbitro: table restored to move 6 move rewound at 10"
     )
