@@ -21,8 +21,8 @@ fold keeps it).
 {2: 4}
 >>> [(r.position, r.kind, r.finding) for r in rulings(evs)]
 [(3, 'penalty_assessed', 2), (4, 'position_restored', 2)]
->>> by_finding(evs)[2][0].describe(None)
-'penalty -5 to seat 0 (ALL-TURN-2)'
+>>> by_finding(evs)[2][0].line(None)
+'ruled at position 3 by Rita: penalty -5 to seat 0 (ALL-TURN-2)'
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import msgspec
 
 from ledger.events import Event, PenaltyAssessed, PositionRestored
 from ledger.state import TableState
-from ledger.texts import N_, Message
+from ledger.texts import N_, Message, Translator, render
 
 #: event types that are a referee's ruling
 RULING_EVENTS = ("penalty_assessed", "position_restored")
@@ -84,13 +84,9 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True):
             out["reason"] = self.reason
         return out
 
-    def describe(self, state: TableState | None) -> str:
-        """What was ruled, in words (``state`` supplies the names):
-        ``"penalty -50 to Bruno (BUR-TURN-1)"``, ``"table restored to move 6"``."""
-        return str(self.what_message(state))
-
     def what_message(self, state: TableState | None) -> Message:
-        """:meth:`describe` as data (:mod:`ledger.texts`), to render in a reader's language."""
+        """What was ruled, as data (``state`` supplies the names): in English
+        ``"penalty -50 to Bruno (BUR-TURN-1)"``, ``"table restored to move 6"``."""
         if self.kind == "penalty_assessed":
             if self.seat is not None:
                 who: str | Message = state.name(self.seat) if state is not None else Message(SEAT, n=self.seat)
@@ -99,13 +95,14 @@ class Ruling(msgspec.Struct, frozen=True, kw_only=True):
             return Message(PENALTY, points=f"{self.points:+d}", who=who, rule=f"{self.rule}")
         return Message(RESTORED, target=f"{self.target}")
 
-    def status(self, state: TableState | None) -> str:
-        """``"ruled at position 20 by Rita: penalty -50 to Bruno (BUR-TURN-1)"``."""
-        return str(self.status_message(state))
+    def line(self, state: TableState | None, tr: Translator | None = None) -> str:
+        """The one ruling line, as ``audit``, ``show --at`` and the viewer's
+        finding status all print it, in the language of ``tr`` (English when
+        None): ``"ruled at position 20 by Rita: penalty -50 to Bruno (BUR-TURN-1)"``."""
+        return render(self.status_message(state), tr)
 
     def status_message(self, state: TableState | None) -> Message:
-        """The one ruling line as data: :meth:`status` in English, rendered in
-        another language by the CLI (``audit``, ``show --at``) and the viewer alike."""
+        """:meth:`line` as data (:mod:`ledger.texts`)."""
         what = self.what_message(state)
         if self.referee:
             return Message(RULED_BY, at=self.position, referee=self.referee, what=what)

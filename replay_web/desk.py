@@ -407,8 +407,9 @@ def side_choices(state: TableState) -> list[tuple[str, str]]:
 
 
 def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: Any = None) -> dict[str, Any]:
+    from ledger.i18n import translations
+    from replay_web.i18n import current_lang
     from replay_web.tempo import move_seconds, tempo_text
-    from replay_web.words import ruling_status
 
     """What the game page adds for the desk: ``rulings`` (finding position ->
     rulings, up to ``horizon``, the last position the page may show),
@@ -425,9 +426,10 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     index = by_finding(events)
     rewound = rewound_by(events)
     rule = may_rule(game)
+    tr = translations(current_lang())  # the ruling line's msgids are the CLI's catalog's
     return {
         "rulings": index,
-        "ruling_text": {pos: [ruling_status(r, game.final) for r in rs] for pos, rs in index.items()},
+        "ruling_text": {pos: [r.line(game.final, tr) for r in rs] for pos, rs in index.items()},
         "tempo": [tempo_text(t) for t in move_seconds(events)],
         "rewound": rewound,
         "score": score_panel(state, labels, pov),

@@ -158,23 +158,6 @@ def side_words(label: str) -> str:
     return _gettext()("team %(n)s (%(names)s)") % {"n": m.group(1), "names": m.group(2)}
 
 
-#: the ruling line's msgids (ledger/rulings.py, one line for the CLI and the viewer), for this catalog
-RULING_MSGIDS = (
-    N_("ruled at position %(at)s by %(referee)s: %(what)s"),
-    N_("ruled at position %(at)s: %(what)s"),
-    N_("penalty %(points)s to %(who)s (%(rule)s)"),
-    N_("table restored to move %(target)s"),
-    N_("team %(team)s"),
-    N_("seat %(n)s"),
-)
-
-
-def ruling_status(ruling: Any, state: TableState | None) -> str:
-    """A finding's status line (:meth:`ledger.rulings.Ruling.status_message`) in the
-    page's language: ``"ruled at position 20 by Rita: penalty -50 to Bruno (BUR-TURN-1)"``."""
-    return render(ruling.status_message(state), translations(current_lang()))
-
-
 _TEAM = re.compile(r"^team (\d+) \((.*)\)$")
 
 #: meld kinds and the variants' meld labels (:func:`ledger.views.state_view`), for the catalog

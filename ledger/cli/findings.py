@@ -10,15 +10,8 @@ from typing import Any
 
 from ledger.rulings import Ruling
 from ledger.state import Finding
-from ledger.texts import render
 
 _ENGLISH = NullTranslations()
-
-
-def ruling_text(ruling: Ruling, state: Any, tr: Any) -> str:
-    """:meth:`ledger.rulings.Ruling.status_message` in the language of ``tr``:
-    ``ruled at position 16 by Carla Bianchi: penalty -20 to Anna (ALL-TURN-1)``."""
-    return render(ruling.status_message(state), tr)
 
 
 def finding_status(
@@ -27,7 +20,7 @@ def finding_status(
     """``open``, ``ruled at position P by NAME: what``, then ``; move rewound
     by position R`` when the finding's move was rewound (as ``audit`` prints it)."""
     found = index.get(position)
-    text = ruling_text(found[0], state, tr) if found else tr.gettext("open")
+    text = found[0].line(state, tr) if found else tr.gettext("open")
     if position in rewound:
         text += tr.gettext("; move rewound by position %(by)s") % {"by": rewound[position]}
     return text
