@@ -26,7 +26,7 @@ from ledger.tournament.standings import standings
 from ledger.tournament.state import TournamentState
 from replay_web.i18n import current_lang
 from replay_web.i18n import gettext as _
-from replay_web.tournaments import _after_round, _load
+from replay_web.tournaments import after_round_arg, load_tournament
 
 bp = Blueprint("tournament_screen", __name__)
 SHEET_CSS = Path(__file__).resolve().parent / "static" / "sheet.css"
@@ -39,8 +39,8 @@ def _unit(state: TournamentState) -> str:
 @bp.get("/tournaments/<tournament_id>/screen")
 def screen_page(tournament_id: str):
     """The big-screen standings (module docstring); 404 unknown tournament, 400 bad ``after_round``."""
-    after = _after_round()
-    _ledger, state, results = _load(tournament_id)
+    after = after_round_arg()
+    _ledger, state, results = load_tournament(tournament_id)
     s = standings(state, results, after)
     return render_template(
         "tournament_screen.html", t=state, standings=s, number=number, unit=_unit(state), live=after is None
@@ -54,8 +54,8 @@ def sheet_page(tournament_id: str):
     fmt = request.args.get("format", "html")
     if fmt not in ("html", "pdf"):
         abort(400, description=f"format={fmt!r}: the standings sheet is html or pdf")
-    after = _after_round()
-    _ledger, state, results = _load(tournament_id)
+    after = after_round_arg()
+    _ledger, state, results = load_tournament(tournament_id)
     s = standings(state, results, after)
     rounds = list(range(1, s.after_round + 1))
     args = {"t": state, "standings": s, "number": number, "unit": _unit(state), "rounds": rounds}

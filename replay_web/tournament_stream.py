@@ -41,7 +41,7 @@ from flask import Blueprint, Response, current_app, request
 from ledger.store.persistence import game_uuid
 from ledger.tournament.standings import standings
 from replay_web.stream import client_gone, hub_of, setting
-from replay_web.tournaments import _after_round, _load
+from replay_web.tournaments import after_round_arg, load_tournament
 
 bp = Blueprint("tournament_stream", __name__)
 _PAGE = 500
@@ -93,10 +93,10 @@ def standings_stream(tournament_id: str):
     """The live standings of a stored tournament (module docstring); 404 for an unknown
     tournament or a server of record files, 400 for a bad ``after_round``, 503 when
     ``STREAM_MAX`` streams are open."""
-    after = _after_round()
-    ledger, _state, _results = _load(tournament_id)
+    after = after_round_arg()
+    ledger, _state, _results = load_tournament(tournament_id)
     hub = hub_of(current_app)
-    assert hub is not None  # _load answered 404 for a server of record files
+    assert hub is not None  # load_tournament answered 404 for a server of record files
     limit = int(setting(current_app, "STREAM_MAX"))
     with hub.lock:
         if hub.streams >= limit:

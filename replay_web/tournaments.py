@@ -39,7 +39,10 @@ from replay_web.i18n import gettext as _
 bp = Blueprint("tournaments", __name__)
 
 
-def _load(tid: str) -> tuple[Any, TournamentState, dict[str, GameResult]]:
+def load_tournament(tid: str) -> tuple[Any, TournamentState, dict[str, GameResult]]:
+    """``(ledger, state, results)`` of tournament ``tid`` from the served store
+    (TOURNAMENT.md "The record"); aborts 404 for a server of record files or
+    an unknown tournament."""
     ledger = access.ledger_app()
     if ledger is None:
         abort(404, description="tournaments are served from a store, not from record files")
@@ -50,7 +53,9 @@ def _load(tid: str) -> tuple[Any, TournamentState, dict[str, GameResult]]:
     return ledger, state, ledger.tournament_results(state)
 
 
-def _after_round() -> int | None:
+def after_round_arg() -> int | None:
+    """The request's ``after_round`` (a round number, at most 4 digits), or
+    None when absent; aborts 400 for anything else."""
     raw = request.args.get("after_round")
     if raw is None:
         return None
@@ -118,14 +123,14 @@ def tournaments_api():
 
 @bp.get("/api/tournaments/<tournament_id>")
 def tournament_api(tournament_id: str):
-    _ledger, state, results = _load(tournament_id)
+    _ledger, state, results = load_tournament(tournament_id)
     return jsonify(tournament_doc(state, results))
 
 
 @bp.get("/api/tournaments/<tournament_id>/standings")
 def standings_api(tournament_id: str):
-    after = _after_round()
-    _ledger, state, results = _load(tournament_id)
+    after = after_round_arg()
+    _ledger, state, results = load_tournament(tournament_id)
     return jsonify(standings(state, results, after).to_json())
 
 
@@ -137,8 +142,8 @@ def tournaments_page():
 
 @bp.get("/tournaments/<tournament_id>")
 def tournament_page(tournament_id: str):
-    after = _after_round()
-    ledger, state, results = _load(tournament_id)
+    after = after_round_arg()
+    ledger, state, results = load_tournament(tournament_id)
     s = standings(state, results, after)
     lengths = {gid: ledger.game_length(gid) for gid, g in results.items() if g.finished}
     links = {gid: url_for("games.game_page", game_id=gid, at=n - 1) for gid, n in lengths.items()}
