@@ -1,6 +1,8 @@
 """The score chart (issue 26): each side's cumulative score by hand, the
 game's target marked, and where a referee's ruling changed a total the line
-as played beside the line as adjudicated.
+as played beside the line as adjudicated, and at that hand a mark on each
+(x as played, a diamond as adjudicated) joined by an arrow labelled with the
+penalty's rule id and points.
 
 Drawn by matplotlib on the server (its SVG backend: no network, no script,
 prints as it shows), from the score sheets of :func:`ledger.scoring.score_sheet`
@@ -66,7 +68,35 @@ def score_chart(state: TableState, labels: list[str], words: dict[str, str]) -> 
     n = state.n_sides
     runs = tuple(map(tuple, _cumulative(adjudicated, n)))
     played_runs = tuple(map(tuple, _cumulative(played, n)))
-    return _draw(runs, played_runs, tuple(labels), target_of(state), tuple(sorted(words.items())))
+    marks = ruling_marks(state, runs, played_runs)
+    return _draw(runs, played_runs, tuple(labels), target_of(state), tuple(sorted(words.items())), marks)
+
+
+#: one ruling mark: ``(x, side, as played, as adjudicated, label)``; x is the
+#: chart's hand index (1 = the first scored hand), the two totals are the
+#: side's cumulative points after that hand, the label the rule ids and points
+Mark = tuple[int, int, int, int, str]
+
+
+def ruling_marks(
+    state: TableState, runs: tuple[tuple[int, ...], ...], played_runs: tuple[tuple[int, ...], ...]
+) -> tuple[Mark, ...]:
+    """Where a referee's penalty (FORMAT.md "Rulings", ``penalty_assessed``)
+    changed a side's total in a scored hand: one mark per (hand, side), its
+    label the penalties' rule ids and signed points in record order
+    (``"BUR-TURN-1 -50"``). A penalty of a hand not scored yet at ``state``
+    is not on the chart (nor on its sheet)."""
+    x_of = {r.hand: i + 1 for i, r in enumerate(state.results)}
+    labels: dict[tuple[int, int], list[str]] = {}
+    for p in state.penalties:
+        x = x_of.get(p.hand)
+        if x is not None and p.points:
+            labels.setdefault((x, p.side), []).append(f"{p.rule} {p.points:+d}")
+    return tuple(
+        (x, side, played_runs[side][x], runs[side][x], ", ".join(texts))
+        for (x, side), texts in sorted(labels.items())
+        if side < len(runs)
+    )
 
 
 @lru_cache(maxsize=256)
@@ -76,6 +106,7 @@ def _draw(
     labels: tuple[str, ...],
     mark: tuple[int, str] | None,
     word_items: tuple[tuple[str, str], ...],
+    marks: tuple[Mark, ...] = (),
 ) -> str:
     """The SVG of :func:`score_chart`, drawn once per distinct chart (the
     viewer asks again at every position of a hand)."""
@@ -104,6 +135,7 @@ def _draw(
                     alpha=0.6,
                     label=f"{label} ({words['as_played']})",
                 )
+        _draw_marks(ax, marks, len(hands))
         if mark is not None:
             ax.axhline(mark[0], linestyle=":", color=TARGET_COLOUR, linewidth=1)
             ax.annotate(
@@ -126,6 +158,33 @@ def _draw(
         fig.savefig(out, format="svg", metadata={"Date": None})  # the same game gives the same bytes
     svg = out.getvalue()
     return svg[svg.index("<svg") :]  # inline in the page: no XML prolog or doctype
+
+
+def _draw_marks(ax: Any, marks: tuple[Mark, ...], n_hands: int) -> None:
+    """Each ruling mark of :func:`ruling_marks` on ``ax``: x as played, a
+    diamond as adjudicated, an arrow between them and the label above."""
+    for x, side, as_played, as_ruled, text in marks:  # a ruling: x as played, diamond as adjudicated
+        colour = COLOURS[side % len(COLOURS)]
+        ax.plot([x], [as_played], marker="x", markersize=6, color=colour, linestyle="none")
+        ax.plot([x], [as_ruled], marker="D", markersize=5, color=colour, linestyle="none")
+        ax.annotate(
+            "",
+            xy=(x, as_ruled),
+            xytext=(x, as_played),
+            arrowprops={"arrowstyle": "->", "color": colour, "linewidth": 0.8},
+        )
+        right = x * 2 > n_hands - 1  # the label inside the axes: left of a mark in the chart's right half
+        ax.annotate(
+            text,
+            xy=(x, max(as_ruled, as_played)),  # above the higher of the two marks, on a white ground
+            xytext=(-4 if right else 4, 6),
+            textcoords="offset points",
+            ha="right" if right else "left",
+            va="bottom",
+            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+            fontsize=7,
+            color=colour,
+        )
 
 
 def _hand_ticks(ax: Any, hands: list[int]) -> None:
@@ -160,4 +219,4 @@ def chart_words(gettext: Any) -> dict[str, str]:
     }
 
 
-__all__ = ["chart_uri", "chart_words", "score_chart", "target_of"]
+__all__ = ["Mark", "chart_uri", "chart_words", "ruling_marks", "score_chart", "target_of"]

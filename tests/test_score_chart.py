@@ -19,7 +19,7 @@ import pytest
 
 from ledger.record_files import read_record
 from ledger.replay import replay
-from replay_web.chart import score_chart, target_of
+from replay_web.chart import ruling_marks, score_chart, target_of
 from replay_web.report_data import build_report
 
 REPO = Path(__file__).resolve().parent.parent
@@ -57,6 +57,18 @@ def test_the_chart_marks_the_target_and_the_line_as_played() -> None:
     gin = score_chart(replay(read_record(GIN).events), ["Anna", "Bruno"], WORDS)
     assert gin is not None and "target 100" in texts(gin) and not any("as played" in t for t in texts(gin))
     assert gin == score_chart(replay(read_record(GIN).events), ["Anna", "Bruno"], WORDS)  # the same bytes again
+
+
+def test_a_ruling_is_marked_where_it_changed_a_total() -> None:
+    state = replay(read_record(DISPUTE).events)
+    runs = ((0, -70), (0, -235))  # as adjudicated: Anna, Bruno (BUR-TURN-1 -50 on Bruno at position 10)
+    played = ((0, -70), (0, -185))
+    assert ruling_marks(state, runs, played) == ((1, 1, -185, -235, "BUR-TURN-1 -50"),)
+    svg = score_chart(state, ["Anna", "Bruno"], WORDS)
+    assert svg is not None and texts(svg).count("BUR-TURN-1 -50") == 1
+    gin = score_chart(replay(read_record(GIN).events), ["Anna", "Bruno"], WORDS)
+    assert gin is not None and not any(re.match(r"[A-Z]+-[A-Z]+-\d", t) for t in texts(gin))  # no ruling, no mark
+    assert ruling_marks(replay(read_record(GIN).events), ((0,),), ((0,),)) == ()
 
 
 def test_no_chart_before_a_hand_is_scored_and_the_targets() -> None:
