@@ -1,7 +1,7 @@
 """Move notation: one line per event, the one wording of every reader (pure, no I/O).
 
 :func:`move` is the line as data (a :class:`~ledger.texts.Message`: msgid
-and params, Italian in the CLI's catalog ``ledger/translations``);
+and params, Italian in the catalog ``ledger/translations``);
 :func:`notation` renders it with the translations object it is given
 (English when None). ``show --at``, the viewer's move list and board, the
 dispute report, the live stream and the analytics ``events.text`` column all

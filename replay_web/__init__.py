@@ -53,9 +53,10 @@ from flask import Flask, current_app, g, jsonify, render_template, request, url_
 from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from ledger.errors import GameNotFoundError, RecordError
+from ledger.i18n import N_
 from ledger.store.persistence import StoredEventError
 from replay_web.cache import ReplayCache
-from replay_web.i18n import N_, gettext
+from replay_web.lang import gettext
 from replay_web.present import face, suit_markup
 from replay_web.store import open_store
 
@@ -78,7 +79,7 @@ def _register_blueprints(app: Flask) -> None:
         api,
         auto_checkpoint,
         games,
-        i18n,
+        lang,
         players,
         report,
         scoresheet,
@@ -88,7 +89,7 @@ def _register_blueprints(app: Flask) -> None:
         write,
     )
 
-    i18n.init_app(app)  # the page's language: ?lang=, Accept-Language, English
+    lang.init_app(app)  # the page's language: ?lang=, Accept-Language, English
     access.init_app(app)
 
     for blueprint in (games.bp, players.bp, report.bp, api.bp, tournaments.bp):
@@ -199,7 +200,7 @@ def _too_large(exc: RequestEntityTooLarge):
 
 
 #: the English descriptions of werkzeug's errors and Flask-WTF's CSRF refusals,
-#: as they come (msgids of the viewer's catalog): an error page shows them in
+#: as they come (msgids of the catalog): an error page shows them in
 #: the page's language; the JSON of ``/api/`` keeps them as they are
 PAGE_WORDS = frozenset(
     {

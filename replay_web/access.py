@@ -45,7 +45,7 @@ from ledger.redaction import SPECTATOR, Pov
 from ledger.state import Finding, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
 from ledger.views import StateView, state_view
-from replay_web.i18n import gettext as _  # the pages' 403s in the page's language; the JSON API stays English
+from replay_web.lang import gettext as _  # the pages' 403s in the page's language; the JSON API stays English
 
 DELAY_ENV = "RUMMY_LEDGER_SPECTATOR_DELAY"
 DEFAULT_DELAY = 60.0

@@ -20,6 +20,7 @@ import threading
 from functools import lru_cache
 from typing import Any
 
+from ledger.i18n import C_
 from ledger.scoring import score_sheet
 from ledger.state import TableState
 
@@ -210,7 +211,7 @@ def chart_uri(state: TableState, labels: list[str], words: dict[str, str]) -> st
 def chart_words(gettext: Any) -> dict[str, str]:
     """The chart's texts in a page's language (``gettext``: the page's)."""
     return {
-        "hand": gettext("hand"),
+        "hand": gettext(C_("viewer", "hand")),
         "points": gettext("points"),
         "as_played": gettext("as played"),
         "target": gettext("target"),

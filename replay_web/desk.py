@@ -54,6 +54,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from ledger.errors import ConcurrentAppendError, RecordError
 from ledger.events import decode_event
+from ledger.i18n import N_
 from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
 from ledger.rulings import Ruling, by_finding, rewound_by
@@ -62,8 +63,8 @@ from ledger.state import TableState
 from ledger.tokens import Token
 from replay_web import access
 from replay_web.chart import chart_uri, chart_words
-from replay_web.i18n import N_, current_lang, form_translations
-from replay_web.i18n import gettext as _
+from replay_web.lang import current_lang, form_translations
+from replay_web.lang import gettext as _
 from replay_web.origin import same_origin
 from replay_web.refill import refill_args, refill_of
 
@@ -133,9 +134,9 @@ def signed_in() -> Token | None:
 
 class _Form(FlaskForm):
     """The viewer's forms: WTForms' own messages in the page's language
-    (:func:`replay_web.i18n.form_translations`). Flask-WTF's translation of
+    (:func:`replay_web.lang.form_translations`). Flask-WTF's translation of
     them (``WTF_I18N_ENABLED``) asks Flask-Babel for the language; the
-    viewer chooses its language itself (:func:`replay_web.i18n.request_lang`)."""
+    viewer chooses its language itself (:func:`replay_web.lang.request_lang`)."""
 
     class Meta:
         def get_translations(self, form: Any) -> Any:
@@ -408,7 +409,7 @@ def side_choices(state: TableState) -> list[tuple[str, str]]:
 
 def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: Any = None) -> dict[str, Any]:
     from ledger.i18n import translations
-    from replay_web.i18n import current_lang
+    from replay_web.lang import current_lang
     from replay_web.tempo import move_seconds, tempo_text
 
     """What the game page adds for the desk: ``rulings`` (finding position ->
@@ -426,7 +427,7 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     index = by_finding(events)
     rewound = rewound_by(events)
     rule = may_rule(game)
-    tr = translations(current_lang())  # the ruling line's msgids are the CLI's catalog's
+    tr = translations(current_lang())  # the ruling line as the command line words it
     return {
         "rulings": index,
         "ruling_text": {pos: [r.line(game.final, tr) for r in rs] for pos, rs in index.items()},

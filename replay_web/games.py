@@ -32,7 +32,7 @@ from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from replay_web import access, desk, page_lists, params
 from replay_web.cache import GameData
-from replay_web.i18n import gettext as _
+from replay_web.lang import gettext as _
 from replay_web.present import ORDERS, board
 from replay_web.seals import seal_context
 from replay_web.store import meta_of

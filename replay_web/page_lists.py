@@ -12,7 +12,7 @@ from ledger.redaction import Pov
 from ledger.state import TableState
 from replay_web import paging
 from replay_web.cache import GameData
-from replay_web.i18n import current_lang
+from replay_web.lang import current_lang
 from replay_web.words import move_words
 
 #: the query arguments of the two pagers, kept by every pager link

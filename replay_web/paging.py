@@ -28,7 +28,7 @@ from urllib.parse import urlencode
 
 from flask import abort, jsonify, request
 
-from replay_web.i18n import gettext as _
+from replay_web.lang import gettext as _
 from replay_web.params import _int
 
 #: ``(default, cap)`` items per page: the game page's move list and findings

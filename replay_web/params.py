@@ -15,7 +15,7 @@ from flask import abort, current_app
 from ledger.params import ascii_int
 from ledger.redaction import SPECTATOR, Pov
 from replay_web.cache import GameData
-from replay_web.i18n import gettext as _  # pages in the page's language; the JSON API stays English
+from replay_web.lang import gettext as _  # pages in the page's language; the JSON API stays English
 
 
 def load_game(game_id: str) -> GameData:

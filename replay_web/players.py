@@ -26,8 +26,8 @@ from flask import Blueprint, abort, current_app, render_template, request
 
 from ledger.i18n import translations as ledger_translations
 from ledger.projections.stats import BY_TURN, Filters, Series, VariantStats, cell, stat_label, stats_of
-from replay_web.i18n import current_lang
-from replay_web.i18n import gettext as _
+from replay_web.lang import current_lang
+from replay_web.lang import gettext as _
 
 bp = Blueprint("players", __name__)
 

@@ -28,9 +28,9 @@ signatures of the referee and of every player.
 Everything comes from the fold (:class:`~ledger.replay.Replayer`,
 :func:`ledger.audit.report`, :func:`ledger.scoring.score_sheet`,
 :func:`replay_web.present.board`); no rule is evaluated here. The text is
-English or Italian (:mod:`replay_web.i18n`); finding messages are the
+English or Italian (:mod:`replay_web.lang`); finding messages are the
 audit's own words in the report's language
-(:meth:`ledger.state.Finding.text`, with the CLI's catalog), next
+(:meth:`ledger.state.Finding.text`, with the catalog's command-line layer), next
 to the rule's text.
 """
 
@@ -48,7 +48,7 @@ from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
 from ledger.tournament.impact import game_impacts
 from replay_web import params
-from replay_web.i18n import translations
+from replay_web.lang import viewer_translations
 from replay_web.present import face, suit_markup
 from replay_web.report_data import ReportError, build_report
 from replay_web.words import card_title, code_markup
@@ -76,7 +76,7 @@ def _env(lang: str) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
+    env.install_gettext_translations(viewer_translations(lang), newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
     env.globals["face"] = face
     env.globals["card_title"] = lambda code, english: card_title(code, english, lang)
     env.filters["suits"] = suit_markup
@@ -138,7 +138,7 @@ def _whole(name: str) -> int | None:
 def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
     from replay_web import access
     from replay_web.games import hand_order
-    from replay_web.i18n import current_lang
+    from replay_web.lang import current_lang
 
     game = params.load_game(game_id)
     if not access.reader_access(game).omniscient:
@@ -163,7 +163,7 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
             broken=game.broken,
             order=hand_order(request.args),  # by suit and rank, as the viewer; ?order=dealt as there
         )
-    except ReportError as exc:  # in the page's language (the CLI's catalog)
+    except ReportError as exc:  # in the page's language (the catalog's command-line layer)
         abort(400, description=exc.text(ledger_translations(current_lang())))
     data["tournament"] = tournament_rows(game.events, current_lang())
     return game, data
@@ -192,7 +192,7 @@ def tournament_rows(events: Any, lang: str) -> list[dict[str, Any]]:
 @bp.get("/games/<game_id>/report")
 def report_page(game_id: str):
     """The printable dispute report, HTML (or ``format=pdf``: :func:`report_pdf`).
-    The language is the page's (:mod:`replay_web.i18n`: ``?lang=it|en``,
+    The language is the page's (:mod:`replay_web.lang`: ``?lang=it|en``,
     ``Accept-Language``). 404 for an unknown game, 400 for a bad ``at``,
     ``finding``, ``lang`` or ``format``, 403 for an unfinished game without
     a referee's token (the report shows every card; :mod:`replay_web.access`)."""

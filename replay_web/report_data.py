@@ -17,6 +17,7 @@ import msgspec
 
 from ledger.audit import report as audit_report
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
+from ledger.i18n import DEFAULT_LANG
 from ledger.i18n import translations as ledger_translations
 from ledger.notation import notation
 from ledger.replay import Replayer
@@ -28,7 +29,7 @@ from ledger.texts import N_, Message, Translator, render
 from ledger.texts import render as render_text
 from ledger.texts.refusals import NO_FINDING_AT, NO_FINDING_AT_NONE
 from ledger.views import StateView
-from replay_web.i18n import DEFAULT_LANG, translations
+from replay_web.lang import viewer_translations
 from replay_web.present import board
 from replay_web.tempo import duration, longest_turns, move_seconds, tempo_text
 from replay_web.words import (
@@ -281,7 +282,7 @@ def build_report(
     ``ValueError`` for a language that is not ``it``/``en``, and
     :class:`~ledger.errors.RecordError` for an impossible record.
     """
-    _ = translations(lang).gettext
+    _ = viewer_translations(lang).gettext
     rp = replayer if replayer is not None else Replayer(events)
     events = rp.events
     last = len(events) - 1

@@ -28,8 +28,8 @@ from ledger.records import encode_record, parse_record
 from ledger.score_only import parse_sheet, score_only_game
 from replay_web import access, auto_checkpoint, desk
 from replay_web.desk import _Form, signed_in
-from replay_web.i18n import current_lang
-from replay_web.i18n import gettext as _
+from replay_web.lang import current_lang
+from replay_web.lang import gettext as _
 
 bp = Blueprint("scoresheet", __name__)
 

@@ -13,7 +13,7 @@ from typing import Any
 from ledger.redaction import Pov
 from ledger.seal import short_form
 from replay_web import access
-from replay_web.i18n import current_lang
+from replay_web.lang import current_lang
 
 
 def seal_context(full: Any, at: int, pov: Pov, acc: access.Access) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from flask import Blueprint, abort, make_response, render_template, request
 from ledger.tournament.render import number
 from ledger.tournament.standings import standings
 from ledger.tournament.state import TournamentState
-from replay_web.i18n import current_lang
-from replay_web.i18n import gettext as _
+from replay_web.lang import current_lang
+from replay_web.lang import gettext as _
 from replay_web.tournaments import after_round_arg, load_tournament
 
 bp = Blueprint("tournament_screen", __name__)

@@ -33,8 +33,8 @@ from ledger.tournament.results import GameResult
 from ledger.tournament.standings import round_lines, standings
 from ledger.tournament.state import TournamentState
 from replay_web import access
-from replay_web.i18n import current_lang
-from replay_web.i18n import gettext as _
+from replay_web.lang import current_lang
+from replay_web.lang import gettext as _
 
 bp = Blueprint("tournaments", __name__)
 
@@ -155,6 +155,6 @@ def tournament_page(tournament_id: str):
         findings=check(state, results),
         links=links,
         number=number,
-        tr=cli_translations(current_lang()),  # the findings' msgids are the CLI catalog's (ledger/translations)
+        tr=cli_translations(current_lang()),  # the findings as the command line words them
         unit=_("Pair") if any(len(e.players) == 2 for e in state.entrants.values()) else _("Player"),
     )

@@ -1,5 +1,5 @@
 """The viewer's and the report's words: move notation, phases, reasons and
-score components in the page's language (:mod:`replay_web.i18n`).
+score components in the page's language (:mod:`replay_web.lang`).
 
 :func:`move_words` is the one notation (:mod:`ledger.notation`) in the
 page's language, redacted for a seat or a spectator as every reader's is.
@@ -15,11 +15,12 @@ from typing import Any
 from ledger import catalog
 from ledger import i18n as ledger_i18n
 from ledger.events import Event
+from ledger.i18n import C_, N_
 from ledger.notation import notation
 from ledger.state import Finding, TableState
 from ledger.texts import Message, render
 from ledger.views import StateView
-from replay_web.i18n import N_, current_lang, translations
+from replay_web.lang import current_lang, viewer_translations
 
 Gettext = Callable[[str], str]
 
@@ -40,12 +41,12 @@ HAND_END_REASONS = {
     "knocked": N_("knocked"),
     "stock_exhausted": N_("stock exhausted"),
     "time_out": N_("time out"),
-    "stalled": N_("stalled"),
+    "stalled": C_("viewer", "stalled"),
     "abandoned": N_("abandoned"),
 }
 
 GAME_END_REASONS = {
-    "target_reached": N_("target reached"),
+    "target_reached": C_("viewer", "target reached"),
     "hands_played": N_("hands played"),
     "elimination": N_("elimination"),
     "abandoned": N_("abandoned"),
@@ -53,7 +54,7 @@ GAME_END_REASONS = {
 }
 
 PHASES = {
-    "setup": N_("before the first deal"),
+    "setup": C_("viewer", "before the first deal"),
     "draw": N_("to draw"),
     "play": N_("to meld, lay off or discard"),
     "over": N_("hand over"),
@@ -62,7 +63,7 @@ PHASES = {
 
 #: score breakdown components (README, "breakdown components") as shown
 BREAKDOWN = {
-    "melds": N_("melds"),
+    "melds": C_("viewer", "melds"),
     "burraco_clean": N_("clean burraco"),
     "burraco_semi_clean": N_("semi-clean burraco"),
     "burraco_dirty": N_("dirty burraco"),
@@ -104,7 +105,7 @@ def _signed(n: int) -> str:
 
 
 def _gettext() -> Gettext:
-    return translations(current_lang()).gettext
+    return viewer_translations(current_lang()).gettext
 
 
 def move_words(event: Event, state: TableState | None, pov: Any) -> str:
@@ -120,7 +121,7 @@ def turn_line(view: StateView, english: str) -> str:
     lang = current_lang()
     if lang == "en":
         return english
-    _ = translations(lang).gettext
+    _ = viewer_translations(lang).gettext
     if view.ended:
         return _("game over: %(reason)s") % {
             "reason": _(GAME_END_REASONS.get(view.ended, view.ended.replace("_", " ")))
@@ -180,7 +181,7 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
     lang = lang or current_lang()
     if lang == "en":
         return english
-    _ = translations(lang).gettext
+    _ = viewer_translations(lang).gettext
     if code == "JK":
         return _("joker")
     rank, suit = code[:-1], code[-1]
@@ -191,8 +192,9 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
 
 
 #: the msgids of the variants' board notes (ledger/presentation: Burraco's pozzetti, Gin's
-#: deadwood, the elimination threshold) and of a team's label inside them, for this catalog
-#: (babel.cfg reads replay_web/ only); tests/test_rule_table.py keeps them equal to the presentation's
+#: deadwood, the elimination threshold) and of a team's label inside them, as the viewer shows
+#: them (:func:`variant_note`): Gin's "could knock" in the viewer's own wording (msgctxt
+#: "viewer"); tests/test_rule_table.py keeps them equal to the presentation's
 NOTE_MSGIDS = (
     N_("%(who)s: pozzetto taken"),
     N_("%(who)s: pozzetto not taken yet"),
@@ -200,9 +202,9 @@ NOTE_MSGIDS = (
     N_("the hand ended at the stock's end after position %(n)s: later play does not count"),
     N_("%(who)s: deadwood %(n)s"),
     N_("%(who)s: deadwood %(n)s (knocked)"),
-    N_("%(who)s: best deadwood %(n)s, could knock"),
-    N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
-    N_("%(who)s: best deadwood %(n)s, could not knock"),
+    C_("viewer", "%(who)s: best deadwood %(n)s, could knock"),
+    C_("viewer", "%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
+    C_("viewer", "%(who)s: best deadwood %(n)s, could not knock"),
     N_("a seat reaching %(n)s points is out; out: %(who)s"),
     N_("a seat reaching %(n)s points is out"),
     N_("team %(team)s (%(names)s)"),
@@ -221,7 +223,7 @@ def variant_note(note: Message) -> str:
     ...     variant_note(Message("%(who)s: pozzetto not taken yet", who=side))
     'coppia 1 (Bruno & Dario): pozzetto non ancora preso'
     """
-    return render(note, translations(current_lang()))
+    return render(note, viewer_translations(current_lang()))
 
 
 #: :data:`replay_web.access.HIDDEN_MESSAGE`, the finding message a spectator sees, for the catalog
@@ -230,9 +232,9 @@ HIDDEN_FINDING = N_("(shown to referees, and to everyone when the game is over)"
 
 def finding_message(finding: Finding) -> str:
     """A finding's message as the page shows it, in the page's language:
-    ``gettext(msgid) % params`` with the CLI's catalog
-    (``ledger/translations``, where the rules' msgids are); the spectator's
-    placeholder by the viewer's catalog.
+    ``gettext(msgid) % params`` with the command line's layer of the catalog
+    (the audit's words, as ``audit`` shows them); the spectator's placeholder
+    with the viewer's layer.
 
     >>> from flask import Flask, g
     >>> from ledger.state import Finding

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 from click.testing import Result
 
 from ledger.i18n import po_path
+from tests import catalog_sources
 from tests.conftest import NO_LOCALE, REPO
 
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
@@ -279,24 +279,11 @@ def test_lang_option_beats_the_locale_and_json_is_never_translated(run: Callable
     assert bad.exit_code == 2 and "Invalid value for '--lang': 'fr' is not one of 'en', 'it'." in bad.stderr
 
 
-def _extracted() -> set[str]:
-    """The msgids ``pybabel extract -F ledger/babel.cfg -k N_`` finds."""
-    cfg = (REPO / "ledger" / "babel.cfg").read_text(encoding="utf-8")
-    files = re.findall(r"^\[python: (.+)\]$", cfg, re.M)
-    assert files, cfg
-    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
-    found: set[str] = set()
-    for name in files:
-        for _line, message, _comments, _context in extract_from_file("python", REPO / name, keywords=keywords):
-            found.add(message[0] if isinstance(message, tuple) else message)
-    return found
-
-
 def test_the_catalog_is_in_step_with_the_sources_and_complete() -> None:
     with po_path("it").open("rb") as fp:
         catalog = read_po(fp, locale="it", domain="ledger")
-    ids = {m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id}
-    assert ids == _extracted()
+    ids = {(m.id[0] if isinstance(m.id, tuple) else m.id, m.context) for m in catalog if m.id}
+    assert ids == catalog_sources.extracted()
     for m in catalog:
         if not m.id:
             continue

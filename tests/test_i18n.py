@@ -1,5 +1,5 @@
-"""Italian and English in the whole viewer (issue 16): one gettext catalog
-(``replay_web/translations/it``, :mod:`replay_web.i18n`) for the pages and
+"""Italian and English in the whole viewer (issue 16): the one gettext catalog
+(``ledger/translations/it``, its viewer layer: :mod:`replay_web.lang`) for the pages and
 the dispute report; the language from ``?lang=`` (kept on the page's links),
 else ``Accept-Language``, else English; the report link and its PDF; the
 time per move; the print stylesheet.
@@ -19,10 +19,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from ledger.i18n import VIEWER, po_path, translations
 from ledger.record_files import read_record
 from replay_web import create_app
-from replay_web.i18n import po_path, translations
+from replay_web.lang import viewer_translations
 from replay_web.store import RecordStore
+from tests import catalog_sources
 
 REPO = Path(__file__).resolve().parent.parent
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
@@ -64,33 +66,51 @@ def client(web_client):
 
 
 def test_italian_catalog_covers_every_string_of_babel_cfg() -> None:
-    """Every string ``pybabel extract -F babel.cfg`` finds (viewer and report)
-    has an Italian translation, nothing stale is kept, placeholders agree."""
-    from babel.messages.extract import extract_from_dir
-    from babel.messages.frontend import parse_mapping_cfg
+    """Every string ``pybabel extract -F babel.cfg`` finds (the command line, the viewer
+    and the report) has an Italian translation, nothing stale is kept, placeholders agree;
+    the viewer's own wording of a msgid is in the msgctxt "viewer" and only where it differs."""
     from babel.messages.pofile import read_po
 
-    with (REPO / "babel.cfg").open(encoding="utf-8") as fp:
-        method_map, options_map = parse_mapping_cfg(fp)
-    assert [m for _pattern, m in method_map] == ["python", "jinja2"]
-    keys = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
-    extracted = set()
-    for _file, _line, message, _comments, _ctx in extract_from_dir(
-        str(REPO), method_map=method_map, options_map=options_map, keywords=keys
-    ):
-        extracted.add(message[0] if isinstance(message, tuple) else message)
+    extracted = catalog_sources.extracted()
     with po_path("it").open("rb") as fp:
         catalog = read_po(fp, locale="it")
-    translated = {m.id[0] if isinstance(m.id, tuple) else m.id: m for m in catalog if m.id}
+    translated = {(m.id[0] if isinstance(m.id, tuple) else m.id, m.context): m for m in catalog if m.id}
     assert extracted - set(translated) == set()
     assert set(translated) - extracted == set()
     for m in translated.values():
         assert "fuzzy" not in m.flags, m.id
         assert all(m.string) if isinstance(m.string, tuple) else m.string, m.id
     assert [str(err) for m, errs in catalog.check() for err in errs] == []
-    ids = [m.id[0] if isinstance(m.id, tuple) else m.id for m in catalog if m.id]
-    assert ids == sorted(ids)  # as `pybabel extract --sort-output` writes them (fewer merge conflicts)
-    t = translations("it")
+    keys = [(m.id[0] if isinstance(m.id, tuple) else m.id, m.context or "") for m in catalog if m.id]
+    assert keys == sorted(keys)  # as `pybabel extract --sort-output` writes them (fewer merge conflicts)
+    viewer = {k: m.string for (k, ctx), m in translated.items() if ctx == VIEWER}
+    assert {k: translated[k, None].string for k in viewer} == {
+        "%(who)s: best deadwood %(n)s, could knock": "%(who)s: punti morti al meglio %(n)s, potrebbe bussare",
+        "%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)": (
+            "%(who)s: punti morti al meglio %(n)s, potrebbe bussare (scartando %(card)s)"
+        ),
+        "%(who)s: best deadwood %(n)s, could not knock": "%(who)s: punti morti al meglio %(n)s, non potrebbe bussare",
+        "MP diff": "diff. MP",
+        "before the first deal": "prima della prima distribuzione",
+        "hand": "carte in mano",
+        "melds": "calate",
+        "stalled": "bloccata",
+        "target reached": "punteggio raggiunto",
+    }
+    assert viewer == {
+        "%(who)s: best deadwood %(n)s, could knock": "%(who)s: punti morti al meglio %(n)s, poteva bussare",
+        "%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)": (
+            "%(who)s: punti morti al meglio %(n)s, poteva bussare (scartando %(card)s)"
+        ),
+        "%(who)s: best deadwood %(n)s, could not knock": "%(who)s: punti morti al meglio %(n)s, non poteva bussare",
+        "MP diff": "Diff. MP",
+        "before the first deal": "prima della prima smazzata",
+        "hand": "smazzata",
+        "melds": "carte calate",
+        "stalled": "gioco bloccato",
+        "target reached": "traguardo raggiunto",
+    }
+    t, cli = viewer_translations("it"), translations("it")
     assert (
         t.gettext("hand"),
         t.gettext("stock"),
@@ -99,6 +119,27 @@ def test_italian_catalog_covers_every_string_of_babel_cfg() -> None:
         t.gettext("penalty"),
     ) == ("smazzata", "tallone", "pozzo (monte degli scarti)", "arbitro", "penalità")
     assert t.ngettext("%(num)s meld", "%(num)s melds", 2) % {"num": 2} == "2 calate"
+    assert [t.gettext(k) for k in viewer] == list(viewer.values())  # the viewer reads its own first
+    assert [cli.gettext(k) for k in viewer] == [translated[k, None].string for k in viewer]  # the CLI never
+
+
+def test_babel_cfg_names_the_commands_the_docs_give() -> None:
+    """babel.cfg's first lines are the two commands that keep the one catalog in step;
+    ledger/i18n.py and docs/texts.md give the same ones."""
+    commands = [
+        line.removeprefix("#").strip()
+        for line in (REPO / "babel.cfg").read_text(encoding="utf-8").splitlines()
+        if line.startswith("#   pybabel ")
+    ]
+    assert commands == [
+        "pybabel extract -F babel.cfg -k N_ -k C_:1c,2 --no-location --sort-output --no-wrap -o /tmp/ledger.pot .",
+        "pybabel update -D ledger -i /tmp/ledger.pot -d ledger/translations --no-fuzzy-matching --ignore-obsolete "
+        "--no-wrap",
+    ]
+    for doc in (REPO / "ledger" / "i18n.py", REPO / "docs" / "texts.md"):
+        text = doc.read_text(encoding="utf-8")
+        assert [c for c in commands if c not in text] == [], doc
+    assert not (REPO / "ledger" / "babel.cfg").exists() and not (REPO / "replay_web" / "translations").exists()
 
 
 # --- choosing the language ----------------------------------------------------------------

@@ -19,7 +19,6 @@ from ledger.rule_ids import RULE_IDS
 from ledger.rule_messages import PIECES, RULE_MESSAGES
 from ledger.state import Finding
 from ledger.texts import placeholders
-from replay_web import i18n as web_i18n
 from replay_web.words import NOTE_MSGIDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +28,7 @@ IT = i18n.translations("it")
 
 def _catalog(path: Path) -> dict[str, str]:
     with path.open("rb") as fp:
-        return {m.id: m.string for m in read_po(fp, locale="it") if m.id and isinstance(m.id, str)}
+        return {m.id: m.string for m in read_po(fp, locale="it") if m.id and isinstance(m.id, str) and not m.context}
 
 
 def _marked(paths: list[Path]) -> tuple[set[str], set[str]]:
@@ -96,9 +95,10 @@ def test_every_piece_has_its_italian(msgid: str) -> None:
 
 
 def test_every_note_has_its_italian() -> None:
-    """The variants' board notes (ledger/presentation), in both catalogs: the CLI's and the
-    viewer's (replay_web/words.py NOTE_MSGIDS names them for its extraction)."""
+    """The variants' board notes (ledger/presentation) have their Italian in both layers of
+    the catalog: the CLI's and the viewer's (replay_web/words.py NOTE_MSGIDS names them, the
+    viewer's own wording of Gin's in the msgctxt "viewer")."""
     marked, _ = _marked(sorted((ROOT / "ledger" / "presentation").glob("*.py")))
     assert len(marked) == 11 and marked | {"team %(team)s (%(names)s)"} == set(NOTE_MSGIDS)
-    cli, web = _catalog(i18n.po_path("it")), _catalog(web_i18n.po_path("it"))
-    assert [m for m in NOTE_MSGIDS if not cli.get(m) or not web.get(m)] == []
+    cli, web = _catalog(i18n.po_path("it")), i18n.translations("it", "viewer")
+    assert [m for m in NOTE_MSGIDS if not cli.get(m) or web.gettext(m) in ("", m)] == []

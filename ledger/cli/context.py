@@ -163,7 +163,7 @@ def _help_record(param: click.Parameter, ctx: click.Context, tr: Any) -> tuple[s
 class Translated:
     """Help in the invocation's language (:func:`tr_of`), for a click command
     or group: its ``help`` (each paragraph: :func:`paragraphs`) and its
-    options' ``help`` are msgids of the CLI's catalog (marked
+    options' ``help`` are msgids of the catalog (marked
     :func:`ledger.i18n.N_`), translated when the help is shown (``--help``,
     the group's list of commands), and so are click's own words on the page
     (:data:`CLICK_WORDS`: ``Usage:``, ``Options:``, ``[default: …]``…;

@@ -24,17 +24,13 @@ import re
 from collections.abc import Iterable
 from typing import Any, Protocol, Union
 
+from ledger.i18n import N_
+
 
 class Translator(Protocol):
     """A gettext translations object (``gettext.NullTranslations`` or Babel's)."""
 
     def gettext(self, message: str, /) -> str: ...
-
-
-def N_(msgid: str) -> str:
-    """Marks ``msgid`` for the catalog (``pybabel extract -k N_``); the text
-    itself, translated where it is shown."""
-    return msgid
 
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)")

@@ -1,8 +1,8 @@
-"""Refusals worded outside ``ledger/`` that read the command line's catalog:
+"""Refusals worded outside ``ledger/``, rendered with the catalog's command-line layer:
 the dispute report's (:class:`replay_web.report_data.ReportError`), the PDF
 printer's (:class:`replay_web.pdf.PdfUnavailableError`) and the write API's
-UTF-8 refusal. Their msgids live here so that one extraction
-(``ledger/babel.cfg``) finds every refusal of the catalog; the raisers build
+UTF-8 refusal. Their msgids live here, in ``ledger/``, beside every other
+refusal (``tests/test_rule_table.py`` walks them there); the raisers build
 ``Message(msgid, **params)`` from them.
 """
 

@@ -3,7 +3,7 @@
 The shape is a game's finding (FORMAT.md "Machine-readable outputs":
 ``{position, hand: null, seat: null, rule, message}``); the message is data:
 English is ``msgid % params``, another language renders the msgid from the
-CLI's catalog (``ledger/translations``, domain ``ledger``) with the same
+catalog (``ledger/translations``, domain ``ledger``) with the same
 parameters (:meth:`TourFinding.text`).
 
 >>> f = TourFinding(3, "TOUR-WARN-1", N_("warning to %(entrant)s"), {"entrant": "p7"})

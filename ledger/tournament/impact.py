@@ -30,7 +30,7 @@ from typing import Any
 
 from ledger.errors import RecordError
 from ledger.events import Event, GameStarted, PenaltyAssessed
-from ledger.i18n import N_
+from ledger.i18n import C_, N_
 from ledger.replay import replay
 from ledger.state import TableState
 from ledger.tournament.results import GameResult, result_of
@@ -50,6 +50,8 @@ FROM_PLACE = N_("from %(place)s")
 TO_PLACE = N_("to %(place)s")
 #: the gettext context of a place whose Italian reading starts with a vowel
 ELIDED = "place read with a vowel"
+#: :data:`FROM_PLACE` and :data:`TO_PLACE` in the context :data:`ELIDED`, for the catalog
+ELIDED_PLACES = (C_("place read with a vowel", "from %(place)s"), C_("place read with a vowel", "to %(place)s"))
 
 
 def ordinal(n: int, tr: NullTranslations | None = None) -> str:

@@ -1,54 +1,36 @@
-"""Italian and English for the whole viewer and the dispute report: one
-gettext catalog read with Babel.
+"""The viewer's and the dispute report's language: the Flask edge of the
+one catalog (:mod:`ledger.i18n`, ``ledger/translations``).
 
-The catalog is ``replay_web/translations/<lang>/LC_MESSAGES/messages.po``
-(English is the source language: its msgids are the English text, so ``en``
-needs no catalog). The ``.po`` file is the one kept in git; it is compiled to
-the gettext binary form in memory the first time a language is used
-(:func:`babel.messages.mofile.write_mo`), so a clean checkout needs no build
-step and no compiled ``.mo`` file can go stale. Italian uses the federations'
-words: smazzata (hand), tallone (stock), pozzo / monte degli scarti (discard
-pile), pozzetto, pinella, calata (meld), chiusura (going out), arbitro,
-penalità.
-
-Keeping the catalog in step with the sources (``babel.cfg`` names every
-Python module and template of the viewer)::
-
-    pybabel extract -F babel.cfg -k N_ --no-location --sort-output --no-wrap -o /tmp/messages.pot .
-    pybabel update -i /tmp/messages.pot -d replay_web/translations --no-fuzzy-matching
-    # translate the new empty msgstr entries, then:
-    pytest -q -p no:xdist tests/test_i18n.py tests/test_report.py -k catalog
+Text is looked up with :func:`viewer_translations`, the catalog's viewer
+layer (``translations(lang, "viewer")``: the msgctxt ``"viewer"`` entry of a
+msgid first, for the few the viewer words otherwise than the command line,
+then the shared one); the words the viewer shares with the command line
+(the notation, the findings) are rendered with ``ledger.i18n.translations``.
+Italian uses the federations' words: smazzata (hand), tallone (stock), pozzo
+/ monte degli scarti (discard pile), pozzetto, pinella, calata (meld),
+chiusura (going out), arbitro, penalità.
 
 In the viewer (:func:`init_app`): the page's language is ``?lang=it|en``
 (sticky: every ``url_for`` link of that page carries it), else the best of
 the browser's ``Accept-Language``, else English; another ``lang`` is 400.
-Templates call ``_()`` / ``ngettext()`` (Jinja's i18n extension, new style:
-``_("hand %(n)s", n=3)``); Python code calls :func:`gettext` /
-:func:`ngettext` of this module, which read the request's language. HTML
-pages answer with ``Content-Language`` and ``Vary: Accept-Language``; the
-JSON API stays English.
+Templates call ``_()`` / ``ngettext()`` / ``pgettext()`` (Jinja's i18n
+extension, new style: ``_("hand %(n)s", n=3)``); Python code calls
+:func:`gettext` / :func:`ngettext` of this module, which read the request's
+language. HTML pages answer with ``Content-Language`` and ``Vary:
+Accept-Language``; the JSON API stays English.
 
->>> choose_lang("it_IT.UTF-8"), choose_lang("en-GB"), choose_lang("fr"), choose_lang(None)
-('it', 'en', None, None)
->>> translations("it").gettext("stock")
-'tallone'
+>>> viewer_translations("it").gettext("stock"), viewer_translations("it").gettext("hand")
+('tallone', 'smazzata')
 """
 
 from __future__ import annotations
 
 from functools import cache
 from gettext import NullTranslations
-from pathlib import Path
 from typing import Any
 
-from babel.support import Translations
+from ledger.i18n import DEFAULT_LANG, LANGUAGES, N_, choose_lang, compiled, translations
 
-from ledger.texts import N_
-from ledger.texts.catalogs import DEFAULT_LANG, LANGUAGES, ROOTS, choose_lang, compiled
-from ledger.texts.catalogs import po_path as _po_path
-
-DOMAIN = "messages"
-TRANSLATIONS_DIR = ROOTS[DOMAIN]
 #: names of the languages, each in its own language (the header's switch)
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
 
@@ -68,28 +50,13 @@ HTTP_TITLES = (
 )
 
 
-def po_path(lang: str) -> Path:
-    """Where the catalog of ``lang`` lives."""
-    return _po_path(lang, DOMAIN)
+def viewer_translations(lang: str) -> NullTranslations:
+    """The viewer's gettext translations of ``lang``: ``translations(lang, "viewer")``
+    (:func:`ledger.i18n.translations`; cached there).
 
-
-@cache
-def translations(lang: str) -> NullTranslations:
-    """The gettext translations of ``lang`` (English: the msgids themselves).
-
-    Raises ``ValueError`` for a language not in :data:`LANGUAGES`,
-    ``FileNotFoundError`` when its catalog is missing.
+    Raises ``ValueError`` for a language not in :data:`~ledger.i18n.LANGUAGES`.
     """
-    if lang not in LANGUAGES:
-        raise ValueError(f"language {lang!r}: the report is in {', '.join(LANGUAGES)}")
-    if lang == "en":
-        return NullTranslations()
-    return _compiled(lang)
-
-
-def _compiled(lang: str) -> Translations:
-    """The catalog of ``lang`` compiled in memory: a new object on each call."""
-    return compiled(lang, DOMAIN)
+    return translations(lang, "viewer")
 
 
 @cache
@@ -112,7 +79,7 @@ def form_translations(lang: str) -> NullTranslations:
         return NullTranslations()
     from wtforms.i18n import get_builtin_gnu_translations
 
-    own = _compiled(lang)
+    own = compiled(lang, "viewer")
     own.add_fallback(get_builtin_gnu_translations([lang]))
     return own
 
@@ -131,13 +98,13 @@ def current_lang() -> str:
 
 def gettext(text: str, **variables: Any) -> str:
     """``text`` in the request's language, ``%(name)s`` filled from ``variables``."""
-    out = translations(current_lang()).gettext(text)
+    out = viewer_translations(current_lang()).gettext(text)
     return out % variables if variables else out
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """The singular or plural of the request's language; ``%(num)s`` is ``num``."""
-    out = translations(current_lang()).ngettext(singular, plural, num)
+    out = viewer_translations(current_lang()).ngettext(singular, plural, num)
     return out % {"num": num, **variables}
 
 
@@ -178,15 +145,16 @@ def lang_url(lang: str) -> str:
 
 def init_app(app: Any) -> None:
     """The request language on ``app``: chosen before each page, kept on
-    its links, said in the response headers, and ``_`` / ``ngettext`` in
-    its templates (Jinja's i18n extension, new style)."""
+    its links, said in the response headers, and ``_`` / ``ngettext`` /
+    ``pgettext`` in its templates (Jinja's i18n extension, new style)."""
     from flask import g, has_app_context
 
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(
-        lambda s: translations(current_lang()).gettext(s),
-        lambda s, p, n: translations(current_lang()).ngettext(s, p, n),
+        lambda s: viewer_translations(current_lang()).gettext(s),
+        lambda s, p, n: viewer_translations(current_lang()).ngettext(s, p, n),
         newstyle=True,
+        pgettext=lambda c, s: viewer_translations(current_lang()).pgettext(c, s),
     )
 
     @app.before_request
