@@ -1,4 +1,4 @@
-"""All six performance figures of issue 8, each with its baseline from the same run.
+"""The performance figures (issue 8 and later issues), each with its baseline from the same run.
 
     .venv/bin/python bench/run_all.py [--games 200] [--full] [--big-store 300000] [--only 1,2,...]
 
@@ -27,6 +27,9 @@
    (``--full``: 10,000,000). Should stay flat.
 7. the game page, a state and the games list of a 100,000-event game vs a
    1,000-event one (``bench_long_game.py``, issue 27). Targets ≤ 5×, page ≤ 2 MB.
+8. tournament standings at random positions of a 60-pair, 6-round tournament
+   (180 games) vs a fold of the same games (``bench_standings.py``, issue 25).
+   Target ≤ 50 ms p95.
 
 Prints one table; ``--only 1,3`` runs a subset. Simulation time is not measured.
 """
@@ -506,6 +509,14 @@ def fig7(tmp: Path) -> None:
         row("7", f"{name} of a 100,000-event game", big, f"1,000 events: {little}", ratio)
 
 
+# --- 8 ---------------------------------------------------------------------------------
+def fig8(tmp: Path) -> None:
+    from bench_standings import run
+
+    for name, value, base, ratio, _ok in run(tmp):
+        row("8", f"tournament {name}, 60 pairs, 6 rounds", value, base, ratio)
+
+
 def machine() -> str:
     mem = subprocess.run(["free", "-h"], capture_output=True, text=True).stdout.strip()
     return (
@@ -520,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gin-hands", type=int, default=300)
     ap.add_argument("--big-store", type=int, default=300_000, help="events in the large store of figure 6")
     ap.add_argument("--full", action="store_true", help="the issue's sizes: 10,000 games, 10,000,000-event store")
-    ap.add_argument("--only", default="1,2,3,4,5,6,7")
+    ap.add_argument("--only", default="1,2,3,4,5,6,7,8")
     ap.add_argument(
         "--dir", type=Path, default=None, help="work folder (default: a temporary one; the corpus is reused there)"
     )
@@ -573,6 +584,8 @@ def main(argv: list[str] | None = None) -> int:
             fig6(tmp, paths, args.big_store)
         if "7" in only:
             fig7(tmp)
+        if "8" in only:
+            fig8(tmp)
     print()
     print("| fig | measure | value | baseline (same run) | ratio / target |")
     print("| --- | --- | --- | --- | --- |")

@@ -3,7 +3,8 @@
 Every ``$ rummy-ledger …`` line of the page's ``console`` blocks is run (in
 process, in one fresh folder, in order) and its output compared with the lines
 printed under it. Then the 12-pair, 4-round Danese modificato's standings after
-each round are recomputed here from the game files alone: each table's MP are
+each round are recomputed here from the games alone (as stored, with the
+rulings the page makes after their ``game_ended``): each table's MP are
 its game's totals as adjudicated (the score sheet), its VP are read off the
 ``fibur-4`` bands of ``vp-tables.json`` by a lookup written out in this test,
 the bye is 12, and the order is VP, then MP difference, then MP.
@@ -86,7 +87,8 @@ def test_the_example_standings_by_hand(ran: tuple[Path, list[tuple[str, str, str
     for paired in (e for e in tour if e["type"] == "round_paired"):
         for t in paired["tables"]:
             a, b = t["entrants"]
-            totals = score(read_record(records / f"{t['game_id']}.jsonl").events).totals
+            stored = runner.invoke(cli, ["--db", str(where / "cup.db"), "export", t["game_id"]]).output
+            totals = score(read_record(stored.encode()).events).totals  # as stored: the page's rulings included
             mp_a, mp_b = totals[0], totals[1]
             d = abs(mp_a - mp_b)
             hi, lo = _fibur4(d)
@@ -111,3 +113,6 @@ def test_the_example_standings_by_hand(ran: tuple[Path, list[tuple[str, str, str
             (rows[e]["vp"], rows[e]["d"], rows[e]["mp"]) for e in by_hand
         ]
     assert by_hand[0] == "c12" and rows["c12"]["vp"] == 56
+    # the page's two rulings after game_ended: c2 from 4th to 5th (level on VP with c6), c5 from 7th to 8th
+    assert by_hand[3:8] == ["c6", "c2", "c3", "c1", "c5"]
+    assert [rows[e]["vp"] for e in ("c6", "c2", "c1", "c5")] == [43, 43, 39, 38]
