@@ -41,6 +41,7 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from ledger.events import Event, GameStarted, at_moment, to_builtins
+from ledger.game_summary import finished  # the game is over (public): the games list's test too
 from ledger.redaction import SPECTATOR, Pov
 from ledger.state import Finding, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
@@ -215,11 +216,6 @@ def check_write(token: Token, started: GameStarted, events: Sequence[Typed]) -> 
 
 
 # --- reading --------------------------------------------------------------
-
-
-def finished(state: TableState) -> bool:
-    """The game is over: ``game_ended`` stored, or the table state says so."""
-    return bool(state.ended) or bool(getattr(state, "game_over", False))
 
 
 def _parse_time(value: str | None) -> float | None:

@@ -18,20 +18,19 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
 from ledger.audit import report
 from ledger.errors import RecordError
 from ledger.events import Event, GameStarted
+from ledger.game_summary import UNREADABLE, ListSummary, first_at, summarize
 from ledger.notation import notation
 from ledger.replay import Replayer, replay
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
 from ledger.store.persistence import StoredEventError
-from replay_web.access import finished
-from replay_web.present import game_result
 from replay_web.store import Store
 
 #: a game's line of the games list: (findings or None, finished, result or None, first ``at`` or None)
@@ -176,6 +175,8 @@ class ReplayCache:
         self._counts: dict[tuple[str, int], Summary] = {}
         self.hits = 0
         self.misses = 0
+        #: games the games list replayed because the store had no current line of them (:meth:`summary`)
+        self.folds = 0
 
     def get(self, game_id: str) -> GameData:
         """The replayed game; raises ``GameNotFoundError`` or ``RecordError``."""
@@ -204,35 +205,66 @@ class ReplayCache:
                 self._games.popitem(last=False)
         return data
 
-    def summary(self, game_id: str, version: int) -> Summary:
+    def stored_summaries(self, game_ids: Iterable[str]) -> dict[str, tuple[int, ListSummary]]:
+        """The store's games-list lines of ``game_ids``, ``{game_id: (version,
+        line)}``, in one query (:meth:`ledger.store.reads.GameReads.list_summaries`);
+        ``{}`` for a store that keeps none (record files)."""
+        read = getattr(self.store, "summaries", None)
+        return read(game_ids) if read is not None else {}
+
+    def summary(
+        self, game_id: str, version: int, stored: Mapping[str, tuple[int, ListSummary]] | None = None
+    ) -> Summary:
         """``(findings, finished, result, first_at)`` of a game at a stored version, for
         the games list: the number of findings (None when the record cannot
         be replayed), whether the game is over (``game_ended`` stored or the
-        table state says so; :func:`replay_web.access.finished`) and, when it
-        is, its result (:func:`replay_web.present.game_result`; None while it
+        table state says so; :func:`ledger.game_summary.finished`) and, when it
+        is, its result (:func:`ledger.game_summary.game_result`; None while it
         goes on), and the first ``at`` of its events (None when none has one).
-        Kept apart from the LRU, so the list replays each game once
-        per version and listing does not evict the games being viewed."""
+
+        From, first to last: this process's memo of the version; the
+        store's line in ``stored`` (:meth:`stored_summaries`) when it is of
+        ``version``; the game cached here at that version; else a fold of
+        the game (counted in :attr:`folds`), whose line is then written to
+        the store (:meth:`~replay_web.store.LedgerStore.put_summary`), so the
+        next list does not fold it again. Kept apart from the LRU, so the
+        list replays each game at most once per version and listing does not
+        evict the games being viewed."""
         key = (game_id, version)
         with self._lock:
             if key in self._counts:
                 return self._counts[key]
             cached = self._games.get(game_id)
-        if cached is not None and cached.version == version:
-            entry: Summary = _summary(len(cached.findings), cached.final, cached.events)
+        line = stored.get(game_id) if stored else None
+        entry: Summary
+        if line is not None and line[0] == version:
+            entry = _entry(line[1])
+        elif cached is not None and cached.version == version:
+            entry = _entry(summarize(cached.final, first_at(cached.events)))
+            self._put_line(game_id, version, cached.final, cached.events)
         else:
             try:
                 events = self.store.events(game_id)
                 key = (game_id, len(events))
+                with self._lock:
+                    self.folds += 1
                 state = replay(events)
-                entry = _summary(len(report(state).findings), state, events)
+                entry = _entry(summarize(state, first_at(events)))
             except (RecordError, StoredEventError):  # not replayable, or a stored row damaged: listed, not counted
-                entry = (None, True, None, None)
+                entry = _entry(UNREADABLE)
+            else:
+                self._put_line(game_id, len(events), state, events)
         with self._lock:
             if len(self._counts) > 100_000:
                 self._counts.clear()
             self._counts[key] = entry
         return entry
+
+    def _put_line(self, game_id: str, version: int, state: TableState, events: Sequence[Event]) -> None:
+        """The games-list line of a game folded here, written to a store that keeps them."""
+        put = getattr(self.store, "put_summary", None)
+        if put is not None:
+            put(game_id, version, summarize(state, first_at(events)))
 
     def clear(self) -> None:
         """Forget every cached game."""
@@ -241,7 +273,5 @@ class ReplayCache:
             self._counts.clear()
 
 
-def _summary(findings: int, state: TableState, events: Sequence[Event]) -> Summary:
-    over = finished(state)
-    first_at = next((e.at for e in events if e.at), None)
-    return findings, over, game_result(state) if over else None, first_at
+def _entry(line: ListSummary) -> Summary:
+    return line.findings, line.finished, line.result, line.first_at

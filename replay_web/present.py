@@ -19,9 +19,10 @@ from markupsafe import Markup, escape
 from msgspec import UNSET
 
 from ledger.cards import HAND_ORDERS, JOKER, SUIT_NAMES, SUIT_SYMBOLS, UNKNOWN, pretty, sorted_hand
+from ledger.game_summary import game_result  # the games list's result (moved to the pure layer: the store keeps it)
 from ledger.presentation import MeldBadges
 from ledger.redaction import Pov, Sight, sight
-from ledger.scoring import ScoreSheet, score_sheet
+from ledger.scoring import ScoreSheet
 from ledger.state import TableState
 from ledger.variants.threshold import ThresholdRules
 from ledger.views import PHASES, StateView, sorted_view, state_view
@@ -223,20 +224,4 @@ def scoreboard(sheet: ScoreSheet, played: ScoreSheet, labels: list[str]) -> dict
         "totals": list(sheet.totals),
         "played_totals": list(played.totals),
         "winner": sheet.winner,
-    }
-
-
-def game_result(state: TableState) -> dict[str, Any]:
-    """A finished game's result for the games list, from its score sheet as
-    adjudicated (:func:`ledger.scoring.score_sheet`; the variant's
-    ``winner``, RULES.md): ``{"winner": label or None (a tie, or no
-    game_ended stored yet), "totals": [{"side": label, "points": n}] in side
-    order, "reason": the game_ended reason or None}``; a label is the seat's
-    name or ``team N (A & B)``."""
-    sheet = score_sheet(state, adjudicated=True)
-    labels = [state.side_label(s) for s in range(state.n_sides)]
-    return {
-        "winner": labels[sheet.winner] if sheet.winner is not None else None,
-        "totals": [{"side": labels[s], "points": t} for s, t in enumerate(sheet.totals)],
-        "reason": state.ended,
     }

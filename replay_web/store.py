@@ -21,6 +21,7 @@ config.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Iterable, Mapping
@@ -32,6 +33,8 @@ from ledger.record_files import find_record_files, read_record
 from ledger.store.probe import check_settings
 from ledger.store.reads import GameSummary
 from ledger.store.settings import store_env
+
+log = logging.getLogger(__name__)
 
 
 class Store(Protocol):
@@ -163,6 +166,21 @@ class LedgerStore:
         from ledger.store.chain_check import chain_check
 
         return chain_check(self.app, game_id, length)
+
+    def summaries(self, game_ids: Iterable[str]) -> dict[str, Any]:
+        """The stored games-list lines of ``game_ids``, ``{game_id: (version,
+        ListSummary)}``, in one query (:meth:`ledger.store.reads.GameReads.list_summaries`)."""
+        return self.app.list_summaries(game_ids)
+
+    def put_summary(self, game_id: str, version: int, summary: Any) -> None:
+        """Store a games-list line the viewer folded (a game without a current
+        one: a store made before the lines, or a write cut short). Best effort:
+        a store this process may not write (a read-only user or file) keeps
+        none, and the list folds that game again next time."""
+        try:
+            self.app.put_summary(game_id, version, summary)
+        except Exception as exc:  # noqa: BLE001 - the list is served whether or not the line could be kept
+            log.warning("games list: the line of %r could not be stored (%s)", game_id, exc)
 
     def close(self) -> None:
         """Close the application's connections (when it was opened)."""

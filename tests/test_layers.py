@@ -23,6 +23,7 @@ PURE = [
     "ledger.rule_ids",
     "ledger.replay",
     "ledger.audit",
+    "ledger.game_summary",
     "ledger.scoring",
     "ledger.views",
     "ledger.redaction",

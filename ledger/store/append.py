@@ -10,20 +10,23 @@ seals whichever way it was stored.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
+from typing import Any
 from uuid import UUID
 
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
 from ledger import replay as _replay
-from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
+from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
 from ledger.events import Event, GameStarted, encode_event
+from ledger.game_summary import first_at as first_at_of
 from ledger.records import Record
 from ledger.state import Finding, TableState
 from ledger.store.journal import JournalRow, os_user, received_now
-from ledger.store.persistence import EncodedGameEvent, GameEvent, game_uuid
-from ledger.store.reads import GameReads
+from ledger.store.persistence import EncodedGameEvent, GameEvent, StoredEventError, game_uuid
+from ledger.store.reads import UNKNOWN_AT, GameReads
 from ledger.store.sealing import seal_batch
 from ledger.texts import N_, Message
 
@@ -185,7 +188,14 @@ class GameAppends(GameReads):
         return self.append_events(game_id, [event], expected=expected_position, appended_by=by).first
 
     def _put(
-        self, game_id: str, oid: UUID, first: int, events: Sequence[Event], state: TableState, appended_by: str
+        self,
+        game_id: str,
+        oid: UUID,
+        first: int,
+        events: Sequence[Event],
+        state: TableState,
+        appended_by: str,
+        first_at: str | None | Any = UNKNOWN_AT,
     ) -> None:
         """Store ``events`` at positions ``first``… with their journal rows in
         one transaction; ``state`` is the table after them (kept for the next
@@ -195,7 +205,12 @@ class GameAppends(GameReads):
         the previous event's stored seal). Raises
         :class:`ConcurrentAppendError` when a position is taken and
         :class:`~ledger.store.sealing.SealError` when the previous event has no
-        stored seal."""
+        stored seal.
+
+        Then the game's games-list line (:mod:`ledger.store.summaries`) from
+        ``state``, the fold that checked the events; ``first_at`` is the
+        game's first ``at`` when the caller knows it (a whole record), else
+        :meth:`_first_at` finds it."""
         domain_events, journal = self._rows_for(oid, first, events, appended_by)
         try:
             self.events.put(domain_events, journal=journal)
@@ -203,6 +218,26 @@ class GameAppends(GameReads):
             self._live.pop(game_id, None)
             raise ConcurrentAppendError(game_id, first, length=self._length(oid)) from None
         self._remember(game_id, state)
+        if first_at is UNKNOWN_AT:
+            first_at = self._first_at(game_id, oid, first, events)
+        self._write_summary(game_id, first + len(events), state, first_at)
+
+    def _first_at(self, game_id: str, oid: UUID, first: int, events: Sequence[Event]) -> str | None | Any:
+        """The first ``at`` of the game once ``events`` are stored at
+        ``first``…: theirs for a new game; else the stored line's of the
+        version before them (or theirs when it has none), else the stored
+        ``game_started``'s; :data:`~ledger.store.reads.UNKNOWN_AT` when none
+        of these tells (no line is written then; the list folds the game once)."""
+        if first == 0:
+            return first_at_of(events)
+        line = self._summaries.get(oid)
+        if line is not None and line[0] == first:
+            return line[1].first_at or first_at_of(events)
+        with contextlib.suppress(GameNotFoundError, StoredEventError):
+            head = self.game_started(game_id).at
+            if head:
+                return head
+        return UNKNOWN_AT
 
     def _rows_for(
         self,

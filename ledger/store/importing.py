@@ -23,6 +23,7 @@ from eventsourcing.persistence import IntegrityError
 from ledger import replay as _replay
 from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError, RuleViolationError, conflict_message
 from ledger.events import GameStarted, encode_event
+from ledger.game_summary import ListSummary, first_at, summarize
 from ledger.record_files import read_record
 from ledger.records import Record
 from ledger.state import TableState
@@ -32,6 +33,7 @@ from ledger.store.journal import os_user
 from ledger.store.parallel import Prepared, prepared_in_order
 from ledger.store.persistence import game_uuid
 from ledger.store.streamed import STREAM_MIN_BYTES, ReadProgress, import_streamed, streams
+from ledger.store.summaries import SummaryRow
 
 #: events per transaction of a batched folder import (:meth:`GameImports.import_records`); 5,000
 #: imports as fast as 20,000 (SQLite and a local PostgreSQL, RESULTS.md 2026-12-01) and holds a quarter
@@ -97,20 +99,21 @@ class GameImports(GameAppends):
     def _import_checked(self, record: Record, final: TableState, game_id: str, by: str) -> ImportResult:
         """Store a validated record (one transaction), or append its tail."""
         oid = game_uuid(game_id)
+        at = first_at(record.events)
         for _attempt in range(3):  # a writer appending meanwhile: compare again
             if self.recorder.select_events(oid, limit=1):
                 stored = self._compare(record, game_id)
                 if stored == len(record.events):
                     return ImportResult(game_id=game_id, events=stored, status="already_stored", path=record.path)
                 try:
-                    self._put(game_id, oid, stored, record.events[stored:], final, by)
+                    self._put(game_id, oid, stored, record.events[stored:], final, by, at)
                 except ConcurrentAppendError:
                     continue
                 return ImportResult(
                     game_id=game_id, events=len(record.events), status="appended", path=record.path, previous=stored
                 )
             try:
-                self._put(game_id, oid, 0, record.events, final, by)
+                self._put(game_id, oid, 0, record.events, final, by, at)
             except ConcurrentAppendError:
                 continue  # another importer stored this game first: same events, a prefix or a conflict
             return ImportResult(game_id=game_id, events=len(record.events), status="stored", path=record.path)
@@ -255,7 +258,9 @@ class GameImports(GameAppends):
             yield from writer.drain(batch.take())
             yield source, self._again(source, writer.strict, writer.by)
             return
-        batch.pending.append(_Pending(source, None, None, item.rows, None, game_id, item.events, item.path))
+        batch.pending.append(
+            _Pending(source, None, None, item.rows, None, game_id, item.events, item.path, item.summary)
+        )
         batch.names.add(game_id)
         batch.size += item.events
         if batch.size >= batch_events:
@@ -290,7 +295,10 @@ class GameImports(GameAppends):
             yield source, self._one(record, final, game_id, writer.by)
             return
         rows = bulk_rows(self, oid, 0, record.events, writer.by)
-        batch.pending.append(_Pending(source, record, final, rows, None, game_id, len(record.events), record.path))
+        line = summarize(final, first_at(record.events))
+        batch.pending.append(
+            _Pending(source, record, final, rows, None, game_id, len(record.events), record.path, line)
+        )
         batch.names.add(game_id)
         batch.size += len(record.events)
         if batch.size >= batch_events:
@@ -376,9 +384,20 @@ class _Writer:
         yield from self.settle()
         events = [e for p in batch if p.rows is not None for e in p.rows.events]
         journal = [j for p in batch if p.rows is not None for j in p.rows.journal]
+        lines = [
+            (game_uuid(p.game_id), p.events, p.summary)
+            for p in batch
+            if p.rows is not None and p.game_id is not None and p.summary is not None
+        ]
         self.batch, self.names = batch, {p.game_id for p in batch if p.rows is not None and p.game_id is not None}
         if events:
-            self.future = self.pool.submit(insert_rows, self.imports.recorder, events, journal)
+            self.future = self.pool.submit(self._store, events, journal, lines)
+
+    def _store(self, events: list[Any], journal: list[Any], lines: list[SummaryRow]) -> None:
+        """On the writer's thread: the batch's rows in one transaction, then
+        (once committed) its games' list lines (:mod:`ledger.store.summaries`)."""
+        insert_rows(self.imports.recorder, events, journal)
+        self.imports._summaries.write(lines)
 
     def ready(self) -> bool:
         """Whether a batch is waiting to be settled without waiting for the store."""
@@ -428,7 +447,8 @@ def _size(path: str | os.PathLike[str]) -> int:
 class _Pending(msgspec.Struct, frozen=True):
     """A source waiting in a batch of :meth:`LedgerApp.import_records`: its
     validated record (None when a worker process read it) and prepared rows,
-    its game, events and path, or the error it raised."""
+    its game, events and path and its games-list line (from the fold that
+    validated it), or the error it raised."""
 
     source: Any
     record: Record | None
@@ -438,6 +458,7 @@ class _Pending(msgspec.Struct, frozen=True):
     game_id: str | None = None
     events: int = 0
     path: str | None = None
+    summary: ListSummary | None = None
 
 
 class _Batch:

@@ -56,6 +56,9 @@ from eventsourcing.sqlite import (
     SQLiteDatastore,
 )
 
+from ledger.store.summaries import SQLITE_CREATE as SQLITE_SUMMARY_CREATE
+from ledger.store.summaries import sqlite_triggers as sqlite_summary_triggers
+
 JOURNAL_TABLE = "rummy_journal"
 
 
@@ -317,6 +320,9 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             "PRIMARY KEY (originator_id, position)) "
             "WITHOUT ROWID"
         )
+        # the games list's lines (ledger.store.summaries), dropped by a trigger when an event row is edited
+        statements.append(SQLITE_SUMMARY_CREATE)
+        statements.extend(sqlite_summary_triggers(self.events_table_name))
         return statements
 
     def _insert_events(

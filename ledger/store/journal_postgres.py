@@ -18,6 +18,7 @@ from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
 
 from ledger.store.journal import JOURNAL_TABLE, InsertChunk, JournalEntry, JournalRecorder, _rows, _seal_hex
+from ledger.store.summaries import postgres_create
 
 
 class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
@@ -48,6 +49,10 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
                 "journal_seal bytea, "
                 "PRIMARY KEY (originator_id, position))"
             ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
+        )
+        # the games list's lines (ledger.store.summaries), dropped by a trigger when an event row is edited
+        self.sql_create_statements.extend(
+            postgres_create(self.datastore.schema, events_table_name, self.datastore.originator_id_type)
         )
         self.insert_journal_statement = SQL(
             "INSERT INTO {table} (originator_id, position, appended_by, received_at, seal, journal_seal) "

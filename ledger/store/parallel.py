@@ -36,6 +36,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, NamedTuple
 
 from ledger.errors import LedgerError
+from ledger.game_summary import ListSummary, first_at, summarize
 from ledger.store.bulk_rows import BulkRows, bulk_rows
 from ledger.store.persistence import game_uuid
 
@@ -45,12 +46,14 @@ AHEAD = 4
 
 class Prepared(NamedTuple):
     """A file a worker read and validated: its game, number of events, path,
-    and the rows that store it as a new game."""
+    the rows that store it as a new game and its games-list line (from the
+    worker's fold, :mod:`ledger.store.summaries`)."""
 
     game_id: str
     events: int
     path: str | None
     rows: BulkRows
+    summary: ListSummary | None = None
 
 
 def usable_cores() -> int:
@@ -127,14 +130,14 @@ def _prepare(source: Any, strict: bool, by: str, hex_keys: bool) -> Prepared | E
 
     try:
         record = read_record(source)
-        _final, game_id = checked(record, strict)
+        final, game_id = checked(record, strict)
     except (RecordError, RuleViolationError) as exc:
         return _portable(exc)
     except OSError as exc:
         return exc
     oid = game_uuid(game_id)
     rows = bulk_rows(None, oid, 0, record.events, by, key=oid.hex if hex_keys else oid)
-    return Prepared(game_id, len(record.events), record.path, rows)
+    return Prepared(game_id, len(record.events), record.path, rows, summarize(final, first_at(record.events)))
 
 
 def _portable(exc: LedgerError) -> tuple[Any, ...]:

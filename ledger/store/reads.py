@@ -31,6 +31,7 @@ from eventsourcing.persistence import ApplicationRecorder, StoredEvent
 from ledger import replay as _replay
 from ledger.errors import GameNotFoundError
 from ledger.events import Event, GameStarted
+from ledger.game_summary import ListSummary, summarize
 from ledger.state import TableState
 from ledger.store.backfill import ensure_schema
 from ledger.store.event_rows import EventRows, decode_rows
@@ -47,12 +48,15 @@ from ledger.store.persistence import (
 )
 from ledger.store.seal_sql import is_sql
 from ledger.store.settings import describe_store
+from ledger.store.summaries import SummaryTable
 from ledger.variants import find_variant
 
 #: games whose latest state a process keeps for live appends
 LIVE_CACHE_SIZE = 64
 #: notifications read per page by :meth:`GameReads.list_games`
 _PAGE = 1000
+#: a write path that does not know a game's first ``at`` (:meth:`GameReads._write_summary`)
+UNKNOWN_AT: Any = object()
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -108,6 +112,8 @@ class GameReads(Application[UUID]):
         self._started: dict[str, GameStarted] = {}
         #: a whole game's rows by one SQL statement (the fast read of get_events, export_record, the live cache)
         self._event_rows = EventRows(self.recorder)
+        #: each game's line of the games list (ledger.store.summaries), written by the write paths
+        self._summaries = SummaryTable(self.recorder)
         self._convert()
 
     def _convert(self) -> None:
@@ -286,6 +292,36 @@ class GameReads(Application[UUID]):
             if len(page) < _PAGE:
                 return games
             start = page[-1].id
+
+    def list_summaries(self, game_ids: Iterable[str]) -> dict[str, tuple[int, ListSummary]]:
+        """The stored games-list lines of ``game_ids`` (one query for all):
+        ``{game_id: (version, summary)}`` (:mod:`ledger.store.summaries`); a
+        line is current when ``version`` is the game's length; a game
+        without a line is left out."""
+        lines = self._summaries.read()
+        if not lines:
+            return {}
+        out: dict[str, tuple[int, ListSummary]] = {}
+        for game_id in game_ids:
+            line = lines.get(game_uuid(game_id).hex)
+            if line is not None:
+                out[game_id] = line
+        return out
+
+    def put_summary(self, game_id: str, version: int, summary: ListSummary) -> None:
+        """Store the games-list line of ``game_id`` at ``version`` events (the
+        viewer's fill of a line missing or stale, from its own fold), unless
+        a later version's line is stored."""
+        self._summaries.write([(game_uuid(game_id), version, summary)])
+
+    def _write_summary(self, game_id: str, length: int, state: TableState, first: str | None | Any) -> None:
+        """After ``length`` events of ``game_id`` are stored, folded to
+        ``state``: its games-list line, ``first`` its first ``at``
+        (:data:`UNKNOWN_AT`: not known here, then no line is written and the
+        list folds the game once)."""
+        if first is UNKNOWN_AT:
+            return
+        self._summaries.write([(game_uuid(game_id), length, summarize(state, first))])
 
     def _live_state(self, game_id: str, stored_count: int) -> TableState | None:
         """The state after the ``stored_count`` stored events of a game: from

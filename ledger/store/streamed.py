@@ -92,6 +92,7 @@ def _import_once(app: Any, path: str, strict: bool, by: str, progress: ReadProgr
     if run.stored == count:
         return ImportResult(game_id=run.game_id, events=count, status="already_stored", path=path)
     app._remember(run.game_id, final)
+    app._write_summary(run.game_id, count, final, run.first_at)  # its games-list line, from this fold
     if run.stored == 0:
         return ImportResult(game_id=run.game_id, events=count, status="stored", path=path)
     return ImportResult(game_id=run.game_id, events=count, status="appended", path=path, previous=run.stored)
@@ -125,6 +126,7 @@ class _Run:
         self.previous: tuple[bytes | None, bytes | None] | None = None  # the seals of position first - 1
         self.insert: InsertChunk | None = None
         self.report: Callable[[], None] | None = None  # tells the progress of the reading (bytes read, size)
+        self.first_at: str | None = None  # the first `at` of the file's events (the games list's date)
 
     def fold(self, events: Iterator[tuple[int, Event]], stack: ExitStack, strict: bool) -> tuple[TableState, int]:
         """Fold, compare and store every event of ``events``; ``(final state,
@@ -146,6 +148,8 @@ class _Run:
                 report()
             if rejected is not None:
                 continue  # read on: a bad line further down is what a whole read reports
+            if self.first_at is None and event.at:
+                self.first_at = event.at
             try:
                 state = _replay.evolve(state, event)
             except RecordError as err:

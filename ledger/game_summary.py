@@ -1,0 +1,79 @@
+"""A game's line of the games list, from the fold's final state (issue 27, "keep the games list off the fold").
+
+What the viewer's games list shows of a game beyond its ``game_started``
+and counts: the number of findings, whether the game is over, its result
+and the first ``at`` of its events. The store keeps it per game and
+version (:mod:`ledger.store.summaries`), written by the paths that fold
+the events to check them (append, import, bulk and streamed import), so
+that listing games folds none. Pure: no I/O.
+
+>>> UNREADABLE
+ListSummary(findings=None, finished=True, result=None, first_at=None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from ledger.events import Event
+from ledger.scoring import score_sheet
+from ledger.state import TableState
+
+
+class ListSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """One game's line of the games list at one stored version.
+
+    Attributes:
+        findings: the number of findings (RULES.md ids) of the whole game;
+            None when the record cannot be replayed.
+        finished: the game is over (:func:`finished`).
+        result: :func:`game_result` of a finished game, None while it is in play.
+        first_at: the first ``at`` of its events (FORMAT.md "File"), None when none has one.
+    """
+
+    findings: int | None
+    finished: bool
+    result: dict[str, Any] | None
+    first_at: str | None
+
+
+#: the line of a record that cannot be replayed (listed, not counted)
+UNREADABLE = ListSummary(findings=None, finished=True, result=None, first_at=None)
+
+
+def finished(state: TableState) -> bool:
+    """The game is over: ``game_ended`` stored, or the table state says so."""
+    return bool(state.ended) or bool(getattr(state, "game_over", False))
+
+
+def game_result(state: TableState) -> dict[str, Any]:
+    """A finished game's result for the games list, from its score sheet as
+    adjudicated (:func:`ledger.scoring.score_sheet`; the variant's
+    ``winner``, RULES.md): ``{"winner": label or None (a tie, or no
+    game_ended stored yet), "totals": [{"side": label, "points": n}] in side
+    order, "reason": the game_ended reason or None}``; a label is the seat's
+    name or ``team N (A & B)`` (:meth:`ledger.state.TableState.side_label`)."""
+    sheet = score_sheet(state, adjudicated=True)
+    labels = [state.side_label(s) for s in range(state.n_sides)]
+    return {
+        "winner": labels[sheet.winner] if sheet.winner is not None else None,
+        "totals": [{"side": labels[s], "points": t} for s, t in enumerate(sheet.totals)],
+        "reason": state.ended,
+    }
+
+
+def first_at(events: Iterable[Event]) -> str | None:
+    """The ``at`` of the first event that has one, else None."""
+    return next((e.at for e in events if e.at), None)
+
+
+def summarize(state: TableState, first: str | None) -> ListSummary:
+    """The line of a game whose fold ended in ``state`` (after its last
+    event), its first ``at`` being ``first`` (:func:`first_at`)."""
+    over = finished(state)
+    return ListSummary(
+        findings=len(state.findings), finished=over, result=game_result(state) if over else None, first_at=first
+    )
