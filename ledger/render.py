@@ -48,6 +48,7 @@ COMPONENTS = frozenset(
         N_("all_at_once"),
         N_("joker_double"),
         N_("rummy_double"),
+        N_("claimed"),  # partial records: the points as claimed (FORMAT.md "Partial records")
     )
 )
 #: meld kinds (melds.py) and burraco kinds (variants/burraco.py)
