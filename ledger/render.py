@@ -16,7 +16,7 @@ from gettext import NullTranslations
 
 from ledger.cards import pretty, pretty_list
 from ledger.notation import reason_words
-from ledger.scoring import ScoreSheet
+from ledger.scoring import ScoreSheet, SheetHand
 from ledger.state import TableState
 from ledger.texts import Message, render
 from ledger.views import N_, PHASES, MeldView, SeatView, StateView, sorted_view, state_view
@@ -48,6 +48,7 @@ COMPONENTS = frozenset(
         N_("all_at_once"),
         N_("joker_double"),
         N_("rummy_double"),
+        N_("claimed"),  # partial records: the points as claimed (FORMAT.md "Partial records")
     )
 )
 #: meld kinds (melds.py) and burraco kinds (variants/burraco.py)
@@ -227,30 +228,55 @@ def render_score(
     tr = tr or _ENGLISH
     _ = tr.gettext
     rules = state.rules
-    label = {i: side_text(state, i, tr) for i in range(state.n_sides)}
-    width = max((len(v) for v in label.values()), default=4)
     kind = _("as adjudicated") if sheet.adjudicated else _("as played")
     lines = [
         _("score of %(game)s — %(variant)s (%(ruleset)s), %(kind)s")
         % {"game": sheet.game_id, "variant": rules.variant, "ruleset": rules.ruleset, "kind": kind}
     ]
     running = [0] * state.n_sides
-    total = _("total")
     for h in sheet.hands:
         by = f", {state.name(h.seat)}" if h.seat is not None else ""
         lines.append(
             _("hand %(hand)s (%(reason)s%(by)s)") % {"hand": h.hand, "reason": reason_text(h.reason, tr), "by": by}
         )
-        for ln in h.lines:
-            running[ln.side] += ln.points
-            parts = ", ".join(f"{component_text(k, tr)} {v:+d}" for k, v in ln.breakdown.items() if v)
-            claim = "  [" + _("claimed %(n)s: differs") % {"n": ln.claimed} + "]" if ln.claim_differs else ""
-            if ln.as_claimed:  # partial records (FORMAT.md): the points are the claimed ones
-                claim += "  [" + _("as claimed: the count depends on unknown cards") + "]"
-            lines.append(
-                f"  {label[ln.side]:<{width}} {ln.points:>6}   {total} {running[ln.side]:>6}   {parts}{claim}".rstrip()
-            )
-    lines.append(_("totals: %(totals)s") % {"totals": ", ".join(f"{label[i]} {t}" for i, t in enumerate(sheet.totals))})
+        lines.extend(score_lines(h, state, running, tr))
+    lines.extend(score_tail(sheet, state, played, tr))
+    return "\n".join(lines)
+
+
+def score_lines(
+    hand: SheetHand, state: TableState, running: list[int], tr: NullTranslations | None = None
+) -> list[str]:
+    """One scored hand's lines of :func:`render_score`, one per side:
+    label, points, running total (``running``, per side, is added to),
+    breakdown, and a claim that differs (``tr``: the language)."""
+    tr = tr or _ENGLISH
+    _ = tr.gettext
+    label = {i: side_text(state, i, tr) for i in range(state.n_sides)}
+    width = max((len(v) for v in label.values()), default=4)
+    total = _("total")
+    lines = []
+    for ln in hand.lines:
+        running[ln.side] += ln.points
+        parts = ", ".join(f"{component_text(k, tr)} {v:+d}" for k, v in ln.breakdown.items() if v)
+        claim = "  [" + _("claimed %(n)s: differs") % {"n": ln.claimed} + "]" if ln.claim_differs else ""
+        if ln.as_claimed:  # partial records (FORMAT.md): the points are the claimed ones
+            claim += "  [" + _("as claimed: the count depends on unknown cards") + "]"
+        lines.append(
+            f"  {label[ln.side]:<{width}} {ln.points:>6}   {total} {running[ln.side]:>6}   {parts}{claim}".rstrip()
+        )
+    return lines
+
+
+def score_tail(
+    sheet: ScoreSheet, state: TableState, played: ScoreSheet | None = None, tr: NullTranslations | None = None
+) -> list[str]:
+    """The last lines of :func:`render_score`: the totals, the as-played
+    totals when they differ, the winner (or that the game is not over)."""
+    tr = tr or _ENGLISH
+    _ = tr.gettext
+    label = {i: side_text(state, i, tr) for i in range(state.n_sides)}
+    lines = [_("totals: %(totals)s") % {"totals": ", ".join(f"{label[i]} {t}" for i, t in enumerate(sheet.totals))}]
     if played is not None and played.totals != sheet.totals:
         lines.append(
             _("as played (no referee penalties): %(totals)s")
@@ -262,4 +288,4 @@ def render_score(
         lines.append(_("winner: %(who)s") % {"who": label[sheet.winner]})
     else:
         lines.append(_("no winner (tie or no result)"))
-    return "\n".join(lines)
+    return lines

@@ -171,3 +171,18 @@ def rewound_by(events: Sequence[Event]) -> dict[int, int]:
                 if events[p].type not in RULING_EVENTS:
                     out.setdefault(p, pos)
     return out
+
+
+def finding_status(
+    position: int, index: Mapping[int, Sequence[Ruling]], rewound: Mapping[int, int], state: Any, tr: Any
+) -> str:
+    """``open``, ``ruled at position P by NAME: what``, then ``; move rewound
+    by position R`` when the finding's move was rewound (as ``audit``, ``show
+    --at`` and the hand history print it); ``index``: :func:`by_finding`,
+    ``rewound``: :func:`rewound_by`, ``state`` supplies the names, ``tr`` the
+    language (a gettext translations object)."""
+    found = index.get(position)
+    text = found[0].line(state, tr) if found else tr.gettext("open")
+    if position in rewound:
+        text += tr.gettext("; move rewound by position %(by)s") % {"by": rewound[position]}
+    return text

@@ -30,6 +30,7 @@ PURE = [
     "ledger.render",
     "ledger.seal",
     "ledger.rulings",
+    "ledger.hand_history",
     "ledger.tournament.events",
     "ledger.tournament.records",
     "ledger.tournament.state",

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
+from ledger.cli.histories import POV_OPTION, text_export
 from ledger.cli.partitioned import PARTITION_OPTION, export_or_partitioned
 from ledger.cli.query import LIMIT_OPTIONS, require_statement, run_sql
 from ledger.errors import LedgerError
@@ -159,7 +161,7 @@ _no_update_opt = click.option(
 )
 
 
-def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
+def _export_options(f: Callable[..., Any], formats: tuple[str, ...] = tuple(FORMATS)) -> Callable[..., Any]:
     for option in reversed(
         (
             click.argument("games", nargs=-1),
@@ -167,7 +169,7 @@ def _export_options(f: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--format",
                 "fmt",
-                type=click.Choice(list(FORMATS)),
+                type=click.Choice(list(formats)),
                 default=None,
                 help=N_("File format (default parquet)."),
             ),
@@ -406,27 +408,27 @@ def _analytics_group() -> click.Group:
     return analytics_group
 
 
+#: the top-level ``export``'s options of a record export (kept when it replaces the record ``export``)
+_RECORD_OPTIONS = (
+    click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=N_("Record export: write to FILE instead of stdout."),
+    ),
+    click.option(
+        "--with-journal",
+        is_flag=True,
+        help=N_("Record export: precede each event with a // journal comment (who appended it, when)."),
+    ),
+)
+
+
 def _merged_export(original: click.Command | None) -> click.Command:
     """The top-level ``export``: tables when ``--format``/``--out``/``--all`` is
     given, else the ``original`` command (one game's record)."""
-    record_option = (
-        [
-            click.option(
-                "-o",
-                "--output",
-                type=click.Path(dir_okay=False, path_type=Path),
-                default=None,
-                help=N_("Record export: write to FILE instead of stdout."),
-            ),
-            click.option(
-                "--with-journal",
-                is_flag=True,
-                help=N_("Record export: precede each event with a // journal comment (who appended it, when)."),
-            ),
-        ]
-        if original is not None
-        else []
-    )
+    record_option = _RECORD_OPTIONS if original is not None else ()
 
     @click.command(
         "export",
@@ -440,10 +442,15 @@ def _merged_export(original: click.Command | None) -> click.Command:
             "[--since D] [--until D] [--tournament T] [--player NAME]",
         ),
     )
-    @_export_options
-    @_with(tuple(record_option))
+    @partial(_export_options, formats=(*FORMATS, "text"))
+    @_with((*record_option, POV_OPTION))
     @click.pass_context
-    def export_cmd(ctx: click.Context, output: Path | None = None, with_journal: bool = False, **kw: Any) -> None:
+    def export_cmd(
+        ctx: click.Context, output: Path | None = None, with_journal: bool = False, pov: str | None = None, **kw: Any
+    ) -> None:
+        if kw["fmt"] == "text" or pov is not None:
+            text_export(ctx, kw, output, with_journal, pov)
+            return
         tables = kw["all_games"] or kw["fmt"] is not None or kw["out"] is not None
         if tables or original is None:
             if output is not None or with_journal:

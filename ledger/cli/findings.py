@@ -1,6 +1,7 @@
 """How the CLI words a finding and the referee's rulings on it, in the
 language of a gettext translations object (English when None): the lines of
-``audit``, of ``show --at N`` and of ``append``/``rule``.
+``audit``, of ``show --at N`` and of ``append``/``rule`` (a finding's status,
+:func:`~ledger.rulings.finding_status`, is the pure domain's: the hand history prints it too).
 """
 
 from __future__ import annotations
@@ -8,22 +9,12 @@ from __future__ import annotations
 from gettext import NullTranslations
 from typing import Any
 
-from ledger.rulings import Ruling
+from ledger.rulings import finding_status
 from ledger.state import Finding
 
 _ENGLISH = NullTranslations()
 
-
-def finding_status(
-    position: int, index: dict[int, tuple[Ruling, ...]], rewound: dict[int, int], state: Any, tr: Any
-) -> str:
-    """``open``, ``ruled at position P by NAME: what``, then ``; move rewound
-    by position R`` when the finding's move was rewound (as ``audit`` prints it)."""
-    found = index.get(position)
-    text = found[0].line(state, tr) if found else tr.gettext("open")
-    if position in rewound:
-        text += tr.gettext("; move rewound by position %(by)s") % {"by": rewound[position]}
-    return text
+__all__ = ["finding_line", "finding_status"]
 
 
 def finding_line(f: Finding, tr: Any = None) -> str:

@@ -103,14 +103,7 @@ def list_cmd(state: CliState, as_json: bool) -> None:
 def show_cmd(state: CliState, game: str, at: int | None, pov: str | None, order: str) -> None:
     if pov is not None and at is None:
         raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
-    seat: int | str | None = pov
-    if pov is not None and pov.strip().lower() != "spectator":
-        try:
-            seat = ascii_int(pov)
-        except ValueError:
-            raise click.BadParameter(f"{pov!r} is neither a seat number nor 'spectator'", param_hint="--pov") from None
-    elif pov is not None:
-        seat = "spectator"
+    seat = pov_arg(pov)
     _, events = load(state, game)
     if at is None:
         sys.stdout.buffer.write(encode_record(events))
@@ -155,6 +148,20 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None, order:
     if broken is not None:
         warn(broken, tr)
         sys.exit(1)
+
+
+def pov_arg(pov: str | None) -> int | str | None:
+    """A ``--pov`` value (``show --at``, ``export --format text``): a seat
+    number, ``"spectator"`` (any case), or None when not given; raises
+    :class:`click.BadParameter` for anything else."""
+    if pov is None:
+        return None
+    if pov.strip().lower() == "spectator":
+        return "spectator"
+    try:
+        return ascii_int(pov)
+    except ValueError:
+        raise click.BadParameter(f"{pov!r} is neither a seat number nor 'spectator'", param_hint="--pov") from None
 
 
 def _seal_line(state: CliState, game: str, events: list[Event], at: int) -> GameCheck | None:
