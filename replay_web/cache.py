@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 from typing import Any
 
@@ -240,31 +240,32 @@ class ReplayCache:
         if line is not None and line[0] == version:
             entry = _entry(line[1])
         elif cached is not None and cached.version == version:
-            entry = _entry(summarize(cached.final, first_at(cached.events)))
-            self._put_line(game_id, version, cached.final, cached.events)
+            made = summarize(cached.final, first_at(cached.events))
+            entry = _entry(made)
+            self._put_line(game_id, version, made)
         else:
             try:
                 events = self.store.events(game_id)
                 key = (game_id, len(events))
                 with self._lock:
                     self.folds += 1
-                state = replay(events)
-                entry = _entry(summarize(state, first_at(events)))
+                made = summarize(replay(events), first_at(events))
+                entry = _entry(made)
             except (RecordError, StoredEventError):  # not replayable, or a stored row damaged: listed, not counted
                 entry = _entry(UNREADABLE)
             else:
-                self._put_line(game_id, len(events), state, events)
+                self._put_line(game_id, len(events), made)
         with self._lock:
             if len(self._counts) > 100_000:
                 self._counts.clear()
             self._counts[key] = entry
         return entry
 
-    def _put_line(self, game_id: str, version: int, state: TableState, events: Sequence[Event]) -> None:
-        """The games-list line of a game folded here, written to a store that keeps them."""
+    def _put_line(self, game_id: str, version: int, line: ListSummary) -> None:
+        """The games-list ``line`` of a game folded here, written to a store that keeps them."""
         put = getattr(self.store, "put_summary", None)
         if put is not None:
-            put(game_id, version, summarize(state, first_at(events)))
+            put(game_id, version, line)
 
     def clear(self) -> None:
         """Forget every cached game."""
