@@ -1,5 +1,5 @@
 """Italian and English for every human text (the command line, the viewer,
-the dispute report): one gettext catalog read with Babel, two layers.
+the dispute report): one gettext catalog read with Babel.
 
 The catalog is ``ledger/translations/<lang>/LC_MESSAGES/ledger.po`` (domain
 ``ledger``). English is the source language (its msgids are the English
@@ -13,13 +13,11 @@ catalog in step with the sources::
     pybabel extract -F babel.cfg -k N_ -k C_:1c,2 --no-location --sort-output --no-wrap -o /tmp/ledger.pot .
     pybabel update -D ledger -i /tmp/ledger.pot -d ledger/translations --no-fuzzy-matching --ignore-obsolete --no-wrap
 
-A msgid is in the catalog once. The layers (:data:`LAYERS`) differ only
-where the viewer words a msgid otherwise than the command line: such a
-msgid has a second entry in the msgctxt ``"viewer"`` (:data:`VIEWER`),
-marked at the viewer's call sites with :func:`C_`. ``translations(lang,
-"viewer")`` reads that entry first and the one without a context else;
-``translations(lang)`` (the command line's, and the words the viewer shares
-with it: the notation, the findings) never reads it.
+A msgid is in the catalog once, with one wording that the command line,
+the viewer and the report share. Where one English word has two meanings
+(``hand``: the cards held, or one deal of the game, a smazzata), the second
+meaning has a msgctxt named for it (:data:`DEAL`), marked with :func:`C_`
+and read with ``pgettext``.
 
 Only human output is translated: never ``--json``, rule ids, event types or
 the record format. Messages are data (:mod:`ledger.texts`: a msgid and its
@@ -34,8 +32,8 @@ translations object of this module; the rendering functions stay pure
 ('it', 'en', 'en')
 >>> translations("it").gettext("hand over"), translations("it").gettext("stalled")
 ('smazzata finita', 'bloccata')
->>> translations("it", "viewer").gettext("stalled"), translations("it", "viewer").gettext("stock")
-('gioco bloccato', 'tallone')
+>>> translations("it").gettext("hand"), translations("it").pgettext(DEAL, "hand")
+('carte in mano', 'smazzata')
 """
 
 from __future__ import annotations
@@ -47,7 +45,7 @@ from collections.abc import Mapping
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from babel.support import Translations
@@ -61,13 +59,10 @@ DOMAIN = "ledger"
 TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
 #: the locale variables, in the order POSIX gives them precedence for messages
 LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-#: who reads the catalog: the command line (and the words shared with it), the viewer
-Layer = Literal["cli", "viewer"]
-LAYERS: tuple[Layer, ...] = ("cli", "viewer")
-#: the msgctxt of the viewer's own wording of a msgid the command line words otherwise
-VIEWER = "viewer"
-#: how :func:`translations` names the layer that refuses a language
-_SPEAKER: dict[str, str] = {"cli": "the command line speaks", "viewer": "the report is in"}
+#: the msgctxt of "hand" (and its kin) meaning one deal of the game, a smazzata
+DEAL = "a deal of the game"
+#: the msgctxt of a short column heading (capitalized where the sentence word is not)
+HEADING = "column heading"
 
 _lock = threading.Lock()
 
@@ -80,12 +75,11 @@ def N_(msgid: str) -> str:
 
 def C_(context: str, msgid: str) -> str:
     """Marks ``msgid`` in the msgctxt ``context`` for the catalog (``pybabel
-    extract -k C_:1c,2``): :data:`VIEWER` for the viewer's own wording (read
-    first by ``translations(lang, "viewer")``), or a context read with
-    ``pgettext``. The msgid itself, translated where it is shown.
+    extract -k C_:1c,2``), read with ``pgettext(context, msgid)`` where it
+    is shown (:data:`DEAL`, :data:`HEADING`). The msgid itself.
 
-    >>> C_("viewer", "stalled")
-    'stalled'
+    >>> C_(DEAL, "hand")
+    'hand'
     """
     return msgid
 
@@ -123,27 +117,16 @@ def po_path(lang: str) -> Path:
     return TRANSLATIONS_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def compiled(lang: str, layer: Layer = "cli") -> Translations:
-    """The catalog of ``lang`` compiled in memory for ``layer``: a new object
-    on each call (:func:`translations` caches one). For the viewer, each
-    translated msgid of the msgctxt :data:`VIEWER` stands in for its entry
-    without a context. Raises ``FileNotFoundError`` when the catalog is missing."""
+def compiled(lang: str) -> Translations:
+    """The catalog of ``lang`` compiled in memory: a new object on each call
+    (:func:`translations` caches one). Raises ``FileNotFoundError`` when the
+    catalog is missing."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
     from babel.support import Translations
 
     with _lock, po_path(lang).open("rb") as fp:
         catalog = read_po(fp, locale=lang, domain=DOMAIN)
-    if layer == "viewer":
-        for own in [m for m in catalog if m.context == VIEWER]:
-            strings = own.string if isinstance(own.string, tuple) else (own.string,)
-            if own.fuzzy or not all(strings):
-                continue  # untranslated in the viewer's wording: the shared entry's
-            shared = catalog.get(own.id)
-            if shared is None:
-                catalog.add(own.id, own.string, flags=own.flags)
-            else:
-                shared.string, shared.flags = own.string, set(own.flags)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
@@ -151,31 +134,28 @@ def compiled(lang: str, layer: Layer = "cli") -> Translations:
 
 
 @cache
-def translations(lang: str, layer: Layer = "cli") -> NullTranslations:
-    """The gettext translations of ``lang`` for ``layer`` (English: the msgids themselves).
+def translations(lang: str) -> NullTranslations:
+    """The gettext translations of ``lang`` (English: the msgids themselves).
 
-    Raises ``ValueError`` for a language not in :data:`LANGUAGES` or a layer
-    not in :data:`LAYERS`, ``FileNotFoundError`` when the catalog is missing.
+    Raises ``ValueError`` for a language not in :data:`LANGUAGES`,
+    ``FileNotFoundError`` when the catalog is missing.
     """
-    if layer not in LAYERS:
-        raise ValueError(f"layer {layer!r}: the catalog's layers are {', '.join(LAYERS)}")
     if lang not in LANGUAGES:
-        raise ValueError(f"language {lang!r}: {_SPEAKER[layer]} {', '.join(LANGUAGES)}")
+        raise ValueError(f"language {lang!r}: the command line speaks {', '.join(LANGUAGES)}")
     if lang == DEFAULT_LANG:
         return NullTranslations()
-    return compiled(lang, layer)
+    return compiled(lang)
 
 
 __all__ = [
+    "DEAL",
     "DEFAULT_LANG",
     "DOMAIN",
+    "HEADING",
     "LANGUAGES",
-    "LAYERS",
     "LOCALE_VARS",
     "TRANSLATIONS_DIR",
-    "VIEWER",
     "C_",
-    "Layer",
     "N_",
     "choose_lang",
     "compiled",

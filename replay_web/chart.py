@@ -20,7 +20,7 @@ import threading
 from functools import lru_cache
 from typing import Any
 
-from ledger.i18n import C_
+from ledger.i18n import translations
 from ledger.scoring import score_sheet
 from ledger.state import TableState
 
@@ -208,10 +208,12 @@ def chart_uri(state: TableState, labels: list[str], words: dict[str, str]) -> st
     return None if svg is None else "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
-def chart_words(gettext: Any) -> dict[str, str]:
-    """The chart's texts in a page's language (``gettext``: the page's)."""
+def chart_words(lang: str) -> dict[str, str]:
+    """The chart's texts in ``lang`` (the page's or the report's language)."""
+    tr = translations(lang)
+    gettext = tr.gettext
     return {
-        "hand": gettext(C_("viewer", "hand")),
+        "hand": tr.pgettext("a deal of the game", "hand"),  # ledger.i18n.DEAL
         "points": gettext("points"),
         "as_played": gettext("as played"),
         "target": gettext("target"),

@@ -490,7 +490,7 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
             ],
         }
     )
-    panel["chart"] = chart_uri(state, labels, chart_words(_))  # the cumulative scores up to this position
+    panel["chart"] = chart_uri(state, labels, chart_words(current_lang()))  # the cumulative scores up to this position
     panel["final"] = state.ended is not None
     panel["position"] = state.position
     panel["differs"] = panel["totals"] != panel["played_totals"]

@@ -216,7 +216,7 @@ def index():
 @bp.get("/games")
 def games_list():
     rows, choices = filter_games(request.args)
-    from replay_web.words import GAME_END_REASONS
+    from ledger.notation import GAME_END_REASONS
 
     return render_template(
         "games.html",

@@ -1,11 +1,10 @@
 """The viewer's and the dispute report's language: the Flask edge of the
 one catalog (:mod:`ledger.i18n`, ``ledger/translations``).
 
-Text is looked up with :func:`viewer_translations`, the catalog's viewer
-layer (``translations(lang, "viewer")``: the msgctxt ``"viewer"`` entry of a
-msgid first, for the few the viewer words otherwise than the command line,
-then the shared one); the words the viewer shares with the command line
-(the notation, the findings) are rendered with ``ledger.i18n.translations``.
+Text is looked up with :func:`viewer_translations`, the one catalog's
+translations (``ledger.i18n.translations``): the viewer words every msgid as
+the command line does (a second meaning of a word, ``hand`` as a smazzata,
+is the msgctxt :data:`ledger.i18n.DEAL`, read with ``pgettext``).
 Italian uses the federations' words: smazzata (hand), tallone (stock), pozzo
 / monte degli scarti (discard pile), pozzetto, pinella, calata (meld),
 chiusura (going out), arbitro, penalità.
@@ -19,7 +18,7 @@ extension, new style: ``_("hand %(n)s", n=3)``); Python code calls
 language. HTML pages answer with ``Content-Language`` and ``Vary:
 Accept-Language``; the JSON API stays English.
 
->>> viewer_translations("it").gettext("stock"), viewer_translations("it").gettext("hand")
+>>> viewer_translations("it").gettext("stock"), viewer_translations("it").pgettext("a deal of the game", "hand")
 ('tallone', 'smazzata')
 """
 
@@ -51,12 +50,14 @@ HTTP_TITLES = (
 
 
 def viewer_translations(lang: str) -> NullTranslations:
-    """The viewer's gettext translations of ``lang``: ``translations(lang, "viewer")``
-    (:func:`ledger.i18n.translations`; cached there).
+    """The viewer's gettext translations of ``lang``: :func:`ledger.i18n.translations`
+    (cached there).
 
     Raises ``ValueError`` for a language not in :data:`~ledger.i18n.LANGUAGES`.
     """
-    return translations(lang, "viewer")
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r}: the report is in {', '.join(LANGUAGES)}")
+    return translations(lang)
 
 
 @cache
@@ -79,7 +80,7 @@ def form_translations(lang: str) -> NullTranslations:
         return NullTranslations()
     from wtforms.i18n import get_builtin_gnu_translations
 
-    own = compiled(lang, "viewer")
+    own = compiled(lang)
     own.add_fallback(get_builtin_gnu_translations([lang]))
     return own
 

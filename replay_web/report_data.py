@@ -313,7 +313,7 @@ def build_report(
         **_findings(_finding_rows(events, final, findings, finding, rewound, lang)),
         "rules": [{"id": r, "text": rule_text(r, lang) or ""} for r in _cited(findings, rulings)],
         "rulings": rulings,
-        **_scores(final, _),
+        **_scores(final, _, lang),
         "seal": None if broken else seal_of(events, seals),
         "seal_stored": seals is not None,
         "chain_broken": chain_banner(broken, lang),
@@ -329,7 +329,7 @@ def _rules_at(findings: list[Finding]) -> dict[int, list[str]]:
     return rules_at
 
 
-def _scores(final: TableState, _: Gettext) -> dict[str, Any]:
+def _scores(final: TableState, _: Gettext, lang: str) -> dict[str, Any]:
     """The report's ``score`` (as adjudicated, beside as played), ``claims`` (each claimed
     score against the computed one) and ``chart`` (the cumulative scores by hand, an SVG data
     URI: :func:`replay_web.chart.chart_uri`; None before a hand is scored)."""
@@ -340,7 +340,7 @@ def _scores(final: TableState, _: Gettext) -> dict[str, Any]:
     return {
         "score": _score(sheet, played, labels, _),
         "claims": _claims(sheet, played, final, labels, _),
-        "chart": chart_uri(final, labels, chart_words(_)),
+        "chart": chart_uri(final, labels, chart_words(lang)),
     }
 
 

@@ -15,11 +15,11 @@ from typing import Any
 from ledger import catalog
 from ledger import i18n as ledger_i18n
 from ledger.events import Event
-from ledger.i18n import C_, N_
-from ledger.notation import notation
+from ledger.i18n import N_
+from ledger.notation import GAME_END_REASONS, HAND_END_REASONS, notation
 from ledger.state import Finding, TableState
 from ledger.texts import Message, render
-from ledger.views import StateView
+from ledger.views import PHASES, StateView
 from replay_web.lang import current_lang, viewer_translations
 
 Gettext = Callable[[str], str]
@@ -36,34 +36,9 @@ META_LABELS = {
     "site": N_("site"),
 }
 
-HAND_END_REASONS = {
-    "went_out": N_("went out"),
-    "knocked": N_("knocked"),
-    "stock_exhausted": N_("stock exhausted"),
-    "time_out": N_("time out"),
-    "stalled": C_("viewer", "stalled"),
-    "abandoned": N_("abandoned"),
-}
-
-GAME_END_REASONS = {
-    "target_reached": C_("viewer", "target reached"),
-    "hands_played": N_("hands played"),
-    "elimination": N_("elimination"),
-    "abandoned": N_("abandoned"),
-    "time_out": N_("time out"),
-}
-
-PHASES = {
-    "setup": C_("viewer", "before the first deal"),
-    "draw": N_("to draw"),
-    "play": N_("to meld, lay off or discard"),
-    "over": N_("hand over"),
-    "ended": N_("game over"),
-}
-
 #: score breakdown components (README, "breakdown components") as shown
 BREAKDOWN = {
-    "melds": C_("viewer", "melds"),
+    "melds": N_("melds"),
     "burraco_clean": N_("clean burraco"),
     "burraco_semi_clean": N_("semi-clean burraco"),
     "burraco_dirty": N_("dirty burraco"),
@@ -193,8 +168,7 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
 
 #: the msgids of the variants' board notes (ledger/presentation: Burraco's pozzetti, Gin's
 #: deadwood, the elimination threshold) and of a team's label inside them, as the viewer shows
-#: them (:func:`variant_note`): Gin's "could knock" in the viewer's own wording (msgctxt
-#: "viewer"); tests/test_rule_table.py keeps them equal to the presentation's
+#: them (:func:`variant_note`); tests/test_rule_table.py keeps them equal to the presentation's
 NOTE_MSGIDS = (
     N_("%(who)s: pozzetto taken"),
     N_("%(who)s: pozzetto not taken yet"),
@@ -202,9 +176,9 @@ NOTE_MSGIDS = (
     N_("the hand ended at the stock's end after position %(n)s: later play does not count"),
     N_("%(who)s: deadwood %(n)s"),
     N_("%(who)s: deadwood %(n)s (knocked)"),
-    C_("viewer", "%(who)s: best deadwood %(n)s, could knock"),
-    C_("viewer", "%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
-    C_("viewer", "%(who)s: best deadwood %(n)s, could not knock"),
+    N_("%(who)s: best deadwood %(n)s, could knock"),
+    N_("%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)"),
+    N_("%(who)s: best deadwood %(n)s, could not knock"),
     N_("a seat reaching %(n)s points is out; out: %(who)s"),
     N_("a seat reaching %(n)s points is out"),
     N_("team %(team)s (%(names)s)"),

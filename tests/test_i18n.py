@@ -19,7 +19,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from ledger.i18n import VIEWER, po_path, translations
+from ledger.i18n import DEAL, HEADING, po_path, translations
 from ledger.record_files import read_record
 from replay_web import create_app
 from replay_web.lang import viewer_translations
@@ -68,7 +68,7 @@ def client(web_client):
 def test_italian_catalog_covers_every_string_of_babel_cfg() -> None:
     """Every string ``pybabel extract -F babel.cfg`` finds (the command line, the viewer
     and the report) has an Italian translation, nothing stale is kept, placeholders agree;
-    the viewer's own wording of a msgid is in the msgctxt "viewer" and only where it differs."""
+    a msgctxt only for a word's second meaning."""
     from babel.messages.pofile import read_po
 
     extracted = catalog_sources.extracted()
@@ -83,44 +83,39 @@ def test_italian_catalog_covers_every_string_of_babel_cfg() -> None:
     assert [str(err) for m, errs in catalog.check() for err in errs] == []
     keys = [(m.id[0] if isinstance(m.id, tuple) else m.id, m.context or "") for m in catalog if m.id]
     assert keys == sorted(keys)  # as `pybabel extract --sort-output` writes them (fewer merge conflicts)
-    viewer = {k: m.string for (k, ctx), m in translated.items() if ctx == VIEWER}
-    assert {k: translated[k, None].string for k in viewer} == {
-        "%(who)s: best deadwood %(n)s, could knock": "%(who)s: punti morti al meglio %(n)s, potrebbe bussare",
-        "%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)": (
-            "%(who)s: punti morti al meglio %(n)s, potrebbe bussare (scartando %(card)s)"
-        ),
-        "%(who)s: best deadwood %(n)s, could not knock": "%(who)s: punti morti al meglio %(n)s, non potrebbe bussare",
-        "MP diff": "diff. MP",
-        "before the first deal": "prima della prima distribuzione",
-        "hand": "carte in mano",
-        "melds": "calate",
-        "stalled": "bloccata",
-        "target reached": "punteggio raggiunto",
+    contexts = {(k, ctx): m.string for (k, ctx), m in translated.items() if ctx}
+    assert contexts == {  # one wording per msgid; a context only for a second meaning (issue 23)
+        ("MP diff", HEADING): "Diff. MP",
+        ("hand", DEAL): "smazzata",
+        ("from %(place)s", "place read with a vowel"): "dall'%(place)s",
+        ("to %(place)s", "place read with a vowel"): "all'%(place)s",
     }
-    assert viewer == {
-        "%(who)s: best deadwood %(n)s, could knock": "%(who)s: punti morti al meglio %(n)s, poteva bussare",
-        "%(who)s: best deadwood %(n)s, could knock (discarding %(card)s)": (
-            "%(who)s: punti morti al meglio %(n)s, poteva bussare (scartando %(card)s)"
-        ),
-        "%(who)s: best deadwood %(n)s, could not knock": "%(who)s: punti morti al meglio %(n)s, non poteva bussare",
-        "MP diff": "Diff. MP",
-        "before the first deal": "prima della prima smazzata",
-        "hand": "smazzata",
-        "melds": "carte calate",
-        "stalled": "gioco bloccato",
-        "target reached": "traguardo raggiunto",
-    }
-    t, cli = viewer_translations("it"), translations("it")
+    t = viewer_translations("it")
+    assert t is translations("it")  # the viewer and the command line read the same catalog
     assert (
+        t.pgettext(DEAL, "hand"),
         t.gettext("hand"),
+        t.gettext("stalled"),
+        t.gettext("target reached"),
+        t.gettext("before the first deal"),
+        t.gettext("melds"),
         t.gettext("stock"),
         t.gettext("discard pile"),
         t.gettext("referee"),
         t.gettext("penalty"),
-    ) == ("smazzata", "tallone", "pozzo (monte degli scarti)", "arbitro", "penalità")
+    ) == (
+        "smazzata",
+        "carte in mano",
+        "bloccata",
+        "punteggio raggiunto",
+        "prima della prima smazzata",
+        "calate",
+        "tallone",
+        "pozzo (monte degli scarti)",
+        "arbitro",
+        "penalità",
+    )
     assert t.ngettext("%(num)s meld", "%(num)s melds", 2) % {"num": 2} == "2 calate"
-    assert [t.gettext(k) for k in viewer] == list(viewer.values())  # the viewer reads its own first
-    assert [cli.gettext(k) for k in viewer] == [translated[k, None].string for k in viewer]  # the CLI never
 
 
 def test_babel_cfg_names_the_commands_the_docs_give() -> None:
@@ -216,7 +211,7 @@ def test_score_panel_in_italian(client) -> None:
     )
     assert mid.startswith(
         "Punteggi alla posizione 7 smazzata Anna Bruno 1 in corso, come è ora il tavolo "
-        "-65 carte calate +60 carte in mano -25 pozzetto non preso -100 4 carte in mano · 2 calate "
+        "-65 calate +60 carte in mano -25 pozzetto non preso -100 4 carte in mano · 2 calate "
         "-185 carte in mano -85 pozzetto non preso -100 11 carte in mano · 0 calate totali 0 0 "
         "smazzata 1: il punteggio della smazzata se finisse qui (senza chiusura)"
     )
@@ -225,7 +220,7 @@ def test_score_panel_in_italian(client) -> None:
         False,
     )
     assert end.startswith(
-        "Punteggi foglio finale smazzata Anna Bruno 1 gioco bloccato -70 carte calate +55 carte in mano -25 "
+        "Punteggi foglio finale smazzata Anna Bruno 1 bloccata -70 calate +55 carte in mano -25 "
         "pozzetto non preso -100 dichiarato 0 ≠ -70 Σ -70 -235 (giocato -185) carte in mano -85 pozzetto non "
         "preso -100 "
         "penalità -50 dichiarato -235 Σ -235 dopo le decisioni arbitrali -70 -235 come giocato -70 -185 vincitore: Anna"

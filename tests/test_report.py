@@ -216,7 +216,7 @@ def test_report_html_in_italian() -> None:
         "10 arbitro: penalità -50 a carico di Bruno (BUR-TURN-1)",
         "11 l'arbitro riporta il tavolo alla mossa 6",
         "Foglio dei punti",
-        "1 gioco bloccato -70 carte calate +55, carte in mano −25, pozzetto non preso −100 dichiarato 0",
+        "1 bloccata -70 calate +55, carte in mano −25, pozzetto non preso −100 dichiarato 0",
         "totale (dopo le decisioni arbitrali) -70 -235 totale (come giocato) -70 -185 Vincitore: Anna",
         "1 Anna 0 -70 +70 Il punteggio dichiarato supera di 70 punti quello calcolato.",
         "Il punteggio dichiarato coincide con quello calcolato. Comprende le decisioni dell'arbitro: penalità "

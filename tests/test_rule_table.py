@@ -95,10 +95,9 @@ def test_every_piece_has_its_italian(msgid: str) -> None:
 
 
 def test_every_note_has_its_italian() -> None:
-    """The variants' board notes (ledger/presentation) have their Italian in both layers of
-    the catalog: the CLI's and the viewer's (replay_web/words.py NOTE_MSGIDS names them, the
-    viewer's own wording of Gin's in the msgctxt "viewer")."""
+    """The variants' board notes (ledger/presentation) have their Italian in the one catalog,
+    which the CLI and the viewer read (replay_web/words.py NOTE_MSGIDS names them)."""
     marked, _ = _marked(sorted((ROOT / "ledger" / "presentation").glob("*.py")))
     assert len(marked) == 11 and marked | {"team %(team)s (%(names)s)"} == set(NOTE_MSGIDS)
-    cli, web = _catalog(i18n.po_path("it")), i18n.translations("it", "viewer")
+    cli, web = _catalog(i18n.po_path("it")), i18n.translations("it")
     assert [m for m in NOTE_MSGIDS if not cli.get(m) or web.gettext(m) in ("", m)] == []
