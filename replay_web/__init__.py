@@ -86,10 +86,12 @@ def _register_blueprints(app: Flask) -> None:
         stream,
         tournament_stream,
         tournaments,
+        words,
         write,
     )
 
     lang.init_app(app)  # the page's language: ?lang=, Accept-Language, English
+    words.init_app(app)  # the templates' word filters (move notation, components, reasons)
     access.init_app(app)
 
     for blueprint in (games.bp, players.bp, report.bp, api.bp, tournaments.bp):

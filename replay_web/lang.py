@@ -147,7 +147,8 @@ def lang_url(lang: str) -> str:
 def init_app(app: Any) -> None:
     """The request language on ``app``: chosen before each page, kept on
     its links, said in the response headers, and ``_`` / ``ngettext`` /
-    ``pgettext`` in its templates (Jinja's i18n extension, new style)."""
+    ``pgettext`` in its templates (Jinja's i18n extension, new style). The
+    templates' word filters are :func:`replay_web.words.init_app`'s."""
     from flask import g, has_app_context
 
     app.jinja_env.add_extension("jinja2.ext.i18n")
@@ -176,22 +177,4 @@ def init_app(app: Any) -> None:
             response.vary.add("Accept-Language")
         return response
 
-    from ledger.rule_texts import rule_text
-    from replay_web import words
-
-    app.jinja_env.globals.update(
-        lang_url=lang_url,
-        current_lang=current_lang,
-        LANGUAGE_NAMES=LANGUAGE_NAMES,
-        turn_words=words.turn_line,
-        card_title=words.card_title,
-        rule_text=lambda rule: rule_text(rule, current_lang()) or "",
-    )
-    app.jinja_env.filters.update(
-        side_words=words.side_words,
-        component=words.component,
-        hand_reason=words.hand_reason,
-        variant_note=words.variant_note,
-        finding_message=words.finding_message,
-        code=words.code_markup,
-    )
+    app.jinja_env.globals.update(lang_url=lang_url, current_lang=current_lang, LANGUAGE_NAMES=LANGUAGE_NAMES)

@@ -233,3 +233,23 @@ def code_markup(text: str) -> Any:
 
     parts = str(escape(text)).split("`")
     return Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
+
+
+def init_app(app: Any) -> None:
+    """The templates' word globals and filters on ``app`` (after
+    :func:`replay_web.lang.init_app`, which chooses the page's language)."""
+    from ledger.rule_texts import rule_text
+
+    app.jinja_env.globals.update(
+        turn_words=turn_line,
+        card_title=card_title,
+        rule_text=lambda rule: rule_text(rule, current_lang()) or "",
+    )
+    app.jinja_env.filters.update(
+        side_words=side_words,
+        component=component,
+        hand_reason=hand_reason,
+        variant_note=variant_note,
+        finding_message=finding_message,
+        code=code_markup,
+    )
