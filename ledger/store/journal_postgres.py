@@ -17,7 +17,7 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
 
-from ledger.store.journal import JOURNAL_TABLE, InsertChunk, JournalEntry, JournalRecorder, _rows, _seal_hex
+from ledger.store.journal_rows import JOURNAL_TABLE, InsertChunk, JournalEntry, JournalRecorder, journal_rows, seal_hex
 from ledger.store.summaries import postgres_create
 
 
@@ -106,7 +106,7 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
     def _insert_stored_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
         """The library's insert (table lock, ``NOTIFY``, ``INSERT … unnest``
         ``RETURNING notification_id``) plus the journal rows, in the library's pipeline."""
-        rows = _rows(stored_events, kwargs.get("journal"), self._oid)
+        rows = journal_rows(stored_events, kwargs.get("journal"), self._oid)
         super()._insert_stored_events(curs, stored_events, **kwargs)
         if rows:
             # another cursor: the library reads the events' RETURNING rows from ``curs``
@@ -122,7 +122,7 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
         and one of the journal rows. The same rows as the library's insert; a
         position already taken raises ``UniqueViolation`` at the end of the
         events' ``COPY`` (``IntegrityError`` from the datastore)."""
-        rows = _rows(stored_events, journal, self._oid)
+        rows = journal_rows(stored_events, journal, self._oid)
         oid = self._oid
         events = [(oid(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
         self._copy_tuples(curs, events, rows)
@@ -158,7 +158,7 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
                     position=r["position"],
                     appended_by=r["appended_by"],
                     received_at=r["received_at"],
-                    seal=_seal_hex(r["seal"]),
+                    seal=seal_hex(r["seal"]),
                 )
                 for r in curs.fetchall()
             ]
