@@ -33,18 +33,24 @@ from typing import Any
 
 import duckdb
 import msgspec
-from eventsourcing.domain import EventSourcingError
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import BaseProjectionRunner, Projection
 
-from ledger.errors import LedgerError
 from ledger.events import Event, decode_event, encode_event
 from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
 from ledger.projections.long_game import LONG_GAME_EVENTS, project_long_game
+from ledger.projections.notifications import (
+    GAME_DATA_ERRORS,
+    SKIP_ERRORS,
+    Skip,
+    Undecodable,
+    domain_event_or_undecodable,
+    game_id_in,
+    oid_hex,
+)
 from ledger.projections.rows import Rows, empty_rows, game_rows
 from ledger.projections.tables import to_arrow
 from ledger.store.application import LedgerApp
-from ledger.store.persistence import StoredEventError
 from ledger.store.settings import store_env
 from ledger.tournament.events import TournamentEvent
 
@@ -71,53 +77,6 @@ class UpdateResult(msgspec.Struct, frozen=True, kw_only=True):
     #: ``(game, why)`` of each game the projection could not build rows for:
     #: the view holds its ``games`` row (``error`` set) and its events' JSON only
     skipped: tuple[tuple[str, str], ...] = ()
-
-
-class Undecodable(msgspec.Struct, frozen=True, kw_only=True):
-    """A stored event that does not decode (tampered with, or stored by a build
-    with other limits): stands in for the domain event of its notification."""
-
-    originator_id: Any
-    originator_version: int
-    raw: str
-    error: str
-    event: None = None
-
-
-#: errors of one game's data (not of the machine): that game is skipped, the others go on
-GAME_DATA_ERRORS: tuple[type[Exception], ...] = (
-    LedgerError,
-    ValueError,
-    TypeError,
-    LookupError,
-    OverflowError,
-    ArithmeticError,
-    msgspec.MsgspecError,
-)
-#: a stored event that does not decode (the store's error or the game data's)
-_DECODE_ERRORS: tuple[type[Exception], ...] = (EventSourcingError, *GAME_DATA_ERRORS)
-
-
-def domain_event_or_undecodable(app: LedgerApp, notification: Any) -> Any:
-    """The notification's domain event, or an :class:`Undecodable` naming why not."""
-    try:
-        return app.mapper.to_domain_event(notification)
-    except _DECODE_ERRORS as exc:
-        state = notification.state
-        raw = (
-            bytes(state).decode("utf-8", "replace") if isinstance(state, (bytes, bytearray, memoryview)) else str(state)
-        )
-        reason = (
-            exc.reason
-            if isinstance(exc, StoredEventError)
-            else f"the stored event does not decode ({type(exc).__name__}: {exc})"
-        )
-        return Undecodable(
-            originator_id=notification.originator_id,
-            originator_version=notification.originator_version,
-            raw=raw,
-            error=f"position {notification.originator_version - 1}: {reason}",
-        )
 
 
 def analytics_path(db: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -186,7 +145,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
             return 0
         new: dict[str, list[tuple[int, Any]]] = {}
         for domain_event, _ in _games_only(items):
-            new.setdefault(_hex(domain_event.originator_id), []).append(
+            new.setdefault(oid_hex(domain_event.originator_id), []).append(
                 (domain_event.originator_version - 1, domain_event)
             )
         prior = self.view.stored_events([s for s, evs in new.items() if evs[0][0] != 0])
@@ -204,24 +163,24 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
             texts = [raw for _, raw in earlier] + [
                 d.raw if isinstance(d, Undecodable) else encode_event(d.event).decode() for _, d in fresh
             ]
-            game = _game_id(texts[0]) or stream
+            game = game_id_in(texts[0]) or stream
             try:
                 events: list[tuple[Event, str]] = []
                 for pos, raw in earlier:
                     try:
                         events.append((decode_event(raw), raw))
                     except GAME_DATA_ERRORS as exc:
-                        raise _Skip(f"position {pos}: the event in the view does not decode ({exc})") from None
+                        raise Skip(f"position {pos}: the event in the view does not decode ({exc})") from None
                 for _, d in fresh:
                     if isinstance(d, Undecodable):
-                        raise _Skip(d.error)
+                        raise Skip(d.error)
                     events.append((d.event, encode_event(d.event).decode()))
                 built = self.build_rows(stream, events)
                 for table, batch in built.items():
                     if batch:
                         to_arrow(table, batch)  # a value the columns cannot hold fails here, for this game alone
-            except _SKIP_ERRORS as exc:
-                why = str(exc) if isinstance(exc, _Skip) else f"{type(exc).__name__}: {exc}"
+            except SKIP_ERRORS as exc:
+                why = str(exc) if isinstance(exc, Skip) else f"{type(exc).__name__}: {exc}"
                 self.skipped.append((game, why))
                 built = _skipped_rows(game, stream, texts, why)
             if first_new:
@@ -238,32 +197,6 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
 def _games_only(items: Sequence[tuple[Any, Tracking]]) -> list[tuple[Any, Tracking]]:
     """``items`` without a tournament record's events (TOURNAMENT.md): the view holds games only."""
     return [i for i in items if not isinstance(getattr(i[0], "event", None), TournamentEvent)]
-
-
-class _Skip(Exception):
-    """This game cannot be projected (the message says why)."""
-
-
-#: what skips one game while the others go on
-_SKIP_ERRORS: tuple[type[Exception], ...] = (_Skip, *GAME_DATA_ERRORS)
-
-
-def _hex(originator_id: Any) -> str:
-    return (
-        originator_id.hex
-        if hasattr(originator_id, "hex") and not isinstance(originator_id, str)
-        else str(originator_id).replace("-", "")
-    )
-
-
-def _game_id(raw: str) -> str | None:
-    """The ``game_id`` in the JSON text of a ``game_started``, or None."""
-    try:
-        value = msgspec.json.decode(raw)
-    except msgspec.MsgspecError:
-        return None
-    game = value.get("game_id") if isinstance(value, dict) else None
-    return game if isinstance(game, str) and len(game) <= 64 else None
 
 
 def _skipped_rows(game: str, stream: str, texts: list[str], why: str) -> Rows:

@@ -26,18 +26,26 @@ game").
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pyarrow as pa
 from eventsourcing.persistence import Tracking
 
 from ledger.events import Event, decode_event, encode_event
-from ledger.projections.duckdb_recorder import AnalyticsError, ViewWriter
+from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, ViewWriter
 from ledger.projections.game_builder import GameRowsBuilder
+from ledger.projections.notifications import (
+    GAME_DATA_ERRORS,
+    SKIP_ERRORS,
+    Skip,
+    Undecodable,
+    domain_event_or_undecodable,
+    game_id_in,
+    oid_hex,
+)
 from ledger.projections.tables import TABLES
 
-if TYPE_CHECKING:  # for the checker only: analytics imports this module
-    from ledger.projections.analytics import AnalyticsProjection
+if TYPE_CHECKING:
     from ledger.store.application import LedgerApp
 
 #: a run of one game's notifications this long (events) is projected in chunks
@@ -60,8 +68,19 @@ _RAW_ONLY = (
 Item = tuple[int, Event | None, str, str | None]
 
 
+class Projecting(Protocol):
+    """What the chunked path needs of the projection that hands it a game
+    (:class:`ledger.projections.analytics.AnalyticsProjection`): its view,
+    and the list of skipped games ``(game, why)`` it reports."""
+
+    @property
+    def view(self) -> DuckDBTrackingRecorder: ...
+
+    skipped: list[tuple[str, str]]
+
+
 def project_long_game(
-    projection: AnalyticsProjection,
+    projection: Projecting,
     app: LedgerApp,
     page: list[Any],
     last: int,
@@ -81,11 +100,10 @@ def project_long_game(
     when the view lacks the game's earlier events; a game that cannot be
     projected is skipped (its events' JSON and a ``games`` row with ``error``).
     """
-    from ledger.projections.analytics import _hex
 
     commit_events = COMMIT_EVENTS if commit_events is None else commit_events
     view, name = projection.view, app.name
-    stream = _hex(page[0].originator_id)
+    stream = oid_hex(page[0].originator_id)
     first_new = page[0].originator_version - 1
     pages = _run_pages(app, page[:], last, batch_size)
     page.clear()  # the caller's first page: its notifications are let go as they are applied
@@ -133,7 +151,6 @@ def _run_pages(app: LedgerApp, page: list[Any], last: int, batch_size: int) -> I
 
 
 def _item(app: LedgerApp, notification: Any) -> Item:
-    from ledger.projections.analytics import Undecodable, domain_event_or_undecodable
 
     d = domain_event_or_undecodable(app, notification)
     pos = notification.originator_version - 1
@@ -145,7 +162,7 @@ def _item(app: LedgerApp, notification: Any) -> Item:
 class _Run:
     """One long game in the transaction of ``writer``: its rows so far."""
 
-    def __init__(self, projection: AnalyticsProjection, writer: ViewWriter, stream: str) -> None:
+    def __init__(self, projection: Projecting, writer: ViewWriter, stream: str) -> None:
         self.projection = projection
         self.writer = writer
         self.stream = stream
@@ -160,7 +177,6 @@ class _Run:
         """Rebuild the rows of the game's positions ``0 .. first_new - 1`` from
         the view's own ``events`` rows (their JSON), a page at a time; every
         other row of the game is dropped first (as ``replace_games`` does)."""
-        from ledger.projections.analytics import GAME_DATA_ERRORS
 
         found = self.writer.execute("SELECT game FROM games WHERE stream = ?", [self.stream])
         if not found:
@@ -195,7 +211,6 @@ class _Run:
     def chunk(self, items: list[Item], *, replace: bool) -> None:
         """Fold ``items`` (the next positions) and insert their rows;
         ``replace``: their old ``events`` rows are in the view (deleted first)."""
-        from ledger.projections.analytics import _SKIP_ERRORS, _game_id, _Skip
 
         lo, hi = items[0][0], items[-1][0]
         if [p for p, *_ in items] != list(range(self.count, self.count + len(items))):
@@ -204,17 +219,17 @@ class _Run:
                 "`analytics update --rebuild`"
             )
         if lo == 0:
-            self.game = _game_id(items[0][2]) or self.stream
+            self.game = game_id_in(items[0][2]) or self.stream
         if replace:
             self.writer.execute("DELETE FROM events WHERE game = ? AND position BETWEEN ? AND ?", [self.game, lo, hi])
         if self.why is None:
             try:
                 for _pos, event, raw, error in items:
                     if error is not None:
-                        raise _Skip(error)
+                        raise Skip(error)
                     self.builder.add(event, raw)  # type: ignore[arg-type]  # an item without error has its event
                 self.writer.insert(self.builder.take())
-            except _SKIP_ERRORS as exc:
+            except SKIP_ERRORS as exc:
                 self._skip(exc, lo)
         if self.why is not None:
             rows = [
@@ -228,18 +243,17 @@ class _Run:
         """Write the game's rows as it stands: its other rows and its
         ``events.undone`` flags, or the ``games`` row of a skipped game.
         More chunks may follow in a later transaction (:meth:`reopen` first)."""
-        from ledger.projections.analytics import _SKIP_ERRORS, _Skip
 
         self._open_hand = None
         if self.why is None:
             try:
                 rows, undone = self.builder.finish()
                 self.writer.insert(rows)
-            except _SKIP_ERRORS as exc:
+            except SKIP_ERRORS as exc:
                 if self.last:
                     self._skip(exc, self.count)
                 else:  # the game so far cannot be projected: say so until the next transaction
-                    why = str(exc) if isinstance(exc, _Skip) else f"{type(exc).__name__}: {exc}"
+                    why = str(exc) if isinstance(exc, Skip) else f"{type(exc).__name__}: {exc}"
                     self._games_row(why)
                     return
             else:
@@ -279,9 +293,8 @@ class _Run:
 
     def _skip(self, exc: BaseException, upto: int) -> None:
         """Skip the game from here: the rows written so far keep their JSON only."""
-        from ledger.projections.analytics import _Skip
 
-        self.why = str(exc) if isinstance(exc, _Skip) else f"{type(exc).__name__}: {exc}"
+        self.why = str(exc) if isinstance(exc, Skip) else f"{type(exc).__name__}: {exc}"
         self.projection.skipped.append((self.game, self.why))
         self.writer.execute(f"UPDATE events SET {_RAW_ONLY} WHERE game = ? AND position < ?", [self.game, upto])  # noqa: S608 - a constant
         self.writer.execute("DELETE FROM melds WHERE game = ?", [self.game])
