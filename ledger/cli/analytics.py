@@ -28,67 +28,21 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ledger.cli.context import TranslatedCommand, TranslatedGroup, paragraphs, tr_of
 from ledger.cli.histories import POV_OPTION, text_export
 from ledger.cli.partitioned import PARTITION_OPTION, export_or_partitioned
 from ledger.cli.query import LIMIT_OPTIONS, require_statement, run_sql
+from ledger.cli.view_update import err_console, run_update, view_path
 from ledger.errors import LedgerError
 from ledger.i18n import N_
 from ledger.params import AsciiInt, VariantChoice
-from ledger.projections import analytics_path, open_duckdb, update
+from ledger.projections import analytics_path, open_duckdb
 from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
 from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait
 from ledger.projections.export import FORMATS, Selection, export_tables, select_games
 from ledger.projections.tables import TABLES, markdown
-from ledger.store.journal import read_cache
-
-#: a progress bar is shown when an update has at least this many notifications to apply
-PROGRESS_MIN_EVENTS = 20_000
-
-
-def _err() -> Console:
-    return Console(stderr=True, highlight=False, markup=False, emoji=False)
-
-
-def _view_path(ctx: click.Context, analytics: str | None) -> str:
-    return analytics or analytics_path(getattr(ctx.obj, "db", None))
-
-
-@contextmanager
-def _progress(label: str, enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on stderr (only on a terminal); yields ``advance(done, total)``."""
-    console = _err()
-    if not (enabled and console.is_terminal):
-        yield None
-        return
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield advance
-
-
-def run_update(
-    app: Any,
-    path: str,
-    *,
-    rebuild: bool = False,
-    batch: int = DEFAULT_BATCH,
-    wait: float | None = None,
-    progress: bool = True,
-) -> UpdateResult:
-    """Update the view at ``path`` from ``app``'s store, with a progress bar
-    for large updates on a terminal; a SQLite store's page cache is SQLite's
-    default meanwhile (:func:`ledger.store.journal.read_cache`)."""
-    last = app.recorder.max_notification_id() or 0
-    with read_cache(app), _progress("analytics", progress and last >= PROGRESS_MIN_EVENTS) as advance:
-        return update(app, path, batch_size=batch, wait=wait, rebuild=rebuild, progress=advance)
 
 
 def _summary(result: UpdateResult) -> str:
@@ -238,7 +192,7 @@ def _export(
         raise click.UsageError(tr_of(ctx).gettext("--out DIR is required for a table export"))
     if bool(games) == all_games:
         raise click.UsageError(tr_of(ctx).gettext("name the games to export, or pass --all"))
-    path = _view_path(ctx, analytics)
+    path = view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
     selection = Selection(
@@ -287,7 +241,7 @@ def _refuse_missing(ctx: click.Context, missing: list[str]) -> None:
 
 @contextmanager
 def _progress_tables(n: int) -> Iterator[Callable[[str, int], None] | None]:
-    console = _err()
+    console = err_console()
     if not console.is_terminal:
         yield None
         return
@@ -320,7 +274,7 @@ def _query(
     if as_csv and as_json:
         raise click.UsageError(tr_of(ctx).gettext("choose one of --csv and --json"))
     require_statement(sql)
-    path = _view_path(ctx, analytics)
+    path = view_path(ctx, analytics)
     if not no_update:
         run_update(ctx.obj.app(), path, wait=wait)
     con = open_duckdb(
@@ -388,7 +342,7 @@ def _analytics_group() -> click.Group:
     @_wait_opt
     @click.pass_context
     def update_cmd(ctx: click.Context, rebuild: bool, batch: int, analytics: str | None, wait: float | None) -> None:
-        path = _view_path(ctx, analytics)
+        path = view_path(ctx, analytics)
         click.echo(_summary(run_update(ctx.obj.app(), path, rebuild=rebuild, batch=batch, wait=wait)))
 
     @analytics_group.command(

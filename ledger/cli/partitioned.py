@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from ledger.cli.context import tr_of
+from ledger.cli.view_update import run_update, view_path
 from ledger.i18n import N_
 from ledger.projections.export import Selection
 from ledger.projections.partitioned import PartitionError, export_partitioned, parse_keys
@@ -53,7 +54,6 @@ def export_or_partitioned(ctx: click.Context, kw: dict[str, Any], export: Callab
     if keys is None:
         export(ctx, **kw)
         return
-    from ledger.cli.analytics import _view_path, run_update
     from ledger.projections import open_duckdb
     from ledger.projections.duckdb_recorder import default_wait
 
@@ -64,7 +64,7 @@ def export_or_partitioned(ctx: click.Context, kw: dict[str, Any], export: Callab
         raise click.UsageError(tr.gettext("--out DIR is required for a table export"))
     if bool(kw["games"]) == kw["all_games"]:
         raise click.UsageError(tr.gettext("name the games to export, or pass --all"))
-    path = _view_path(ctx, kw["analytics"])
+    path = view_path(ctx, kw["analytics"])
     if not kw["no_update"]:
         run_update(ctx.obj.app(), path, wait=kw["wait"])
     selection = Selection(

@@ -22,8 +22,8 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from ledger.cli.analytics import run_update
 from ledger.cli.context import CliState, TranslatedCommand, console, paragraphs
+from ledger.cli.view_update import run_update
 from ledger.errors import LedgerError
 from ledger.i18n import N_, translations
 from ledger.params import AsciiInt, VariantChoice
