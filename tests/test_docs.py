@@ -137,7 +137,7 @@ def test_the_readme_is_a_five_minute_read_whose_links_resolve() -> None:
     assert [t for t in local if not (REPO / t).is_file()] == []
     # the references and every walkthrough moved out of the README (issue 26) are linked from it
     moved = ["dispute", "command-line", "recording", "record-files", "games", "openspiel", "viewer", "live-http"]
-    moved += ["report", "analytics", "seals", "simulation", "benchmarks", "architecture"]
+    moved += ["report", "analytics", "hand-histories", "seals", "simulation", "benchmarks", "architecture"]
     pages = [f"docs/{name}.md" for name in ["format", "rules", "cli", "api", *moved]]
     assert [page for page in pages if page not in local] == []
 
@@ -242,7 +242,14 @@ def run_console(block: str, folder: Path) -> list[tuple[str, list[str], list[str
     return out
 
 
-WALKTHROUGHS = [("dispute.md", 0), ("dispute.md", 1), ("recording.md", 0), ("openspiel.md", 0), ("seals.md", 0)]
+WALKTHROUGHS = [
+    ("dispute.md", 0),
+    ("dispute.md", 1),
+    ("recording.md", 0),
+    ("openspiel.md", 0),
+    ("seals.md", 0),
+    ("hand-histories.md", 0),
+]
 
 
 @pytest.mark.parametrize(("page", "block"), WALKTHROUGHS, ids=[f"{p}-{b}" for p, b in WALKTHROUGHS])
