@@ -101,6 +101,12 @@ class RecordError(LedgerError, ValueError):
         return {"line": self.line, "field": self.field, "rule": self.rule, "message": self.message}
 
 
+class PovError(LedgerError, ValueError):
+    """A reader (``--pov``, a seat's view) that is not a seat at the table,
+    ``"spectator"`` or the referee (:func:`ledger.redaction.check_pov`); its
+    ``msg`` is rendered in the reader's language at the edge."""
+
+
 class GameNotFoundError(LedgerError, LookupError):
     """No game with that id is stored.
 

@@ -18,7 +18,10 @@ CLI's catalog, ``ledger/translations``):
   as adjudicated (:func:`ledger.scoring.score_sheet`, the lines of ``score``:
   :func:`ledger.render.score_lines`);
 - from ``game_ended`` on (``--- End of the game ---``): its events, and last
-  the totals and the winner (:func:`ledger.render.score_tail`).
+  the totals and the winner (:func:`ledger.render.score_tail`). A referee's
+  penalty there (FORMAT.md "Rulings after the game") says where it counts,
+  as ``score`` counts it: in the score of the last hand (whose lines above
+  include it), or in the totals only when no hand was scored.
 
 ``pov`` keeps only what one reader saw (FORMAT.md "Per-seat views", the rule
 of ``show --at N --pov``, :mod:`ledger.redaction`): None is the referee (every
@@ -162,6 +165,8 @@ def _event_lines(
     text = notation(event, state, pov, tr)
     if position in rewound:
         text += "  [" + _("rewound by position %(by)s") % {"by": rewound[position]} + "]"
+    if event.type == "penalty_assessed" and state.ended is not None:
+        text += "  [" + _counted_in(state, tr) + "]"
     lines = [f"{position:>{width}}. {text}"]
     pad = " " * (width + 2)
     if event.note and pov is None:
@@ -171,6 +176,18 @@ def _event_lines(
     elif event.type == "hand_ended":
         lines.extend(_cards_lines(_("Held at the end:"), state, pov, tr, pad))
     return lines
+
+
+def _counted_in(state: TableState, tr: Any) -> str:
+    """Where a penalty assessed after ``game_ended`` (the last of ``state``'s
+    penalties) counts, as ``score`` counts it: in the score of the hand it
+    was assessed in (the last hand dealt, listed above with that penalty in
+    its lines), or in the totals only when that hand has no score (a game
+    that ended before any hand)."""
+    hand = state.penalties[-1].hand
+    if any(r.hand == hand for r in state.results):
+        return tr.gettext("counted in the score of hand %(hand)s") % {"hand": hand}
+    return tr.gettext("counted in the totals only: no hand was scored")
 
 
 def _cards_lines(label: str, state: TableState, pov: Pov, tr: Any, pad: str) -> list[str]:

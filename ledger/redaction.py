@@ -48,7 +48,9 @@ from collections import Counter
 import msgspec
 
 from ledger.cards import UNKNOWN
+from ledger.errors import PovError
 from ledger.state import Finding, TableState
+from ledger.texts import N_, Message
 
 #: the ``pov`` of a reader at no seat
 SPECTATOR = "spectator"
@@ -148,11 +150,20 @@ class Sight(msgspec.Struct, frozen=True):
 
 
 def check_pov(state: TableState, pov: Pov) -> None:
-    """Raise :class:`ValueError` unless ``pov`` is None, :data:`SPECTATOR` or a seat at the table."""
+    """Raise :class:`~ledger.errors.PovError` (a :class:`ValueError`) unless
+    ``pov`` is None, :data:`SPECTATOR` or a seat at the table.
+
+    >>> from ledger.score_only import score_only_game
+    >>> from ledger.replay import evolve
+    >>> check_pov(evolve(None, score_only_game("g", "burraco", ["A", "B"], [(1, 0)])[0]), 2)
+    Traceback (most recent call last):
+    ledger.errors.PovError: no seat 2 at this table (seats 0–1, or 'spectator')
+    """
     if pov is None or pov == SPECTATOR:
         return
     if isinstance(pov, bool) or not isinstance(pov, int) or not 0 <= pov < state.n_seats:
-        raise ValueError(f"no seat {pov!r} at this table (seats 0–{state.n_seats - 1}, or {SPECTATOR!r})")
+        msgid = N_("no seat %(seat)s at this table (seats 0–%(last)s, or 'spectator')")
+        raise PovError(Message(msgid, seat=repr(pov), last=state.n_seats - 1))
 
 
 def _minus(cards: tuple[str, ...], gone: Counter[str]) -> tuple[str, ...]:

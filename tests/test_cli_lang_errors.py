@@ -71,6 +71,49 @@ def test_usage_errors_of_show_rule_and_report(run: Callable[..., Result]) -> Non
     )
 
 
+_POV_CASES = [
+    (
+        ("show", str(DISPUTE), "--at", "3", "--pov", "7"),
+        "nessun posto 7 a questo tavolo (posti 0–1, oppure 'spectator')",
+        "no seat 7 at this table (seats 0–1, or 'spectator')",
+    ),
+    (
+        ("show", str(DISPUTE), "--at", "3", "--pov", "north"),
+        "'north' non è né un numero di posto né 'spectator'",
+        "'north' is neither a seat number nor 'spectator'",
+    ),
+    (
+        ("show", str(DISPUTE), "--pov", "1"),
+        "--pov richiede --at N (ciò che un posto vede del tavolo a una posizione)",
+        "--pov needs --at N (a seat's view of the table at a position)",
+    ),
+    (
+        ("export", str(DISPUTE), "--format", "text", "--pov", "2"),
+        "nessun posto 2 a questo tavolo (posti 0–1, oppure 'spectator')",
+        "no seat 2 at this table (seats 0–1, or 'spectator')",
+    ),
+    (
+        ("export", str(DISPUTE), "--format", "text", "--pov", "-1"),
+        "nessun posto -1 a questo tavolo (posti 0–1, oppure 'spectator')",
+        "no seat -1 at this table (seats 0–1, or 'spectator')",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "italian", "english"), _POV_CASES, ids=[" ".join(c[0][2:]) for c in _POV_CASES])
+def test_a_bad_pov_of_show_and_export_in_italian(
+    run: Callable[..., Result], args: tuple[str, ...], italian: str, english: str
+) -> None:
+    """``show --pov`` and ``export --format text --pov``: the refusal is a msgid and its params (issue 29)."""
+    shown = run("--lang", "it", *args)
+    assert (shown.exit_code, shown.stdout, shown.stderr.splitlines()[-1]) == (
+        2,
+        "",
+        f"Error: Invalid value for --pov: {italian}",
+    )
+    assert run(*args).stderr.splitlines()[-1] == f"Error: Invalid value for --pov: {english}"
+
+
 def test_a_refused_ruling_in_italian(run: Callable[..., Result], tmp_path: Path) -> None:
     part = tmp_path / "part.jsonl"
     part.write_text("".join(lines(DISPUTE, 17)), encoding="utf-8")

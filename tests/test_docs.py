@@ -137,7 +137,7 @@ def test_the_readme_is_a_five_minute_read_whose_links_resolve() -> None:
     assert [t for t in local if not (REPO / t).is_file()] == []
     # the references and every walkthrough moved out of the README (issue 26) are linked from it
     moved = ["dispute", "command-line", "recording", "record-files", "games", "openspiel", "viewer", "live-http"]
-    moved += ["report", "analytics", "seals", "simulation", "benchmarks", "architecture"]
+    moved += ["report", "analytics", "hand-histories", "seals", "simulation", "benchmarks", "architecture"]
     pages = [f"docs/{name}.md" for name in ["format", "rules", "cli", "api", *moved]]
     assert [page for page in pages if page not in local] == []
 
@@ -242,7 +242,14 @@ def run_console(block: str, folder: Path) -> list[tuple[str, list[str], list[str
     return out
 
 
-WALKTHROUGHS = [("dispute.md", 0), ("dispute.md", 1), ("recording.md", 0), ("openspiel.md", 0), ("seals.md", 0)]
+WALKTHROUGHS = [
+    ("dispute.md", 0),
+    ("dispute.md", 1),
+    ("recording.md", 0),
+    ("openspiel.md", 0),
+    ("seals.md", 0),
+    ("hand-histories.md", 0),
+]
 
 
 @pytest.mark.parametrize(("page", "block"), WALKTHROUGHS, ids=[f"{p}-{b}" for p, b in WALKTHROUGHS])
@@ -273,3 +280,35 @@ def test_the_api_reference_names_every_route_of_the_app() -> None:
     )
     assert len(routes) == 30 and "POST /api/games/<id>/events" in routes
     assert [r for r in routes if not re.search("`" + re.escape(r) + r"[?`]", page)] == []
+
+
+def test_the_readme_query_from_several_processes_prints_what_it_says(tmp_path: Path) -> None:
+    """README "A corpus past one machine" (issue 29): its script, run as a process of its own beside the
+    Hive-partitioned export of every fixture, starts two worker processes and prints the README's rows; the
+    script and its output are those of docs/stats.md "A query from several processes"."""
+    readme = _read(REPO / "README.md")
+    found = re.search(r"<!-- several-processes[^>]*-->\n```python\n(.*?)```\n.*?\n```\n(.*?)```\n", readme, re.S)
+    assert found, "README.md has no several-processes block"
+    script, printed = found.groups()
+    assert "ProcessPoolExecutor(max_workers=2)" in script and "hive_partitioning = true" in script
+    stats = _read(DOCS / "stats.md")
+    assert script in stats and f"```\n{printed}```" in stats
+    bin_dir = Path(sys.executable).parent
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "RUMMY_LEDGER", "LC_"))}
+    env.update(PATH=f"{bin_dir}:/usr/bin:/bin", LANGUAGE="en", LANG="C")
+    fixtures = sorted(str(p) for p in (REPO / "fixtures").glob("*/*.jsonl"))
+    imported = subprocess.run(["rummy-ledger", "import", *fixtures], cwd=tmp_path, env=env, capture_output=True)
+    assert imported.returncode == 1 and b"rejected       \xe2\x94\x82     2" in imported.stdout  # the rejected_* two
+    subprocess.run(
+        ["rummy-ledger", "export", "--all", "--partition", "variant,month", "--out", "ds"],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    (tmp_path / "points.py").write_text(script, encoding="utf-8")
+    ran = subprocess.run(
+        [sys.executable, "points.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert (ran.returncode, ran.stderr) == (0, "")
+    assert ran.stdout == printed

@@ -271,3 +271,64 @@ def test_export_format_text_of_a_rejected_record_is_its_error_line(run: Callable
     assert result.stderr == f"{bad}:5: card: REC-WHERE: Anna (seat 0) does not hold 5S\n"
     unknown = run("import", "--no-analytics", str(DISPUTE)), run("export", "bur-dispte", "--format", "text")
     assert unknown[1].stderr.endswith("did you mean bur-dispute?\n")
+
+
+def _with_tail(tmp_path: Path, *tail: str) -> list:
+    path = tmp_path / "after.jsonl"
+    path.write_text(DISPUTE.read_text(encoding="utf-8") + "".join(line + "\n" for line in tail), encoding="utf-8")
+    return events_of(path)
+
+
+def test_a_penalty_after_game_ended_says_the_hand_it_counts_in(run: Callable[..., Result], tmp_path: Path) -> None:
+    """FORMAT.md "Rulings after the game": penalties after game_ended are printed under "End of the game"
+    and counted, as ``score`` counts them, in the last hand's score (Anna's -30 is in hand 1's line)."""
+    events = _with_tail(
+        tmp_path,
+        '{"type":"penalty_assessed","seat":0,"points":-30,"rule":"ALL-TURN-1","note":"late protest upheld"}',
+        '{"type":"penalty_assessed","seat":1,"points":0,"rule":"BUR-TURN-1","finding":7}',
+    )
+    english = lines_of(hand_history(events))
+    assert english[english.index("Score:") + 1 :] == [
+        "  Anna    -100   total   -100   melds +55, hand -25, no_pozzetto -100, penalty -30  [claimed 0: differs]",
+        "  Bruno   -235   total   -235   hand -85, no_pozzetto -100, penalty -50",
+        "",
+        "--- End of the game ---",
+        "18. game ends: hands played",
+        "19. referee: penalty -30 to Anna (ALL-TURN-1)  [counted in the score of hand 1]",
+        "      note: late protest upheld",
+        "20. referee: penalty +0 to Bruno (BUR-TURN-1)  [counted in the score of hand 1]",
+        "totals: Anna -100, Bruno -235",
+        "as played (no referee penalties): Anna -70, Bruno -185",
+        "winner: Anna",
+    ]
+    italian = lines_of(hand_history(events, None, translations("it")))
+    assert [line for line in italian if line.startswith(("19. ", "20. "))] == [
+        "19. arbitro: penalità -30 a carico di Anna (ALL-TURN-1)  [contata nel punteggio della smazzata 1]",
+        "20. arbitro: penalità +0 a carico di Bruno (BUR-TURN-1)  [contata nel punteggio della smazzata 1]",
+    ]
+    # the same hand line and totals as `score` prints
+    score = run("score", str(tmp_path / "after.jsonl")).stdout.split("\n")
+    assert english[english.index("Score:") + 1] in score and "totals: Anna -100, Bruno -235" in score
+    # a penalty in a hand (position 10) says nothing of the kind
+    assert "10. referee: penalty -50 to Bruno (BUR-TURN-1)" in english
+
+
+def test_a_penalty_after_a_game_of_no_hand_counts_in_the_totals_only(tmp_path: Path) -> None:
+    path = tmp_path / "none.jsonl"
+    head = DISPUTE.read_text(encoding="utf-8").split("\n")[0]
+    tail = [
+        '{"type":"game_ended","reason":"abandoned"}',
+        '{"type":"penalty_assessed","seat":0,"points":-30,"rule":"ALL-TURN-1"}',
+    ]
+    path.write_text("\n".join([head, *tail]) + "\n", encoding="utf-8")
+    assert lines_of(hand_history(events_of(path)))[-5:] == [
+        "1. game ends: abandoned",
+        "2. referee: penalty -30 to Anna (ALL-TURN-1)  [counted in the totals only: no hand was scored]",
+        "totals: Anna -30, Bruno 0",
+        "as played (no referee penalties): Anna 0, Bruno 0",
+        "winner: Bruno",
+    ]
+    assert lines_of(hand_history(events_of(path), 1, translations("it")))[-4] == (
+        "2. arbitro: penalità -30 a carico di Anna (ALL-TURN-1)  "
+        "[contata solo nei totali: nessuna smazzata ha un punteggio]"
+    )

@@ -273,3 +273,46 @@ def test_bench_stats_runs_small(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert set(times) == {"one", "all", "views", "filtered", "cli"}
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("store: 5 games, ") and out[2] == "P00: 5 games in 5 variants"
+
+
+def test_classic_ramino_statistics(tmp_path: Path) -> None:
+    """Classic Ramino, which the store above has no finished game of: ``fixtures/ramino/in-mano.jsonl``
+    alone. Anna draws 8H, melds A-2-3S, 7 7 7 and 8-JH and goes out discarding KC in her first turn
+    ("in mano"): 112 = hands_collected 56 + rummy_double 56; Bruno never plays a turn and scores 0."""
+    app = LedgerApp(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "l.db")})
+    try:
+        app.import_record(read_record((REPO / "fixtures" / "ramino" / "in-mano.jsonl").read_bytes()))
+        update(app, str(tmp_path / "v.duckdb"))
+    finally:
+        app.close()
+    anna, bruno = stats(str(tmp_path / "v.duckdb"), "Anna"), stats(str(tmp_path / "v.duckdb"), "Bruno")
+    assert list(anna) == list(bruno) == ["ramino"]
+    common = {"games": 1, "hands": 1, "pile_takes": 0, "pile_takes_per_hand": 0.0, "pile_size": None}
+    assert anna["ramino"].player == common | {
+        "won": 1,
+        "win_rate": 1.0,
+        "game_points": 112.0,
+        "hand_points": 112.0,
+        "went_out_rate": 1.0,
+        "turns": 1,
+        "findings_per_100_turns": 0.0,  # no finding in 1 turn
+    }
+    assert bruno["ramino"].player == common | {
+        "won": 0,
+        "win_rate": 0.0,
+        "game_points": 0.0,
+        "hand_points": 0.0,
+        "went_out_rate": 0.0,
+        "turns": 0,
+        "findings_per_100_turns": None,  # no turn: no rate
+    }
+    # the field: both seats of the one game
+    field = anna["ramino"].field
+    assert (field["games"], field["won"], field["game_points"], field["went_out_rate"], field["turns"]) == (
+        2,
+        1,
+        56.0,
+        0.5,
+        1,
+    )
+    assert anna["ramino"].findings == bruno["ramino"].findings == []

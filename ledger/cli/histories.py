@@ -23,7 +23,7 @@ import click
 
 from ledger.cli.context import CliState, error_line, load, tr_of
 from ledger.cli.reading import pov_arg
-from ledger.errors import LedgerError, RecordError
+from ledger.errors import PovError, RecordError
 from ledger.hand_history import hand_history
 from ledger.i18n import N_
 
@@ -102,10 +102,8 @@ def _history(state: CliState, target: str, seat: int | str | None) -> tuple[str,
     except RecordError as exc:
         click.echo(error_line(exc, target, state.tr), err=True)
         sys.exit(2)
-    except LedgerError:
-        raise  # an unknown game, no store: the group's one line and exit 2
-    except ValueError as err:  # check_pov: no such seat at this table
-        raise click.BadParameter(str(err), param_hint="--pov") from None
+    except PovError as err:  # check_pov: no such seat at this table
+        raise click.BadParameter(err.text(state.tr), param_hint="--pov") from None
 
 
 __all__ = ["POV_OPTION", "export_histories", "text_export"]

@@ -17,10 +17,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.cards import HAND_ORDERS
-from ledger.cli.context import CliState, TranslatedCommand, console, load
+from ledger.cli.context import CliState, TranslatedCommand, console, load, tr_of
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
 from ledger.cli.trust import broken_chain, not_valid, warn
+from ledger.errors import PovError
 from ledger.events import Event
 from ledger.i18n import N_, translations
 from ledger.notation import notation
@@ -102,7 +103,9 @@ def list_cmd(state: CliState, as_json: bool) -> None:
 @click.pass_obj
 def show_cmd(state: CliState, game: str, at: int | None, pov: str | None, order: str) -> None:
     if pov is not None and at is None:
-        raise click.BadParameter("--pov needs --at N (a seat's view of the table at a position)", param_hint="--pov")
+        raise click.BadParameter(
+            state.tr.gettext("--pov needs --at N (a seat's view of the table at a position)"), param_hint="--pov"
+        )
     seat = pov_arg(pov)
     _, events = load(state, game)
     if at is None:
@@ -126,8 +129,8 @@ def show_cmd(state: CliState, game: str, at: int | None, pov: str | None, order:
     try:
         header = move_lines(known, at, table, seat, state.lang, every)
         body = render_state(table, pov=seat, tr=tr, order=order)
-    except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="--pov") from None
+    except PovError as err:
+        raise click.BadParameter(err.text(tr), param_hint="--pov") from None
     click.echo("\n".join(header) + "\n")
     click.echo(body)
     broken = _seal_line(state, game, events, at) if seat is None else None  # a seat's view shows no seal
@@ -161,7 +164,8 @@ def pov_arg(pov: str | None) -> int | str | None:
     try:
         return ascii_int(pov)
     except ValueError:
-        raise click.BadParameter(f"{pov!r} is neither a seat number nor 'spectator'", param_hint="--pov") from None
+        text = tr_of().gettext("%(value)s is neither a seat number nor 'spectator'") % {"value": repr(pov)}
+        raise click.BadParameter(text, param_hint="--pov") from None
 
 
 def _seal_line(state: CliState, game: str, events: list[Event], at: int) -> GameCheck | None:
