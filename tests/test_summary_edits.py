@@ -12,6 +12,8 @@ PostgreSQL, and the list must then show what a fold of the stored rows shows.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +23,9 @@ from ledger.game_summary import UNREADABLE, summarize
 from ledger.replay import replay
 from ledger.store.application import LedgerApp
 from ledger.store.persistence import StoredEventError
+from ledger.store.summaries import SUMMARY_TABLE
 from tests.test_list_summaries import listed
-from tests.test_seal_store import store  # noqa: F401 - the fixture
+from tests.test_seal_store import Raw, store  # noqa: F401 - the fixture
 
 #: (what is done, the statement, its parameters by name, the games whose line must go)
 EDITS: list[tuple[str, str, tuple[str, ...], set[str]]] = [
@@ -104,3 +107,61 @@ def test_a_row_inserted_past_the_games_length_leaves_its_line_stale(store: Any) 
     rows, folds, _ = listed(app)
     assert folds == 1
     assert [r["events"] for r in rows if r["game_id"] == "g1"] == [17]
+
+
+def stored_bytes(env: dict[str, str]) -> bytes | None:
+    """The SQLite file's bytes (None on PostgreSQL, where verify's reads are its only statements)."""
+    return Path(env["SQLITE_DBNAME"]).read_bytes() if "SQLITE_DBNAME" in env else None
+
+
+def summary_sql(raw: Raw, statement: str, *params: Any) -> None:
+    """``statement`` on the games list's table (``{table}``) as an attacker with database access."""
+    raw.run(statement.replace("{table}", SUMMARY_TABLE), *params)
+
+
+def test_a_line_edited_in_the_database_is_found_by_verify_deep_and_the_file_is_unchanged(
+    store: Any,  # noqa: F811 - the fixture
+    store_env: dict[str, str],
+) -> None:
+    app, raw, run = store
+    summary_sql(
+        raw,
+        "UPDATE {table} SET findings = 0, result = NULL, finished = ? WHERE originator_id = ?",
+        0 if raw.sqlite else False,
+        raw.oid("bur-dispute"),
+    )
+    rows, folds, _ = listed(app)
+    assert ([r["findings"] for r in rows if r["game_id"] == "bur-dispute"], folds) == ([0], 0)  # the list shows it
+    before = stored_bytes(store_env)
+    assert run("verify").exit_code == 0  # the chains alone: the events are intact
+    result = run("verify", "--deep")
+    assert (result.exit_code, result.stdout) == (
+        1,
+        "bur-dispute: its line in the games list is not what a replay of its events gives (columns findings, "
+        "finished, result differ; findings 0, the replay's 6): the line was written into the database directly\n",
+    )
+    assert result.stderr == "1 of 2 games verified (35 events); 1 broken\n"
+    out = [json.loads(line) for line in run("verify", "--deep", "--json", "bur-dispute").stdout.splitlines()]
+    assert [(o["game_id"], o["ok"], o["differs"], o["position"]) for o in out] == [
+        ("bur-dispute", False, "summary", None)
+    ]
+    assert stored_bytes(store_env) == before  # verify wrote nothing
+
+
+def test_a_line_of_more_events_than_stored_is_found_by_verify(store: Any) -> None:  # noqa: F811
+    _app, raw, run = store
+    summary_sql(raw, "UPDATE {table} SET version = 40 WHERE originator_id = ?", raw.oid("g1"))
+    result = run("verify")
+    assert (result.exit_code, result.stdout) == (
+        1,
+        "g1: its line in the games list is of 40 events, 16 are stored: the line was written into the database "
+        "directly\n",
+    )
+
+
+def test_a_stale_or_missing_line_is_no_finding(store: Any) -> None:  # noqa: F811
+    _app, raw, run = store
+    summary_sql(raw, "UPDATE {table} SET version = 3, findings = 99 WHERE originator_id = ?", raw.oid("g1"))
+    summary_sql(raw, "DELETE FROM {table} WHERE originator_id = ?", raw.oid("bur-dispute"))
+    result = run("verify", "--deep")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "2 of 2 games verified (35 events)\n", "")

@@ -34,7 +34,9 @@ that game again and shows an undecodable record as such (findings None),
 as it did before the lines were kept; a row inserted past the line's
 version leaves the line stale by its version. A line edited itself is not
 caught by the list (no check of it is cheaper than the fold it saves, and
-the store holds no key to sign it with).
+the store holds no key to sign it with): ``verify`` reports a line of more
+events than stored, and ``verify --deep`` folds each game whose line is
+current and reports one that differs (:mod:`ledger.store.verify_lines`).
 """
 
 from __future__ import annotations
