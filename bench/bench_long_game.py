@@ -11,7 +11,14 @@ asked, after one request that replays the game into the per-process cache
 (reported apart, as ``first``), ``--requests`` times for ``/games/<id>`` (the
 page at the last position), ``/api/games/<id>/state?at=10`` and ``/games``
 (the list). Each figure is the median wall time of its requests; the ratio
-is large / small. Targets: each ratio ≤ 5x, the large page ≤ 2 MB.
+is large / small. Targets: each ratio ≤ 5x, the large page ≤ 2 MB, and
+the server's resident memory after reading the large game ≤ 300 MB.
+
+The viewer of each game runs in a fresh interpreter of its own (this
+script with ``--serve DB GAME REQUESTS``), so its memory is the server's
+alone: the resident set (``VmRSS`` of ``/proc/self/status``) after the
+requests, and its peak (``VmHWM``), are the server's after reading that
+game (imports, the replayed game in the cache, the pages made).
 Prints Markdown rows and ``uptime``'s load; exit status 1 when a target is
 missed. ``run_all.py --only 7`` runs it as figure 7.
 """
@@ -19,8 +26,10 @@ missed. ``run_all.py --only 7`` runs it as figure 7.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -46,8 +55,14 @@ def store(folder: Path, events: int) -> tuple[str, str]:
     return db, game_id
 
 
+#: the server's resident memory after reading the large game, at most (bytes)
+RSS_TARGET = 300 * 1024 * 1024
+
+
 def measure(db: str, game_id: str, requests: int) -> dict[str, tuple[float, float, int]]:
-    """Per URL of :data:`URLS`: ``(first request s, median s, answer bytes)``."""
+    """Per URL of :data:`URLS`: ``(first request s, median s, answer bytes)``;
+    then ``"rss"``: ``(0, resident bytes after the requests, peak resident bytes)``
+    of this process (meant to be a fresh one: :func:`served`)."""
     client = create_app({"LEDGER_DB": db}).test_client()
     out = {}
     for name, url in URLS.items():
@@ -62,12 +77,32 @@ def measure(db: str, game_id: str, requests: int) -> dict[str, tuple[float, floa
             resp = client.get(path)
             times.append(time.perf_counter() - t)
         out[name] = (first_s, statistics.median(times), len(resp.data))
+    memory = memory_status()
+    out["rss"] = (0.0, float(memory["VmRSS"]), memory["VmHWM"])
     return out
+
+
+def memory_status() -> dict[str, int]:
+    """``VmRSS`` and ``VmHWM`` of this process, in bytes (Linux ``/proc``)."""
+    fields = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0]) * 1024
+    return fields
+
+
+def served(db: str, game_id: str, requests: int) -> dict[str, tuple[float, float, int]]:
+    """:func:`measure` in a fresh interpreter (this script, ``--serve``)."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--serve", db, game_id, str(requests)], check=True, capture_output=True, text=True
+    ).stdout
+    return {k: (v[0], v[1], int(v[2])) for k, v in json.loads(out).items()}
 
 
 def run(small: int, large: int, requests: int, folder: Path) -> list[tuple[str, str, str, str, bool]]:
     """The rows ``(measure, large, small, ratio text, target met)``."""
-    figures = {n: measure(*store(folder, n), requests) for n in (small, large)}
+    figures = {n: served(*store(folder, n), requests) for n in (small, large)}
     rows = []
     for name in URLS:
         f_small, f_large = figures[small][name], figures[large][name]
@@ -82,10 +117,26 @@ def run(small: int, large: int, requests: int, folder: Path) -> list[tuple[str, 
                 ok,
             )
         )
+    r_small, r_large = figures[small]["rss"], figures[large]["rss"]
+    mib = 1024 * 1024
+    rows.append(
+        (
+            "server RSS after reading it",
+            f"{r_large[1] / mib:,.0f} MiB (peak {r_large[2] / mib:,.0f} MiB)",
+            f"{r_small[1] / mib:,.0f} MiB (peak {r_small[2] / mib:,.0f} MiB)",
+            f"{r_large[1] / r_small[1]:.1f}x (target ≤300 MiB)",
+            r_large[1] <= RSS_TARGET,
+        )
+    )
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--serve"]:  # the viewer's own process (served)
+        db, game_id, requests = argv[1:]
+        print(json.dumps(measure(db, game_id, int(requests))))
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", type=int, default=1000)
     ap.add_argument("--large", type=int, default=100_000)

@@ -58,10 +58,11 @@ def drop_lines(ledger: LedgerApp) -> None:
     """The store as one made before the lines were kept: no summary table, no trigger."""
     sql(ledger, "DROP TABLE {table}")
     if SummaryTable(ledger.recorder).sqlite:
-        for which in ("updated", "deleted"):
+        for which in ("updated", "deleted", "inserted"):
             sql(ledger, f"DROP TRIGGER IF EXISTS {SUMMARY_TABLE}_{ledger.recorder.events_table_name}_{which}")
     else:
-        sql(ledger, f"DROP TRIGGER IF EXISTS {SUMMARY_TABLE}_edited ON {{events}}")
+        for which in ("edited", "inserted"):
+            sql(ledger, f"DROP TRIGGER IF EXISTS {SUMMARY_TABLE}_{which} ON {{events}}")
 
 
 def test_a_warm_store_lists_every_fixture_with_no_fold_and_an_old_one_is_filled_once(open_store) -> None:

@@ -39,6 +39,7 @@ from ledger.i18n import N_
 from ledger.params import ASCII_INT
 from ledger.store.seal_sql import head, stored_seals
 from ledger.store.verify import check_checkpoint, game_keys, verify_games
+from ledger.store.verify_lines import lines_checked
 from ledger.texts import render
 
 #: verify shows a progress bar (on a terminal) from this many games
@@ -312,7 +313,10 @@ def _progress(total: int, enabled: bool):  # noqa: ANN202
 @click.option(
     "--deep",
     is_flag=True,
-    help=N_("Also decode every stored event (the chain already proves they are the bytes appended)."),
+    help=N_(
+        "Also decode every stored event (the chain already proves they are the bytes appended) and replay "
+        "each game to check its line in the games list."
+    ),
 )
 @click.option(
     "--record",
@@ -458,11 +462,11 @@ def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, dee
     bar = _progress(len(targets), not as_json)
     results = []
     if bar is None:
-        results = list(verify_games(app, targets, deep=deep))
+        results = list(lines_checked(app, verify_games(app, targets, deep=deep), deep=deep))
     else:
         with bar:
             task = bar.add_task("verify", total=len(targets))
-            for r in verify_games(app, targets, deep=deep):
+            for r in lines_checked(app, verify_games(app, targets, deep=deep), deep=deep):
                 results.append(r)
                 bar.advance(task)
     broken = [r for r in results if not r.ok]

@@ -25,11 +25,18 @@ cannot put an older line back. A store made before this table has none: it
 is created on the first write (the fresh store's ``CREATE TABLE`` list has
 it too), and reading a store without it gives no lines (no write).
 
-An event row is never updated or deleted by rummy-ledger; one edited or
-deleted behind its back (``UPDATE``/``DELETE`` on the events table) drops
-its game's line by a trigger of the table (:func:`sqlite_triggers`), so
-the list folds that game again and shows an undecodable record as such
-(findings None), as it did before the lines were kept.
+An event row is never updated or deleted by rummy-ledger, nor inserted
+at or below a version a line counts; one edited, deleted or inserted so
+behind its back (``UPDATE`` of any column, ``DELETE``, ``INSERT`` under a
+game's id on the events table) drops its game's line by a trigger of the
+table (:func:`sqlite_triggers`, :func:`postgres_create`), so the list folds
+that game again and shows an undecodable record as such (findings None),
+as it did before the lines were kept; a row inserted past the line's
+version leaves the line stale by its version. A line edited itself is not
+caught by the list (no check of it is cheaper than the fold it saves, and
+the store holds no key to sign it with): ``verify`` reports a line of more
+events than stored, and ``verify --deep`` folds each game whose line is
+current and reports one that differs (:mod:`ledger.store.verify_lines`).
 """
 
 from __future__ import annotations
@@ -64,27 +71,37 @@ SQLITE_CREATE = (
 
 def sqlite_triggers(events: str) -> list[str]:
     """The SQLite triggers that drop a game's line when any of its event rows
-    is updated or deleted (the product only ever inserts them: such a change
-    is an edit behind its back, and the list then folds the game again, as
-    it did before the lines, so an undecodable row shows there as one)."""
+    is updated or deleted, or a row is inserted under its id at a version the
+    line already counts (the product only ever inserts rows past the game's
+    length, and never updates or deletes one: such a change is an edit
+    behind its back, and the list then folds the game again, as it did
+    before the lines, so an undecodable row shows there as one). A row
+    inserted past the line's version needs no trigger: the line is then
+    stale by its version."""
     where = f"DELETE FROM {SUMMARY_TABLE} WHERE originator_id"
     return [
         f"CREATE TRIGGER IF NOT EXISTS {SUMMARY_TABLE}_{events}_updated AFTER UPDATE ON {events} "
         f"BEGIN {where} IN (OLD.originator_id, NEW.originator_id); END",
         f"CREATE TRIGGER IF NOT EXISTS {SUMMARY_TABLE}_{events}_deleted AFTER DELETE ON {events} "
         f"BEGIN {where} = OLD.originator_id; END",
+        f"CREATE TRIGGER IF NOT EXISTS {SUMMARY_TABLE}_{events}_inserted AFTER INSERT ON {events} "
+        f"BEGIN {where} = NEW.originator_id AND version >= NEW.originator_version; END",
     ]
 
 
-def postgres_create(schema: str, events: str, oid_type: str) -> list[Any]:
+def postgres_create(schema: str, events_table: str, oid_type: str) -> list[Any]:
     """The PostgreSQL statements of the table in ``schema`` (beside the events
-    table ``events``; ``oid_type`` the originator id's type) and of the
-    trigger of :func:`sqlite_triggers`: ``CREATE TABLE IF NOT EXISTS``,
-    ``CREATE OR REPLACE`` for the function and the trigger (PostgreSQL 14+)."""
+    table ``events_table``; ``oid_type`` the originator id's type) and of the
+    triggers of :func:`sqlite_triggers`: ``CREATE TABLE IF NOT EXISTS``,
+    ``CREATE OR REPLACE`` for the functions and the triggers (PostgreSQL 14+).
+    The insert trigger is one per statement, over its transition table (a
+    bulk import's ``COPY`` of 100,000 rows runs one ``DELETE``, not 100,000)."""
     from psycopg.sql import SQL, Identifier
 
     table = SQL("{}.{}").format(Identifier(schema), Identifier(SUMMARY_TABLE))
     function = SQL("{}.{}").format(Identifier(schema), Identifier(f"{SUMMARY_TABLE}_edited"))
+    inserted = SQL("{}.{}").format(Identifier(schema), Identifier(f"{SUMMARY_TABLE}_inserted"))
+    events = SQL("{}.{}").format(Identifier(schema), Identifier(events_table))
     return [
         SQL(
             "CREATE TABLE IF NOT EXISTS {table} ("
@@ -104,11 +121,17 @@ def postgres_create(schema: str, events: str, oid_type: str) -> list[Any]:
         SQL(
             "CREATE OR REPLACE TRIGGER {trigger} AFTER UPDATE OR DELETE ON {events} "
             "FOR EACH ROW EXECUTE FUNCTION {function}()"
-        ).format(
-            trigger=Identifier(f"{SUMMARY_TABLE}_edited"),
-            events=SQL("{}.{}").format(Identifier(schema), Identifier(events)),
-            function=function,
-        ),
+        ).format(trigger=Identifier(f"{SUMMARY_TABLE}_edited"), events=events, function=function),
+        SQL(
+            "CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS $body$ BEGIN "
+            "DELETE FROM {table} s USING (SELECT originator_id, min(originator_version) AS v FROM added "
+            "GROUP BY originator_id) a WHERE s.originator_id = a.originator_id AND s.version >= a.v; "
+            "RETURN NULL; END $body$"
+        ).format(function=inserted, table=table),
+        SQL(
+            "CREATE OR REPLACE TRIGGER {trigger} AFTER INSERT ON {events} REFERENCING NEW TABLE AS added "
+            "FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
+        ).format(trigger=Identifier(f"{SUMMARY_TABLE}_inserted"), events=events, function=inserted),
     ]
 
 

@@ -32,7 +32,8 @@ TYPE_PREFIX = b'{"type":"'
 class GameCheck:
     """Outcome of verifying one stored game: ``ok``, or the first bad
     ``position`` and what differs (``kind``: ``event``, ``seal``, ``journal``,
-    ``missing``, ``stray``) with a message."""
+    ``missing``, ``stray``, ``summary``: its line in the games list,
+    :mod:`ledger.store.verify_lines`) with a message."""
 
     game_id: str
     length: int
@@ -61,7 +62,8 @@ class GameCheck:
 
     def to_json(self) -> dict[str, Any]:
         """``{game_id, ok, length, seal}`` or ``{game_id, ok: false, length, position, differs, message}``
-        (``differs``: ``event``, ``seal``, ``journal``, ``missing``, or ``stray``: a sequence whose id is no game's)."""
+        (``differs``: ``event``, ``seal``, ``journal``, ``missing``, ``stray``: a sequence whose id is no game's,
+        or ``summary``: its games-list line)."""
         if self.ok:
             return {"game_id": self.game_id, "ok": True, "length": self.length, "seal": self.seal}
         return {
