@@ -6,7 +6,9 @@ header the checker compares with the pairing (variant, ``options.hands``,
 ``meta.tournament``/``round``/``table``), whether ``game_ended`` is recorded,
 and each side's total *as adjudicated* (the score sheet's totals: the
 referee's ``penalty_assessed`` included, also those after ``game_ended``,
-FORMAT.md "Rulings after the game"). :func:`result_of` makes one from a game's
+FORMAT.md "Rulings after the game"), and ``played``: the totals *as played*
+(no penalty; the standings chart marks a round whose VP a ruling changed).
+:func:`result_of` makes one from a game's
 ``game_started`` and its replayed state. Pure: the standings take these as
 input and stay a function of the events.
 """
@@ -33,11 +35,21 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
     hands: int
     options: dict[str, Any] = {}
     meta: dict[str, str] = {}
+    #: each side's total as played (the referee's penalties left out); () when not known
+    played: tuple[int, ...] = ()
 
     @property
     def mp(self) -> tuple[int, int]:
         """``(MP of side 0, MP of side 1)``: the adjudicated totals (0 for a missing side)."""
         t = tuple(self.totals) + (0, 0)
+        return t[0], t[1]
+
+    @property
+    def mp_as_played(self) -> tuple[int, int]:
+        """``(MP of side 0, MP of side 1)`` as played (no penalty); :attr:`mp` when not known."""
+        if not self.played:
+            return self.mp
+        t = tuple(self.played) + (0, 0)
         return t[0], t[1]
 
 
@@ -54,4 +66,5 @@ def result_of(started: GameStarted, state: TableState) -> GameResult:
         hands=len({r.hand for r in state.results}),
         options=dict(started.options or {}),
         meta=msgspec.to_builtins(started.meta) if started.meta else {},
+        played=tuple(score_sheet(state, adjudicated=False).totals) if state.penalties else tuple(sheet.totals),
     )
