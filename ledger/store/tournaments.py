@@ -29,7 +29,7 @@ from eventsourcing.persistence import IntegrityError
 
 from ledger import seal as _seal
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
-from ledger.events import encode_event
+from ledger.events import GameMeta, encode_event
 from ledger.records import format_error, iter_lines
 from ledger.store.importing import GameImports, ImportResult
 from ledger.store.journal import os_user
@@ -126,6 +126,18 @@ class TournamentStore(GameImports):
                 state = self.tournament_state(tid)
                 if gid in state.games:
                     return state
+        return None
+
+    def pairing_meta(self, gid: str) -> GameMeta | None:
+        """The ``meta`` a game of id ``gid`` takes from the stored tournament whose
+        ``round_paired`` names it (``tournament``, ``round``, ``table``: what the
+        checker compares, TOUR-GAME-1), or None when no stored tournament names it;
+        for a game recorded from its table's paper sheet (``record-scores``)."""
+        for t in self.list_tournaments():
+            state = self.tournament_state(t.tournament_id)
+            if gid in state.games:
+                rnd, table = state.games[gid]
+                return GameMeta(tournament=t.tournament_id, round=str(rnd), table=str(table))
         return None
 
     def import_tournament(self, record: TournamentRecord, *, appended_by: str | None = None) -> ImportResult:
