@@ -32,12 +32,17 @@ class ListSummary(msgspec.Struct, frozen=True, kw_only=True):
         finished: the game is over (:func:`finished`).
         result: :func:`game_result` of a finished game, None while it is in play.
         first_at: the first ``at`` of its events (FORMAT.md "File"), None when none has one.
+        standing: what a tournament's standings read of a game whose
+            ``game_ended`` is stored, beside ``result``'s adjudicated totals
+            (:func:`standing`): ``{"played": [totals as played], "hands": n}``;
+            None for a game not ended, and in a line stored before it was kept.
     """
 
     findings: int | None
     finished: bool
     result: dict[str, Any] | None
     first_at: str | None
+    standing: dict[str, Any] | None = None
 
 
 #: the line of a record that cannot be replayed (listed, not counted)
@@ -65,6 +70,17 @@ def game_result(state: TableState) -> dict[str, Any]:
     }
 
 
+def standing(state: TableState) -> dict[str, Any] | None:
+    """A game's ``standing`` (:class:`ListSummary`): its totals as played (the
+    referee's penalties left out) and its number of scored hands, once its
+    ``game_ended`` is stored (:func:`ledger.tournament.results.result_of`
+    reads the same of a fold); None before."""
+    if state.ended is None:
+        return None
+    played = score_sheet(state, adjudicated=False).totals
+    return {"played": list(played), "hands": len({r.hand for r in state.results})}
+
+
 def first_at(events: Iterable[Event]) -> str | None:
     """The ``at`` of the first event that has one, else None."""
     return next((e.at for e in events if e.at), None)
@@ -75,5 +91,9 @@ def summarize(state: TableState, first: str | None) -> ListSummary:
     event), its first ``at`` being ``first`` (:func:`first_at`)."""
     over = finished(state)
     return ListSummary(
-        findings=len(state.findings), finished=over, result=game_result(state) if over else None, first_at=first
+        findings=len(state.findings),
+        finished=over,
+        result=game_result(state) if over else None,
+        first_at=first,
+        standing=standing(state),
     )

@@ -26,9 +26,11 @@ import csv
 import io
 from collections.abc import Sequence
 
+import msgspec
+
 from ledger.cards import UNKNOWN
 from ledger.errors import RecordError
-from ledger.events import ClaimedScore, Event, GameEnded, GameStarted, HandDealt, HandEnded, Player
+from ledger.events import ClaimedScore, Event, GameEnded, GameMeta, GameStarted, HandDealt, HandEnded, Player
 from ledger.replay import replay, start
 from ledger.texts import N_, Message
 
@@ -78,8 +80,11 @@ def score_only_game(
     players: Sequence[str],
     rows: Sequence[Sequence[int]],
     ruleset: str | None = None,
+    meta: GameMeta | None = None,
 ) -> list[Event]:
-    """The score-only record of ``rows`` (one per hand, one score per side).
+    """The score-only record of ``rows`` (one per hand, one score per side);
+    ``meta`` its ``game_started.meta`` (a tournament's table: its
+    ``tournament``, ``round`` and ``table``, TOURNAMENT.md "The record").
 
     Raises :class:`RecordError` when the names, variant or ruleset cannot
     make a record (as the fold refuses them) or a row's number of scores is
@@ -87,13 +92,15 @@ def score_only_game(
     row's 1-based index).
     """
     seated = tuple(Player(seat=i, name=name) for i, name in enumerate(players))
-    first = GameStarted(game_id=game_id, variant=variant, ruleset=ruleset, players=seated, knowledge="partial")
+    first = GameStarted(
+        game_id=game_id, variant=variant, ruleset=ruleset, players=seated, knowledge="partial", meta=meta
+    )
     table = start(first)
     sides = table.sides
     partnership = table.n_sides < table.n_seats
     if partnership:
         seated = tuple(Player(seat=p.seat, name=p.name, team=sides[p.seat]) for p in seated)
-        first = GameStarted(game_id=game_id, variant=variant, ruleset=ruleset, players=seated, knowledge="partial")
+        first = msgspec.structs.replace(first, players=seated)
     rules = table.rules
     n = len(seated)
     events: list[Event] = [first]

@@ -74,7 +74,8 @@ def store_sheet():
         raise BadRequest(description=_("the score sheet was not stored: %(errors)s", errors=", ".join(parts)))
     names = [p.strip() for p in form.players.data.split(",") if p.strip()]
     try:
-        events = score_only_game(form.game_id.data, form.variant.data, names, parse_sheet(form.lines.data))
+        meta = ledger.pairing_meta(form.game_id.data)  # a tournament's table: its meta from the pairing
+        events = score_only_game(form.game_id.data, form.variant.data, names, parse_sheet(form.lines.data), meta=meta)
         access.check_write(token, events[0], events)
         ledger.import_record(parse_record(encode_record(events)), appended_by=token.label)
         auto_checkpoint.after_append(ledger, events)

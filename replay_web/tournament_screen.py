@@ -6,7 +6,8 @@
   (:mod:`replay_web.tournament_stream`) as the tournament page does; it fits
   any width from a phone's 390 px to a 1920 px screen without scrolling sideways.
 - ``GET /tournaments/<id>/sheet``: the standings sheet to print (A4, print
-  CSS: place, entrant, players, VP, MP difference, MP and each round's VP),
+  CSS: place, entrant, players, VP, MP difference, MP and each round's VP,
+  then the standings chart: :mod:`replay_web.standings_chart`),
   ``?after_round=R`` as the standings; ``?format=pdf`` gives it as a PDF
   (:func:`replay_web.pdf.html_to_pdf`, the report's Chromium printing; 503
   naming what to install when this server has none).
@@ -26,7 +27,7 @@ from ledger.tournament.standings import standings
 from ledger.tournament.state import TournamentState
 from replay_web.lang import current_lang
 from replay_web.lang import gettext as _
-from replay_web.tournaments import after_round_arg, load_tournament
+from replay_web.tournaments import after_round_arg, load_tournament, standings_chart_uri
 
 bp = Blueprint("tournament_screen", __name__)
 SHEET_CSS = Path(__file__).resolve().parent / "static" / "sheet.css"
@@ -58,7 +59,8 @@ def sheet_page(tournament_id: str):
     _ledger, state, results = load_tournament(tournament_id)
     s = standings(state, results, after)
     rounds = list(range(1, s.after_round + 1))
-    args = {"t": state, "standings": s, "number": number, "unit": _unit(state), "rounds": rounds}
+    chart = standings_chart_uri(state, results, after)
+    args = {"t": state, "standings": s, "number": number, "unit": _unit(state), "rounds": rounds, "chart": chart}
     if fmt == "html":
         return render_template("tournament_sheet.html", css_text=None, **args)
     from replay_web.pdf import PdfUnavailableError, html_to_pdf

@@ -2,8 +2,9 @@
 
 - ``GET /tournaments``: the stored tournaments, each linked to its page;
 - ``GET /tournaments/<id>``: the rounds, their tables and results (each
-  finished game linked to its final position), the byes, the standings and
-  the findings, in the page's language;
+  finished game linked to its final position), the byes, the standings, the
+  standings chart (each entrant's VP round by round:
+  :mod:`replay_web.standings_chart`) and the findings, in the page's language;
 - ``GET /api/tournaments``: ``{"tournaments": [{tournament_id, name, variant, movement, rounds}]}``;
 - ``GET /api/tournaments/<id>``: the tournament (its ``tournament_started``), its
   entrants, rounds with tables (``status``: ``finished``, ``playing`` or
@@ -62,6 +63,14 @@ def after_round_arg() -> int | None:
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 4):
         abort(400, description="after_round is a round number (0, 1, 2, ...)")
     return int(raw)
+
+
+def standings_chart_uri(state: TournamentState, results: dict[str, GameResult], after: int | None) -> str | None:
+    """The standings chart after round ``after`` as an SVG data URI in the page's language (None before round 1)."""
+    from ledger.tournament.progress import progress
+    from replay_web.standings_chart import chart_uri, chart_words
+
+    return chart_uri(progress(state, results, after), chart_words(_))
 
 
 def rounds_doc(state: TournamentState, results: dict[str, GameResult]) -> list[dict[str, Any]]:
@@ -145,6 +154,7 @@ def tournament_page(tournament_id: str):
     after = after_round_arg()
     ledger, state, results = load_tournament(tournament_id)
     s = standings(state, results, after)
+    chart = standings_chart_uri(state, results, after)
     lengths = {gid: ledger.game_length(gid) for gid, g in results.items() if g.finished}
     links = {gid: url_for("games.game_page", game_id=gid, at=n - 1) for gid, n in lengths.items()}
     return render_template(
@@ -152,6 +162,7 @@ def tournament_page(tournament_id: str):
         t=state,
         rounds=rounds_doc(state, results),
         standings=s,
+        chart=chart,
         findings=check(state, results),
         links=links,
         number=number,

@@ -98,7 +98,9 @@ def _wait_updated(page, count: str, seconds: float) -> None:  # type: ignore[no-
 
 
 def test_the_tournament_page_follows_the_standings(tmp_path: Path, cli_invoker, open_page) -> None:
-    """Real chromium: the page's table is reordered when the game ends (c6 back to 5th, 43 VP)."""
+    """Real chromium: the page's table is reordered when the game ends (c6 back to 5th, 43 VP), and
+    again within 1 s when a referee rules after game_ended at another table (c2 from 4th to 5th),
+    whose report then says the places before and after (issue 25, "Done when")."""
     db, end = _store(tmp_path, cli_invoker)
     ledger = open_app(str(db))
     recorder = TokenStore(ledger).create("Mario Rossi", "recorder")[0]
@@ -119,6 +121,25 @@ def test_the_tournament_page_follows_the_standings(tmp_path: Path, cli_invoker, 
         assert page.evaluate(order) == ["c12", "c7", "c11", "c2", "c6", "c3", "c5", "c1", "c9", "c8", "c10", "c4"]
         assert page.locator("#standings tbody tr[data-entrant=c6]").get_attribute("class") == ""
         assert page.locator("#standings tbody tr[data-entrant=c6] td").nth(3).inner_text() == "43"
+        # a ruling after game_ended at another table (docs/tournaments.md's dispute): c2 from 4th to 5th
+        referee = TokenStore(ledger).create("Carla Bianchi", "referee")[0]
+        length = call("GET", f"{url}/api/games/cup-r4-t3", token=referee)[2]["game"]["events"]
+        ruling = b'{"type":"penalty_assessed","team":1,"points":-200,"rule":"BUR-TURN-1","referee":"Carla Bianchi"}'
+        status, _h, body = call("POST", f"{url}/api/games/cup-r4-t3/events", ruling, token=referee,
+                                headers={"If-Match": f'"{length}"'})  # fmt: skip
+        assert status == 201, body
+        _wait_updated(page, "3", 1.0)  # within 1 s of the ruling
+        assert page.evaluate(order) == ["c12", "c7", "c11", "c6", "c2", "c3", "c5", "c1", "c9", "c8", "c10", "c4"]
+        assert page.locator("#standings tbody tr[data-entrant=c2] td").nth(3).inner_text() == "43"
+        status, _h, report = call("GET", f"{url}/games/cup-r4-t3/report?lang=en")
+        assert status == 200
+        section = report[report.index("What the rulings did to the tournament") :].split("</ul>")[0]
+        assert [li.split("</li>")[0] for li in section.split("<li>")[1:]] == [
+            "cup round 4, table 3 (c1 v c2): MP 1610–2155, now 1610–1955",
+            "VP c1 v c2: 7–13, now 8–12",
+            "Pair c2 from 4th to 5th",
+            "Pair c6 from 5th to 4th",
+        ]
         assert errors == []
         page.close()
     ledger.close()

@@ -226,3 +226,67 @@ def test_a_game_that_ends_counts_at_once(run: Callable[..., Result], folder: Pat
         assert app.tournament_results(state)["cup-r1-t1"].finished is True
     finally:
         app.close()
+
+
+def test_a_score_only_game_stands_for_a_table(run: Callable[..., Result], tmp_path: Path) -> None:
+    """A table's paper sheet (``record-scores``, FORMAT.md "Partial records") is its round's result:
+    it takes meta.tournament/round/table from the pairing that names it, so the checker finds
+    nothing (before, TOUR-GAME-1 three times: meta None), and its claimed totals give the VP."""
+    assert run("tournament", "create", "club", "--name", "Club", "--movement", "danese", "--hands", "2",
+               "--rounds", "1").exit_code == 0  # fmt: skip
+    run("tournament", "register", "club", "c1", "Anna", "Bruno")
+    run("tournament", "register", "club", "c2", "Carla", "Dario")
+    assert run("tournament", "pair", "club", "--round", "1", "--yes").exit_code == 0
+    sheet = tmp_path / "t1.csv"
+    sheet.write_text("team 0,team 1\n600,200\n500,-100\n")  # 1100–100: a difference of 1000, fibur-4's 15–5
+    stored = run("record-scores", "club-r1-t1", "--players", "Anna,Carla,Bruno,Dario", "--variant", "burraco",
+                 "--csv", str(sheet))  # fmt: skip
+    assert stored.output == "club-r1-t1: stored, 2 hands (score-only)\n"
+    first = json.loads(run("export", "club-r1-t1").output.splitlines()[0])
+    assert first["meta"] == {"tournament": "club", "round": "1", "table": "1"}
+    audited = run("audit", "--json", "club")
+    assert (audited.exit_code, json.loads(audited.output)["findings"]) == (0, [])
+    doc = json.loads(run("tournament", "standings", "club", "--json").output)
+    assert [(ln["entrant"], ln["vp"], ln["mp_diff"], ln["mp"]) for ln in doc["standings"]] == [
+        ("c1", 15, 1000, 1100),
+        ("c2", 5, -1000, 100),
+    ]
+    # its twin: a sheet of a game no tournament names has no meta
+    assert run("record-scores", "friendly", "--players", "Anna,Carla", "--variant", "burraco",
+               "--csv", str(sheet)).exit_code == 0  # fmt: skip
+    assert "meta" not in json.loads(run("export", "friendly").output.splitlines()[0])
+
+
+def test_a_table_sheet_entered_in_the_viewer_by_the_tournament_s_scorer(run: Callable[..., Result], db: str) -> None:
+    """The viewer's score-sheet form takes the pairing's meta too, so a recorder token scoped to the
+    tournament (``--tournament club``: the games whose meta.tournament is club) may enter it."""
+    import re
+
+    from ledger.store.application import open_app
+    from ledger.tokens import TokenStore
+    from replay_web import create_app
+
+    run("tournament", "create", "club", "--name", "Club", "--movement", "danese", "--hands", "2", "--rounds", "1")
+    run("tournament", "register", "club", "c1", "Anna", "Bruno")
+    run("tournament", "register", "club", "c2", "Carla", "Dario")
+    assert run("tournament", "pair", "club", "--round", "1", "--yes").exit_code == 0
+    ledger = open_app(db)
+    scorer = TokenStore(ledger).create("Scorer", "recorder", tournament="club")[0]
+    client = create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0}).test_client()
+
+    def csrf(page: str) -> str:
+        found = re.search(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"', page)
+        assert found
+        return found.group(1)
+
+    page = client.get("/signin").get_data(as_text=True)
+    assert client.post("/signin", data={"csrf_token": csrf(page), "token": scorer, "next": "/"}).status_code == 303
+    fields = {"csrf_token": csrf(client.get("/score-sheets/new").get_data(as_text=True)), "variant": "burraco",
+              "players": "Anna, Carla, Bruno, Dario", "lines": "600,200\n500,-100\n"}  # fmt: skip
+    stored = client.post("/score-sheets", data={**fields, "game_id": "club-r1-t1"})
+    assert (stored.status_code, stored.headers["Location"]) == (303, "/games/club-r1-t1")
+    meta = ledger.game_started("club-r1-t1").meta
+    assert (meta.tournament, meta.round, meta.table) == ("club", "1", "1")
+    assert client.post("/score-sheets", data={**fields, "game_id": "friendly"}).status_code == 403  # not club's
+    ledger.close()
+    assert json.loads(run("audit", "--json", "club").output)["findings"] == []

@@ -67,7 +67,8 @@ def redact_cmd(state: CliState, target: str, viewer: str, output: Path | None) -
     help=N_(
         "Store a score-only game from a paper score sheet: one line per hand, one score per side (seats, "
         "or teams 0 and 1 with four Burraco players), from --csv FILE ('-': stdin) or, on a terminal, "
-        "asked hand by hand (an empty line ends). Exit 2 for a bad sheet."
+        "asked hand by hand (an empty line ends). A game a stored tournament's pairing names (a table's "
+        "sheet) takes its meta (tournament, round, table) from that pairing. Exit 2 for a bad sheet."
     ),
 )
 @click.argument("game")
@@ -89,10 +90,11 @@ def record_scores_cmd(
             rows = _ask_rows(state)
         else:
             raise click.UsageError(_("give the sheet with --csv FILE (or run on a terminal to type it)"))
-        events = score_only_game(game, variant, names, rows, ruleset)
+        app = state.app(create=True)
+        events = score_only_game(game, variant, names, rows, ruleset, meta=app.pairing_meta(game))
         data = encode_record(events)
         record: Record = parse_record(data, path=None)
-        result = state.app(create=True).import_record(record, appended_by=f"record-scores:{game}")
+        result = app.import_record(record, appended_by=f"record-scores:{game}")
     except RecordError as exc:
         click.echo(error_line(exc, csv_file.name if csv_file is not None else game, state.tr), err=True)
         sys.exit(2)

@@ -14,7 +14,10 @@ schema)::
 was written: a line whose version is not the game's length is stale),
 ``findings`` an integer, ``finished`` 0/1 (PostgreSQL ``boolean``),
 ``result`` the JSON of :func:`ledger.game_summary.game_result` (NULL while
-the game is in play), ``first_at`` text or NULL.
+the game is in play; once ``game_ended`` is stored it also holds, under
+``"standing"``, the tournament standings' part of the line,
+:func:`ledger.game_summary.standing`, read back into
+``ListSummary.standing``), ``first_at`` text or NULL.
 
 Written after the events are committed, by the paths that fold them to
 check them (:meth:`ledger.store.append.GameAppends._put`, the bulk and
@@ -53,6 +56,8 @@ from ledger.game_summary import ListSummary
 from ledger.store.seal_sql import hex_id, is_sql
 
 SUMMARY_TABLE = "rummy_game_summary"
+#: the key of ``result``'s JSON that holds the line's ``standing`` (a line before it has none)
+STANDING = "standing"
 
 #: one line to write: (the game's originator id, version, its summary)
 SummaryRow = tuple[UUID, int, ListSummary]
@@ -146,7 +151,8 @@ def _upsert(table: str) -> str:
 
 def _encode(row: SummaryRow, sqlite: bool) -> tuple[Any, ...]:
     oid, version, s = row
-    result = msgspec.json.encode(s.result).decode() if s.result is not None else None
+    kept = s.result if s.standing is None or s.result is None else {**s.result, STANDING: s.standing}
+    result = msgspec.json.encode(kept).decode() if kept is not None else None
     return (
         oid.hex if sqlite else oid,
         int(version),
@@ -166,6 +172,7 @@ def _decode(values: Sequence[Any]) -> tuple[str, int, ListSummary]:
         raise ValueError(str(exc)) from None
     if not isinstance(decoded, (dict, type(None))) or not isinstance(first_at, (str, type(None))):
         raise ValueError("not a summary")
+    kept = decoded.pop(STANDING, None) if isinstance(decoded, dict) else None
     return (
         hex_id(oid),
         int(version),
@@ -174,6 +181,7 @@ def _decode(values: Sequence[Any]) -> tuple[str, int, ListSummary]:
             finished=bool(over),
             result=decoded,
             first_at=first_at,
+            standing=kept if isinstance(kept, dict) else None,
         ),
     )
 

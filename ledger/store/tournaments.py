@@ -29,7 +29,7 @@ from eventsourcing.persistence import IntegrityError
 
 from ledger import seal as _seal
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
-from ledger.events import encode_event
+from ledger.events import GameMeta, encode_event
 from ledger.records import format_error, iter_lines
 from ledger.store.importing import GameImports, ImportResult
 from ledger.store.journal import os_user
@@ -37,7 +37,7 @@ from ledger.store.persistence import TOURNAMENT_STARTED_TOPIC, game_uuid, naming
 from ledger.store.settings import describe_store
 from ledger.tournament.events import TournamentEvent, TournamentStarted, decode_tournament_event
 from ledger.tournament.records import TournamentRecord, is_tournament_text, parse_tournament
-from ledger.tournament.results import GameResult, result_of
+from ledger.tournament.results import GameResult, result_of, result_of_line
 from ledger.tournament.state import TournamentState, evolve, fold
 
 _PAGE = 1000
@@ -92,7 +92,8 @@ class TournamentStore(GameImports):
     def tournament_results(self, state: TournamentState) -> dict[str, GameResult]:
         """``{game_id: GameResult}`` of the stored games the rounds name (the standings' input).
         Each game's result is kept per process for its stored length (one length query a game
-        when nothing changed; a game that grew, by a ruling say, is read again)."""
+        when nothing changed; a game that grew, by a ruling say, is read again); a result not
+        kept is read from the game's games-list line when that is current (no fold), else folded."""
         kept: dict[str, tuple[int, GameResult]] = self.__dict__.setdefault("_results", {})
         results: dict[str, GameResult] = {}
         for gid in state.games:
@@ -103,13 +104,27 @@ class TournamentStore(GameImports):
             if hit is not None and hit[0] == length:
                 results[gid] = hit[1]
                 continue
-            if self.is_tournament(gid):
+            made = self._result_of(gid, length)
+            if made is None:
                 continue
-            results[gid] = result_of(self.game_started(gid), self.table_state(gid))
+            results[gid] = made
             if len(kept) >= RESULTS_KEPT:
                 kept.pop(next(iter(kept)))
             kept[gid] = (length, results[gid])
         return results
+
+    def _result_of(self, gid: str, length: int) -> GameResult | None:
+        """The result of stored game ``gid`` of ``length`` events: from its games-list line when
+        that is of this length and tells (an ended game: :func:`result_of_line`), else by its
+        fold; None when ``gid`` is a tournament."""
+        line = self._summaries.get(game_uuid(gid))
+        if line is not None and line[0] == length:
+            made = result_of_line(self.game_started(gid), line[1])
+            if made is not None:
+                return made
+        if self.is_tournament(gid):
+            return None
+        return result_of(self.game_started(gid), self.table_state(gid))
 
     def tournament_of_game(self, gid: str) -> TournamentState | None:
         """The state of the stored tournament whose rounds name game ``gid``: the one its
@@ -126,6 +141,18 @@ class TournamentStore(GameImports):
                 state = self.tournament_state(tid)
                 if gid in state.games:
                     return state
+        return None
+
+    def pairing_meta(self, gid: str) -> GameMeta | None:
+        """The ``meta`` a game of id ``gid`` takes from the stored tournament whose
+        ``round_paired`` names it (``tournament``, ``round``, ``table``: what the
+        checker compares, TOUR-GAME-1), or None when no stored tournament names it;
+        for a game recorded from its table's paper sheet (``record-scores``)."""
+        for t in self.list_tournaments():
+            state = self.tournament_state(t.tournament_id)
+            if gid in state.games:
+                rnd, table = state.games[gid]
+                return GameMeta(tournament=t.tournament_id, round=str(rnd), table=str(table))
         return None
 
     def import_tournament(self, record: TournamentRecord, *, appended_by: str | None = None) -> ImportResult:
