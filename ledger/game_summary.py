@@ -8,7 +8,7 @@ the events to check them (append, import, bulk and streamed import), so
 that listing games folds none. Pure: no I/O.
 
 >>> UNREADABLE
-ListSummary(findings=None, finished=True, result=None, first_at=None)
+ListSummary(findings=None, finished=True, result=None, first_at=None, standing=None)
 """
 
 from __future__ import annotations
