@@ -26,6 +26,7 @@ from ledger.tournament.progress import EntrantProgress, RulingMark, progress
 from ledger.tournament.standings import standings
 from replay_web import create_app
 from replay_web.standings_chart import LEADERS, chart_words, standings_chart
+from tests.cups import simulate_cup
 
 
 def small() -> Builder:
@@ -141,8 +142,7 @@ def cup_url(
     where = tmp_path_factory.mktemp("chart")
     out, db = where / "sim", where / "cup.db"
     run = cli_invoker(db)
-    assert run("simulate", "--tournament", "cup", "--entrants", "12", "--rounds", "4", "--seed", "1",
-               "--out", str(out)).exit_code == 0  # fmt: skip
+    simulate_cup(run, out)
     assert run("import", "--no-analytics", str(out)).exit_code == 0
     # after game_ended: c1 v c2 2295–1640 (13–7) becomes 1895–1640 (a difference of 255: 11–9)
     ruled = run("rule", "cup-r1-t1", "--penalty", "0", "-400", "--rule", "BUR-PILE-1", "--referee", "Ada")

@@ -16,13 +16,13 @@ from ledger.store.application import open_app
 from ledger.testing.live import Stream, call, serve
 from ledger.tokens import TokenStore
 from replay_web import create_app
+from tests.cups import simulate_cup
 
 
 def _store(tmp_path: Path, run_for: Callable[..., Callable[..., Result]]) -> tuple[Path, str]:
     out, db = tmp_path / "sim", tmp_path / "cup.db"
     run = run_for(db)
-    assert run("simulate", "--tournament", "cup", "--entrants", "12", "--rounds", "4", "--seed", "1",
-               "--out", str(out)).exit_code == 0  # fmt: skip
+    simulate_cup(run, out)
     game = out / "cup-r4-t2.jsonl"
     lines = game.read_text().splitlines()
     game.write_text("\n".join(lines[:-1]) + "\n")

@@ -12,6 +12,7 @@ import pytest
 from click.testing import Result
 
 from replay_web import create_app
+from tests.cups import simulate_cup
 
 
 @pytest.fixture(scope="module")
@@ -19,8 +20,7 @@ def cup(tmp_path_factory: pytest.TempPathFactory, cli_invoker: Callable[..., Cal
     where = tmp_path_factory.mktemp("ruling")
     out, db = where / "sim", where / "cup.db"
     run = cli_invoker(db)
-    assert run("simulate", "--tournament", "cup", "--entrants", "12", "--rounds", "4", "--seed", "1",
-               "--out", str(out)).exit_code == 0  # fmt: skip
+    simulate_cup(run, out)
     game = out / "cup-r4-t2.jsonl"
     lines = game.read_text().splitlines()
     game.write_text("\n".join(lines[:-1]) + "\n")

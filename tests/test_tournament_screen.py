@@ -15,6 +15,7 @@ from click.testing import Result
 
 from ledger.testing.live import call, serve
 from replay_web import create_app
+from tests.cups import simulate_cup
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +25,7 @@ def cup_url(
     where = tmp_path_factory.mktemp("screen")
     out, db = where / "sim", where / "cup.db"
     run = cli_invoker(db)
-    assert run("simulate", "--tournament", "cup", "--entrants", "12", "--rounds", "4", "--seed", "1",
-               "--out", str(out)).exit_code == 0  # fmt: skip
+    simulate_cup(run, out)
     assert run("import", "--no-analytics", str(out)).exit_code == 0
     with serve(create_app({"LEDGER_DB": str(db), "SPECTATOR_DELAY": 0})) as url:
         yield url
