@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from ledger.events import Event
-from ledger.scoring import score_sheet
+from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 
 
@@ -54,14 +54,15 @@ def finished(state: TableState) -> bool:
     return bool(state.ended) or bool(getattr(state, "game_over", False))
 
 
-def game_result(state: TableState) -> dict[str, Any]:
+def game_result(state: TableState, sheet: ScoreSheet | None = None) -> dict[str, Any]:
     """A finished game's result for the games list, from its score sheet as
     adjudicated (:func:`ledger.scoring.score_sheet`; the variant's
     ``winner``, RULES.md): ``{"winner": label or None (a tie, or no
     game_ended stored yet), "totals": [{"side": label, "points": n}] in side
     order, "reason": the game_ended reason or None}``; a label is the seat's
-    name or ``team N (A & B)`` (:meth:`ledger.state.TableState.side_label`)."""
-    sheet = score_sheet(state, adjudicated=True)
+    name or ``team N (A & B)`` (:meth:`ledger.state.TableState.side_label`).
+    ``sheet``: the game's adjudicated score sheet when the caller has it."""
+    sheet = sheet if sheet is not None else score_sheet(state, adjudicated=True)
     labels = [state.side_label(s) for s in range(state.n_sides)]
     return {
         "winner": labels[sheet.winner] if sheet.winner is not None else None,
@@ -70,14 +71,20 @@ def game_result(state: TableState) -> dict[str, Any]:
     }
 
 
-def standing(state: TableState) -> dict[str, Any] | None:
-    """A game's ``standing`` (:class:`ListSummary`): its totals as played (the
-    referee's penalties left out) and its number of scored hands, once its
+def played_totals(state: TableState, sheet: ScoreSheet) -> tuple[int, ...]:
+    """Each side's total as played (the referee's penalties left out): ``sheet``'s
+    (the adjudicated one) when no penalty was given, else a sheet without them."""
+    return tuple(score_sheet(state, adjudicated=False).totals) if state.penalties else tuple(sheet.totals)
+
+
+def standing(state: TableState, sheet: ScoreSheet | None = None) -> dict[str, Any] | None:
+    """A game's ``standing`` (:class:`ListSummary`): its totals as played
+    (:func:`played_totals`) and its number of scored hands, once its
     ``game_ended`` is stored (:func:`ledger.tournament.results.result_of`
-    reads the same of a fold); None before."""
+    reads the same of a fold); None before. ``sheet``: as for :func:`game_result`."""
     if state.ended is None:
         return None
-    played = score_sheet(state, adjudicated=False).totals
+    played = played_totals(state, sheet if sheet is not None else score_sheet(state, adjudicated=True))
     return {"played": list(played), "hands": len({r.hand for r in state.results})}
 
 
@@ -90,10 +97,11 @@ def summarize(state: TableState, first: str | None) -> ListSummary:
     """The line of a game whose fold ended in ``state`` (after its last
     event), its first ``at`` being ``first`` (:func:`first_at`)."""
     over = finished(state)
+    sheet = score_sheet(state, adjudicated=True) if over else None  # one sheet for the result and the standing
     return ListSummary(
         findings=len(state.findings),
         finished=over,
-        result=game_result(state) if over else None,
+        result=game_result(state, sheet) if over else None,
         first_at=first,
-        standing=standing(state),
+        standing=standing(state, sheet),
     )

@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from ledger.events import GameStarted
-from ledger.game_summary import ListSummary
+from ledger.game_summary import ListSummary, played_totals
 from ledger.replay import start
 from ledger.scoring import score_sheet
 from ledger.state import TableState
@@ -106,5 +106,5 @@ def result_of(started: GameStarted, state: TableState) -> GameResult:
         hands=len({r.hand for r in state.results}),
         options=dict(started.options or {}),
         meta=msgspec.to_builtins(started.meta) if started.meta else {},
-        played=tuple(score_sheet(state, adjudicated=False).totals) if state.penalties else tuple(sheet.totals),
+        played=played_totals(state, sheet),
     )
