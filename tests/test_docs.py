@@ -19,12 +19,19 @@ from tools import make_cli_docs, make_docs
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 DOCS = REPO / "docs"
+# The contracts live beside the project's folder (../shared), not in the repository: a clone elsewhere
+# has none, so the three tests that compare docs/ with them say so and skip (as test_rule_ids does).
+needs_contracts = pytest.mark.skipif(
+    not all((SHARED / name).exists() for name in ("FORMAT.md", "RULES.md", "TOURNAMENT.md")),
+    reason="the contracts ../shared/FORMAT.md, RULES.md, TOURNAMENT.md are not beside this checkout",
+)
 
 
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+@needs_contracts
 def test_every_rule_id_of_the_contracts_has_its_anchor_in_the_rules_page() -> None:
     page = _read(DOCS / "rules.md")
     ids = make_docs.rule_ids(_read(SHARED / "RULES.md")) + make_docs.rule_ids(_read(SHARED / "TOURNAMENT.md"))
@@ -34,6 +41,7 @@ def test_every_rule_id_of_the_contracts_has_its_anchor_in_the_rules_page() -> No
     assert sorted(re.findall(r'<a id="([^"]+)"></a>', page)) == sorted(ids)
 
 
+@needs_contracts
 def test_every_event_type_of_the_contracts_is_in_the_format_page() -> None:
     page = _read(DOCS / "format.md")
     types = make_docs.event_types(_read(SHARED / "FORMAT.md"))
@@ -53,6 +61,7 @@ def test_every_event_type_of_the_contracts_is_in_the_format_page() -> None:
         assert part in page
 
 
+@needs_contracts
 def test_the_format_and_rules_pages_are_what_the_contracts_make() -> None:
     """Run ``python tools/make_docs.py`` after a contract changes."""
     for name, text in make_docs.pages(SHARED).items():
