@@ -5,6 +5,9 @@
   finished game linked to its final position), the byes, the standings, the
   standings chart (each entrant's VP round by round:
   :mod:`replay_web.standings_chart`) and the findings, in the page's language;
+- ``GET /tournaments/<id>/standings.svg?after_round=R``: that chart alone
+  (``image/svg+xml``, the page's language; 404 before round 1), which the
+  page's live standings load again after each message of the stream;
 - ``GET /api/tournaments``: ``{"tournaments": [{tournament_id, name, variant, movement, rounds}]}``;
 - ``GET /api/tournaments/<id>``: the tournament (its ``tournament_started``), its
   entrants, rounds with tables (``status``: ``finished``, ``playing`` or
@@ -24,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from ledger.i18n import translations as cli_translations
 from ledger.store.tournaments import TournamentNotFoundError
@@ -65,12 +68,20 @@ def after_round_arg() -> int | None:
     return int(raw)
 
 
-def standings_chart_uri(state: TournamentState, results: dict[str, GameResult], after: int | None) -> str | None:
-    """The standings chart after round ``after`` as an SVG data URI in the page's language (None before round 1)."""
+def standings_svg(state: TournamentState, results: dict[str, GameResult], after: int | None) -> str | None:
+    """The standings chart after round ``after`` as SVG text in the page's language (None before round 1)."""
     from ledger.tournament.progress import progress
-    from replay_web.standings_chart import chart_uri, chart_words
+    from replay_web.standings_chart import chart_words, standings_chart
 
-    return chart_uri(progress(state, results, after), chart_words(_))
+    return standings_chart(progress(state, results, after), chart_words(_))
+
+
+def standings_chart_uri(state: TournamentState, results: dict[str, GameResult], after: int | None) -> str | None:
+    """:func:`standings_svg` as a ``data:image/svg+xml;base64,…`` URI for an ``<img>`` (None before round 1)."""
+    from replay_web.standings_chart import svg_uri
+
+    svg = standings_svg(state, results, after)
+    return None if svg is None else svg_uri(svg)
 
 
 def rounds_doc(state: TournamentState, results: dict[str, GameResult]) -> list[dict[str, Any]]:
@@ -147,6 +158,16 @@ def standings_api(tournament_id: str):
 def tournaments_page():
     ledger = access.ledger_app()
     return render_template("tournaments.html", tournaments=ledger.list_tournaments() if ledger is not None else [])
+
+
+@bp.get("/tournaments/<tournament_id>/standings.svg")
+def standings_chart_svg(tournament_id: str):
+    after = after_round_arg()
+    _ledger, state, results = load_tournament(tournament_id)
+    svg = standings_svg(state, results, after)
+    if svg is None:
+        abort(404, description="no standings chart before the first round is paired")
+    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
 @bp.get("/tournaments/<tournament_id>")

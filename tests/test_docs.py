@@ -287,7 +287,11 @@ def test_the_api_reference_names_every_route_of_the_app() -> None:
         if rule.endpoint != "static"
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
     )
-    assert len(routes) == 30 and "POST /api/games/<id>/events" in routes
+    assert (
+        len(routes) == 31
+        and "GET /tournaments/<tournament_id>/standings.svg" in routes
+        and "POST /api/games/<id>/events" in routes
+    )
     assert [r for r in routes if not re.search("`" + re.escape(r) + r"[?`]", page)] == []
 
 

@@ -169,6 +169,31 @@ def test_the_tournament_page_shows_the_chart(cup_url: str) -> None:
     assert '"standings-chart"' not in call("GET", cup_url + "/tournaments/cup?after_round=0")[2]
 
 
+def test_the_chart_alone_is_the_pages_chart_for_the_live_page(cup_url: str) -> None:
+    """``GET /tournaments/<id>/standings.svg``: the page's chart, which the live page loads again
+    after each standings message (tests/test_tournament_live.py); the page of an earlier round,
+    which does not follow the stream, has no live URL."""
+    status, _h, page = call("GET", cup_url + "/tournaments/cup?lang=it")
+    found = re.search(r'id="standings-chart"><img [^>]*data-live="([^"]+)"', page)
+    assert status == 200 and found is not None
+    live = html.unescape(found.group(1))
+    assert live == "/tournaments/cup/standings.svg?lang=it"
+    status, headers, svg = call("GET", cup_url + live)
+    assert (status, headers["content-type"], headers["cache-control"]) == (
+        200,
+        "image/svg+xml; charset=utf-8",
+        "no-cache",
+    )
+    assert svg == uri_svg(page)
+    first = call("GET", cup_url + "/tournaments/cup?after_round=1&lang=en")[2]
+    assert "data-live" not in first
+    assert call("GET", cup_url + "/tournaments/cup/standings.svg?after_round=1&lang=en")[2] == uri_svg(first)
+    status, _h, err = call("GET", cup_url + "/tournaments/cup/standings.svg?after_round=0")
+    assert status == 404 and "no standings chart before the first round is paired" in err  # the viewer's 404 page
+    assert call("GET", cup_url + "/tournaments/cup/standings.svg?after_round=x")[0] == 400
+    assert call("GET", cup_url + "/tournaments/nope/standings.svg")[0] == 404
+
+
 def test_the_sheet_and_its_pdf_show_the_chart(cup_url: str, tmp_path: Path, pdf_tools) -> None:
     status, _h, sheet = call("GET", cup_url + "/tournaments/cup/sheet?lang=en")
     assert status == 200 and "Victory points by round" in svg_texts(uri_svg(sheet))

@@ -109,6 +109,8 @@ def test_the_tournament_page_follows_the_standings(tmp_path: Path, cli_invoker, 
         page, errors = open_page(url)
         page.goto("/tournaments/cup?lang=en")
         _wait_updated(page, "1", 10)
+        assert page.locator("#standings-chart img").get_attribute("src").startswith("data:image/svg+xml;base64,")
+        before = call("GET", f"{url}/tournaments/cup/standings.svg?lang=en")[2]
         order = "Array.from(document.querySelectorAll('#standings tbody tr')).map(r => r.dataset.entrant)"
         api = call("GET", f"{url}/api/tournaments/cup/standings")[2]
         assert page.evaluate(order) == [ln["entrant"] for ln in api["standings"]]  # round 4 table 2 playing
@@ -129,6 +131,14 @@ def test_the_tournament_page_follows_the_standings(tmp_path: Path, cli_invoker, 
                                 headers={"If-Match": f'"{length}"'})  # fmt: skip
         assert status == 201, body
         _wait_updated(page, "3", 1.0)  # within 1 s of the ruling
+        # the chart follows: loaded again from its own URL after each message, as the server draws it now
+        chart = page.locator("#standings-chart img")
+        assert chart.get_attribute("src") == "/tournaments/cup/standings.svg?lang=en&v=3"
+        deadline = time.monotonic() + 5
+        while not page.evaluate("document.querySelector('#standings-chart img').naturalWidth > 0"):
+            assert time.monotonic() < deadline, "the live chart did not load"
+            time.sleep(0.02)
+        assert call("GET", f"{url}/tournaments/cup/standings.svg?lang=en")[2] != before
         assert page.evaluate(order) == ["c12", "c7", "c11", "c6", "c2", "c3", "c5", "c1", "c9", "c8", "c10", "c4"]
         assert page.locator("#standings tbody tr[data-entrant=c2] td").nth(3).inner_text() == "43"
         status, _h, report = call("GET", f"{url}/games/cup-r4-t3/report?lang=en")

@@ -1,11 +1,14 @@
 // Live standings of a tournament page (issue 25): the table #standings follows
 // GET /api/tournaments/<id>/standings/stream (its data-stream attribute) and
-// reorders its rows, keeping each entrant's players and flags as the server wrote them.
+// reorders its rows, keeping each entrant's players and flags as the server wrote them;
+// the standings chart (#standings-chart img, its data-live URL) is loaded again after
+// every message but the first (which is the page's own standings).
 (function () {
   "use strict";
   var table = document.getElementById("standings");
   if (!table || !window.EventSource || !table.dataset.stream) { return; }
   var body = table.tBodies[0];
+  var chart = document.querySelector("#standings-chart img[data-live]");
   function signed(n) { return (n > 0 ? "+" : "") + n; }
   function number(n) { return String(n); }
   var source = new EventSource(table.dataset.stream);
@@ -24,7 +27,11 @@
       row.classList.toggle("playing", ln.rounds.some(function (r) { return r.playing; }));
       body.appendChild(row);
     });
-    table.dataset.updated = String(Number(table.dataset.updated || "0") + 1);
+    var applied = Number(table.dataset.updated || "0") + 1;
+    if (chart && applied > 1) {
+      chart.src = chart.dataset.live + (chart.dataset.live.indexOf("?") < 0 ? "?" : "&") + "v=" + encodeURIComponent(e.lastEventId);
+    }
+    table.dataset.updated = String(applied);
   });
   source.addEventListener("timeout", function () { /* the browser reconnects by itself */ });
 })();
