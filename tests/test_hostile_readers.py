@@ -18,12 +18,15 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import threading
 from pathlib import Path
 
 from ledger.cards import standard_deck
+from ledger.events import encode_event
+from ledger.store.application import open_app
 from ledger.testing.live import Stream
 from tests.test_live_api import LINES, Live, make_live
-from tests.webgames import ANNA, BRUNO
+from tests.webgames import ANNA, BRUNO, small_game
 
 _CODE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([CDHS])(?![A-Za-z0-9])")
 _FACE = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
@@ -159,3 +162,98 @@ def test_every_reader_on_every_read_endpoint_sees_only_what_it_may(tmp_path: Pat
                     else:
                         expected = 401 if streamed is None else 403
                         assert (status, cards(body)) == (expected, set()), (name, seat, endpoint)
+
+
+# --- racing POSTs -------------------------------------------------------------------
+
+
+def _race(live: Live, n: int) -> dict[int, tuple[int, dict]]:
+    """``n`` writers at position 1 at once (writer k: events 1 to 1 + k % 4,
+    by ``If-Match`` for even k, ``?expected=`` for odd k): their answers by k."""
+    barrier = threading.Barrier(n)
+    answers: dict[int, tuple[int, dict]] = {}
+
+    def writer(k: int) -> None:
+        body = b"\n".join(LINES[1 : 2 + k % 4]) + b"\n"
+        by_header = k % 2 == 0
+        path = "/api/games/live-1/events" + ("" if by_header else "?expected=1")
+        headers = {"If-Match": '"1"'} if by_header else {}
+        barrier.wait()
+        status, _h, answer = live.post(path, body, ctype="application/x-ndjson", headers=headers)
+        answers[k] = (status, answer)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return answers
+
+
+def test_racing_batches_at_one_position_store_exactly_the_winners(tmp_path: Path) -> None:
+    """Twelve writers at position 1 at once, batches of 1 to 4 events, half
+    naming the position by ``If-Match``, half by ``?expected=``: one 201, eleven
+    409s that each give the winner's length, the store the winner's events."""
+    for live in make_live(tmp_path):
+        assert live.post("/api/games", LINES[0])[0] == 201
+        answers = _race(live, 12)
+        winners = [k for k, (status, _) in answers.items() if status == 201]
+        assert len(winners) == 1 and len(answers) == 12
+        length = 2 + winners[0] % 4
+        assert answers[winners[0]][1]["positions"] == list(range(1, length))
+        assert (
+            sorted((s, a["error"]["length"]) for k, (s, a) in answers.items() if k != winners[0])
+            == [(409, length)] * 11
+        )
+        assert live.length() == length
+        ledger = open_app(live.db)
+        try:
+            assert ledger.export_record("live-1") == b"".join(line + b"\n" for line in LINES[:length])
+        finally:
+            ledger.close()
+        assert live.append(length)[0] == 201  # the next position is free, once
+
+
+# --- the spectator delay --------------------------------------------------------------
+
+#: every read of one position by a spectator
+AT_PATHS = (
+    "/games/{g}?at={n}",
+    "/games/{g}/board?at={n}",
+    "/api/games/{g}?at={n}",
+    "/api/games/{g}/state?at={n}",
+    "/api/games/{g}/audit?at={n}",
+    "/api/games/{g}/score?at={n}",
+    "/games/{g}/report?at={n}",
+    "/games/{g}",
+    "/api/games/{g}",
+    "/api/games/{g}/state",
+    "/api/games/{g}/audit",
+)
+
+
+def test_a_delayed_position_answers_the_same_whether_its_event_exists(tmp_path: Path) -> None:
+    """FORMAT.md "Who may read what": a spectator reads only events older
+    than the delay. Game g-a holds positions 0-7 stored just now, g-b only
+    its game_started: every answer to a spectator, at every position 1-9 and
+    with no ``at``, has the same status, length, ETag and bytes (game id
+    aside)."""
+    for live in make_live(tmp_path, SPECTATOR_DELAY=600):
+        for game_id, n in (("g-a", 8), ("g-b", 1)):
+            lines = [encode_event(e) for e in small_game(game_id)][:n]
+            status = live.post("/api/games", b"\n".join(lines) + b"\n", ctype="application/x-ndjson")[0]
+            assert status == 201 and live.length(game_id) == n
+        seen = []
+        for template in AT_PATHS:
+            for n in range(1, 10) if "{n}" in template else (0,):
+                answers = []
+                for game_id in ("g-a", "g-b"):
+                    status, headers, body = raw_get(live.url, template.format(g=game_id, n=n))
+                    body = body.replace(game_id, "GAME")
+                    answers.append((status, len(body), headers.get("etag"), body))
+                assert answers[0] == answers[1], template.format(g="*", n=n)
+                seen.append(answers[0][0])
+        # past the delay: refused (at=1..9) or the spectator's position 0 only
+        assert seen == [403] * 9 * 7 + [200] * 4
+        assert raw_get(live.url, "/api/games/g-a", live.tokens["referee"])[0] == 200
+        assert json.loads(raw_get(live.url, "/api/games/g-a")[2])["game"]["last"] == 0
