@@ -257,3 +257,72 @@ def test_a_delayed_position_answers_the_same_whether_its_event_exists(tmp_path: 
         assert seen == [403] * 9 * 7 + [200] * 4
         assert raw_get(live.url, "/api/games/g-a", live.tokens["referee"])[0] == 200
         assert json.loads(raw_get(live.url, "/api/games/g-a")[2])["game"]["last"] == 0
+
+
+# --- XSS ------------------------------------------------------------------------------
+
+#: the payloads, each where the record lets a player or a referee write words
+PAYLOADS = {
+    "name 0": "<script>alert(1)</script>",
+    "name 1": "\"'><svg onload=alert(3)>",
+    "tournament": "<img src=x onerror=alert(2)>",
+    "table": "<i>7</i>",
+    "referee": "</title><script>alert(4)</script>",
+    "site": "javascript:alert(5)//<a href=x>",
+    "note": "<script>steal()</script>",  # the referee's words on the penalty at 13
+}
+
+
+#: the tags the pages write themselves: their script, the report's chart (an SVG as a data URL)
+_OWN_TAG = re.compile(
+    r'<script src="/static/[a-z_]+\.js"[^<>]*>|<img src="data:image/svg\+xml;base64,[A-Za-z0-9+/=]+"[^<>]*>'
+)
+
+
+def _evil_lines(game_id: str) -> list[bytes]:
+    meta = {k: v for k, v in PAYLOADS.items() if k in ("tournament", "table", "referee", "site")}
+    events = small_game(
+        game_id,
+        names=(PAYLOADS["name 0"], PAYLOADS["name 1"]),
+        meta={**meta, "date": "2026-12-02"},
+        note=PAYLOADS["note"],
+    )
+    return [encode_event(e) for e in events]
+
+
+def test_payloads_in_names_meta_and_rulings_are_escaped_on_every_page(tmp_path: Path) -> None:
+    """A finished game (public) and an unfinished one (its spectator's and its
+    referee's pages) with a payload in every free text: no page holds a payload
+    as written; the game page at the penalty shows each of them escaped."""
+    for live in make_live(tmp_path):
+        for game_id, n in (("evil-1", 19), ("evil-2", 14)):
+            body = b"\n".join(_evil_lines(game_id)[:n]) + b"\n"
+            assert live.post("/api/games", body, ctype="application/x-ndjson", token="referee")[0] == 201
+        pages = ["/games", "/games?q=%3Cscript%3E"]
+        for game_id in ("evil-1", "evil-2"):
+            for at in (6, 12, 13):
+                pages += [f"/games/{game_id}?at={at}", f"/games/{game_id}/board?at={at}"]
+                pages += [f"/games/{game_id}?at={at}&pov=0", f"/games/{game_id}/report?at={at}"]
+            pages += [f"/games/{game_id}/report?finding=6", f"/games/{game_id}/report?lang=it"]
+        statuses = []
+        for token in (None, live.tokens["referee"]):
+            for path in pages:
+                status, headers, page = raw_get(live.url, path, token)
+                statuses.append(status)
+                assert headers["content-type"].startswith("text/html"), path
+                for where, payload in PAYLOADS.items():
+                    assert payload not in page, (path, where)
+                tags = re.findall(r"<(?:script|svg|img|iframe|object|embed)\b[^>]*>", page)
+                assert [t for t in tags if not _OWN_TAG.fullmatch(t)] == [], path
+                assert "javascript:" not in page.replace("javascript:alert(5)//&lt;a href=x&gt;", ""), path
+        # anonymous: the finished game whole, the unfinished one's spectator view (its seat view and report refused)
+        anonymous = [200] * (2 + 3 * 4 + 2) + [200, 200, 403, 403] * 3 + [403, 403]
+        assert statuses == anonymous + [200] * len(pages)
+        page = raw_get(live.url, "/games/evil-1?at=13")[2]
+        for escaped in (
+            "&lt;script&gt;alert(1)&lt;/script&gt;",
+            "&#34;&#39;&gt;&lt;svg onload=alert(3)&gt;",
+            "tournament: &lt;img src=x onerror=alert(2)&gt;",
+            "note: &lt;script&gt;steal()&lt;/script&gt;",
+        ):
+            assert escaped in page, escaped
