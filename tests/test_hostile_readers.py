@@ -8,9 +8,12 @@ a SQLite store, one token per role) with ``tests/webgames.small_game``:
   "Per-seat views" allow it (a recorder in scope and a referee every card);
 - racing POSTs: concurrent appends at one position, exactly one winner, the
   store the winner's events;
-- XSS: names, meta and a referee's words with payloads, escaped on every page;
+- XSS: names, meta and a referee's words (a penalty's note, a rewind's
+  reason) with payloads, escaped on every page;
 - the spectator delay: a delayed position answers the same whether its event
   is stored or not.
+
+The whole file takes about 6 s on one core (a few hundred requests).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import threading
 from pathlib import Path
 
 from ledger.cards import standard_deck
-from ledger.events import encode_event
+from ledger.events import PositionRestored, encode_event
 from ledger.store.application import open_app
 from ledger.testing.live import Stream
 from tests.test_live_api import LINES, Live, make_live
@@ -326,3 +329,25 @@ def test_payloads_in_names_meta_and_rulings_are_escaped_on_every_page(tmp_path: 
             "note: &lt;script&gt;steal()&lt;/script&gt;",
         ):
             assert escaped in page, escaped
+
+
+def test_a_rewinds_reason_is_escaped_on_every_page(tmp_path: Path) -> None:
+    """The referee's words on a ``position_restored`` (RAM-DISC-1 at 6 ruled
+    by a rewind to 5): escaped on the referee's game page, board and report,
+    and not shown to a spectator at all (README "Who may read what")."""
+    reason = "<script>rewind()</script>"
+    rewind = PositionRestored(target=5, finding=6, reason=reason)
+    lines = _evil_lines("evil-3")[:7] + [encode_event(rewind)]
+    for live in make_live(tmp_path):
+        assert (
+            live.post("/api/games", b"\n".join(lines) + b"\n", ctype="application/x-ndjson", token="referee")[0] == 201
+        )
+        got = []
+        for token in (None, live.tokens["referee"]):
+            for path in ("/games/evil-3?at=7", "/games/evil-3/board?at=7", "/games/evil-3/report?at=7"):
+                status, _h, page = raw_get(live.url, path, token)
+                assert reason not in page and "rewind()" not in page.replace(
+                    "&lt;script&gt;rewind()&lt;/script&gt;", ""
+                )
+                got.append((status, "&lt;script&gt;rewind()&lt;/script&gt;" in page))
+        assert got == [(200, False), (200, False), (403, False), (200, True), (200, True), (200, True)]
