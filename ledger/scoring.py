@@ -56,8 +56,9 @@ class ScoreSheet(msgspec.Struct, frozen=True):
     """The whole game's scores.
 
     ``unit`` is ``"seat"`` or ``"team"`` (what a side is); ``totals`` per side;
-    ``winner`` the winning side once the game has ended (None while it goes on
-    or on a tie).
+    ``winner`` the winning side once the game has ended (None while it goes on,
+    on a tie, or when it ended ``abandoned``, even after a ruling: FORMAT.md
+    "Rulings after the game" and ``game_ended.reason``).
     """
 
     game_id: str
@@ -127,7 +128,9 @@ def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
             for s in r.scores:
                 t[s.side] += s.points
         totals = tuple(t)
-    winner = state.rules.winner(state) if state.ended is not None else None
+    # an abandoned game has no winner, whatever a ruling after it did to the
+    # totals (FORMAT.md "Rulings after the game": the game stays as it ended)
+    winner = state.rules.winner(state) if state.ended not in (None, "abandoned") else None
     return ScoreSheet(state.game_id, unit, adjudicated, tuple(hands), totals, winner, state.ended)
 
 

@@ -268,6 +268,7 @@ def _register_errors(app: Flask) -> None:
                 page_message=gettext("the viewer failed on this request; the record is unchanged"),
             )
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+        g.lang_back = getattr(exc, "lang_back", None)  # where the page's language switch goes (lang.lang_url)
         message = exc.description or exc.name
         page = gettext(message) if message in PAGE_WORDS else None
         return _error(

@@ -47,6 +47,7 @@ from flask import Blueprint, jsonify, request
 from ledger.notation import notation
 from ledger.redaction import SPECTATOR, Pov, visible_findings
 from ledger.scoring import score_sheet
+from ledger.store.verify_rows import chain_fields
 from replay_web import access, paging, params
 from replay_web.games import filter_games
 from replay_web.store import meta_of
@@ -153,8 +154,17 @@ def audit(game_id: str):
 
 @bp.get("/games/<game_id>/score")
 def score(game_id: str):
+    """The ``score --json`` object at the reader's last position (docs/api.md):
+    the sheet as adjudicated, ``"seal"`` after that position and the chain
+    fields (:func:`ledger.store.verify_rows.chain_fields`). The stored chain is
+    checked first, once per game version (``GameData.chain``): when it does
+    not verify the seal is null, ``chain_verified`` false and
+    ``chain_broken`` names the first broken position. Only the whole view
+    (a referee's, no ``pov``) shows a seal (docs/seals.md: a seat could search
+    the hidden hands for the one that gives it); other readers get null."""
     g = params.load_game(game_id)
     acc, pov, at = _seat_reader(g)
-    if pov is None and at == g.last:
-        return jsonify(g.sheet.to_json())
-    return jsonify(score_sheet(g.state_at(at), adjudicated=True).to_json())
+    sheet = g.sheet if pov is None and at == g.last else score_sheet(g.state_at(at), adjudicated=True)
+    whole = pov is None and acc.omniscient
+    seal = g.seals[at] if whole and g.chain is None else None
+    return jsonify({**sheet.to_json(), "seal": seal, **chain_fields(g.chain)})

@@ -107,10 +107,18 @@ class GameData:
         when it verifies (or the game is a record file's: nothing to check).
         Checked once per version (:func:`ledger.store.chain_check.chain_check`),
         before any seal is shown (issue 26)."""
+        check = self.chain
+        return None if check is None else {"position": check.position, "message": check.message}
+
+    @cached_property
+    def chain(self) -> Any:
+        """The failed check of the stored chain (a
+        :class:`~ledger.store.verify_rows.GameCheck`), or None when it verifies
+        or the game is a record file's; once per version (issue 26)."""
         if self._chain is None or self._stored_seals is None:
             return None
         check = self._chain(self.game_id, len(self.events))
-        return None if check.ok else {"position": check.position, "message": check.message}
+        return None if check.ok else check
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:

@@ -273,9 +273,8 @@ class _Probe:
 
 
 def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Token, back: dict[str, Any]) -> int:
-    """Append one ruling; returns its position. 400/409 with nothing stored;
-    the 409 page links back to the game at the finding, the form filled
-    again (``back``: the link's query, :func:`replay_web.refill.refill_args`)."""
+    """Append one ruling; returns its position. 400/409 with nothing stored; the 409 page (and its language
+    switch) links back to the game at the finding, the form filled again (``back``: the link's query, refill_args)."""
     ledger = access.ledger_app()
     if ledger is None:
         raise MethodNotAllowed(description=_("this viewer shows record files: it has no store to write to"))
@@ -307,7 +306,8 @@ def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Toke
                 shown=expected,
             )
         )
-        href = url_for("games.game_page", game_id=game_id, at=data["finding"], **back)
+        stale.lang_back = ("games.game_page", {"game_id": game_id, "at": data["finding"], **back})  # type: ignore[attr-defined]  # its language switch
+        href = url_for(stale.lang_back[0], **stale.lang_back[1])  # type: ignore[attr-defined]
         stale.links = [(href, _("back to the game at position %(n)s, your ruling filled in", n=data["finding"]))]  # type: ignore[attr-defined]  # read by the error page
         raise stale from None
     hub = current_app.extensions.get("replay_web.stream")

@@ -131,10 +131,19 @@ def _html_request() -> bool:
 
 
 def lang_url(lang: str) -> str:
-    """The page being shown, in ``lang`` (the header's language switch)."""
-    from flask import request, url_for
+    """The page being shown, in ``lang`` (the header's language switch).
+
+    A page answering a POST cannot be asked for again: the switch goes to
+    the page it sends the reader back to when it names one (``g.lang_back``,
+    ``(endpoint, values)``: the stale ruling's 409 goes to the game at that
+    position, the ruling filled in; issue 26), else to the games list."""
+    from flask import g, request, url_for
 
     if request.endpoint is None or request.method != "GET":
+        back = g.get("lang_back")
+        if back is not None:
+            endpoint, target = back
+            return url_for(endpoint, **{**target, "lang": lang})
         return url_for("games.games_list", lang=lang)
     values: dict[str, Any] = {
         **(request.view_args or {}),

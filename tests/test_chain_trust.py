@@ -34,6 +34,8 @@ TAMPER = (
     "WHERE topic = 'ledger.events:PenaltyAssessed'"
 )
 WHY = "event bytes differ from those sealed (stored seal 825f-3e41-daaf-5479, the bytes give 4573-690a-c81e-c9fb)"
+#: the record seal of ``gin-standard-1`` (89 events), untouched in the tampered store
+GIN_SEAL = "1f5ede7a5c6df7d306532d4dee858ff38dda04377f49699a103bbe03c4db9088"
 WARNING = (
     f"rummy-ledger: warning: the stored chain of bur-dispute does not verify from position 10 ({WHY}): "
     "its seal is not valid; rummy-ledger verify bur-dispute says more\n"
@@ -180,3 +182,27 @@ def test_the_check_runs_once_per_game_version(run: Callable[..., Result], db: st
         assert (again.ok, again.position, again.kind) == (False, 10, "event")
     finally:
         app.close()
+
+
+def test_the_api_score_is_score_json_with_its_chain_checked(run: Callable[..., Result], tampered: str) -> None:
+    """``/api/games/<id>/score`` is the ``score --json`` object (docs/api.md),
+    seal and chain fields included (docs/seals.md); only the whole view shows
+    a seal, and ``?at=`` gives the seal after that position."""
+    client = create_app({"LEDGER_DB": tampered, "SPECTATOR_DELAY": 0}).test_client()
+    for game in ("bur-dispute", "gin-standard-1"):
+        assert client.get(f"/api/games/{game}/score").get_json() == json.loads(run("score", "--json", game).stdout)
+    broken = client.get("/api/games/bur-dispute/score").get_json()
+    assert (broken["seal"], broken["chain_verified"], broken["chain_broken"]) == (
+        None,
+        False,
+        {"position": 10, "differs": "event", "message": WHY},
+    )
+    fine = client.get("/api/games/gin-standard-1/score").get_json()
+    assert (fine["seal"], fine["chain_verified"], "chain_broken" in fine) == (GIN_SEAL, True, False)
+    at5 = client.get("/api/games/gin-standard-1/score?at=5").get_json()
+    assert (at5["seal"], at5["chain_verified"]) == (
+        json.loads(run("seal", "gin-standard-1", "--at", "5", "--json").stdout)["seal"],
+        True,
+    )
+    seat = client.get("/api/games/gin-standard-1/score?pov=0").get_json()
+    assert (seat["seal"], seat["chain_verified"]) == (None, True)

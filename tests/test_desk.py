@@ -520,6 +520,11 @@ def test_a_ruling_from_a_stale_page_is_409(desk: Desk) -> None:
         f"/games/{GAME}?at=7&ruling=penalty&ruling_finding=7&ruling_side=seat:1&ruling_points=-50"
         "&ruling_rule=BUR-TURN-1&ruling_note=late+%26+stale"
     )
+    # the language switch stays on that target too (a GET of the POST URL is 405), not the games list
+    switch = re.search(r'<a lang="it" hreflang="it" id="lang-it" href="([^"]+)">', page)
+    assert switch is not None and html.unescape(switch.group(1)) == href + "&lang=it"
+    italian = c.get(href + "&lang=it").get_data(as_text=True)
+    assert italian.count('<details class="rule-forms"') == 4 and 'lang="it"' in italian
     again = c.get(href).get_data(as_text=True)
     forms = again[again.index('id="rule-7-BUR-TURN-1"') :]
     assert forms.startswith('id="rule-7-BUR-TURN-1" open>')

@@ -5,6 +5,8 @@
   (it sits under the board, in the wide column), and no page scrolls sideways;
 - opening "rule on it" does not widen the page (the forms wrap in their cell);
 - the dispute report does not overflow a phone (390 px).
+- a just-imported live game seen by a visitor (0 / 0): the slider is disabled,
+  as next and last.
 
 A fresh SQLite store served on 127.0.0.1 (:func:`ledger.testing.live.serve`)
 holds ``fixtures/burraco/dispute.jsonl`` up to position 9 (unfinished:
@@ -128,4 +130,35 @@ def test_results_take_at_most_three_lines_on_a_phone(open_page, fixtures_url, la
     assert lines["bur-dispute"] == 2, lines  # the winner, then the totals
     # the columns left out on a phone are under the game id
     assert pg.inner_text('tr[data-game="gin-standard-1"] .row-sub') == "gin · Anna, Bruno"
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A just-imported unfinished game (10 events of the dispute) and the whole
+    record, served with the 60 s spectator delay: a visitor sees the first at 0 / 0."""
+    db = str(tmp_path_factory.mktemp("layout-live") / "live.db")
+    ledger = open_app(db)
+    events = list(read_record(FIXTURE).events)
+    ledger.append_events(GAME, events[:10], expected=0, appended_by="test")
+    ledger.append_events(FULL, [msgspec.structs.replace(events[0], game_id=FULL), *events[1:]], appended_by="test")
+    ledger.close()
+    with serve(create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 60})) as url:
+        yield url
+
+
+def test_the_slider_at_0_of_0_is_disabled(open_page, live_url) -> None:
+    """At position 0 / 0 the slider leads nowhere, as next and last: it is
+    disabled, and the keys that move a slider do not move the position."""
+    pg, errors = open_page(live_url, 1366, 768)
+    pg.goto(f"/games/{GAME}")
+    assert pg.inner_text("#pos-now") == "0"
+    assert pg.locator("#slider").is_disabled()
+    assert [pg.get_attribute(f"#nav-{c}", "aria-disabled") for c in ("next", "last")] == ["true", "true"]
+    pg.locator("#slider").focus()
+    pg.keyboard.press("End")
+    pg.keyboard.press("ArrowRight")
+    assert (pg.inner_text("#pos-now"), pg.url) == ("0", f"{live_url}/games/{GAME}?at=0")
+    pg.goto(f"/games/{FULL}?at=0")  # a finished game at position 0: the slider leads somewhere
+    assert pg.locator("#slider").is_enabled() and pg.get_attribute("#slider", "max") == "18"
     assert errors == []

@@ -12,14 +12,18 @@ HTTP write API in tests/test_live_api.py.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import Result
 
 from ledger.errors import RecordError
+from ledger.record_files import read_record
 from ledger.scoring import score_sheet
 from ledger.testing.games import gin_stock_hog
 from ledger.testing.records import claims, draw, game_ended, hand_ended, lines, penalty, ramino_game, replayed, restored
@@ -28,6 +32,8 @@ DISPUTE = Path(__file__).resolve().parent.parent / "fixtures" / "burraco" / "dis
 #: Burraco: ``bur-dispute`` (19 events, ends hands_played; totals Anna -70, Bruno -235; ALL-SCORE-1 at 17)
 BURRACO = DISPUTE.read_bytes()
 #: classic Ramino: the fixed deal, abandoned at once, final totals claimed 5 / 0 (ALL-SCORE-1 at 3)
+#: Scala 40: ``scala40-jolly-swap``, abandoned at 0 / 0 (S40-SWAP-1 at 10, S40-PILE-2 at 13)
+JOLLY_SWAP = (DISPUTE.parent.parent / "scala40" / "jolly_swap.jsonl").read_bytes()
 RAMINO = ramino_game(hand_ended("abandoned"), game_ended("abandoned", claims(5, 0)))
 
 
@@ -122,3 +128,38 @@ def test_cli_rule_on_an_ended_game(run: Callable[..., Result], db: str) -> None:
     )
     audit = run("audit", "bur-dispute")
     assert "[ruled at position 19: penalty +0 to Anna (ALL-SCORE-1)]" in audit.stdout
+
+
+def test_an_abandoned_game_has_no_winner_after_a_ruling(
+    run: Callable[..., Result], tmp_path: Path, db: str, records_app: Callable[..., Any]
+) -> None:
+    """``scala40-jolly-swap`` ends ``abandoned`` at 0 / 0; a penalty of +10 to
+    Bruno after it leaves Anna the lower total, but an abandoned game names no
+    winner (the list says why), in the sheet, ``score`` and the games list."""
+    ruled = tmp_path / "ruled.jsonl"
+    ruled.write_bytes(with_tail(JOLLY_SWAP, penalty(1, 10, "S40-SWAP-1", finding=10)))
+    state = replayed(ruled.read_bytes())
+    assert (state.ended, state.totals, score_sheet(state).winner) == ("abandoned", (0, 10), None)
+    assert run("import", "--no-analytics", str(ruled)).exit_code == 0
+    score = json.loads(run("score", "--json", "scala40-jolly-swap").stdout)
+    assert (score["totals"], score["winner"], score["winner_kind"]) == (
+        [{"seat": 0, "points": 0}, {"seat": 1, "points": 10}],
+        None,
+        None,
+    )
+    text = run("score", "scala40-jolly-swap").stdout.splitlines()
+    assert text[-4:-1] == [
+        "totals: Anna 0, Bruno 10",
+        "as played (no referee penalties): Anna 0, Bruno 0",
+        "no winner (tie or no result)",
+    ]
+    client = records_app(list(read_record(ruled).events)).test_client()
+    page = client.get("/games").get_data(as_text=True)
+    row = page[page.index('data-game="scala40-jolly-swap"') :]
+    result = re.search(r'<td class="result">(.*?)</td>', row, re.S)
+    assert result is not None
+    assert re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", result.group(1)))).strip() == (
+        "no winner (abandoned) Anna 0 · Bruno 10"
+    )
+    api = {g["game_id"]: g for g in client.get("/api/games").get_json()["games"]}
+    assert api["scala40-jolly-swap"]["result"]["winner"] is None

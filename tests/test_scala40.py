@@ -547,13 +547,17 @@ def test_eliminated_seat_is_dealt_nothing_and_skipped() -> None:
     assert state.eliminated == (2,)
     assert state.hands[2] == () and state.turn == 1
     assert findings(state) == []
-    ended = play(
-        events[:-1] + [{"type": "hand_ended", "reason": "stalled"}, {"type": "game_ended", "reason": "abandoned"}],
-        players=3,
-        options={"elimination": 100},
-    )
-    # two seats left: the lowest total wins (Anna 0, Bruno 68)
-    assert score_sheet(ended).to_json()["winner"] == 0
+
+    def ended(reason: str) -> int | None:
+        final = play(
+            events[:-1] + [{"type": "hand_ended", "reason": "stalled"}, {"type": "game_ended", "reason": reason}],
+            players=3,
+            options={"elimination": 100},
+        )
+        return score_sheet(final).to_json()["winner"]
+
+    # two seats left: the lowest total wins (Anna 0, Bruno 68); an abandoned game has no winner
+    assert (ended("time_out"), ended("abandoned")) == (0, None)
 
 
 def test_eliminated_seat_dealt_cards_is_ALL_DEAL_1() -> None:

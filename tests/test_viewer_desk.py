@@ -128,3 +128,20 @@ def test_show_at_and_the_report_sort_hands_as_the_viewer(run, tmp_path: Path, re
     assert 'href="/games/bur-dispute/report?at=15&amp;order=dealt"' in client.get(
         "/games/bur-dispute?at=15&order=dealt"
     ).get_data(as_text=True)
+
+
+def test_the_date_column_of_a_stored_game(tmp_path: Path) -> None:
+    """The Date column of games in a store (not only record files): ``meta.date``,
+    else the day of the first ``at``, else empty (the shipped fixtures have
+    neither: FORMAT.md makes both optional, and none was recorded)."""
+    db = str(tmp_path / "dates.db")
+    ledger = open_app(db)
+    for game_id, kw in (("dated", {"meta": {"date": "2026-11-29"}}), ("timed", {"at": "2026-12-01T20:15:00Z"})):
+        ledger.append_events(game_id, record(game_id, **kw), expected=0, appended_by="t")
+    ledger.append_events("bur-dispute", list(read_record(FIXTURE).events), expected=0, appended_by="t")
+    ledger.close()
+    client = create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0}).test_client()
+    page = client.get("/games").get_data(as_text=True)
+    assert [cell(page, g, "date") for g in ("dated", "timed", "bur-dispute")] == ["2026-11-29", "2026-12-01", ""]
+    rows = {r["game_id"]: r["date"] for r in client.get("/api/games").get_json()["games"]}
+    assert rows == {"dated": "2026-11-29", "timed": "2026-12-01", "bur-dispute": ""}

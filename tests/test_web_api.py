@@ -132,6 +132,8 @@ def test_api_score_is_the_score_json(client):
         "totals": [{"seat": 0, "points": 66}, {"seat": 1, "points": -10}],
         "winner": 0,
         "winner_kind": "seat",
+        "seal": "6f7c16981d5ed710dacb0f41fee08c27c0877b03952727a4518d59ce4f072eb1",  # served from records: computed
+        "chain_verified": True,
     }
 
 

@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from ledger.audit import audit
+from ledger.events import encode_event
 from ledger.record_files import find_record_files, read_record
 from ledger.records import encode_record
 from ledger.scoring import score
+from ledger.seal import seals
 from ledger.store.application import LedgerApp, open_app
 from ledger.testing.games import long_ramino
 from ledger.testing.live import gunicorn
@@ -105,7 +107,8 @@ def test_every_bundled_fixture_is_viewable(path):
             assert resp.status_code == 200, (at, pov, resp.get_data(as_text=True)[-500:])
             assert client.get(f"/api/games/{game_id}/state?at={at}{pov}").status_code == 200
     assert client.get(f"/api/games/{game_id}/audit").get_json() == audit(events).to_json()
-    assert client.get(f"/api/games/{game_id}/score").get_json() == score(events).to_json()
+    sealed = {"seal": [*seals(encode_event(e) for e in events)][-1].hex(), "chain_verified": True}
+    assert client.get(f"/api/games/{game_id}/score").get_json() == score(events).to_json() | sealed
 
 
 def wait_for(url: str, timeout: float = 20.0) -> bytes:

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from ledger.i18n import N_
-from ledger.store.verify_rows import GameCheck
+from ledger.store.verify_rows import GameCheck, chain_fields
 from ledger.texts import render as render_text
 
 #: the warning on stderr
@@ -73,12 +73,7 @@ def chain_json(check: GameCheck | None) -> dict[str, Any]:
     """The fields a ``--json`` output adds: ``"chain_verified"`` (true for a
     record file or a verified chain) and, when false, ``"chain_broken"``
     ``{"position", "differs", "message"}``."""
-    if check is None:
-        return {"chain_verified": True}
-    return {
-        "chain_verified": False,
-        "chain_broken": {"position": check.position, "differs": check.kind, "message": check.message},
-    }
+    return chain_fields(check)
 
 
 __all__ = ["BROKEN", "NOT_VALID", "broken_chain", "chain_json", "not_valid", "refuse_broken", "warn"]

@@ -76,6 +76,26 @@ class GameCheck:
         }
 
 
+def chain_fields(check: GameCheck | None) -> dict[str, Any]:
+    """The fields a ``score --json`` / ``audit --json`` object (and the HTTP
+    API's score) adds about the stored chain (docs/seals.md, issue 26):
+    ``{"chain_verified": true}`` for a record file or a chain that verifies
+    (``check`` None), else ``{"chain_verified": false, "chain_broken":
+    {"position", "differs", "message"}}`` (:meth:`GameCheck.fail`).
+
+    >>> chain_fields(None)
+    {'chain_verified': True}
+    >>> chain_fields(GameCheck("g", 3).fail(2, "event", "stored bytes differ"))
+    {'chain_verified': False, 'chain_broken': {'position': 2, 'differs': 'event', 'message': 'stored bytes differ'}}
+    """
+    if check is None:
+        return {"chain_verified": True}
+    return {
+        "chain_verified": False,
+        "chain_broken": {"position": check.position, "differs": check.kind, "message": check.message},
+    }
+
+
 def first_game_id(rows: list[tuple[Any, ...]]) -> str | None:
     """The id the first stored event of a sequence names (``rows``:
     :meth:`ledger.store.seal_sql.SealTables.batch`): a ``game_started``'s
