@@ -70,7 +70,7 @@ def standings_chart_uri(state: TournamentState, results: dict[str, GameResult], 
     from ledger.tournament.progress import progress
     from replay_web.standings_chart import chart_uri, chart_words
 
-    return chart_uri(progress(state, results, after), chart_words(_))
+    return chart_uri(progress(state, results, after), chart_words(current_lang()))
 
 
 def rounds_doc(state: TournamentState, results: dict[str, GameResult]) -> list[dict[str, Any]]:
