@@ -13,30 +13,17 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import Any
+
+from ledger.sigint import interrupted, remember
 
 #: the exit status of an interrupted command (128 + SIGINT)
 INTERRUPTED = 130
-_seen = [False]
-
-
-def _on_sigint(signum: int, frame: Any) -> None:
-    """Python's own Ctrl-C (``KeyboardInterrupt``), remembered: a library
-    that turns it into an error of its own (DuckDB's ``Query interrupted``)
-    is still an interrupt to the command's guard (:func:`interrupted`)."""
-    _seen[0] = True
-    signal.default_int_handler(signum, frame)
-
-
-def interrupted() -> bool:
-    """True once this process was sent SIGINT (under :func:`main`)."""
-    return _seen[0]
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point ``rummy-ledger``: :func:`ledger.cli.main`."""
     try:
-        signal.signal(signal.SIGINT, _on_sigint)
+        signal.signal(signal.SIGINT, remember)
     except ValueError:  # not the main thread: Python's handler stays
         pass
     try:

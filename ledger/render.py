@@ -19,38 +19,11 @@ from ledger.notation import reason_words
 from ledger.scoring import ScoreSheet, SheetHand
 from ledger.state import TableState
 from ledger.texts import Message, render
-from ledger.views import N_, PHASES, MeldView, SeatView, StateView, sorted_view, state_view
+from ledger.views import COMPONENTS, N_, PHASES, MeldView, SeatView, StateView, sorted_view, state_view
 
 _ENGLISH = NullTranslations()
 
 
-#: score components in Italian output (English keeps the keys, as ``score --json`` has them)
-COMPONENTS = frozenset(
-    (
-        N_("melds"),
-        N_("hand"),
-        N_("no_pozzetto"),
-        N_("penalty"),
-        N_("closing"),
-        N_("burraco_clean"),
-        N_("burraco_semi_clean"),
-        N_("burraco_dirty"),
-        N_("cards"),
-        N_("unopened"),
-        N_("jokers"),
-        N_("deadwood_difference"),
-        N_("gin_bonus"),
-        N_("undercut_bonus"),
-        N_("game_bonus"),
-        N_("box_bonus"),
-        N_("hands_collected"),
-        N_("chiusura_in_mano"),
-        N_("all_at_once"),
-        N_("joker_double"),
-        N_("rummy_double"),
-        N_("claimed"),  # partial records: the points as claimed (FORMAT.md "Partial records")
-    )
-)
 #: meld kinds (melds.py) and burraco kinds (variants/burraco.py)
 KINDS = {"set": N_("set"), "sequence": N_("sequence"), "invalid": N_("invalid")}
 _BURRACO_KINDS = (N_("clean"), N_("semi-clean"), N_("dirty"))
@@ -82,7 +55,8 @@ def reason_text(reason: str, tr: NullTranslations | None = None) -> str:
 
 
 def component_text(key: str, tr: NullTranslations | None = None) -> str:
-    """A score component's name: the key itself in English, its words in Italian."""
+    """A score component's name: the key itself in English, its words in Italian (the key is its
+    msgid: :data:`ledger.views.COMPONENTS`)."""
     return (tr or _ENGLISH).gettext(key) if key in COMPONENTS else key
 
 

@@ -32,6 +32,41 @@ PHASES = {
 }
 
 
+#: score breakdown components (README, "breakdown components"), one table for the command line
+#: and the viewer/report: key -> the msgid of the words the viewer's Italian page and the dispute
+#: report show (:func:`replay_web.words.component`). The key is itself the command line's msgid
+#: (``score`` prints the key in English, as ``score --json`` has it, and the key's msgstr in
+#: Italian: :func:`ledger.render.component_text`). The two wordings differ today and are kept
+#: as they are: in English ``closing`` / ``going out``, ``hand`` / ``cards in hand``, …; in
+#: Italian ``senza pozzetto`` / ``pozzetto non preso``, ``ramino doppio`` / ``raddoppio
+#: (chiusura in mano)``, …; ``big_gin_bonus`` is no command-line msgid (its key in Italian too).
+COMPONENTS: dict[str, str] = {
+    N_("melds"): N_("melds"),
+    N_("burraco_clean"): N_("clean burraco"),
+    N_("burraco_semi_clean"): N_("semi-clean burraco"),
+    N_("burraco_dirty"): N_("dirty burraco"),
+    N_("closing"): N_("going out"),
+    N_("hand"): N_("cards in hand"),
+    N_("no_pozzetto"): N_("no pozzetto"),
+    N_("penalty"): N_("penalty"),
+    N_("cards"): N_("cards in hand"),
+    N_("jokers"): N_("jokers in hand"),
+    N_("unopened"): N_("not opened"),
+    N_("chiusura_in_mano"): N_("chiusura in mano"),
+    N_("joker_double"): N_("joker double"),
+    N_("all_at_once"): N_("all at once"),
+    N_("hands_collected"): N_("hands collected"),
+    N_("rummy_double"): N_("rummy double"),
+    N_("deadwood_difference"): N_("deadwood difference"),
+    N_("gin_bonus"): N_("gin bonus"),
+    "big_gin_bonus": N_("big gin bonus"),
+    N_("undercut_bonus"): N_("undercut bonus"),
+    N_("game_bonus"): N_("game bonus"),
+    N_("box_bonus"): N_("box bonus"),
+    N_("claimed"): N_("claimed"),  # partial records: the points as claimed (FORMAT.md "Partial records")
+}
+
+
 class SeatView(msgspec.Struct, frozen=True, gc=False):
     """One seat of a :class:`StateView`: ``seat``, ``name``, ``team`` (None:
     no teams), ``side``, ``cards`` (the whole hand when the viewer may see

@@ -28,12 +28,11 @@ from ledger.state import Finding, TableState
 from ledger.texts import N_, Message, Translator, render
 from ledger.texts import render as render_text
 from ledger.texts.refusals import NO_FINDING_AT, NO_FINDING_AT_NONE
-from ledger.views import StateView
+from ledger.views import COMPONENTS, StateView
 from replay_web.lang import viewer_translations
 from replay_web.present import board
 from replay_web.tempo import duration, longest_turns, move_seconds, tempo_text
 from replay_web.words import (
-    BREAKDOWN,
     GAME_END_REASONS,
     HAND_END_REASONS,
     META_LABELS,
@@ -138,7 +137,7 @@ def _claims(
             diff = ln.claimed - ln.points
             penalties = [p for p in final.penalties if p.hand == h.hand and p.side == ln.side]
             parts = ", ".join(
-                f"{_(BREAKDOWN.get(k, k.replace('_', ' ')))} {_signed(v)}" for k, v in ln.breakdown.items() if v
+                f"{_(COMPONENTS.get(k, k.replace('_', ' ')))} {_signed(v)}" for k, v in ln.breakdown.items() if v
             )
             pen_text = "; ".join(
                 _("penalty %(points)s at position %(pos)s (%(rule)s)")
@@ -199,7 +198,7 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
                     "claimed": ln.claimed if ln else None,
                     "as_claimed": bool(ln and ln.as_claimed),
                     "breakdown": [
-                        (_(BREAKDOWN.get(k, k.replace("_", " "))), _signed(v))
+                        (_(COMPONENTS.get(k, k.replace("_", " "))), _signed(v))
                         for k, v in (ln.breakdown if ln else {}).items()
                         if v
                     ],

@@ -24,6 +24,7 @@ import textwrap
 from functools import lru_cache
 from typing import Any
 
+from ledger.i18n import translations
 from ledger.tournament.progress import Progress
 from ledger.tournament.render import number
 from replay_web.chart import _LOCK, COLOURS
@@ -71,8 +72,16 @@ def svg_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
-def chart_words(gettext: Any) -> dict[str, str]:
-    """The chart's texts in a page's language (``gettext``: the page's)."""
+def chart_words(lang: str) -> dict[str, str]:
+    """The chart's texts in ``lang`` (the page's or the sheet's language), as
+    :func:`replay_web.chart.chart_words` gives the game chart's: one way for both charts.
+
+    Raises ``ValueError`` for a language not in :data:`ledger.i18n.LANGUAGES`.
+
+    >>> chart_words("it")["round"], chart_words("en")["others"]
+    ('turno', 'the others')
+    """
+    gettext = translations(lang).gettext
     return {
         "title": gettext("Victory points by round"),
         "round": gettext("round"),

@@ -73,7 +73,7 @@ def standings_svg(state: TournamentState, results: dict[str, GameResult], after:
     from ledger.tournament.progress import progress
     from replay_web.standings_chart import chart_words, standings_chart
 
-    return standings_chart(progress(state, results, after), chart_words(_))
+    return standings_chart(progress(state, results, after), chart_words(current_lang()))
 
 
 def standings_chart_uri(state: TournamentState, results: dict[str, GameResult], after: int | None) -> str | None:

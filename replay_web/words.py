@@ -19,7 +19,7 @@ from ledger.i18n import N_
 from ledger.notation import GAME_END_REASONS, HAND_END_REASONS, notation
 from ledger.state import Finding, TableState
 from ledger.texts import Message, render
-from ledger.views import PHASES, StateView
+from ledger.views import COMPONENTS, PHASES, StateView
 from replay_web.lang import current_lang, viewer_translations
 
 Gettext = Callable[[str], str]
@@ -34,32 +34,6 @@ META_LABELS = {
     "date": N_("date"),
     "referee": N_("referee"),
     "site": N_("site"),
-}
-
-#: score breakdown components (README, "breakdown components") as shown
-BREAKDOWN = {
-    "melds": N_("melds"),
-    "burraco_clean": N_("clean burraco"),
-    "burraco_semi_clean": N_("semi-clean burraco"),
-    "burraco_dirty": N_("dirty burraco"),
-    "closing": N_("going out"),
-    "hand": N_("cards in hand"),
-    "no_pozzetto": N_("no pozzetto"),
-    "penalty": N_("penalty"),
-    "cards": N_("cards in hand"),
-    "jokers": N_("jokers in hand"),
-    "unopened": N_("not opened"),
-    "chiusura_in_mano": N_("chiusura in mano"),
-    "joker_double": N_("joker double"),
-    "all_at_once": N_("all at once"),
-    "hands_collected": N_("hands collected"),
-    "rummy_double": N_("rummy double"),
-    "deadwood_difference": N_("deadwood difference"),
-    "gin_bonus": N_("gin bonus"),
-    "big_gin_bonus": N_("big gin bonus"),
-    "undercut_bonus": N_("undercut bonus"),
-    "game_bonus": N_("game bonus"),
-    "box_bonus": N_("box bonus"),
 }
 
 
@@ -116,7 +90,7 @@ def component(key: str) -> str:
     pozzetto``), the report's term in another language (``pozzetto non preso``)."""
     if current_lang() == "en":
         return key.replace("_", " ")
-    return _gettext()(BREAKDOWN.get(key, key.replace("_", " ")))
+    return _gettext()(COMPONENTS.get(key, key.replace("_", " ")))
 
 
 def hand_reason(reason: str) -> str:

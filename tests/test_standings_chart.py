@@ -116,7 +116,7 @@ def test_sixty_pairs_leaders_named_the_rest_grey_and_bounded() -> None:
     data = progress(b.state, b.results)
     assert len(data.entrants) == 60 and all(len(p.vp) == 7 for p in data.entrants)
     started_at = time.perf_counter()
-    svg = standings_chart(data, chart_words(lambda s: s))
+    svg = standings_chart(data, chart_words("en"))
     took = time.perf_counter() - started_at
     assert svg is not None and svg.startswith("<svg")
     leaders = [f"{p.place} · {p.entrant}" for p in data.entrants[:LEADERS]]
@@ -126,13 +126,32 @@ def test_sixty_pairs_leaders_named_the_rest_grey_and_bounded() -> None:
     assert len(svg) < 200_000, len(svg)
     assert took < 5, took  # one draw (the first pays matplotlib's import); the second is the cache's
     again = time.perf_counter()
-    assert standings_chart(data, chart_words(lambda s: s)) == svg
+    assert standings_chart(data, chart_words("en")) == svg
     assert time.perf_counter() - again < 0.05
 
 
 def test_no_chart_before_the_first_round() -> None:
     b = small()
-    assert standings_chart(progress(b.state, b.results, 0), chart_words(lambda s: s)) is None
+    assert standings_chart(progress(b.state, b.results, 0), chart_words("en")) is None
+
+
+def test_both_charts_take_their_words_one_way() -> None:
+    """The game chart's and the standings chart's words are made the same way: from a language."""
+    from replay_web import chart
+
+    assert chart_words("it") == {
+        "title": "Punti vittoria per turno",
+        "round": "turno",
+        "vp": "punti vittoria",
+        "others": "gli altri",
+        "ruling": "una decisione dell'arbitro ha cambiato i PV del turno",
+    }
+    assert chart_words("en")["title"] == "Victory points by round"
+    assert chart.chart_words("it")["title"] == "Punteggio cumulato per smazzata"
+    with pytest.raises(ValueError):
+        chart_words("fr")
+    with pytest.raises(ValueError):
+        chart.chart_words("fr")
 
 
 @pytest.fixture(scope="module")

@@ -63,6 +63,7 @@ from ledger.cli import (
 from ledger.cli.context import CliState, Translated, describe_error, tr_of
 from ledger.errors import GameNotFoundError, LedgerError, RecordError
 from ledger.i18n import LANGUAGES, N_
+from ledger.sigint import interrupted
 from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError, check_db
 
@@ -134,8 +135,6 @@ class _Guarded(Translated, click.Group):
         except OSError as exc:
             _fail(exc.strerror and exc.filename and f"{exc.filename}: {exc.strerror}" or str(exc), tr_of(ctx))
         except Exception as exc:  # noqa: BLE001 - the last line of defence
-            from ledger.console import interrupted
-
             if interrupted():  # Ctrl-C turned into a library's own error (DuckDB's "Query interrupted")
                 _fail(tr_of(ctx).gettext("interrupted"), tr_of(ctx))
                 ctx.exit(130)

@@ -17,10 +17,12 @@ from ledger.events import Event, GameStarted, Player, PositionRestored
 from ledger.presentation import presentation
 from ledger.projections.rows import (
     REPLAY_ERRORS,
+    HandSpan,
     Rows,
     empty_rows,
     event_row,
     game_row,
+    hand_rows,
     meld_row,
     outcome_rows,
 )
@@ -58,7 +60,7 @@ class GameRowsBuilder:
         self._last_type: str | None = None
         self._ranges: list[tuple[int, int]] = []
         self._hand: list[Any] | None = None  # the open hand: [hand, dealer, first position, restored]
-        self._hands: list[tuple] = []  # closed hands, without the columns the final state gives
+        self._hands: list[HandSpan] = []  # closed hands, without the columns the final state gives
         self._events: list[tuple] = []
         self._melds: list[tuple] = []
 
@@ -98,9 +100,9 @@ class GameRowsBuilder:
         self._melds += melds
         self._hand = None
 
-    def _hand_end(self, last_pos: int) -> tuple[tuple, list[tuple]]:
+    def _hand_end(self, last_pos: int) -> tuple[HandSpan, list[tuple]]:
         """The open hand ended at ``last_pos``: its row without the columns
-        the final state gives, and its ``melds`` rows (see ``_hand_rows``)."""
+        the final state gives (a :data:`~ledger.projections.rows.HandSpan`), and its ``melds`` rows."""
         hand, dealer, first_pos, restored = self._hand  # type: ignore[misc]  # called with a hand open
         end = self._state
         if last_pos > first_pos and self._last_type == "game_ended":
@@ -162,7 +164,7 @@ def _final_rows(
     started_at: datetime | None,
     n_events: int,
     final: TableState,
-    hands: Sequence[tuple],
+    hands: Sequence[HandSpan],
     rows: Rows,
 ) -> None:
     """Add the ``games``, ``findings``, ``scores`` rows
@@ -170,39 +172,7 @@ def _final_rows(
     game the fold got through to ``rows`` (``hands``: the builder's hand
     tuples; the final state gives their result and findings columns)."""
     findings = outcome_rows(first, stream, players, started_at, n_events, final, rows)
-    rows["hands"] = _hand_rows(first.game_id, final, hands, findings)
-
-
-def _hand_rows(game: str, final: TableState, hands: Sequence[tuple], findings: Sequence[Any]) -> list[tuple]:
-    """The ``hands`` rows: the builder's hand tuples with the result and
-    findings columns from the final state and its audit."""
-    out: list[tuple] = []
-    per_hand: dict[int | None, int] = {}
-    for f in findings:
-        per_hand[f.hand] = per_hand.get(f.hand, 0) + 1
-    results = {r.hand: r for r in final.results}
-    for hand, dealer, first_pos, last_pos, restored, turns, stock_left in hands:
-        result = results.get(hand)
-        seat = result.seat if result is not None else None
-        out.append(
-            (
-                game,
-                hand,
-                dealer,
-                first_pos,
-                last_pos,
-                last_pos - first_pos + 1,
-                result.reason if result is not None else None,
-                seat,
-                final.name(seat) if seat is not None else None,
-                turns,
-                stock_left,
-                restored,
-                per_hand.get(hand, 0),
-            )
-        )
-
-    return out
+    rows["hands"] = hand_rows(first.game_id, final, hands, findings)
 
 
 def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:

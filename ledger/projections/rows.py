@@ -339,39 +339,58 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
     """``hands`` and ``melds`` rows: each hand's last state (before the next deal)."""
     starts = [pos for pos, e in enumerate(events) if e.type == "hand_dealt"]
     final = folded[-1]
-    per_hand: dict[int | None, int] = {}
-    for f in findings:
-        per_hand[f.hand] = per_hand.get(f.hand, 0) + 1
-    results = {r.hand: r for r in final.results}
     label = presentation(final.rules).meld_extras if final.rules is not None else None
+    spans: list[HandSpan] = []
     for i, first_pos in enumerate(starts):
         last_pos = (starts[i + 1] - 1) if i + 1 < len(starts) else len(events) - 1
         if last_pos > first_pos and events[last_pos].type == "game_ended":
             last_pos -= 1
         end = folded[last_pos]
         hand = folded[first_pos].hand
-        result = results.get(hand)
         restored = sum(1 for p in range(first_pos, last_pos + 1) if events[p].type == "position_restored")
+        spans.append((hand, folded[first_pos].dealer, first_pos, last_pos, restored, sum(end.turns), end.stock_count))
+        for m in end.melds:
+            rows["melds"].append(meld_row(game, hand, m, label))
+    rows["hands"] = hand_rows(game, final, spans, findings)
+
+
+#: one hand as the fold saw it: (hand, dealer, first position, last position, positions restored,
+#: turns taken, cards left in the stock): the ``hands`` columns that the hand's own states give
+HandSpan = tuple[int, int | None, int, int, int, int, int]
+
+
+def hand_rows(game: str, final: TableState, spans: Sequence[HandSpan], findings: Sequence[Any]) -> list[tuple]:
+    """The ``hands`` rows of ``game`` (each the 13 columns of ``TABLES["hands"]``,
+    :mod:`ledger.projections.tables`, in their order): each hand's :data:`HandSpan` with the
+    columns the final state and its audit give (the hand's result: reason, seat, player; its
+    number of ``findings``). The one definition, used by :func:`game_rows` and
+    :class:`~ledger.projections.game_builder.GameRowsBuilder`."""
+    per_hand: dict[int | None, int] = {}
+    for f in findings:
+        per_hand[f.hand] = per_hand.get(f.hand, 0) + 1
+    results = {r.hand: r for r in final.results}
+    out: list[tuple] = []
+    for hand, dealer, first_pos, last_pos, restored, turns, stock_left in spans:
+        result = results.get(hand)
         seat = result.seat if result is not None else None
-        rows["hands"].append(
+        out.append(
             (
                 game,
                 hand,
-                folded[first_pos].dealer,
+                dealer,
                 first_pos,
                 last_pos,
                 last_pos - first_pos + 1,
                 result.reason if result is not None else None,
                 seat,
                 final.name(seat) if seat is not None else None,
-                sum(end.turns),
-                end.stock_count,
+                turns,
+                stock_left,
                 restored,
                 per_hand.get(hand, 0),
             )
         )
-        for m in end.melds:
-            rows["melds"].append(meld_row(game, hand, m, label))
+    return out
 
 
 def meld_row(game: str, hand: int | None, m: Any, label: Any) -> tuple:

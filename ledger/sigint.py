@@ -1,0 +1,33 @@
+"""Whether this process was sent SIGINT (issue 27, defect 7): remembered by the console
+script's handler (:func:`ledger.console.main` installs :func:`remember`), read by the
+command's guard (:class:`ledger.cli._Guarded`) when a library turned the Ctrl-C into an
+error of its own (DuckDB's ``Query interrupted``). Imports nothing of the project, so the CLI
+reads it without importing the console script (which imports the CLI).
+"""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+_seen = [False]
+
+
+def remember(signum: int, frame: Any) -> None:
+    """Python's own Ctrl-C (``KeyboardInterrupt``), remembered: a library
+    that turns it into an error of its own (DuckDB's ``Query interrupted``)
+    is still an interrupt to the command's guard (:func:`interrupted`)."""
+    _seen[0] = True
+    signal.default_int_handler(signum, frame)
+
+
+def interrupted() -> bool:
+    """True once this process was sent SIGINT (under :func:`ledger.console.main`).
+
+    >>> interrupted()
+    False
+    """
+    return _seen[0]
+
+
+__all__ = ["interrupted", "remember"]
