@@ -53,8 +53,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: commits since that say what they changed (hands sorted by suit 28244ba, the score chart in the
 #: viewer and the report 62a66fa, seals only after the chain check 5e4c1ae, the report's findings
 #: summary bc6aecc, the rule links 9f17502, new fixtures, …) moved it without recording it, and the
-#: rule links made it depend on the checkout's path (now written ``file://CHECKOUT``).
-EXPECTED = "4683a1e4ff75ecebe5c57065ff092131039b74001c83ef04dcf47b1d01a2beee"
+#: rule links made it depend on the checkout's path (now written ``file://CHECKOUT``). Since:
+#: ``/api/games/<id>/score`` carries ``seal`` and ``chain_verified`` as ``score --json`` does (e6a5b4a,
+#: issue 26; the only change: 4683a1e4… at bcc0692).
+EXPECTED = "8c448da8ce2a997b55d6221d648ae81748ba6a260054e5c17b088f0a3b40fec0"
 
 #: what the checkout's own ``file://`` URL is written as in the hashed text
 CHECKOUT = "file://CHECKOUT"
