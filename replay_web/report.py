@@ -46,11 +46,10 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
-from ledger.tournament.impact import game_impacts
 from replay_web import params
 from replay_web.lang import viewer_translations
 from replay_web.present import face, suit_markup
-from replay_web.report_data import ReportError, build_report
+from replay_web.report_data import ReportError, build_report, tournament_impact
 from replay_web.words import card_title, code_markup
 
 __all__ = ["bp", "render_html", "report_css"]
@@ -170,23 +169,11 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
 
 
 def tournament_rows(events: Any, lang: str) -> list[dict[str, Any]]:
-    """What each ruling of a game of a stored tournament did to it (issue 25:
-    :func:`ledger.tournament.impact.game_impacts`): ``[{"position", "lines"}]``, the
-    lines in ``lang``; empty for a game of no tournament or when serving record files."""
+    """:func:`replay_web.report_data.tournament_impact` of the served store (empty when serving record files)."""
     from replay_web import access
 
     ledger = access.ledger_app()
-    first = events[0] if events else None
-    if ledger is None or first is None:
-        return []
-    state = ledger.tournament_of_game(first.game_id)
-    if state is None:
-        return []
-    tr = ledger_translations(lang)
-    return [
-        {"position": pos, "lines": [m.text(tr) for m in impact.messages()]}
-        for pos, impact in game_impacts(state, ledger.tournament_results(state), events)
-    ]
+    return [] if ledger is None else tournament_impact(ledger, events, lang)
 
 
 @bp.get("/games/<game_id>/report")

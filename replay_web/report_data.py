@@ -474,3 +474,23 @@ def _referees(meta: dict[str, Any], rulings: list[dict[str, Any]]) -> list[str]:
         if r["referee"] and r["referee"] not in referees:
             referees.append(r["referee"])
     return referees
+
+
+def tournament_impact(ledger: Any, events: Sequence[Event], lang: str) -> list[dict[str, Any]]:
+    """What each ruling of a game of a stored tournament did to it (issue 25,
+    :func:`ledger.tournament.impact.game_impacts`): ``[{"position", "lines"}]``,
+    the lines in ``lang``; empty for a game of no tournament. ``ledger``: the
+    store's application (the CLI's ``report`` and the viewer's both call this)."""
+    from ledger.tournament.impact import game_impacts
+
+    first = events[0] if events else None
+    if not isinstance(first, GameStarted):
+        return []
+    state = ledger.tournament_of_game(first.game_id)
+    if state is None:
+        return []
+    tr = ledger_translations(lang)
+    return [
+        {"position": pos, "lines": [m.text(tr) for m in impact.messages()]}
+        for pos, impact in game_impacts(state, ledger.tournament_results(state), events)
+    ]

@@ -115,6 +115,12 @@ def test_the_tournament_page_follows_the_standings(tmp_path: Path, cli_invoker, 
         api = call("GET", f"{url}/api/tournaments/cup/standings")[2]
         assert page.evaluate(order) == [ln["entrant"] for ln in api["standings"]]  # round 4 table 2 playing
         assert page.locator("#standings tbody tr[data-entrant=c6]").get_attribute("class") == "playing"
+        assert page.locator("#standings-legend").is_visible()  # "*": a game of this entrant is still playing
+        served = call("GET", f"{url}/tournaments/cup?lang=en")[2]  # marked by the server, before any script
+        assert (
+            '<tr data-entrant="c6" class="playing">' in served and '<tr data-entrant="c11" class="playing">' in served
+        )
+        assert served.count('class="playing"') == 2
         length = call("GET", f"{url}/api/games/cup-r4-t2", token=recorder)[2]["game"]["events"]
         status, _h, body = call("POST", f"{url}/api/games/cup-r4-t2/events", end.encode(), token=recorder,
                                 headers={"If-Match": f'"{length}"'})  # fmt: skip
@@ -122,6 +128,14 @@ def test_the_tournament_page_follows_the_standings(tmp_path: Path, cli_invoker, 
         _wait_updated(page, "2", 1.0)  # within 1 s of the append
         assert page.evaluate(order) == ["c12", "c7", "c11", "c2", "c6", "c3", "c5", "c1", "c9", "c8", "c10", "c4"]
         assert page.locator("#standings tbody tr[data-entrant=c6]").get_attribute("class") == ""
+        assert page.locator("#standings-legend").is_hidden()  # no game is playing any more
+        cells = "Array.from(document.querySelectorAll('tr.table-row[data-game=G] td')).map(c => c.textContent)"
+        tables = {t["game_id"]: t for r in call("GET", f"{url}/api/tournaments/cup")[2]["rounds"] for t in r["tables"]}
+        t2 = tables["cup-r4-t2"]
+        assert page.evaluate(cells.replace("G", "cup-r4-t2")) == [
+            "2", "c11 v c6", f"{t2['mp'][0]}\u2013{t2['mp'][1]}", f"{t2['vp'][0]}\u2013{t2['vp'][1]}", "cup-r4-t2"
+        ]  # fmt: skip
+        assert t2["mp"] == [1955, 1670]
         assert page.locator("#standings tbody tr[data-entrant=c6] td").nth(3).inner_text() == "43"
         # a ruling after game_ended at another table (docs/tournaments.md's dispute): c2 from 4th to 5th
         referee = TokenStore(ledger).create("Carla Bianchi", "referee")[0]
@@ -141,6 +155,8 @@ def test_the_tournament_page_follows_the_standings(tmp_path: Path, cli_invoker, 
         assert call("GET", f"{url}/tournaments/cup/standings.svg?lang=en")[2] != before
         assert page.evaluate(order) == ["c12", "c7", "c11", "c6", "c2", "c3", "c5", "c1", "c9", "c8", "c10", "c4"]
         assert page.locator("#standings tbody tr[data-entrant=c2] td").nth(3).inner_text() == "43"
+        # the round's table row shows the ruling too (as the report below words it), without a reload
+        assert page.evaluate(cells.replace("G", "cup-r4-t3"))[2:4] == ["1610\u20131955", "8\u201312"]
         status, _h, report = call("GET", f"{url}/games/cup-r4-t3/report?lang=en")
         assert status == 200
         section = report[report.index("What the rulings did to the tournament") :].split("</ul>")[0]

@@ -66,6 +66,14 @@ def test_rule_says_what_it_did_to_the_tournament(cup) -> None:
     assert "Che cosa le decisioni arbitrali hanno cambiato nel torneo" in it
     assert "<li>Coppia c6 dal 5° al 6° posto</li>" in it
     assert "<li>PV c11 contro c6: 11–9, ora 13–7</li>" in it
+    # the command line's report of the stored game has the same section (it had none)
+    written = run("report", "cup-r4-t2", "-o", str(db.parent / "r.html"))
+    assert written.exit_code == 0, written.output
+    cli_html = (db.parent / "r.html").read_text()
+    cli_section = cli_html[cli_html.index("What the rulings did to the tournament") :]
+    assert [li.split("</li>")[0] for li in cli_section.split("</ul>")[0].split("<li>")[1:]] == items
+    assert run("--lang", "it", "report", "cup-r4-t2", "-o", str(db.parent / "r-it.html")).exit_code == 0
+    assert "<li>Coppia c6 dal 5° al 6° posto</li>" in (db.parent / "r-it.html").read_text()
 
 
 def test_a_game_of_no_tournament_has_no_section(tmp_path: Path, cli_invoker) -> None:
@@ -83,3 +91,5 @@ def test_a_game_of_no_tournament_has_no_section(tmp_path: Path, cli_invoker) -> 
     ruled = run("rule", gid, "--penalty", "1", "-100", "--rule", "BUR-PILE-1")
     assert ruled.exit_code == 0, ruled.output
     assert "in the tournament" not in ruled.output and len(ruled.output.splitlines()) == 2
+    assert run("report", gid, "-o", str(tmp_path / "r.html")).exit_code == 0
+    assert "What the rulings did to the tournament" not in (tmp_path / "r.html").read_text()

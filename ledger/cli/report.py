@@ -126,6 +126,10 @@ def report_cmd(
         raise click.BadParameter(
             exc.text(state.tr), param_hint="--finding" if "finding" in str(exc) else "--at"
         ) from None
+    if not Path(game).is_file():  # a stored game: what its rulings did to its tournament, as the viewer's report
+        from replay_web.report_data import tournament_impact
+
+        data["tournament"] = tournament_impact(state.app(), events, language)
     _write(render_html(data), output)
     _ = state.tr.gettext if hasattr(state, "tr") else str
     click.echo(
