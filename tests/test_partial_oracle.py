@@ -38,7 +38,7 @@ import pytest
 
 from ledger.cards import UNKNOWN
 from ledger.errors import RecordError
-from ledger.events import Event, HandDealt, HandEnded, Knocked
+from ledger.events import ClaimedScore, Event, HandDealt, HandEnded, Knocked
 from ledger.partial import Redacted, redact
 from ledger.record_files import read_record
 from ledger.records import encode_record
@@ -89,14 +89,28 @@ def view(state: TableState, pov: Pov) -> dict[str, Any]:
     return v
 
 
-def knock_unseen(cut: Redacted, seat: int | None) -> Redacted:
+def knock_unseen(cut: Redacted, seat: int | None, full: TableState | None = None) -> Redacted:
     """``cut`` as a scorer writing at the table would have it: a Gin knock's
     face-down discard ``??`` (FORMAT.md "Partial records"), unless ``seat``
-    is the knocker (its own app knows the card)."""
-    events = tuple(
+    is the knocker (its own app knows the card). With ``full`` (the full
+    record's final state), the ``hand_ended`` after such a knock also carries
+    the score sheet's points, the full record's, where it claims none: a gin
+    whose ``??`` discard could make it big gin is scored as claimed."""
+    events = [
         msgspec.structs.replace(e, discard=UNKNOWN) if type(e) is Knocked and e.seat != seat else e for e in cut.events
-    )
-    return Redacted(events, cut.positions)
+    ]
+    if full is not None:
+        points = {cut.positions[r.position]: r.scores for r in full.results}
+        hidden = False
+        for i, e in enumerate(events):
+            if type(e) is Knocked and e.seat != seat:
+                hidden = True
+            elif type(e) is HandEnded:
+                if hidden and e.claimed is None and i in points:
+                    claim = tuple(ClaimedScore(seat=s.side, points=s.points) for s in points[i])
+                    events[i] = msgspec.structs.replace(e, claimed=claim)
+                hidden = False
+    return Redacted(tuple(events), cut.positions)
 
 
 def check(events: Sequence[Event], seat: int | None, step: int, unseen_knock: bool = False) -> None:
@@ -105,7 +119,7 @@ def check(events: Sequence[Event], seat: int | None, step: int, unseen_knock: bo
     full = Replayer(events)
     cut = redact(events, seat)
     if unseen_knock:
-        cut = knock_unseen(cut, seat)
+        cut = knock_unseen(cut, seat, full.final)
     part = Replayer(cut.events)  # it imports
     moved = cut.positions
     want = sorted((moved[f.position], f.rule) for f in full.final.findings if f.rule not in NEEDS_HIDDEN_EVIDENCE)
@@ -117,7 +131,10 @@ def check(events: Sequence[Event], seat: int | None, step: int, unseen_knock: bo
     COUNTS["records"] += 1
     COUNTS["findings kept"] += len(want) + sum(judged.values())
     COUNTS["dropped as hidden evidence"] += sum((hidden - judged).values())
-    assert score_sheet(part.final).to_json()["hands"] == score_sheet(full.final).to_json()["hands"]
+    got_hands, want_hands = score_sheet(part.final).to_json()["hands"], score_sheet(full.final).to_json()["hands"]
+    if unseen_knock:  # a gin that the ?? discard could make big gin: as claimed, the full record's points
+        want_hands = [as_claimed(g, w) for g, w in zip(got_hands, want_hands, strict=True)]
+    assert got_hands == want_hands
     assert part.final.totals == full.final.totals
     n = full.final.n_seats
     unseen = {e.discard for e in events if type(e) is Knocked and e.seat != seat} if unseen_knock else set()
@@ -130,6 +147,16 @@ def check(events: Sequence[Event], seat: int | None, step: int, unseen_knock: bo
         if seat is not None:
             got = view(after, seat)
             assert got == backs_for(view(before, seat), got, unseen), (i, seat)
+
+
+def as_claimed(got: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
+    """``want`` (a full record's hand on the score sheet) as a partial record
+    scores it as claimed, when ``got`` (the cut's) is: the same points,
+    each side marked ``as_claimed`` (FORMAT.md "Partial records")."""
+    if not any(ln.get("as_claimed") for ln in got["scores"]):
+        return want
+    claimed = [{**ln, "breakdown": {"claimed": ln["points"]}, "as_claimed": True} for ln in want["scores"]]
+    return {**want, "scores": claimed}
 
 
 def backs_for(want: dict[str, Any], got: dict[str, Any], unseen: set[str]) -> dict[str, Any]:
@@ -215,3 +242,40 @@ def test_twin_a_hidden_evidence_rule_is_judged_where_the_hand_is_known_and_silen
     own = [(f.position, f.seat) for f in replay(cut.events).findings if f.rule == "RAM-DISC-1"]
     assert own == [(cut.positions[p], 0) for p, seat in full if seat == 0] and len(own) == 8
     assert [f for f in replay(redact(events, None).events).findings if f.rule == "RAM-DISC-1"] == []
+
+
+def test_a_gin_whose_unseen_discard_could_make_big_gin_is_scored_as_claimed() -> None:
+    """Gin seed 27, hand 3 (issue 24): seat 1 goes gin with 5555, 7-8-9♣,
+    999 and discards 10♣ face down, which makes all eleven melds (big gin,
+    22 + 31 = 53). Cut for the scorer with that discard ``??``, the bonus
+    depends on the unknown card: the fold used to score a plain gin (22 + 25
+    = 47) on a guess. Now, with no claim, the hand is unscored (0-0,
+    ALL-SCORE-2 at each gin the ?? could make big); with the sheet's claim,
+    it scores 53 as claimed (FORMAT.md "Partial records")."""
+    events, _ = simulate_game("gin", None, 2, 27, 0.0)
+    full = Replayer(events).final
+    knock = [e for e in events if type(e) is Knocked][2]
+    assert (knock.seat, knock.discard) == (1, "10C")
+    assert score_sheet(full).to_json()["hands"][2]["scores"][1] == {
+        "seat": 1,
+        "points": 53,
+        "breakdown": {"deadwood_difference": 22, "big_gin_bonus": 31},
+    }
+    unclaimed = Replayer(knock_unseen(redact(events, None), None).events).final
+    assert score_sheet(unclaimed).to_json()["hands"][2]["scores"] == [
+        {"seat": 0, "points": 0, "breakdown": {}},
+        {"seat": 1, "points": 0, "breakdown": {}},
+    ]
+    assert [(f.position, f.rule) for f in unclaimed.findings if f.rule.startswith("ALL-SCORE")] == [
+        (24, "ALL-SCORE-2"),
+        (76, "ALL-SCORE-2"),
+        (143, "ALL-SCORE-2"),
+    ]
+    assert unclaimed.totals == (28, 30)
+    claimed = Replayer(knock_unseen(redact(events, None), None, full).events).final
+    assert score_sheet(claimed).to_json()["hands"][2]["scores"] == [
+        {"seat": 0, "points": 0, "breakdown": {"claimed": 0}, "as_claimed": True},
+        {"seat": 1, "points": 53, "breakdown": {"claimed": 53}, "as_claimed": True},
+    ]
+    assert claimed.totals == full.totals == (140, 342)
+    assert [f.rule for f in claimed.findings if f.rule.startswith("ALL-SCORE")] == []

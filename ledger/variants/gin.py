@@ -80,7 +80,7 @@ from ledger.state import Meld, SideScore, TableState, replace, variant_state
 from ledger.texts import N_, Message
 from ledger.variants.base import Rules
 from ledger.variants.core import meld_id_used
-from ledger.variants.gin_deadwood import card_value, deadwood_value, no_deadwood
+from ledger.variants.gin_deadwood import big_gin, card_value, deadwood_value
 from ledger.variants.gin_endings import ending_finding, knock_cards, past_the_end, quiet_play, track_endings
 from ledger.variants.gin_scoring import counted_deadwood, hand_scores
 from ledger.variants.gin_state import (
@@ -286,9 +286,7 @@ class GinRules(Rules):
         seat = e.seat
         state, discard, eleven = knock_cards(self, state, e, pos)  # partial records: ?? known from the declaration
         hand = self.remove_from_hand(state, seat, (discard,), pos, "discard")
-        hands = list(state.hands)
-        hands[seat] = hand
-        state = replace(state, hands=tuple(hands), discard=state.discard + (discard,))
+        state = replace(self.set_hand(state, seat, hand), discard=state.discard + (discard,))
         state = self.check_discard(state, pos, seat, discard)
         ids = [m.meld for m in e.melds]
         for i, mid in enumerate(ids):
@@ -316,14 +314,12 @@ class GinRules(Rules):
                 source=self._limit_source(state),
             )
         gin = counted == 0
-        big = gin and bool(self.settings.big_gin_bonus) and UNKNOWN not in eleven and no_deadwood(eleven, discard)
+        big = big_gin(eleven, discard) if gin and self.settings.big_gin_bonus else {}
         voids = list(self.ex(state).void)
         voids[seat] = voids[seat] + tuple(void)
-        hands = list(state.hands)
-        hands[seat] = rest
-        state = replace(state, hands=tuple(hands), melds=state.melds + tuple(melds))
+        state = replace(self.set_hand(state, seat, rest), melds=state.melds + tuple(melds))
         state = self.end_turn(state, pos)
-        x = replace(self.ex(state), knocker=seat, gin=gin, big_gin=big, void=tuple(voids), offer=OFFER_OVER)
+        x = replace(self.ex(state), knocker=seat, gin=gin, void=tuple(voids), offer=OFFER_OVER, **big)
         state = self.start_turn(state, 1 - seat, pos)
         return replace(state, phase="play", extra=x)
 
@@ -491,6 +487,11 @@ class GinRules(Rules):
         if not self.settings.target:
             return "hands_played" if state.results else None
         return target_reached(state, self.settings.target)
+
+    def counts_unknown(self, state: TableState) -> bool:
+        """Partial records: a hand holding ``??``, or a gin its ``??`` discard could make big (``big_gin_open``)."""
+        x = state.extra
+        return super().counts_unknown(state) or (isinstance(x, GinExtra) and x.big_gin_open and x.over is None)
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Knock, gin, big gin, undercut, the game and box bonuses

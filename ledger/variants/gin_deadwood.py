@@ -34,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-from ledger.cards import LOW_VALUE, RANK, RANKS, SUIT
+from ledger.cards import LOW_VALUE, RANK, RANKS, SUIT, UNKNOWN, standard_deck
 
 
 def card_value(card: str) -> int:
@@ -136,6 +136,39 @@ def no_deadwood(cards: Sequence[str], card: str) -> bool:
     if LOW_VALUE[card] and not _in_a_meld(card, frozenset(cards)):
         return False
     return best_arrangement(cards).deadwood_value == 0
+
+
+def big_gin(eleven: Sequence[str], discard: str) -> dict[str, bool]:
+    """A gin's big-gin flags for :class:`~ledger.variants.gin_state.GinExtra`:
+    ``big_gin`` when the eleven cards (the knock's ``discard`` among them) all
+    meld (:func:`no_deadwood`); in a partial record whose discard is ``??``,
+    ``big_gin_open`` when some card in its place would (:func:`big_gin_possible`).
+
+    >>> big_gin(["5H", "6H", "7H", "8H"], "8H"), big_gin(["5H", "6H", "7H", "??"], "??")
+    ({'big_gin': True}, {'big_gin_open': True})
+    """
+    if UNKNOWN in eleven:
+        return {"big_gin_open": big_gin_possible(eleven)}
+    return {"big_gin": no_deadwood(eleven, discard)}
+
+
+def big_gin_possible(cards: Sequence[str]) -> bool:
+    """Partial records: whether ``cards`` (a gin's eleven, one of them the
+    ``??`` face-down discard) could be big gin: some face of the deck not
+    among the known cards, in place of the ``??``, makes all eleven melds
+    (:func:`no_deadwood`). False only when no card could: then "not big gin"
+    is decided by the known cards alone, never guessed.
+
+    >>> big_gin_possible(["5H", "6H", "7H", "??"]), big_gin_possible(["AS", "2S", "3S", "4S", "??"])
+    (True, True)
+    >>> big_gin_possible(["AS", "AH", "AD", "AC", "??"])
+    False
+    """
+    known = [c for c in cards if c != UNKNOWN]
+    if len(known) != len(cards) - 1:
+        return True  # more than one unknown card: not decided here
+    taken = set(known)
+    return any(no_deadwood((*known, c), c) for c in standard_deck() if c not in taken)
 
 
 def _in_a_meld(card: str, held: frozenset[str]) -> bool:

@@ -52,8 +52,9 @@ def _add_game_bonuses(
     settings: GinOptions, state: TableState, points: list[int], breakdown: list[dict[str, int]]
 ) -> None:
     """When this hand's ``points`` take a seat to the target: its game bonus
-    and each seat's box bonus (per hand won, this one included), added to
-    ``breakdown`` in place."""
+    and each seat's box bonus (per hand won, this one included; a hand
+    scored as claimed in a partial record is won by the side claiming
+    points), added to ``breakdown`` in place."""
     for seat in (0, 1):
         if points[seat] > 0 and state.totals[seat] + points[seat] >= settings.target:
             won = [  # counted only on the hand that ends the game: the results are the whole game's
@@ -61,7 +62,7 @@ def _add_game_bonuses(
                     1
                     for r in state.results
                     for s in r.scores
-                    if s.side == side and "deadwood_difference" in s.breakdown
+                    if s.side == side and ("deadwood_difference" in s.breakdown or (s.as_claimed and s.points > 0))
                 )
                 + ("deadwood_difference" in breakdown[side])
                 for side in (0, 1)

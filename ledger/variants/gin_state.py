@@ -55,12 +55,17 @@ class GinExtra(VariantState, frozen=True):
     draws after the first turn. ``over``: why the hand is over although
     play goes on (``"wall"``, ``"repeat"``, ``"cap"``), with ``over_at`` (the
     position where it ended) and ``reported`` (its finding was made).
+    ``big_gin_open``: partial records, a gin whose face-down discard is ``??``
+    and some card in its place would make it big gin: the knocker's count
+    depends on that unknown card, so the hand is scored as claimed (FORMAT.md
+    "Partial records", RULES.md ALL-SCORE-2).
     """
 
     offer: int = OFFER_NON_DEALER
     knocker: int | None = None
     gin: bool = False
     big_gin: bool = False
+    big_gin_open: bool = False
     void: tuple[tuple[str, ...], ...] = ((), ())
     limit: int = 10
     first_upcard: str = ""
