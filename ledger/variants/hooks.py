@@ -148,6 +148,12 @@ class VariantHooks(Protocol):
         unknown card among them scores as claimed; Burraco ``fibur``: as at the stock's end)."""
         ...
 
+    def counts_unknown(self, state: TableState) -> bool:
+        """Partial records (FORMAT.md): True when the hand's count depends on
+        an unknown card, so it scores as claimed (default: a counted hand holds
+        ``??``; Gin also when the face-down discard ``??`` could make big gin)."""
+        ...
+
     def after_hand(self, state: TableState, pos: int) -> TableState:
         """After a hand is scored (elimination in Scala 40 and Ramino 51)."""
         ...
