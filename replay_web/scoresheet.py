@@ -9,7 +9,8 @@ desk (:mod:`replay_web.desk`) is needed, of any role (a recorder, a referee,
 an admin), covering the new game's id; the form carries the CSRF token.
 Refusals, nothing stored: no session 401, a token whose scope does not cover
 the game 403, a bad field or sheet 400 (naming the line), a game id already
-stored 409, a viewer over record files 405.
+stored 409, a viewer over record files 405. A bad sheet or field, or a game id
+already stored, answers with the form again as typed and the refusal above it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, redirect, render_template, url_for
-from werkzeug.exceptions import BadRequest, Conflict, MethodNotAllowed, Unauthorized
+from werkzeug.exceptions import BadRequest, MethodNotAllowed, Unauthorized
 from wtforms import SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Regexp
 
@@ -71,7 +72,9 @@ def store_sheet():
     form = ScoreSheetForm()
     if not form.validate_on_submit():
         parts = [f"{name}: {'; '.join(_(str(m)) for m in msgs)}" for name, msgs in form.errors.items()]
-        raise BadRequest(description=_("the score sheet was not stored: %(errors)s", errors=", ".join(parts)))
+        if "csrf_token" in form.errors:  # a forged or stale form: nothing of it is shown again
+            raise BadRequest(description=_("the score sheet was not stored: %(errors)s", errors=", ".join(parts)))
+        return _refused(form, _("the score sheet was not stored: %(errors)s", errors=", ".join(parts)), 400)
     names = [p.strip() for p in form.players.data.split(",") if p.strip()]
     try:
         meta = ledger.pairing_meta(form.game_id.data)  # a tournament's table: its meta from the pairing
@@ -82,11 +85,16 @@ def store_sheet():
     except RecordError as err:
         where = _("line %(line)s: ", line=err.line) if err.line else ""
         message = err.text(ledger_translations(current_lang()))
-        raise BadRequest(
-            description=_("the score sheet was not stored: %(errors)s", errors=f"{where}{err.rule}: {message}")
-        ) from None
+        return _refused(
+            form, _("the score sheet was not stored: %(errors)s", errors=f"{where}{err.rule}: {message}"), 400
+        )
     except GameConflictError:
-        raise Conflict(
-            description=_("the score sheet was not stored: game %(game)s is already stored", game=form.game_id.data)
-        ) from None
+        message = _("the score sheet was not stored: game %(game)s is already stored", game=form.game_id.data)
+        return _refused(form, message, 409)
     return redirect(url_for("games.game_page", game_id=form.game_id.data), 303)
+
+
+def _refused(form: ScoreSheetForm, message: str, status: int) -> tuple[str, int]:
+    """The form again, as it was typed, with the refusal above it (nothing stored), so the
+    scorer corrects the line instead of typing the sheet again."""
+    return render_template("score_sheet.html", form=form, error=message), status

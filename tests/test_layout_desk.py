@@ -112,6 +112,17 @@ LINES = """(sel) => [...document.querySelectorAll(sel)].map(e => {
 })"""
 
 
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_score_sheet_form_fits_a_phone(open_page, site, lang) -> None:
+    """Issue 24's paper-sheet form at 390 px: the players field stayed 50 characters wide (396 px)."""
+    pg, errors = signed_in(open_page, site, *WIDTHS["phone"])
+    pg.goto(f"/score-sheets/new?lang={lang}")
+    fit = pg.evaluate("() => ({scroll: document.documentElement.scrollWidth, inner: innerWidth})")
+    assert fit["scroll"] <= fit["inner"] == 390, fit
+    assert pg.locator("#players").bounding_box()["width"] <= 390
+    assert errors == []
+
+
 @pytest.fixture(scope="module")
 def fixtures_url() -> Iterator[str]:
     """The viewer over every record file of fixtures/ (one of them unreadable on purpose)."""

@@ -333,12 +333,22 @@ def test_the_viewer_stores_a_score_sheet_entered_line_by_line(tmp_path: Path) ->
     assert client.post("/score-sheets", data={**fields, "csrf_token": ""}).status_code == 400  # no CSRF
     bad = client.post("/score-sheets", data={**fields, "lines": "120,-40\n300,x\n"})
     assert bad.status_code == 400 and "line 2: REC-FORMAT" in bad.get_data(as_text=True)
+    # the form comes back as typed, the refusal above it: the scorer corrects line 2, nothing stored
+    again = bad.get_data(as_text=True)
+    assert re.search(r'id="score-sheet-error">the score sheet was not stored: line 2: REC-FORMAT: ', again)
+    assert '<textarea cols="30" id="lines" maxlength="20000" name="lines" required rows="12">\r\n120,-40\n300,x\n</textarea>' in again
+    assert 'id="players" maxlength="900" name="players" required size="50" type="text" value="Anna, Bruno"' in again
+    assert "club-3" not in [g.game_id for g in ledger.list_games()]
     stored = client.post("/score-sheets", data=fields)
     assert (stored.status_code, stored.headers["Location"]) == (303, "/games/club-3")
     assert [e.type for e in ledger.get_events("club-3")] == [
         "game_started", "hand_dealt", "hand_ended", "hand_dealt", "hand_ended", "game_ended",
     ]  # fmt: skip
-    assert client.post("/score-sheets", data={**fields, "lines": "1,2\n"}).status_code == 409
+    taken = client.post("/score-sheets", data={**fields, "lines": "1,2\n"})
+    assert taken.status_code == 409
+    assert 'id="score-sheet-error">the score sheet was not stored: game club-3 is already stored</p>' in taken.get_data(
+        as_text=True
+    )
     assert client.get("/games/club-3").get_data(as_text=True).count(">as claimed<") == 4
     sign_in(elsewhere)  # a new session: a new CSRF token
     fields["csrf_token"] = csrf(client.get("/score-sheets/new").get_data(as_text=True))
