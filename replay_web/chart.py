@@ -205,7 +205,13 @@ def chart_uri(state: TableState, labels: list[str], words: dict[str, str]) -> st
     attributes, which the viewer's Content-Security-Policy (``style-src
     'self'``) blocks in the page but not in an image (``img-src data:``)."""
     svg = score_chart(state, labels, words)
-    return None if svg is None else "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
+    return None if svg is None else svg_uri(svg)
+
+
+def svg_uri(svg: str) -> str:
+    """SVG text as a ``data:image/svg+xml;base64,…`` URI for an ``<img>`` (this
+    chart's and the standings chart's: :mod:`replay_web.standings_chart`)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
 def chart_words(lang: str) -> dict[str, str]:
@@ -222,4 +228,4 @@ def chart_words(lang: str) -> dict[str, str]:
     }
 
 
-__all__ = ["Mark", "chart_uri", "chart_words", "ruling_marks", "score_chart", "target_of"]
+__all__ = ["Mark", "chart_uri", "chart_words", "ruling_marks", "score_chart", "svg_uri", "target_of"]

@@ -18,7 +18,6 @@ distinct chart (an LRU cache of the SVG).
 
 from __future__ import annotations
 
-import base64
 import io
 import textwrap
 from functools import lru_cache
@@ -58,18 +57,6 @@ def standings_chart(data: Progress, words: dict[str, str]) -> str | None:
     if data.after_round < 1 or not data.entrants:
         return None
     return _draw(series_of(data), tuple(sorted(words.items())))
-
-
-def chart_uri(data: Progress, words: dict[str, str]) -> str | None:
-    """:func:`standings_chart` as an image's data URI (:func:`svg_uri`), None before the first round."""
-    svg = standings_chart(data, words)
-    return None if svg is None else svg_uri(svg)
-
-
-def svg_uri(svg: str) -> str:
-    """SVG text as a ``data:image/svg+xml;base64,…`` URI for an ``<img>`` (the viewer's
-    Content-Security-Policy blocks matplotlib's inline styles in the page, not in an image)."""
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
 def chart_words(lang: str) -> dict[str, str]:
@@ -158,4 +145,4 @@ def _marks(ax: Any, marks: tuple[tuple[int, float, float, str], ...], colour: st
                         ha="right", fontsize=6, color=colour)  # fmt: skip
 
 
-__all__ = ["LEADERS", "chart_uri", "chart_words", "series_of", "standings_chart", "svg_uri"]
+__all__ = ["LEADERS", "chart_words", "series_of", "standings_chart"]

@@ -78,7 +78,7 @@ def standings_svg(state: TournamentState, results: dict[str, GameResult], after:
 
 def standings_chart_uri(state: TournamentState, results: dict[str, GameResult], after: int | None) -> str | None:
     """:func:`standings_svg` as a ``data:image/svg+xml;base64,…`` URI for an ``<img>`` (None before round 1)."""
-    from replay_web.standings_chart import svg_uri
+    from replay_web.chart import svg_uri
 
     svg = standings_svg(state, results, after)
     return None if svg is None else svg_uri(svg)
