@@ -60,13 +60,20 @@ def game_result(state: TableState, sheet: ScoreSheet | None = None) -> dict[str,
     ``winner``, RULES.md): ``{"winner": label or None (a tie, or no
     game_ended stored yet), "totals": [{"side": label, "points": n}] in side
     order, "reason": the game_ended reason or None}``; a label is the seat's
-    name or ``team N (A & B)`` (:meth:`ledger.state.TableState.side_label`).
+    name or ``team N (A & B)`` (:meth:`ledger.state.TableState.side_label`),
+    English. As data for other languages: ``winner_side`` (the winning side's
+    number or None) and each total's ``players`` (its seats' names, in seat
+    order; :func:`ledger.render.side_name` names the side from them).
     ``sheet``: the game's adjudicated score sheet when the caller has it."""
     sheet = sheet if sheet is not None else score_sheet(state, adjudicated=True)
     labels = [state.side_label(s) for s in range(state.n_sides)]
     return {
         "winner": labels[sheet.winner] if sheet.winner is not None else None,
-        "totals": [{"side": labels[s], "points": t} for s, t in enumerate(sheet.totals)],
+        "winner_side": sheet.winner,
+        "totals": [
+            {"side": labels[s], "points": t, "players": [state.name(p) for p in state.seats_of(s)]}
+            for s, t in enumerate(sheet.totals)
+        ],
         "reason": state.ended,
     }
 

@@ -12,6 +12,7 @@ meld ids and score components' keys in English output stay as they are.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from gettext import NullTranslations
 
 from ledger.cards import pretty, pretty_list
@@ -33,11 +34,19 @@ def side_text(state: TableState, side: int, tr: NullTranslations | None = None) 
     """A side's label (:meth:`~ledger.state.TableState.side_label`) in the
     language of ``tr``: a seat alone is its player's name, a team
     ``team 0 (Anna & Carla)`` (Italian ``coppia 0 (Anna & Carla)``)."""
-    seats = state.seats_of(side)
-    if len(seats) == 1:
-        return state.name(seats[0])
-    names = " & ".join(state.name(s) for s in seats)
-    return (tr or _ENGLISH).gettext("team %(team)s (%(names)s)") % {"team": side, "names": names}
+    return side_name(side, [state.name(s) for s in state.seats_of(side)], tr)
+
+
+def side_name(side: int, names: Sequence[str], tr: NullTranslations | None = None) -> str:
+    """Side ``side`` of the players ``names`` (its seats' names, in seat
+    order) in the language of ``tr``: the name of a seat alone, else the team.
+
+    >>> side_name(1, ["Bruno"]), side_name(0, ["Anna", "Carla"])
+    ('Bruno', 'team 0 (Anna & Carla)')
+    """
+    if len(names) == 1:
+        return names[0]
+    return (tr or _ENGLISH).gettext("team %(team)s (%(names)s)") % {"team": side, "names": " & ".join(names)}
 
 
 def note_text(note: Message, tr: NullTranslations | None = None) -> str:

@@ -57,6 +57,7 @@ from ledger.events import decode_event
 from ledger.i18n import N_
 from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
+from ledger.render import side_text
 from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.scoring import running_hand, score_sheet
 from ledger.state import TableState
@@ -398,12 +399,10 @@ def may_rule(game: Any) -> bool:
 
 
 def side_choices(state: TableState) -> list[tuple[str, str]]:
-    from replay_web.words import side_words
-
     """``[(value, label)]`` of the penalty form: each seat, and each team in partnerships."""
     out = [(f"seat:{p.seat}", _("%(name)s (seat %(seat)s)", name=p.name, seat=p.seat)) for p in state.players]
     if state.n_sides < state.n_seats:
-        out += [(f"team:{s}", side_words(state.side_label(s))) for s in range(state.n_sides)]
+        out += [(f"team:{s}", side_text(state, s, ledger_translations(current_lang()))) for s in range(state.n_sides)]
     return out
 
 

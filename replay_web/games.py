@@ -32,6 +32,7 @@ from ledger.state import Finding, TableState
 from ledger.variants import find_variant
 from replay_web import access, desk, page_lists, params
 from replay_web.cache import GameData
+from replay_web.lang import current_lang, viewer_translations
 from replay_web.lang import gettext as _
 from replay_web.present import ORDERS, board
 from replay_web.seals import seal_context
@@ -359,7 +360,7 @@ def board_context(
     position (``game.last``)."""
     state = state if state is not None else game.state_at(at)
     seen = seen if seen is not None else sight(state, pov)
-    ctx = board(state, pov, seen, order)
+    ctx = board(state, pov, seen, order, viewer_translations(current_lang()))
     whole = acc is None or acc.omniscient
     if not whole:
         ctx["view"] = access.redact_view(ctx["view"])

@@ -12,6 +12,7 @@ rule is evaluated here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from gettext import NullTranslations
 from typing import Any, TypeVar
 
 import msgspec
@@ -22,6 +23,7 @@ from ledger.cards import HAND_ORDERS, JOKER, SUIT_NAMES, SUIT_SYMBOLS, UNKNOWN, 
 from ledger.game_summary import game_result  # the games list's result (moved to the pure layer: the store keeps it)
 from ledger.presentation import MeldBadges
 from ledger.redaction import Pov, Sight, sight
+from ledger.render import side_text
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
 from ledger.variants.threshold import ThresholdRules
@@ -98,12 +100,20 @@ def _turn_text(state: TableState, view: StateView) -> str:
     return PHASES.get(view.phase, view.phase)
 
 
-def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "dealt") -> dict[str, Any]:
+def board(
+    state: TableState,
+    pov: Pov,
+    seen: Sight | None = None,
+    order: str = "dealt",
+    tr: NullTranslations | None = None,
+) -> dict[str, Any]:
     """Template data of the table at ``state.position`` seen from ``pov``
     (a seat, ``"spectator"`` or None for the referee; ``seen`` its
     :class:`~ledger.redaction.Sight`, computed when not given); ``order``
     (:data:`ORDERS`) ``suit`` shows each hand's cards (and the cards seen
-    face up) by :func:`sorted_hand`, ``dealt`` as the record holds them.
+    face up) by :func:`sorted_hand`, ``dealt`` as the record holds them;
+    ``tr``: the page's translations, in which the sides are named
+    (:func:`ledger.render.side_text`; English when None).
 
     Keys: ``view`` (:func:`state_view`, a :class:`~ledger.views.StateView`), ``turn_text``, ``sides`` (melds
     grouped per side in table order: ``[{side, label, melds}]``, each meld
@@ -123,7 +133,8 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
         ]
         data["wilds"] = [stands_for_text(s) for s in m.stands_for]
         sides.setdefault(m.side, []).append(data)
-    groups = [{"side": s, "label": state.side_label(s), "melds": ms} for s, ms in sorted(sides.items())]
+    labels = [side_text(state, s, tr) for s in range(state.n_sides)]
+    groups = [{"side": s, "label": labels[s], "melds": ms} for s, ms in sorted(sides.items())]
     try:
         pile_whole = state.rules.pile_take_count(state) is None
     except Exception:  # a variant hook that needs a hand in progress
@@ -141,7 +152,7 @@ def board(state: TableState, pov: Pov, seen: Sight | None = None, order: str = "
         "sides": groups,
         "pile_whole": pile_whole,
         "extra": extra,
-        "side_labels": [state.side_label(s) for s in range(state.n_sides)],
+        "side_labels": labels,
         "opening": has_opening(state),
         "order": order,
     }

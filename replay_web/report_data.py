@@ -20,6 +20,7 @@ from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored,
 from ledger.i18n import DEFAULT_LANG
 from ledger.i18n import translations as ledger_translations
 from ledger.notation import notation
+from ledger.render import side_text
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
@@ -40,7 +41,6 @@ from replay_web.words import (
     VARIANT_NAMES,
     Gettext,
     _signed,
-    side_label,
 )
 
 #: moves shown before and after the position in dispute
@@ -217,10 +217,12 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
     }
 
 
-def _table(state: TableState, _: Gettext, order: str = "suit") -> dict[str, Any]:
+def _table(state: TableState, lang: str, order: str = "suit") -> dict[str, Any]:
     """The table at the position in dispute, as the referee sees it (every
     card), the hands in ``order`` (by suit and rank, as the viewer; or ``dealt``)."""
-    b = board(state, None, order=order)
+    tr = viewer_translations(lang)
+    _ = tr.gettext
+    b = board(state, None, order=order, tr=tr)
     v: StateView = b["view"]
     if v.ended:
         turn = _("game over: %(reason)s") % {"reason": _(GAME_END_REASONS.get(v.ended, v.ended))}
@@ -232,8 +234,6 @@ def _table(state: TableState, _: Gettext, order: str = "suit") -> dict[str, Any]
         }
     else:
         turn = _(PHASES.get(v.phase, v.phase))
-    for g in b["sides"]:
-        g["label"] = side_label(state, g["side"], _)
     return {
         "seats": msgspec.to_builtins(v.seats),
         "dealer": v.dealer,
@@ -306,7 +306,7 @@ def build_report(
         "at_rules": rules_at.get(at, []),
         "at_rewound_by": rewound.get(at),
         "finding": finding,
-        "table": _table(rp.state_at(at), _, order),
+        "table": _table(rp.state_at(at), lang, order),
         "moves": _move_rows(events, final, range(lo, hi + 1), at, rules_at, rewound, moves_tr),
         "moves_range": (lo, hi),
         **_findings(_finding_rows(events, final, findings, finding, rewound, lang)),
@@ -335,7 +335,7 @@ def _scores(final: TableState, _: Gettext, lang: str) -> dict[str, Any]:
     from replay_web.chart import chart_uri, chart_words
 
     sheet, played = score_sheet(final, adjudicated=True), score_sheet(final, adjudicated=False)
-    labels = [side_label(final, s, _) for s in range(final.n_sides)]
+    labels = [side_text(final, s, viewer_translations(lang)) for s in range(final.n_sides)]
     return {
         "score": _score(sheet, played, labels, _),
         "claims": _claims(sheet, played, final, labels, _),

@@ -8,7 +8,6 @@ No rule is evaluated here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ from ledger import i18n as ledger_i18n
 from ledger.events import Event
 from ledger.i18n import N_
 from ledger.notation import GAME_END_REASONS, HAND_END_REASONS, notation
+from ledger.render import side_name
 from ledger.state import Finding, TableState
 from ledger.texts import Message, render
 from ledger.views import COMPONENTS, PHASES, StateView
@@ -35,13 +35,6 @@ META_LABELS = {
     "referee": N_("referee"),
     "site": N_("site"),
 }
-
-
-def side_label(state: TableState, side: int, _: Gettext) -> str:
-    seats = state.seats_of(side)
-    if len(seats) == 1:
-        return state.name(seats[0])
-    return _("team %(n)s (%(names)s)") % {"n": side, "names": " & ".join(state.name(s) for s in seats)}
 
 
 def _signed(n: int) -> str:
@@ -99,16 +92,25 @@ def hand_reason(reason: str) -> str:
     return _gettext()(HAND_END_REASONS.get(key, reason.replace("_", " ")))
 
 
-def side_words(label: str) -> str:
-    """A side's label (:meth:`~ledger.state.TableState.side_label`: a player's name,
-    or ``"team 0 (Anna & Carla)"``) in the page's language."""
-    m = _TEAM.match(label)
-    if m is None or current_lang() == "en":
-        return label
-    return _gettext()("team %(n)s (%(names)s)") % {"n": m.group(1), "names": m.group(2)}
+def result_side(result: dict[str, Any], side: int) -> str:
+    """Side ``side`` of a games-list ``result`` (:func:`ledger.game_summary.game_result`)
+    in the page's language, named from its ``players`` (:func:`ledger.render.side_name`);
+    a line stored before results carried ``players`` shows its stored label."""
+    total = result["totals"][side]
+    players = total.get("players")
+    if players is None:
+        return str(total["side"])
+    return side_name(side, players, viewer_translations(current_lang()))
 
 
-_TEAM = re.compile(r"^team (\d+) \((.*)\)$")
+def result_winner(result: dict[str, Any]) -> str | None:
+    """The winner of a games-list ``result`` in the page's language (None: no winner);
+    a line stored before results carried ``winner_side`` shows its stored label."""
+    side = result.get("winner_side", -1)
+    if side == -1:
+        return None if result["winner"] is None else str(result["winner"])
+    return None if side is None else result_side(result, side)
+
 
 #: meld kinds and the variants' meld labels (:func:`ledger.views.state_view`), for the catalog
 MELD_WORDS = (N_("set"), N_("sequence"), N_("burraco"), N_("points"), N_("clean"), N_("semi-clean"), N_("dirty"))
@@ -217,10 +219,11 @@ def init_app(app: Any) -> None:
     app.jinja_env.globals.update(
         turn_words=turn_line,
         card_title=card_title,
+        result_side=result_side,
+        result_winner=result_winner,
         rule_text=lambda rule: rule_text(rule, current_lang()) or "",
     )
     app.jinja_env.filters.update(
-        side_words=side_words,
         component=component,
         hand_reason=hand_reason,
         variant_note=variant_note,

@@ -87,7 +87,12 @@ def test_the_api_rows_carry_the_result(client):
     assert rows["bur-live"]["finished"] is False and rows["bur-live"]["result"] is None
     assert rows["ramino51-elimination"]["result"] == {
         "winner": "Anna",
-        "totals": [{"side": "Anna", "points": 0}, {"side": "Bruno", "points": 278}, {"side": "Carla", "points": 300}],
+        "winner_side": 0,
+        "totals": [
+            {"side": "Anna", "points": 0, "players": ["Anna"]},
+            {"side": "Bruno", "points": 278, "players": ["Bruno"]},
+            {"side": "Carla", "points": 300, "players": ["Carla"]},
+        ],
         "reason": "elimination",
     }
 
@@ -238,3 +243,25 @@ def test_a_bad_sort_is_a_400_naming_the_choices(client, query, message):
     api = client.get("/api/games" + query)
     assert api.status_code == 400
     assert api.get_json()["error"]["message"] == message.replace("&#39;", "'")
+
+
+def test_the_result_column_names_a_team_in_the_page_language(client):
+    """A team is named from the result's ``players`` (issue 23: no label read back):
+    ``coppia 0 (Anna & Carla)`` on an Italian page, the winner too."""
+    page = client.get("/games?lang=it").get_data(as_text=True)
+    assert (
+        result_cell(page, "bur-4p-teams")
+        == "coppia 0 (Anna & Carla) coppia 0 (Anna & Carla) 770 · coppia 1 (Bruno & Dario) -170"
+    )
+    assert result_cell(page, "bur-dispute") == "Anna Anna -70 · Bruno -235"
+
+
+def test_a_result_stored_before_players_shows_its_stored_labels():
+    """A games-list line stored before results carried ``players``/``winner_side``
+    shows its stored (English) labels as they are."""
+    from replay_web.words import result_side, result_winner
+
+    old = {"winner": "team 0 (Anna & Carla)", "totals": [{"side": "team 0 (Anna & Carla)", "points": 770}]}
+    assert (result_winner(old), result_side(old, 0)) == ("team 0 (Anna & Carla)", "team 0 (Anna & Carla)")
+    tie = {"winner": None, "winner_side": None, "totals": [{"side": "Anna", "points": 5, "players": ["Anna"]}]}
+    assert (result_winner(tie), result_side(tie, 0)) == (None, "Anna")

@@ -87,7 +87,11 @@ def test_a_warm_store_lists_every_fixture_with_no_fold_and_an_old_one_is_filled_
         "finished": True,
         "result": {
             "winner": "Anna",
-            "totals": [{"side": "Anna", "points": -70}, {"side": "Bruno", "points": -235}],
+            "winner_side": 0,
+            "totals": [
+                {"side": "Anna", "points": -70, "players": ["Anna"]},
+                {"side": "Bruno", "points": -235, "players": ["Bruno"]},
+            ],
             "reason": "hands_played",
         },
         "date": "",
@@ -107,7 +111,7 @@ def test_a_ruling_after_the_game_rewrites_its_line(open_store) -> None:
     ledger = open_store()
     ledger.import_record(read_record(DISPUTE))
     before, _, _ = listed(open_store())
-    assert before[0]["result"]["totals"] == [{"side": "Anna", "points": -70}, {"side": "Bruno", "points": -235}]
+    assert [t["points"] for t in before[0]["result"]["totals"]] == [-70, -235]
     ruling = decoded(penalty(1, -30, "ALL-TURN-1"))[0]
     ledger.append_events("bur-dispute", [ruling], expected=19, appended_by="referee")
     after, folds, misses = listed(open_store())
@@ -115,7 +119,11 @@ def test_a_ruling_after_the_game_rewrites_its_line(open_store) -> None:
     assert (after[0]["events"], after[0]["findings"], after[0]["finished"]) == (20, 6, True)
     assert after[0]["result"] == {
         "winner": "Anna",
-        "totals": [{"side": "Anna", "points": -70}, {"side": "Bruno", "points": -265}],
+        "winner_side": 0,
+        "totals": [
+            {"side": "Anna", "points": -70, "players": ["Anna"]},
+            {"side": "Bruno", "points": -265, "players": ["Bruno"]},
+        ],
         "reason": "hands_played",
     }
     assert ledger.list_summaries(["bur-dispute"])["bur-dispute"][0] == 20

@@ -35,7 +35,11 @@ def test_api_games_lists_summaries(client):
                 "finished": True,
                 "result": {
                     "winner": "Anna",
-                    "totals": [{"side": "Anna", "points": 66}, {"side": "Bruno", "points": -10}],
+                    "winner_side": 0,
+                    "totals": [
+                        {"side": "Anna", "points": 66, "players": ["Anna"]},
+                        {"side": "Bruno", "points": -10, "players": ["Bruno"]},
+                    ],
                     "reason": "hands_played",
                 },
                 "date": "2026-11-29",

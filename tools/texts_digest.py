@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: rule links made it depend on the checkout's path (now written ``file://CHECKOUT``). Since:
 #: ``/api/games/<id>/score`` carries ``seal`` and ``chain_verified`` as ``score --json`` does (e6a5b4a,
 #: issue 26; the only change: 4683a1e4… at bcc0692).
-EXPECTED = "8c448da8ce2a997b55d6221d648ae81748ba6a260054e5c17b088f0a3b40fec0"
+EXPECTED = "2740311715dd37fb69489bd1101eda498c5562b6c08b25e990425ad7e64e34cb"
 
 #: what the checkout's own ``file://`` URL is written as in the hashed text
 CHECKOUT = "file://CHECKOUT"
