@@ -48,6 +48,7 @@ from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
 from replay_web import params
 from replay_web.lang import viewer_translations
+from replay_web.orders import hand_order
 from replay_web.present import face, suit_markup
 from replay_web.report_data import ReportError, build_report, tournament_impact
 from replay_web.words import card_title, code_markup
@@ -136,7 +137,6 @@ def _whole(name: str) -> int | None:
 
 def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
     from replay_web import access
-    from replay_web.games import hand_order
     from replay_web.lang import current_lang
 
     game = params.load_game(game_id)
