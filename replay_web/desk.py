@@ -116,7 +116,7 @@ def init_app(app: Flask) -> None:
 # --- the session ----------------------------------------------------------
 
 
-class _Form(FlaskForm):
+class ViewerForm(FlaskForm):
     """The viewer's forms: WTForms' own messages in the page's language
     (:func:`replay_web.lang.form_translations`). Flask-WTF's translation of
     them (``WTF_I18N_ENABLED``) asks Flask-Babel for the language; the
@@ -127,12 +127,12 @@ class _Form(FlaskForm):
             return form_translations(current_lang())
 
 
-class SignInForm(_Form):
+class SignInForm(ViewerForm):
     token = PasswordField("token", validators=[DataRequired(), Length(max=200)])
     next = HiddenField(validators=[Optional(), Length(max=2000)])
 
 
-class SignOutForm(_Form):
+class SignOutForm(ViewerForm):
     pass
 
 
@@ -219,7 +219,7 @@ class WholeNumberField(IntegerField):
             raise StopValidation()
 
 
-class PenaltyForm(_Form):
+class PenaltyForm(ViewerForm):
     finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     side = StringField(validators=[InputRequired(), Regexp(_SIDE, message=N_("seat:N or team:N"))])
@@ -228,7 +228,7 @@ class PenaltyForm(_Form):
     note = TextAreaField(validators=[Optional(), Length(max=2000)])
 
 
-class RestoreForm(_Form):
+class RestoreForm(ViewerForm):
     finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     target = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
