@@ -68,7 +68,10 @@ from replay_web.lang import current_lang, form_translations
 from replay_web.lang import gettext as _
 from replay_web.orders import hand_order, order_args
 from replay_web.origin import same_origin
+from replay_web.present import scoreboard
 from replay_web.refill import refill_args, refill_of
+from replay_web.tempo import move_seconds, tempo_text
+from replay_web.words import side_words
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
 #: the token roles (ledger/tokens.py), as the header and the flash name them
@@ -377,8 +380,6 @@ def may_rule(game: Any) -> bool:
 
 
 def side_choices(state: TableState) -> list[tuple[str, str]]:
-    from replay_web.words import side_words
-
     """``[(value, label)]`` of the penalty form: each seat, and each team in partnerships."""
     out = [(f"seat:{p.seat}", _("%(name)s (seat %(seat)s)", name=p.name, seat=p.seat)) for p in state.players]
     if state.n_sides < state.n_seats:
@@ -387,10 +388,6 @@ def side_choices(state: TableState) -> list[tuple[str, str]]:
 
 
 def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: Any = None) -> dict[str, Any]:
-    from ledger.i18n import translations
-    from replay_web.lang import current_lang
-    from replay_web.tempo import move_seconds, tempo_text
-
     """What the game page adds for the desk: ``rulings`` (finding position ->
     rulings, up to ``horizon``, the last position the page may show),
     ``rewound`` (position -> the restoring position, likewise), ``score``
@@ -406,7 +403,7 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     index = by_finding(events)
     rewound = rewound_by(events)
     rule = may_rule(game)
-    tr = translations(current_lang())  # the ruling line as the command line words it
+    tr = ledger_translations(current_lang())  # the ruling line as the command line words it
     return {
         "rulings": index,
         "ruling_text": {pos: [r.line(game.final, tr) for r in rs] for pos, rs in index.items()},
@@ -433,8 +430,6 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
     seat's own in its view (``pov`` a seat; not a team's, which counts the
     partner's cards), none for a spectator (any other ``pov``); counts and
     penalties are public."""
-    from replay_web.present import scoreboard
-
     panel = scoreboard(score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False), labels)
     run = running_hand(state)
     if pov is None:
