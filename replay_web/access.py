@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 import msgspec
-from flask import Flask, abort, current_app, request
+from flask import Flask, abort, current_app, g, request, session
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
@@ -295,10 +295,29 @@ def visible_now(received_at: float | None, access: Access, now: float | None = N
 def reader_access(game: Any) -> Access:
     """:func:`game_access` for the request's reader (401 for a bad token):
     its bearer token, else the referee signed in to the viewer
-    (:func:`replay_web.desk.signed_in`)."""
-    from replay_web.desk import signed_in
-
+    (:func:`signed_in`)."""
     return game_access(game, bearer_token() or signed_in())
+
+
+#: the session key that holds the signed-in referee's token id (:mod:`replay_web.desk` signs in and out)
+SESSION_KEY = "referee_token"
+
+
+def signed_in() -> Token | None:
+    """The live token of the request's session, or None (no session, the
+    token revoked since, or a viewer without a store). Looked up once per request."""
+    if "desk_token" in g:
+        return g.desk_token
+    token = None
+    token_id = session.get(SESSION_KEY)
+    if isinstance(token_id, str):
+        tokens = token_store()
+        if tokens is not None:
+            token = next((t for t in tokens.list() if t.id == token_id and t.revoked_at is None), None)
+        if token is None:
+            session.pop(SESSION_KEY, None)
+    g.desk_token = token
+    return token
 
 
 def limit_position(at: int, access: Access) -> int:

@@ -25,7 +25,7 @@ from ledger.scoring import score_sheet
 from ledger.state import TableState
 
 #: matplotlib's pyplot state is global: one chart drawn at a time per process
-_LOCK = threading.Lock()
+MPL_LOCK = threading.Lock()
 #: the sides' colours (matplotlib's tab10), the target's
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 TARGET_COLOUR = "#555555"
@@ -119,7 +119,7 @@ def _draw(
     matplotlib.use("svg", force=False)
     from matplotlib.figure import Figure
 
-    with _LOCK, matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rummy-ledger"}):  # text as text
+    with MPL_LOCK, matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rummy-ledger"}):  # text as text
         fig = Figure(figsize=(5.2, 2.6), dpi=100)
         ax = fig.add_subplot()
         for side in range(n):

@@ -44,7 +44,7 @@ from datetime import timedelta
 from typing import Any
 
 import msgspec
-from flask import Blueprint, Flask, current_app, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
@@ -62,17 +62,21 @@ from ledger.rulings import Ruling, by_finding, rewound_by
 from ledger.scoring import running_hand, score_sheet
 from ledger.state import TableState
 from ledger.tokens import Token
-from replay_web import access
+from replay_web import access, params
+from replay_web.access import SESSION_KEY, signed_in
 from replay_web.chart import chart_uri, chart_words
 from replay_web.lang import current_lang, form_translations
 from replay_web.lang import gettext as _
+from replay_web.orders import hand_order, order_args
 from replay_web.origin import same_origin
+from replay_web.present import scoreboard
 from replay_web.refill import refill_args, refill_of
+from replay_web.tempo import move_seconds, tempo_text
+from replay_web.words import side_words
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
 #: the token roles (ledger/tokens.py), as the header and the flash name them
 ROLE_NAMES = (N_("recorder"), N_("referee"), N_("admin"))
-_SESSION_KEY = "referee_token"
 csrf = CSRFProtect()
 bp = Blueprint("desk", __name__)
 
@@ -116,24 +120,7 @@ def init_app(app: Flask) -> None:
 # --- the session ----------------------------------------------------------
 
 
-def signed_in() -> Token | None:
-    """The live token of the request's session, or None (no session, the
-    token revoked since, or a viewer without a store). Looked up once per request."""
-    if "desk_token" in g:
-        return g.desk_token
-    token = None
-    token_id = session.get(_SESSION_KEY)
-    if isinstance(token_id, str):
-        tokens = access.token_store()
-        if tokens is not None:
-            token = next((t for t in tokens.list() if t.id == token_id and t.revoked_at is None), None)
-        if token is None:
-            session.pop(_SESSION_KEY, None)
-    g.desk_token = token
-    return token
-
-
-class _Form(FlaskForm):
+class ViewerForm(FlaskForm):
     """The viewer's forms: WTForms' own messages in the page's language
     (:func:`replay_web.lang.form_translations`). Flask-WTF's translation of
     them (``WTF_I18N_ENABLED``) asks Flask-Babel for the language; the
@@ -144,12 +131,12 @@ class _Form(FlaskForm):
             return form_translations(current_lang())
 
 
-class SignInForm(_Form):
+class SignInForm(ViewerForm):
     token = PasswordField("token", validators=[DataRequired(), Length(max=200)])
     next = HiddenField(validators=[Optional(), Length(max=2000)])
 
 
-class SignOutForm(_Form):
+class SignOutForm(ViewerForm):
     pass
 
 
@@ -189,7 +176,7 @@ def signin():
                 error, status = _("the token is not valid (unknown, mistyped or revoked)"), 401
             else:
                 session.clear()
-                session[_SESSION_KEY] = token.id
+                session[SESSION_KEY] = token.id
                 session.permanent = True
                 flash(_("signed in as %(name)s (%(role)s)", name=token.name, role=_(token.role)))
                 return redirect(_local(form.next.data), 303)
@@ -236,7 +223,7 @@ class WholeNumberField(IntegerField):
             raise StopValidation()
 
 
-class PenaltyForm(_Form):
+class PenaltyForm(ViewerForm):
     finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     side = StringField(validators=[InputRequired(), Regexp(_SIDE, message=N_("seat:N or team:N"))])
@@ -245,7 +232,7 @@ class PenaltyForm(_Form):
     note = TextAreaField(validators=[Optional(), Length(max=2000)])
 
 
-class RestoreForm(_Form):
+class RestoreForm(ViewerForm):
     finding = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     expected = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
     target = WholeNumberField(validators=[InputRequired(), NumberRange(0, 100_000_000)])
@@ -318,8 +305,6 @@ def _store_ruling(game_id: str, data: dict[str, Any], expected: int, token: Toke
 
 
 def _game(game_id: str) -> Any:
-    from replay_web import params
-
     return params.load_game(game_id)
 
 
@@ -327,11 +312,8 @@ def _kept_args(game: Any) -> dict[str, Any]:
     """The page's ``pov`` and ``order`` (the form's action carries them),
     kept by the redirect after the ruling, so a referee ruling from a seat's
     view comes back to that view; a bad one is the page's 400
-    (:func:`replay_web.params.pov`, :func:`replay_web.games.hand_order`)
+    (:func:`replay_web.params.pov`, :func:`replay_web.orders.hand_order`)
     before anything is stored."""
-    from replay_web import params
-    from replay_web.games import hand_order, order_args
-
     pov = params.pov(request.args, game)
     return ({} if pov is None else {"pov": pov}) | order_args(hand_order(request.args))
 
@@ -407,10 +389,6 @@ def side_choices(state: TableState) -> list[tuple[str, str]]:
 
 
 def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: Any = None) -> dict[str, Any]:
-    from ledger.i18n import translations
-    from replay_web.lang import current_lang
-    from replay_web.tempo import move_seconds, tempo_text
-
     """What the game page adds for the desk: ``rulings`` (finding position ->
     rulings, up to ``horizon``, the last position the page may show),
     ``rewound`` (position -> the restoring position, likewise), ``score``
@@ -426,7 +404,7 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     index = by_finding(events)
     rewound = rewound_by(events)
     rule = may_rule(game)
-    tr = translations(current_lang())  # the ruling line as the command line words it
+    tr = ledger_translations(current_lang())  # the ruling line as the command line words it
     return {
         "rulings": index,
         "ruling_text": {pos: [r.line(game.final, tr) for r in rs] for pos, rs in index.items()},
@@ -453,8 +431,6 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
     seat's own in its view (``pov`` a seat; not a team's, which counts the
     partner's cards), none for a spectator (any other ``pov``); counts and
     penalties are public."""
-    from replay_web.present import scoreboard
-
     panel = scoreboard(score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False), labels)
     run = running_hand(state)
     if pov is None:

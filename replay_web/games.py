@@ -34,6 +34,7 @@ from replay_web import access, desk, page_lists, params
 from replay_web.cache import GameData
 from replay_web.lang import current_lang, viewer_translations
 from replay_web.lang import gettext as _
+from replay_web.orders import hand_order, order_args
 from replay_web.present import ORDERS, board
 from replay_web.seals import seal_context
 from replay_web.store import meta_of
@@ -193,7 +194,7 @@ class _ListReader:
 
     def token(self) -> Any:
         if not self._looked_up:
-            self._token = access.bearer_token() or desk.signed_in()
+            self._token = access.bearer_token() or access.signed_in()
             self._looked_up = True
         return self._token
 
@@ -318,29 +319,6 @@ def _reader(game: GameData) -> tuple[Any, access.Access, int, Pov]:
         shown, pov = LimitedGame(game, acc.upto), SPECTATOR
     at = params.reader_position(request.args, game, acc, pov)
     return shown, acc, at, pov
-
-
-def hand_order(args: Any) -> str:
-    """``order``: how hands are laid out, ``suit`` (the default: by suit and
-    rank, :func:`replay_web.present.sorted_hand`) or ``dealt`` (the record's
-    order); anything else is a 400 naming both."""
-    raw = (args.get("order") or "suit").strip().lower()
-    if raw not in ORDERS:
-        abort(
-            400,
-            description=_(
-                "order=%(value)s: order=suit (by suit and rank, the default) or order=dealt (as dealt and drawn)",
-                value=repr(args.get("order")),
-            ),
-        )
-    return raw
-
-
-def order_args(order: str) -> dict[str, str]:
-    """The ``order`` query argument every link of the page keeps, and the
-    redirect after a ruling (:mod:`replay_web.desk`): ``{"order": "dealt"}``,
-    ``{}`` for the default ``suit``."""
-    return {} if order == ORDERS[0] else {"order": order}
 
 
 def board_context(

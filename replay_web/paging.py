@@ -29,7 +29,7 @@ from urllib.parse import urlencode
 from flask import abort, jsonify, request
 
 from replay_web.lang import gettext as _
-from replay_web.params import _int
+from replay_web.params import int_arg
 
 #: ``(default, cap)`` items per page: the game page's move list and findings
 MOVES = (500, 2000)
@@ -73,7 +73,7 @@ class Window:
 
 
 def _size(args: Mapping[str, str], name: str, limits: tuple[int, int]) -> int:
-    value = _int(args, name)
+    value = int_arg(args, name)
     if value is None:
         return limits[0]
     if not 1 <= value <= limits[1]:
@@ -91,7 +91,7 @@ def html_window(
     ``<name>_page``, by default the page holding item ``holding`` (else the
     first). 400 for a size past the cap or a page past the last."""
     size = _size(args, f"{name}_size", limits)
-    page = _int(args, f"{name}_page")
+    page = int_arg(args, f"{name}_page")
     pages = Window(total, size, 1).pages
     if page is None:
         page = 1 if holding is None else min(holding // size + 1, pages)
@@ -143,8 +143,8 @@ def api_slice(total: int, key: str, limits: tuple[int, int]) -> Slice:
     """The request's ``?offset=`` (default 0) and ``?limit=`` (``limits``:
     default and cap) over a list ``key`` of ``total`` items; 400 for a limit
     outside 1..cap or a negative offset."""
-    offset = _int(request.args, "offset")
-    limit = _int(request.args, "limit")
+    offset = int_arg(request.args, "offset")
+    limit = int_arg(request.args, "limit")
     if limit is not None and not 1 <= limit <= limits[1]:
         abort(400, description=f"limit={limit}: give 1 to {limits[1]:,} {key} per page")
     if offset is not None and offset < 0:

@@ -14,6 +14,7 @@ from flask import abort, current_app
 
 from ledger.params import ascii_int
 from ledger.redaction import SPECTATOR, Pov
+from replay_web.access import limit_position
 from replay_web.cache import GameData
 from replay_web.lang import gettext as _  # pages in the page's language; the JSON API stays English
 
@@ -25,7 +26,9 @@ def load_game(game_id: str) -> GameData:
     return cache_of(current_app).get(game_id)
 
 
-def _int(args: Mapping[str, str], name: str) -> int | None:
+def int_arg(args: Mapping[str, str], name: str) -> int | None:
+    """The query argument ``name`` as a whole number (ASCII digits), None when
+    absent or empty; anything else is a 400 naming the argument and its value."""
     raw = args.get(name)
     if raw is None or raw == "":
         return None
@@ -39,7 +42,7 @@ def position(args: Mapping[str, str], game: GameData, pov: Pov = None) -> int:
     """``at``: a position 0..last (default: the last position). In a seat's
     or spectator's view (``pov`` not None) a position past the last says so
     without naming the last (a seat's page must not tell how the game goes on)."""
-    at = _int(args, "at")
+    at = int_arg(args, "at")
     if at is None:
         return game.last
     if pov is not None and at > game.last >= 0:
@@ -59,9 +62,7 @@ def reader_position(args: Mapping[str, str], game: GameData, acc: Any, pov: Pov 
     position, stored or not, so that no answer tells the game's true length."""
     if acc.omniscient:
         return position(args, game, pov)
-    from replay_web.access import limit_position
-
-    at = _int(args, "at")
+    at = int_arg(args, "at")
     if at is None:
         return int(acc.upto)
     if at < 0:
@@ -74,7 +75,7 @@ def pov(args: Mapping[str, str], game: GameData) -> Pov:
     :data:`ledger.redaction.SPECTATOR`), or None (the referee's view)."""
     if (args.get("pov") or "").strip().lower() == SPECTATOR:
         return SPECTATOR
-    seat = _int(args, "pov")
+    seat = int_arg(args, "pov")
     if seat is None:
         return None
     n = len(game.started.players)

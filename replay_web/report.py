@@ -46,8 +46,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
-from replay_web import params
-from replay_web.lang import viewer_translations
+from replay_web import access, params
+from replay_web.lang import current_lang, viewer_translations
+from replay_web.orders import hand_order
 from replay_web.present import face, suit_markup
 from replay_web.report_data import ReportError, build_report, tournament_impact
 from replay_web.words import card_title, code_markup
@@ -135,10 +136,6 @@ def _whole(name: str) -> int | None:
 
 
 def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
-    from replay_web import access
-    from replay_web.games import hand_order
-    from replay_web.lang import current_lang
-
     game = params.load_game(game_id)
     if not access.reader_access(game).omniscient:
         abort(
@@ -170,8 +167,6 @@ def _report(game_id: str) -> tuple[Any, dict[str, Any]]:
 
 def tournament_rows(events: Any, lang: str) -> list[dict[str, Any]]:
     """:func:`replay_web.report_data.tournament_impact` of the served store (empty when serving record files)."""
-    from replay_web import access
-
     ledger = access.ledger_app()
     return [] if ledger is None else tournament_impact(ledger, events, lang)
 

@@ -28,7 +28,7 @@ from ledger.i18n import translations as ledger_translations
 from ledger.records import encode_record, parse_record
 from ledger.score_only import parse_sheet, score_only_game
 from replay_web import access, auto_checkpoint, desk
-from replay_web.desk import _Form, signed_in
+from replay_web.desk import ViewerForm, signed_in
 from replay_web.lang import current_lang
 from replay_web.lang import gettext as _
 
@@ -41,7 +41,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-class ScoreSheetForm(_Form):
+class ScoreSheetForm(ViewerForm):
     """The sheet: game id, variant, the players in seat order, the hand lines."""
 
     game_id = StringField(validators=[DataRequired(), Regexp(r"^[A-Za-z0-9._-]{1,64}$")])

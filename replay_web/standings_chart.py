@@ -26,7 +26,7 @@ from typing import Any
 from ledger.i18n import translations
 from ledger.tournament.progress import Progress
 from ledger.tournament.render import number
-from replay_web.chart import _LOCK, COLOURS
+from replay_web.chart import COLOURS, MPL_LOCK
 
 #: entrants drawn in colour and named in the legend; the rest are grey
 LEADERS = 8
@@ -89,7 +89,7 @@ def _draw(series: tuple[Series, ...], word_items: tuple[tuple[str, str], ...]) -
     from matplotlib.ticker import MaxNLocator
 
     rounds = list(range(len(series[0][1])))
-    with _LOCK, matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rummy-ledger"}):
+    with MPL_LOCK, matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rummy-ledger"}):
         fig = Figure(figsize=(6.4, 3.2), dpi=100)
         ax = fig.add_subplot()
         for i, (label, totals, marks) in reversed(list(enumerate(series))):  # the leaders drawn last, on top

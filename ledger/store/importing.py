@@ -20,15 +20,15 @@ from typing import Any
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
-from ledger import replay as _replay
 from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError, RuleViolationError, conflict_message
-from ledger.events import GameStarted, encode_event
+from ledger.events import encode_event
 from ledger.game_summary import ListSummary, first_at, summarize
 from ledger.record_files import read_record
 from ledger.records import Record
 from ledger.state import TableState
 from ledger.store.append import GameAppends
 from ledger.store.bulk_rows import BulkRows, bulk_rows, insert_rows, row_key
+from ledger.store.import_result import ImportResult, checked
 from ledger.store.journal import os_user
 from ledger.store.parallel import Prepared, prepared_in_order
 from ledger.store.persistence import game_uuid
@@ -38,31 +38,6 @@ from ledger.store.summaries import SummaryRow
 #: events per transaction of a batched folder import (:meth:`GameImports.import_records`); 5,000
 #: imports as fast as 20,000 (SQLite and a local PostgreSQL, RESULTS.md 2026-12-01) and holds a quarter
 BULK_BATCH_EVENTS = 5_000
-
-
-class ImportResult(msgspec.Struct, frozen=True, kw_only=True):
-    """Outcome of :meth:`LedgerApp.import_record`.
-
-    ``status`` is ``"stored"`` (a new game), ``"appended"`` (the file began
-    with the stored game's events; its tail was appended, ``previous`` is the
-    stored length before) or ``"already_stored"``; ``events`` is the number of
-    events of the record (the game's length afterwards).
-    """
-
-    game_id: str
-    events: int
-    status: str
-    path: str | None = None
-    previous: int | None = None
-
-    @property
-    def appended(self) -> int:
-        """Events this import added to the store (0 when already stored)."""
-        if self.status == "stored":
-            return self.events
-        if self.status == "appended":
-            return self.events - (self.previous or 0)
-        return 0
 
 
 #: what :meth:`GameImports.import_records` yields: the source and its outcome
@@ -335,29 +310,6 @@ class GameImports(GameAppends):
                 yield p.source, self._one(p.record, p.final, p.final.game_id, by)
             else:  # prepared by a worker: read again here
                 yield p.source, self._again(p.source, strict, by)
-
-
-def checked(record: Record, strict: bool) -> tuple[TableState, str]:
-    """The record validated by the fold: its final state and game id (the
-    checks of :meth:`GameImports.import_record`, before anything is stored;
-    also a worker's of a parallel import, :mod:`ledger.store.parallel`)."""
-    final = _replay.validate(record)
-    if strict and final.findings:
-        earliest = min(final.findings, key=lambda f: f.position)
-        raise RuleViolationError(
-            earliest, len(final.findings), line=record.line_of(earliest.position), path=record.path
-        )
-    first = record.events[0] if record.events else None
-    if not isinstance(first, GameStarted):
-        raise RecordError(
-            "REC-ORDER",
-            "a record starts with game_started",
-            line=record.line_of(0),
-            field="type",
-            position=0,
-            path=record.path,
-        )
-    return final, first.game_id
 
 
 class _Writer:

@@ -3,7 +3,7 @@
 ``rummy-ledger import --jobs N`` (:meth:`ledger.store.importing.GameImports.import_records`
 with ``jobs``): up to ``N`` worker processes each take one record file at a
 time, read and decode it (:func:`ledger.record_files.read_record`), fold it
-(:func:`ledger.store.importing.checked`: the same checks, ``--strict`` too)
+(:func:`ledger.store.import_result.checked`: the same checks, ``--strict`` too)
 and, for a game that would be new, make its rows and seals
 (:func:`ledger.store.bulk_rows.bulk_rows` from position 0: a new game's seal
 chain starts from the chain prefix and needs no stored seal, FORMAT.md
@@ -35,9 +35,11 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, NamedTuple
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, RecordError, RuleViolationError
 from ledger.game_summary import ListSummary, first_at, summarize
+from ledger.record_files import read_record
 from ledger.store.bulk_rows import BulkRows, bulk_rows
+from ledger.store.import_result import checked
 from ledger.store.persistence import game_uuid
 
 #: files prepared ahead per worker (bounds the memory held by finished, not yet stored files)
@@ -124,10 +126,6 @@ def _quiet() -> None:
 
 def _prepare(source: Any, strict: bool, by: str, hex_keys: bool) -> Prepared | Exception | tuple[Any, ...]:
     """In a worker: one file read, validated and made into rows (or its error)."""
-    from ledger.errors import RecordError, RuleViolationError
-    from ledger.record_files import read_record
-    from ledger.store.importing import checked
-
     try:
         record = read_record(source)
         final, game_id = checked(record, strict)

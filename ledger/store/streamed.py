@@ -35,6 +35,7 @@ from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError,
 from ledger.events import Event, GameStarted, encode_event
 from ledger.records import iter_events, iter_lines
 from ledger.state import TableState
+from ledger.store.import_result import ImportResult
 from ledger.store.journal import InsertChunk, JournalRecorder, received_now
 from ledger.store.persistence import game_uuid
 from ledger.texts import N_, Message
@@ -63,7 +64,7 @@ def import_streamed(
     same errors, ``by`` in the journal), telling ``progress`` (bytes read,
     file size) at the start, per :data:`CHUNK_EVENTS` events read and at the
     end of the file (a retry starts again at 0). Returns the
-    :class:`~ledger.store.importing.ImportResult`; raises
+    :class:`~ledger.store.import_result.ImportResult`; raises
     :class:`RecordError`, :class:`RuleViolationError`,
     :class:`GameConflictError`, ``OSError``, or
     :class:`ConcurrentAppendError` after three lost races with other writers."""
@@ -76,8 +77,6 @@ def import_streamed(
 
 
 def _import_once(app: Any, path: str, strict: bool, by: str, progress: ReadProgress | None) -> Any:
-    from ledger.store.importing import ImportResult
-
     with open(path, "rb") as fh:
         run = _Run(app, path, by)
         if progress is not None:
