@@ -16,6 +16,15 @@
 # the POSTGRES_* variables, runs every test against it, and stops and removes it
 # on exit. So a fresh machine runs the suite CI runs, with no PostgreSQL test
 # skipped for want of a server. Set RUMMY_LEDGER_NO_PG=1 to skip them instead.
+#
+# Sizes (tests/attacks.py): by default the attack classes of issue 27 (hostile
+# fuzz, seat-view twins, racing writers, kill -9 runs, concurrent importers) run
+# a fast sample. RUMMY_LEDGER_ATTACKS=1, CI's slow set (.ci/run sets it), scales
+# them up: 20,000 mutated records, 4x the twin positions, 40 racing writers,
+# 60 kill -9 runs, 24 importers; at most about 3 minutes more (measured on one
+# worker at load 9-14: 142 s to 343 s).
+# RUMMY_LEDGER_SLOW=1 runs everything long (10,000-game analytics, the 200-game
+# partial oracle, 50,000 mutated records, every twin position: 20+ minutes).
 set -euo pipefail
 cd "$(dirname "$0")"
 

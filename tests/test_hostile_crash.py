@@ -17,11 +17,12 @@ import pytest
 
 from ledger.projections.tables import TABLES
 from ledger.store.application import open_app
+from tests.attacks import scale
 from tests.conftest import record_bytes
 from tests.costkit import CLI, ROOT
 
 GAMES = 30
-KILLS = 12  # per store: 24 in all
+KILLS = scale(12, 30)  # per store: 24 in all, 60 under RUMMY_LEDGER_ATTACKS=1 (tests.attacks)
 
 
 def records(folder: Path) -> dict[str, int]:

@@ -3,7 +3,8 @@ goes through the reader and ``import``; the only outcomes allowed are "stored"
 (or "already stored") and a documented rejection that names the line, the
 field and a ``REC-`` rule id, with nothing of the rejected file stored.
 
-2,000 records a run (a few seconds); ``RUMMY_LEDGER_SLOW=1`` runs 50,000.
+2,000 records a run (a few seconds); ``RUMMY_LEDGER_ATTACKS=1`` (CI) runs 20,000,
+``RUMMY_LEDGER_SLOW=1`` 50,000 (:mod:`tests.attacks`).
 ``RUMMY_LEDGER_FUZZ_SEED`` picks another seed (the default is fixed, so a
 failure reproduces)."""
 
@@ -18,9 +19,10 @@ from pathlib import Path
 from ledger.errors import GameConflictError, RecordError
 from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
+from tests.attacks import scale
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNS = 50_000 if os.environ.get("RUMMY_LEDGER_SLOW") else 2_000
+RUNS = scale(2_000, 20_000, 50_000)
 SEED = int(os.environ.get("RUMMY_LEDGER_FUZZ_SEED", "13"))
 
 #: rejections about a whole line, which has no field to name

@@ -1,5 +1,6 @@
 """Issue 27's attack classes, a fast sample in the default suite (the attack
-scripts ran them by the thousand; CI never set ``RUMMY_LEDGER_SLOW``), each on
+scripts ran them by the thousand; CI's slow set, ``RUMMY_LEDGER_ATTACKS=1``,
+runs more racing writers: :mod:`tests.attacks`), each on
 the real server (:func:`tests.test_live_api.make_live`: werkzeug on 127.0.0.1,
 a SQLite store, one token per role) with ``tests/webgames.small_game``:
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import subprocess
 import threading
 from pathlib import Path
 
@@ -28,6 +30,7 @@ from ledger.cards import standard_deck
 from ledger.events import PositionRestored, encode_event
 from ledger.store.application import open_app
 from ledger.testing.live import Stream
+from tests.attacks import scale
 from tests.test_live_api import LINES, Live, make_live
 from tests.webgames import ANNA, BRUNO, small_game
 
@@ -56,6 +59,10 @@ def raw_get(url: str, path: str, token: str | None = None) -> tuple[int, dict[st
     if headers.get("content-type", "").startswith("application/json"):
         text = json.dumps(json.loads(raw), ensure_ascii=False)
     return resp.status, headers, text
+
+
+#: concurrent writers in the race: 40 under ``RUMMY_LEDGER_ATTACKS=1`` (:mod:`tests.attacks`)
+WRITERS = scale(12, 40)
 
 
 # --- readers × endpoints -----------------------------------------------------------
@@ -126,25 +133,33 @@ def _sse_cards(live: Live, token: str | None) -> set[str]:
     return cards(json.dumps([d for _, _, d, _ in got], ensure_ascii=False))
 
 
+Readers = dict[str, tuple[str | None, dict[str, tuple[int, set[str]]], set[str] | None]]
+
+
+def _readers(live: Live) -> Readers:
+    """Every kind of reader: name -> (token, the answers by endpoint, the SSE
+    stream's cards or None for a 401)."""
+    forged = live.tokens["recorder"][:-4] + ("AAAA" if not live.tokens["recorder"].endswith("AAAA") else "BBBB")
+    revoked = live.store.create("Rex", "referee")[0]
+    live.store.revoke(revoked.split(".")[0])
+    return {
+        "anonymous": (None, _spectator_answers(), FACE_UP),
+        "recorder of another tournament": (live.tokens["other"], _spectator_answers(), FACE_UP),
+        "recorder of another game": (live.tokens["game-rec"], _spectator_answers(), FACE_UP),
+        "referee of another game": (live.tokens["game-ref"], _spectator_answers(), FACE_UP),
+        "recorder in scope": (live.tokens["recorder"], _whole_answers(), WHOLE),
+        "referee": (live.tokens["referee"], _whole_answers(), WHOLE),
+        "admin": (live.tokens["admin"], _whole_answers(), WHOLE),
+        "forged token": (forged, {e: (401, set()) for e in ENDPOINTS}, None),
+        "revoked token": (revoked, {e: (401, set()) for e in ENDPOINTS}, None),
+    }
+
+
 def test_every_reader_on_every_read_endpoint_sees_only_what_it_may(tmp_path: Path) -> None:
     for live in make_live(tmp_path):
         live.post("/api/games", b"\n".join(LINES[:8]) + b"\n", ctype="application/x-ndjson")
         assert live.length() == 8  # unfinished: Anna has just drawn 6♥
-        forged = live.tokens["recorder"][:-4] + ("AAAA" if not live.tokens["recorder"].endswith("AAAA") else "BBBB")
-        revoked = live.store.create("Rex", "referee")[0]
-        live.store.revoke(revoked.split(".")[0])
-        readers: dict[str, tuple[str | None, dict[str, tuple[int, set[str]]], set[str] | None]] = {
-            # name: (token, the answers, the SSE stream's cards or None for a 401)
-            "anonymous": (None, _spectator_answers(), FACE_UP),
-            "recorder of another tournament": (live.tokens["other"], _spectator_answers(), FACE_UP),
-            "recorder of another game": (live.tokens["game-rec"], _spectator_answers(), FACE_UP),
-            "referee of another game": (live.tokens["game-ref"], _spectator_answers(), FACE_UP),
-            "recorder in scope": (live.tokens["recorder"], _whole_answers(), WHOLE),
-            "referee": (live.tokens["referee"], _whole_answers(), WHOLE),
-            "admin": (live.tokens["admin"], _whole_answers(), WHOLE),
-            "forged token": (forged, {e: (401, set()) for e in ENDPOINTS}, None),
-            "revoked token": (revoked, {e: (401, set()) for e in ENDPOINTS}, None),
-        }
+        readers = _readers(live)
         for name, (token, answers, streamed) in readers.items():
             got = {}
             for endpoint in ENDPOINTS:
@@ -165,6 +180,52 @@ def test_every_reader_on_every_read_endpoint_sees_only_what_it_may(tmp_path: Pat
                     else:
                         expected = 401 if streamed is None else 403
                         assert (status, cards(body)) == (expected, set()), (name, seat, endpoint)
+
+
+def _pdf_text(url: str, token: str | None) -> tuple[int, str, str]:
+    """``(status, content type, text)`` of the report's PDF: ``pdftotext``'s
+    text of a PDF, the body as it is otherwise."""
+    conn = http.client.HTTPConnection("127.0.0.1", int(url.rsplit(":", 1)[1]), timeout=60)
+    try:
+        conn.request("GET", "/games/live-1/report.pdf", headers={"Authorization": f"Bearer {token}"} if token else {})
+        resp = conn.getresponse()
+        raw = resp.read()
+        ctype = resp.getheader("Content-Type", "")
+    finally:
+        conn.close()
+    if ctype != "application/pdf":
+        return resp.status, ctype, raw.decode("utf-8")
+    done = subprocess.run(["/usr/bin/pdftotext", "-", "-"], input=raw, capture_output=True, check=True)
+    return resp.status, ctype, done.stdout.decode("utf-8")
+
+
+def test_the_report_pdf_holds_only_what_the_reader_may_see(tmp_path: Path) -> None:
+    """The PDF endpoint in the readers' matrix: of an unfinished game, a reader
+    who may not see its hidden cards (a spectator, a recorder or referee scoped
+    elsewhere) gets a 403 naming no card, a bad token a 401, and a referee, an
+    admin and a recorder in scope the PDF with the hands at the position and
+    the move list's cards
+    (FORMAT.md "Who may read what")."""
+    for live in make_live(tmp_path):
+        live.post("/api/games", b"\n".join(LINES[:8]) + b"\n", ctype="application/x-ndjson")
+        got = {}
+        for name, (token, _answers, _streamed) in _readers(live).items():
+            status, ctype, text = _pdf_text(live.url, token)
+            got[name] = (status, ctype == "application/pdf", cards(text))
+        # the hands at the position, and the move list's upcard 6♣ and drawn 6♥ (the PDF's text reads them)
+        whole = (200, True, set(ANNA) | set(BRUNO) | {"KD", "6C", "6H"})
+        hidden = (403, False, set())
+        assert got == {
+            "anonymous": hidden,
+            "recorder of another tournament": hidden,
+            "recorder of another game": hidden,
+            "referee of another game": hidden,
+            "recorder in scope": whole,
+            "referee": whole,
+            "admin": whole,
+            "forged token": (401, False, set()),
+            "revoked token": (401, False, set()),
+        }
 
 
 # --- racing POSTs -------------------------------------------------------------------
@@ -194,20 +255,20 @@ def _race(live: Live, n: int) -> dict[int, tuple[int, dict]]:
 
 
 def test_racing_batches_at_one_position_store_exactly_the_winners(tmp_path: Path) -> None:
-    """Twelve writers at position 1 at once, batches of 1 to 4 events, half
-    naming the position by ``If-Match``, half by ``?expected=``: one 201, eleven
-    409s that each give the winner's length, the store the winner's events."""
+    """``WRITERS`` writers (12; 40 in CI's slow set) at position 1 at once,
+    batches of 1 to 4 events, half naming the position by ``If-Match``, half by
+    ``?expected=``: one 201, every other a 409 that gives the winner's length,
+    the store the winner's events."""
     for live in make_live(tmp_path):
         assert live.post("/api/games", LINES[0])[0] == 201
-        answers = _race(live, 12)
+        answers = _race(live, WRITERS)
         winners = [k for k, (status, _) in answers.items() if status == 201]
-        assert len(winners) == 1 and len(answers) == 12
+        assert len(winners) == 1 and len(answers) == WRITERS
         length = 2 + winners[0] % 4
         assert answers[winners[0]][1]["positions"] == list(range(1, length))
-        assert (
-            sorted((s, a["error"]["length"]) for k, (s, a) in answers.items() if k != winners[0])
-            == [(409, length)] * 11
-        )
+        assert sorted((s, a["error"]["length"]) for k, (s, a) in answers.items() if k != winners[0]) == [
+            (409, length)
+        ] * (WRITERS - 1)
         assert live.length() == length
         ledger = open_app(live.db)
         try:

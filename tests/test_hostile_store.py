@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.attacks import scale
 from tests.conftest import record_bytes
 from tests.costkit import ROOT, rummy
 
-IMPORTERS = 12
+IMPORTERS = scale(12, 24)  # concurrent importers (tests.attacks)
 
 CHILD = """
 import os, sys, time
