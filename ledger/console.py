@@ -27,11 +27,10 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError:  # not the main thread: Python's handler stays
         pass
     try:
-        from ledger.cli import main as cli_main
-        from ledger.cli import query
+        import ledger.cli
 
-        query.HARD_EXIT = True  # this process is the command's own: query --timeout may end it
-        cli_main(argv)
+        ledger.cli.HARD_EXIT = True  # this process is the command's own: query --timeout may end it
+        ledger.cli.main(argv)
     except KeyboardInterrupt:
         _interrupted(sys.argv[1:] if argv is None else argv)
     finally:

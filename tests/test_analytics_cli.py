@@ -1,7 +1,7 @@
 """The analytics commands: ``analytics update``, ``export --format``, ``query``.
 
-The commands are registered on a copy of the ``rummy-ledger`` group with
-:func:`ledger.cli.analytics.register`, as ``ledger/cli/__init__.py`` does.
+The commands run on a copy of the ``rummy-ledger`` group, which registers them
+afresh (:class:`ledger.cli.LazyGroup`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from ledger.cli import cli as base_cli
-from ledger.cli.analytics import register, update_after_import
+from ledger.cli.analytics import update_after_import
 from ledger.record_files import read_record
 from ledger.records import encode_record
 from ledger.store.application import LedgerApp
@@ -29,8 +29,7 @@ from tests.analytics_records import game_a, game_b
 @pytest.fixture
 def cli() -> click.Group:
     group = copy.copy(base_cli)
-    group.commands = dict(base_cli.commands)
-    register(group)
+    group.commands = {}  # a group of its own: its commands registered afresh as they are asked for
     return group
 
 

@@ -35,6 +35,7 @@ shared by them:
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 import sys
 from typing import Any
@@ -44,23 +45,8 @@ from eventsourcing.domain import EventSourcingError
 from eventsourcing.utils import TopicError
 
 from ledger import __version__
-from ledger.cli import (
-    analytics,
-    backfill,
-    checking,
-    importing,
-    partial,
-    reading,
-    report,
-    seal,
-    serve,
-    simulate,
-    stats,
-    tokens,
-    tournament,
-    writing,
-)
-from ledger.cli.context import CliState, Translated, describe_error, tr_of
+from ledger.cli.command_table import BEFORE, COMMANDS
+from ledger.cli.context import CliState, Translated, TranslatedCommand, describe_error, tr_of
 from ledger.errors import GameNotFoundError, LedgerError, RecordError
 from ledger.i18n import LANGUAGES, N_
 from ledger.sigint import interrupted
@@ -99,7 +85,55 @@ def not_found_text(exc: GameNotFoundError, tr: Any) -> str:
     return text
 
 
-class _Guarded(Translated, click.Group):
+#: True in the console script's process (:mod:`ledger.console`): passed to
+#: :data:`ledger.cli.query.HARD_EXIT` once a command loads that module (not imported before: DuckDB)
+HARD_EXIT = False
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a command's module only when the command is
+    asked for (click's lazy-group pattern): ``rummy-ledger verify`` does not
+    import the analytics commands (DuckDB, PyArrow, NumPy). The list of
+    commands and their short help come from :data:`ledger.cli.command_table.COMMANDS`;
+    a module is registered (its ``register(group)``) after the modules
+    :data:`~ledger.cli.command_table.BEFORE` names, once per group."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS and not self._registered(COMMANDS[cmd_name][0]):
+            self._register(COMMANDS[cmd_name][0])
+        return self.commands.get(cmd_name)
+
+    def _registered(self, module: str) -> bool:
+        """Every command the table gives ``module`` is on this group (``export`` is
+        on it once :mod:`ledger.cli.reading` is, but it is the analytics' command)."""
+        return all(name in self.commands for name, (owner, _) in COMMANDS.items() if owner == module)
+
+    def _register(self, module: str) -> None:
+        for first in BEFORE.get(module, ()):
+            if not self._registered(first):
+                self._register(first)
+        importlib.import_module(f"ledger.cli.{module}").register(self)
+        query = sys.modules.get("ledger.cli.query")
+        if HARD_EXIT and query is not None:
+            query.__dict__["HARD_EXIT"] = True  # this process is the command's own: query --timeout may end it
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's list of commands, each line from the table (a command not loaded is not imported)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.commands.get(name) or TranslatedCommand(name, help=COMMANDS[name][1])
+            if not command.hidden:
+                rows.append((name, command))
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in rows])
+
+
+class _Guarded(Translated, LazyGroup):
     """Turns every expected failure into one line on stderr and exit status 2."""
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -181,16 +215,9 @@ def cli(ctx: click.Context, db: str | None, lang: str | None) -> None:
     ctx.call_on_close(state.close)
 
 
-# one module per command group; the record export is registered before the
-# analytics' merged ``export``, which keeps it for ``export GAME``
-_GROUPS = (importing, reading, checking, serve, simulate, analytics, stats, seal, backfill, writing, tokens, report)
-for _commands in (*_GROUPS, tournament, partial):
-    _commands.register(cli)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point ``rummy-ledger``."""
     cli.main(args=argv, prog_name="rummy-ledger")
 
 
-__all__ = ["cli", "main"]
+__all__ = ["LazyGroup", "cli", "main"]
