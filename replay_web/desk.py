@@ -72,7 +72,6 @@ from replay_web.origin import same_origin
 from replay_web.present import scoreboard
 from replay_web.refill import refill_args, refill_of
 from replay_web.tempo import move_seconds, tempo_text
-from replay_web.words import side_words
 
 SECRET_ENV = "RUMMY_LEDGER_SECRET_KEY"
 #: the token roles (ledger/tokens.py), as the header and the flash name them
