@@ -24,7 +24,7 @@ from ledger.views import COMPONENTS, N_, PHASES, MeldView, SeatView, StateView, 
 _ENGLISH = NullTranslations()
 
 
-#: meld kinds (melds.py) and burraco kinds (variants/burraco.py)
+#: meld kinds (melds.py) and burraco kinds (variants/burraco/)
 KINDS = {"set": N_("set"), "sequence": N_("sequence"), "invalid": N_("invalid")}
 _BURRACO_KINDS = (N_("clean"), N_("semi-clean"), N_("dirty"))
 

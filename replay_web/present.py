@@ -24,7 +24,7 @@ from ledger.presentation import MeldBadges
 from ledger.redaction import Pov, Sight, sight
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
-from ledger.variants.threshold import ThresholdRules
+from ledger.variants.threshold.rules import ThresholdRules
 from ledger.views import PHASES, StateView, sorted_view, state_view
 
 T = TypeVar("T")

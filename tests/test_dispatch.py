@@ -13,7 +13,7 @@ from ledger.events import EVENT_TYPES, CardDiscarded, CardDrawn, Knocked
 from ledger.state import TableState
 from ledger.variants import REGISTRY, find_variant
 from ledger.variants.base import Rules
-from ledger.variants.gin import GinRules
+from ledger.variants.gin.rules import GinRules
 from ledger.variants.hooks import VariantHooks
 from ledger.variants.ramino import RaminoRules
 

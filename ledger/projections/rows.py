@@ -36,8 +36,8 @@ from ledger.projections.tables import TABLES
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
-from ledger.variants.gin import GinRules
-from ledger.variants.gin_state import GinExtra
+from ledger.variants.gin.rules import GinRules
+from ledger.variants.gin.state import GinExtra
 
 Rows = dict[str, list[tuple]]
 

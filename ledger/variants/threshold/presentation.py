@@ -6,7 +6,7 @@ from __future__ import annotations
 from ledger.presentation import MeldBadges, TableNotes, VariantPresentation
 from ledger.state import Meld, TableState
 from ledger.texts import N_, Message
-from ledger.variants.threshold import ThresholdRules, meld_points
+from ledger.variants.threshold.rules import ThresholdRules, meld_points
 
 
 class EliminationNotes(TableNotes, frozen=True):

@@ -6,8 +6,8 @@ from __future__ import annotations
 from ledger.presentation import MeldBadges, TableNotes, VariantPresentation
 from ledger.state import Meld, TableState
 from ledger.texts import N_, Message
-from ledger.variants.burraco_scoring import burraco_kind, cards_value
-from ledger.variants.burraco_table import BurracoTable
+from ledger.variants.burraco.scoring import burraco_kind, cards_value
+from ledger.variants.burraco.table import BurracoTable
 
 TAKEN = N_("%(who)s: pozzetto taken")
 NOT_TAKEN = N_("%(who)s: pozzetto not taken yet")
