@@ -9,11 +9,11 @@ From the catalog come: the values :mod:`ledger.events` accepts for
 (:func:`ledger.variants.find_variant`), the simulator's strategies
 (:func:`ledger.simulate.find_strategy`), the rule-id families
 (:mod:`ledger.rule_ids`), the CLI's ``--variant`` choices and the views'
-additions (:func:`ledger.presentation.presentation`).
+additions (:func:`ledger.variants.presentation.presentation`).
 
 Adding a game is one package under ``ledger/variants/`` (its rules and,
 when its views show more than the table, its ``presentation`` module beside
-them, on :mod:`ledger.presentation`'s base), a module under
+them, on :mod:`ledger.variants.presentation`'s base), a module under
 ``ledger/simulate/`` (strategy), plus one entry in :data:`BUILTIN`; a test
 or a plug-in may :func:`register` one at run time (and :func:`unregister` it).
 
@@ -58,7 +58,7 @@ class VariantEntry:
     ``strategy``: ``"module:Class"`` of its simulator
     (:class:`ledger.simulate.strategy.Strategy`), or None when it has none;
     ``presentation``: ``"module:Class"`` of what its views add
-    (:class:`ledger.presentation.VariantPresentation`), None for nothing.
+    (:class:`ledger.variants.presentation.VariantPresentation`), None for nothing.
     A game registered at run time may give the classes themselves.
     """
 

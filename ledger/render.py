@@ -41,7 +41,7 @@ def side_text(state: TableState, side: int, tr: NullTranslations | None = None) 
 
 
 def note_text(note: Message, tr: NullTranslations | None = None) -> str:
-    """A variant's note line (a message of :mod:`ledger.presentation`) in the language of ``tr``.
+    """A variant's note line (a message of :mod:`ledger.variants.presentation`) in the language of ``tr``.
 
     >>> note_text(Message("%(who)s: pozzetto not taken yet", who="Anna"))
     'Anna: pozzetto not taken yet'

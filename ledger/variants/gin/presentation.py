@@ -7,12 +7,12 @@ from __future__ import annotations
 import msgspec
 
 from ledger.cards import UNKNOWN, pretty
-from ledger.presentation import TableNotes, VariantPresentation
 from ledger.state import TableState
 from ledger.texts import N_, Message, Param
 from ledger.variants.gin.deadwood import best_after_discard, best_arrangement
 from ledger.variants.gin.rules import GinRules
 from ledger.variants.gin.state import GinExtra
+from ledger.variants.presentation import TableNotes, VariantPresentation
 
 DEADWOOD = N_("%(who)s: deadwood %(n)s")
 KNOCKED = N_("%(who)s: deadwood %(n)s (knocked)")
