@@ -9,11 +9,12 @@ From the catalog come: the values :mod:`ledger.events` accepts for
 (:func:`ledger.variants.find_variant`), the simulator's strategies
 (:func:`ledger.simulate.find_strategy`), the rule-id families
 (:mod:`ledger.rule_ids`), the CLI's ``--variant`` choices and the views'
-additions (:func:`ledger.presentation.presentation`).
+additions (:func:`ledger.variants.presentation.presentation`).
 
-Adding a game is one package under ``ledger/variants/`` (rules),
-``ledger/simulate/`` (strategy) and, when its views show more than the
-table, ``ledger/presentation/``, plus one entry in :data:`BUILTIN`; a test
+Adding a game is one package under ``ledger/variants/`` (its rules and,
+when its views show more than the table, its ``presentation`` module beside
+them, on :mod:`ledger.variants.presentation`'s base), a module under
+``ledger/simulate/`` (strategy), plus one entry in :data:`BUILTIN`; a test
 or a plug-in may :func:`register` one at run time (and :func:`unregister` it).
 
 Classes are named by ``"module:Class"`` and imported only when asked for
@@ -57,7 +58,7 @@ class VariantEntry:
     ``strategy``: ``"module:Class"`` of its simulator
     (:class:`ledger.simulate.strategy.Strategy`), or None when it has none;
     ``presentation``: ``"module:Class"`` of what its views add
-    (:class:`ledger.presentation.VariantPresentation`), None for nothing.
+    (:class:`ledger.variants.presentation.VariantPresentation`), None for nothing.
     A game registered at run time may give the classes themselves.
     """
 
@@ -84,7 +85,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
     VariantEntry(
         "burraco",
         "Burraco",
-        "ledger.variants.burraco:BurracoRules",
+        "ledger.variants.burraco.rules:BurracoRules",
         "BUR",
         (
             "BUR-TURN-1",
@@ -100,7 +101,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
             "BUR-STOCK-1",
         ),
         "ledger.simulate.burraco:BurracoStrategy",
-        "ledger.presentation.burraco:BurracoPresentation",
+        "ledger.variants.burraco.presentation:BurracoPresentation",
     ),
     VariantEntry(
         "scala40",
@@ -119,7 +120,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
             "S40-OUT-1",
         ),
         "ledger.simulate.scala40:Scala40Strategy",
-        "ledger.presentation.threshold:ThresholdPresentation",
+        "ledger.variants.threshold.presentation:ThresholdPresentation",
     ),
     VariantEntry(
         "ramino51",
@@ -128,7 +129,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
         "R51",
         ("R51-PILE-1", "R51-PILE-2", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1"),
         "ledger.simulate.ramino51:Ramino51Strategy",
-        "ledger.presentation.threshold:ThresholdPresentation",
+        "ledger.variants.threshold.presentation:ThresholdPresentation",
     ),
     VariantEntry(
         "ramino",
@@ -141,11 +142,11 @@ BUILTIN: tuple[VariantEntry, ...] = (
     VariantEntry(
         "gin",
         "Gin Rummy",
-        "ledger.variants.gin:GinRules",
+        "ledger.variants.gin.rules:GinRules",
         "GIN",
         ("GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1", "GIN-DISC-1", "GIN-WALL-1", "GIN-STALL-1"),
         "ledger.simulate.gin:GinStrategy",
-        "ledger.presentation.gin:GinPresentation",
+        "ledger.variants.gin.presentation:GinPresentation",
     ),
 )
 

@@ -25,7 +25,7 @@ from ledger.views import COMPONENTS, N_, PHASES, MeldView, SeatView, StateView, 
 _ENGLISH = NullTranslations()
 
 
-#: meld kinds (melds.py) and burraco kinds (variants/burraco.py)
+#: meld kinds (melds.py) and burraco kinds (variants/burraco/)
 KINDS = {"set": N_("set"), "sequence": N_("sequence"), "invalid": N_("invalid")}
 _BURRACO_KINDS = (N_("clean"), N_("semi-clean"), N_("dirty"))
 
@@ -50,7 +50,7 @@ def side_name(side: int, names: Sequence[str], tr: NullTranslations | None = Non
 
 
 def note_text(note: Message, tr: NullTranslations | None = None) -> str:
-    """A variant's note line (a message of :mod:`ledger.presentation`) in the language of ``tr``.
+    """A variant's note line (a message of :mod:`ledger.variants.presentation`) in the language of ``tr``.
 
     >>> note_text(Message("%(who)s: pozzetto not taken yet", who="Anna"))
     'Anna: pozzetto not taken yet'

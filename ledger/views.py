@@ -18,10 +18,10 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from ledger.cards import sorted_hand
-from ledger.presentation import MeldBadges, TableNotes, presentation
 from ledger.redaction import Pov, Sight, seat_cards, sight, visible_discard, visible_findings
 from ledger.state import Meld, TableState
 from ledger.texts import N_
+from ledger.variants.presentation import MeldBadges, TableNotes, presentation
 
 PHASES = {
     "setup": N_("before the first deal"),
@@ -89,7 +89,7 @@ class MeldView(msgspec.Struct, frozen=True, gc=False):
     """One meld of a :class:`StateView`: ``id``, ``seat``, ``side``,
     ``kind``, ``cards``, ``stands_for`` (what each wild stands for, None for a
     natural card), ``valid``, then the variant's badges
-    (:class:`~ledger.presentation.MeldBadges`: ``burraco``, ``points``;
+    (:class:`~ledger.variants.presentation.MeldBadges`: ``burraco``, ``points``;
     ``UNSET``, no key, where the variant shows none)."""
 
     id: str
@@ -119,7 +119,7 @@ class StateView(msgspec.Struct, frozen=True, gc=False):
     "Per-seat views"). ``spectator`` is True on the copy given to a reader
     who may see only the spectator's view (``UNSET`` otherwise);
     ``variant_notes`` is the variant's data about the table
-    (:meth:`~ledger.presentation.VariantPresentation.table_notes`), None
+    (:meth:`~ledger.variants.presentation.VariantPresentation.table_notes`), None
     when it has none. :meth:`to_json` gives the plain data. The view
     structs hold no reference cycle, hence ``gc=False`` (cheaper to build)."""
 

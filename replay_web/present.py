@@ -21,12 +21,12 @@ from msgspec import UNSET
 
 from ledger.cards import HAND_ORDERS, JOKER, SUIT_NAMES, SUIT_SYMBOLS, UNKNOWN, pretty, sorted_hand
 from ledger.game_summary import game_result  # the games list's result (moved to the pure layer: the store keeps it)
-from ledger.presentation import MeldBadges
 from ledger.redaction import Pov, Sight, sight
 from ledger.render import side_text
 from ledger.scoring import ScoreSheet
 from ledger.state import TableState
-from ledger.variants.threshold import ThresholdRules
+from ledger.variants.presentation import MeldBadges
+from ledger.variants.threshold.rules import ThresholdRules
 from ledger.views import PHASES, StateView, sorted_view, state_view
 
 T = TypeVar("T")
@@ -50,7 +50,7 @@ ORDERS = HAND_ORDERS
 
 _RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
-#: the fields of a meld's variant badges (:class:`ledger.presentation.MeldBadges`), shown as badges
+#: the fields of a meld's variant badges (:class:`ledger.variants.presentation.MeldBadges`), shown as badges
 _BADGES = MeldBadges.__struct_fields__
 
 

@@ -142,7 +142,7 @@ def card_title(code: str, english: str, lang: str | None = None) -> str:
     }
 
 
-#: the msgids of the variants' board notes (ledger/presentation: Burraco's pozzetti, Gin's
+#: the msgids of the variants' board notes (ledger/variants/*/presentation.py: Burraco's pozzetti, Gin's
 #: deadwood, the elimination threshold) and of a team's label inside them, as the viewer shows
 #: them (:func:`variant_note`); tests/test_rule_table.py keeps them equal to the presentation's
 NOTE_MSGIDS = (
@@ -162,7 +162,7 @@ NOTE_MSGIDS = (
 
 
 def variant_note(note: Message) -> str:
-    """A variant's board note (a message of :mod:`ledger.presentation`:
+    """A variant's board note (a message of :mod:`ledger.variants.presentation`:
     ``"Anna: pozzetto not taken yet"``) in the page's language.
 
     >>> from flask import Flask, g

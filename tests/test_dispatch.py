@@ -13,7 +13,7 @@ from ledger.events import EVENT_TYPES, CardDiscarded, CardDrawn, Knocked
 from ledger.state import TableState
 from ledger.variants import REGISTRY, find_variant
 from ledger.variants.base import Rules
-from ledger.variants.gin import GinRules
+from ledger.variants.gin.rules import GinRules
 from ledger.variants.hooks import VariantHooks
 from ledger.variants.ramino import RaminoRules
 
@@ -45,7 +45,7 @@ def _hooks() -> list[str]:
 
 
 def test_the_declared_hooks_are_the_rules_methods() -> None:
-    # 29 less meld_label and extra_view (moved to ledger.presentation), plus restock_mode (issue 11),
+    # 29 less meld_label and extra_view (moved to ledger.variants.presentation), plus restock_mode (issue 11),
     # plus counted_hands and counts_unknown (issue 24: partial records)
     assert len(_hooks()) == 30
     for name in _hooks():

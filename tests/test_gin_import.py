@@ -12,7 +12,7 @@ from ledger.openspiel.params import parse_history
 from ledger.openspiel.play import play_gin, play_gin_state
 from ledger.record_files import read_record
 from ledger.replay import validate
-from ledger.variants.gin_deadwood import best_deadwood
+from ledger.variants.gin.deadwood import best_deadwood
 
 
 def _state(history):

@@ -18,7 +18,7 @@ from ledger.replay import Replayer, validate
 from ledger.state import Log
 from ledger.testing.games import gin_stock_hog, turn_spam
 from ledger.testing.records import game_started
-from ledger.variants import gin_deadwood as gd
+from ledger.variants.gin import deadwood as gd
 from tests.costkit import rummy
 
 # --- item 1: findings are shared between states, not copied ------------------------

@@ -57,8 +57,8 @@ HEARTS = ("AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH
 
 def test_a_14_card_sequence_is_legal_and_a_15_card_one_is_too_long() -> None:
     # RULES.md Burraco: "at most 14 cards (13 naturals + 1 wild)"; the wild stands for the other ace
-    from ledger.variants.burraco import BurracoRules
-    from ledger.variants.burraco_scoring import burraco_kind
+    from ledger.variants.burraco.rules import BurracoRules
+    from ledger.variants.burraco.scoring import burraco_kind
 
     fourteen = analyze(HEARTS + ("JK",), BURRACO)
     assert (fourteen.kind, fourteen.faults, fourteen.stands_for[-1]) == ("sequence", (), "AH")
@@ -73,7 +73,7 @@ def test_a_14_card_sequence_is_legal_and_a_15_card_one_is_too_long() -> None:
 def test_variant_id_replaces_the_general_ids_for_one_meld() -> None:
     # a 10-card set needs two wilds: BUR-MELD-1 (longer than 9) alone, not also ALL-MELD-2
     from ledger.state import TableState
-    from ledger.variants.burraco import BurracoRules
+    from ledger.variants.burraco.rules import BurracoRules
 
     rules = BurracoRules()
     info = analyze(("7C", "7C", "7D", "7D", "7H", "7H", "7S", "7S", "JK", "JK"), BURRACO)

@@ -8,7 +8,7 @@ import pytest
 
 from ledger.errors import RecordError
 from ledger.variants import find_variant
-from ledger.variants.gin import GinOptions, GinRules
+from ledger.variants.gin.rules import GinOptions, GinRules
 from ledger.variants.options import preset_values
 from ledger.variants.ramino import RaminoOptions, RaminoRules
 

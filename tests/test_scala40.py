@@ -13,7 +13,7 @@ import pytest
 
 from ledger.scoring import score_sheet
 from ledger.testing.records import discard, draw, extend, filled_deal, findings, meld, play, swap, take, went_out
-from ledger.variants.threshold import meld_points, opening_summary
+from ledger.variants.threshold.rules import meld_points, opening_summary
 from tools.make_threshold_fixtures import swap_table, three_player_hand
 
 

@@ -43,7 +43,7 @@ from ledger.events import (
 from ledger.melds import MeldRules, layoff_candidates
 from ledger.openspiel.actions import DRAW_STOCK, DRAW_UPCARD, KNOCK, MELD_BASE, PASS, card, meld_cards
 from ledger.openspiel.params import Params, record_options
-from ledger.variants.gin_deadwood import deadwood_value
+from ledger.variants.gin.deadwood import deadwood_value
 
 MAX_UPCARD_DRAWS = 50
 WALL = 2

@@ -32,7 +32,7 @@ def play_gin_state(seed: int, knock: str = "always", epsilon: float = 0.15, para
 
     import pyspiel  # a test dependency: imported only here
 
-    from ledger.variants.gin_deadwood import best_arrangement, card_value
+    from ledger.variants.gin.deadwood import best_arrangement, card_value
 
     rng = random.Random(seed)
     state = pyspiel.load_game("gin_rummy", dict(params or {})).new_initial_state()

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from ledger.events import Event, GameStarted, Player, PositionRestored
-from ledger.presentation import presentation
 from ledger.projections.rows import (
     REPLAY_ERRORS,
     HandSpan,
@@ -28,6 +27,7 @@ from ledger.projections.rows import (
 )
 from ledger.replay import evolve
 from ledger.state import TableState
+from ledger.variants.presentation import presentation
 
 
 class GameRowsBuilder:

@@ -31,13 +31,13 @@ from ledger.audit import report
 from ledger.errors import LedgerError
 from ledger.events import Event, GameStarted, Knocked, MeldExtended, MeldLaid, Player, PositionRestored, at_moment
 from ledger.notation import notation
-from ledger.presentation import presentation
 from ledger.projections.tables import TABLES
 from ledger.replay import states
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
-from ledger.variants.gin import GinRules
-from ledger.variants.gin_state import GinExtra
+from ledger.variants.gin.rules import GinRules
+from ledger.variants.gin.state import GinExtra
+from ledger.variants.presentation import presentation
 
 Rows = dict[str, list[tuple]]
 
@@ -396,7 +396,7 @@ def hand_rows(game: str, final: TableState, spans: Sequence[HandSpan], findings:
 def meld_row(game: str, hand: int | None, m: Any, label: Any) -> tuple:
     """The ``melds`` row of meld ``m`` (a :class:`ledger.state.Meld`) as hand
     ``hand`` of ``game`` ended; ``label`` is the variant presentation's
-    ``meld_extras`` (:meth:`ledger.presentation.VariantPresentation.meld_extras`:
+    ``meld_extras`` (:meth:`ledger.variants.presentation.VariantPresentation.meld_extras`:
     meld -> its badges, e.g. ``{"burraco": "clean", "points": 200}``) or None.
 
     A tuple of the 14 columns of ``TABLES["melds"]``

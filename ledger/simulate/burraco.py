@@ -22,7 +22,7 @@ from ledger.simulate.players import find_melds, layoffs, may_lay_off
 from ledger.simulate.strategy import NAMES, SimulationError, Strategy
 from ledger.simulate.table import Table
 from ledger.state import TableState
-from ledger.variants.burraco import BurracoRules
+from ledger.variants.burraco.rules import BurracoRules
 
 
 class BurracoStrategy(Strategy):

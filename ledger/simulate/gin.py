@@ -1,7 +1,7 @@
 """Gin Rummy play (RULES.md "Gin Rummy"): the upcard offer, knocking, the defence.
 
 The player takes the upcard or the top discard when it lowers its best
-deadwood (:mod:`ledger.variants.gin_deadwood`, the same arrangement search the
+deadwood (:mod:`ledger.variants.gin.deadwood`, the same arrangement search the
 ledger's views use), knocks as soon as its deadwood is within the knock
 card, declaring its best arrangement; the defender then lays its own best
 melds and lays off on the knocker's melds (not after gin), and the hand ends
@@ -21,8 +21,8 @@ from ledger.simulate.players import card_points, discard_order, find_melds, layo
 from ledger.simulate.strategy import Strategy
 from ledger.simulate.table import Table
 from ledger.state import TableState
-from ledger.variants import gin_deadwood
-from ledger.variants.gin import OFFER_BOTH_PASSED, OFFER_OVER, GinRules
+from ledger.variants.gin import deadwood as gin_deadwood
+from ledger.variants.gin.rules import OFFER_BOTH_PASSED, OFFER_OVER, GinRules
 
 
 @lru_cache(maxsize=65536)
@@ -36,12 +36,12 @@ def _best_after(cards: tuple[str, ...]) -> gin_deadwood.DiscardChoice:
 
 
 def best_arrangement(cards: tuple[str, ...]) -> gin_deadwood.Arrangement:
-    """:func:`ledger.variants.gin_deadwood.best_arrangement`, memoized on the sorted hand."""
+    """:func:`ledger.variants.gin.deadwood.best_arrangement`, memoized on the sorted hand."""
     return _best(tuple(sorted(cards)))
 
 
 def best_after_discard(cards: tuple[str, ...]) -> gin_deadwood.DiscardChoice:
-    """:func:`ledger.variants.gin_deadwood.best_after_discard`, memoized on the sorted hand."""
+    """:func:`ledger.variants.gin.deadwood.best_after_discard`, memoized on the sorted hand."""
     return _best_after(tuple(sorted(cards)))
 
 

@@ -44,7 +44,7 @@ from ledger.melds import MeldRules
 from ledger.state import Meld, TableState
 from ledger.texts import N_
 from ledger.variants.options import Options
-from ledger.variants.threshold import ThresholdRules, compact, hand_cards_value
+from ledger.variants.threshold.rules import ThresholdRules, compact, hand_cards_value
 
 OPENING_POINTS = 51
 UNOPENED = 100

@@ -49,7 +49,7 @@ from ledger.melds import MeldRules
 from ledger.state import TableState
 from ledger.texts import N_
 from ledger.variants.options import FIXED, Options
-from ledger.variants.threshold import ThresholdExtra, ThresholdRules, compact, hand_cards_value
+from ledger.variants.threshold.rules import ThresholdExtra, ThresholdRules, compact, hand_cards_value
 
 JOKER_IN_HAND = 25
 

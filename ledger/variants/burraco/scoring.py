@@ -1,7 +1,7 @@
 """Burraco card values, burraco kinds and the hand score (RULES.md, "Burraco").
 
 Pure functions over cards and :class:`~ledger.melds.MeldInfo`; the fold
-(:class:`ledger.variants.burraco.BurracoRules`) calls them when a hand ends.
+(:class:`ledger.variants.burraco.rules.BurracoRules`) calls them when a hand ends.
 
 Card values, in melds and in hand: jolly 30, 2 20, ace 15, K Q J 10 9 8 10,
 7 6 5 4 3 5.
@@ -17,7 +17,7 @@ end next to 7+ consecutive naturals, in a set 7+ naturals plus the wild) 150
 when the ``semi_clean`` option is on; ``"dirty"`` (any other with a wild) 100.
 
 >>> from ledger.melds import analyze
->>> from ledger.variants.burraco_scoring import BURRACO_MELDS
+>>> from ledger.variants.burraco.scoring import BURRACO_MELDS
 >>> burraco_kind(analyze(("AH", "2H", "3H", "4H", "5H", "6H", "7H"), BURRACO_MELDS))
 'clean'
 >>> burraco_kind(analyze(("3H", "4H", "5H", "6H", "7H", "8H", "9H", "JK"), BURRACO_MELDS))

@@ -1,7 +1,7 @@
 """Gin Rummy's options and per-hand table state (RULES.md "Gin Rummy (`gin`)").
 
 :class:`GinOptions` is the record's options (presets in
-:class:`~ledger.variants.gin.GinRules`), :class:`GinExtra` the state the fold
+:class:`~ledger.variants.gin.rules.GinRules`), :class:`GinExtra` the state the fold
 keeps per hand (``TableState.extra``): the first-turn upcard offer, the knock,
 the cards that count as deadwood, the hand's endings (GIN-WALL-1,
 GIN-STALL-1); with the constants both read.

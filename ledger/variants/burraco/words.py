@@ -1,7 +1,7 @@
 """Burraco's finding messages that are put together from parts
 (:mod:`ledger.texts` data: a msgid and its params): BUR-STOCK-1's play after
 the hand had ended at the stock's end, BUR-CLOSE-2 by preset. The simpler ones
-are written where the rule is checked (:mod:`ledger.variants.burraco`).
+are written where the rule is checked (:mod:`ledger.variants.burraco.rules`).
 """
 
 from __future__ import annotations

@@ -3,11 +3,11 @@ points, and per side whether it took its pozzetto."""
 
 from __future__ import annotations
 
-from ledger.presentation import MeldBadges, TableNotes, VariantPresentation
 from ledger.state import Meld, TableState
 from ledger.texts import N_, Message
-from ledger.variants.burraco_scoring import burraco_kind, cards_value
-from ledger.variants.burraco_table import BurracoTable
+from ledger.variants.burraco.scoring import burraco_kind, cards_value
+from ledger.variants.burraco.table import BurracoTable
+from ledger.variants.presentation import MeldBadges, TableNotes, VariantPresentation
 
 TAKEN = N_("%(who)s: pozzetto taken")
 NOT_TAKEN = N_("%(who)s: pozzetto not taken yet")

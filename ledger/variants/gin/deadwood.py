@@ -139,7 +139,7 @@ def no_deadwood(cards: Sequence[str], card: str) -> bool:
 
 
 def big_gin(eleven: Sequence[str], discard: str) -> dict[str, bool]:
-    """A gin's big-gin flags for :class:`~ledger.variants.gin_state.GinExtra`:
+    """A gin's big-gin flags for :class:`~ledger.variants.gin.state.GinExtra`:
     ``big_gin`` when the eleven cards (the knock's ``discard`` among them) all
     meld (:func:`no_deadwood`); in a partial record whose discard is ``??``,
     ``big_gin_open`` when some card in its place would (:func:`big_gin_possible`).

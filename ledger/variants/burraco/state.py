@@ -1,7 +1,7 @@
 """Burraco's options and per-hand table state (RULES.md "Burraco (`burraco`)").
 
 :class:`BurracoOptions` is the record's options (presets in
-:class:`~ledger.variants.burraco.BurracoRules`), :class:`BurracoExtra` the
+:class:`~ledger.variants.burraco.rules.BurracoRules`), :class:`BurracoExtra` the
 state the fold keeps per hand (``TableState.extra``) besides the pozzetti,
 which are fields of the table itself; :class:`TableAtEnd` the table a
 ``fibur`` hand is scored on after the stock's end.

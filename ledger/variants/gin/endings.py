@@ -4,9 +4,9 @@ GIN-STALL-1; pure).
 The wall (two stock cards left after a discard) and, under OpenSpiel's
 endings (option ``openspiel_endings``, preset ``openspiel``), the upcard
 taken at the wall only to knock, the repeated-move rule and the cap on
-upcard draws: what :meth:`ledger.variants.gin.GinRules.apply` asks before
-and after each play event of a hand (:data:`~ledger.variants.gin_state.PLAY_EVENTS`).
-The hand's :class:`~ledger.variants.gin_state.GinExtra` records the ending
+upcard draws: what :meth:`ledger.variants.gin.rules.GinRules.apply` asks before
+and after each play event of a hand (:data:`~ledger.variants.gin.state.PLAY_EVENTS`).
+The hand's :class:`~ledger.variants.gin.state.GinExtra` records the ending
 (``over``, ``over_at``) and the wall's and the stall's tracks.
 """
 
@@ -19,7 +19,7 @@ from ledger.events import CardDiscarded, CardDrawn, DiscardTaken, Event, Knocked
 from ledger.state import TableState, replace, variant_state
 from ledger.texts import N_, Message
 from ledger.variants.core import TableRules
-from ledger.variants.gin_state import MAX_UPCARD_DRAWS, OFFER_OVER, WALL, GinExtra
+from ledger.variants.gin.state import MAX_UPCARD_DRAWS, OFFER_OVER, WALL, GinExtra
 
 
 def past_the_end(state: TableState, x: GinExtra, event: Event, pos: int, openspiel: bool) -> tuple[str, int] | None:

@@ -4,11 +4,11 @@
 with the preset's jokers, 11 cards each and two pozzetti of 11, the whole
 discard pile taken, partnerships (seats 0 and 2, 1 and 3, ``REC-REF`` for
 other teams), the meld rule ids (BUR-MELD-1), the per-hand state
-(:class:`~ledger.variants.burraco_state.BurracoExtra`, read by :meth:`BurracoTable.ex`).
-The pozzetti are :class:`~ledger.variants.burraco_pozzetto.BurracoPozzetti`,
+(:class:`~ledger.variants.burraco.state.BurracoExtra`, read by :meth:`BurracoTable.ex`).
+The pozzetti are :class:`~ledger.variants.burraco.pozzetto.BurracoPozzetti`,
 its subclass; the play, the going out and the scoring
-:class:`~ledger.variants.burraco.BurracoRules`, theirs. What the views add
-(burraco kinds, pozzetti) is :mod:`ledger.presentation.burraco`.
+:class:`~ledger.variants.burraco.rules.BurracoRules`, theirs. What the views add
+(burraco kinds, pozzetti) is :mod:`ledger.variants.burraco.presentation`.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from ledger.errors import RecordError
 from ledger.melds import MeldRules
 from ledger.state import TableState, replace
 from ledger.variants.base import Rules
-from ledger.variants.burraco_scoring import BURRACO_MELDS
-from ledger.variants.burraco_state import BurracoExtra, BurracoOptions
+from ledger.variants.burraco.scoring import BURRACO_MELDS
+from ledger.variants.burraco.state import BurracoExtra, BurracoOptions
 
 
 class BurracoTable(Rules):
     """Burraco's parameters and state accessors (subclassed by
-    :class:`~ledger.variants.burraco_pozzetto.BurracoPozzetti`, never used alone)."""
+    :class:`~ledger.variants.burraco.pozzetto.BurracoPozzetti`, never used alone)."""
 
     settings: BurracoOptions  # the record's options, typed (set by Rules.__init__)
 

@@ -10,8 +10,8 @@ allowed (:func:`counted_deadwood`).
 from __future__ import annotations
 
 from ledger.state import SideScore, TableState
-from ledger.variants.gin_deadwood import deadwood_value
-from ledger.variants.gin_state import GinExtra, GinOptions
+from ledger.variants.gin.deadwood import deadwood_value
+from ledger.variants.gin.state import GinExtra, GinOptions
 
 
 def counted_deadwood(state: TableState, x: GinExtra, seat: int) -> int:

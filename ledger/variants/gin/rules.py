@@ -45,7 +45,7 @@ How a hand reads in a record (FORMAT.md events):
   stock cards is GIN-WALL-1.
 * **Big gin** (``standard``): a gin whose eleven cards before the face-down
   discard are all in melds (the ledger checks this with
-  :mod:`ledger.variants.gin_deadwood`); it scores 31 instead of the gin bonus.
+  :mod:`ledger.variants.gin.deadwood`); it scores 31 instead of the gin bonus.
 
 Scoring uses the melds each seat declared: a seat's deadwood is the value of
 the cards left in its hand, plus the cards of its declared melds that are not
@@ -62,11 +62,11 @@ GIN-STALL-1 (and the common ALL-TURN-1 for play after a knock other than the
 defender's melds).
 
 Modules: this one is the rules object (options, turns, the knock, lay-offs);
-the hand's endings are :mod:`ledger.variants.gin_endings`, the scoring
-:mod:`ledger.variants.gin_scoring`, the best arrangement of a hand
-:mod:`ledger.variants.gin_deadwood`, the per-hand state
-:mod:`ledger.variants.gin_state`; what the views add is
-:mod:`ledger.presentation.gin`.
+the hand's endings are :mod:`ledger.variants.gin.endings`, the scoring
+:mod:`ledger.variants.gin.scoring`, the best arrangement of a hand
+:mod:`ledger.variants.gin.deadwood`, the per-hand state
+:mod:`ledger.variants.gin.state`; what the views add is
+:mod:`ledger.variants.gin.presentation`.
 """
 
 from __future__ import annotations
@@ -80,10 +80,10 @@ from ledger.state import Meld, SideScore, TableState, replace, variant_state
 from ledger.texts import N_, Message
 from ledger.variants.base import Rules
 from ledger.variants.core import meld_id_used
-from ledger.variants.gin_deadwood import big_gin, card_value, deadwood_value
-from ledger.variants.gin_endings import ending_finding, knock_cards, past_the_end, quiet_play, track_endings
-from ledger.variants.gin_scoring import counted_deadwood, hand_scores
-from ledger.variants.gin_state import (
+from ledger.variants.gin.deadwood import big_gin, card_value, deadwood_value
+from ledger.variants.gin.endings import ending_finding, knock_cards, past_the_end, quiet_play, track_endings
+from ledger.variants.gin.scoring import counted_deadwood, hand_scores
+from ledger.variants.gin.state import (
     OFFER_BOTH_PASSED,
     OFFER_DEALER,
     OFFER_NON_DEALER,
@@ -92,7 +92,7 @@ from ledger.variants.gin_state import (
     GinExtra,
     GinOptions,
 )
-from ledger.variants.gin_words import AFTER_KNOCK, declaration_message, limit_source
+from ledger.variants.gin.words import AFTER_KNOCK, declaration_message, limit_source
 from ledger.variants.outcome import target_reached
 
 
@@ -160,7 +160,7 @@ class GinRules(Rules):
 
     # --- the hand's endings: the wall, OpenSpiel's stalls (GIN-WALL-1, GIN-STALL-1) ---
     def apply(self, state: TableState, event: Event) -> TableState:
-        """Play after the end of a hand (:mod:`ledger.variants.gin_endings`): see the
+        """Play after the end of a hand (:mod:`ledger.variants.gin.endings`): see the
         module docstring. Other events, and draws and discards that neither end the
         hand nor move a track (:func:`quiet_play`), go to the handlers unchanged."""
         x = state.extra
@@ -495,5 +495,5 @@ class GinRules(Rules):
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Knock, gin, big gin, undercut, the game and box bonuses
-        (:func:`~ledger.variants.gin_scoring.hand_scores`)."""
+        (:func:`~ledger.variants.gin.scoring.hand_scores`)."""
         return hand_scores(self.settings, state, self.ex(state), e.reason)

@@ -96,10 +96,10 @@ from ledger.events import (
 from ledger.state import Meld, SideScore, TableState, VariantState, replace
 from ledger.texts import N_, Message
 from ledger.variants.base import Handler
-from ledger.variants.burraco_pozzetto import BurracoPozzetti
-from ledger.variants.burraco_scoring import burraco_kind, burraco_rank, side_breakdown
-from ledger.variants.burraco_state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
-from ledger.variants.burraco_words import WITHOUT_BURRACO, WITHOUT_POZZETTO, late_play_message
+from ledger.variants.burraco.pozzetto import BurracoPozzetti
+from ledger.variants.burraco.scoring import burraco_kind, burraco_rank, side_breakdown
+from ledger.variants.burraco.state import PLAY_EVENTS, BurracoExtra, BurracoOptions, TableAtEnd
+from ledger.variants.burraco.words import WITHOUT_BURRACO, WITHOUT_POZZETTO, late_play_message
 from ledger.variants.core import after_game_ended
 
 
@@ -114,8 +114,8 @@ def is_wild_card(card: str) -> bool:
 
 class BurracoRules(BurracoPozzetti):
     """Rules object for Burraco (see the module docstring); the table's
-    parameters and its state are :class:`~ledger.variants.burraco_table.BurracoTable`'s,
-    the pozzetti :class:`~ledger.variants.burraco_pozzetto.BurracoPozzetti`'s."""
+    parameters and its state are :class:`~ledger.variants.burraco.table.BurracoTable`'s,
+    the pozzetti :class:`~ledger.variants.burraco.pozzetto.BurracoPozzetti`'s."""
 
     variant = "burraco"
     default_ruleset = "fibur"

@@ -1,7 +1,7 @@
 """Gin's finding messages that are put together from parts (:mod:`ledger.texts`
 data: a msgid and its params): GIN-KNOCK-2's declaration, GIN-KNOCK-1's
 Oklahoma limit, ALL-TURN-1 after a knock. The simpler ones are written where
-the rule is checked (:mod:`ledger.variants.gin`).
+the rule is checked (:mod:`ledger.variants.gin.rules`).
 """
 
 from __future__ import annotations

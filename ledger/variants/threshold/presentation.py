@@ -3,10 +3,10 @@ meld's opening value, the elimination threshold and the seats out."""
 
 from __future__ import annotations
 
-from ledger.presentation import MeldBadges, TableNotes, VariantPresentation
 from ledger.state import Meld, TableState
 from ledger.texts import N_, Message
-from ledger.variants.threshold import ThresholdRules, meld_points
+from ledger.variants.presentation import MeldBadges, TableNotes, VariantPresentation
+from ledger.variants.threshold.rules import ThresholdRules, meld_points
 
 
 class EliminationNotes(TableNotes, frozen=True):

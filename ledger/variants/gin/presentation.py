@@ -1,5 +1,5 @@
 """What Gin Rummy shows (RULES.md "Gin Rummy"): every visible seat's best
-deadwood (:mod:`ledger.variants.gin_deadwood`) and whether it could knock;
+deadwood (:mod:`ledger.variants.gin.deadwood`) and whether it could knock;
 after a knock, each seat's counted deadwood."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from __future__ import annotations
 import msgspec
 
 from ledger.cards import UNKNOWN, pretty
-from ledger.presentation import TableNotes, VariantPresentation
 from ledger.state import TableState
 from ledger.texts import N_, Message, Param
-from ledger.variants.gin import GinRules
-from ledger.variants.gin_deadwood import best_after_discard, best_arrangement
-from ledger.variants.gin_state import GinExtra
+from ledger.variants.gin.deadwood import best_after_discard, best_arrangement
+from ledger.variants.gin.rules import GinRules
+from ledger.variants.gin.state import GinExtra
+from ledger.variants.presentation import TableNotes, VariantPresentation
 
 DEADWOOD = N_("%(who)s: deadwood %(n)s")
 KNOCKED = N_("%(who)s: deadwood %(n)s (knocked)")

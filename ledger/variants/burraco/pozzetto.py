@@ -1,11 +1,11 @@
 """Burraco's pozzetti: the second layer of its rules (RULES.md "Burraco",
-"Pozzetto"; see :mod:`ledger.variants.burraco` for how a record shows them).
+"Pozzetto"; see :mod:`ledger.variants.burraco.rules` for how a record shows them).
 
 :class:`BurracoPozzetti` takes a pozzetto into the hand (``pozzetto_taken``,
 BUR-POZZ-1) and, in preset ``seed``, turns an untaken pozzetto into the
 stock when the stock is exhausted (``stock_restocked``, or implicitly at a
 draw from the empty stock). The play, the going out and the scoring are
-:class:`~ledger.variants.burraco.BurracoRules`, its subclass.
+:class:`~ledger.variants.burraco.rules.BurracoRules`, its subclass.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from ledger.cards import UNKNOWN, pretty_list
 from ledger.events import CardDrawn, CardsShown, PozzettoTaken, StockRestocked
 from ledger.state import TableState, replace
 from ledger.texts import N_, Message, and_
-from ledger.variants.burraco_table import BurracoTable
+from ledger.variants.burraco.table import BurracoTable
 from ledger.variants.core import fill_unknown
 
 
 class BurracoPozzetti(BurracoTable):
-    """Burraco's pozzetti (subclassed by :class:`~ledger.variants.burraco.BurracoRules`,
+    """Burraco's pozzetti (subclassed by :class:`~ledger.variants.burraco.rules.BurracoRules`,
     never used alone)."""
 
     def on_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState:
