@@ -8,6 +8,9 @@ reads it without importing the console script (which imports the CLI).
 from __future__ import annotations
 
 import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 _seen = [False]
@@ -30,4 +33,21 @@ def interrupted() -> bool:
     return _seen[0]
 
 
-__all__ = ["interrupted", "remember"]
+@contextmanager
+def deferred() -> Iterator[None]:
+    """SIGINT held back while the block runs (the import of a command's modules:
+    a ``KeyboardInterrupt`` raised inside an extension's initialisation, such as
+    DuckDB's, is printed by it as a traceback); a Ctrl-C meanwhile is delivered as
+    the block ends, where the command's guard turns it into one line. Outside the
+    main thread, or where signals cannot be masked, the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+__all__ = ["deferred", "interrupted", "remember"]

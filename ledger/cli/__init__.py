@@ -49,7 +49,7 @@ from ledger.cli.command_table import BEFORE, COMMANDS
 from ledger.cli.context import CliState, Translated, TranslatedCommand, describe_error, tr_of
 from ledger.errors import GameNotFoundError, LedgerError, RecordError
 from ledger.i18n import LANGUAGES, N_
-from ledger.sigint import interrupted
+from ledger.sigint import deferred, interrupted
 from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError, check_db
 
@@ -115,7 +115,9 @@ class LazyGroup(click.Group):
         for first in BEFORE.get(module, ()):
             if not self._registered(first):
                 self._register(first)
-        importlib.import_module(f"ledger.cli.{module}").register(self)
+        with deferred():  # a Ctrl-C during the import (DuckDB's) comes after it, as one line
+            loaded = importlib.import_module(f"ledger.cli.{module}")
+        loaded.register(self)
         query = sys.modules.get("ledger.cli.query")
         if HARD_EXIT and query is not None:
             query.__dict__["HARD_EXIT"] = True  # this process is the command's own: query --timeout may end it
