@@ -56,7 +56,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: rule links made it depend on the checkout's path (now written ``file://CHECKOUT``). Since:
 #: ``/api/games/<id>/score`` carries ``seal`` and ``chain_verified`` as ``score --json`` does (e6a5b4a,
 #: issue 26; the only change: 4683a1e4… at bcc0692).
-EXPECTED = "8c448da8ce2a997b55d6221d648ae81748ba6a260054e5c17b088f0a3b40fec0"
+#: Then 8c448da8… at 018ebb3 → 04decc13…: an abandoned game's score sheet (``score``, the report) says
+#: "no winner (abandoned)" where it said "no winner (tie or no result)" (issue 26; the four abandoned
+#: fixtures, en and it: 16 outputs, the only change).
+EXPECTED = "04decc13546a1616fb9508c84b1845d8ff5274ab873e571cc1334ff5d19cd062"
 
 #: what the checkout's own ``file://`` URL is written as in the hashed text
 CHECKOUT = "file://CHECKOUT"
