@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from gettext import NullTranslations
 
 from ledger.cards import pretty, pretty_list
-from ledger.notation import reason_words
+from ledger.notation import GAME_END_REASONS, reason_words
 from ledger.scoring import ScoreSheet, SheetHand
 from ledger.state import TableState
 from ledger.texts import Message, render
@@ -24,6 +24,10 @@ from ledger.views import COMPONENTS, N_, PHASES, MeldView, SeatView, StateView, 
 
 _ENGLISH = NullTranslations()
 
+
+#: the game endings (FORMAT.md ``game_ended``) without a result: a game so ended names no winner and
+#: the score sheet says why, as the viewer's games list does (issue 26)
+NO_RESULT_REASONS = frozenset({"abandoned", "time_out"})
 
 #: meld kinds (melds.py) and burraco kinds (variants/burraco/)
 KINDS = {"set": N_("set"), "sequence": N_("sequence"), "invalid": N_("invalid")}
@@ -269,6 +273,8 @@ def score_tail(
         lines.append(_("game not over"))
     elif sheet.winner is not None:
         lines.append(_("winner: %(who)s") % {"who": label[sheet.winner]})
+    elif sheet.ended in NO_RESULT_REASONS:  # the game ended without a result: say how, as the games list does
+        lines.append(_("no winner (%(reason)s)") % {"reason": _(GAME_END_REASONS[sheet.ended])})
     else:
         lines.append(_("no winner (tie or no result)"))
     return lines

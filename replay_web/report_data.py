@@ -20,7 +20,7 @@ from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored,
 from ledger.i18n import DEFAULT_LANG
 from ledger.i18n import translations as ledger_translations
 from ledger.notation import notation
-from ledger.render import side_text
+from ledger.render import NO_RESULT_REASONS, side_text
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
@@ -214,6 +214,8 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
         "differs": list(sheet.totals) != list(played.totals),
         "winner": labels[sheet.winner] if sheet.winner is not None else None,
         "ended": sheet.ended is not None,
+        # a game ended without a result (abandoned, time out) names the reason beside "no winner" (issue 26)
+        "no_result": _(GAME_END_REASONS[sheet.ended]) if sheet.ended in NO_RESULT_REASONS else None,
     }
 
 

@@ -326,8 +326,9 @@ def test_a_penalty_after_a_game_of_no_hand_counts_in_the_totals_only(tmp_path: P
         "2. referee: penalty -30 to Anna (ALL-TURN-1)  [counted in the totals only: no hand was scored]",
         "totals: Anna -30, Bruno 0",
         "as played (no referee penalties): Anna 0, Bruno 0",
-        "no winner (tie or no result)",  # abandoned: no winner, whatever the ruling did to the totals
+        "no winner (abandoned)",  # no winner, whatever the ruling did to the totals; the reason said (issue 26)
     ]
+    assert lines_of(hand_history(events_of(path), 1, translations("it")))[-1] == "nessun vincitore (abbandonata)"
     assert lines_of(hand_history(events_of(path), 1, translations("it")))[-4] == (
         "2. arbitro: penalità -30 a carico di Anna (ALL-TURN-1)  "
         "[contata solo nei totali: nessuna smazzata ha un punteggio]"

@@ -151,8 +151,11 @@ def test_an_abandoned_game_has_no_winner_after_a_ruling(
     assert text[-4:-1] == [
         "totals: Anna 0, Bruno 10",
         "as played (no referee penalties): Anna 0, Bruno 0",
-        "no winner (tie or no result)",
+        "no winner (abandoned)",  # the game_ended reason, as the games list gives it (issue 26)
     ]
+    assert (
+        run("--lang", "it", "score", "scala40-jolly-swap").stdout.splitlines()[-2] == "nessun vincitore (abbandonata)"
+    )
     client = records_app(list(read_record(ruled).events)).test_client()
     page = client.get("/games").get_data(as_text=True)
     row = page[page.index('data-game="scala40-jolly-swap"') :]
@@ -163,3 +166,5 @@ def test_an_abandoned_game_has_no_winner_after_a_ruling(
     )
     api = {g["game_id"]: g for g in client.get("/api/games").get_json()["games"]}
     assert api["scala40-jolly-swap"]["result"]["winner"] is None
+    for lang, words in (("en", "<p>No winner (abandoned).</p>"), ("it", "<p>Nessun vincitore (abbandonata).</p>")):
+        assert words in client.get(f"/games/scala40-jolly-swap/report?lang={lang}").get_data(as_text=True)

@@ -52,6 +52,12 @@ def test_no_horizontal_scroll(cup_url: str, open_page, width: int, path: str) ->
         assert size >= (40 if width == 1920 else 19)  # large type
         page.wait_for_timeout(300)
         assert page.evaluate("document.getElementById('standings').dataset.updated") == "1"  # live
+        # every game of the cup is over: no "playing" mark, so no legend of it (issue 25)
+        assert (
+            page.locator("tr.playing").count() == 0
+            and page.locator("p.legend").count() == 1
+            and page.locator("p.legend").is_hidden()
+        )
     else:
         head = page.locator("table.standings thead th").all_inner_texts()
         assert head[-4:] == ["T1", "T2", "T3", "T4"]

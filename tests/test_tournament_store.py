@@ -166,6 +166,13 @@ def test_the_director_commands(run: Callable[..., Result]) -> None:
     )
     bad = run("tournament", "create", "bad id", "--name", "X", "--movement", "swiss", "--hands", "3")
     assert bad.exit_code == 2 and "tournament_id: REC-FORMAT" in bad.output
+    late = run("tournament", "standings", "club", "--after-round", "9")  # refused, not clamped to round 1 (issue 25)
+    assert (late.exit_code, late.output) == (
+        2,
+        "rummy-ledger: error: --after-round 9: the tournament has 2 rounds\n",
+    )
+    late_it = run("--lang", "it", "tournament", "standings", "club", "--after-round", "3")
+    assert late_it.output == "rummy-ledger: errore: --after-round 3: il torneo ha 2 turni\n"
     missing = run("tournament", "standings", "nope")
     assert (missing.exit_code, missing.output) == (2, "rummy-ledger: error: no tournament 'nope' in the store\n")
 

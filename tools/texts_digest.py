@@ -56,7 +56,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: rule links made it depend on the checkout's path (now written ``file://CHECKOUT``). Since:
 #: ``/api/games/<id>/score`` carries ``seal`` and ``chain_verified`` as ``score --json`` does (e6a5b4a,
 #: issue 26; the only change: 4683a1e4… at bcc0692).
-EXPECTED = "2740311715dd37fb69489bd1101eda498c5562b6c08b25e990425ad7e64e34cb"
+#: Then 8c448da8… at 018ebb3 → 27403117… (386c1c8): the score chart's legend on an Italian page names a
+#: team "coppia 0 (Anna & Carla)" where it said "team 0 (…)" (issue 23: sides named from data).
+#: And → 04decc13… on its own (db7d7c1): an abandoned game's score sheet (``score``, the report) says
+#: "no winner (abandoned)" where it said "no winner (tie or no result)" (issue 26; the four abandoned
+#: fixtures, en and it: 16 outputs, the only change). Both together: the digest below.
+EXPECTED = "8f6964fd4bbfb2af554b968a0e1d156e46f40790dfbcad632620e9ddc2c1cc73"
 
 #: what the checkout's own ``file://`` URL is written as in the hashed text
 CHECKOUT = "file://CHECKOUT"

@@ -252,6 +252,13 @@ def close_cmd(state: CliState, tournament: str, rnd: int) -> None:
 @click.pass_obj
 def standings_cmd(state: CliState, tournament: str, after_round: int | None, at: int | None, as_json: bool) -> None:
     t = _state(state, tournament, at)
+    rounds = t.started.rounds or t.last_round  # the rounds planned, else those paired (TOURNAMENT.md)
+    if after_round is not None and after_round > rounds:  # a later round is not clamped to the last (issue 25)
+        _fail(
+            state,
+            state.tr.gettext("--after-round %(round)s: the tournament has %(rounds)s rounds")
+            % {"round": after_round, "rounds": rounds},
+        )
     s = standings(t, state.app().tournament_results(t), after_round)
     if as_json:
         click.echo(json.dumps(s.to_json(), ensure_ascii=False))
