@@ -73,8 +73,7 @@ def filters_of_request() -> Filters:
 
 
 def _read(name: str, filters: Filters) -> tuple[list[VariantStats], dict[str, Series]]:
-    from ledger.projections import open_duckdb
-    from ledger.projections.duckdb_recorder import AnalyticsError
+    from ledger.projections.duckdb_recorder import AnalyticsError, open_duckdb
     from ledger.projections.stats import player_series, player_stats
 
     path = view_path()
