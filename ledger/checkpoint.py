@@ -231,7 +231,7 @@ def load(path: Path, kind: str = CHECKPOINT_FORMAT) -> dict[str, Any]:
     size = path.stat().st_size
     _require(size <= MAX_FILE_BYTES, f"{size} bytes is larger than a checkpoint can be")
     try:
-        doc = json.loads(path.read_bytes())
+        doc: dict[str, Any] = json.loads(path.read_bytes())
     except (ValueError, UnicodeDecodeError) as exc:
         raise CheckpointError(f"not JSON ({exc})") from None
     _require(isinstance(doc, dict) and doc.get("format") == kind, f"not a {kind} file (format field)")

@@ -96,7 +96,7 @@ class RecordError(LedgerError, ValueError):
             path=path if path is not None else self.path,
         )
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         """The ``{"line", "field", "rule", "message"}`` object of FORMAT.md."""
         return {"line": self.line, "field": self.field, "rule": self.rule, "message": self.message}
 

@@ -457,4 +457,5 @@ def encode_event(event: Event) -> bytes:
 
 def to_builtins(event: Event) -> dict[str, Any]:
     """The event as a plain ``dict`` (with its ``type``)."""
-    return msgspec.to_builtins(event)
+    out: dict[str, Any] = msgspec.to_builtins(event)
+    return out

@@ -178,7 +178,7 @@ def _event_lines(
     return lines
 
 
-def _counted_in(state: TableState, tr: Any) -> str:
+def _counted_in(state: TableState, tr: Translator) -> str:
     """Where a penalty assessed after ``game_ended`` (the last of ``state``'s
     penalties) counts, as ``score`` counts it: in the score of the hand it
     was assessed in (the last hand dealt, listed above with that penalty in

@@ -17,6 +17,7 @@ ValueError: '3_0' is not a whole number
 from __future__ import annotations
 
 import re
+from gettext import NullTranslations
 from typing import Any
 
 import click
@@ -35,18 +36,18 @@ def ascii_int(text: str) -> int:
     return int(text)
 
 
-def _tr(ctx: click.Context | None) -> Any:
+def _tr(ctx: click.Context | None) -> NullTranslations:
     """The translations of the invocation's ``--lang`` (its state's, once
     the group has run; else the option read, else the locale variables)."""
     root = ctx.find_root() if ctx is not None else None
-    tr = getattr(root.obj, "tr", None) if root is not None else None
+    tr: NullTranslations | None = getattr(root.obj, "tr", None) if root is not None else None
     if tr is not None:
         return tr
     lang = root.params.get("lang") if root is not None else None
     return translations(lang or env_lang())
 
 
-class AsciiInt(click.ParamType):
+class AsciiInt(click.ParamType[int]):
     """A click parameter type: :func:`ascii_int` (click's ``int`` takes ``٣`` and ``3_0``)."""
 
     name = "integer"
@@ -77,7 +78,7 @@ class AsciiInt(click.ParamType):
 ASCII_INT = AsciiInt()
 
 
-class VariantChoice(click.Choice):
+class VariantChoice(click.Choice[str]):
     """A click ``--variant`` choice read from the variant catalog each time
     (:mod:`ledger.catalog`): a game registered at run time is accepted and
     listed by ``--help``. ``simulated=True``: only the games that have a

@@ -19,8 +19,8 @@ from ledger.cards import pretty, pretty_list
 from ledger.notation import GAME_END_REASONS, reason_words
 from ledger.scoring import ScoreSheet, SheetHand
 from ledger.state import TableState
-from ledger.texts import Message, render
-from ledger.views import COMPONENTS, N_, PHASES, MeldView, SeatView, StateView, sorted_view, state_view
+from ledger.texts import N_, Message, render
+from ledger.views import COMPONENTS, PHASES, MeldView, SeatView, StateView, sorted_view, state_view
 
 _ENGLISH = NullTranslations()
 

@@ -89,7 +89,8 @@ class Token(msgspec.Struct, frozen=True, kw_only=True):
 
     def to_json(self) -> dict[str, Any]:
         """``{id, name, role, tournament, game, created_at, revoked_at}``."""
-        return msgspec.to_builtins(self)
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        return out
 
 
 class UnknownTokenError(LedgerError, LookupError):

@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from ledger.notation import notation
 from ledger.redaction import SPECTATOR, Pov, visible_findings
@@ -56,7 +57,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 @bp.get("/games")
-def games():
+def games() -> ResponseReturnValue:
     rows, _ = filter_games(request.args)
     return jsonify({"games": rows})
 
@@ -74,7 +75,7 @@ def _seat_reader(g: Any) -> tuple[access.Access, Pov, int]:
 
 
 @bp.get("/games/<game_id>")
-def game(game_id: str):
+def game(game_id: str) -> ResponseReturnValue:
     g = params.load_game(game_id)
     acc, pov, upto = _seat_reader(g)
     state = g.final if (pov is None and upto == g.last) else g.state_at(upto)
@@ -118,7 +119,7 @@ def game(game_id: str):
 
 
 @bp.get("/games/<game_id>/state")
-def state(game_id: str):
+def state(game_id: str) -> ResponseReturnValue:
     g = params.load_game(game_id)
     acc = access.reader_access(g)
     pov = params.pov(request.args, g)
@@ -134,7 +135,7 @@ FINDINGS_PAGE, MAX_FINDINGS = paging.API_FINDINGS
 
 
 @bp.get("/games/<game_id>/audit")
-def audit(game_id: str):
+def audit(game_id: str) -> ResponseReturnValue:
     """The audit object, its findings one page at a time: ``?offset=N``
     (default 0) and ``?limit=M`` (default :data:`FINDINGS_PAGE`, at most
     :data:`MAX_FINDINGS`). A game with more findings than one page, or a
@@ -153,7 +154,7 @@ def audit(game_id: str):
 
 
 @bp.get("/games/<game_id>/score")
-def score(game_id: str):
+def score(game_id: str) -> ResponseReturnValue:
     """The ``score --json`` object at the reader's last position (docs/api.md):
     the sheet as adjudicated, ``"seal"`` after that position and the chain
     fields (:func:`ledger.store.verify_rows.chain_fields`). The stored chain is

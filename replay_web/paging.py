@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import abort, jsonify, request
+from flask import Response, abort, jsonify, request
 
 from replay_web.lang import gettext as _
 from replay_web.params import int_arg
@@ -153,7 +153,7 @@ def api_slice(total: int, key: str, limits: tuple[int, int]) -> Slice:
     return Slice(total, offset or 0, size, offset is None and limit is None and total <= size)
 
 
-def api_answer(body: dict[str, Any], key: str, part: Slice) -> Any:
+def api_answer(body: dict[str, Any], key: str, part: Slice) -> Response:
     """The JSON answer: ``body`` (its ``key`` already cut to ``part``) plus,
     unless ``part.whole``, ``total``, ``offset`` and ``limit`` and, while
     items remain, ``Link: <path?…offset=next…>; rel="next"``."""
@@ -166,7 +166,7 @@ def api_answer(body: dict[str, Any], key: str, part: Slice) -> Any:
     return response
 
 
-def api_page(body: dict[str, Any], key: str, limits: tuple[int, int]) -> Any:
+def api_page(body: dict[str, Any], key: str, limits: tuple[int, int]) -> Response:
     """:func:`api_answer` of ``body`` with its whole list ``body[key]`` cut to the request's page."""
     part = api_slice(len(body[key]), key, limits)
     return api_answer({**body, key: body[key][part.start : part.stop]}, key, part)

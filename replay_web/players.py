@@ -23,6 +23,7 @@ from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 
 from ledger.i18n import translations as ledger_translations
 from ledger.projections.stats import BY_TURN, Filters, Series, VariantStats, cell, stat_label, stats_of
@@ -72,8 +73,7 @@ def filters_of_request() -> Filters:
 
 
 def _read(name: str, filters: Filters) -> tuple[list[VariantStats], dict[str, Series]]:
-    from ledger.projections import open_duckdb
-    from ledger.projections.duckdb_recorder import AnalyticsError
+    from ledger.projections.duckdb_recorder import AnalyticsError, open_duckdb
     from ledger.projections.stats import player_series, player_stats
 
     path = view_path()
@@ -122,7 +122,7 @@ def _plots(name: str, block: VariantStats, series: Series | None, labels: Any) -
 
 
 @bp.get("/players/<path:name>")
-def player_page(name: str):  # noqa: ANN201 - a Flask view
+def player_page(name: str) -> ResponseReturnValue:
     filters = filters_of_request()
     found, series = _read(name, filters)
     if not found:

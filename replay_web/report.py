@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, make_response, request, url_for
+from flask.typing import ResponseReturnValue
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ledger.i18n import translations as ledger_translations
@@ -172,7 +173,7 @@ def tournament_rows(events: Any, lang: str) -> list[dict[str, Any]]:
 
 
 @bp.get("/games/<game_id>/report")
-def report_page(game_id: str):
+def report_page(game_id: str) -> ResponseReturnValue:
     """The printable dispute report, HTML (or ``format=pdf``: :func:`report_pdf`).
     The language is the page's (:mod:`replay_web.lang`: ``?lang=it|en``,
     ``Accept-Language``). 404 for an unknown game, 400 for a bad ``at``,
@@ -193,7 +194,7 @@ def report_page(game_id: str):
 
 
 @bp.get("/games/<game_id>/report.pdf")
-def report_pdf(game_id: str):
+def report_pdf(game_id: str) -> ResponseReturnValue:
     """The dispute report as a PDF download (A4, :func:`replay_web.pdf.html_to_pdf`:
     headless Chromium's print-to-PDF), same arguments and errors as
     :func:`report_page`; 503 (HTML, or JSON when the client asks for JSON)

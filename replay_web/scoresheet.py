@@ -18,12 +18,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest, MethodNotAllowed, Unauthorized
 from wtforms import SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Regexp
 
 from ledger.catalog import CATALOG
 from ledger.errors import GameConflictError, RecordError
+from ledger.events import GameStarted
 from ledger.i18n import translations as ledger_translations
 from ledger.records import encode_record, parse_record
 from ledger.score_only import parse_sheet, score_only_game
@@ -58,13 +60,13 @@ def _writer() -> Any:
 
 
 @bp.get("/score-sheets/new")
-def new_sheet():
+def new_sheet() -> ResponseReturnValue:
     _writer()
     return render_template("score_sheet.html", form=ScoreSheetForm(), error=None)
 
 
 @bp.post("/score-sheets")
-def store_sheet():
+def store_sheet() -> ResponseReturnValue:
     token = _writer()
     ledger = access.ledger_app()
     if ledger is None:
@@ -79,7 +81,9 @@ def store_sheet():
     try:
         meta = ledger.pairing_meta(form.game_id.data)  # a tournament's table: its meta from the pairing
         events = score_only_game(form.game_id.data, form.variant.data, names, parse_sheet(form.lines.data), meta=meta)
-        access.check_write(token, events[0], events)
+        started = events[0]
+        assert isinstance(started, GameStarted)  # score_only_game opens the game with it
+        access.check_write(token, started, events)
         ledger.import_record(parse_record(encode_record(events)), appended_by=token.label)
         auto_checkpoint.after_append(ledger, events)
     except RecordError as err:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, abort, make_response, render_template, request
+from flask.typing import ResponseReturnValue
 
 from ledger.tournament.render import number
 from ledger.tournament.standings import standings
@@ -38,7 +39,7 @@ def _unit(state: TournamentState) -> str:
 
 
 @bp.get("/tournaments/<tournament_id>/screen")
-def screen_page(tournament_id: str):
+def screen_page(tournament_id: str) -> ResponseReturnValue:
     """The big-screen standings (module docstring); 404 unknown tournament, 400 bad ``after_round``."""
     after = after_round_arg()
     _ledger, state, results = load_tournament(tournament_id)
@@ -49,7 +50,7 @@ def screen_page(tournament_id: str):
 
 
 @bp.get("/tournaments/<tournament_id>/sheet")
-def sheet_page(tournament_id: str):
+def sheet_page(tournament_id: str) -> ResponseReturnValue:
     """The printable standings sheet, HTML or ``format=pdf`` (module docstring); 404, 400 as the
     screen, 400 for another ``format``, 503 without Chromium for the PDF."""
     fmt = request.args.get("format", "html")

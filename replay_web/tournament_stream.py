@@ -37,6 +37,7 @@ from typing import Any
 from uuid import UUID
 
 from flask import Blueprint, Response, current_app, request
+from flask.typing import ResponseReturnValue
 
 from ledger.store.persistence import game_uuid
 from ledger.tournament.standings import standings
@@ -89,7 +90,7 @@ class _Standings:
 
 
 @bp.get("/api/tournaments/<tournament_id>/standings/stream")
-def standings_stream(tournament_id: str):
+def standings_stream(tournament_id: str) -> ResponseReturnValue:
     """The live standings of a stored tournament (module docstring); 404 for an unknown
     tournament or a server of record files, 400 for a bad ``after_round``, 503 when
     ``STREAM_MAX`` streams are open."""

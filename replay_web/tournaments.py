@@ -28,6 +28,7 @@ from typing import Any
 
 import msgspec
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from ledger.i18n import translations as cli_translations
 from ledger.store.tournaments import TournamentNotFoundError
@@ -127,7 +128,7 @@ def tournament_doc(state: TournamentState, results: dict[str, GameResult]) -> di
 
 
 @bp.get("/api/tournaments")
-def tournaments_api():
+def tournaments_api() -> ResponseReturnValue:
     ledger = access.ledger_app()
     found = ledger.list_tournaments() if ledger is not None else []
     return jsonify(
@@ -142,26 +143,26 @@ def tournaments_api():
 
 
 @bp.get("/api/tournaments/<tournament_id>")
-def tournament_api(tournament_id: str):
+def tournament_api(tournament_id: str) -> ResponseReturnValue:
     _ledger, state, results = load_tournament(tournament_id)
     return jsonify(tournament_doc(state, results))
 
 
 @bp.get("/api/tournaments/<tournament_id>/standings")
-def standings_api(tournament_id: str):
+def standings_api(tournament_id: str) -> ResponseReturnValue:
     after = after_round_arg()
     _ledger, state, results = load_tournament(tournament_id)
     return jsonify(standings(state, results, after).to_json())
 
 
 @bp.get("/tournaments")
-def tournaments_page():
+def tournaments_page() -> ResponseReturnValue:
     ledger = access.ledger_app()
     return render_template("tournaments.html", tournaments=ledger.list_tournaments() if ledger is not None else [])
 
 
 @bp.get("/tournaments/<tournament_id>/standings.svg")
-def standings_chart_svg(tournament_id: str):
+def standings_chart_svg(tournament_id: str) -> ResponseReturnValue:
     after = after_round_arg()
     _ledger, state, results = load_tournament(tournament_id)
     svg = standings_svg(state, results, after)
@@ -171,7 +172,7 @@ def standings_chart_svg(tournament_id: str):
 
 
 @bp.get("/tournaments/<tournament_id>")
-def tournament_page(tournament_id: str):
+def tournament_page(tournament_id: str) -> ResponseReturnValue:
     after = after_round_arg()
     ledger, state, results = load_tournament(tournament_id)
     s = standings(state, results, after)

@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from ledger.errors import ConcurrentAppendError, GameConflictError, RecordError
@@ -219,7 +220,7 @@ def _started(app: Any, game_id: str) -> GameStarted:
     return started
 
 
-def _created(result: Any, status: int, location: str, token: Token) -> Any:
+def _created(result: Any, status: int, location: str, token: Token) -> Response:
     from flask import current_app
 
     hub = current_app.extensions.get("replay_web.stream")
@@ -233,7 +234,7 @@ def _created(result: Any, status: int, location: str, token: Token) -> Any:
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     token = access.writer()
     app = _ledger()
     events, lines = _events_from_body()
@@ -263,7 +264,7 @@ def create_game():
 
 
 @bp.post("/games/<game_id>/events")
-def append(game_id: str):
+def append(game_id: str) -> ResponseReturnValue:
     token = access.writer()
     app = _ledger()
     expected = _expected()

@@ -52,6 +52,7 @@ from ledger.i18n import LANGUAGES, N_
 from ledger.sigint import deferred, interrupted
 from ledger.store.probe import REASONS as STORE_REASONS
 from ledger.store.probe import StoreMissingError, StoreUnreachableError, check_db
+from ledger.texts import Translator
 
 
 def _store_errors() -> tuple[type[BaseException], ...]:
@@ -68,7 +69,7 @@ def _fail(message: str, tr: Any = None) -> None:
     click.echo(prefix % {"message": message}, err=True)
 
 
-def not_found_text(exc: GameNotFoundError, tr: Any) -> str:
+def not_found_text(exc: GameNotFoundError, tr: Translator) -> str:
     """The unknown-game error in the language of ``tr`` (English: ``str(exc)``)."""
     _ = tr.gettext
     text = _("no game %(game)s in the store") % {"game": repr(exc.game_id)}

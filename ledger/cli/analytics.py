@@ -38,9 +38,9 @@ from ledger.cli.view_update import err_console, run_update, view_path
 from ledger.errors import LedgerError
 from ledger.i18n import N_
 from ledger.params import AsciiInt, VariantChoice
-from ledger.projections import analytics_path, open_duckdb
+from ledger.projections import analytics_path
 from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
-from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait
+from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait, open_duckdb
 from ledger.projections.export import FORMATS, Selection, export_tables, select_games
 from ledger.projections.tables import TABLES, markdown
 
@@ -319,7 +319,7 @@ def _query_command(name: str) -> click.Command:
     )
     @_with(_query_args)
     @click.pass_context
-    def query_cmd(ctx: click.Context, **kw: Any) -> None:
+    def query_cmd(ctx: click.Context, /, **kw: Any) -> None:
         _query(ctx, **kw)
 
     return query_cmd
@@ -351,7 +351,7 @@ def _analytics_group() -> click.Group:
     )
     @_export_options
     @click.pass_context
-    def export_cmd(ctx: click.Context, **kw: Any) -> None:
+    def export_cmd(ctx: click.Context, /, **kw: Any) -> None:
         export_or_partitioned(ctx, kw, _export)
 
     @analytics_group.command("tables", help=N_("Print the tables and their columns (Markdown)."))
@@ -400,7 +400,7 @@ def _merged_export(original: click.Command | None) -> click.Command:
     @_with((*record_option, POV_OPTION))
     @click.pass_context
     def export_cmd(
-        ctx: click.Context, output: Path | None = None, with_journal: bool = False, pov: str | None = None, **kw: Any
+        ctx: click.Context, /, output: Path | None = None, with_journal: bool = False, pov: str | None = None, **kw: Any
     ) -> None:
         if kw["fmt"] == "text" or pov is not None:
             text_export(ctx, kw, output, with_journal, pov)

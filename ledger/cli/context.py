@@ -76,7 +76,7 @@ def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, width=None if stream.isatty() else 160, highlight=False, markup=False, emoji=False)
 
 
-def tr_of(ctx: click.Context | None = None) -> Any:
+def tr_of(ctx: click.Context | None = None) -> NullTranslations:
     """The translations of this invocation (``--lang``, else the locale
     variables). Before the group's callback has run (``rummy-ledger --lang it
     --help``), the ``--lang`` the group has read (an eager option, read

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,7 @@ class _Tally:
     """Files, games and events per row of the summary; prints each
     appended game's line and each rejected file's problem as they come."""
 
-    def __init__(self, tr: Any, err: Console) -> None:
+    def __init__(self, tr: NullTranslations, err: Console) -> None:
         self.tr = tr
         self.err = err
         self.rows = {k: [0, 0, 0] for k in _ROWS}  # files, games, events

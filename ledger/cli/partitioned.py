@@ -54,8 +54,7 @@ def export_or_partitioned(ctx: click.Context, kw: dict[str, Any], export: Callab
     if keys is None:
         export(ctx, **kw)
         return
-    from ledger.projections import open_duckdb
-    from ledger.projections.duckdb_recorder import default_wait
+    from ledger.projections.duckdb_recorder import default_wait, open_duckdb
 
     tr = tr_of(ctx)
     if kw["fmt"] not in (None, "parquet"):

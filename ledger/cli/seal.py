@@ -40,7 +40,7 @@ from ledger.params import ASCII_INT
 from ledger.store.seal_sql import head, stored_seals
 from ledger.store.verify import check_checkpoint, game_keys, verify_games
 from ledger.store.verify_lines import lines_checked
-from ledger.texts import render
+from ledger.texts import Translator, render
 
 #: verify shows a progress bar (on a terminal) from this many games
 PROGRESS_MIN_GAMES = 20
@@ -256,7 +256,7 @@ def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None)
         )
 
 
-def _progress(total: int, enabled: bool):  # noqa: ANN202
+def _progress(total: int, enabled: bool) -> Progress | None:
     console = Console(stderr=True, highlight=False)
     if not (enabled and console.is_terminal and total >= PROGRESS_MIN_GAMES):
         return None
@@ -350,7 +350,7 @@ def verify_cmd(
     sys.exit(_verify_store(ctx, games, as_json, deep))
 
 
-def _signer_text(signer: str, tr: Any) -> str:
+def _signer_text(signer: str, tr: Translator) -> str:
     """:func:`ledger.checkpoint.check_checkpoint`'s signature line in the language of ``tr``."""
     m = re.fullmatch(r"signed by key ([0-9a-f]+)( \(key not pinned: pass --key to check who signed\))?", signer)
     if m is None:

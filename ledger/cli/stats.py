@@ -27,8 +27,8 @@ from ledger.cli.view_update import run_update
 from ledger.errors import LedgerError
 from ledger.i18n import N_, translations
 from ledger.params import AsciiInt, VariantChoice
-from ledger.projections import analytics_path, open_duckdb
-from ledger.projections.duckdb_recorder import default_wait
+from ledger.projections import analytics_path
+from ledger.projections.duckdb_recorder import default_wait, open_duckdb
 from ledger.projections.stats import BY_TURN, Filters, VariantStats, cell, player_stats, stat_label, stats_of
 
 
@@ -102,7 +102,7 @@ def _date(value: datetime | None) -> Any:
 )
 @click.option("--no-update", is_flag=True, help=N_("Use the view as it is; do not apply new events first."))
 @click.pass_obj
-def stats_cmd(state: CliState, player: str, **kw: Any) -> None:
+def stats_cmd(state: CliState, /, player: str, **kw: Any) -> None:
     filters = Filters(
         variants=kw["variants"],
         rulesets=kw["rulesets"],

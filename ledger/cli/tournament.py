@@ -103,7 +103,7 @@ def _user() -> str:
 @click.option("--site", default=None, help=N_("Site (meta)."))
 @click.option("--referee", default=None, help=N_("Referee (meta)."))
 @click.pass_obj
-def create_cmd(state: CliState, tournament: str, **opts: Any) -> None:
+def create_cmd(state: CliState, /, tournament: str, **opts: Any) -> None:
     scoring = _scoring(opts["match"], opts["vp_table"], opts["hands"])
     meta = {k: opts[k] for k in ("date", "site", "referee") if opts[k]}
     bye = opts["bye_vp"]
@@ -164,7 +164,7 @@ def withdraw_cmd(state: CliState, tournament: str, entrant: str, reason: str) ->
 @click.option("--referee", default=None, help=N_("Who rules."))
 @click.option("--note", default=None, help=N_("Why."))
 @click.pass_obj
-def adjust_cmd(state: CliState, tournament: str, entrant: str, vp: float, **opts: Any) -> None:
+def adjust_cmd(state: CliState, /, tournament: str, entrant: str, vp: float, **opts: Any) -> None:
     value: float | int = int(vp) if vp.is_integer() else vp
     event = VpAdjusted(
         entrant=entrant, vp=value, rule=opts["rule"], round=opts["rnd"], referee=opts["referee"], note=opts["note"]
@@ -220,7 +220,8 @@ def pair_cmd(state: CliState, tournament: str, rnd: int, seed: int | None, yes: 
 def msgspec_builtins(event: TournamentEvent) -> dict[str, Any]:
     import msgspec
 
-    return msgspec.to_builtins(event)
+    out: dict[str, Any] = msgspec.to_builtins(event)
+    return out
 
 
 @tournament_group.command(

@@ -19,6 +19,7 @@ import click
 
 from ledger.i18n import N_
 from ledger.store.verify_rows import GameCheck, chain_fields
+from ledger.texts import Translator
 from ledger.texts import render as render_text
 
 #: the warning on stderr
@@ -55,7 +56,7 @@ def warn(check: GameCheck, tr: Any) -> None:
     click.echo(tr.gettext("rummy-ledger: warning: %(message)s") % {"message": text}, err=True)
 
 
-def not_valid(check: GameCheck, tr: Any) -> str:
+def not_valid(check: GameCheck, tr: Translator) -> str:
     """What stands where the seal would: ``NOT VALID: … position N``."""
     return tr.gettext(NOT_VALID) % {"position": _position(check)}
 

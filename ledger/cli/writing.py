@@ -42,7 +42,7 @@ from ledger.texts import N_
 _ENGLISH = NullTranslations()
 
 
-def _tr(tr: Any) -> Any:
+def _tr(tr: NullTranslations | None) -> NullTranslations:
     return tr if tr is not None else _ENGLISH
 
 
@@ -78,7 +78,7 @@ def outcome_lines(result: AppendResult, state: TableState, tr: Any = None) -> li
     return lines
 
 
-def totals_line(state: TableState, tr: Any = None) -> str:
+def totals_line(state: TableState, tr: NullTranslations | None = None) -> str:
     """``totals: Anna -70, Bruno -285`` (as adjudicated)."""
     totals = ", ".join(f"{side_text(state, side, _tr(tr))} {points}" for side, points in enumerate(state.totals))
     return _tr(tr).gettext("totals: %(totals)s") % {"totals": totals}

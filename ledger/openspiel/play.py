@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ledger.openspiel.actions import CARD_ID, DRAW_STOCK, DRAW_UPCARD, KNOCK, PASS, card
 from ledger.openspiel.params import Params
+
+if TYPE_CHECKING:
+    import pyspiel  # OpenSpiel's C++ extension, untyped (pyproject's mypy overrides)
 
 
 def play_gin(seed: int, knock: str = "always", epsilon: float = 0.15) -> tuple[list[int], list[float]]:
@@ -15,7 +20,9 @@ def play_gin(seed: int, knock: str = "always", epsilon: float = 0.15) -> tuple[l
     return list(state.history()), list(state.returns())
 
 
-def play_gin_state(seed: int, knock: str = "always", epsilon: float = 0.15, params: Params | None = None):  # noqa: ANN201 - a pyspiel state
+def play_gin_state(
+    seed: int, knock: str = "always", epsilon: float = 0.15, params: Params | None = None
+) -> pyspiel.State:
     """Play one OpenSpiel ``gin_rummy`` game with a fixed seed under the
     game parameters ``params`` (default: none) and return its terminal
     ``pyspiel`` state (``pyspiel.serialize_game_and_state(state.get_game(),

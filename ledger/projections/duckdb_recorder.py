@@ -236,7 +236,7 @@ class DuckDBTrackingRecorder(TrackingRecorder):
     def replace_games(
         self,
         games: Iterable[str],
-        rows: Mapping[str, list[tuple]],
+        rows: Mapping[str, Sequence[tuple[object, ...]]],
         tracking: Tracking,
         *,
         after: int | None | EllipsisType = ...,
@@ -340,7 +340,7 @@ class ViewWriter:
         """Move the tracking position (``current``: the one :meth:`checked_position` gave)."""
         _track(self.cursor, tracking, current)
 
-    def insert(self, rows: Mapping[str, list[tuple]]) -> None:
+    def insert(self, rows: Mapping[str, Sequence[tuple[object, ...]]]) -> None:
         """Insert ``rows`` (``{table: [row tuple, ...]}``): all converted first, so
         a value the columns cannot hold raises before anything is inserted."""
         tables = [(table, to_arrow(table, batch)) for table in TABLES if (batch := rows.get(table))]
@@ -349,7 +349,7 @@ class ViewWriter:
             self.cursor.execute(f"INSERT INTO {table} SELECT * FROM _rows")
             self.cursor.unregister("_rows")
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run one statement in the transaction; its rows."""
         return self.cursor.execute(sql, list(params)).fetchall()
 
@@ -363,7 +363,9 @@ def default_wait(environ: Mapping[str, Any] | None = None) -> float:
         return 10.0
 
 
-def _swap_rows(cur: duckdb.DuckDBPyConnection, games: Sequence[str], rows: Mapping[str, list[tuple]]) -> None:
+def _swap_rows(
+    cur: duckdb.DuckDBPyConnection, games: Sequence[str], rows: Mapping[str, Sequence[tuple[object, ...]]]
+) -> None:
     """Inside :meth:`DuckDBTrackingRecorder.replace_games`' transaction: delete
     every row of ``games`` from every table, then insert ``rows`` (one Arrow
     table per view table, :func:`~ledger.projections.tables.to_arrow`)."""

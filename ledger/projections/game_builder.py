@@ -61,8 +61,8 @@ class GameRowsBuilder:
         self._ranges: list[tuple[int, int]] = []
         self._hand: list[Any] | None = None  # the open hand: [hand, dealer, first position, restored]
         self._hands: list[HandSpan] = []  # closed hands, without the columns the final state gives
-        self._events: list[tuple] = []
-        self._melds: list[tuple] = []
+        self._events: list[tuple[object, ...]] = []
+        self._melds: list[tuple[object, ...]] = []
 
     def add(self, e: Event, raw: str) -> None:
         """Fold one more event and make its ``events`` row (see the class)."""
@@ -100,7 +100,7 @@ class GameRowsBuilder:
         self._melds += melds
         self._hand = None
 
-    def _hand_end(self, last_pos: int) -> tuple[HandSpan, list[tuple]]:
+    def _hand_end(self, last_pos: int) -> tuple[HandSpan, list[tuple[object, ...]]]:
         """The open hand ended at ``last_pos``: its row without the columns
         the final state gives (a :data:`~ledger.projections.rows.HandSpan`), and its ``melds`` rows."""
         hand, dealer, first_pos, restored = self._hand  # type: ignore[misc]  # called with a hand open

@@ -81,7 +81,7 @@ def partition_path(keys: Sequence[str], values: Sequence[str | None]) -> str:
     return "/".join(f"{k}={NULL_PARTITION if v is None else v}" for k, v in zip(keys, values))
 
 
-def _read_manifest(out: Path, keys: tuple[str, ...]) -> dict[str, list]:
+def _read_manifest(out: Path, keys: tuple[str, ...]) -> dict[str, list[Any]]:
     """The manifest's ``{game: [version, partition]}``; empty when there is none."""
     path = out / MANIFEST
     if not path.exists():
@@ -100,7 +100,7 @@ def _read_manifest(out: Path, keys: tuple[str, ...]) -> dict[str, list]:
     return {str(g): list(v) for g, v in games.items()}
 
 
-def _chosen(con: duckdb.DuckDBPyConnection, keys: tuple[str, ...], selection: Selection) -> dict[str, list]:
+def _chosen(con: duckdb.DuckDBPyConnection, keys: tuple[str, ...], selection: Selection) -> dict[str, list[Any]]:
     """``{game: [version, partition]}`` of the chosen games in the view."""
     cond, params = selection.where()
     cols = ", ".join(_KEY_SQL[k] for k in keys)
@@ -185,7 +185,7 @@ def _remove_partition(out: Path, part: str) -> None:
             parent = parent.parent
 
 
-def _write_manifest(out: Path, keys: tuple[str, ...], games: dict[str, list]) -> None:
+def _write_manifest(out: Path, keys: tuple[str, ...], games: dict[str, list[Any]]) -> None:
     data: dict[str, Any] = {
         "format": MANIFEST_FORMAT,
         "partition": list(keys),

@@ -39,7 +39,7 @@ from ledger.variants.gin.rules import GinRules
 from ledger.variants.gin.state import GinExtra
 from ledger.variants.presentation import presentation
 
-Rows = dict[str, list[tuple]]
+Rows = dict[str, list[tuple[object, ...]]]
 
 #: errors that make a game unreplayable with this build (recorded in ``games.error``)
 REPLAY_ERRORS: tuple[type[BaseException], ...] = (
@@ -202,7 +202,7 @@ def game_row(
     winners: list[str] | None = None,
     findings: int = 0,
     error: str | None = None,
-) -> tuple:
+) -> tuple[object, ...]:
     """The ``games`` row of a game: from its ``game_started`` and, when the
     fold replayed it, its ``final`` state, its score ``sheets`` (adjudicated,
     as played), the names of the winning side and the number of findings;
@@ -249,7 +249,7 @@ def _fold(events: Sequence[Event]) -> tuple[list[TableState], str | None]:
 
 
 def _event_rows(
-    game: str, events: Sequence[tuple[Event, str]], folded: Sequence[TableState], out: list[tuple]
+    game: str, events: Sequence[tuple[Event, str]], folded: Sequence[TableState], out: list[tuple[object, ...]]
 ) -> datetime | None:
     """Append the ``events`` rows of a game to ``out`` (the hand and the
     move text from the state after each event, when the fold got there);
@@ -263,7 +263,26 @@ def _event_rows(
     return started_at
 
 
-def event_row(game: str, pos: int, e: Event, raw: str, state: TableState | None, *, undone: bool) -> tuple:
+#: an ``events`` row (TABLES order): game, position, hand, seat, type, meld, cards, at, move text,
+#: undone, json, turn, points
+EventsRow = tuple[
+    str,
+    int,
+    int | None,
+    int | None,
+    str,
+    str | None,
+    list[str] | None,
+    datetime | None,
+    str,
+    bool,
+    str,
+    int | None,
+    int | None,
+]
+
+
+def event_row(game: str, pos: int, e: Event, raw: str, state: TableState | None, *, undone: bool) -> EventsRow:
     """The ``events`` row of event ``e`` at ``pos`` (``raw`` its canonical JSON)
     in TABLES order: game, position, hand, seat, type, meld, cards, at (a
     ``datetime`` or None), move text, undone, json, turn, points; the hand,
@@ -312,8 +331,8 @@ def event_points(e: Event, state: TableState | None) -> int | None:
     return None
 
 
-def _score_rows(game: str, sheet: ScoreSheet, view: str, side_names: Any) -> list[tuple]:
-    out = []
+def _score_rows(game: str, sheet: ScoreSheet, view: str, side_names: Any) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = []
     team = sheet.unit == "team"
     for h in sheet.hands:
         for ln in h.lines:
@@ -359,7 +378,9 @@ def _hand_rows(game: str, events: list[Event], folded: list[TableState], finding
 HandSpan = tuple[int, int | None, int, int, int, int, int]
 
 
-def hand_rows(game: str, final: TableState, spans: Sequence[HandSpan], findings: Sequence[Any]) -> list[tuple]:
+def hand_rows(
+    game: str, final: TableState, spans: Sequence[HandSpan], findings: Sequence[Any]
+) -> list[tuple[object, ...]]:
     """The ``hands`` rows of ``game`` (each the 13 columns of ``TABLES["hands"]``,
     :mod:`ledger.projections.tables`, in their order): each hand's :data:`HandSpan` with the
     columns the final state and its audit give (the hand's result: reason, seat, player; its
@@ -369,7 +390,7 @@ def hand_rows(game: str, final: TableState, spans: Sequence[HandSpan], findings:
     for f in findings:
         per_hand[f.hand] = per_hand.get(f.hand, 0) + 1
     results = {r.hand: r for r in final.results}
-    out: list[tuple] = []
+    out: list[tuple[object, ...]] = []
     for hand, dealer, first_pos, last_pos, restored, turns, stock_left in spans:
         result = results.get(hand)
         seat = result.seat if result is not None else None
@@ -393,7 +414,7 @@ def hand_rows(game: str, final: TableState, spans: Sequence[HandSpan], findings:
     return out
 
 
-def meld_row(game: str, hand: int | None, m: Any, label: Any) -> tuple:
+def meld_row(game: str, hand: int | None, m: Any, label: Any) -> tuple[object, ...]:
     """The ``melds`` row of meld ``m`` (a :class:`ledger.state.Meld`) as hand
     ``hand`` of ``game`` ended; ``label`` is the variant presentation's
     ``meld_extras`` (:meth:`ledger.variants.presentation.VariantPresentation.meld_extras`:

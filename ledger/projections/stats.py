@@ -396,7 +396,9 @@ def player_series(con: duckdb.DuckDBPyConnection, player: str, filters: Filters 
     return {v: Series(variant=v, hand_points=[int(p) for p in h], games=by_variant.get(v, [])) for v, h in hands}
 
 
-def _row(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object], keys: list[str]) -> dict[str, dict]:
+def _row(
+    con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object], keys: list[str]
+) -> dict[str, dict[str, object]]:
     """``{who: {key: value}}`` of an :func:`aggregate_sql` result."""
     return {r[0]: dict(zip(keys, (_plain(v) for v in r[1:]))) for r in con.execute(sql, list(params)).fetchall()}
 

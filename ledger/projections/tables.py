@@ -15,6 +15,7 @@ are replaced when its events arrive.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import pyarrow as pa
@@ -219,7 +220,7 @@ def arrow_schema(table: str) -> pa.Schema:
     return pa.schema([pa.field(c.name, _ARROW[c.type]) for c in TABLES[table]])
 
 
-def to_arrow(table: str, rows: list[tuple]) -> pa.Table:
+def to_arrow(table: str, rows: Sequence[tuple[object, ...]]) -> pa.Table:
     """Rows (tuples in column order) as an Arrow table of :func:`arrow_schema`;
     ``MAP`` values are given as dicts.
 

@@ -15,6 +15,7 @@ Injected kind: ``close_without_burraco`` (``BUR-CLOSE-2``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ledger.events import CardDiscarded, Event, HandEnded, MeldLaid, Player, PozzettoTaken, StockRestocked
 from ledger.melds import is_wild
@@ -23,6 +24,9 @@ from ledger.simulate.strategy import NAMES, SimulationError, Strategy
 from ledger.simulate.table import Table
 from ledger.state import TableState
 from ledger.variants.burraco.rules import BurracoRules
+
+if TYPE_CHECKING:
+    from ledger.simulate.inject import Expected, Injector, Kind
 
 
 class BurracoStrategy(Strategy):
@@ -52,7 +56,7 @@ class BurracoStrategy(Strategy):
         own = [m for m in state.melds if m.side == side]
         yield from layoffs(seat, hand, own, self.mr, wilds=True)
 
-    def avoid(self, state: TableState, seat: int):  # noqa: ANN201
+    def avoid(self, state: TableState, seat: int) -> tuple[str, ...]:
         side = state.sides[seat]
         other = [m for m in state.melds if m.side != side]
         return may_lay_off(state.hands[seat], other, self.mr)
@@ -92,14 +96,14 @@ class BurracoStrategy(Strategy):
         if not t.try_(HandEnded(reason="stock_exhausted")):
             raise SimulationError("hand_ended (stock_exhausted) is not clean")
 
-    def injections(self) -> list:
+    def injections(self) -> list[Kind[BurracoStrategy]]:
         return [close_without_burraco]
 
     def can_retake(self, state: TableState, seat: int) -> bool:
         return len(state.discard) == 1
 
 
-def close_without_burraco(inj, strategy: BurracoStrategy, t: Table, seat: int):  # noqa: ANN001, ANN201
+def close_without_burraco(inj: Injector, strategy: BurracoStrategy, t: Table, seat: int) -> Expected | None:
     """Going out, pozzetto taken but no burraco: ``BUR-CLOSE-2`` at the
     closing discard (the event that breaks the rule; no closing bonus).
 

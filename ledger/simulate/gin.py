@@ -14,7 +14,9 @@ the knock card, declared honestly).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ledger.events import DeclaredMeld, DiscardTaken, HandEnded, Knocked, MeldLaid, UpcardPassed
 from ledger.simulate.players import card_points, discard_order, find_melds, layoffs
@@ -23,6 +25,9 @@ from ledger.simulate.table import Table
 from ledger.state import TableState
 from ledger.variants.gin import deadwood as gin_deadwood
 from ledger.variants.gin.rules import OFFER_BOTH_PASSED, OFFER_OVER, GinRules
+
+if TYPE_CHECKING:
+    from ledger.simulate.inject import Expected, Injector, Kind
 
 
 @lru_cache(maxsize=65536)
@@ -65,7 +70,7 @@ class GinStrategy(Strategy):
         covered = {c for m in find_melds(hand, self.mr) for c in m}
         return [c for c in hand if c not in covered]
 
-    def play_turn(self, t: Table, seat: int, expect_first=()) -> None:  # noqa: ANN001
+    def play_turn(self, t: Table, seat: int, expect_first: Sequence[str] = ()) -> None:
         state = t.state
         if GinRules.ex(state).offer < OFFER_BOTH_PASSED and not expect_first:
             if not self._improves(state, seat):
@@ -90,7 +95,7 @@ class GinStrategy(Strategy):
     def finish(self, t: Table, seat: int) -> bool:
         return self.play(t, seat) or self.discard(t, seat)
 
-    def knock(self, t: Table, seat: int, limit: int, expect=()) -> bool:  # noqa: ANN001
+    def knock(self, t: Table, seat: int, limit: int, expect: Sequence[str] = ()) -> bool:
         state = t.state
         dead = sorted(card_points(c) for c in self._surely_dead(state.hands[seat]))
         if sum(dead[:-1]) > limit:
@@ -139,7 +144,7 @@ class GinStrategy(Strategy):
                 return True
         return False
 
-    def injections(self) -> list:
+    def injections(self) -> list[Kind[GinStrategy]]:
         return [knock_high]
 
     def can_inject_out_of_turn(self, state: TableState) -> bool:
@@ -149,7 +154,7 @@ class GinStrategy(Strategy):
         return _rules(state).settings.retake_forbidden and GinRules.ex(state).offer == OFFER_OVER
 
 
-def knock_high(inj, strategy: GinStrategy, t: Table, seat: int):  # noqa: ANN001, ANN201
+def knock_high(inj: Injector, strategy: GinStrategy, t: Table, seat: int) -> Expected | None:
     """Knock with deadwood above the knock card (honest declaration): GIN-KNOCK-1."""
     state = t.state
     if state.phase != "draw" or GinRules.ex(state).offer != OFFER_OVER:

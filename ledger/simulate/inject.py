@@ -27,14 +27,22 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from itertools import combinations
+from typing import TYPE_CHECKING, TypeVar
 
 from ledger.cards import RANK, SUIT
 from ledger.events import CardDiscarded, DiscardTaken, MeldLaid
 from ledger.melds import analyze, is_wild
 from ledger.simulate.table import Table
 
+if TYPE_CHECKING:
+    from ledger.simulate.strategy import Strategy
+
 #: an injection: (injector, strategy, table, seat) -> [(position, rule, seat)] or None
-Kind = Callable[["Injector", object, Table, int], "list[tuple[int, str, int | None]] | None"]
+#: what a kind expects: the (position, rule id, seat) findings it made, or None when it could not be played
+Expected = list[tuple[int, str, "int | None"]]
+#: the strategy a kind plays with (a variant's kinds take that variant's strategy)
+S = TypeVar("S", bound="Strategy")
+Kind = Callable[["Injector", S, Table, int], "Expected | None"]
 
 
 class Injector:
@@ -48,14 +56,14 @@ class Injector:
         self.rng = rng
         self.injected: list[dict[str, object]] = []
 
-    def maybe(self, strategy, t: Table, seat: int) -> bool:  # noqa: ANN001 - a Strategy
+    def maybe(self, strategy: Strategy, t: Table, seat: int) -> bool:
         """With probability ``rate``, play ``seat``'s turn as a violation.
 
         Returns True when a violation was injected (the turn is played)."""
         if self.rng.random() >= self.rate:
             return False
         generic = {"out_of_turn": out_of_turn, "invalid_meld": invalid_meld, "retake": retake}
-        kinds: list[Kind] = [generic[k] for k in strategy.generic_kinds] + list(strategy.injections())
+        kinds: list[Kind[Strategy]] = [generic[k] for k in strategy.generic_kinds] + list(strategy.injections())
         self.rng.shuffle(kinds)
         for kind in kinds:
             mark = t.mark()
@@ -74,7 +82,7 @@ class Injector:
         return False
 
 
-def _finish_turn(strategy, t: Table, seat: int) -> bool:  # noqa: ANN001
+def _finish_turn(strategy: Strategy, t: Table, seat: int) -> bool:
     """Meld, lay off and discard cleanly after a draw (the rest of a turn)."""
     if t.state.phase not in ("draw", "play"):
         return True
@@ -83,7 +91,7 @@ def _finish_turn(strategy, t: Table, seat: int) -> bool:  # noqa: ANN001
     return strategy.discard(t, seat)
 
 
-def out_of_turn(inj: Injector, strategy, t: Table, seat: int):  # noqa: ANN001, ANN201
+def out_of_turn(inj: Injector, strategy: Strategy, t: Table, seat: int) -> Expected | None:
     """Another seat draws from the stock and plays while ``seat`` is due."""
     state = t.state
     if state.phase != "draw" or state.n_seats < 2 or not strategy.can_inject_out_of_turn(state):
@@ -100,7 +108,7 @@ def out_of_turn(inj: Injector, strategy, t: Table, seat: int):  # noqa: ANN001, 
     return [(pos, "ALL-TURN-1", other)]
 
 
-def invalid_meld(inj: Injector, strategy, t: Table, seat: int):  # noqa: ANN001, ANN201
+def invalid_meld(inj: Injector, strategy: Strategy, t: Table, seat: int) -> Expected | None:
     """Three cards that are neither a set nor a sequence laid as a meld."""
     state = t.state
     if state.phase != "draw" or not strategy.draw(t, seat, "stock"):
@@ -132,7 +140,7 @@ def invalid_meld(inj: Injector, strategy, t: Table, seat: int):  # noqa: ANN001,
     return None
 
 
-def retake(inj: Injector, strategy, t: Table, seat: int):  # noqa: ANN001, ANN201
+def retake(inj: Injector, strategy: Strategy, t: Table, seat: int) -> Expected | None:
     """The top of the pile taken and discarded again in the same turn."""
     state = t.state
     rule = strategy.retake_rule

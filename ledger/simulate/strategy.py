@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from ledger.events import (
     CardDiscarded,
@@ -38,7 +38,7 @@ from ledger.simulate.table import Table
 from ledger.state import TableState
 
 if TYPE_CHECKING:
-    from ledger.simulate.inject import Injector
+    from ledger.simulate.inject import Injector, Kind
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco")
 
@@ -262,7 +262,7 @@ class Strategy:
         return True
 
     # --- injections (inject.py) -------------------------------------------------------
-    def injections(self) -> list:
+    def injections(self) -> list[Kind[Self]]:
         """Variant-specific violation kinds (see :mod:`ledger.simulate.inject`)."""
         return []
 

@@ -12,6 +12,7 @@ natural meld below the threshold as the first melds of a seat.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ledger.cards import JOKER
 from ledger.events import CardDiscarded, Event, JokerSwapped, MeldLaid
@@ -20,6 +21,9 @@ from ledger.simulate.ramino import restock_or_end
 from ledger.simulate.strategy import Strategy
 from ledger.simulate.table import Table
 from ledger.state import TableState
+
+if TYPE_CHECKING:
+    from ledger.simulate.inject import Expected, Injector, Kind
 
 
 class ThresholdStrategy(Strategy):
@@ -42,14 +46,14 @@ class ThresholdStrategy(Strategy):
                 if card == JOKER and stands and stands in hand:
                     yield JokerSwapped(seat=seat, meld=m.id, card=stands, joker=JOKER)
 
-    def injections(self) -> list:
+    def injections(self) -> list[Kind[ThresholdStrategy]]:
         return [short_opening]
 
     def can_retake(self, state: TableState, seat: int) -> bool:
         return state.opened[seat] and state.turns[seat] >= 2
 
 
-def short_opening(inj, strategy: ThresholdStrategy, t: Table, seat: int):  # noqa: ANN001, ANN201
+def short_opening(inj: Injector, strategy: ThresholdStrategy, t: Table, seat: int) -> Expected | None:
     """A seat's first melds below the threshold: the variant's opening rule
     at the discard that ends the turn."""
     state = t.state

@@ -311,8 +311,9 @@ def _link(made: list[list[Any]], prev: bytes | None) -> bytes:
     call that ends it (the rows after the last row that has a link)."""
     last = made[-1]
     first = next((m[1] + 1 for m in reversed(made[:-1]) if m[5] is not None), made[0][1])
-    last[5] = _seal.journal_chain(prev, last[4], _seal.journal_line(first, last[1], last[2], last[3]))
-    return last[5]
+    link = _seal.journal_chain(prev, last[4], _seal.journal_line(first, last[1], last[2], last[3]))
+    last[5] = link
+    return link
 
 
 def _write_backfill(t: SealTables, writes: list[tuple[Any, ...]]) -> None:

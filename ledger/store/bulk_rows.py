@@ -32,13 +32,9 @@ from eventsourcing.utils import get_topic
 
 from ledger.events import Event, encode_event
 from ledger.store.journal import received_now
+from ledger.store.journal_rows import EventRow, JournalTuple
 from ledger.store.persistence import TOPICS
 from ledger.store.sealing import seal_batch
-
-#: one event row: (originator id as stored, originator_version, topic, state)
-EventRow = tuple[Any, int, str, bytes]
-#: one journal row: (originator id as stored, position, appended_by, received_at, seal, journal link)
-JournalTuple = tuple[Any, int, str, str, "bytes | None", "bytes | None"]
 
 
 class BulkRows(NamedTuple):

@@ -126,7 +126,8 @@ class EventRows:
                 curs.execute(self._pg_all, (oid,), prepare=True)
             else:
                 curs.execute(self._pg_lte, (oid, lte), prepare=True)
-            return curs.fetchall()
+            rows: list[tuple[Any, Any]] = curs.fetchall()
+            return rows
 
 
 def decode_rows(rows: list[tuple[Any, Any]], mapper: MsgspecMapper) -> list[Event] | None:

@@ -54,10 +54,12 @@ from eventsourcing.sqlite import (
 
 from ledger.store.journal_rows import (
     JOURNAL_TABLE,
+    EventRow,
     InsertChunk,
     JournalEntry,
     JournalRecorder,
     JournalRow,
+    JournalTuple,
     journal_rows,
     os_user,
     received_now,
@@ -233,7 +235,7 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             c.executemany(_SQLITE_INSERT_JOURNAL, rows)
         return returning
 
-    def insert_rows(self, events: Sequence[tuple], journal: Sequence[tuple]) -> None:
+    def insert_rows(self, events: Sequence[EventRow], journal: Sequence[JournalTuple]) -> None:
         """One write transaction: one ``executemany`` of the event rows (their
         notification ids, the rowids, drawn in the order given), one of the
         journal rows."""
@@ -327,7 +329,8 @@ def journal_recorder(factory: Any) -> ApplicationRecorder:
         cls = JournalPostgresRecorder
     if cls is not None:
         factory.env[factory.APPLICATION_RECORDER_TOPIC] = get_topic(cls)
-    return factory.application_recorder()
+    recorder: ApplicationRecorder = factory.application_recorder()
+    return recorder
 
 
 def select_journal(recorder: ApplicationRecorder, originator_id: UUID, after: int = -1) -> list[JournalEntry]:

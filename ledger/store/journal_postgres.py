@@ -17,7 +17,16 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
 
-from ledger.store.journal_rows import JOURNAL_TABLE, InsertChunk, JournalEntry, JournalRecorder, journal_rows, seal_hex
+from ledger.store.journal_rows import (
+    JOURNAL_TABLE,
+    EventRow,
+    InsertChunk,
+    JournalEntry,
+    JournalRecorder,
+    JournalTuple,
+    journal_rows,
+    seal_hex,
+)
 from ledger.store.summaries import postgres_create
 
 
@@ -89,14 +98,15 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
         no ids (nothing in rummy-ledger reads them), retried as the library
         retries its own insert."""
         if not kwargs.get("bulk"):
-            return super().insert_events(stored_events, **kwargs)
+            ids: Sequence[int] | None = super().insert_events(stored_events, **kwargs)
+            return ids
         if stored_events:
             with self.datastore.transaction(commit=True) as curs:
                 self._copy_rows(curs, stored_events, kwargs.get("journal"))
         return None
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def insert_rows(self, events: Sequence[tuple], journal: Sequence[tuple]) -> None:
+    def insert_rows(self, events: Sequence[EventRow], journal: Sequence[JournalTuple]) -> None:
         """Prepared rows (:mod:`ledger.store.bulk_rows`) by binary ``COPY`` in
         one transaction (:meth:`_copy_tuples`), retried as :meth:`insert_events`."""
         if events:
@@ -127,7 +137,7 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
         events = [(oid(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
         self._copy_tuples(curs, events, rows)
 
-    def _copy_tuples(self, curs: Cursor[DictRow], events: Sequence[tuple], rows: Sequence[tuple]) -> None:
+    def _copy_tuples(self, curs: Cursor[DictRow], events: Sequence[EventRow], rows: Sequence[JournalTuple]) -> None:
         """:meth:`_copy_rows` of rows made already: the event tuples
         ``(uuid, version, topic, state)`` and the journal tuples."""
         self._lock_table(curs)
@@ -139,8 +149,8 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
         if rows:
             with curs.copy(self.copy_journal_statement) as copy:
                 copy.set_types(self.copy_journal_types)
-                for row in rows:
-                    copy.write_row(row)
+                for jrow in rows:
+                    copy.write_row(jrow)
 
     @contextlib.contextmanager
     def insert_chunks(self) -> Iterator[InsertChunk]:

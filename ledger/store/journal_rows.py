@@ -67,14 +67,23 @@ def os_user() -> str:
         return str(os.getuid()) if hasattr(os, "getuid") else "unknown"
 
 
-def journal_rows(stored_events: Sequence[StoredEvent], journal: Sequence[JournalRow] | None, oid: Any) -> list[tuple]:
+#: one event row: (originator id as stored, originator_version, topic, state); the id is
+#: as the recorder keeps it (SQLite the UUID's hex text, PostgreSQL and the in-memory store the ``UUID``)
+EventRow = tuple[UUID | str, int, str, bytes]
+#: one journal row: (originator id as stored, position, appended_by, received_at, seal, journal link)
+JournalTuple = tuple[UUID | str, int, str, str, bytes | None, bytes | None]
+
+
+def journal_rows(
+    stored_events: Sequence[StoredEvent], journal: Sequence[JournalRow] | None, oid: Callable[[UUID | str], UUID | str]
+) -> list[JournalTuple]:
     """The journal rows to insert with ``stored_events`` (checked before any SQL
     is sent, so that a mistake here cannot store events without their rows)."""
     if not journal:
         return []
     if len(journal) != len(stored_events):
         raise ProgrammingError(f"{len(journal)} journal entries for {len(stored_events)} events")
-    rows = []
+    rows: list[JournalTuple] = []
     for s, j in zip(stored_events, journal):
         if j.position != s.originator_version - 1:
             raise ProgrammingError(
@@ -114,7 +123,7 @@ class JournalRecorder:
         if events:
             self.insert_events(events, journal=journal)  # type: ignore[attr-defined]  # a mixin of eventsourcing's recorders, which have it
 
-    def insert_rows(self, events: Sequence[tuple], journal: Sequence[tuple]) -> None:
+    def insert_rows(self, events: Sequence[EventRow], journal: Sequence[JournalTuple]) -> None:
         """Insert prepared event rows and their journal rows in one
         transaction (:mod:`ledger.store.bulk_rows`: the same rows the append
         path stores, made once); a taken position raises ``IntegrityError``

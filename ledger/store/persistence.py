@@ -116,11 +116,12 @@ class NullTranscoder(Transcoder):
 
 
 @cache
-def _decoder_for(topic: str) -> tuple[type[Event], msgspec.json.Decoder]:
+def _decoder_for(topic: str) -> tuple[type[Event], msgspec.json.Decoder[Event]]:
     cls = resolve_topic(topic)
     if not (isinstance(cls, type) and issubclass(cls, Event)):
         raise TypeError(f"topic {topic!r} is not a record event class")
-    return cls, msgspec.json.Decoder(cls)
+    decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(cls)
+    return cls, decoder
 
 
 class MsgspecMapper(Mapper[UUID]):

@@ -72,7 +72,7 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
 
     def to_json(self) -> dict[str, Any]:
         """``{game_id, variant, ruleset, players, hands, events, meta}``."""
-        return msgspec.json.decode(msgspec.json.encode(self))
+        return msgspec.json.decode(msgspec.json.encode(self), type=dict[str, Any])
 
 
 class GameReads(Application[UUID]):
