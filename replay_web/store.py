@@ -143,12 +143,10 @@ class LedgerStore:
         return list(self.app.list_games())
 
     def version(self, game_id: str) -> int:
-        from ledger.store.persistence import game_uuid
-
-        last = self.app.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
-        if not last:
+        length: int = self.app.game_length(game_id)
+        if not length:
             raise GameNotFoundError(game_id)
-        return int(last[0].originator_version)
+        return length
 
     def events(self, game_id: str) -> list[Event]:
         return list(self.app.get_events(game_id))

@@ -17,9 +17,9 @@ referee token sees everything at once.
 
 How new events are found, in every process (gunicorn worker) on its own, so
 no sticky sessions are needed: one :class:`Hub` thread per process follows
-the store's notification log; on PostgreSQL through eventsourcing's
-``recorder.subscribe()`` (LISTEN/NOTIFY), on SQLite by polling the
-notification log every ``STREAM_POLL`` seconds (default 0.05). A write in the
+the store's notification log (``LedgerApp.changes``,
+:class:`ledger.store.changes.Changes`); on PostgreSQL by its subscription
+(LISTEN/NOTIFY), on SQLite by polling the notification log every ``STREAM_POLL`` seconds (default 0.05). A write in the
 same process also wakes the stream at once. For each game being watched the
 hub keeps one :class:`Feed` (the events, their findings from the fold, their
 journal times), so 200 readers of a game cost one query per event, not 200.
@@ -50,7 +50,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from flask import Blueprint, Response, current_app, request
@@ -64,6 +64,9 @@ from ledger.state import Finding, TableState
 from ledger.store.persistence import game_uuid
 from replay_web import access
 from replay_web.marks import Marks
+
+if TYPE_CHECKING:
+    from ledger.store.changes import Changes
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
@@ -159,7 +162,8 @@ class Feed:
         reader left) the fold ends, nothing is published and False returned;
         the next sync starts again from the events held. Else True."""
         with self._sync_lock:
-            stored = ledger.recorder.select_events(self.oid, gt=len(self.items))
+            start = len(self.items)
+            stored = ledger.events_after(self.game_id, start)
             if not stored:
                 return True
             journal = getattr(ledger, "journal", None)
@@ -168,11 +172,10 @@ class Feed:
                 times = {e.position: e.received_at for e in journal(self.game_id, after=len(self.items) - 1)}
             state, pending = self.state, self.pending
             new: list[Item] = []
-            for i, s in enumerate(stored):
+            for i, event in enumerate(stored):
                 if stop is not None and i % SYNC_CHECK == 0 and stop():
                     return False
-                position = s.originator_version - 1
-                event = ledger.mapper.decode_state(s)
+                position = start + i
                 before = len(state.findings) if state is not None else 0
                 state = evolve(state, event)
                 if isinstance(event, GameStarted):
@@ -276,14 +279,13 @@ class Hub:
             self.thread.start()
 
     def _run(self) -> None:
-        recorder = self.ledger.recorder
+        changes = self.ledger.changes
         while not self._stopped.is_set():
             try:
-                last = recorder.max_notification_id() or 0
-                try:
-                    subscription = recorder.subscribe(gt=last)
-                except NotImplementedError:  # SQLite: poll the notification log
-                    self._poll(recorder, last)
+                last = changes.newest()
+                subscription = changes.subscribe(last)
+                if subscription is None:  # SQLite: poll the notification log
+                    self._poll(changes, last)
                 else:
                     self._subscription = subscription
                     with subscription:
@@ -302,20 +304,20 @@ class Hub:
                     except Exception:
                         pass
 
-    def _poll(self, recorder: Any, last: int) -> None:
+    def _poll(self, changes: Changes, last: int) -> None:
         while not self._stopped.is_set():
             with self.lock:
                 watched = bool(self.feeds)
             if watched:
-                page = recorder.select_notifications(last, 500, inclusive_of_start=False)
-                for oid in dict.fromkeys(n.originator_id for n in page):
+                page = changes.after(last, 500)
+                for oid in dict.fromkeys(oid for _, oid in page):
                     self._notified(oid)
                 if page:
-                    last = page[-1].id
+                    last = page[-1][0]
                     if len(page) == 500:
                         continue
             else:
-                last = recorder.max_notification_id() or last
+                last = changes.newest() or last
             self._stopped.wait(self.poll)
 
 

@@ -33,7 +33,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from flask import Blueprint, Response, current_app, request
@@ -44,20 +44,23 @@ from ledger.tournament.standings import standings
 from replay_web.stream import client_gone, hub_of, setting
 from replay_web.tournaments import after_round_arg, load_tournament
 
+if TYPE_CHECKING:
+    from ledger.store.changes import Changes
+
 bp = Blueprint("tournament_stream", __name__)
 _PAGE = 500
 
 
-def _changed(recorder: Any, last: int, watched: set[Any]) -> tuple[int, bool]:
+def _changed(changes: Changes, last: int, watched: set[UUID]) -> tuple[int, bool]:
     """``(newest notification id, whether one after ``last`` names a watched originator)``."""
-    newest = recorder.max_notification_id() or 0
+    newest = changes.newest()
     hit = False
     while last < newest:
-        page = recorder.select_notifications(last, _PAGE, inclusive_of_start=False)
+        page = changes.after(last, _PAGE)
         if not page:
             break
-        hit = hit or any(UUID(str(n.originator_id)) in watched for n in page)
-        last = page[-1].id
+        hit = hit or any(oid in watched for _, oid in page)
+        last = page[-1][0]
     return max(last, newest), hit
 
 
@@ -66,8 +69,8 @@ class _Standings:
 
     def __init__(self, ledger: Any, tid: str, after: int | None) -> None:
         self.ledger, self.tid, self.after = ledger, tid, after
-        self.last = ledger.recorder.max_notification_id() or 0
-        self.watched: set[Any] = set()
+        self.last = ledger.changes.newest()
+        self.watched: set[UUID] = set()
         self.text = ""
 
     def compute(self) -> str:
@@ -79,7 +82,7 @@ class _Standings:
     def fresh(self) -> str | None:
         """The standings JSON when it differs from the last one returned, else None."""
         if self.text:
-            self.last, hit = _changed(self.ledger.recorder, self.last, self.watched)
+            self.last, hit = _changed(self.ledger.changes, self.last, self.watched)
             if not hit:
                 return None
         text = self.compute()

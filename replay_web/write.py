@@ -207,10 +207,9 @@ def _result_json(result: Any, token: Token) -> dict[str, Any]:
 
 
 def _length(app: Any, game_id: str) -> int:
-    from ledger.store.persistence import game_uuid
-
-    last = app.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
-    return int(last[0].originator_version) if last else 0
+    """Events stored in the game (:meth:`ledger.store.reads.GameReads.game_length`; 0 for none)."""
+    length: int = app.game_length(game_id)
+    return length
 
 
 def _started(app: Any, game_id: str) -> GameStarted:

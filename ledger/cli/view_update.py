@@ -62,7 +62,7 @@ def run_update(
     """Update the view at ``path`` from ``app``'s store, with a progress bar
     for large updates on a terminal; a SQLite store's page cache is SQLite's
     default meanwhile (:func:`ledger.store.journal.read_cache`)."""
-    last = app.recorder.max_notification_id() or 0
+    last = app.changes.newest()
     with read_cache(app), _progress("analytics", progress and last >= PROGRESS_MIN_EVENTS) as advance:
         return update(app, path, batch_size=batch, wait=wait, rebuild=rebuild, progress=advance)
 

@@ -34,6 +34,7 @@ from ledger.events import Event, GameStarted
 from ledger.game_summary import ListSummary, summarize
 from ledger.state import TableState
 from ledger.store.backfill import ensure_schema
+from ledger.store.changes import Changes
 from ledger.store.event_rows import EventRows, decode_rows
 from ledger.store.journal import JournalEntry, JournalRecorder, journal_recorder, select_journal
 from ledger.store.persistence import (
@@ -114,6 +115,8 @@ class GameReads(Application[UUID]):
         self._event_rows = EventRows(self.recorder)
         #: each game's line of the games list (ledger.store.summaries), written by the write paths
         self._summaries = SummaryTable(self.recorder)
+        #: which games changed since a notification id (the viewer's live streams)
+        self.changes = Changes(self.recorder)
         self._convert()
 
     def _convert(self) -> None:
@@ -177,6 +180,15 @@ class GameReads(Application[UUID]):
     def game_length(self, game_id: str) -> int:
         """Events stored in the game: its next position (0 for an unknown game)."""
         return self._length(game_uuid(game_id))
+
+    def events_after(self, game_id: str, n: int) -> list[Event]:
+        """The game's decoded events stored after its first ``n``: those at
+        positions ``n``, ``n + 1``, … in position order (``[]`` when there are
+        none, an unknown game too; a live reader asks for the new ones only).
+        Raises :class:`StoredEventError`, naming the game and position, for a
+        stored row that does not decode."""
+        with naming_game(game_id):
+            return [self.mapper.decode_state(s) for s in self.recorder.select_events(game_uuid(game_id), gt=n)]
 
     def game_started(self, game_id: str) -> GameStarted:
         """The stored ``game_started`` of a game (position 0, which never
