@@ -23,7 +23,7 @@ from click.testing import Result
 from ledger.events import CardsShown, ClaimedScore, Event, HandEnded
 from ledger.partial import redact
 from ledger.record_files import read_record
-from ledger.records import encode_record
+from ledger.records import encode_record, parse_record
 from ledger.replay import replay
 from ledger.scoring import score_sheet
 from ledger.state import TableState
@@ -240,3 +240,38 @@ def test_a_score_only_hand_is_claimed_for_every_side() -> None:
     state = replay(score_only_game("club-1", "scala40", ["Anna", "Bruno", "Carla"], [(0, 35, 100)]))
     assert [(s.points, s.as_claimed) for s in state.results[0].scores] == [(0, True), (35, True), (100, True)]
     assert state.findings == ()
+
+
+# --- Gin: one count of both hands -------------------------------------------------------------------------
+def test_gin_a_knock_against_an_unknown_hand_is_claimed_for_both_seats() -> None:
+    """Bruno knocks (deadwood K♦) and Anna's hand is never shown: the deadwood
+    difference is one count of both hands, so both seats score as claimed
+    (FORMAT.md); without a claim ALL-SCORE-2 names both."""
+    unknown = json.dumps(["??"] * 10)
+    runs = (["AS", "2S", "3S"], ["4H", "5H", "6H"], ["7C", "8C", "9C"])
+    melds = json.dumps([{"meld": f"k{i}", "cards": c} for i, c in enumerate(runs, 1)], separators=(",", ":"))
+    head = [
+        '{"type":"game_started","format":"rummy-ledger/1","game_id":"p-gin","variant":"gin","ruleset":"openspiel",'
+        '"players":[{"seat":0,"name":"Anna"},{"seat":1,"name":"Bruno"}],"knowledge":"partial"}',
+        f'{{"type":"hand_dealt","hand":1,"dealer":0,"hands":[{unknown},{unknown}],"discard":["5C"]}}',
+        '{"type":"upcard_passed","seat":1}',
+        '{"type":"upcard_passed","seat":0}',
+        '{"type":"card_drawn","seat":1,"card":"??"}',
+        f'{{"type":"knocked","seat":1,"discard":"QD","melds":{melds},"deadwood":["KD"]}}',
+    ]
+
+    def fold(end: str) -> TableState:
+        return replay(parse_record("".join(x + "\n" for x in (*head, end)).encode()).events)
+
+    claimed = fold(
+        '{"type":"hand_ended","reason":"knocked","seat":1,"claimed":[{"seat":0,"points":0},{"seat":1,"points":30}]}'
+    )
+    assert hands(claimed) == [
+        [
+            {"seat": 0, "points": 0, "breakdown": {"claimed": 0}, "as_claimed": True},
+            {"seat": 1, "points": 30, "breakdown": {"claimed": 30}, "as_claimed": True},
+        ]
+    ]
+    assert claimed.findings == ()
+    bare = fold('{"type":"hand_ended","reason":"knocked","seat":1}')
+    assert findings(bare) == [(6, None, "ALL-SCORE-2", ALL_SCORE_2, (1, ("Anna", "Bruno")))]
