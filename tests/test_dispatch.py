@@ -46,8 +46,8 @@ def _hooks() -> list[str]:
 
 def test_the_declared_hooks_are_the_rules_methods() -> None:
     # 29 less meld_label and extra_view (moved to ledger.variants.presentation), plus restock_mode (issue 11),
-    # plus counted_hands and counts_unknown (issue 24: partial records)
-    assert len(_hooks()) == 30
+    # plus counted_hands, unknown_sides and without_hands (issue 24: partial records, scored per side)
+    assert len(_hooks()) == 31
     for name in _hooks():
         declared = list(inspect.signature(getattr(VariantHooks, name)).parameters)
         implemented = list(inspect.signature(getattr(Rules, name)).parameters)

@@ -148,10 +148,19 @@ class VariantHooks(Protocol):
         unknown card among them scores as claimed; Burraco ``fibur``: as at the stock's end)."""
         ...
 
-    def counts_unknown(self, state: TableState) -> bool:
-        """Partial records (FORMAT.md): True when the hand's count depends on
-        an unknown card, so it scores as claimed (default: a counted hand holds
-        ``??``; Gin also when the face-down discard ``??`` could make big gin)."""
+    def unknown_sides(self, state: TableState, e: HandEnded) -> frozenset[int]:
+        """Partial records (FORMAT.md): the sides whose count for the hand ``e``
+        ends depends on an unknown card; they score as claimed, the others are
+        computed. Default: each side on its own hands (Burraco), every side
+        when the going out is not shown; Scala 40 / Ramino 51: the losers whose
+        cards count; Ramino: the winner, who collects the others' hands; Gin:
+        both seats (one deadwood count), also when the face-down ``??``
+        discard could make big gin."""
+        ...
+
+    def without_hands(self, state: TableState, seats: frozenset[int]) -> TableState:
+        """``state`` with the counted hands of ``seats`` emptied, for scoring the
+        sides whose count is known while those hands hold unknown cards."""
         ...
 
     def after_hand(self, state: TableState, pos: int) -> TableState:

@@ -44,9 +44,9 @@ class OutcomeRules(MeldingRules):
         claimed = None
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
-        as_claimed = self.partial and self.counts_unknown(state)
-        if as_claimed:
-            state, scores = self.scores_as_claimed(state, pos, claimed)
+        unknown = self.unknown_sides(state, e) if self.partial else frozenset()
+        if unknown:
+            state, scores = self.scores_as_claimed(state, e, pos, claimed, unknown)
         else:
             scores = self.score_hand(state, e, pos)
         result = HandResult(state.hand, pos, e.reason, e.seat, scores, claimed)
@@ -54,30 +54,60 @@ class OutcomeRules(MeldingRules):
         for s in scores:
             totals[s.side] += s.points
         state = replace(state, results=state.results.appended(result), phase="over", turn=None, totals=tuple(totals))
-        if claimed is not None and not as_claimed:  # scored as claimed: no ALL-SCORE-1 (FORMAT.md, "Partial records")
+        # a side scored as claimed has no ALL-SCORE-1 (FORMAT.md, "Partial records"); the others are checked
+        checked = tuple((side, points) for side, points in claimed or () if side not in unknown)
+        if checked:
             state = self.check_claim(
-                state, pos, claimed, self.hand_points(state, state.hand), Message(N_("hand %(hand)s"), hand=state.hand)
+                state, pos, checked, self.hand_points(state, state.hand), Message(N_("hand %(hand)s"), hand=state.hand)
             )
         return self.after_hand(state, pos)
 
-    def counts_unknown(self, state: TableState) -> bool:
-        """Partial records: True when a hand the scoring counts holds an
-        unknown card (``??``), so the hand is scored as claimed."""
-        return any(UNKNOWN in h for h in self.counted_hands(state))
+    def unknown_sides(self, state: TableState, e: HandEnded) -> frozenset[int]:
+        """Partial records: the sides whose count for the hand ``e`` ends
+        depends on an unknown card (``??``); they score as claimed, every
+        other side is computed (FORMAT.md, "Partial records").
+
+        Default, for a variant where each side's count is its own (Burraco):
+        the sides one of whose :meth:`counted_hands` holds ``??``. When the
+        hand went out and the record does not show who did (no ``seat``, or
+        a seat still holding unknown cards: the play was not recorded), any
+        side's count may hang on them, so every side is affected as soon as
+        one counted hand holds ``??``. A variant whose count of one side
+        reads another's hand, or reads no hand at all, overrides this."""
+        hands = self.counted_hands(state)
+        sides = frozenset(state.sides[seat] for seat, held in enumerate(hands) if UNKNOWN in held)
+        if sides and going_out_unseen(state, e):
+            return frozenset(range(state.n_sides))
+        return sides
 
     def counted_hands(self, state: TableState) -> tuple[tuple[str, ...], ...]:
         """The hands the hand's scoring counts (Burraco: as they stood at the stock's end)."""
         return state.hands
 
+    def without_hands(self, state: TableState, seats: frozenset[int]) -> TableState:
+        """``state`` with the :meth:`counted_hands` of ``seats`` emptied:
+        what :meth:`score_hand` reads to compute the sides whose count is
+        known while others' hands hold unknown cards (partial records)."""
+        return replace(state, hands=tuple(() if s in seats else h for s, h in enumerate(state.hands)))
+
     def scores_as_claimed(
-        self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...] | None
+        self,
+        state: TableState,
+        e: HandEnded,
+        pos: int,
+        claimed: tuple[tuple[int, int], ...] | None,
+        unknown: frozenset[int],
     ) -> tuple[TableState, tuple[SideScore, ...]]:
-        """Partial records, a hand whose count depends on unknown cards: each
-        side scores its ``claimed`` points (``as_claimed``); a side with no
-        claim scores nothing and the hand is ``ALL-SCORE-2`` (FORMAT.md,
-        "Partial records"; RULES.md ALL-SCORE-2)."""
+        """Partial records, a hand where the count of the ``unknown`` sides
+        depends on unknown cards: each of them scores its ``claimed`` points
+        (``as_claimed``); one with no claim scores nothing and the hand is
+        ``ALL-SCORE-2``, naming those sides only (FORMAT.md, "Partial
+        records"; RULES.md ALL-SCORE-2). Every other side is computed by
+        :meth:`score_hand`, with the hands holding unknown cards emptied
+        (:meth:`without_hands`: by :meth:`unknown_sides`, no other side's
+        count reads them)."""
         points = dict(claimed or ())
-        missing = [side for side in range(state.n_sides) if side not in points]
+        missing = [side for side in sorted(unknown) if side not in points]
         if missing:
             who = tuple(state.side_message(side) for side in missing)
             msg = N_(
@@ -85,8 +115,14 @@ class OutcomeRules(MeldingRules):
                 " and no points were claimed"
             )
             state = self.flag(state, pos, None, "ALL-SCORE-2", msg, hand=state.hand, sides=who)
+        computed: dict[int, SideScore] = {}
+        if len(unknown) < state.n_sides:
+            hidden = frozenset(seat for seat, held in enumerate(self.counted_hands(state)) if UNKNOWN in held)
+            computed = {s.side: s for s in self.score_hand(self.without_hands(state, hidden), e, pos)}
         scores = tuple(
-            SideScore(side, points[side], {"claimed": points[side]}, as_claimed=True)
+            computed[side]
+            if side not in unknown
+            else SideScore(side, points[side], {"claimed": points[side]}, as_claimed=True)
             if side in points
             else SideScore(side, 0, {})
             for side in range(state.n_sides)
@@ -326,6 +362,21 @@ class OutcomeRules(MeldingRules):
         best = max(state.totals)
         leaders = [i for i, t in enumerate(state.totals) if t == best]
         return leaders[0] if len(leaders) == 1 else None
+
+
+def going_out_unseen(state: TableState, e: HandEnded) -> bool:
+    """A ``went_out`` whose going out the record does not show: no ``seat``,
+    or the seat still holds cards (partial records: unknown ones, its play
+    was not recorded; :meth:`OutcomeRules.check_went_out`).
+
+    >>> from ledger.variants.ramino import RaminoRules
+    >>> s = TableState(rules=RaminoRules(), game_id="g", players=(), sides=(), hands=((), ("??",)))
+    >>> [going_out_unseen(s, HandEnded(reason="went_out", seat=k)) for k in (None, 0, 1)]
+    [True, False, True]
+    >>> going_out_unseen(s, HandEnded(reason="stock_exhausted"))
+    False
+    """
+    return e.reason == "went_out" and (e.seat is None or bool(state.hands[e.seat]))
 
 
 def target_reached(state: TableState, target: int) -> str | None:

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from ledger.cards import LOW_VALUE, pretty
+from ledger.cards import LOW_VALUE, UNKNOWN, pretty
 from ledger.events import HandEnded
 from ledger.melds import MeldRules
 from ledger.state import SideScore, TableState, VariantState, replace, variant_state
 from ledger.texts import N_
 from ledger.variants.base import Rules
 from ledger.variants.options import Options, RestockMode
-from ledger.variants.outcome import target_reached
+from ledger.variants.outcome import going_out_unseen, target_reached
 
 
 def hand_value(cards: tuple[str, ...]) -> int:
@@ -207,6 +207,21 @@ class RaminoRules(Rules):
     def went_rummy(self, state: TableState, seat: int) -> bool:
         """Going rummy: all cards in one turn with no earlier meld or lay-off."""
         return seat not in self.ex(state).melded_before and state.turns[seat] >= 1
+
+    def unknown_sides(self, state: TableState, e: HandEnded) -> frozenset[int]:
+        """Partial records: only the winner's points read hands, the others'
+        (it collects their values; every other seat scores 0 whatever it
+        holds): the winner's side when another seat's hand holds ``??``. A
+        hand that ends another way counts no card (0 for every seat). When
+        the going out is not shown, the default (every side)."""
+        if e.reason != "went_out":
+            return frozenset()
+        if going_out_unseen(state, e):
+            return super().unknown_sides(state, e)
+        assert e.seat is not None
+        if any(UNKNOWN in h for s, h in enumerate(state.hands) if s != e.seat):
+            return frozenset({state.sides[e.seat]})
+        return frozenset()
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """The winner scores the others' hand values (doubled after rummy); others 0."""

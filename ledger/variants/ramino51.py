@@ -44,7 +44,8 @@ from ledger.melds import MeldRules
 from ledger.state import Meld, TableState
 from ledger.texts import N_
 from ledger.variants.options import Options
-from ledger.variants.threshold.rules import ThresholdRules, compact, hand_cards_value
+from ledger.variants.threshold.rules import ThresholdRules, compact
+from ledger.variants.threshold.scoring import hand_cards_value
 
 OPENING_POINTS = 51
 UNOPENED = 100
@@ -185,3 +186,10 @@ class Ramino51Rules(ThresholdRules):
         if JOKER in hand:
             parts["joker_double"] = cards
         return parts
+
+    def counts_cards(self, state: TableState, seat: int, winner: int) -> bool:
+        """Not for the fixed penalties: all at once, unopened (:meth:`penalty`)."""
+        nobody_before = self.went_out_at_once(state, winner) and not any(
+            state.opened[s] for s in range(state.n_seats) if s != winner
+        )
+        return not nobody_before and bool(state.opened[seat])

@@ -49,7 +49,8 @@ from ledger.melds import MeldRules
 from ledger.state import TableState
 from ledger.texts import N_
 from ledger.variants.options import FIXED, Options
-from ledger.variants.threshold.rules import ThresholdExtra, ThresholdRules, compact, hand_cards_value
+from ledger.variants.threshold.rules import ThresholdExtra, ThresholdRules, compact
+from ledger.variants.threshold.scoring import hand_cards_value
 
 JOKER_IN_HAND = 25
 
@@ -264,3 +265,7 @@ class Scala40Rules(ThresholdRules):
         if self.went_out_at_once(state, winner):
             parts["chiusura_in_mano"] = sum(parts.values()) if self.settings.chiusura == "double" else 25
         return parts
+
+    def counts_cards(self, state: TableState, seat: int, winner: int) -> bool:
+        """Not for an unopened seat under an ``unopened_penalty`` (a fixed penalty)."""
+        return not (self.settings.unopened_penalty and not state.opened[seat])

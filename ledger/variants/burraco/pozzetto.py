@@ -224,6 +224,15 @@ class BurracoPozzetti(BurracoTable):
         end = self.ex(state).stock_end
         return end.hands if end is not None else state.hands
 
+    def without_hands(self, state: TableState, seats: frozenset[int]) -> TableState:
+        """Also in the table as it stood at the stock's end (``fibur``), which the hand scores."""
+        state = super().without_hands(state, seats)
+        end = self.ex(state).stock_end
+        if end is None:
+            return state
+        hands = tuple(() if s in seats else h for s, h in enumerate(end.hands))
+        return self.set_extra(state, stock_end=replace(end, hands=hands))
+
 
 def _still_held(who: str, held: Sequence[str]) -> Message:
     """BUR-POZZ-1's "still held N card(s)" (one msgid for one card, one for more: Italian words them apart)."""

@@ -82,7 +82,7 @@ from ledger.variants.base import Rules
 from ledger.variants.core import meld_id_used
 from ledger.variants.gin.deadwood import big_gin, card_value, deadwood_value
 from ledger.variants.gin.endings import ending_finding, knock_cards, past_the_end, quiet_play, track_endings
-from ledger.variants.gin.scoring import counted_deadwood, hand_scores
+from ledger.variants.gin.scoring import counted_deadwood, hand_scores, unknown_seats
 from ledger.variants.gin.state import (
     OFFER_BOTH_PASSED,
     OFFER_DEALER,
@@ -488,10 +488,9 @@ class GinRules(Rules):
             return "hands_played" if state.results else None
         return target_reached(state, self.settings.target)
 
-    def counts_unknown(self, state: TableState) -> bool:
-        """Partial records: a hand holding ``??``, or a gin its ``??`` discard could make big (``big_gin_open``)."""
-        x = state.extra
-        return super().counts_unknown(state) or (isinstance(x, GinExtra) and x.big_gin_open and x.over is None)
+    def unknown_sides(self, state: TableState, e: HandEnded) -> frozenset[int]:
+        """Both seats or neither (:func:`~ledger.variants.gin.scoring.unknown_seats`)."""
+        return unknown_seats(self.ex(state), bool(super().unknown_sides(state, e)))
 
     def score_hand(self, state: TableState, e: HandEnded, pos: int) -> tuple[SideScore, ...]:
         """Knock, gin, big gin, undercut, the game and box bonuses

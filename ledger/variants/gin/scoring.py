@@ -48,6 +48,24 @@ def hand_scores(settings: GinOptions, state: TableState, x: GinExtra, reason: st
     return tuple(SideScore(seat, points[seat], breakdown[seat]) for seat in (0, 1))
 
 
+def unknown_seats(x: GinExtra, hand_unknown: bool) -> frozenset[int]:
+    """Partial records: the seats whose points depend on an unknown card,
+    both or neither. A knock's points are one count of both hands (the
+    deadwood difference goes to the knocker, or with the undercut bonus to
+    the defender; the game and box bonuses follow), so an unknown card in
+    either hand (``hand_unknown``) leaves both seats' points unknown; so
+    does a gin whose face-down ``??`` discard could make big gin
+    (``big_gin_open``: the bonus, and with it the hand's one count), unless
+    the hand was over by the rules before (0–0).
+
+    >>> sorted(unknown_seats(GinExtra(), True)), sorted(unknown_seats(GinExtra(big_gin_open=True), False))
+    ([0, 1], [0, 1])
+    >>> sorted(unknown_seats(GinExtra(), False))
+    []
+    """
+    return frozenset((0, 1)) if hand_unknown or (x.big_gin_open and x.over is None) else frozenset()
+
+
 def _add_game_bonuses(
     settings: GinOptions, state: TableState, points: list[int], breakdown: list[dict[str, int]]
 ) -> None:

@@ -28,12 +28,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Literal, Protocol
 
-from ledger.cards import JOKER, RANK, RANK_TEXT, SUIT, SUITS, pretty, pretty_list
+from ledger.cards import JOKER, RANK_TEXT, SUIT, SUITS, pretty, pretty_list
 from ledger.events import DiscardTaken, HandEnded, JokerSwapped, MeldExtended, MeldLaid, PenaltyAssessed
 from ledger.melds import MeldInfo, analyze
 from ledger.state import Meld, SideScore, TableState, VariantState, replace, variant_state
 from ledger.texts import N_, Message, and_, or_, render
 from ledger.variants.base import Rules
+from ledger.variants.threshold.scoring import unknown_penalties
 
 
 def rank_points(rank: int, in_set: bool = False) -> int:
@@ -437,6 +438,15 @@ class ThresholdRules(Rules):
         """A losing seat's breakdown (component -> points)."""
         raise NotImplementedError
 
+    def counts_cards(self, state: TableState, seat: int, winner: int) -> bool:
+        """True when the losing ``seat``'s :meth:`penalty` reads its cards (False: a fixed penalty)."""
+        return True
+
+    def unknown_sides(self, state: TableState, e: HandEnded) -> frozenset[int]:
+        """Partial records: the losers whose penalty reads unknown cards (:func:`.scoring.unknown_penalties`)."""
+        active = [s for s in range(state.n_seats) if self.active(state, s)]
+        return unknown_penalties(state, e, active, lambda seat, winner: self.counts_cards(state, seat, winner))
+
     def eliminate(self, state: TableState) -> TableState:
         """Seats whose total reached the ``elimination`` option are out."""
         limit = self.settings.elimination
@@ -476,12 +486,3 @@ class ThresholdRules(Rules):
         best = min(state.totals[s] for s in left)
         leaders = [s for s in left if state.totals[s] == best]
         return leaders[0] if len(leaders) == 1 else None
-
-
-def hand_cards_value(cards: Iterable[str]) -> int:
-    """Natural cards left in hand: ace 11, 2–10 face, J Q K 10; jokers not counted.
-
-    >>> hand_cards_value(("AS", "7H", "KD", "JK"))
-    28
-    """
-    return sum(11 if RANK[c] == 1 else min(RANK[c], 10) for c in cards if c != JOKER)
