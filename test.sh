@@ -3,8 +3,8 @@
 #
 # Creates .venv (when missing), installs the project with its test extras,
 # installs Debian's chromium for the browser tests when /usr/bin/chromium is
-# missing, checks lint, format and types (ruff, mypy), then runs pytest on two
-# workers.
+# missing, checks lint, format and types (ruff, and mypy, strict as
+# pyproject.toml sets it), then runs pytest on two workers.
 #
 # PostgreSQL: when any POSTGRES_* variable is set (POSTGRES_HOST, POSTGRES_PORT,
 # POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DBNAME; .ci/run sets them for the
@@ -66,7 +66,8 @@ if ! command -v sqlite3 >/dev/null; then
     fi
 fi
 
-# The lint and type gate (configured in pyproject.toml; ruff and mypy come with the test extra)
+# The lint and type gate (configured in pyproject.toml, where mypy is strict; ruff, mypy and the
+# stubs it reads come with the test extra)
 GATE_PATHS=(ledger replay_web tests bench tools)
 if ! "$VENV/bin/ruff" check "${GATE_PATHS[@]}"; then
     echo "test.sh: ruff check found lint errors (see above; 'ruff check --fix' repairs the safe ones)" >&2

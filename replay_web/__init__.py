@@ -49,7 +49,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request, url_for
+from flask import Flask, Response, current_app, g, jsonify, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from ledger.errors import GameNotFoundError, RecordError
@@ -142,7 +143,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         g.started_at = (time.perf_counter(), time.thread_time())
 
     @app.after_request
-    def _headers(response):
+    def _headers(response: Response) -> Response:
         started = g.get("started_at")
         if started is not None:  # time spent in the app (wall, CPU), for benchmarks and browsers' dev tools
             wall, cpu = (time.perf_counter() - started[0]) * 1000, (time.thread_time() - started[1]) * 1000
@@ -157,7 +158,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def cache_of(app: Flask) -> ReplayCache:
     """The app's replay cache (and through it, the store)."""
-    return app.extensions[EXT]
+    cache: ReplayCache = app.extensions[EXT]
+    return cache
 
 
 def _wants_json() -> bool:
@@ -169,10 +171,10 @@ def _error(
     title: str,
     message: str,
     extra: Mapping[str, Any] | None = None,
-    headers: Any = None,
+    headers: list[tuple[str, str]] | None = None,
     page_message: str | None = None,
-    links: Any = None,
-):
+    links: list[tuple[str, str]] | None = None,
+) -> ResponseReturnValue:
     """The error answer: JSON (English) under ``/api/``, else the error page
     in the page's language (``page_message``: the message translated, when
     it differs from the JSON one)."""
@@ -186,7 +188,7 @@ def _error(
     )
 
 
-def _too_large(exc: RequestEntityTooLarge):
+def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     """413 naming the body's size and the limit: werkzeug's words name neither
     (a chunked write body is refused by :mod:`replay_web.write` itself)."""
     size, limit = request.content_length, current_app.config.get("MAX_CONTENT_LENGTH")
@@ -239,7 +241,7 @@ def _near_ids(game_id: str) -> tuple[str, ...]:
     return close_ids(game_id, ids)
 
 
-def _not_found(exc: GameNotFoundError):
+def _not_found(exc: GameNotFoundError) -> ResponseReturnValue:
     """404 for an unknown game id, naming the stored ids near it (the page
     links them; the JSON adds ``did_you_mean``), as the CLI's "did you mean"."""
     near = _near_ids(exc.game_id)  # as the CLI's "did you mean" (ledger.store.reads.close_ids)
@@ -259,7 +261,7 @@ def _not_found(exc: GameNotFoundError):
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
-    def _http(exc: HTTPException):
+    def _http(exc: HTTPException) -> ResponseReturnValue:
         if isinstance(exc, InternalServerError):
             return _error(
                 500,
@@ -280,7 +282,7 @@ def _register_errors(app: Flask) -> None:
     app.register_error_handler(GameNotFoundError, _not_found)
 
     @app.errorhandler(RecordError)
-    def _bad_record(exc: RecordError):
+    def _bad_record(exc: RecordError) -> ResponseReturnValue:
         return _error(
             422,
             "Unprocessable Record",
@@ -289,7 +291,7 @@ def _register_errors(app: Flask) -> None:
         )
 
     @app.errorhandler(StoredEventError)
-    def _damaged(exc: StoredEventError):
+    def _damaged(exc: StoredEventError) -> ResponseReturnValue:
         # a row changed behind the product's back: said plainly (verify names what changed), logged without a traceback
         app.logger.warning("request %s: stored record damaged: %s", request.path, exc)
         return _error(
@@ -302,7 +304,7 @@ def _register_errors(app: Flask) -> None:
         )
 
     @app.errorhandler(Exception)
-    def _crash(exc: Exception):
+    def _crash(exc: Exception) -> ResponseReturnValue:
         app.logger.exception("request failed: %s", request.path)
         return _error(
             500,

@@ -33,7 +33,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 from flask import Flask, abort, current_app, g, request, session
@@ -47,6 +47,9 @@ from ledger.state import Finding, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
 from ledger.views import StateView, state_view
 from replay_web.lang import gettext as _  # the pages' 403s in the page's language; the JSON API stays English
+
+if TYPE_CHECKING:
+    from ledger.store.application import LedgerApp
 
 DELAY_ENV = "RUMMY_LEDGER_SPECTATOR_DELAY"
 DEFAULT_DELAY = 60.0
@@ -101,12 +104,13 @@ def spectator_delay(app: Flask | None = None) -> float:
         return DEFAULT_DELAY
 
 
-def ledger_app(app: Flask | None = None) -> Any:
+def ledger_app(app: Flask | None = None) -> LedgerApp | None:
     """The :class:`ledger.store.application.LedgerApp` behind the viewer, or None
     when it serves record files (read-only)."""
     from replay_web import cache_of
 
-    return getattr(cache_of(app or current_app).store, "app", None)
+    ledger: LedgerApp | None = getattr(cache_of(app or current_app).store, "app", None)
+    return ledger
 
 
 def token_store(app: Flask | None = None) -> TokenStore | None:
@@ -307,7 +311,8 @@ def signed_in() -> Token | None:
     """The live token of the request's session, or None (no session, the
     token revoked since, or a viewer without a store). Looked up once per request."""
     if "desk_token" in g:
-        return g.desk_token
+        cached: Token | None = g.desk_token
+        return cached
     token = None
     token_id = session.get(SESSION_KEY)
     if isinstance(token_id, str):

@@ -46,7 +46,7 @@ from typing import Any
 import msgspec
 from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
-from flask_wtf import FlaskForm
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import BadRequest, Conflict, MethodNotAllowed, Unauthorized
 from wtforms import HiddenField, IntegerField, PasswordField, StringField, TextAreaField
@@ -65,6 +65,7 @@ from ledger.tokens import Token
 from replay_web import access, params
 from replay_web.access import SESSION_KEY, signed_in
 from replay_web.chart import chart_uri, chart_words
+from replay_web.forms import FlaskForm
 from replay_web.lang import current_lang, form_translations
 from replay_web.lang import gettext as _
 from replay_web.orders import hand_order, order_args
@@ -157,7 +158,7 @@ def _local(target: str | None) -> str:
 
 
 @bp.route("/signin", methods=["GET", "POST"])
-def signin():
+def signin() -> ResponseReturnValue:
     tokens = access.token_store()
     form = SignInForm()
     if request.method == "GET":
@@ -170,7 +171,9 @@ def signin():
         if not form.validate_on_submit():
             error, status = _("give the token that rummy-ledger token create printed"), 400
         else:
-            token = tokens.check(form.token.data.strip())
+            entered = form.token.data
+            assert entered is not None  # DataRequired: the form validated with a token
+            token = tokens.check(entered.strip())
             if token is None:
                 error, status = _("the token is not valid (unknown, mistyped or revoked)"), 401
             else:
@@ -184,7 +187,7 @@ def signin():
 
 
 @bp.post("/signout")
-def signout():
+def signout() -> ResponseReturnValue:
     SignOutForm()  # the CSRF check ran before the view (CSRFProtect)
     session.clear()
     flash(_("signed out"))
@@ -205,6 +208,7 @@ class WholeNumberField(IntegerField):
     this catalog's "Non è un numero intero valido."), the field's one message."""
 
     data: Any  # an int once the form validated (InputRequired), None for a refused value
+    invalid_value_message: str | None  # WTForms 3.3's Field attribute (not in types-WTForms 3.2's Field)
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         if not valuelist:
@@ -318,14 +322,16 @@ def _kept_args(game: Any) -> dict[str, Any]:
 
 
 @bp.post("/games/<game_id>/rulings/penalty")
-def rule_penalty(game_id: str):
+def rule_penalty(game_id: str) -> ResponseReturnValue:
     game = _game(game_id)
     token = _referee(game)
     kept = _kept_args(game)
     form = PenaltyForm()
     if not form.validate_on_submit():
         raise _form_error(form)
-    kind, _sep, number = form.side.data.partition(":")
+    side = form.side.data
+    assert side is not None  # InputRequired: the form validated with a side
+    kind, _sep, number = side.partition(":")
     data: dict[str, Any] = {
         "type": "penalty_assessed",
         kind: ascii_int(number),
@@ -343,7 +349,7 @@ def rule_penalty(game_id: str):
 
 
 @bp.post("/games/<game_id>/rulings/restore")
-def rule_restore(game_id: str):
+def rule_restore(game_id: str) -> ResponseReturnValue:
     game = _game(game_id)
     token = _referee(game)
     kept = _kept_args(game)

@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
 from ledger.state import Finding, TableState
@@ -211,12 +212,12 @@ class _ListReader:
 
 
 @bp.get("/")
-def index():
+def index() -> ResponseReturnValue:
     return redirect(url_for("games.games_list"))
 
 
 @bp.get("/games")
-def games_list():
+def games_list() -> ResponseReturnValue:
     rows, choices = filter_games(request.args)
     from ledger.notation import GAME_END_REASONS
 
@@ -382,7 +383,7 @@ def _known(
 
 
 @bp.get("/games/<game_id>")
-def game_page(game_id: str):
+def game_page(game_id: str) -> ResponseReturnValue:
     """The game page at ``at`` as ``pov`` sees it. In a seat's or spectator's
     view every part (table, moves, audit, scores, controls, data attributes)
     is a function of the record up to ``at`` and of what that viewer saw
@@ -427,7 +428,7 @@ def game_page(game_id: str):
 
 
 @bp.get("/games/<game_id>/board")
-def board_fragment(game_id: str):
+def board_fragment(game_id: str) -> ResponseReturnValue:
     full = params.load_game(game_id)
     game, acc, at, pov = _reader(full)
     state = full.state_at(at)

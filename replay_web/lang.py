@@ -24,11 +24,15 @@ Accept-Language``; the JSON API stays English.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from gettext import NullTranslations
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ledger.i18n import DEFAULT_LANG, LANGUAGES, N_, choose_lang, compiled, translations
+
+if TYPE_CHECKING:
+    from flask import Flask, Response
 
 #: names of the languages, each in its own language (the header's switch)
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano"}
@@ -94,7 +98,8 @@ def current_lang() -> str:
 
     if not has_request_context():
         return DEFAULT_LANG
-    return g.get("lang", DEFAULT_LANG)
+    lang: str = g.get("lang", DEFAULT_LANG)
+    return lang
 
 
 def gettext(text: str, **variables: Any) -> str:
@@ -153,7 +158,20 @@ def lang_url(lang: str) -> str:
     return url_for(request.endpoint, **values)
 
 
-def init_app(app: Any) -> None:
+class _I18nEnvironment(Protocol):
+    """A Jinja environment with the i18n extension added: the method it
+    installs (not on :class:`jinja2.Environment`'s type)."""
+
+    def install_gettext_callables(
+        self,
+        gettext: Callable[[str], str],
+        ngettext: Callable[[str, str, int], str],
+        newstyle: bool | None = None,
+        pgettext: Callable[[str, str], str] | None = None,
+    ) -> None: ...
+
+
+def init_app(app: Flask) -> None:
     """The request language on ``app``: chosen before each page, kept on
     its links, said in the response headers, and ``_`` / ``ngettext`` /
     ``pgettext`` in its templates (Jinja's i18n extension, new style). The
@@ -161,7 +179,7 @@ def init_app(app: Any) -> None:
     from flask import g, has_app_context
 
     app.jinja_env.add_extension("jinja2.ext.i18n")
-    app.jinja_env.install_gettext_callables(
+    cast(_I18nEnvironment, app.jinja_env).install_gettext_callables(
         lambda s: viewer_translations(current_lang()).gettext(s),
         lambda s, p, n: viewer_translations(current_lang()).ngettext(s, p, n),
         newstyle=True,
@@ -180,7 +198,7 @@ def init_app(app: Any) -> None:
             values.setdefault("lang", sticky)
 
     @app.after_request
-    def _headers(response: Any) -> Any:
+    def _headers(response: Response) -> Response:
         if _html_request() and response.mimetype == "text/html":
             response.headers["Content-Language"] = current_lang()
             response.vary.add("Accept-Language")

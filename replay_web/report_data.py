@@ -19,7 +19,7 @@ from ledger.audit import report as audit_report
 from ledger.events import Event, GameStarted, PenaltyAssessed, PositionRestored, encode_event
 from ledger.i18n import DEFAULT_LANG
 from ledger.i18n import translations as ledger_translations
-from ledger.notation import notation
+from ledger.notation import GAME_END_REASONS, HAND_END_REASONS, notation
 from ledger.render import NO_RESULT_REASONS, side_text
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
@@ -29,15 +29,12 @@ from ledger.state import Finding, TableState
 from ledger.texts import N_, Message, Translator, render
 from ledger.texts import render as render_text
 from ledger.texts.refusals import NO_FINDING_AT, NO_FINDING_AT_NONE
-from ledger.views import COMPONENTS, StateView
+from ledger.views import COMPONENTS, PHASES, StateView
 from replay_web.lang import viewer_translations
 from replay_web.present import board
 from replay_web.tempo import duration, longest_turns, move_seconds, tempo_text
 from replay_web.words import (
-    GAME_END_REASONS,
-    HAND_END_REASONS,
     META_LABELS,
-    PHASES,
     VARIANT_NAMES,
     Gettext,
     _signed,

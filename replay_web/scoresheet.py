@@ -47,7 +47,7 @@ class ScoreSheetForm(ViewerForm):
     """The sheet: game id, variant, the players in seat order, the hand lines."""
 
     game_id = StringField(validators=[DataRequired(), Regexp(r"^[A-Za-z0-9._-]{1,64}$")])
-    variant = SelectField(choices=sorted(CATALOG))
+    variant = SelectField(choices=sorted(CATALOG))  # type: ignore[arg-type]  # plain values: types-WTForms 3.2 takes only (value, label) pairs, which WTForms 3.3 deprecates
     players = StringField(validators=[DataRequired(), Length(max=900)])
     lines = TextAreaField(validators=[DataRequired(), Length(max=20_000)])
 
@@ -77,10 +77,12 @@ def store_sheet() -> ResponseReturnValue:
         if "csrf_token" in form.errors:  # a forged or stale form: nothing of it is shown again
             raise BadRequest(description=_("the score sheet was not stored: %(errors)s", errors=", ".join(parts)))
         return _refused(form, _("the score sheet was not stored: %(errors)s", errors=", ".join(parts)), 400)
-    names = [p.strip() for p in form.players.data.split(",") if p.strip()]
+    game_id, players, lines = form.game_id.data, form.players.data, form.lines.data
+    assert game_id is not None and players is not None and lines is not None  # DataRequired: the form validated
+    names = [p.strip() for p in players.split(",") if p.strip()]
     try:
-        meta = ledger.pairing_meta(form.game_id.data)  # a tournament's table: its meta from the pairing
-        events = score_only_game(form.game_id.data, form.variant.data, names, parse_sheet(form.lines.data), meta=meta)
+        meta = ledger.pairing_meta(game_id)  # a tournament's table: its meta from the pairing
+        events = score_only_game(game_id, form.variant.data, names, parse_sheet(lines), meta=meta)
         started = events[0]
         assert isinstance(started, GameStarted)  # score_only_game opens the game with it
         access.check_write(token, started, events)

@@ -25,7 +25,7 @@ import logging
 import os
 import threading
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.events import Event, GameStarted
@@ -33,6 +33,10 @@ from ledger.record_files import find_record_files, read_record
 from ledger.store.probe import check_settings
 from ledger.store.reads import GameSummary
 from ledger.store.settings import store_env
+
+if TYPE_CHECKING:
+    from ledger.game_summary import ListSummary
+    from ledger.store.application import LedgerApp
 
 log = logging.getLogger(__name__)
 
@@ -123,13 +127,13 @@ class LedgerStore:
     workers) may each open one on the same store.
     """
 
-    def __init__(self, db: str | None = None, app: Any = None) -> None:
+    def __init__(self, db: str | None = None, app: LedgerApp | None = None) -> None:
         self._db = db
         self._app = app
         self._lock = threading.Lock()
 
     @property
-    def app(self) -> Any:
+    def app(self) -> LedgerApp:
         """The :class:`LedgerApp`, opened on first use (not at import or fork time)."""
         if self._app is None:
             with self._lock:
@@ -165,12 +169,12 @@ class LedgerStore:
 
         return chain_check(self.app, game_id, length)
 
-    def summaries(self, game_ids: Iterable[str]) -> dict[str, Any]:
+    def summaries(self, game_ids: Iterable[str]) -> dict[str, tuple[int, ListSummary]]:
         """The stored games-list lines of ``game_ids``, ``{game_id: (version,
         ListSummary)}``, in one query (:meth:`ledger.store.reads.GameReads.list_summaries`)."""
         return self.app.list_summaries(game_ids)
 
-    def put_summary(self, game_id: str, version: int, summary: Any) -> None:
+    def put_summary(self, game_id: str, version: int, summary: ListSummary) -> None:
         """Store a games-list line the viewer folded (a game without a current
         one: a store made before the lines, or a write cut short). Best effort:
         a store this process may not write (a read-only user or file) keeps
@@ -195,8 +199,9 @@ def open_store(config: Mapping[str, Any]) -> Store:
     whose settings are checked here, without opening it
     (:func:`ledger.store.probe.check_settings`: its ``StoreUnreachableError``).
     """
-    if config.get("LEDGER_STORE") is not None:
-        return config["LEDGER_STORE"]
+    ready: Store | None = config.get("LEDGER_STORE")
+    if ready is not None:
+        return ready
     records = config.get("LEDGER_RECORDS")
     if records:
         if isinstance(records, (str, os.PathLike)):

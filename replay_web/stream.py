@@ -49,11 +49,11 @@ import select
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, request
 
 from ledger.events import Event, GameStarted
 from ledger.notation import notation
@@ -62,10 +62,12 @@ from ledger.redaction import SPECTATOR, finding_visible
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
 from ledger.store.persistence import game_uuid
+from ledger.tokens import Token
 from replay_web import access
 from replay_web.marks import Marks
 
 if TYPE_CHECKING:
+    from ledger.store.application import LedgerApp
     from ledger.store.changes import Changes
 
 bp = Blueprint("stream", __name__, url_prefix="/api")
@@ -76,9 +78,9 @@ SYNC_CHECK = 256
 DEFAULTS = {"STREAM_MAX": 32, "STREAM_MAX_SECONDS": 300.0, "STREAM_HEARTBEAT": 15.0, "STREAM_POLL": 0.05}
 
 
-def setting(app: Any, key: str) -> float:
+def setting(app: Flask, key: str) -> float:
     """``key`` from the Flask config, else ``RUMMY_LEDGER_<key>``, else :data:`DEFAULTS`."""
-    value = app.config.get(key)
+    value: str | float | None = app.config.get(key)
     if value is None:
         value = os.environ.get(f"RUMMY_LEDGER_{key}", DEFAULTS[key])
     return float(value)
@@ -154,7 +156,7 @@ class Feed:
         self.cond = threading.Condition()
         self._sync_lock = threading.Lock()
 
-    def sync(self, ledger: Any, stop: Callable[[], bool] | None = None) -> bool:
+    def sync(self, ledger: LedgerApp, stop: Callable[[], bool] | None = None) -> bool:
         """Fold the events stored after the ones held; wake the readers.
 
         ``stop`` is asked every :data:`SYNC_CHECK` events (from the first):
@@ -211,7 +213,7 @@ class Hub:
     """Follows the store's notification log for one process and keeps the
     :class:`Feed` of each watched game."""
 
-    def __init__(self, ledger: Any, poll: float) -> None:
+    def __init__(self, ledger: LedgerApp, poll: float) -> None:
         self.ledger = ledger
         self.poll = poll
         self.feeds: dict[UUID, Feed] = {}
@@ -321,9 +323,9 @@ class Hub:
             self._stopped.wait(self.poll)
 
 
-def hub_of(app: Any) -> Hub | None:
+def hub_of(app: Flask) -> Hub | None:
     """The process's hub for ``app`` (None when it serves record files)."""
-    hub = app.extensions.get(_HUB)
+    hub: Hub | None = app.extensions.get(_HUB)
     if hub is None:
         ledger = access.ledger_app(app)
         if ledger is None:
@@ -356,13 +358,13 @@ def _after() -> int:
     return value
 
 
-def client_gone(environ: Any) -> Callable[[], bool]:
+def client_gone(environ: Mapping[str, Any]) -> Callable[[], bool]:
     """A test of whether the request's client closed its connection: the
     socket (gunicorn's ``gunicorn.socket``, Werkzeug's ``werkzeug.socket``)
     is readable and a peek reads nothing (the peer's FIN; a reset is gone
     too). Without a socket, or on TLS (no peek), it never says gone. A
     client that half-closes its side and still reads looks gone."""
-    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    sock: socket.socket | None = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
 
     def gone() -> bool:
         if sock is None:
@@ -381,7 +383,7 @@ def client_gone(environ: Any) -> Callable[[], bool]:
 
 
 @bp.get("/games/<game_id>/events")
-def events(game_id: str):
+def events(game_id: str) -> Response:
     token = access.bearer_token()
     hub = hub_of(current_app)
     if hub is None:
@@ -423,7 +425,7 @@ def events(game_id: str):
     heartbeat = setting(current_app, "STREAM_HEARTBEAT")
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # werkzeug LocalProxy, typed as Flask
 
-    def generate():
+    def generate() -> Iterator[str]:
         try:
             with app.app_context():
                 yield from _serve(feed, token, after, time.monotonic() + lifetime, heartbeat)
@@ -438,7 +440,7 @@ def events(game_id: str):
     return response
 
 
-def _serve(feed: Feed, token: Any, after: int, deadline: float, heartbeat: float):
+def _serve(feed: Feed, token: Token | None, after: int, deadline: float, heartbeat: float) -> Iterator[str]:
     """The stream's messages. Keep-alives come on a fixed clock, every
     ``heartbeat`` seconds from the stream's start whatever is stored or
     sent meanwhile: an append a reader may not see yet (a spectator's

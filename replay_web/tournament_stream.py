@@ -45,6 +45,7 @@ from replay_web.stream import client_gone, hub_of, setting
 from replay_web.tournaments import after_round_arg, load_tournament
 
 if TYPE_CHECKING:
+    from ledger.store.application import LedgerApp
     from ledger.store.changes import Changes
 
 bp = Blueprint("tournament_stream", __name__)
@@ -67,7 +68,7 @@ def _changed(changes: Changes, last: int, watched: set[UUID]) -> tuple[int, bool
 class _Standings:
     """The tournament's standings JSON, recomputed when its record or a linked game changed."""
 
-    def __init__(self, ledger: Any, tid: str, after: int | None) -> None:
+    def __init__(self, ledger: LedgerApp, tid: str, after: int | None) -> None:
         self.ledger, self.tid, self.after = ledger, tid, after
         self.last = ledger.changes.newest()
         self.watched: set[UUID] = set()

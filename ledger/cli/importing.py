@@ -39,7 +39,7 @@ from ledger.cli.context import CliState, TranslatedCommand, console, error_line,
 from ledger.errors import GameConflictError, RecordError, RuleViolationError
 from ledger.i18n import N_
 from ledger.record_files import find_record_files
-from ledger.store.importing import ImportResult
+from ledger.store.import_result import ImportResult
 
 #: a progress bar of files done is shown (on a terminal) from this many files
 PROGRESS_MIN_FILES = 10

@@ -24,7 +24,8 @@ from ledger.simulate.strategy import Strategy
 from ledger.simulate.table import Table
 from ledger.state import TableState
 from ledger.variants.gin import deadwood as gin_deadwood
-from ledger.variants.gin.rules import OFFER_BOTH_PASSED, OFFER_OVER, GinRules
+from ledger.variants.gin.rules import GinRules
+from ledger.variants.gin.state import OFFER_BOTH_PASSED, OFFER_OVER
 
 if TYPE_CHECKING:
     from ledger.simulate.inject import Expected, Injector, Kind

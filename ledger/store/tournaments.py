@@ -31,7 +31,8 @@ from ledger import seal as _seal
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
 from ledger.events import GameMeta, encode_event
 from ledger.records import format_error, iter_lines
-from ledger.store.importing import GameImports, ImportResult
+from ledger.store.import_result import ImportResult
+from ledger.store.importing import GameImports
 from ledger.store.journal import os_user
 from ledger.store.persistence import TOURNAMENT_STARTED_TOPIC, game_uuid, naming_game
 from ledger.store.settings import describe_store
