@@ -18,7 +18,10 @@ def same_origin() -> None:
     Flask-WTF compares the ``Referer`` with the host over https only, so a
     foreign ``Origin`` over plain http reached the ruling forms (issue 27,
     defect 7). ``Origin: null`` (a sandboxed frame, a cross-site redirect)
-    is foreign; a request without the header (no browser sends a form
+    is foreign, and so is this host under another scheme (an
+    ``https://`` origin on a plain-http server: another origin, RFC 6454;
+    behind a TLS proxy, ``SESSION_COOKIE_SECURE=True`` says the pages are
+    https). A request without the header (no browser sends a form
     without it) is left to the CSRF token. The bearer-token write API is
     exempt, as from the CSRF check: it reads no cookie."""
     if request.method not in current_app.config["WTF_CSRF_METHODS"] or request.blueprint == "write":
@@ -27,11 +30,18 @@ def same_origin() -> None:
     if origin is None:
         return
     try:
-        host = urlsplit(origin).netloc.lower()
+        parts = urlsplit(origin)
+        scheme, host = parts.scheme.lower(), parts.netloc.lower()
     except ValueError:
-        host = ""
-    if host != request.host.lower():
+        scheme, host = "", ""
+    if host != request.host.lower() or scheme != _scheme():
         raise CSRFError("The Origin header does not match the host.")
+
+
+def _scheme() -> str:
+    """The scheme of this site's pages: https when the request came over TLS or
+    the server is configured behind a TLS proxy (``SESSION_COOKIE_SECURE``)."""
+    return "https" if request.is_secure or current_app.config.get("SESSION_COOKIE_SECURE") else "http"
 
 
 __all__ = ["same_origin"]

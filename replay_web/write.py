@@ -50,6 +50,8 @@ _IF_MATCH = re.compile(r'^\s*"([0-9]{1,12})"\s*$')  # a strong tag only (RFC 911
 DEFAULT_MAX_BODY = 1024 * 1024
 #: characters of a bad header quoted back in an error
 SHOWN_HEADER = 40
+#: ``?expected=``: ASCII digits, as many as If-Match takes (``int()`` of 5,000 digits raises)
+_POSITION = re.compile(r"[0-9]{1,12}")
 
 
 class ApiError(HTTPException):
@@ -152,6 +154,15 @@ def _ledger() -> Any:
     return app
 
 
+def _quoted(text: str) -> str:
+    """``text`` quoted for an error message, its first :data:`SHOWN_HEADER`
+    characters only: a parameter of 5,000 characters is not echoed back whole."""
+    quoted = repr(text[:SHOWN_HEADER])
+    if len(text) > SHOWN_HEADER:
+        quoted += f"… ({len(text) - SHOWN_HEADER:,} more characters)"
+    return quoted
+
+
 def _expected() -> int:
     header = request.headers.get("If-Match")
     query = request.args.get("expected")
@@ -160,16 +171,14 @@ def _expected() -> int:
         m = _IF_MATCH.match(header)
         if m is None:
             shown = header.encode("latin-1", "replace").decode("utf-8", "replace")  # WSGI headers arrive as latin-1
-            quoted = repr(shown[:SHOWN_HEADER])  # a header of 5,000 characters is not echoed back whole
-            if len(shown) > SHOWN_HEADER:
-                quoted += f"… ({len(shown) - SHOWN_HEADER:,} more characters)"
             raise ApiError(
-                400, f'If-Match {quoted}: give the expected next position as a quoted number, e.g. If-Match: "12"'
+                400,
+                f'If-Match {_quoted(shown)}: give the expected next position as a quoted number, e.g. If-Match: "12"',
             )
         values.append(int(m.group(1)))
     if query is not None:
-        if not (query.isascii() and query.isdigit()):  # "٣".isdigit() is true
-            raise ApiError(400, f"expected={query!r} is not a position (a whole number ≥ 0)")
+        if _POSITION.fullmatch(query) is None:  # "٣".isdigit() is true; 5,000 digits are no position either
+            raise ApiError(400, f"expected={_quoted(query)} is not a position (a whole number ≥ 0)")
         values.append(int(query))
     if not values:
         raise ApiError(

@@ -99,7 +99,13 @@ def test_a_bad_if_match_is_quoted_short(tmp_path: Path) -> None:
 def test_the_ruling_forms_refuse_a_foreign_origin_over_http(desk: Desk) -> None:  # noqa: F811 - the fixture
     c = desk.client()
     assert sign_in(c, desk.tokens["referee"]).status_code == 303
-    for origin in ("http://evil.example", "null", "https://evil.example", "http://localhost.evil.example"):
+    for origin in (
+        "http://evil.example",
+        "null",
+        "https://evil.example",
+        "http://localhost.evil.example",
+        "https://localhost",
+    ):
         resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c)), headers={"Origin": origin})
         assert resp.status_code == 400, origin
         assert "The Origin header does not match the host." in resp.get_data(as_text=True)
@@ -112,6 +118,40 @@ def test_the_ruling_forms_refuse_a_foreign_origin_over_http(desk: Desk) -> None:
     # its own origin (and a form without the header, left to the CSRF token) is taken
     resp = c.post(f"/games/{GAME}/rulings/penalty", data=penalty(page_csrf(c)), headers={"Origin": "http://localhost"})
     assert resp.status_code == 303 and desk.length() == 11
+
+
+def test_an_https_site_refuses_its_host_over_http(desk: Desk) -> None:  # noqa: F811 - the fixture
+    """The scheme is part of the origin (RFC 6454): over TLS, or behind a TLS proxy
+    (``SESSION_COOKIE_SECURE``), ``http://`` of the same host is another site."""
+    c = desk.client()
+    assert sign_in(c, desk.tokens["referee"]).status_code == 303
+    for secure_proxy, base in ((False, "https://localhost"), (True, "http://localhost")):
+        desk.app.config["SESSION_COOKIE_SECURE"] = secure_proxy
+        before = desk.length()
+        for origin, status, length in (("http://localhost", 400, before), ("https://localhost", 303, before + 1)):
+            form = penalty(page_csrf(c), expected=desk.length())
+            resp = c.post(
+                f"/games/{GAME}/rulings/penalty",
+                data=form,
+                headers={"Origin": origin, "Referer": f"{base}/games/{GAME}"},
+                base_url=base,
+            )
+            assert (resp.status_code, desk.length()) == (status, length), (secure_proxy, origin)
+
+
+def test_a_bad_expected_is_quoted_short_and_5000_digits_are_no_crash(tmp_path: Path) -> None:
+    for live in make_live(tmp_path):
+        started(live)
+        for value, shown in (("7" * 5000, "7" * 40), ("x" * 5000, "x" * 40)):
+            status, _, body = live.post(f"/api/games/live-1/events?expected={value}", LINES[1])
+            assert status == 400, body
+            assert body["error"]["message"] == (
+                f"expected='{shown}'… (4,960 more characters) is not a position (a whole number ≥ 0)"
+            )
+        status, _, body = live.post("/api/games/live-1/events?expected=%D9%A3", LINES[1])
+        assert status == 400 and body["error"]["message"] == "expected='٣' is not a position (a whole number ≥ 0)"
+        status, _, body = live.post("/api/games/live-1/events?expected=1", LINES[1])
+        assert status == 201, body
 
 
 def test_the_write_api_reads_no_origin(tmp_path: Path) -> None:
