@@ -222,7 +222,8 @@ def check_write(token: Token, started: GameStarted, events: Sequence[Typed]) -> 
 # --- reading --------------------------------------------------------------
 
 
-def _parse_time(value: str | None) -> float | None:
+def parse_time(value: str | None) -> float | None:
+    """A journal's ``received_at`` (ISO 8601) as POSIX seconds; None when absent or unreadable."""
     if not value:
         return None
     try:
@@ -241,7 +242,7 @@ def received_times(game_id: str, count: int) -> list[float | None]:
         return out
     for entry in journal(game_id):
         if 0 <= entry.position < count:
-            out[entry.position] = _parse_time(entry.received_at)
+            out[entry.position] = parse_time(entry.received_at)
     return out
 
 

@@ -37,7 +37,7 @@ from replay_web.words import (
     META_LABELS,
     VARIANT_NAMES,
     Gettext,
-    _signed,
+    signed,
 )
 
 #: moves shown before and after the position in dispute
@@ -110,7 +110,7 @@ def _rulings(events: Sequence[Event], final: TableState, _: Gettext, tr: Transla
         if isinstance(e, PenaltyAssessed):
             row.update(
                 rule=e.rule,
-                points=_signed(e.points),
+                points=signed(e.points),
                 target=final.name(e.seat) if e.seat is not None else _("team %(n)s") % {"n": e.team},
             )
         else:
@@ -134,11 +134,11 @@ def _claims(
             diff = ln.claimed - ln.points
             penalties = [p for p in final.penalties if p.hand == h.hand and p.side == ln.side]
             parts = ", ".join(
-                f"{_(COMPONENTS.get(k, k.replace('_', ' ')))} {_signed(v)}" for k, v in ln.breakdown.items() if v
+                f"{_(COMPONENTS.get(k, k.replace('_', ' ')))} {signed(v)}" for k, v in ln.breakdown.items() if v
             )
             pen_text = "; ".join(
                 _("penalty %(points)s at position %(pos)s (%(rule)s)")
-                % {"points": _signed(p.points), "pos": p.position, "rule": p.rule}
+                % {"points": signed(p.points), "pos": p.position, "rule": p.rule}
                 for p in penalties
             )
             if diff == 0:
@@ -168,7 +168,7 @@ def _claims(
                     "claimed": ln.claimed,
                     "computed": ln.points,
                     "played": as_played,
-                    "difference": _signed(diff),
+                    "difference": signed(diff),
                     "differs": diff != 0,
                     "breakdown": parts,
                     "explanation": why,
@@ -195,7 +195,7 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
                     "claimed": ln.claimed if ln else None,
                     "as_claimed": bool(ln and ln.as_claimed),
                     "breakdown": [
-                        (_(COMPONENTS.get(k, k.replace("_", " "))), _signed(v))
+                        (_(COMPONENTS.get(k, k.replace("_", " "))), signed(v))
                         for k, v in (ln.breakdown if ln else {}).items()
                         if v
                     ],

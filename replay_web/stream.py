@@ -119,7 +119,7 @@ class Item:
         self.spectator_findings = findings if spectator_findings is None else spectator_findings
         #: the journal's receive time as stored (shown as is) and as POSIX seconds (for the delay)
         self.received_text = received_at
-        self.received_at = access._parse_time(received_at)
+        self.received_at = access.parse_time(received_at)
         self.text = text
         self.spectator_text = spectator_text
         self._json: dict[bool, str] = {}

@@ -37,10 +37,10 @@ META_LABELS = {
 }
 
 
-def _signed(n: int) -> str:
+def signed(n: int) -> str:
     """``+70``, ``−50`` (a true minus sign), ``0``.
 
-    >>> _signed(70), _signed(-50), _signed(0)
+    >>> signed(70), signed(-50), signed(0)
     ('+70', '−50', '0')
     """
     return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")

@@ -214,7 +214,7 @@ def test_a_streamed_import_holds_one_chunk(tmp_path: Path, monkeypatch: pytest.M
     path = tmp_path / "g.jsonl"
     n = long_file(path, 0.3)
     sizes: list[int] = []
-    rows_for = app._rows_for
+    rows_for = app.rows_for
 
     def counted(oid: Any, first: int, events: Any, *args: Any) -> Any:
         sizes.append(len(events))
@@ -223,7 +223,7 @@ def test_a_streamed_import_holds_one_chunk(tmp_path: Path, monkeypatch: pytest.M
     def whole(*_args: Any) -> None:
         raise AssertionError("a streamed file is never read whole")
 
-    monkeypatch.setattr(app, "_rows_for", counted)
+    monkeypatch.setattr(app, "rows_for", counted)
     monkeypatch.setattr(importing, "read_record", whole)
     [(_, result)] = list(app.import_records([path], stream_bytes=0))
     assert isinstance(result, ImportResult) and result.events == n

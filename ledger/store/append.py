@@ -4,7 +4,7 @@ One transaction per call (CONTRACT-append.md): the events, one
 ``rummy_journal`` row each (who appended, when) and their seals
 (:func:`ledger.store.sealing.seal_batch`, FORMAT.md "Seal"). The import
 path (:mod:`ledger.store.importing`) stores through the same
-:meth:`GameAppends._rows_for`, so a game has the same bytes, authors and
+:meth:`GameAppends.rows_for`, so a game has the same bytes, authors and
 seals whichever way it was stored.
 """
 
@@ -211,16 +211,16 @@ class GameAppends(GameReads):
         ``state``, the fold that checked the events; ``first_at`` is the
         game's first ``at`` when the caller knows it (a whole record), else
         :meth:`_first_at` finds it."""
-        domain_events, journal = self._rows_for(oid, first, events, appended_by)
+        domain_events, journal = self.rows_for(oid, first, events, appended_by)
         try:
             self.events.put(domain_events, journal=journal)
         except IntegrityError:
             self._live.pop(game_id, None)
             raise ConcurrentAppendError(game_id, first, length=self._length(oid)) from None
-        self._remember(game_id, state)
+        self.remember_state(game_id, state)
         if first_at is UNKNOWN_AT:
             first_at = self._first_at(game_id, oid, first, events)
-        self._write_summary(game_id, first + len(events), state, first_at)
+        self.write_summary(game_id, first + len(events), state, first_at)
 
     def _first_at(self, game_id: str, oid: UUID, first: int, events: Sequence[Event]) -> str | None | Any:
         """The first ``at`` of the game once ``events`` are stored at
@@ -239,7 +239,7 @@ class GameAppends(GameReads):
                 return head
         return UNKNOWN_AT
 
-    def _rows_for(
+    def rows_for(
         self,
         oid: UUID,
         first: int,

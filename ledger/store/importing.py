@@ -5,7 +5,7 @@ RULES.md), then stored in one transaction, or, when the game is stored and
 the record begins with its events, its tail appended (FORMAT.md "A record
 grows"). A folder import stores new games in batches of several games per
 transaction; every way stores the same bytes, journal authors and seals as
-the append path (:meth:`ledger.store.append.GameAppends._rows_for`).
+the append path (:meth:`ledger.store.append.GameAppends.rows_for`).
 """
 
 from __future__ import annotations
@@ -304,7 +304,7 @@ class GameImports(GameAppends):
             elif together:
                 assert p.game_id is not None
                 if p.final is not None:
-                    self._remember(p.game_id, p.final)
+                    self.remember_state(p.game_id, p.final)
                 yield p.source, ImportResult(game_id=p.game_id, events=p.events, status="stored", path=p.path)
             elif p.record is not None and p.final is not None:
                 yield p.source, self._one(p.record, p.final, p.final.game_id, by)

@@ -56,7 +56,7 @@ from ledger.variants import find_variant
 LIVE_CACHE_SIZE = 64
 #: notifications read per page by :meth:`GameReads.list_games`
 _PAGE = 1000
-#: a write path that does not know a game's first ``at`` (:meth:`GameReads._write_summary`)
+#: a write path that does not know a game's first ``at`` (:meth:`GameReads.write_summary`)
 UNKNOWN_AT: Any = object()
 
 
@@ -326,7 +326,7 @@ class GameReads(Application[UUID]):
         a later version's line is stored."""
         self._summaries.write([(game_uuid(game_id), version, summary)])
 
-    def _write_summary(self, game_id: str, length: int, state: TableState, first: str | None | Any) -> None:
+    def write_summary(self, game_id: str, length: int, state: TableState, first: str | None | Any) -> None:
         """After ``length`` events of ``game_id`` are stored, folded to
         ``state``: its games-list line, ``first`` its first ``at``
         (:data:`UNKNOWN_AT`: not known here, then no line is written and the
@@ -346,10 +346,13 @@ class GameReads(Application[UUID]):
         # exactly the first ``stored_count`` events: another writer may have appended meanwhile
         events = self._events(game_uuid(game_id), lte=stored_count)
         state = _replay.replay(events)
-        self._remember(game_id, state)
+        self.remember_state(game_id, state)
         return state
 
-    def _remember(self, game_id: str, state: TableState) -> None:
+    def remember_state(self, game_id: str, state: TableState) -> None:
+        """Keep ``state`` as the table after ``game_id``'s last stored event
+        (the write paths call it once their events are stored; at most
+        :data:`LIVE_CACHE_SIZE` games, the oldest dropped first)."""
         live = self._live
         live.pop(game_id, None)
         live[game_id] = state

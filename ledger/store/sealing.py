@@ -9,7 +9,7 @@ in ``rummy_journal.journal_seal`` of the call's last row, NULL on its other
 rows: ``jK = SHA-256(jK-1 + hL + journal lineK)`` over the seal ``hL`` of
 the call's last event and the line ``{"first":F,"last":L,"by":…,"received_at":…}``
 (:func:`ledger.seal.journal_chain`, :func:`ledger.seal.journal_line`). The
-append and import paths (:meth:`ledger.store.append.GameAppends._rows_for`)
+append and import paths (:meth:`ledger.store.append.GameAppends.rows_for`)
 ask :func:`seal_batch` for the seals of the events they store;
 :mod:`ledger.store.verify` recomputes both chains from the stored bytes and
 compares.

@@ -87,11 +87,11 @@ def _import_once(app: Any, path: str, strict: bool, by: str, progress: ReadProgr
             with ExitStack() as stack:  # the transaction, opened by the first chunk
                 final, count = run.fold(_located(iter_events(fh), path), stack, strict)
         except IntegrityError:  # a position taken by another writer: nothing of this file is stored
-            raise ConcurrentAppendError(run.game_id, run.stored, length=app._length(run.oid)) from None
+            raise ConcurrentAppendError(run.game_id, run.stored, length=app.game_length(run.game_id)) from None
     if run.stored == count:
         return ImportResult(game_id=run.game_id, events=count, status="already_stored", path=path)
-    app._remember(run.game_id, final)
-    app._write_summary(run.game_id, count, final, run.first_at)  # its games-list line, from this fold
+    app.remember_state(run.game_id, final)
+    app.write_summary(run.game_id, count, final, run.first_at)  # its games-list line, from this fold
     if run.stored == 0:
         return ImportResult(game_id=run.game_id, events=count, status="stored", path=path)
     return ImportResult(game_id=run.game_id, events=count, status="appended", path=path, previous=run.stored)
@@ -194,7 +194,7 @@ class _Run:
         assert isinstance(head, GameStarted)
         self.game_id = head.game_id
         self.oid = game_uuid(head.game_id)
-        self.stored = self.app._length(self.oid)
+        self.stored = self.app.game_length(self.game_id)
         self.first = self.stored
         return _stored_lines(self.app, self.oid, self.stored)
 
@@ -204,7 +204,7 @@ class _Run:
             return
         if self.insert is None:
             self.insert = stack.enter_context(self.app.recorder.insert_chunks())
-        domain_events, journal = self.app._rows_for(
+        domain_events, journal = self.app.rows_for(
             self.oid, self.first, self.chunk, self.by, self.received, self.previous
         )
         self.insert([self.app.mapper.to_stored_event(e) for e in domain_events], journal)

@@ -5,7 +5,7 @@ A tournament is one sequence of the same store: originator id
 tournament id is a game id: the two share one name space, so a tournament
 and a game never take the same id), each event stored as its canonical JSON
 (the stored bytes are the export), with the same journal rows and seal chain
-(:meth:`ledger.store.append.GameAppends._rows_for`). A record is validated by
+(:meth:`ledger.store.append.GameAppends.rows_for`). A record is validated by
 the fold (:mod:`ledger.tournament.state`) before anything is stored; an
 import of a stored tournament appends the record's tail when the record
 begins with the stored events (FORMAT.md "A record grows"), else it is a
@@ -199,7 +199,7 @@ class TournamentStore(GameImports):
 
     def _store(self, tid: str, first: int, events: Sequence[TournamentEvent], by: str) -> None:
         oid = game_uuid(tid)
-        domain_events, journal = self._rows_for(oid, first, events, by)
+        domain_events, journal = self.rows_for(oid, first, events, by)
         try:
             self.events.put(domain_events, journal=journal)
         except IntegrityError:
