@@ -223,6 +223,14 @@ class ReplayCache:
         read = getattr(self.store, "summaries", None)
         return read(game_ids) if read is not None else {}
 
+    def first_stored(self, game_ids: Iterable[str]) -> dict[str, str]:
+        """When each of ``game_ids`` was first stored (the journal's
+        ``received_at`` of position 0), in one query
+        (:meth:`replay_web.store.LedgerStore.first_stored`); ``{}`` for a
+        store without a journal (record files)."""
+        read = getattr(self.store, "first_stored", None)
+        return read(game_ids) if read is not None else {}
+
     def summary(
         self, game_id: str, version: int, stored: Mapping[str, tuple[int, ListSummary]] | None = None
     ) -> Summary:

@@ -43,6 +43,7 @@ def test_api_games_lists_summaries(client):
                     "reason": "hands_played",
                 },
                 "date": "2026-11-29",
+                "stored_on": None,  # served from records: never stored
             }
         ]
     }
