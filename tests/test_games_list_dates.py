@@ -107,6 +107,13 @@ def test_the_list_marks_the_stored_day(client: Any, lang: str, title: str) -> No
         f'<td class="date stored" title="{title}">2026-10-05</td>',
     ]
     assert "30/11/2026" not in page.split("<tbody>", 1)[1]  # a date that is no ISO date is not the game's date
+    # on a phone the Date column folds away: the line under the game's id says the same
+    subs = re.findall(r'<div class="row-sub">.*?</div>', page)
+    assert [s.rsplit(" · ", 1)[1] for s in subs] == [
+        "2026-11-29</div>",
+        "2026-12-01</div>",
+        f'<span class="stored" title="{title}">2026-10-05</span></div>',
+    ]
 
 
 def test_the_stored_days_come_in_one_query(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
