@@ -13,12 +13,14 @@ ListSummary(findings=None, finished=True, result=None, first_at=None, standing=N
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from datetime import UTC, date, datetime
 from typing import Any
 
 import msgspec
 
-from ledger.events import Event
+from ledger.events import Event, at_moment
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 
@@ -98,6 +100,47 @@ def standing(state: TableState, sheet: ScoreSheet | None = None) -> dict[str, An
 def first_at(events: Iterable[Event]) -> str | None:
     """The ``at`` of the first event that has one, else None."""
     return next((e.at for e in events if e.at), None)
+
+
+#: an ISO calendar date as ``meta.date`` should hold it (FORMAT.md: ``YYYY-MM-DD``)
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def utc_day(at: str | datetime | None) -> date | None:
+    """The UTC day of an ``at`` (a time with a zone is converted to UTC
+    first; one without is taken as UTC, :func:`ledger.events.at_moment`), or
+    None for no time or a text that is no ISO-8601 time.
+
+    >>> utc_day("2026-11-29T23:30:00-02:00"), utc_day("2026-11-30T00:30:00+01:00"), utc_day("soon")
+    (datetime.date(2026, 11, 30), datetime.date(2026, 11, 29), None)
+    """
+    if not at:
+        return None
+    if isinstance(at, str):
+        try:
+            at = at_moment(at)
+        except ValueError:
+            return None
+    return (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC).date()
+
+
+def game_date(meta_date: str | None, first: str | datetime | None) -> date | None:
+    """The date of a game, the one rule of the games list (viewer, ``/api/games``)
+    and of the analytics' ``games.date``: ``meta.date`` when it is an ISO
+    date (``YYYY-MM-DD``), else the UTC day of its first ``at`` (``first``:
+    :func:`first_at`, or that time parsed), else None (the record names no date).
+
+    >>> game_date("2026-11-29", "2026-12-01T10:00:00Z"), game_date("29/11/2026", "2026-12-01T23:00:00-05:00")
+    (datetime.date(2026, 11, 29), datetime.date(2026, 12, 2))
+    >>> game_date("2026-02-30", None), game_date(None, None)
+    (None, None)
+    """
+    if meta_date and _ISO_DATE.fullmatch(meta_date):
+        try:
+            return date.fromisoformat(meta_date)
+        except ValueError:  # 2026-02-30: not a day
+            pass
+    return utc_day(first)
 
 
 def summarize(state: TableState, first: str | None) -> ListSummary:

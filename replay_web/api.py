@@ -48,7 +48,7 @@ from flask.typing import ResponseReturnValue
 from ledger.notation import notation
 from ledger.redaction import SPECTATOR, Pov, visible_findings
 from ledger.scoring import score_sheet
-from ledger.store.verify_rows import chain_fields
+from ledger.store.verify_rows import sealed_json
 from replay_web import access, paging, params
 from replay_web.games import filter_games
 from replay_web.store import meta_of
@@ -142,7 +142,12 @@ def audit(game_id: str) -> ResponseReturnValue:
     request that names a page, gets ``total``, ``offset`` and ``limit`` and,
     while findings remain, a ``Link: <…>; rel="next"`` header (a game of
     120k events had 49k findings in one answer; issue 27, defect 4;
-    :func:`replay_web.paging.api_page`)."""
+    :func:`replay_web.paging.api_page`). Each finding carries its
+    ``ruling``; the object ends as ``audit --json``'s does, by one function
+    (:func:`ledger.store.verify_rows.sealed_json`): ``seal`` after the
+    reader's last position (null for a seat's or a visitor's view, and when
+    the stored chain does not verify), ``length`` (that position + 1),
+    ``chain_verified`` and, when false, ``chain_broken``."""
     g = params.load_game(game_id)
     acc, pov, at = _seat_reader(g)
     if pov is None and at == g.last:
@@ -150,14 +155,23 @@ def audit(game_id: str) -> ResponseReturnValue:
     else:
         found = visible_findings(g.state_at(at), pov)
         body = {"game_id": g.game_id, "findings": [access.finding_json(f, acc) for f in found]}
+    body = sealed_json(body, _seal_after(g, acc, pov, at), g.chain, at + 1)
     return paging.api_page(body, "findings", paging.API_FINDINGS)
+
+
+def _seal_after(g: Any, acc: access.Access, pov: Pov, at: int) -> str | None:
+    """The seal after position ``at`` for the whole view (a referee's or a
+    finished game's, no ``pov``), else None (docs/seals.md: a seat could
+    search the hidden hands for the one that gives it); :func:`sealed_json`
+    nulls it when the stored chain does not verify."""
+    return g.seals[at] if pov is None and acc.omniscient else None
 
 
 @bp.get("/games/<game_id>/score")
 def score(game_id: str) -> ResponseReturnValue:
     """The ``score --json`` object at the reader's last position (docs/api.md):
     the sheet as adjudicated, ``"seal"`` after that position and the chain
-    fields (:func:`ledger.store.verify_rows.chain_fields`). The stored chain is
+    fields (:func:`ledger.store.verify_rows.sealed_json`, as ``score --json``). The stored chain is
     checked first, once per game version (``GameData.chain``): when it does
     not verify the seal is null, ``chain_verified`` false and
     ``chain_broken`` names the first broken position. Only the whole view
@@ -166,6 +180,4 @@ def score(game_id: str) -> ResponseReturnValue:
     g = params.load_game(game_id)
     acc, pov, at = _seat_reader(g)
     sheet = g.sheet if pov is None and at == g.last else score_sheet(g.state_at(at), adjudicated=True)
-    whole = pov is None and acc.omniscient
-    seal = g.seals[at] if whole and g.chain is None else None
-    return jsonify({**sheet.to_json(), "seal": seal, **chain_fields(g.chain)})
+    return jsonify(sealed_json(sheet.to_json(), _seal_after(g, acc, pov, at), g.chain))

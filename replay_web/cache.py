@@ -28,6 +28,7 @@ from ledger.events import Event, GameStarted
 from ledger.game_summary import UNREADABLE, ListSummary, first_at, summarize
 from ledger.notation import notation
 from ledger.replay import Replayer, replay
+from ledger.rulings import by_finding
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
 from ledger.store.persistence import StoredEventError
@@ -127,8 +128,10 @@ class GameData:
 
     @cached_property
     def audit_json(self) -> dict[str, Any]:
-        """The ``audit --json`` object (FORMAT.md)."""
-        return report(self.final).to_json()
+        """The ``audit --json`` object's findings (FORMAT.md), each with its
+        ``ruling`` (:func:`ledger.rulings.by_finding`), as the CLI gives them;
+        the seal and chain fields are the caller's (:func:`replay_web.api.audit`)."""
+        return report(self.final).to_json(by_finding(self.events))
 
     @cached_property
     def violation_positions(self) -> list[int]:
@@ -218,6 +221,14 @@ class ReplayCache:
         line)}``, in one query (:meth:`ledger.store.reads.GameReads.list_summaries`);
         ``{}`` for a store that keeps none (record files)."""
         read = getattr(self.store, "summaries", None)
+        return read(game_ids) if read is not None else {}
+
+    def first_stored(self, game_ids: Iterable[str]) -> dict[str, str]:
+        """When each of ``game_ids`` was first stored (the journal's
+        ``received_at`` of position 0), in one query
+        (:meth:`replay_web.store.LedgerStore.first_stored`); ``{}`` for a
+        store without a journal (record files)."""
+        read = getattr(self.store, "first_stored", None)
         return read(game_ids) if read is not None else {}
 
     def summary(

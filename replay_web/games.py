@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import bisect
 import re
+from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from ledger.game_summary import game_date, utc_day
 from ledger.redaction import SPECTATOR, Pov, Sight, sight, visible_findings
 from ledger.state import Finding, TableState
 from ledger.variants import find_variant
@@ -77,8 +79,8 @@ def _sort_value(row: dict[str, Any], col: str) -> Any:
         return (row[col] or "").lower() or None
     if col == "players":
         return [p.lower() for p in row["players"]] or None
-    if col == "date":
-        return row.get("date") or None
+    if col == "date":  # the day shown: the record's, else the day it was stored
+        return row.get("date") or row.get("stored_on")
     if col == "table":
         return _natural(meta[col]) if meta.get(col) else None
     if col == "tournament":
@@ -129,8 +131,11 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     case-insensitive, and sorted by ``sort`` and ``dir`` (:func:`sort_order`,
     :func:`sort_rows`: on what the reader may see of each row). Each row:
     ``game_id, variant, ruleset, players, meta, hands, events, findings,
-    finished, result`` (``result``: :func:`replay_web.present.game_result`
-    of a finished game, None while it is in play). Returns ``(rows,
+    finished, result, date, stored_on`` (``result``: :func:`replay_web.present.game_result`
+    of a finished game, None while it is in play; ``date``: the record's
+    date, :func:`ledger.game_summary.game_date`, ISO or None when it names
+    none; ``stored_on``: the UTC day the game was first stored, the
+    journal's time of position 0, or None without one). Returns ``(rows,
     choices)``; ``choices`` holds the variants and tournaments present, for
     the filter form, and the record files that could not be read
     (``skipped``, when serving files). 400 for a bad ``sort`` or ``dir``."""
@@ -152,6 +157,7 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     rows = []
     reader = _ListReader()
     stored = cache.stored_summaries(g.game_id for g in games)  # one query: the store's lines (issue 27)
+    stored_at = cache.first_stored(g.game_id for g in games)  # one query: each game's first journal time
     for g in games:
         if variant and g.variant.lower() != variant:
             continue
@@ -161,24 +167,39 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             continue
         if q and q not in g.game_id.lower():
             continue
-        count, over, result, first_at = cache.summary(g.game_id, g.events, stored)
-        row = {
-            "game_id": g.game_id,
-            "variant": g.variant,
-            "ruleset": g.ruleset or _default_ruleset(g.variant),
-            "players": list(g.players),
-            "meta": dict(g.meta),
-            "hands": g.hands,
-            "events": g.events,
-            "findings": count,
-            "finished": over,
-            "result": result,
-            "date": g.meta.get("date") or (first_at or "")[:10],  # meta.date, else the day of the first `at`
-        }
-        if not over:
+        row = _row(g, cache.summary(g.game_id, g.events, stored), stored_at.get(g.game_id))
+        if not row["finished"]:
             row.update(reader.unfinished(cache.get(g.game_id)))
         rows.append(row)
     return sort_rows(rows, col, way), choices
+
+
+def _row(g: Any, summary: tuple[Any, ...], stored_at: str | None) -> dict[str, Any]:
+    """The list's row of game ``g`` (a :class:`~ledger.store.reads.GameSummary`)
+    from its line ``summary`` (:meth:`replay_web.cache.ReplayCache.summary`)
+    and the journal's time of its position 0, ``stored_at``. ``date``: the
+    record's (:func:`ledger.game_summary.game_date`, the analytics' rule: meta.date,
+    else the UTC day of the first ``at``), else None; ``stored_on``: the UTC
+    day the game was stored (the cell marked "stored" when there is no date)."""
+    count, over, result, first_at = summary
+    return {
+        "game_id": g.game_id,
+        "variant": g.variant,
+        "ruleset": g.ruleset or _default_ruleset(g.variant),
+        "players": list(g.players),
+        "meta": dict(g.meta),
+        "hands": g.hands,
+        "events": g.events,
+        "findings": count,
+        "finished": over,
+        "result": result,
+        "date": _iso(game_date(g.meta.get("date"), first_at)),
+        "stored_on": _iso(utc_day(stored_at)),
+    }
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day is not None else None
 
 
 class _ListReader:

@@ -174,6 +174,12 @@ class LedgerStore:
         ListSummary)}``, in one query (:meth:`ledger.store.reads.GameReads.list_summaries`)."""
         return self.app.list_summaries(game_ids)
 
+    def first_stored(self, game_ids: Iterable[str]) -> dict[str, str]:
+        """When each game was first stored, ``{game_id: received_at}`` (the
+        journal's time of position 0), in one query
+        (:meth:`ledger.store.reads.GameReads.first_stored`)."""
+        return dict(self.app.first_stored(game_ids))
+
     def put_summary(self, game_id: str, version: int, summary: ListSummary) -> None:
         """Store a games-list line the viewer folded (a game without a current
         one: a store made before the lines, or a write cut short). Best effort:

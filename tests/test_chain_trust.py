@@ -206,3 +206,28 @@ def test_the_api_score_is_score_json_with_its_chain_checked(run: Callable[..., R
     )
     seat = client.get("/api/games/gin-standard-1/score?pov=0").get_json()
     assert (seat["seal"], seat["chain_verified"]) == (None, True)
+
+
+def test_the_api_audit_is_audit_json_with_its_chain_checked(run: Callable[..., Result], tampered: str) -> None:
+    """``/api/games/<id>/audit`` is the ``audit --json`` object (docs/api.md),
+    rulings, seal, length and chain fields included, built by the same
+    function (:func:`ledger.store.verify_rows.sealed_json`): the tampered game
+    names its first broken position, the untouched one keeps its seal."""
+    client = create_app({"LEDGER_DB": tampered, "SPECTATOR_DELAY": 0}).test_client()
+    for game in ("bur-dispute", "gin-standard-1"):
+        assert client.get(f"/api/games/{game}/audit").get_json() == json.loads(run("audit", "--json", game).stdout)
+    broken = client.get("/api/games/bur-dispute/audit").get_json()
+    assert (broken["seal"], broken["length"], broken["chain_verified"], broken["chain_broken"]) == (
+        None,
+        19,
+        False,
+        {"position": 10, "differs": "event", "message": WHY},
+    )
+    assert [(f["position"], f["rule"], f["ruling"]) for f in broken["findings"]][:2] == [
+        (4, "ALL-MELD-1", None),
+        (5, "BUR-PILE-1", None),
+    ]
+    at5 = client.get("/api/games/bur-dispute/audit?at=5").get_json()
+    assert (at5["seal"], at5["length"], at5["chain_verified"], at5["chain_broken"]["position"]) == (None, 6, False, 10)
+    fine = client.get("/api/games/gin-standard-1/audit").get_json()
+    assert (fine["seal"], fine["length"], fine["chain_verified"], "chain_broken" in fine) == (GIN_SEAL, 89, True, False)

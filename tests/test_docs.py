@@ -151,6 +151,21 @@ def test_the_readme_is_a_five_minute_read_whose_links_resolve() -> None:
     assert [page for page in pages if page not in local] == []
 
 
+def test_the_readmes_mkdocs_command_comes_with_what_it_names() -> None:
+    """README: ``.venv/bin/mkdocs serve`` works after the install it names. ``./run.sh``
+    installs the ``pdf`` extra only, so the README names the extra that adds mkdocs
+    (``docs``), and ``./test.sh``'s ``test`` extra has it too (issue 26, a fresh clone's check)."""
+    import tomllib
+
+    readme = " ".join(_read(REPO / "README.md").split())
+    extras = tomllib.loads(_read(REPO / "pyproject.toml"))["project"]["optional-dependencies"]
+    assert "`.venv/bin/mkdocs serve`" in readme
+    assert "after `./run.sh` alone, `.venv/bin/pip install -e '.[docs]'` adds it" in readme
+    has_mkdocs = {name for name, reqs in extras.items() if any(r.startswith("mkdocs") for r in reqs)}
+    assert has_mkdocs == {"docs", "test"}
+    assert "-e '.[pdf]'" in _read(REPO / "run.sh") and "-e '.[test]'" in _read(REPO / "test.sh")
+
+
 def test_the_report_links_each_cited_rule_to_its_anchor_in_the_rules_page(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dispute report's "Rules cited" (issue 26): each id links to docs/rules.md#ID, an anchor the page has."""
     from replay_web.report import RULES_URL_ENV, render_html

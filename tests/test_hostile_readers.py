@@ -35,7 +35,9 @@ from tests.test_live_api import LINES, Live, make_live
 from tests.webgames import ANNA, BRUNO, small_game
 
 _CODE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([CDHS])(?![A-Za-z0-9])")
-_FACE = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
+#: a face, also as the pages write it: the suit in a span of its colour (``6<span class="suit-red">♥</span>``,
+#: :func:`replay_web.present.suits`), which a reader sees as 6♥ (the PDF's text has it so)
+_FACE = re.compile(r"(10|[2-9AJQK])(?:<span class=\"suit-(?:red|black)\">)?([♣♦♥♠])")
 _SUIT = dict(zip("♣♦♥♠", "CDHS", strict=True))
 
 
@@ -70,7 +72,7 @@ WRITERS = scale(12, 40)
 #: at position 7 (Anna has drawn 6♥): the cards ever face up: the upcard 6♣,
 #: the meld 3♥ 4♥ 5♥ and K♦ (discarded, taken, discarded again)
 FACE_UP = {"6C", "3H", "4H", "5H", "KD"}
-#: the pages draw the pile's top (K♦ on 6♣) and its count, not the card under it
+#: the board draws the pile's top (K♦ on 6♣) and its count, not the card under it (the page's move list names 6♣)
 PAGE_FACE_UP = FACE_UP - {"6C"}
 WHOLE = set(standard_deck())
 #: what each seat knows at 7: its own cards as dealt and drawn, and the face-up ones
@@ -97,7 +99,7 @@ def _spectator_answers() -> dict[str, tuple[int, set[str]]]:
     return {
         "/games": (200, set()),
         "/api/games": (200, set()),
-        "/games/live-1": (200, PAGE_FACE_UP),
+        "/games/live-1": (200, FACE_UP),  # the board as below, and the move list names the upcard 6♣
         "/games/live-1/board": (200, PAGE_FACE_UP),
         "/api/games/live-1": (200, FACE_UP),
         "/api/games/live-1/state": (200, FACE_UP),
@@ -107,18 +109,23 @@ def _spectator_answers() -> dict[str, tuple[int, set[str]]]:
     }
 
 
+#: what the report of the unfinished game shows a reader who sees it whole (HTML and PDF alike)
+REPORT_CARDS = set(ANNA) | set(BRUNO) | {"KD", "6C", "6H"}
+
+
 def _whole_answers() -> dict[str, tuple[int, set[str]]]:
     """What a referee, an admin and a recorder in scope get."""
     return {
         "/games": (200, set()),
         "/api/games": (200, set()),
-        "/games/live-1": (200, WHOLE - {"6C"}),  # the page: the stock face down in order, the pile's top
+        "/games/live-1": (200, WHOLE),  # the board as below, and the move list names the upcard 6♣
         "/games/live-1/board": (200, WHOLE - {"6C"}),
         "/api/games/live-1": (200, WHOLE),  # hand_dealt whole
         "/api/games/live-1/state": (200, WHOLE),
         "/api/games/live-1/audit": (200, {"KD"}),
         "/api/games/live-1/score": (200, set()),
-        "/games/live-1/report": (200, set(ANNA) | set(BRUNO) | {"KD"}),  # the hands at the position
+        # the hands at the position, and the move list's upcard 6♣ and drawn 6♥: what its PDF shows
+        "/games/live-1/report": (200, REPORT_CARDS),
     }
 
 
@@ -175,8 +182,8 @@ def test_every_reader_on_every_read_endpoint_sees_only_what_it_may(tmp_path: Pat
                 for endpoint in SEAT_ENDPOINTS:
                     status, _h, body = raw_get(live.url, f"{endpoint}?pov={seat}", token)
                     if streamed == WHOLE:
-                        page = endpoint != "/api/games/live-1/state"
-                        assert (status, cards(body)) == (200, knows - {"6C"} if page else knows), (name, seat)
+                        board = endpoint == "/games/live-1/board"  # the pile's top only; the page's moves name 6♣
+                        assert (status, cards(body)) == (200, knows - {"6C"} if board else knows), (name, seat)
                     else:
                         expected = 401 if streamed is None else 403
                         assert (status, cards(body)) == (expected, set()), (name, seat, endpoint)
@@ -205,15 +212,19 @@ def test_the_report_pdf_holds_only_what_the_reader_may_see(tmp_path: Path) -> No
     elsewhere) gets a 403 naming no card, a bad token a 401, and a referee, an
     admin and a recorder in scope the PDF with the hands at the position and
     the move list's cards
-    (FORMAT.md "Who may read what")."""
+    (FORMAT.md "Who may read what"). Its HTML shows each reader the same
+    cards as its PDF (issue 27: the move list's cards, written with their
+    suit in a coloured span, were not read from the HTML)."""
     for live in make_live(tmp_path):
         live.post("/api/games", b"\n".join(LINES[:8]) + b"\n", ctype="application/x-ndjson")
         got = {}
         for name, (token, _answers, _streamed) in _readers(live).items():
             status, ctype, text = _pdf_text(live.url, token)
             got[name] = (status, ctype == "application/pdf", cards(text))
+            html_status, _h, page = raw_get(live.url, "/games/live-1/report", token)
+            assert (html_status, cards(page)) == (status, got[name][2]), name
         # the hands at the position, and the move list's upcard 6♣ and drawn 6♥ (the PDF's text reads them)
-        whole = (200, True, set(ANNA) | set(BRUNO) | {"KD", "6C", "6H"})
+        whole = (200, True, REPORT_CARDS)
         hidden = (403, False, set())
         assert got == {
             "anonymous": hidden,

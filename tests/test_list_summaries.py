@@ -18,6 +18,8 @@ from ledger.record_files import read_record
 from ledger.records import encode_record
 from ledger.replay import replay
 from ledger.store.application import LedgerApp
+from ledger.store.journal import select_journal
+from ledger.store.persistence import game_uuid
 from ledger.store.summaries import SUMMARY_TABLE, SummaryTable
 from ledger.testing.games import long_ramino
 from ledger.testing.records import decoded, penalty
@@ -75,27 +77,31 @@ def test_a_warm_store_lists_every_fixture_with_no_fold_and_an_old_one_is_filled_
 
     warm, folds, misses = listed(open_store())
     assert (len(warm), folds, misses) == (18, 0, 0)  # every fixture is finished: no game replayed at all
-    assert warm[0] == {
-        "game_id": "bur-dispute",
-        "variant": "burraco",
-        "ruleset": "fibur",
-        "players": ["Anna", "Bruno"],
-        "meta": {"tournament": "fixtures", "table": "1"},
-        "hands": 1,
-        "events": 19,
-        "findings": 6,
-        "finished": True,
-        "result": {
-            "winner": "Anna",
-            "winner_side": 0,
-            "totals": [
-                {"side": "Anna", "points": -70, "players": ["Anna"]},
-                {"side": "Bruno", "points": -235, "players": ["Bruno"]},
-            ],
-            "reason": "hands_played",
-        },
-        "date": "",
-    }
+    assert (
+        warm[0]
+        == {
+            "game_id": "bur-dispute",
+            "variant": "burraco",
+            "ruleset": "fibur",
+            "players": ["Anna", "Bruno"],
+            "meta": {"tournament": "fixtures", "table": "1"},
+            "hands": 1,
+            "events": 19,
+            "findings": 6,
+            "finished": True,
+            "result": {
+                "winner": "Anna",
+                "winner_side": 0,
+                "totals": [
+                    {"side": "Anna", "points": -70, "players": ["Anna"]},
+                    {"side": "Bruno", "points": -235, "players": ["Bruno"]},
+                ],
+                "reason": "hands_played",
+            },
+            "date": None,  # the record names no date: the day it was stored, from the journal (issue 26)
+            "stored_on": select_journal(ledger.recorder, game_uuid("bur-dispute"))[0].received_at[:10],
+        }
+    )
 
     drop_lines(ledger)
     old, folds, _ = listed(open_store())

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from ledger.record_files import read_record
 from ledger.store.application import open_app
+from ledger.store.journal import select_journal
+from ledger.store.persistence import game_uuid
 from ledger.testing.records import game_ended, game_started, hand_ended, lines, ramino_deal
 from replay_web import create_app
 
@@ -132,16 +134,20 @@ def test_show_at_and_the_report_sort_hands_as_the_viewer(run, tmp_path: Path, re
 
 def test_the_date_column_of_a_stored_game(tmp_path: Path) -> None:
     """The Date column of games in a store (not only record files): ``meta.date``,
-    else the day of the first ``at``, else empty (the shipped fixtures have
-    neither: FORMAT.md makes both optional, and none was recorded)."""
+    else the day of the first ``at``, else (the shipped fixtures have neither:
+    FORMAT.md makes both optional, and none was recorded) the day the game was
+    stored, marked as such (tests/test_games_list_dates.py has the rule's cases)."""
     db = str(tmp_path / "dates.db")
     ledger = open_app(db)
     for game_id, kw in (("dated", {"meta": {"date": "2026-11-29"}}), ("timed", {"at": "2026-12-01T20:15:00Z"})):
         ledger.append_events(game_id, record(game_id, **kw), expected=0, appended_by="t")
     ledger.append_events("bur-dispute", list(read_record(FIXTURE).events), expected=0, appended_by="t")
+    stored = select_journal(ledger.recorder, game_uuid("bur-dispute"))[0].received_at[:10]
     ledger.close()
     client = create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0}).test_client()
     page = client.get("/games").get_data(as_text=True)
-    assert [cell(page, g, "date") for g in ("dated", "timed", "bur-dispute")] == ["2026-11-29", "2026-12-01", ""]
-    rows = {r["game_id"]: r["date"] for r in client.get("/api/games").get_json()["games"]}
-    assert rows == {"dated": "2026-11-29", "timed": "2026-12-01", "bur-dispute": ""}
+    assert [cell(page, g, "date") for g in ("dated", "timed")] == ["2026-11-29", "2026-12-01"]
+    row = page[page.index('data-game="bur-dispute"') :]
+    assert f'<td class="date stored" title="stored on this day; the record names no date">{stored}</td>' in row
+    rows = {r["game_id"]: (r["date"], r["stored_on"]) for r in client.get("/api/games").get_json()["games"]}
+    assert rows == {"dated": ("2026-11-29", stored), "timed": ("2026-12-01", stored), "bur-dispute": (None, stored)}

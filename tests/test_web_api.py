@@ -43,6 +43,7 @@ def test_api_games_lists_summaries(client):
                     "reason": "hands_played",
                 },
                 "date": "2026-11-29",
+                "stored_on": None,  # served from records: never stored
             }
         ]
     }
@@ -114,7 +115,24 @@ def test_api_state_defaults_to_the_last_position(client):
 
 
 def test_api_audit_is_the_audit_json(client):
-    assert client.get("/api/games/web-1/audit").get_json() == {"game_id": "web-1", "findings": SMALL_FINDINGS}
+    """``audit --json``'s object: the findings with their rulings (none here),
+    the seal after the last event, the length and the chain check (issue 26)."""
+    assert client.get("/api/games/web-1/audit").get_json() == {
+        "game_id": "web-1",
+        "findings": [f | {"ruling": None} for f in SMALL_FINDINGS],
+        "seal": "6f7c16981d5ed710dacb0f41fee08c27c0877b03952727a4518d59ce4f072eb1",
+        "length": 19,
+        "chain_verified": True,
+    }
+    at6 = client.get("/api/games/web-1/audit?at=6").get_json()
+    assert (at6["seal"], at6["length"], at6["chain_verified"], len(at6["findings"])) == (
+        "79817b40cc059f76ef9d8d876ce391c224b7d06777efb4d26cc5ef020d338600",
+        7,
+        True,
+        1,
+    )
+    seat = client.get("/api/games/web-1/audit?pov=0").get_json()
+    assert (seat["seal"], seat["length"], seat["chain_verified"]) == (None, 19, True)  # a seat's view: no seal
 
 
 def test_api_score_is_the_score_json(client):

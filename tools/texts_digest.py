@@ -60,8 +60,11 @@ ROOT = Path(__file__).resolve().parent.parent
 #: team "coppia 0 (Anna & Carla)" where it said "team 0 (…)" (issue 23: sides named from data).
 #: And → 04decc13… on its own (db7d7c1): an abandoned game's score sheet (``score``, the report) says
 #: "no winner (abandoned)" where it said "no winner (tie or no result)" (issue 26; the four abandoned
-#: fixtures, en and it: 16 outputs, the only change). Both together: the digest below.
-EXPECTED = "8f6964fd4bbfb2af554b968a0e1d156e46f40790dfbcad632620e9ddc2c1cc73"
+#: fixtures, en and it: 16 outputs, the only change). Both together: 8f6964fd… at 1f2d90f.
+#: Then → 3b0e0484…: ``/api/games/<id>/audit`` is the ``audit --json`` object, built by the same
+#: function (issue 26): each finding gains ``"ruling"``, the object ``seal``, ``length`` and
+#: ``chain_verified`` (the 18 readable fixtures' API audits, the only change).
+EXPECTED = "3b0e048480c0210d62b5e01d7acd2477f60c4a5ff51255877e2b9d8fa3ec803d"
 
 #: what the checkout's own ``file://`` URL is written as in the hashed text
 CHECKOUT = "file://CHECKOUT"

@@ -21,7 +21,7 @@ from ledger.audit import report as audit_report
 from ledger.cli.context import CliState, TranslatedCommand, error_line, load
 from ledger.cli.findings import finding_status
 from ledger.cli.seal import seal_list, short_or_missing
-from ledger.cli.trust import broken_chain, chain_json, not_valid, warn
+from ledger.cli.trust import broken_chain, not_valid, warn
 from ledger.errors import RecordError
 from ledger.i18n import N_
 from ledger.record_files import find_record_files
@@ -30,6 +30,7 @@ from ledger.replay import replay
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
 from ledger.scoring import score_sheet
+from ledger.store.verify_rows import sealed_json
 
 
 def _targets(state: CliState, targets: tuple[str, ...]) -> list[str]:
@@ -95,8 +96,7 @@ def audit_cmd(state: CliState, targets: tuple[str, ...], as_json: bool) -> None:
         if as_json:
             broken = broken_chain(state, target, len(events))
             seals = seal_list(state, target, events)
-            report["seal"], report["length"] = None if broken else seals[-1], len(seals)
-            report.update(chain_json(broken))
+            report = sealed_json(report, seals[-1], broken, len(seals))  # as the HTTP API's /audit
             if broken is not None:
                 warn(broken, state.tr)
                 status = max(status, 1)
@@ -152,8 +152,7 @@ def score_cmd(state: CliState, target: str, as_json: bool) -> None:
     broken = broken_chain(state, target, len(events))  # a seal is printed only after its chain is checked
     seals = seal_list(state, target, events)
     if as_json:
-        seal = None if broken else seals[-1]
-        click.echo(json.dumps({**sheet.to_json(), "seal": seal, **chain_json(broken)}, ensure_ascii=False))
+        click.echo(json.dumps(sealed_json(sheet.to_json(), seals[-1], broken), ensure_ascii=False))
     else:
         _ = state.tr.gettext
         click.echo(render_score(sheet, final, played=score_sheet(final, adjudicated=False), tr=state.tr))

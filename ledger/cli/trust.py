@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from ledger.i18n import N_
-from ledger.store.verify_rows import GameCheck, chain_fields
+from ledger.store.verify_rows import GameCheck
 from ledger.texts import Translator
 from ledger.texts import render as render_text
 
@@ -70,14 +70,7 @@ def refuse_broken(state: Any, game_id: str, length: int, tr: Any) -> None:
         sys.exit(1)
 
 
-def chain_json(check: GameCheck | None) -> dict[str, Any]:
-    """The fields a ``--json`` output adds: ``"chain_verified"`` (true for a
-    record file or a verified chain) and, when false, ``"chain_broken"``
-    ``{"position", "differs", "message"}``."""
-    return chain_fields(check)
-
-
-__all__ = ["BROKEN", "NOT_VALID", "broken_chain", "chain_json", "not_valid", "refuse_broken", "warn"]
+__all__ = ["BROKEN", "NOT_VALID", "broken_chain", "not_valid", "refuse_broken", "warn"]
 
 
 def broken_line(check: GameCheck, tr: Any) -> str:

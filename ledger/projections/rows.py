@@ -30,6 +30,7 @@ import msgspec
 from ledger.audit import report
 from ledger.errors import LedgerError
 from ledger.events import Event, GameStarted, Knocked, MeldExtended, MeldLaid, Player, PositionRestored, at_moment
+from ledger.game_summary import game_date
 from ledger.notation import notation
 from ledger.projections.tables import TABLES
 from ledger.replay import states
@@ -110,13 +111,8 @@ def undone_positions(events: Sequence[Event]) -> set[int]:
 
 
 def _meta_date(first: GameStarted, started_at: datetime | None) -> date | None:
-    raw = first.meta.date if first.meta else None
-    if raw:
-        try:
-            return date.fromisoformat(raw[:10])
-        except ValueError:
-            pass
-    return started_at.date() if started_at else None
+    """``games.date``: :func:`ledger.game_summary.game_date`, the games list's rule."""
+    return game_date(first.meta.date if first.meta else None, started_at)
 
 
 def game_rows(stream: str, events: Sequence[tuple[Event, str]]) -> Rows:

@@ -47,7 +47,10 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("meta", "MAP(VARCHAR, VARCHAR)", "the record's `meta` (tournament, round, table, date, referee, site)"),
         Column("tournament", "VARCHAR", "`meta.tournament`"),
         Column(
-            "date", "DATE", "`meta.date` when it is an ISO date, else the date of the first `at`; NULL when neither"
+            "date",
+            "DATE",
+            "`meta.date` when it is an ISO date (YYYY-MM-DD), else the UTC day of the first `at`; NULL when "
+            "neither (the games list's rule, `ledger.game_summary.game_date`)",
         ),
         Column("started_at", "TIMESTAMPTZ", "`at` of the first event that has one (UTC)"),
         Column("events", "INTEGER", "events in the record (positions 0..events-1)"),

@@ -265,6 +265,17 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
                 for r in c.fetchall()
             ]
 
+    def select_first_received(self, topic: str) -> dict[str, str]:
+        """:func:`first_received` of this store: one query, a primary-key
+        lookup of the journal per ``topic`` row (the topic index)."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT g.originator_id, (SELECT j.received_at FROM {JOURNAL_TABLE} j WHERE j.originator_id = "
+                f"g.originator_id AND j.position = 0) FROM {self.events_table_name} g WHERE g.topic = ?",
+                (topic,),
+            )
+            return {_hex_id(r[0]): r[1] for r in c.fetchall() if r[1] is not None}
+
 
 # --- in memory (eventsourcing's POPO store, no database) ----------------------------
 
@@ -298,6 +309,12 @@ class JournalPOPORecorder(POPOApplicationRecorder, JournalRecorder):
         """The journal row at ``position`` as stored (raw seals), or None."""
         with self._database_lock:
             return self._journal.get(str(originator_id), {}).get(position)
+
+    def select_first_received(self, topic: str) -> dict[str, str]:
+        """:func:`first_received` of this store (in memory)."""
+        del topic  # every sequence with a position 0 (a tournament's too: the caller asks by game id)
+        with self._database_lock:
+            return {UUID(oid).hex: rows[0].received_at for oid, rows in self._journal.items() if 0 in rows}
 
 
 def read_cache(app: Any) -> contextlib.AbstractContextManager[None]:
@@ -341,7 +358,23 @@ def select_journal(recorder: ApplicationRecorder, originator_id: UUID, after: in
     return []
 
 
+def first_received(recorder: ApplicationRecorder, topic: str) -> dict[str, str]:
+    """``{originator id hex: received_at}`` of position 0 of every sequence
+    whose events hold a ``topic`` row (the games: ``game_started``'s topic),
+    when the journal has that row: the time the game was first stored. One
+    query for the whole store (the games list reads it beside its stored
+    lines; bench/RESULTS.md "Long games cheap to read"); ``{}`` for a
+    recorder without a journal."""
+    select = getattr(recorder, "select_first_received", None)
+    return select(topic) if isinstance(recorder, JournalRecorder) and select is not None else {}
+
+
+def _hex_id(value: UUID | str) -> str:
+    return value.hex if isinstance(value, UUID) else UUID(str(value)).hex
+
+
 __all__ = [
+    "first_received",
     "InsertChunk",
     "JournalRecorder",
     "os_user",

@@ -173,5 +173,17 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
                 for r in curs.fetchall()
             ]
 
+    def select_first_received(self, topic: str) -> dict[str, str]:
+        """:func:`ledger.store.journal.first_received` of this store: one
+        query, a primary-key lookup of the journal per ``topic`` row."""
+        events = SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(self.events_table_name))
+        statement = SQL(
+            "SELECT g.originator_id AS oid, (SELECT j.received_at FROM {journal} j WHERE j.originator_id = "
+            "g.originator_id AND j.position = 0) AS received_at FROM {events} g WHERE g.topic = %s"
+        ).format(journal=self.journal_table, events=events)
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(statement, (topic,))
+            return {self._oid(r["oid"]).hex: r["received_at"] for r in curs.fetchall() if r["received_at"] is not None}
+
 
 __all__ = ["JournalPostgresRecorder"]

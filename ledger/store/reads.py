@@ -36,7 +36,7 @@ from ledger.state import TableState
 from ledger.store.backfill import ensure_schema
 from ledger.store.changes import Changes
 from ledger.store.event_rows import EventRows, decode_rows
-from ledger.store.journal import JournalEntry, JournalRecorder, journal_recorder, select_journal
+from ledger.store.journal import JournalEntry, JournalRecorder, first_received, journal_recorder, select_journal
 from ledger.store.persistence import (
     GAME_STARTED_TOPIC,
     MsgspecMapper,
@@ -318,6 +318,21 @@ class GameReads(Application[UUID]):
             line = lines.get(game_uuid(game_id).hex)
             if line is not None:
                 out[game_id] = line
+        return out
+
+    def first_stored(self, game_ids: Iterable[str]) -> dict[str, str]:
+        """When each of ``game_ids`` was first stored: the journal's
+        ``received_at`` of its position 0 (:func:`ledger.store.journal.first_received`,
+        one query for all), ``{game_id: received_at}``; a game without that
+        row (stored before the journal) is left out."""
+        received = first_received(self.recorder, GAME_STARTED_TOPIC)
+        if not received:
+            return {}
+        out: dict[str, str] = {}
+        for game_id in game_ids:
+            at = received.get(game_uuid(game_id).hex)
+            if at is not None:
+                out[game_id] = at
         return out
 
     def put_summary(self, game_id: str, version: int, summary: ListSummary) -> None:

@@ -96,6 +96,25 @@ def chain_fields(check: GameCheck | None) -> dict[str, Any]:
     }
 
 
+def sealed_json(
+    body: dict[str, Any], seal: str | None, check: GameCheck | None, length: int | None = None
+) -> dict[str, Any]:
+    """``body`` (the score sheet's or the audit's JSON) with what a ``--json``
+    output says of the seal: ``"seal"`` (None when the chain does not verify),
+    ``"length"`` when given (``audit --json``: the events the seal is after)
+    and :func:`chain_fields`. The one builder of ``score --json``,
+    ``audit --json`` and the HTTP API's ``/score`` and ``/audit`` (docs/seals.md).
+
+    >>> sealed_json({"game_id": "g"}, "ab", None, 3)
+    {'game_id': 'g', 'seal': 'ab', 'length': 3, 'chain_verified': True}
+    >>> sealed_json({}, "ab", GameCheck("g", 3).fail(1, "seal", "differs"))["seal"]
+    """
+    out = {**body, "seal": None if check is not None else seal}
+    if length is not None:
+        out["length"] = length
+    return out | chain_fields(check)
+
+
 def first_game_id(rows: list[tuple[Any, ...]]) -> str | None:
     """The id the first stored event of a sequence names (``rows``:
     :meth:`ledger.store.seal_sql.SealTables.batch`): a ``game_started``'s
