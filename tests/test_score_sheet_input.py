@@ -214,3 +214,59 @@ def test_the_viewers_form_refuses_semicolons_on_line_1_in_english_and_italian(tm
     assert (header.status_code, header.headers["Location"]) == (303, "/games/club-5")
     assert [e.type for e in ledger.get_events("club-5")] == ["game_started", "hand_dealt", "hand_ended", "game_ended"]
     ledger.close()
+
+
+def test_on_a_terminal_a_bad_line_is_refused_before_the_next_one_is_typed(run: Callable[..., Result], db: str) -> None:
+    """A real terminal (a pty), no --ask (its default there): the refusal is on the screen, and the same hand
+    asked again, before anything more is typed; the hands typed before it are stored at the end."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RUMMY_LEDGER", "PERSISTENCE", "LANG", "LC_"))}
+    env.update(LANG="C.UTF-8", COLUMNS="200")
+    exe = str(Path(sys.executable).parent / "rummy-ledger")
+    args = [exe, "--db", db, "record-scores", "gin-p", "--players", "Anna,Bruno", "--variant", "gin"]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen, shown_to = "", 0  # all the terminal showed; how much of it until() has returned
+
+    def until(text: str) -> str:
+        """What the terminal shows after the last until() up to ``text`` (included)."""
+        nonlocal seen, shown_to
+        deadline = time.monotonic() + 60
+        while text not in seen[shown_to:]:
+            ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"waited for {text!r}; the terminal shows {seen!r}"
+            try:
+                chunk = os.read(master, 4096).decode()
+            except OSError:  # the child closed the terminal
+                chunk = ""
+            assert chunk, f"the terminal closed before {text!r}; it shows {seen!r}"
+            seen += chunk
+        start, shown_to = shown_to, seen.index(text, shown_to) + len(text)
+        return seen[start:shown_to]
+
+    try:
+        assert until(PROMPT % 1) == PROMPT % 1
+        os.write(master, b"10,0\n")
+        assert until(PROMPT % 2) == "10,0\r\n" + PROMPT % 2
+        os.write(master, b"abc\n")
+        refused = "hand 2 not taken: score sheet: 'abc' is not a number of points; type it again\r\n"
+        assert until(PROMPT % 2) == "abc\r\n" + refused + PROMPT % 2
+        os.write(master, b"5 5\n")
+        assert until(PROMPT % 3) == "5 5\r\n" + PROMPT % 3
+        os.write(master, b"\n")
+        assert until("(score-only)\r\n") == "\r\ngin-p: stored, 2 hands (score-only)\r\n"
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    scored = json.loads(run("score", "--json", "gin-p").stdout)
+    assert [[s["points"] for s in h["scores"]] for h in scored["hands"]] == [[10, 0], [5, 5]]
