@@ -9,12 +9,24 @@ claimed* (:mod:`ledger.scoring`). Sides are the seats, or in a partnership
 game (Burraco with four players) the teams 0 (seats 0 and 2) and 1.
 
 The sheet's text (:func:`parse_sheet`) is CSV: one line per hand, one
-integer per side; blank lines and lines starting with ``#`` are ignored, and
-a first line that is not numbers is a header.
+integer per side, separated by commas; blank lines and lines starting with
+``#`` are ignored. A first line is a header only when it is one: the
+players' names, or names (words, not numbers) one per side. Anything else is
+a hand line and must be numbers: ``420;-35`` is refused on its line as
+scores not separated by commas, not skipped as a header. A typed line (the
+CLI's ``--ask``) is one hand's line (:func:`parse_line`), never a header.
 
->>> rows = parse_sheet("Anna,Bruno\\n120,-40\\n300,95\\n")
+>>> sides = side_count("burraco", ["Anna", "Bruno"])
+>>> rows = parse_sheet("Anna,Bruno\\n120,-40\\n300,95\\n", sides=sides)
 >>> rows
 [(120, -40), (300, 95)]
+>>> try:
+...     parse_sheet("420;-35\\n", sides=2)
+... except RecordError as err:
+...     print(err.line, err.text())
+1 score sheet: '420;-35' is not one number: the scores on a line are separated by commas (420,-35)
+>>> parse_line("10 -20", 1, sides=2)
+(10, -20)
 >>> events = score_only_game("club-1", "burraco", ["Anna", "Bruno"], rows)
 >>> [e.type for e in events]
 ['game_started', 'hand_dealt', 'hand_ended', 'hand_dealt', 'hand_ended', 'game_ended']
@@ -24,6 +36,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 
 import msgspec
@@ -38,35 +51,90 @@ from ledger.texts import N_, Message
 MAX_HANDS = 1000
 
 
-def parse_sheet(text: str) -> list[tuple[int, ...]]:
-    """The hand lines of a CSV score sheet (see the module docstring).
+def side_count(variant: str, players: Sequence[str], ruleset: str | None = None) -> int:
+    """How many scores a hand line of this table holds: its sides (the seats,
+    or the two teams of a partnership game). Raises :class:`RecordError` for
+    names, a variant or a ruleset the fold refuses (as
+    :func:`score_only_game` would), before any line is read or typed."""
+    seated = tuple(Player(seat=i, name=name) for i, name in enumerate(players))
+    first = GameStarted(game_id="score-sheet", variant=variant, ruleset=ruleset, players=seated, knowledge="partial")
+    return start(first).n_sides
+
+
+def parse_sheet(text: str, *, sides: int, names: Sequence[str] = ()) -> list[tuple[int, ...]]:
+    """The hand lines of a CSV score sheet of a table with ``sides`` sides
+    and players ``names`` (see the module docstring).
 
     Raises :class:`RecordError` (``REC-FORMAT``, with the 1-based ``line``)
-    for a cell that is not an integer, a line whose number of cells differs
-    from the first's, or more than :data:`MAX_HANDS` lines.
+    for a cell that is not an integer (saying so when the line's scores are
+    separated by something else than commas), a line without one score per
+    side, more than :data:`MAX_HANDS` lines, or no hand line at all.
     """
     rows: list[tuple[int, ...]] = []
-    width = None
+    first = True
     for number, cells in enumerate(csv.reader(io.StringIO(text)), start=1):
         cells = [c.strip() for c in cells]
         if not cells or not any(cells) or cells[0].startswith("#"):
             continue
-        if not rows and width is None and not _is_int(cells[0]):
-            width = len(cells)  # a header: the sides' names
+        if first and all(_is_name(c) for c in cells):
+            if not _is_header(cells, sides, names):
+                msg = N_(
+                    "score sheet: this first line is not numbers, nor a header: one name per side (%(want)s) "
+                    "or the players' names, separated by commas"
+                )
+                raise RecordError("REC-FORMAT", Message(msg, want=sides), line=number, field="points")
+            first = False
             continue
-        bad = next((c for c in cells if not _is_int(c)), None)
-        if bad is not None:
-            msg = N_("score sheet: %(cell)s is not a number of points")
-            raise RecordError("REC-FORMAT", Message(msg, cell=repr(bad)), line=number, field="points")
-        if width is not None and len(cells) != width:
-            msg = N_("score sheet: %(got)s scores on this line, %(want)s on the first")
-            raise RecordError("REC-FORMAT", Message(msg, got=len(cells), want=width), line=number, field="points")
-        width = len(cells)
+        first = False
         if len(rows) >= MAX_HANDS:
             msg = N_("score sheet: more than %(most)s hands")
             raise RecordError("REC-FORMAT", Message(msg, most=MAX_HANDS), line=number, field="points")
-        rows.append(tuple(int(c) for c in cells))
+        rows.append(_row(cells, number, sides))
+    if not rows:
+        raise RecordError("REC-FORMAT", Message(N_("score sheet: no hand lines")), field="points")
     return rows
+
+
+def parse_line(text: str, hand: int, *, sides: int) -> tuple[int, ...]:
+    """One typed hand line (``--ask``): ``sides`` integers separated by
+    commas or spaces. Raises :class:`RecordError` (``REC-FORMAT``, ``line``
+    ``hand``) as :func:`parse_sheet` does for a line; a line of names is not
+    a header here but a line that is not numbers."""
+    cells = [c for c in re.split(r"[,\s]+", text.strip()) if c]
+    return _row(cells, hand, sides)
+
+
+def _row(cells: Sequence[str], number: int, sides: int) -> tuple[int, ...]:
+    bad = next((c for c in cells if not _is_int(c)), None)
+    if bad is not None:
+        parts = [p for p in _OTHER_SEPARATORS.split(bad) if p]
+        if len(parts) > 1 and all(_is_int(p) for p in parts):
+            msg = N_(
+                "score sheet: %(cell)s is not one number: the scores on a line are separated by commas (%(fixed)s)"
+            )
+            message = Message(msg, cell=repr(bad), fixed=",".join(parts))
+        else:
+            message = Message(N_("score sheet: %(cell)s is not a number of points"), cell=repr(bad))
+        raise RecordError("REC-FORMAT", message, line=number, field="points")
+    if len(cells) != sides:
+        msg = N_("score sheet: one score per side, %(want)s on a line; this line has %(got)s")
+        raise RecordError("REC-FORMAT", Message(msg, want=sides, got=len(cells)), line=number, field="points")
+    return tuple(int(c) for c in cells)
+
+
+#: what a spreadsheet or a hurried hand may put between scores instead of a comma
+_OTHER_SEPARATORS = re.compile(r"[;\t |/]+")
+
+
+def _is_header(cells: Sequence[str], sides: int, names: Sequence[str]) -> bool:
+    """A first line of names (:func:`_is_name`) is a header when it names the
+    players or has one name per side."""
+    return len(cells) == sides or [c.casefold() for c in cells] == [n.strip().casefold() for n in names]
+
+
+def _is_name(cell: str) -> bool:
+    """A name has a letter and is not a score (``420;-35`` is a hand line typed wrong)."""
+    return any(ch.isalpha() for ch in cell) and not _is_int(cell)
 
 
 def _is_int(text: str) -> bool:

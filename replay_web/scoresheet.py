@@ -28,7 +28,7 @@ from ledger.errors import GameConflictError, RecordError
 from ledger.events import GameStarted
 from ledger.i18n import translations as ledger_translations
 from ledger.records import encode_record, parse_record
-from ledger.score_only import parse_sheet, score_only_game
+from ledger.score_only import parse_sheet, score_only_game, side_count
 from replay_web import access, auto_checkpoint, desk
 from replay_web.desk import ViewerForm, signed_in
 from replay_web.lang import current_lang
@@ -82,7 +82,8 @@ def store_sheet() -> ResponseReturnValue:
     names = [p.strip() for p in players.split(",") if p.strip()]
     try:
         meta = ledger.pairing_meta(game_id)  # a tournament's table: its meta from the pairing
-        events = score_only_game(game_id, form.variant.data, names, parse_sheet(lines), meta=meta)
+        rows = parse_sheet(lines, sides=side_count(form.variant.data, names), names=names)
+        events = score_only_game(game_id, form.variant.data, names, rows, meta=meta)
         started = events[0]
         assert isinstance(started, GameStarted)  # score_only_game opens the game with it
         access.check_write(token, started, events)

@@ -21,7 +21,7 @@ from ledger.errors import RecordError
 from ledger.i18n import N_
 from ledger.partial import parse_viewer, redact
 from ledger.records import Record, encode_record, parse_record
-from ledger.score_only import parse_sheet, score_only_game
+from ledger.score_only import MAX_HANDS, parse_line, parse_sheet, score_only_game, side_count
 
 
 @click.command(
@@ -75,19 +75,45 @@ def redact_cmd(state: CliState, target: str, viewer: str, output: Path | None) -
 @click.option("--players", required=True, metavar="A,B[,C,D]", help=N_("The players' names, in seat order."))
 @click.option("--variant", required=True, help=N_("burraco, scala40, ramino, ramino51 or gin."))
 @click.option("--ruleset", default=None, help=N_("The ruleset (default: the variant's)."))
-@click.option("--csv", "csv_file", type=click.File("r", encoding="utf-8"), default=None, help=N_("The sheet as CSV."))
-@click.option("--ask", is_flag=True, help=N_("Ask hand by hand (the default without --csv on a terminal)."))
+@click.option(
+    "--csv",
+    "csv_file",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help=N_(
+        "The sheet as CSV: the scores separated by commas; a first line of the players' names (or one name "
+        "per side) is a header."
+    ),
+)
+@click.option(
+    "--ask",
+    is_flag=True,
+    help=N_(
+        "Ask hand by hand, the scores separated by commas or spaces; a bad line is refused at once and the "
+        "hand asked again (the default without --csv on a terminal)."
+    ),
+)
 @click.pass_obj
 def record_scores_cmd(
     state: CliState, game: str, players: str, variant: str, ruleset: str | None, csv_file: TextIO | None, ask: bool
 ) -> None:
     names = [p.strip() for p in players.split(",")]
-    _ = state.tr.gettext
+    _, ngettext = state.tr.gettext, state.tr.ngettext
+    where = csv_file.name if csv_file is not None else game
     try:
+        sides = side_count(variant, names, ruleset)  # bad names or variant: refused before a line is read or typed
         if csv_file is not None:
-            rows = parse_sheet(csv_file.read())
+            rows = parse_sheet(csv_file.read(), sides=sides, names=names)
         elif ask or sys.stdin.isatty():
-            rows = _ask_rows(state)
+            parse_record(encode_record(score_only_game(game, variant, names, [], ruleset)), path=None)  # the id
+            app = state.app(create=True)
+            if app.has_game(game):  # refused before typing, not after: nothing typed is lost
+                click.echo(_("%(game)s is already stored: nothing was asked") % {"game": game}, err=True)
+                sys.exit(2)
+            rows = _ask_rows(state, sides)
+            if not rows:
+                click.echo(_("%(game)s: no hands typed, nothing stored") % {"game": game}, err=True)
+                sys.exit(2)
         else:
             raise click.UsageError(_("give the sheet with --csv FILE (or run on a terminal to type it)"))
         app = state.app(create=True)
@@ -96,28 +122,44 @@ def record_scores_cmd(
         record: Record = parse_record(data, path=None)
         result = app.import_record(record, appended_by=f"record-scores:{game}")
     except RecordError as exc:
-        click.echo(error_line(exc, csv_file.name if csv_file is not None else game, state.tr), err=True)
+        click.echo(error_line(exc, where, state.tr), err=True)
         sys.exit(2)
     if result.status == "stored":
-        click.echo(_("%(game)s: stored, %(hands)s hands (score-only)") % {"game": result.game_id, "hands": len(rows)})
+        n = len(rows)
+        click.echo(
+            ngettext("%(game)s: stored, %(num)s hand (score-only)", "%(game)s: stored, %(num)s hands (score-only)", n)
+            % {"game": result.game_id, "num": n}
+        )
     else:
         click.echo(_("%(game)s: already stored with these hands") % {"game": result.game_id})
 
 
-def _ask_rows(state: CliState) -> list[tuple[int, ...]]:
-    """The sheet typed on a terminal: a prompt per hand, scores separated by commas or spaces."""
+def _ask_rows(state: CliState, sides: int) -> list[tuple[int, ...]]:
+    """The sheet typed on a terminal: a prompt per hand, ``sides`` scores
+    separated by commas or spaces. Each line is checked as it is typed
+    (:func:`~ledger.score_only.parse_line`): a bad one is refused at once with
+    its reason and the same hand is asked again, the hands before it kept. No
+    line is a header (the names are ``--players``). An empty line ends."""
     _ = state.tr.gettext
-    lines = []
-    hand = 1
+    rows: list[tuple[int, ...]] = []
     while True:
+        hand = len(rows) + 1
         text = click.prompt(
             _("hand %(hand)s (scores per side, empty to end)") % {"hand": hand}, default="", show_default=False
         )
         if not text.strip():
-            break
-        lines.append(",".join(text.replace(",", " ").split()))
-        hand += 1
-    return parse_sheet("\n".join(lines))
+            return rows
+        if len(rows) >= MAX_HANDS:
+            full = _("hand %(hand)s not taken: a sheet holds at most %(most)s hands; an empty line stores them")
+            click.echo(full % {"hand": hand, "most": MAX_HANDS}, err=True)
+            continue
+        try:
+            rows.append(parse_line(text, hand, sides=sides))
+        except RecordError as exc:
+            reason = exc.text(state.tr)
+            click.echo(
+                _("hand %(hand)s not taken: %(reason)s; type it again") % {"hand": hand, "reason": reason}, err=True
+            )
 
 
 def register(cli_group: click.Group) -> None:
