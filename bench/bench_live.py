@@ -14,8 +14,20 @@ work done in-process in the same run:
    non-blocking sockets on one selector thread), vs 200 in-process threads
    waiting on the same game's feed (:class:`replay_web.stream.Feed`).
    Target: p99 ≤ 250 ms at 200 readers.
+4. HTTP append, 4 writers on 4 games, against a no-op route on the same
+   server, workers and client (issue 28, target 4): gunicorn serves
+   :func:`noop_app`, the viewer with two routes that exist only here:
+   ``POST /bench/noop/<id>/events`` does the HTTP work every append does and
+   no more (the bearer token looked up, ``If-Match`` read, the body parsed
+   into events, a 201 JSON answer of the append's shape) but neither folds
+   nor stores; ``POST /bench/bare`` reads the body and answers 204 (the
+   server, Flask and the client alone). The three run in turn, ``--noop-rounds``
+   rounds, 4 new games each round; the rate ratio append/no-op is taken
+   round by round (median quoted). Targets: ≥ 0.5× the no-op route, p99 of
+   the appends ≤ 10 ms.
 
     .venv/bin/python bench/bench_live.py [--store sqlite|pg|both] [--events 300] [--readers 200] [--rounds 20]
+                                         [--only 1,2,3,4] [--noop-rounds 3]
 
 PostgreSQL uses ``POSTGRES_HOST`` etc. (a fresh schema, dropped after).
 The games are ``ledger.testing.games.long_ramino`` records (classic Ramino). The
@@ -69,6 +81,8 @@ class Client:
         self.auth = f"Bearer {token}"
 
     def post(self, path: str, body: bytes, position: int) -> int:
+        """POST ``body`` with ``If-Match: "position"``; the status (the app's
+        ``Server-Timing`` milliseconds in ``app_ms``)."""
         headers = {"Authorization": self.auth, "Content-Type": "application/json", "If-Match": f'"{position}"'}
         try:
             self.conn.request("POST", path, body=body, headers=headers)
@@ -296,13 +310,137 @@ def sse(db: str, readers: int, rounds: int) -> tuple[list[float], list[float], i
     return over_http, inproc, served
 
 
+# --- 4. against a no-op route (issue 28) --------------------------------------------------
+
+
+def noop_app() -> Any:
+    """The viewer gunicorn serves (``replay_web.create_app()``), with the two
+    baseline routes of figure 4 that exist only in this benchmark."""
+    from flask import Response, jsonify, request
+
+    from replay_web import access, create_app
+    from replay_web.desk import csrf
+    from replay_web.write import _events_from_body, _expected
+
+    app = create_app()
+
+    def noop(game_id: str) -> Response:
+        """What an append does before the fold and the store, and its answer's shape."""
+        access.writer()
+        expected = _expected()
+        events, _ = _events_from_body()
+        length = expected + len(events)
+        response = jsonify(
+            {
+                "game_id": game_id,
+                "first": expected,
+                "length": length,
+                "positions": list(range(expected, length)),
+                "findings": [],
+                "hand_over": False,
+                "game_over": False,
+            }
+        )
+        response.status_code = 201
+        response.headers["Location"] = f"/api/games/{game_id}/events?after={expected - 1}"
+        response.headers["ETag"] = f'"{length}"'
+        return response
+
+    def bare() -> Response:
+        request.get_data(cache=False)
+        return Response(status=204)
+
+    # bearer-token routes, exempt from the desk's CSRF check as the write API is
+    app.add_url_rule("/bench/noop/<game_id>/events", "bench_noop", csrf.exempt(noop), methods=["POST"])
+    app.add_url_rule("/bench/bare", "bench_bare", csrf.exempt(bare), methods=["POST"])
+    return app
+
+
+def _writers(url: str, token: str, kind: str, games: dict[str, list[bytes]]) -> tuple[float, list[float]]:
+    """One writer thread a game, one keep-alive connection each, one event a
+    request after the first (``kind``: ``append`` creates the game first and
+    appends; ``noop`` and ``bare`` post the same bodies to the bench's
+    routes): ``(requests/s from the moment all are ready, milliseconds a request)``."""
+    path_of, want = {
+        "append": ("/api/games/{}/events", 201),
+        "noop": ("/bench/noop/{}/events", 201),
+        "bare": ("/bench/bare", 204),
+    }[kind]
+    ready = threading.Barrier(len(games) + 1)
+    lat: list[float] = []
+    failed: list[BaseException] = []
+
+    def writer(game_id: str, lines: list[bytes]) -> None:
+        try:
+            client = Client(url, token)
+            if kind == "append":
+                assert client.post("/api/games", lines[0], 0) == 201
+            path = path_of.format(game_id)
+            mine: list[float] = []
+            ready.wait()
+            for p in range(1, len(lines)):
+                t = time.perf_counter()
+                status = client.post(path, lines[p], p)
+                mine.append((time.perf_counter() - t) * 1000)
+                assert status == want, (kind, status)
+            lat.extend(mine)
+        except BaseException as exc:
+            failed.append(exc)
+            ready.abort()
+
+    threads = [threading.Thread(target=writer, args=item) for item in games.items()]
+    for th in threads:
+        th.start()
+    try:
+        ready.wait()
+    except threading.BrokenBarrierError:
+        pass
+    t = time.perf_counter()
+    for th in threads:
+        th.join()
+    if failed:
+        raise RuntimeError(f"figure 4, {kind}: a writer failed: {failed[0]!r}")
+    return sum(len(lines) - 1 for lines in games.values()) / (time.perf_counter() - t), lat
+
+
+def against_noop(db: str, events: int, rounds: int) -> dict[str, Any]:
+    """4 writers on 4 games (:func:`_writers`) on one gunicorn serving
+    :func:`noop_app` (one gthread worker of 8 threads on SQLite, two on
+    PostgreSQL): appends, the no-op route, the bare route, in turn, ``rounds``
+    times, 4 new games a round. ``{kind: [requests/s a round]}``, each kind's
+    milliseconds a request in ``"<kind>_ms"``, and the per-round ratios in
+    ``"ratio"`` (append/no-op) and ``"ratio_bare"`` (append/bare)."""
+    app = open_app(db)
+    token = TokenStore(app).create("bench", "admin")[0]
+    app.close()
+    workers = 1 if not db.startswith("postgresql:") else 2
+    here = str(Path(__file__).resolve().parent)
+    pythonpath = os.pathsep.join(x for x in (here, os.environ.get("PYTHONPATH", "")) if x)
+    out: dict[str, Any] = {"ratio": [], "ratio_bare": []}
+    for kind in ("append", "noop", "bare"):
+        out[kind], out[f"{kind}_ms"] = [], []
+    with gunicorn(
+        db, workers=workers, threads=8, log=LOG, app="bench_live:noop_app()", env={"PYTHONPATH": pythonpath}
+    ) as url:
+        for r in range(rounds):
+            games = {f"n{r}-{i}": _lines(f"n{r}-{i}", events, seed=40 + i) for i in range(4)}
+            for kind in ("append", "noop", "bare"):
+                rate, ms = _writers(url, token, kind, games)
+                out[kind].append(rate)
+                out[f"{kind}_ms"].extend(ms)
+            out["ratio"].append(out["append"][-1] / out["noop"][-1])
+            out["ratio_bare"].append(out["append"][-1] / out["bare"][-1])
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--store", choices=("sqlite", "pg", "both"), default="both")
     ap.add_argument("--events", type=int, default=300, help="events appended per game (figures 1, 2)")
     ap.add_argument("--readers", type=int, default=200, help="SSE readers of one game (figure 3)")
     ap.add_argument("--rounds", type=int, default=20, help="events sent to the SSE readers (figure 3)")
-    ap.add_argument("--only", default="1,2,3", help="figures to run, e.g. 1,3")
+    ap.add_argument("--only", default="1,2,3,4", help="figures to run, e.g. 1,3")
+    ap.add_argument("--noop-rounds", type=int, default=3, help="rounds of figure 4 (append, no-op, bare in turn)")
     args = ap.parse_args(argv)
     stores = ["sqlite", "pg"] if args.store == "both" else [args.store]
     only = {int(x) for x in args.only.split(",")}
@@ -354,6 +492,27 @@ def main(argv: list[str] | None = None) -> int:
                     f" p99 {pct(h, 0.99):.1f} ms | in-process feed p50 {statistics.median(i):.1f} ms, p99 "
                     f"{pct(i, 0.99):.1f} ms"
                     f" (target p99 <= 250 ms: {'met' if ok else 'MISSED'}) ({load()})"
+                )
+            if 4 in only:
+                db, drop = _store(kind, tmp)
+                try:
+                    got = against_noop(db, args.events, args.noop_rounds)
+                finally:
+                    drop()
+                ratio, p99 = statistics.median(got["ratio"]), pct(got["append_ms"], 0.99)
+                ok = ratio >= 0.5 and (kind != "sqlite" or p99 <= 10)
+                missed |= not ok
+                print(
+                    f"4 {kind}: 4 writers on 4 games: HTTP append {statistics.median(got['append']):.0f} ev/s"
+                    f" (p50 {statistics.median(got['append_ms']):.2f} ms, p99 {p99:.2f} ms)"
+                    f" | no-op route {statistics.median(got['noop']):.0f} req/s"
+                    f" (p99 {pct(got['noop_ms'], 0.99):.2f} ms)"
+                    f" | bare route {statistics.median(got['bare']):.0f} req/s"
+                    f" (p99 {pct(got['bare_ms'], 0.99):.2f} ms)"
+                    f" | ratio {ratio:.2f}x of no-op (rounds {', '.join(f'{x:.2f}' for x in got['ratio'])}),"
+                    f" {statistics.median(got['ratio_bare']):.2f}x of bare"
+                    f" (target >= 0.5x{', p99 <= 10 ms' if kind == 'sqlite' else ''}: {'met' if ok else 'MISSED'})"
+                    f" ({load()})"
                 )
     return 1 if missed else 0
 

@@ -6,7 +6,8 @@ subprocess); nothing in the service imports it.
 - :func:`serve` runs a Flask app on 127.0.0.1 on a free port (werkzeug's
   threaded server, in a thread of this process);
 - :func:`gunicorn` starts ``gunicorn -k gthread 'replay_web:create_app()'``
-  as a subprocess on a free port, its store named by ``RUMMY_LEDGER_DB``;
+  (or another application) as a subprocess on a free port, its store named
+  by ``RUMMY_LEDGER_DB``;
 - :func:`call` is one HTTP request (a new connection each time) answering
   ``(status, headers, json)``;
 - :class:`Stream` reads a Server-Sent Events stream in a thread.
@@ -55,10 +56,17 @@ def serve(app: Any) -> Iterator[str]:
 
 @contextmanager
 def gunicorn(
-    db: str, *, workers: int = 2, threads: int = 32, env: dict[str, str] | None = None, log: Path | None = None
+    db: str,
+    *,
+    workers: int = 2,
+    threads: int = 32,
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+    app: str = "replay_web:create_app()",
 ) -> Iterator[str]:
     """A gunicorn server (gthread workers) on the store ``db``; yields its URL
-    once it answers. The access log goes to ``log`` when given."""
+    once it answers. The access log goes to ``log`` when given; ``app`` is
+    gunicorn's application (a benchmark's own factory around the viewer's)."""
     port = free_port()
     argv = [
         sys.executable,
@@ -79,7 +87,7 @@ def gunicorn(
     ]
     if log is not None:
         argv += ["--access-logfile", str(log), "--error-logfile", str(log)]
-    argv.append("replay_web:create_app()")
+    argv.append(app)
     environ = {**os.environ, "RUMMY_LEDGER_DB": db, **(env or {})}
     proc = subprocess.Popen(argv, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if log else None)
     url = f"http://127.0.0.1:{port}"
