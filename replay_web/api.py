@@ -76,7 +76,7 @@ def _seat_reader(g: Any) -> tuple[access.Access, Pov, int]:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
-    g = params.load_game(game_id)
+    g = params.load_seen_game(game_id)
     acc, pov, upto = _seat_reader(g)
     state = g.final if (pov is None and upto == g.last) else g.state_at(upto)
     found = access.findings(g.findings if pov is None else visible_findings(state, pov), acc)
@@ -120,7 +120,7 @@ def game(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/state")
 def state(game_id: str) -> ResponseReturnValue:
-    g = params.load_game(game_id)
+    g = params.load_seen_game(game_id)
     acc = access.reader_access(g)
     pov = params.pov(request.args, g)
     at = params.reader_position(request.args, g, acc, pov)
@@ -143,7 +143,7 @@ def audit(game_id: str) -> ResponseReturnValue:
     while findings remain, a ``Link: <…>; rel="next"`` header (a game of
     120k events had 49k findings in one answer; issue 27, defect 4;
     :func:`replay_web.paging.api_page`)."""
-    g = params.load_game(game_id)
+    g = params.load_seen_game(game_id)
     acc, pov, at = _seat_reader(g)
     if pov is None and at == g.last:
         body = dict(g.audit_json)
@@ -163,7 +163,7 @@ def score(game_id: str) -> ResponseReturnValue:
     ``chain_broken`` names the first broken position. Only the whole view
     (a referee's, no ``pov``) shows a seal (docs/seals.md: a seat could search
     the hidden hands for the one that gives it); other readers get null."""
-    g = params.load_game(game_id)
+    g = params.load_seen_game(game_id)
     acc, pov, at = _seat_reader(g)
     sheet = g.sheet if pov is None and at == g.last else score_sheet(g.state_at(at), adjudicated=True)
     whole = pov is None and acc.omniscient

@@ -5,8 +5,9 @@ cheap query for the game's stored version (its number of events), then, when
 the cached :class:`GameData` has that version, no replay at all; the state at
 any position comes from the :class:`~ledger.replay.Replayer`'s checkpoints
 (at most ``every - 1`` events folded per request). A game that grew since
-(live recording) is replayed again. Each gunicorn worker keeps its own cache
-over the one shared store.
+(live recording) has only its new events read and folded, from the cached
+version's last state (records are append-only: :meth:`GameData.extended`,
+issue 27). Each gunicorn worker keeps its own cache over the one shared store.
 
 Everything here is a consumer of the fold: states from
 :class:`~ledger.replay.Replayer`, findings from :func:`ledger.audit.report`,
@@ -64,6 +65,44 @@ class GameData:
         #: the journal's receive times of this version, POSIX seconds (:func:`replay_web.access.game_access`
         #: reads them once per version: a spectator's every request read the whole journal, issue 27)
         self.received: list[float | None] | None = None
+        #: the receive times of an older version this one extends (:meth:`extended`): only the new ones are read
+        self.received_before: list[float | None] | None = None
+
+    def extended(self, events: list[Event], seals: list[str | None] | None = None) -> GameData:
+        """This game with ``events`` appended (a live game: a record only
+        grows, so the new version is this one's events and then these): a new
+        :class:`GameData` whose replayer folds only ``events``
+        (:meth:`ledger.replay.Replayer.extended`), whose seals are these
+        ones' and ``seals`` (those of the new positions; None: none read),
+        and whose moves, deal positions and receive times, when computed
+        here, are kept and only the new ones' computed. Everything else
+        (findings, sheets, the chain's check) is derived from the new final
+        state again, as for a fresh replay. ``self`` is left unchanged
+        (other threads may be reading it). Raises
+        :class:`~ledger.errors.RecordError` as a replay does."""
+        new = GameData.__new__(GameData)
+        new.game_id = self.game_id
+        new._chain = self._chain
+        new.replayer = self.replayer.extended(events)
+        new.version = len(new.replayer)
+        new.started = self.started
+        new.received = None
+        new.received_before = self.received if self.received is not None else self.received_before
+        new._stored_seals = (
+            self._stored_seals + seals[: len(events)]
+            if self._stored_seals is not None and seals is not None and len(seals) >= len(events)
+            else None
+        )
+        known = self.__dict__
+        first = len(self.replayer)
+        if "moves" in known:
+            names = new.final
+            new.__dict__["moves"] = self.moves + [notation(e, names) for e in events]
+        if "hand_starts" in known:
+            new.__dict__["hand_starts"] = self.hand_starts + [
+                first + i for i, e in enumerate(events) if e.type == "hand_dealt"
+            ]
+        return new
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -185,6 +224,8 @@ class ReplayCache:
         self.misses = 0
         #: games the games list replayed because the store had no current line of them (:meth:`summary`)
         self.folds = 0
+        #: misses served by folding only a live game's new events (:meth:`_extend`)
+        self.extended = 0
 
     def get(self, game_id: str) -> GameData:
         """The replayed game; raises ``GameNotFoundError`` or ``RecordError``."""
@@ -196,6 +237,10 @@ class ReplayCache:
                 self.hits += 1
                 return data
             self.misses += 1
+        if data is not None and data.version < version:
+            grown = self._extend(data)
+            if grown is not None:
+                return self._keep(grown)
         events = self.store.events(game_id)
         stored_seals = getattr(self.store, "seals", None)
         data = GameData(
@@ -206,12 +251,46 @@ class ReplayCache:
             seals=stored_seals(game_id) if stored_seals else None,
             chain=getattr(self.store, "chain", None),
         )
+        return self._keep(data)
+
+    def peek(self, game_id: str) -> GameData | None:
+        """The cached game, whatever its version (no store query), or None."""
         with self._lock:
-            self._games[game_id] = data
-            self._games.move_to_end(game_id)
+            return self._games.get(game_id)
+
+    def _keep(self, data: GameData) -> GameData:
+        with self._lock:
+            old = self._games.get(data.game_id)
+            if old is None or old.version <= data.version:
+                self._games[data.game_id] = data
+            self._games.move_to_end(data.game_id)
             while len(self._games) > self.size:
                 self._games.popitem(last=False)
         return data
+
+    def _extend(self, data: GameData) -> GameData | None:
+        """``data``'s game at the store's newer version, folding only the
+        events stored after ``data``'s (:meth:`GameData.extended`; records
+        are append-only) and reading only their seals; counted in
+        :attr:`extended`. None when the store cannot give the new events
+        alone (record files) or they do not extend the game (the caller
+        replays it whole, which says why)."""
+        after = getattr(self.store, "events_after", None)
+        if after is None:
+            return None
+        try:
+            new = after(data.game_id, data.version)
+            if not new:
+                return None
+            seals = None
+            if data.seals_stored:
+                seals = self.store.seals(data.game_id, start=data.version)  # type: ignore[attr-defined]  # a store with seals (LedgerStore)
+            grown = data.extended(new, seals)
+        except (RecordError, StoredEventError):
+            return None
+        with self._lock:
+            self.extended += 1
+        return grown
 
     def stored_summaries(self, game_ids: Iterable[str]) -> dict[str, tuple[int, ListSummary]]:
         """The store's games-list lines of ``game_ids``, ``{game_id: (version,
