@@ -32,6 +32,7 @@ from ledger.replay import Replayer, replay
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, TableState
 from ledger.store.persistence import StoredEventError
+from replay_web.desk_lists import DeskLists
 from replay_web.store import Store
 
 #: a game's line of the games list: (findings or None, finished, result or None, first ``at`` or None)
@@ -75,7 +76,8 @@ class GameData:
         (:meth:`ledger.replay.Replayer.extended`), whose seals are these
         ones' and ``seals`` (those of the new positions; None: none read),
         and whose moves, deal positions and receive times, when computed
-        here, are kept and only the new ones' computed. Everything else
+        here, are kept and only the new ones' computed, as are the page's
+        desk lists (:class:`~replay_web.desk_lists.DeskLists`). Everything else
         (findings, sheets, the chain's check) is derived from the new final
         state again, as for a fresh replay. ``self`` is left unchanged
         (other threads may be reading it). Raises
@@ -98,6 +100,8 @@ class GameData:
         if "moves" in known:
             names = new.final
             new.__dict__["moves"] = self.moves + [notation(e, names) for e in events]
+        if "desk_lists" in known:
+            new.__dict__["desk_lists"] = self.desk_lists.extended(new.events)
         if "hand_starts" in known:
             new.__dict__["hand_starts"] = self.hand_starts + [
                 first + i for i, e in enumerate(events) if e.type == "hand_dealt"
@@ -196,6 +200,13 @@ class GameData:
     def sheet_as_played(self) -> ScoreSheet:
         """The score sheet as played (penalties left out)."""
         return score_sheet(self.final, adjudicated=False)
+
+    @cached_property
+    def desk_lists(self) -> DeskLists:
+        """The game page's rulings by finding, moves rewound and move times of
+        the whole game (:class:`replay_web.desk_lists.DeskLists`: those of a
+        prefix by :meth:`~replay_web.desk_lists.DeskLists.upto`)."""
+        return DeskLists.of(self.events)
 
     @cached_property
     def moves(self) -> list[str]:

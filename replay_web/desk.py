@@ -405,15 +405,19 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     timed move, ``"+12 s"``, or ``""``: :func:`replay_web.tempo.move_seconds`).
     Texts are in the page's language (:mod:`replay_web.words`).
     ``pov``: the page's viewer (None the referee, a seat, or a spectator)."""
-    events = game.events[: horizon + 1]
-    index = by_finding(events)
-    rewound = rewound_by(events)
+    kept = getattr(game, "desk_lists", None)  # the whole game's, kept with its replay (issue 27)
+    if kept is not None:
+        index, rewound, tempo = kept.upto(horizon)
+    else:
+        events = game.events[: horizon + 1]
+        index, rewound = by_finding(events), rewound_by(events)
+        tempo = [tempo_text(t) for t in move_seconds(events)]
     rule = may_rule(game)
     tr = ledger_translations(current_lang())  # the ruling line as the command line words it
     return {
         "rulings": index,
         "ruling_text": {pos: [r.line(game.final, tr) for r in rs] for pos, rs in index.items()},
-        "tempo": [tempo_text(t) for t in move_seconds(events)],
+        "tempo": tempo,
         "rewound": rewound,
         "score": score_panel(state, labels, pov),
         "can_rule": rule,

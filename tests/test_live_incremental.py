@@ -257,3 +257,54 @@ def test_a_stream_opened_again_after_an_append_folds_the_new_events(
         assert (kept.state, kept.pending) == (fresh.state, fresh.pending)
     hub.stop()
     ledger_app.close()
+
+
+def test_every_answer_after_each_append_is_a_fresh_servers(tmp_path: Path) -> None:
+    """The pages and the API of a server that followed the game append by
+    append are byte for byte those of a server started after the last
+    append (a fresh replay), for a referee and for a spectator."""
+    from ledger.tokens import TokenStore
+
+    record = live_record()
+    db = str(tmp_path / "live.db")
+    ledger_app = open_app(db)
+    referee = TokenStore(ledger_app).create("Carla", "referee")[0]
+    auth = {"Authorization": f"Bearer {referee}"}
+    config = {"LEDGER_DB": db, "SPECTATOR_DELAY": 0}
+    following = create_app(config)
+    urls = ["/games/live-i", "/games/live-i?at=8", "/games/live-i?at=3", "/games/live-i/board?at=6"]
+    urls += ["/api/games/live-i", "/api/games/live-i/audit", "/api/games/live-i/score", "/api/games", "/games"]
+    urls += ["/api/games/live-i/state?pov=1", "/games/live-i?pov=0"]
+    for first, end in BATCHES:
+        ledger_app.append_events("live-i", record[first:end], expected=first, appended_by="test")
+        fresh = create_app(config).test_client()
+        client = following.test_client()
+        for headers in (auth, {}):
+            for url in urls:
+                got, want = client.get(url, headers=headers), fresh.get(url, headers=headers)
+                assert (url, got.status_code, got.data) == (url, want.status_code, want.data)
+    assert cache_of(following).extended == 5
+    ledger_app.close()
+
+
+def test_the_desk_lists_of_a_prefix_and_extended_are_those_of_the_events() -> None:
+    import msgspec
+
+    from ledger.rulings import by_finding, rewound_by
+    from replay_web.desk_lists import DeskLists
+    from replay_web.tempo import move_seconds, tempo_text
+
+    record = [
+        msgspec.structs.replace(e, at=f"2026-12-03T20:{i:02d}:{(7 * i) % 60:02d}Z") if i % 3 else e
+        for i, e in enumerate(live_record())
+    ]
+    whole = DeskLists.of(record)
+    for h in range(len(record)):
+        events = record[: h + 1]
+        want = (by_finding(events), rewound_by(events), [tempo_text(t) for t in move_seconds(events)])
+        assert whole.upto(h) == want
+        grown = DeskLists.of(events).extended(record)
+        assert (grown.index, grown.rewound, grown.tempo) == (whole.index, whole.rewound, whole.tempo)
+    assert whole.rewound == {6: 7} and list(whole.index) == [6]
+    assert [r.position for r in whole.index[6]] == [7, 15]
+    assert whole.tempo[:6] == ["", "", "+1:07", "", "+2:14", "+1:07"]

@@ -115,7 +115,7 @@ def _continued(app: Any, game_id: str, before: GameCheck) -> GameCheck | None:
     if not isinstance(link, (bytes, bytearray, memoryview)):
         return None
     check = check_game(
-        before.game_id, hex_id(key), rows[1:], t.journal_count(key), start=n, prev=bytes(seal), jprev=bytes(link)
+        before.game_id, hex_id(key), rows[1:], t.journal_count(key, n), start=n, prev=bytes(seal), jprev=bytes(link)
     )
     return check if check.ok else None
 

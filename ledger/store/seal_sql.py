@@ -121,10 +121,16 @@ class SealTables:
             )
         ]
 
-    def journal_count(self, key: Any) -> tuple[int, int] | None:
-        """``(journal rows, highest position)`` of one game (:meth:`batch`'s ``journal``), None without a row."""
-        rows = self.query(f"SELECT COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id = ?", [key])
-        return (int(rows[0][0]), int(rows[0][1])) if rows and rows[0][0] else None
+    def journal_count(self, key: Any, start: int = 0) -> tuple[int, int] | None:
+        """``(journal rows, highest position)`` of one game (:meth:`batch`'s
+        ``journal``), None without a row; from position ``start`` on when
+        given, the ``start`` rows before counted as there (a check that
+        continues one that verified them: only the new rows are counted)."""
+        rows = self.query(
+            f"SELECT COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id = ? AND position >= ?",
+            [key, start],
+        )
+        return (start + int(rows[0][0]), int(rows[0][1])) if rows and rows[0][0] else None
 
     def batch(self, keys: Sequence[Any]) -> tuple[dict[str, list[tuple[Any, ...]]], dict[str, tuple[int, int]]]:
         """``(rows, journal)`` of the games ``keys``. ``rows``: per originator
