@@ -59,12 +59,12 @@ from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
 from ledger.render import side_text
 from ledger.rulings import Ruling, by_finding, rewound_by
-from ledger.scoring import running_hand, score_sheet
+from ledger.scoring import running_hand
 from ledger.state import TableState
 from ledger.tokens import Token
 from replay_web import access, params
 from replay_web.access import SESSION_KEY, signed_in
-from replay_web.chart import chart_uri, chart_words
+from replay_web.chart import chart_uri, chart_words, sheets_of
 from replay_web.forms import FlaskForm
 from replay_web.lang import current_lang, form_translations
 from replay_web.lang import gettext as _
@@ -440,7 +440,7 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
     seat's own in its view (``pov`` a seat; not a team's, which counts the
     partner's cards), none for a spectator (any other ``pov``); counts and
     penalties are public."""
-    panel = scoreboard(score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False), labels)
+    panel = scoreboard(*sheets_of(state), labels)  # the chart's too (replay_web.chart.sheets_of)
     run = running_hand(state)
     if pov is None:
         shown = set(range(state.n_sides))
