@@ -23,8 +23,7 @@ After one append (``--only live``, or both by default): the long game
 unfinished (no ``game_ended``), and for a page, a state, a spectator's
 403 (``?pov=0``), ``/api/games`` and the SSE stream's first byte, the
 median of ``--live-requests`` requests each made just after one event is
-appended by a writer in the same process (another ``LedgerApp``, as
-another worker): what the first reader of each new version pays
+appended by a writer process (as another worker): what the first reader of each new version pays
 (issue 27). Target: each ≤ 5x the same of the unfinished 1,000-event game.
 
 Prints Markdown rows and ``uptime``'s load; exit status 1 when a target is
@@ -110,22 +109,24 @@ def first_byte(client: Any, path: str) -> tuple[int, int]:
 def measure_live(db: str, game_id: str, requests: int) -> dict[str, tuple[float, float, int]]:
     """Per URL of :data:`LIVE_URLS`: ``(the first request s, the median s of
     ``requests`` requests each made just after one event is appended,
-    answer bytes)``. The appends come from another :class:`LedgerApp` in
-    this process (a writer: the viewer learns of them from the store, as
-    from another worker); one append and a request of each URL come
+    answer bytes)``. The appends come from a writer process of their own
+    (:func:`write_events`: the viewer learns of them from the store, as
+    from another worker; its memory is not the server's); one append and a request of each URL come
     first, unmeasured, so the viewer holds an older version of the game.
     No spectator delay (the game was imported a moment ago: with one, a
     spectator would see its first event only), so the anonymous reader
     sees the whole game, up to the event just appended."""
     client = create_app({"LEDGER_DB": db, "SPECTATOR_DELAY": 0}).test_client()  # a spectator sees it all
-    writer = open_app(db)
-    length = writer.game_length(game_id)
-    more = next_events(sum(1 for e in writer.get_events(game_id) if isinstance(e, HandDealt)))
+    writer = subprocess.Popen(
+        [sys.executable, __file__, "--writer", db, game_id], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    to_writer, from_writer = writer.stdin, writer.stdout
+    assert to_writer is not None and from_writer is not None
 
     def append() -> None:
-        nonlocal length
-        writer.append_events(game_id, [next(more)], expected=length, appended_by="bench")
-        length += 1
+        to_writer.write("append\n")
+        to_writer.flush()
+        assert from_writer.readline() == "ok\n"
 
     out = {}
     append()  # the writer's own first fold, not measured
@@ -151,8 +152,23 @@ def measure_live(db: str, game_id: str, requests: int) -> dict[str, tuple[float,
         out[name] = (first_s, statistics.median(times), size)
     memory = memory_status()
     out["rss"] = (0.0, float(memory["VmRSS"]), memory["VmHWM"])
-    writer.close()
+    to_writer.close()
+    writer.wait()
     return out
+
+
+def write_events(db: str, game_id: str) -> None:
+    """The writer of :func:`measure_live`, in a process of its own (as
+    another worker): one event of :func:`next_events` appended per line
+    read on standard input, ``ok`` printed after each."""
+    writer = open_app(db)
+    length = writer.game_length(game_id)
+    more = next_events(sum(1 for e in writer.get_events(game_id) if isinstance(e, HandDealt)))
+    for _line in sys.stdin:
+        writer.append_events(game_id, [next(more)], expected=length, appended_by="bench")
+        length += 1
+        print("ok", flush=True)
+    writer.close()
 
 
 #: the server's resident memory after reading the large game, at most (bytes)
@@ -266,6 +282,9 @@ def run(small: int, large: int, requests: int, folder: Path) -> list[tuple[str, 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--writer"]:  # measure_live's writer
+        write_events(*argv[1:])
+        return 0
     if argv[:1] in (["--serve"], ["--serve-live"]):  # the viewer's own process (served)
         db, game_id, requests = argv[1:]
         how = measure if argv[0] == "--serve" else measure_live

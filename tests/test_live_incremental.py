@@ -308,3 +308,21 @@ def test_the_desk_lists_of_a_prefix_and_extended_are_those_of_the_events() -> No
     assert whole.rewound == {6: 7} and list(whole.index) == [6]
     assert [r.position for r in whole.index[6]] == [7, 15]
     assert whole.tempo[:6] == ["", "", "+1:07", "", "+2:14", "+1:07"]
+
+
+def test_a_score_sheet_reuses_the_hands_of_the_same_results_and_is_a_fresh_one() -> None:
+    import ledger.scoring
+    from ledger.replay import states
+    from ledger.scoring import score_sheet
+
+    all_states = list(states(live_record()))
+    for adjudicated in (True, False):
+        kept = [score_sheet(s, adjudicated) for s in all_states]
+        fresh = []
+        for s in all_states:
+            ledger.scoring._HANDS.clear()
+            fresh.append(score_sheet(s, adjudicated))
+        assert kept == fresh
+    a, b = score_sheet(all_states[16]), score_sheet(all_states[18])  # in hand 2: no hand scored, no penalty since
+    assert a.hands is b.hands and len(a.hands) == 1 and a.totals == b.totals == (66, -10)
+    assert score_sheet(all_states[15]).hands[0].lines != score_sheet(all_states[14]).hands[0].lines  # the penalty
