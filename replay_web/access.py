@@ -43,7 +43,7 @@ from werkzeug.exceptions import Forbidden, Unauthorized
 from ledger.events import Event, GameStarted, at_moment, to_builtins
 from ledger.game_summary import finished  # the game is over (public): the games list's test too
 from ledger.redaction import SPECTATOR, Pov
-from ledger.state import Finding, TableState
+from ledger.state import Finding, Log, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
 from ledger.views import StateView, state_view
 from replay_web.lang import gettext as _  # the pages' 403s in the page's language; the JSON API stays English
@@ -286,8 +286,8 @@ def game_access(game: Any, token: Token | None) -> Access:
         before = getattr(game, "received_before", None)  # an older version's: only the new rows are read
         if before is not None and len(before) <= len(game.events):
             times = before + received_times(game.game_id, len(game.events), start=len(before))
-        else:
-            times = received_times(game.game_id, len(game.events))
+        else:  # a Log: a newer version's times share it (replay_web.cache.GameData.extended)
+            times = Log(received_times(game.game_id, len(game.events)))
         if hasattr(game, "received"):
             game.received = times
     upto = visible_upto(times, decision.delay)

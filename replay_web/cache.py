@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -30,7 +30,7 @@ from ledger.game_summary import UNREADABLE, ListSummary, first_at, summarize
 from ledger.notation import notation
 from ledger.replay import Replayer, replay
 from ledger.scoring import ScoreSheet, score_sheet
-from ledger.state import Finding, TableState
+from ledger.state import Finding, Log, TableState
 from ledger.store.persistence import StoredEventError
 from replay_web.desk_lists import DeskLists
 from replay_web.store import Store
@@ -59,15 +59,18 @@ class GameData:
         self._chain = chain
         self.version = version
         self.replayer = Replayer(events, every=every)
-        self._stored_seals = seals[: len(events)] if seals is not None and len(seals) >= len(events) else None
+        #: a :class:`~ledger.state.Log`: a newer version's seals share it (appended in place, issue 27)
+        self._stored_seals: Log[str | None] | None = (
+            Log(seals[: len(events)]) if seals is not None and len(seals) >= len(events) else None
+        )
         first = self.replayer.events[0]
         assert isinstance(first, GameStarted)
         self.started: GameStarted = first
         #: the journal's receive times of this version, POSIX seconds (:func:`replay_web.access.game_access`
         #: reads them once per version: a spectator's every request read the whole journal, issue 27)
-        self.received: list[float | None] | None = None
+        self.received: Sequence[float | None] | None = None
         #: the receive times of an older version this one extends (:meth:`extended`): only the new ones are read
-        self.received_before: list[float | None] | None = None
+        self.received_before: Sequence[float | None] | None = None
 
     def extended(self, events: list[Event], seals: list[str | None] | None = None) -> GameData:
         """This game with ``events`` appended (a live game: a record only
@@ -133,7 +136,7 @@ class GameData:
         return self._stored_seals is not None
 
     @cached_property
-    def seals(self) -> list[str | None]:
+    def seals(self) -> Sequence[str | None]:
         """The seal after each position (FORMAT.md "Seal"): the store's stored
         seals (None where none is stored), or for games served from record
         files the chain computed from their canonical lines."""
@@ -209,10 +212,10 @@ class GameData:
         return DeskLists.of(self.events)
 
     @cached_property
-    def moves(self) -> list[str]:
+    def moves(self) -> Log[str]:
         """One line of move notation per event (the referee's, nothing hidden)."""
         names = self.final
-        return [notation(e, names) for e in self.events]
+        return Log(notation(e, names) for e in self.events)  # a newer version's share it (extended)
 
 
 class ReplayCache:

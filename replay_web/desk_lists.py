@@ -19,19 +19,21 @@ from datetime import datetime
 
 from ledger.events import Event, PositionRestored
 from ledger.rulings import RULING_EVENTS, Ruling, ruling_of
+from ledger.state import Log
 from replay_web.tempo import seconds_since, tempo_text
 
 
 class DeskLists:
     """``index`` (finding position -> its rulings, record order), ``rewound``
     (position -> the first ``position_restored`` that rewound it) and
-    ``tempo`` (per position the move's time text) of ``length`` events."""
+    ``tempo`` (per position the move's time text, a :class:`~ledger.state.Log`
+    that a newer version's shares: appended in place) of ``length`` events."""
 
     def __init__(
         self,
         index: dict[int, tuple[Ruling, ...]],
         rewound: dict[int, int],
-        tempo: list[str],
+        tempo: Log[str],
         previous: datetime | None,
     ) -> None:
         self.index = index
@@ -42,7 +44,7 @@ class DeskLists:
     @classmethod
     def of(cls, events: Sequence[Event]) -> DeskLists:
         """The lists of a whole game."""
-        return cls({}, {}, [], None).extended(events)
+        return cls({}, {}, Log(), None).extended(events)
 
     def extended(self, events: Sequence[Event]) -> DeskLists:
         """The lists of ``events``, the events these are of and then more (a
@@ -61,7 +63,7 @@ class DeskLists:
         seconds, previous = seconds_since(events[first:], self._previous)
         return DeskLists(index, rewound, self.tempo + [tempo_text(t) for t in seconds], previous)
 
-    def upto(self, horizon: int) -> tuple[dict[int, tuple[Ruling, ...]], dict[int, int], list[str]]:
+    def upto(self, horizon: int) -> tuple[dict[int, tuple[Ruling, ...]], dict[int, int], Sequence[str]]:
         """``(index, rewound, tempo)`` of the events up to ``horizon``, as
         :func:`~ledger.rulings.by_finding`, :func:`~ledger.rulings.rewound_by`
         and the tempo texts give them over those events."""

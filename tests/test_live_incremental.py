@@ -104,10 +104,10 @@ def test_each_append_is_folded_alone_and_gives_a_fresh_replay(tmp_path: Path, mo
         (17, "ALL-TURN-1"),
     ]
     assert (final.final.totals, final.final.position, final.hand_starts, final.broken) == ((66, -10), 19, [1, 16], None)
-    assert final.moves[7:9] == [
+    assert final.moves[7:9] == (
         "referee restores the table to move 5: Bruno discarded the card he took",
         "Bruno discards 10♣",
-    ]
+    )
     ledger_app.close()
 
 
@@ -302,12 +302,13 @@ def test_the_desk_lists_of_a_prefix_and_extended_are_those_of_the_events() -> No
     for h in range(len(record)):
         events = record[: h + 1]
         want = (by_finding(events), rewound_by(events), [tempo_text(t) for t in move_seconds(events)])
-        assert whole.upto(h) == want
+        index, rewound, tempo = whole.upto(h)
+        assert (index, rewound, list(tempo)) == want
         grown = DeskLists.of(events).extended(record)
         assert (grown.index, grown.rewound, grown.tempo) == (whole.index, whole.rewound, whole.tempo)
     assert whole.rewound == {6: 7} and list(whole.index) == [6]
     assert [r.position for r in whole.index[6]] == [7, 15]
-    assert whole.tempo[:6] == ["", "", "+1:07", "", "+2:14", "+1:07"]
+    assert whole.tempo[:6] == ("", "", "+1:07", "", "+2:14", "+1:07")
 
 
 def test_a_score_sheet_reuses_the_hands_of_the_same_results_and_is_a_fresh_one() -> None:
