@@ -26,7 +26,9 @@
 6. import rate into a small store vs a store grown to ``--big-store`` events
    (``--full``: 10,000,000). Should stay flat.
 7. the game page, a state and the games list of a 100,000-event game vs a
-   1,000-event one (``bench_long_game.py``, issue 27). Targets ≤ 5×, page ≤ 2 MB.
+   1,000-event one (``bench_long_game.py``, issue 27). Targets ≤ 5×, page ≤ 2 MB;
+   and of a live (unfinished) game just after one append, with a spectator's
+   403 and the SSE stream's first byte. Targets ≤ 5×.
 8. tournament standings at random positions of a 60-pair, 6-round tournament
    (180 games) vs a fold of the same games (``bench_standings.py``, issue 25).
    Target ≤ 50 ms p95.
@@ -519,10 +521,12 @@ def fig6(tmp: Path, paths: list[Path], big: int) -> None:
 
 # --- 7 ---------------------------------------------------------------------------------
 def fig7(tmp: Path) -> None:
-    from bench_long_game import run
+    from bench_long_game import run, run_live
 
     for name, big, little, ratio, _ok in run(1000, 100_000, 20, tmp):
         row("7", f"{name} of a 100,000-event game", big, f"1,000 events: {little}", ratio)
+    for name, big, little, ratio, _ok in run_live(1000, 100_000, 5, tmp):
+        row("7", f"after one append: {name} of a 100,000-event live game", big, f"1,000 events: {little}", ratio)
 
 
 # --- 8 ---------------------------------------------------------------------------------

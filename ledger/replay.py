@@ -136,22 +136,47 @@ class Replayer:
     Built from the event list once (one full replay, which validates it).
 
     Raises :class:`RecordError` on construction for an impossible record.
+    :meth:`extended` folds only the events appended since (a live game).
+    :attr:`steps` is the number of events the last fold of this object folded.
     """
+
+    #: events folded when this object was made (all of them, or those :meth:`extended` added)
+    steps: int
 
     def __init__(self, events: Sequence[Event], every: int = 64) -> None:
         self.events = tuple(events)
         self.every = every
         self._checkpoints: list[int] = []
         self._states: list[TableState] = []
-        state: TableState | None = None
-        for i, event in enumerate(self.events):
+        self.final = self._fold(None, 0, self.events)
+
+    def _fold(self, state: TableState | None, first: int, events: Sequence[Event]) -> TableState:
+        """Fold ``events`` (at positions ``first``…) from ``state``, keeping
+        the checkpoints; the last state. :attr:`steps` counts the events folded."""
+        every = self.every
+        for i, event in enumerate(events, first):
             state = evolve(state, event)
             if i % every == 0:
                 self._checkpoints.append(i)
                 self._states.append(state)
+        self.steps = len(events)
         if state is None:
             raise RecordError("REC-FORMAT", N_("no events: a record starts with game_started"), position=0)
-        self.final = state
+        return state
+
+    def extended(self, events: Sequence[Event]) -> Replayer:
+        """A new :class:`Replayer` of this game with ``events`` appended (its
+        positions ``len(self)``…): only they are folded, from :attr:`final`,
+        and this one's checkpoints are kept (a record only grows: the states
+        before are the same). Its :attr:`steps` is ``len(events)``; ``self``
+        is left as it is. Raises :class:`RecordError` as a replay does."""
+        new = Replayer.__new__(Replayer)
+        new.every = self.every
+        new._checkpoints = list(self._checkpoints)
+        new._states = list(self._states)
+        new.events = self.events + tuple(events)
+        new.final = new._fold(self.final, len(self.events), events)
+        return new
 
     def __len__(self) -> int:
         return len(self.events)

@@ -9,6 +9,8 @@ restored table). FORMAT.md, "Machine-readable outputs", fixes the JSON shape.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
@@ -103,6 +105,39 @@ def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
     are the adjudicated totals; without it, penalties are left out.
     """
     unit = "team" if state.n_sides < state.n_seats else "seat"
+    hands = _sheet_hands(state, adjudicated)
+    if adjudicated:
+        totals = tuple(state.totals)
+    else:
+        t = [0] * state.n_sides
+        for r in state.results:
+            for s in r.scores:
+                t[s.side] += s.points
+        totals = tuple(t)
+    # an abandoned game has no winner, whatever a ruling after it did to the
+    # totals (FORMAT.md "Rulings after the game": the game stays as it ended)
+    winner = state.rules.winner(state) if state.ended not in (None, "abandoned") else None
+    return ScoreSheet(state.game_id, unit, adjudicated, hands, totals, winner, state.ended)
+
+
+#: the hands of the last sheets made, by the identity of the state's ``results`` and ``penalties``
+#: (:func:`_sheet_hands`; each entry keeps both, so an id is never another object's)
+_HANDS: OrderedDict[tuple[int, int, bool], tuple[Any, Any, tuple[SheetHand, ...]]] = OrderedDict()
+_HANDS_LOCK = threading.Lock()
+
+
+def _sheet_hands(state: TableState, adjudicated: bool) -> tuple[SheetHand, ...]:
+    """The sheet's hands, which depend on ``state.results`` and
+    ``state.penalties`` only: the same tuples (a later state of the same
+    hand, a live game's next event) give the hands made before, kept for
+    the last 16 (a 100k-event game's sheet has 1,212 hands, made again
+    after each append: issue 27)."""
+    key = (id(state.results), id(state.penalties), adjudicated)
+    with _HANDS_LOCK:
+        hit = _HANDS.get(key)
+        if hit is not None and hit[0] is state.results and hit[1] is state.penalties:
+            _HANDS.move_to_end(key)
+            return hit[2]
     penalty: dict[tuple[int, int], int] = {}  # (hand, side) -> points: one pass, however many hands
     for p in state.penalties:
         penalty[p.hand, p.side] = penalty.get((p.hand, p.side), 0) + p.points
@@ -120,18 +155,12 @@ def score_sheet(state: TableState, adjudicated: bool = True) -> ScoreSheet:
                     points += pen
             lines.append(SheetLine(s.side, points, breakdown, claimed.get(s.side), s.as_claimed))
         hands.append(SheetHand(r.hand, r.reason, r.seat, tuple(lines)))
-    if adjudicated:
-        totals = tuple(state.totals)
-    else:
-        t = [0] * state.n_sides
-        for r in state.results:
-            for s in r.scores:
-                t[s.side] += s.points
-        totals = tuple(t)
-    # an abandoned game has no winner, whatever a ruling after it did to the
-    # totals (FORMAT.md "Rulings after the game": the game stays as it ended)
-    winner = state.rules.winner(state) if state.ended not in (None, "abandoned") else None
-    return ScoreSheet(state.game_id, unit, adjudicated, tuple(hands), totals, winner, state.ended)
+    made = tuple(hands)
+    with _HANDS_LOCK:
+        _HANDS[key] = (state.results, state.penalties, made)
+        while len(_HANDS) > 16:
+            _HANDS.popitem(last=False)
+    return made
 
 
 def score(events: Iterable[Event], adjudicated: bool = True) -> ScoreSheet:

@@ -43,7 +43,7 @@ from werkzeug.exceptions import Forbidden, Unauthorized
 from ledger.events import Event, GameStarted, at_moment, to_builtins
 from ledger.game_summary import finished  # the game is over (public): the games list's test too
 from ledger.redaction import SPECTATOR, Pov
-from ledger.state import Finding, TableState
+from ledger.state import Finding, Log, TableState
 from ledger.tokens import RULING_TYPES, Token, TokenStore
 from ledger.views import StateView, state_view
 from replay_web.lang import gettext as _  # the pages' 403s in the page's language; the JSON API stays English
@@ -232,17 +232,18 @@ def parse_time(value: str | None) -> float | None:
         return None
 
 
-def received_times(game_id: str, count: int) -> list[float | None]:
-    """The journal's ``received_at`` of positions ``0..count-1`` as POSIX
-    seconds (None: no journal row, e.g. imported before the journal existed)."""
+def received_times(game_id: str, count: int, start: int = 0) -> list[float | None]:
+    """The journal's ``received_at`` of positions ``start..count-1`` as POSIX
+    seconds (None: no journal row, e.g. imported before the journal existed);
+    only those rows are read (a live game's new ones)."""
     ledger = ledger_app()
-    out: list[float | None] = [None] * count
+    out: list[float | None] = [None] * max(0, count - start)
     journal = getattr(ledger, "journal", None)
     if journal is None:
         return out
-    for entry in journal(game_id):
-        if 0 <= entry.position < count:
-            out[entry.position] = parse_time(entry.received_at)
+    for entry in journal(game_id, after=start - 1) if start else journal(game_id):
+        if start <= entry.position < count:
+            out[entry.position - start] = parse_time(entry.received_at)
     return out
 
 
@@ -283,7 +284,11 @@ def game_access(game: Any, token: Token | None) -> Access:
         return decision
     times = getattr(game, "received", None)
     if times is None:  # once per game version (replay_web.cache.GameData keeps them)
-        times = received_times(game.game_id, len(game.events))
+        before = getattr(game, "received_before", None)  # an older version's: only the new rows are read
+        if before is not None and len(before) <= len(game.events):
+            times = before + received_times(game.game_id, len(game.events), start=len(before))
+        else:  # a Log: a newer version's times share it (replay_web.cache.GameData.extended)
+            times = Log(received_times(game.game_id, len(game.events)))
         if hasattr(game, "received"):
             game.received = times
     upto = visible_upto(times, decision.delay)
@@ -340,6 +345,43 @@ def limit_position(at: int, access: Access) -> int:
             ),
         )
     return at
+
+
+def refuse_seat_view_early(game_id: str) -> None:
+    """Abort 403 as :func:`check_pov` does, before the game is loaded, when
+    the request asks a seat's view (``?pov=<seat>``) of an unfinished game
+    and its reader is no referee or admin whose token covers the game: the
+    rule needs only the game's first event (its seats and tournament,
+    kept per process), the reader's token and whether the game is over,
+    which the store's games-list line of the game's current version says
+    (:meth:`ledger.store.reads.GameReads.summary_line`). An anonymous
+    403 cost a replay of the game (6.3 s for 100k events after each
+    append, issue 27). Anything else (no line of this version, a finished
+    game, the game cached at this version already, no seat asked, a seat
+    the game does not have: the 400) is left to the usual path."""
+    raw = (request.args.get("pov") or "").strip()
+    if not raw.isascii() or not raw.isdigit():
+        return
+    from replay_web import cache_of
+
+    cache = cache_of(current_app)
+    ledger = ledger_app()
+    if ledger is None:
+        return
+    version = cache.store.version(game_id)  # an unknown game: its 404, as before
+    cached = cache.peek(game_id)
+    if cached is not None and cached.version == version:
+        return  # cheap already: the usual path decides
+    line = ledger.summary_line(game_id)
+    if line is None or line[0] != version or line[1].finished:
+        return
+    started = ledger.game_started(game_id)
+    if int(raw) >= len(started.players):
+        return
+    token = bearer_token() or signed_in()
+    if token is not None and token.may_read_all and token.covers(game_id, _tournament(started)):
+        return
+    check_pov(int(raw), SPECTATOR_ACCESS)
 
 
 def check_pov(pov: Pov, access: Access) -> None:

@@ -76,7 +76,7 @@ def _seat_reader(g: Any) -> tuple[access.Access, Pov, int]:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
-    g = params.load_game(game_id)
+    g = params.load_seen_game(game_id)
     acc, pov, upto = _seat_reader(g)
     state = g.final if (pov is None and upto == g.last) else g.state_at(upto)
     found = access.findings(g.findings if pov is None else visible_findings(state, pov), acc)
@@ -120,7 +120,7 @@ def game(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/state")
 def state(game_id: str) -> ResponseReturnValue:
-    g = params.load_game(game_id)
+    g = params.load_seen_game(game_id)
     acc = access.reader_access(g)
     pov = params.pov(request.args, g)
     at = params.reader_position(request.args, g, acc, pov)
@@ -148,7 +148,7 @@ def audit(game_id: str) -> ResponseReturnValue:
     reader's last position (null for a seat's or a visitor's view, and when
     the stored chain does not verify), ``length`` (that position + 1),
     ``chain_verified`` and, when false, ``chain_broken``."""
-    g = params.load_game(game_id)
+    g = params.load_seen_game(game_id)
     acc, pov, at = _seat_reader(g)
     if pov is None and at == g.last:
         body = dict(g.audit_json)
@@ -177,7 +177,7 @@ def score(game_id: str) -> ResponseReturnValue:
     ``chain_broken`` names the first broken position. Only the whole view
     (a referee's, no ``pov``) shows a seal (docs/seals.md: a seat could search
     the hidden hands for the one that gives it); other readers get null."""
-    g = params.load_game(game_id)
+    g = params.load_seen_game(game_id)
     acc, pov, at = _seat_reader(g)
     sheet = g.sheet if pov is None and at == g.last else score_sheet(g.state_at(at), adjudicated=True)
     return jsonify(sealed_json(sheet.to_json(), _seal_after(g, acc, pov, at), g.chain))

@@ -5,8 +5,9 @@ cheap query for the game's stored version (its number of events), then, when
 the cached :class:`GameData` has that version, no replay at all; the state at
 any position comes from the :class:`~ledger.replay.Replayer`'s checkpoints
 (at most ``every - 1`` events folded per request). A game that grew since
-(live recording) is replayed again. Each gunicorn worker keeps its own cache
-over the one shared store.
+(live recording) has only its new events read and folded, from the cached
+version's last state (records are append-only: :meth:`GameData.extended`,
+issue 27). Each gunicorn worker keeps its own cache over the one shared store.
 
 Everything here is a consumer of the fold: states from
 :class:`~ledger.replay.Replayer`, findings from :func:`ledger.audit.report`,
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -30,8 +31,9 @@ from ledger.notation import notation
 from ledger.replay import Replayer, replay
 from ledger.rulings import by_finding
 from ledger.scoring import ScoreSheet, score_sheet
-from ledger.state import Finding, TableState
+from ledger.state import Finding, Log, TableState
 from ledger.store.persistence import StoredEventError
+from replay_web.desk_lists import DeskLists
 from replay_web.store import Store
 
 #: a game's line of the games list: (findings or None, finished, result or None, first ``at`` or None)
@@ -58,13 +60,57 @@ class GameData:
         self._chain = chain
         self.version = version
         self.replayer = Replayer(events, every=every)
-        self._stored_seals = seals[: len(events)] if seals is not None and len(seals) >= len(events) else None
+        #: a :class:`~ledger.state.Log`: a newer version's seals share it (appended in place, issue 27)
+        self._stored_seals: Log[str | None] | None = (
+            Log(seals[: len(events)]) if seals is not None and len(seals) >= len(events) else None
+        )
         first = self.replayer.events[0]
         assert isinstance(first, GameStarted)
         self.started: GameStarted = first
         #: the journal's receive times of this version, POSIX seconds (:func:`replay_web.access.game_access`
         #: reads them once per version: a spectator's every request read the whole journal, issue 27)
-        self.received: list[float | None] | None = None
+        self.received: Sequence[float | None] | None = None
+        #: the receive times of an older version this one extends (:meth:`extended`): only the new ones are read
+        self.received_before: Sequence[float | None] | None = None
+
+    def extended(self, events: list[Event], seals: list[str | None] | None = None) -> GameData:
+        """This game with ``events`` appended (a live game: a record only
+        grows, so the new version is this one's events and then these): a new
+        :class:`GameData` whose replayer folds only ``events``
+        (:meth:`ledger.replay.Replayer.extended`), whose seals are these
+        ones' and ``seals`` (those of the new positions; None: none read),
+        and whose moves, deal positions and receive times, when computed
+        here, are kept and only the new ones' computed, as are the page's
+        desk lists (:class:`~replay_web.desk_lists.DeskLists`). Everything else
+        (findings, sheets, the chain's check) is derived from the new final
+        state again, as for a fresh replay. ``self`` is left unchanged
+        (other threads may be reading it). Raises
+        :class:`~ledger.errors.RecordError` as a replay does."""
+        new = GameData.__new__(GameData)
+        new.game_id = self.game_id
+        new._chain = self._chain
+        new.replayer = self.replayer.extended(events)
+        new.version = len(new.replayer)
+        new.started = self.started
+        new.received = None
+        new.received_before = self.received if self.received is not None else self.received_before
+        new._stored_seals = (
+            self._stored_seals + seals[: len(events)]
+            if self._stored_seals is not None and seals is not None and len(seals) >= len(events)
+            else None
+        )
+        known = self.__dict__
+        first = len(self.replayer)
+        if "moves" in known:
+            names = new.final
+            new.__dict__["moves"] = self.moves + [notation(e, names) for e in events]
+        if "desk_lists" in known:
+            new.__dict__["desk_lists"] = self.desk_lists.extended(new.events)
+        if "hand_starts" in known:
+            new.__dict__["hand_starts"] = self.hand_starts + [
+                first + i for i, e in enumerate(events) if e.type == "hand_dealt"
+            ]
+        return new
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -91,7 +137,7 @@ class GameData:
         return self._stored_seals is not None
 
     @cached_property
-    def seals(self) -> list[str | None]:
+    def seals(self) -> Sequence[str | None]:
         """The seal after each position (FORMAT.md "Seal"): the store's stored
         seals (None where none is stored), or for games served from record
         files the chain computed from their canonical lines."""
@@ -162,10 +208,17 @@ class GameData:
         return score_sheet(self.final, adjudicated=False)
 
     @cached_property
-    def moves(self) -> list[str]:
+    def desk_lists(self) -> DeskLists:
+        """The game page's rulings by finding, moves rewound and move times of
+        the whole game (:class:`replay_web.desk_lists.DeskLists`: those of a
+        prefix by :meth:`~replay_web.desk_lists.DeskLists.upto`)."""
+        return DeskLists.of(self.events)
+
+    @cached_property
+    def moves(self) -> Log[str]:
         """One line of move notation per event (the referee's, nothing hidden)."""
         names = self.final
-        return [notation(e, names) for e in self.events]
+        return Log(notation(e, names) for e in self.events)  # a newer version's share it (extended)
 
 
 class ReplayCache:
@@ -188,6 +241,8 @@ class ReplayCache:
         self.misses = 0
         #: games the games list replayed because the store had no current line of them (:meth:`summary`)
         self.folds = 0
+        #: misses served by folding only a live game's new events (:meth:`_extend`)
+        self.extended = 0
 
     def get(self, game_id: str) -> GameData:
         """The replayed game; raises ``GameNotFoundError`` or ``RecordError``."""
@@ -199,6 +254,10 @@ class ReplayCache:
                 self.hits += 1
                 return data
             self.misses += 1
+        if data is not None and data.version < version:
+            grown = self._extend(data)
+            if grown is not None:
+                return self._keep(grown)
         events = self.store.events(game_id)
         stored_seals = getattr(self.store, "seals", None)
         data = GameData(
@@ -209,12 +268,46 @@ class ReplayCache:
             seals=stored_seals(game_id) if stored_seals else None,
             chain=getattr(self.store, "chain", None),
         )
+        return self._keep(data)
+
+    def peek(self, game_id: str) -> GameData | None:
+        """The cached game, whatever its version (no store query), or None."""
         with self._lock:
-            self._games[game_id] = data
-            self._games.move_to_end(game_id)
+            return self._games.get(game_id)
+
+    def _keep(self, data: GameData) -> GameData:
+        with self._lock:
+            old = self._games.get(data.game_id)
+            if old is None or old.version <= data.version:
+                self._games[data.game_id] = data
+            self._games.move_to_end(data.game_id)
             while len(self._games) > self.size:
                 self._games.popitem(last=False)
         return data
+
+    def _extend(self, data: GameData) -> GameData | None:
+        """``data``'s game at the store's newer version, folding only the
+        events stored after ``data``'s (:meth:`GameData.extended`; records
+        are append-only) and reading only their seals; counted in
+        :attr:`extended`. None when the store cannot give the new events
+        alone (record files) or they do not extend the game (the caller
+        replays it whole, which says why)."""
+        after = getattr(self.store, "events_after", None)
+        if after is None:
+            return None
+        try:
+            new = after(data.game_id, data.version)
+            if not new:
+                return None
+            seals = None
+            if data.seals_stored:
+                seals = self.store.seals(data.game_id, start=data.version)  # type: ignore[attr-defined]  # a store with seals (LedgerStore)
+            grown = data.extended(new, seals)
+        except (RecordError, StoredEventError):
+            return None
+        with self._lock:
+            self.extended += 1
+        return grown
 
     def stored_summaries(self, game_ids: Iterable[str]) -> dict[str, tuple[int, ListSummary]]:
         """The store's games-list lines of ``game_ids``, ``{game_id: (version,

@@ -17,11 +17,12 @@ from __future__ import annotations
 import base64
 import io
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
 from ledger.i18n import translations
-from ledger.scoring import score_sheet
+from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import TableState
 
 #: matplotlib's pyplot state is global: one chart drawn at a time per process
@@ -56,16 +57,40 @@ def _cumulative(sheet: Any, n_sides: int) -> list[list[int]]:
     return runs
 
 
+#: the score sheets of the last few states asked (:func:`sheets_of`), by ``id`` (the state kept, so the id is its)
+_SHEETS: OrderedDict[int, tuple[TableState, ScoreSheet, ScoreSheet]] = OrderedDict()
+_SHEETS_LOCK = threading.Lock()
+
+
+def sheets_of(state: TableState) -> tuple[ScoreSheet, ScoreSheet]:
+    """``score_sheet(state)`` as adjudicated and as played, kept for the
+    last 8 states asked: a game page asks both for its score panel and its
+    chart, and a live game's page at its last position asks them of the
+    cached game's final state on every request (O(hands): 1,212 hands of a
+    100k-event game, issue 27). States are immutable, so are the sheets."""
+    key = id(state)
+    with _SHEETS_LOCK:
+        hit = _SHEETS.get(key)
+        if hit is not None and hit[0] is state:
+            _SHEETS.move_to_end(key)
+            return hit[1], hit[2]
+    adjudicated, played = score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False)
+    with _SHEETS_LOCK:
+        _SHEETS[key] = (state, adjudicated, played)
+        while len(_SHEETS) > 8:
+            _SHEETS.popitem(last=False)
+    return adjudicated, played
+
+
 def score_chart(state: TableState, labels: list[str], words: dict[str, str]) -> str | None:
     """The SVG (text) of the cumulative scores at ``state``: one line per
     side (``labels``) as adjudicated, dashed as played where a ruling made it
     differ, the target a dotted horizontal line; ``words``: the chart's
     texts in the page's language (``hand``, ``points``, ``as_played``,
     ``target``, ``elimination``, ``title``). None before the first scored hand."""
-    adjudicated = score_sheet(state, adjudicated=True)
+    adjudicated, played = sheets_of(state)
     if not adjudicated.hands:
         return None
-    played = score_sheet(state, adjudicated=False)
     n = state.n_sides
     runs = tuple(map(tuple, _cumulative(adjudicated, n)))
     played_runs = tuple(map(tuple, _cumulative(played, n)))

@@ -59,12 +59,12 @@ from ledger.i18n import translations as ledger_translations
 from ledger.params import ascii_int
 from ledger.render import side_text
 from ledger.rulings import Ruling, by_finding, rewound_by
-from ledger.scoring import running_hand, score_sheet
+from ledger.scoring import running_hand
 from ledger.state import TableState
 from ledger.tokens import Token
 from replay_web import access, params
 from replay_web.access import SESSION_KEY, signed_in
-from replay_web.chart import chart_uri, chart_words
+from replay_web.chart import chart_uri, chart_words, sheets_of
 from replay_web.forms import FlaskForm
 from replay_web.lang import current_lang, form_translations
 from replay_web.lang import gettext as _
@@ -405,15 +405,19 @@ def context(game: Any, state: TableState, horizon: int, labels: list[str], pov: 
     timed move, ``"+12 s"``, or ``""``: :func:`replay_web.tempo.move_seconds`).
     Texts are in the page's language (:mod:`replay_web.words`).
     ``pov``: the page's viewer (None the referee, a seat, or a spectator)."""
-    events = game.events[: horizon + 1]
-    index = by_finding(events)
-    rewound = rewound_by(events)
+    kept = getattr(game, "desk_lists", None)  # the whole game's, kept with its replay (issue 27)
+    if kept is not None:
+        index, rewound, tempo = kept.upto(horizon)
+    else:
+        events = game.events[: horizon + 1]
+        index, rewound = by_finding(events), rewound_by(events)
+        tempo = [tempo_text(t) for t in move_seconds(events)]
     rule = may_rule(game)
     tr = ledger_translations(current_lang())  # the ruling line as the command line words it
     return {
         "rulings": index,
         "ruling_text": {pos: [r.line(game.final, tr) for r in rs] for pos, rs in index.items()},
-        "tempo": [tempo_text(t) for t in move_seconds(events)],
+        "tempo": tempo,
         "rewound": rewound,
         "score": score_panel(state, labels, pov),
         "can_rule": rule,
@@ -436,7 +440,7 @@ def score_panel(state: TableState, labels: list[str], pov: Any = None) -> dict[s
     seat's own in its view (``pov`` a seat; not a team's, which counts the
     partner's cards), none for a spectator (any other ``pov``); counts and
     penalties are public."""
-    panel = scoreboard(score_sheet(state, adjudicated=True), score_sheet(state, adjudicated=False), labels)
+    panel = scoreboard(*sheets_of(state), labels)  # the chart's too (replay_web.chart.sheets_of)
     run = running_hand(state)
     if pov is None:
         shown = set(range(state.n_sides))

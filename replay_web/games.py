@@ -168,8 +168,8 @@ def filter_games(args: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         if q and q not in g.game_id.lower():
             continue
         row = _row(g, cache.summary(g.game_id, g.events, stored), stored_at.get(g.game_id))
-        if not row["finished"]:
-            row.update(reader.unfinished(cache.get(g.game_id)))
+        if not row["finished"] and not reader.sees_whole(g.game_id, g.meta.get("tournament")):
+            row.update(reader.unfinished(cache.get(g.game_id)))  # a live game's new events only (issue 27)
         rows.append(row)
     return sort_rows(rows, col, way), choices
 
@@ -219,6 +219,12 @@ class _ListReader:
             self._token = access.bearer_token() or access.signed_in()
             self._looked_up = True
         return self._token
+
+    def sees_whole(self, game_id: str, tournament: str | None) -> bool:
+        """The reader's token lets it see this unfinished game whole (its row
+        as stored: the game is not loaded), as :func:`replay_web.access.decide` says."""
+        token = self.token()
+        return token is not None and bool(token.may_read_all) and bool(token.covers(game_id, tournament))
 
     def unfinished(self, game: GameData) -> dict[str, Any]:
         acc = access.game_access(game, self.token())
@@ -411,7 +417,7 @@ def game_page(game_id: str) -> ResponseReturnValue:
     (:mod:`ledger.redaction`), so it is the same page whether or not the
     store holds later events. A reader who may not see the whole unfinished
     game gets the spectator's view of it up to the delayed position."""
-    full = params.load_game(game_id)
+    full = params.load_seen_game(game_id)
     game, acc, at, pov = _reader(full)
     order = hand_order(request.args)
     state = full.state_at(at)
@@ -450,7 +456,7 @@ def game_page(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/board")
 def board_fragment(game_id: str) -> ResponseReturnValue:
-    full = params.load_game(game_id)
+    full = params.load_seen_game(game_id)
     game, acc, at, pov = _reader(full)
     state = full.state_at(at)
     seen = sight(state, pov)

@@ -26,6 +26,16 @@ def load_game(game_id: str) -> GameData:
     return cache_of(current_app).get(game_id)
 
 
+def load_seen_game(game_id: str) -> GameData:
+    """:func:`load_game` for a read that takes ``?pov=``: a seat's view the
+    reader may not have is refused first, without loading the game
+    (:func:`replay_web.access.refuse_seat_view_early`)."""
+    from replay_web import access
+
+    access.refuse_seat_view_early(game_id)
+    return load_game(game_id)
+
+
 def int_arg(args: Mapping[str, str], name: str) -> int | None:
     """The query argument ``name`` as a whole number (ASCII digits), None when
     absent or empty; anything else is a 400 naming the argument and its value."""

@@ -155,12 +155,17 @@ class LedgerStore:
     def events(self, game_id: str) -> list[Event]:
         return list(self.app.get_events(game_id))
 
-    def seals(self, game_id: str) -> list[str | None]:
+    def events_after(self, game_id: str, n: int) -> list[Event]:
+        """The events at positions ``n``… (:meth:`ledger.store.reads.GameReads.events_after`:
+        a live game's new events only)."""
+        return list(self.app.events_after(game_id, n))
+
+    def seals(self, game_id: str, start: int = 0) -> list[str | None]:
         """The stored seal of each position (:func:`ledger.store.seal_sql.stored_seals`;
-        None where none is stored)."""
+        None where none is stored), from position ``start`` when given."""
         from ledger.store.seal_sql import stored_seals
 
-        return stored_seals(self.app, game_id, strict=False)[1]
+        return stored_seals(self.app, game_id, strict=False, start=start)[1]
 
     def chain(self, game_id: str, length: int) -> Any:
         """The stored chain of the game checked (``verify``'s code, read-only,

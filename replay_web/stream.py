@@ -32,7 +32,9 @@ Limits (per process; Flask config or environment ``RUMMY_LEDGER_<KEY>``):
 ``STREAM_MAX`` concurrent streams (default 32; 503 with ``Retry-After``
 above), ``STREAM_MAX_SECONDS`` lifetime of one stream (default 300; the
 client reconnects with ``Last-Event-ID``), ``STREAM_HEARTBEAT`` seconds
-between keep-alive comments (default 15). Each open stream holds a server
+between keep-alive comments (default 15), ``STREAM_IDLE_FEEDS`` feeds kept
+after their last reader left (default 2: the next stream folds only the events
+stored since; issue 27). Each open stream holds a server
 thread until it ends: run gunicorn with gthread workers and more threads
 than ``STREAM_MAX`` (the rest serve the other requests), e.g.
 ``gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'`` for
@@ -49,6 +51,7 @@ import select
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -76,6 +79,7 @@ _HUB = "replay_web.stream"
 #: events folded by :meth:`Feed.sync` between two looks at whether to stop
 SYNC_CHECK = 256
 DEFAULTS = {"STREAM_MAX": 32, "STREAM_MAX_SECONDS": 300.0, "STREAM_HEARTBEAT": 15.0, "STREAM_POLL": 0.05}
+DEFAULTS["STREAM_IDLE_FEEDS"] = 2  # feeds kept after their last reader left (Hub.idle)
 
 
 def setting(app: Flask, key: str) -> float:
@@ -213,10 +217,13 @@ class Hub:
     """Follows the store's notification log for one process and keeps the
     :class:`Feed` of each watched game."""
 
-    def __init__(self, ledger: LedgerApp, poll: float) -> None:
+    def __init__(self, ledger: LedgerApp, poll: float, idle: int = 2) -> None:
         self.ledger = ledger
         self.poll = poll
         self.feeds: dict[UUID, Feed] = {}
+        #: feeds no reader watches (at most ``idle``): the next stream folds only the new events (issue 27)
+        self.idle: OrderedDict[UUID, Feed] = OrderedDict()
+        self.idle_size = idle
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.streams = 0
@@ -241,7 +248,8 @@ class Hub:
         with self.lock:
             feed = self.feeds.get(oid)
             if feed is None:
-                feed = self.feeds[oid] = Feed(game_id)
+                feed = self.idle.pop(oid, None) or Feed(game_id)  # an idle one syncs the new events only
+                self.feeds[oid] = feed
             feed.readers += 1
         try:
             synced = feed.sync(self.ledger, gone)
@@ -254,10 +262,15 @@ class Hub:
         return feed
 
     def close(self, feed: Feed) -> None:
+        """One reader less; a feed left without one is kept idle (:attr:`idle`) when it holds events."""
         with self.lock:
             feed.readers -= 1
-            if feed.readers <= 0:
-                self.feeds.pop(feed.oid, None)
+            if feed.readers <= 0 and self.feeds.get(feed.oid) is feed:
+                self.feeds.pop(feed.oid)
+                if feed.items and self.idle_size > 0:
+                    self.idle[feed.oid] = feed
+                    while len(self.idle) > self.idle_size:
+                        self.idle.popitem(last=False)
 
     def poke(self, game_id: str) -> None:
         """A write in this process stored events of ``game_id``: sync its feed now."""
@@ -333,7 +346,9 @@ def hub_of(app: Flask) -> Hub | None:
         with _CREATE:
             hub = app.extensions.get(_HUB)
             if hub is None:
-                hub = app.extensions[_HUB] = Hub(ledger, setting(app, "STREAM_POLL"))
+                hub = app.extensions[_HUB] = Hub(
+                    ledger, setting(app, "STREAM_POLL"), int(setting(app, "STREAM_IDLE_FEEDS"))
+                )
     return hub
 
 

@@ -83,14 +83,22 @@ def move_seconds(events: Sequence[Event]) -> list[int | None]:
     ...               CardDrawn(seat=0, card="9H", at="2026-11-29T20:00:12Z")])
     [None, None, 12]
     """
+    return seconds_since(events)[0]
+
+
+def seconds_since(
+    events: Sequence[Event], previous: datetime | None = None
+) -> tuple[list[int | None], datetime | None]:
+    """:func:`move_seconds` of ``events`` that follow an event timed
+    ``previous`` (None: no earlier timed event), and the time of the last
+    timed event then (a live game's new events: :mod:`replay_web.desk_lists`)."""
     out: list[int | None] = []
-    previous: datetime | None = None
     for e in events:
         when = _when(e.at)
         out.append(int((when - previous).total_seconds()) if when is not None and previous is not None else None)
         if when is not None:
             previous = when
-    return out
+    return out, previous
 
 
 def tempo_text(seconds: int | None) -> str:

@@ -169,7 +169,16 @@ def test_the_viewer_shows_the_banner_and_no_seal(run: Callable[..., Result], tam
     assert "chain-broken" not in fine and "1f5e-de7a-5c6d-f7d3" in fine
 
 
-def test_the_check_runs_once_per_game_version(run: Callable[..., Result], db: str) -> None:
+@pytest.mark.parametrize("recheck", [0.0, 300.0])
+def test_the_check_runs_once_per_game_version(
+    run: Callable[..., Result], db: str, recheck: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new version is checked again: whole once ``RECHECK_SECONDS`` have
+    passed since the last whole check, else its new rows only (issue 27: an
+    old row edited meanwhile is found by the next whole check)."""
+    import ledger.store.chain_check
+
+    monkeypatch.setattr(ledger.store.chain_check, "RECHECK_SECONDS", recheck)
     assert run("import", "--no-analytics", str(FIXTURES[0])).exit_code == 0
     app = open_app(db)
     try:
@@ -179,6 +188,11 @@ def test_the_check_runs_once_per_game_version(run: Callable[..., Result], db: st
         assert chain_check(app, "bur-dispute", 19) is first  # same version: not read again
         app.append_events("bur-dispute", [PenaltyAssessed(seat=0, points=0, rule="ALL-SCORE-1")], appended_by="t")
         again = chain_check(app, "bur-dispute", 20)  # a new version is checked again
+        if recheck:  # within the recheck time: its new row only, which verifies
+            assert (again.ok, again.length) == (True, 20)
+            monkeypatch.setattr(ledger.store.chain_check, "RECHECK_SECONDS", 0.0)
+            app.append_events("bur-dispute", [PenaltyAssessed(seat=0, points=0, rule="ALL-SCORE-1")], appended_by="t")
+            again = chain_check(app, "bur-dispute", 21)
         assert (again.ok, again.position, again.kind) == (False, 10, "event")
     finally:
         app.close()

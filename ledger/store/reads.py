@@ -335,6 +335,11 @@ class GameReads(Application[UUID]):
                 out[game_id] = at
         return out
 
+    def summary_line(self, game_id: str) -> tuple[int, ListSummary] | None:
+        """The stored games-list line of one game, ``(version, summary)``
+        (current when ``version`` is the game's length), or None (one query)."""
+        return self._summaries.get(game_uuid(game_id))
+
     def put_summary(self, game_id: str, version: int, summary: ListSummary) -> None:
         """Store the games-list line of ``game_id`` at ``version`` events (the
         viewer's fill of a line missing or stale, from its own fold), unless

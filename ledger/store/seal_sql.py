@@ -107,6 +107,31 @@ class SealTables:
             )
         return sorted((r[0] for r in rows), key=str)
 
+    def rows_from(self, key: Any, version: int) -> list[tuple[Any, ...]]:
+        """One game's rows of :meth:`batch` from ``version`` on (position
+        ``version - 1``…), for a check that continues from a verified one."""
+        return [
+            tuple(r)
+            for r in self.query(
+                "SELECT e.originator_version, e.topic, e.state, j.appended_by, j.received_at, j.seal, j.journal_seal "
+                f"FROM {self.events} e LEFT JOIN {self.journal} j "
+                "ON j.originator_id = e.originator_id AND j.position = e.originator_version - 1 "
+                "WHERE e.originator_id = ? AND e.originator_version >= ? ORDER BY e.originator_version",
+                [key, version],
+            )
+        ]
+
+    def journal_count(self, key: Any, start: int = 0) -> tuple[int, int] | None:
+        """``(journal rows, highest position)`` of one game (:meth:`batch`'s
+        ``journal``), None without a row; from position ``start`` on when
+        given, the ``start`` rows before counted as there (a check that
+        continues one that verified them: only the new rows are counted)."""
+        rows = self.query(
+            f"SELECT COUNT(*), MAX(position) FROM {self.journal} WHERE originator_id = ? AND position >= ?",
+            [key, start],
+        )
+        return (start + int(rows[0][0]), int(rows[0][1])) if rows and rows[0][0] else None
+
     def batch(self, keys: Sequence[Any]) -> tuple[dict[str, list[tuple[Any, ...]]], dict[str, tuple[int, int]]]:
         """``(rows, journal)`` of the games ``keys``. ``rows``: per originator
         id hex, its events in order joined with their journal rows,
@@ -153,10 +178,11 @@ def tables(app: Any) -> SealTables:
 # --- reading stored seals ---
 
 
-def stored_seals(app: Any, game_id: str, *, strict: bool = True) -> tuple[int, list[Any]]:
+def stored_seals(app: Any, game_id: str, *, strict: bool = True, start: int = 0) -> tuple[int, list[Any]]:
     """``(length, seals)`` of a stored game: the stored seal of each position
     in lower-case hex (the journal holds the raw 32 bytes; a value edited
-    into another type is given as stored). Raises :class:`GameNotFoundError`, and with
+    into another type is given as stored), those of positions ``start``…
+    when given (a live reader that holds the earlier ones). Raises :class:`GameNotFoundError`, and with
     ``strict`` ``ValueError`` when a stored event has no stored seal (else
     its entry is None: ``verify`` says why)."""
     t = tables(app)
@@ -165,14 +191,15 @@ def stored_seals(app: Any, game_id: str, *, strict: bool = True) -> tuple[int, l
     if not n:
         raise GameNotFoundError(game_id)
     rows = t.query(
-        f"SELECT position, seal FROM {t.journal} WHERE originator_id = ? AND position < ? ORDER BY position",
-        [key, int(n)],
+        f"SELECT position, seal FROM {t.journal} WHERE originator_id = ? AND position >= ? AND position < ? "
+        "ORDER BY position",
+        [key, start, int(n)],
     )
-    seals: list[Any] = [None] * int(n)
+    seals: list[Any] = [None] * max(0, int(n) - start)
     for p, value in rows:
-        if 0 <= int(p) < len(seals):
-            seals[int(p)] = value.hex() if isinstance(value, (bytes, bytearray, memoryview)) else value
-    missing = next((p for p, v in enumerate(seals) if not v), None)
+        if 0 <= int(p) - start < len(seals):
+            seals[int(p) - start] = value.hex() if isinstance(value, (bytes, bytearray, memoryview)) else value
+    missing = next((start + p for p, v in enumerate(seals) if not v), None)
     if missing is not None and strict:
         raise ValueError(
             f"game {game_id!r}: position {missing} has no stored seal (the store was edited? run rummy-ledger "

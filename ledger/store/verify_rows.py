@@ -186,6 +186,9 @@ def check_game(
     journal: tuple[int, int] | None = None,
     *,
     deep: bool = False,
+    start: int = 0,
+    prev: bytes = _seal.CHAIN_PREFIX,
+    jprev: bytes = _seal.JOURNAL_PREFIX,
 ) -> GameCheck:
     """Recompute one game's seal chain and journal chain from its stored rows
     (:meth:`ledger.store.seal_sql.SealTables.batch`) and compare them with the
@@ -194,17 +197,20 @@ def check_game(
     too (the chain already proves the bytes are those that were appended and
     checked). The journal chain has one link per append call, on the call's
     last row (:mod:`ledger.store.sealing`): every entry of a call must be the
-    one its link covers. Pure over the rows, no I/O."""
-    check = GameCheck(game_id=game_id or game_name(rows, oid_hex), length=len(rows))
+    one its link covers. Pure over the rows, no I/O.
+
+    ``start``: the position of ``rows[0]`` when the check continues one that
+    verified positions ``0..start-1`` (``prev`` the seal of ``start - 1``,
+    ``jprev`` the journal link of the call that ended there: a live game's
+    new rows only, :func:`ledger.store.chain_check.chain_check`)."""
+    check = GameCheck(game_id=game_id or game_name(rows, oid_hex), length=start + len(rows))
     if not rows and not journal:
         return check.fail(None, "missing", "no such game in the store")
     sha = hashlib.sha256
-    prev = _seal.CHAIN_PREFIX
-    jprev = _seal.JOURNAL_PREFIX
     tag_topic = TAG_TOPIC
     call: list[tuple[str, str]] = []  # the entries of the append call not yet closed by its link
-    p = -1
-    for p, (version, topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows):
+    p = start - 1
+    for p, (version, topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows, start):
         if version != p + 1:
             return check.fail(
                 p, "missing", f"event missing (deleted: the next stored event is at position {int(version) - 1})"
@@ -221,7 +227,8 @@ def check_game(
             stored_seal = bytes(stored_seal)
         h = sha(prev + state).digest()
         if h != stored_seal:
-            return check.fail(p, *_which(state, stored_seal, rows[p + 1] if p + 1 < len(rows) else None, h))
+            nxt = rows[p + 1 - start] if p + 1 - start < len(rows) else None
+            return check.fail(p, *_which(state, stored_seal, nxt, h))
         end = state.find(b'"', 9)
         if not state.startswith(TYPE_PREFIX) or tag_topic.get(state[9:end]) != topic:
             return check.fail(p, "event", f"stored topic {topic!r} is not the type of the event bytes")
@@ -241,7 +248,7 @@ def check_game(
                 )
             jprev, call = j, []
         prev = h
-    return _check_end(check, p, len(rows), journal, prev, p - len(call) + 1 if call else None)
+    return _check_end(check, p, start + len(rows), journal, prev, p - len(call) + 1 if call else None)
 
 
 def close_call(
