@@ -29,6 +29,7 @@ RULE_MESSAGES: dict[str, tuple[str, ...]] = {
         N_("no events to append"),
         N_("no events: a record starts with game_started"),
         N_("not UTF-8 text (%(reason)s)"),
+        N_("score sheet: no hand lines"),
     ),
     "REC-DECK": (
         N_("a copy of %(card)s too many: the deck holds %(num)s"),
