@@ -249,6 +249,8 @@ def score_lines(
         claim = "  [" + _("claimed %(n)s: differs") % {"n": ln.claimed} + "]" if ln.claim_differs else ""
         if ln.as_claimed:  # partial records (FORMAT.md): the points are the claimed ones
             claim += "  [" + _("as claimed: the count depends on unknown cards") + "]"
+        if ln.unscored:  # partial records: ALL-SCORE-2, no points and no claim
+            claim += "  [" + _("unscored: the count depends on unknown cards and nothing was claimed") + "]"
         lines.append(
             f"  {label[ln.side]:<{width}} {ln.points:>6}   {total} {running[ln.side]:>6}   {parts}{claim}".rstrip()
         )

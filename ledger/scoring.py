@@ -30,6 +30,8 @@ class SheetLine(msgspec.Struct, frozen=True):
     claimed: int | None = None
     #: partial records: the points are the claimed ones (FORMAT.md, "Partial records")
     as_claimed: bool = False
+    #: partial records: no points, the count depended on unknown cards and nothing was claimed (ALL-SCORE-2)
+    unscored: bool = False
 
     @property
     def as_played(self) -> int:
@@ -90,10 +92,13 @@ class ScoreSheet(msgspec.Struct, frozen=True):
 
 
 def _line_json(key: str, ln: SheetLine) -> dict[str, Any]:
-    """One side's line of ``score --json``; ``as_claimed`` only when true (FORMAT.md)."""
+    """One side's line of ``score --json``; ``as_claimed`` and ``unscored`` only when true
+    (FORMAT.md, "Partial records"; docs/partial-records.md)."""
     line: dict[str, Any] = {key: ln.side, "points": ln.points, "breakdown": dict(ln.breakdown)}
     if ln.as_claimed:
         line["as_claimed"] = True
+    if ln.unscored:
+        line["unscored"] = True
     return line
 
 
@@ -153,7 +158,7 @@ def _sheet_hands(state: TableState, adjudicated: bool) -> tuple[SheetHand, ...]:
                 if pen:
                     breakdown["penalty"] = pen
                     points += pen
-            lines.append(SheetLine(s.side, points, breakdown, claimed.get(s.side), s.as_claimed))
+            lines.append(SheetLine(s.side, points, breakdown, claimed.get(s.side), s.as_claimed, s.unscored))
         hands.append(SheetHand(r.hand, r.reason, r.seat, tuple(lines)))
     made = tuple(hands)
     with _HANDS_LOCK:

@@ -198,6 +198,9 @@ class SideScore(msgspec.Struct, frozen=True):
     #: partial records: the points are the side's ``claimed`` ones (its count
     #: depended on unknown cards; breakdown ``claimed``): FORMAT.md, "Partial records"
     as_claimed: bool = False
+    #: partial records: the side's count depended on unknown cards and it claimed nothing, so the
+    #: hand is not scored for it (0 points, ALL-SCORE-2): RULES.md ALL-SCORE-2
+    unscored: bool = False
 
 
 class HandResult(msgspec.Struct, frozen=True):

@@ -64,6 +64,8 @@ COMPONENTS: dict[str, str] = {
     N_("game_bonus"): N_("game bonus"),
     N_("box_bonus"): N_("box bonus"),
     N_("claimed"): N_("claimed"),  # partial records: the points as claimed (FORMAT.md "Partial records")
+    # partial records: the side's penalties of the hand, counted in its claim, taken out of the hand's points
+    N_("penalty_in_claim"): N_("penalty counted in the claim"),
 }
 
 

@@ -225,6 +225,7 @@ def scoreboard(sheet: ScoreSheet, played: ScoreSheet, labels: list[str]) -> dict
                     "claimed": claimed,
                     "claim_differs": claimed is not None and claimed != points and claimed != (lp.points if lp else 0),
                     "as_claimed": bool(ln and ln.as_claimed),
+                    "unscored": bool(ln and ln.unscored),
                     "total": running[side],
                 }
             )

@@ -24,7 +24,7 @@ from ledger.render import NO_RESULT_REASONS, side_text
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
-from ledger.scoring import ScoreSheet, score_sheet
+from ledger.scoring import ScoreSheet, SheetLine, score_sheet
 from ledger.state import Finding, TableState
 from ledger.texts import N_, Message, Translator, render
 from ledger.texts import render as render_text
@@ -122,7 +122,7 @@ def _rulings(events: Sequence[Event], final: TableState, _: Gettext, tr: Transla
 def _claims(
     sheet: ScoreSheet, played: ScoreSheet, final: TableState, labels: list[str], _: Gettext
 ) -> list[dict[str, Any]]:
-    """Every claimed score against the computed one, with the difference explained."""
+    """Every claimed score against the computed one, with the difference explained (:func:`_why`)."""
     out = []
     for h, hp in zip(sheet.hands, played.hands):
         by_played = {ln.side: ln for ln in hp.lines}
@@ -132,49 +132,53 @@ def _claims(
             lp = by_played.get(ln.side)
             as_played = lp.points if lp else 0
             diff = ln.claimed - ln.points
-            penalties = [p for p in final.penalties if p.hand == h.hand and p.side == ln.side]
             parts = ", ".join(
                 f"{_(COMPONENTS.get(k, k.replace('_', ' ')))} {signed(v)}" for k, v in ln.breakdown.items() if v
             )
             pen_text = "; ".join(
                 _("penalty %(points)s at position %(pos)s (%(rule)s)")
                 % {"points": signed(p.points), "pos": p.position, "rule": p.rule}
-                for p in penalties
+                for p in final.penalties
+                if p.hand == h.hand and p.side == ln.side
             )
-            if diff == 0:
-                why = _("The claim agrees with the computed score.")
-                if pen_text:
-                    why += " " + _("It includes the referee's rulings: %(penalties)s.") % {"penalties": pen_text}
-            elif penalties and ln.claimed == as_played:
-                why = _(
-                    "The claim agrees with the score as played; the referee's rulings make the difference: "
-                    "%(penalties)s."
-                ) % {"penalties": pen_text}
-            else:
-                key = (
-                    N_("The claim is %(n)s points higher than the computed score.")
-                    if diff > 0
-                    else N_("The claim is %(n)s points lower than the computed score.")
-                )
-                why = _(key) % {"n": abs(diff)}
-                if pen_text:
-                    why += " " + _("The computed score includes the referee's rulings: %(penalties)s.") % {
-                        "penalties": pen_text
-                    }
             out.append(
                 {
                     "hand": h.hand,
                     "side": labels[ln.side],
                     "claimed": ln.claimed,
-                    "computed": ln.points,
+                    # an as-claimed side was not computed: no figure, no "Computed as" (its breakdown is its claim)
+                    "computed": None if ln.as_claimed else ln.points,
                     "played": as_played,
-                    "difference": signed(diff),
-                    "differs": diff != 0,
-                    "breakdown": parts,
-                    "explanation": why,
+                    "difference": None if ln.as_claimed else signed(diff),
+                    "differs": diff != 0 and not ln.as_claimed,
+                    "breakdown": "" if ln.as_claimed else parts,
+                    "explanation": _why(ln, diff, as_played, pen_text, _),
+                    "as_claimed": ln.as_claimed,
                 }
             )
     return out
+
+
+def _why(ln: SheetLine, diff: int, as_played: int, pen_text: str, _: Gettext) -> str:
+    """A claim against the computed score, explained (``pen_text``: the side's penalties of the hand)."""
+    rulings = " " + _("It includes the referee's rulings: %(penalties)s.") % {"penalties": pen_text} if pen_text else ""
+    if ln.as_claimed:  # partial records: nothing was computed to agree with (FORMAT.md "Partial records")
+        return _("The count depends on unknown cards: the score is taken as claimed, not computed.") + rulings
+    if diff == 0:
+        return _("The claim agrees with the computed score.") + rulings
+    if pen_text and ln.claimed == as_played:
+        return _(
+            "The claim agrees with the score as played; the referee's rulings make the difference: %(penalties)s."
+        ) % {"penalties": pen_text}
+    key = (
+        N_("The claim is %(n)s points higher than the computed score.")
+        if diff > 0
+        else N_("The claim is %(n)s points lower than the computed score.")
+    )
+    why = _(key) % {"n": abs(diff)}
+    if pen_text:
+        why += " " + _("The computed score includes the referee's rulings: %(penalties)s.") % {"penalties": pen_text}
+    return why
 
 
 def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext) -> dict[str, Any]:
@@ -194,6 +198,7 @@ def _score(sheet: ScoreSheet, played: ScoreSheet, labels: list[str], _: Gettext)
                     "played": lp.points if lp else 0,
                     "claimed": ln.claimed if ln else None,
                     "as_claimed": bool(ln and ln.as_claimed),
+                    "unscored": bool(ln and ln.unscored),
                     "breakdown": [
                         (_(COMPONENTS.get(k, k.replace("_", " "))), signed(v))
                         for k, v in (ln.breakdown if ln else {}).items()

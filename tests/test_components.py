@@ -13,7 +13,7 @@ from replay_web import report_data, words
 def test_one_table_for_the_command_line_and_the_report() -> None:
     assert not hasattr(words, "BREAKDOWN") and report_data.COMPONENTS is COMPONENTS
     assert words.COMPONENTS is COMPONENTS
-    assert len(COMPONENTS) == 23
+    assert len(COMPONENTS) == 24
 
 
 def test_each_side_keeps_its_words() -> None:

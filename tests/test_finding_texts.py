@@ -988,6 +988,31 @@ SAMPLES: list[tuple[Message, str, str]] = [
                 "%(scored)s: claimed %(claimed)s for %(side)s, computed %(computed)s (difference "
                 "%(difference)s)%(explain)s"
             ),
+            scored=Message("final totals"),
+            claimed=-185,
+            side="Bruno",
+            computed=-235,
+            difference="+50",
+            explain=Message(
+                "; computed as %(parts)s",
+                parts=(
+                    Message("%(part)s %(points)s", part=Message("hands"), points="-185"),
+                    Message("%(part)s %(points)s", part=Message("penalties"), points="-50"),
+                ),
+            ),
+        ),
+        "final totals: claimed -185 for Bruno, computed -235 (difference +50); computed as hands -185, penalties -50",
+        (
+            "totali finali: dichiarati -185 per Bruno, calcolati -235 (differenza +50); calcolo: smazzate -185, "
+            "penalità -50"
+        ),
+    ),
+    (
+        Message(
+            (
+                "%(scored)s: claimed %(claimed)s for %(side)s, computed %(computed)s (difference "
+                "%(difference)s)%(explain)s"
+            ),
             scored=Message("hand %(hand)s", hand=1),
             claimed=0,
             side="Anna",

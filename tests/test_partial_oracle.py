@@ -263,8 +263,8 @@ def test_a_gin_whose_unseen_discard_could_make_big_gin_is_scored_as_claimed() ->
     }
     unclaimed = Replayer(knock_unseen(redact(events, None), None).events).final
     assert score_sheet(unclaimed).to_json()["hands"][2]["scores"] == [
-        {"seat": 0, "points": 0, "breakdown": {}},
-        {"seat": 1, "points": 0, "breakdown": {}},
+        {"seat": 0, "points": 0, "breakdown": {}, "unscored": True},
+        {"seat": 1, "points": 0, "breakdown": {}, "unscored": True},
     ]
     assert [(f.position, f.rule) for f in unclaimed.findings if f.rule.startswith("ALL-SCORE")] == [
         (24, "ALL-SCORE-2"),

@@ -365,7 +365,12 @@ def test_a_penalty_during_a_hand_scored_as_claimed_is_no_all_score_1() -> None:
     claimed = '{"type":"hand_ended","reason":"stalled","claimed":[{"seat":0,"points":12},{"seat":1,"points":0}]}'
     state = fold(lines(*head, turn, penalty, claimed))
     assert [(f.position, f.rule) for f in state.findings] == [(4, "ALL-TURN-1")]
-    assert state.totals == (12, -10)
+    # Bruno's claim 0 counts his -10 of the hand (as a full record's claim does): his total is 0
+    assert state.totals == (12, 0)
+    assert [(s.points, s.breakdown) for s in state.results[0].scores] == [
+        (12, {"claimed": 12}),
+        (10, {"claimed": 0, "penalty_in_claim": 10}),
+    ]
 
 
 def _with(path: str, line: int, change: dict[str, Any], partial: bool = False) -> bytes:

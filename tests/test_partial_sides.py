@@ -24,9 +24,12 @@ from ledger.events import CardsShown, ClaimedScore, Event, HandEnded
 from ledger.partial import redact
 from ledger.record_files import read_record
 from ledger.records import encode_record, parse_record
+from ledger.render import render_score
 from ledger.replay import replay
 from ledger.scoring import score_sheet
 from ledger.state import TableState
+from replay_web.report import render_html
+from replay_web.report_data import build_report
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,7 +110,7 @@ def test_burraco_an_unclaimed_unknown_side_is_all_score_2_naming_it_alone() -> N
     assert state.findings[0].message == (
         "hand 1 cannot be scored: the count of Bruno depends on unknown cards and no points were claimed"
     )
-    assert hands(state) == [[ANNA_555, {"seat": 1, "points": 0, "breakdown": {}}]]
+    assert hands(state) == [[ANNA_555, {"seat": 1, "points": 0, "breakdown": {}, "unscored": True}]]
     assert state.totals == (555, 0)
     bare = replay(scorer_cut("burraco/semi_clean_and_dirty.jsonl", {1}, [None]))  # no claim at all
     assert findings(bare) == findings(state) and hands(bare) == hands(state)
@@ -228,7 +231,8 @@ def test_ramino_the_winner_collecting_an_unknown_hand_is_claimed_the_loser_compu
     assert state.findings == ()
     unclaimed = replay(scorer_cut("ramino/in-mano.jsonl", {0, 1}, [(ClaimedScore(seat=1, points=0),)]))
     assert findings(unclaimed)[0] == (7, None, "ALL-SCORE-2", ALL_SCORE_2, (1, ("Anna",)))
-    assert [f.rule for f in unclaimed.findings] == ["ALL-SCORE-2", "ALL-SCORE-1"]  # the final totals' claim: 112
+    # no ALL-SCORE-1 for the final totals' 112: Anna's total holds an unscored hand (no cascade)
+    assert [f.rule for f in unclaimed.findings] == ["ALL-SCORE-2"]
 
 
 # --- when the going out is not shown: every side -----------------------------------------------------------
@@ -275,3 +279,182 @@ def test_gin_a_knock_against_an_unknown_hand_is_claimed_for_both_seats() -> None
     assert claimed.findings == ()
     bare = fold('{"type":"hand_ended","reason":"knocked","seat":1}')
     assert findings(bare) == [(6, None, "ALL-SCORE-2", ALL_SCORE_2, (1, ("Anna", "Bruno")))]
+
+
+# --- a claim counts the side's penalties of the hand, as in a full record (issue 24, tester's bug 1) ---------
+def dispute_without_brunos_hand() -> list[Event]:
+    """The README's dispute cut for the scorer, Bruno's hand never shown: his
+    claim -235 counts the referee's -50 of the hand (the full record's
+    ALL-SCORE-1 check reads it so, and accepts it)."""
+    return scorer_cut("burraco/dispute.jsonl", {1})
+
+
+def test_an_as_claimed_side_totals_its_claim_the_penalty_counted_once() -> None:
+    full = replay(read_record(ROOT / "fixtures" / "burraco" / "dispute.jsonl").events)
+    state = replay(dispute_without_brunos_hand())
+    assert state.totals == full.totals == (-70, -235)
+    bruno = {
+        "seat": 1,
+        "points": -235,
+        "breakdown": {"claimed": -235, "penalty_in_claim": 50, "penalty": -50},
+        "as_claimed": True,
+    }
+    assert hands(state)[0][1] == bruno
+    # as played, Bruno's -185 is the full record's: his claim less the penalty it counts
+    assert score_sheet(state, adjudicated=False).totals == score_sheet(full, adjudicated=False).totals == (-70, -185)
+    assert [f.rule for f in state.findings if f.rule.startswith("ALL-SCORE")] == ["ALL-SCORE-1"]  # Anna's 0 only
+    lines = render_score(score_sheet(state), state, score_sheet(state, adjudicated=False)).splitlines()
+    assert lines[3] == (
+        "  Bruno   -235   total   -235   claimed -235, penalty_in_claim +50, penalty -50"
+        "  [as claimed: the count depends on unknown cards]"
+    )
+
+
+def test_the_report_says_an_as_claimed_side_is_taken_as_claimed_not_verified() -> None:
+    """Not "The claim agrees with the computed score. Computed as: claimed
+    +68", nor "the referee's rulings make the difference": nothing was
+    computed for Bruno."""
+    claims = build_report(dispute_without_brunos_hand(), lang="en")["claims"]
+    assert [
+        (c["side"], c["claimed"], c["computed"], c["difference"], c["differs"], c["breakdown"]) for c in claims
+    ] == [
+        ("Anna", 0, -70, "+70", True, "melds +55, cards in hand −25, no pozzetto −100"),
+        ("Bruno", -235, None, None, False, ""),
+    ]
+    assert claims[1]["explanation"] == (
+        "The count depends on unknown cards: the score is taken as claimed, not computed. "
+        "It includes the referee's rulings: penalty −50 at position 10 (BUR-TURN-1)."
+    )
+    italian = build_report(dispute_without_brunos_hand(), lang="it")["claims"][1]["explanation"]
+    assert italian.startswith("Il conto dipende da carte sconosciute: il punteggio è preso come dichiarato")
+    page = render_html(build_report(dispute_without_brunos_hand(), lang="en"))
+    assert "taken as claimed, not computed." in page and "Computed as: claimed" not in page
+
+
+# --- a named seat that went out holds nothing (tester's bug 2) ---------------------------------------------
+def named_winner(variant: str, players: list[str], claim: tuple[int, ...]) -> TableState:
+    """A score-only hand whose ``went_out`` names Anna (seat 0), every hand dealt ``??``."""
+    from ledger.score_only import score_only_game
+
+    events = list(score_only_game("club-1", variant, players, [claim]))
+    end = next(i for i, e in enumerate(events) if type(e) is HandEnded)
+    events[end] = msgspec.structs.replace(events[end], seat=0)
+    return replay(events)
+
+
+def test_scala40_and_ramino51_a_named_winner_scores_0_computed_and_its_claim_is_checked() -> None:
+    for variant in ("scala40", "ramino51"):
+        state = named_winner(variant, ["Anna", "Bruno"], (7, 40))
+        assert state.hands[0] == ()
+        assert hands(state) == [
+            [{"seat": 0, "points": 0, "breakdown": {}}, {"seat": 1, "points": 100, "breakdown": {"unopened": 100}}]
+        ], variant
+        assert [(f.seat, f.rule, f.message) for f in state.findings] == [
+            (0, "ALL-SCORE-1", "hand 1: claimed 7 for Anna, computed 0 (difference +7)"),
+            (
+                1,
+                "ALL-SCORE-1",
+                "hand 1: claimed 40 for Bruno, computed 100 (difference -60); computed as unopened +100",
+            ),
+        ], variant
+
+
+def test_burraco_a_named_seat_that_went_out_holds_nothing_its_partners_hand_may_still_be_unknown() -> None:
+    alone = named_winner("burraco", ["Anna", "Bruno"], (7, 40))
+    assert hands(alone)[0] == [
+        {
+            "seat": 0,
+            "points": -100,
+            "breakdown": {
+                "melds": 0,
+                "burraco_clean": 0,
+                "burraco_semi_clean": 0,
+                "burraco_dirty": 0,
+                "closing": 0,
+                "hand": 0,
+                "no_pozzetto": -100,
+            },
+        },
+        {"seat": 1, "points": 40, "breakdown": {"claimed": 40}, "as_claimed": True},
+    ]
+    assert [(f.seat, f.rule) for f in alone.findings] == [(0, "ALL-SCORE-1")]
+    pairs = named_winner("burraco", ["Anna", "Bruno", "Carla", "Dario"], (7, 40))  # Carla's hand is unknown
+    assert [(s.points, s.as_claimed) for s in pairs.results[0].scores] == [(7, True), (40, True)]
+    assert pairs.findings == ()
+
+
+# --- an unscored side is marked as such everywhere (tester's bug 3) ---------------------------------------
+def dispute_bruno_unscored() -> list[Event]:
+    """Bruno's hand never shown and his claim dropped: ALL-SCORE-2 for him."""
+    return scorer_cut("burraco/dispute.jsonl", {1}, [(ClaimedScore(seat=0, points=0),)])
+
+
+def test_an_unscored_side_is_marked_in_score_json_and_on_the_sheet(run: Callable[..., Result], tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(encode_record(dispute_bruno_unscored()))
+    done = run("score", "--json", str(path))
+    assert done.exit_code == 0, done.output
+    scores = json.loads(done.stdout)["hands"][0]["scores"]
+    assert scores[1] == {"seat": 1, "points": -50, "breakdown": {"penalty": -50}, "unscored": True}
+    assert "unscored" not in scores[0]
+    sheet = run("score", str(path))
+    assert (
+        "  Bruno    -50   total    -50   penalty -50"
+        "  [unscored: the count depends on unknown cards and nothing was claimed]" in sheet.stdout
+    )
+    italian = run("--lang", "it", "score", str(path))
+    assert "[non conteggiata: il conto dipende da carte sconosciute e non è stato dichiarato nulla]" in italian.stdout
+
+
+def test_an_unscored_side_is_marked_in_the_viewer_and_the_report(web_client: Callable[..., Any]) -> None:
+    cut = dispute_bruno_unscored()
+    client = web_client(cut)
+    page = client.get("/games/bur-dispute").get_data(as_text=True)
+    assert page.count('<div class="claimed unscored"') == 1
+    assert ">unscored</div>" in page
+    api = client.get("/api/games/bur-dispute/score").get_json()  # the score --json object
+    assert api["hands"][0]["scores"][1] == {"seat": 1, "points": -50, "breakdown": {"penalty": -50}, "unscored": True}
+    report = client.get("/games/bur-dispute/report").get_data(as_text=True)
+    assert report.count("unscored (the count depends on unknown cards and nothing was claimed)") == 1
+    cells = build_report(cut, lang="en")["score"]["hands"][0]["cells"]
+    assert [(c["points"], c["as_claimed"], c["unscored"]) for c in cells] == [(-70, False, False), (-50, False, True)]
+    italian = build_report(cut, lang="it")
+    assert "non conteggiata (il conto dipende" in render_html(italian)
+
+
+# --- the final totals' check (tester's "confusing for a referee" items) ------------------------------------
+def test_a_side_whose_total_holds_an_unscored_hand_has_no_final_totals_check() -> None:
+    """Bruno's 68 of hand 1 is unscored (ALL-SCORE-2): the final totals'
+    claimed 268 for him is not compared with a total that lacks it (it was
+    "final totals: claimed 268 for Bruno, computed 200"); Anna and Carla are."""
+    state = replay(scorer_cut("scala40/elimination.jsonl", {0, 1, 2}, [(ClaimedScore(seat=0, points=0),), None]))
+    assert findings(state) == [(16, None, "ALL-SCORE-2", ALL_SCORE_2, (1, ("Bruno",)))]
+    assert state.totals == (0, 200, 100)
+    end = len(state.findings)
+    events = scorer_cut("scala40/elimination.jsonl", {0, 1, 2}, [(ClaimedScore(seat=0, points=0),), None])
+    last = events[-1]
+    claims = (ClaimedScore(seat=0, points=5), ClaimedScore(seat=1, points=268), ClaimedScore(seat=2, points=100))
+    wrong = replay([*events[:-1], msgspec.structs.replace(last, claimed=claims)])
+    assert [(f.seat, f.rule, f.message) for f in wrong.findings[end:]] == [
+        (0, "ALL-SCORE-1", "final totals: claimed 5 for Anna, computed 0 (difference +5)")
+    ]
+
+
+def test_the_final_totals_message_explains_the_total_not_the_last_hand() -> None:
+    """A full record: the final totals claimed without Bruno's -50 penalty.
+    The message said "computed as hand -85, no_pozzetto -100" (the last
+    hand's breakdown); the total is its hands and its penalties."""
+    events = list(read_record(ROOT / "fixtures" / "burraco" / "dispute.jsonl").events)
+    claims = (ClaimedScore(seat=0, points=-70), ClaimedScore(seat=1, points=-185))
+    state = replay([*events[:-1], msgspec.structs.replace(events[-1], claimed=claims)])
+    final = state.findings[-1]
+    assert (final.position, final.seat, final.rule) == (18, 1, "ALL-SCORE-1")
+    assert final.message == (
+        "final totals: claimed -185 for Bruno, computed -235 (difference +50); computed as hands -185, penalties -50"
+    )
+    from ledger.i18n import translations
+
+    assert final.text(translations("it")) == (
+        "totali finali: dichiarati -185 per Bruno, calcolati -235 (differenza +50); calcolo: smazzate -185, "
+        "penalità -50"
+    )

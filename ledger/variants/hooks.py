@@ -152,7 +152,7 @@ class VariantHooks(Protocol):
         """Partial records (FORMAT.md): the sides whose count for the hand ``e``
         ends depends on an unknown card; they score as claimed, the others are
         computed. Default: each side on its own hands (Burraco), every side
-        when the going out is not shown; Scala 40 / Ramino 51: the losers whose
+        when the went_out names no seat; Scala 40 / Ramino 51: the losers whose
         cards count; Ramino: the winner, who collects the others' hands; Gin:
         both seats (one deadwood count), also when the face-down ``??``
         discard could make big gin."""

@@ -41,6 +41,10 @@ class OutcomeRules(MeldingRules):
             self.check_went_out(state, e, pos)
         if state.phase == "play":
             state = self.end_turn(state, pos)
+        if self.partial and e.reason == "went_out" and e.seat is not None and state.hands[e.seat]:
+            # a named seat that went out holds nothing (its unknown cards were played unrecorded):
+            # its count is known (check_went_out let only unknown cards stand there)
+            state = replace(state, hands=tuple(() if s == e.seat else h for s, h in enumerate(state.hands)))
         claimed = None
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
@@ -68,15 +72,16 @@ class OutcomeRules(MeldingRules):
         other side is computed (FORMAT.md, "Partial records").
 
         Default, for a variant where each side's count is its own (Burraco):
-        the sides one of whose :meth:`counted_hands` holds ``??``. When the
-        hand went out and the record does not show who did (no ``seat``, or
-        a seat still holding unknown cards: the play was not recorded), any
-        side's count may hang on them, so every side is affected as soon as
-        one counted hand holds ``??``. A variant whose count of one side
+        the sides one of whose :meth:`counted_hands` holds ``??`` (a named
+        seat that went out holds none: :meth:`on_hand_ended` empties its
+        hand). When the hand went out and the record does not say who did
+        (no ``seat``, as in a score-only game), any side's count may hang on
+        them, so every side is affected as soon as one counted hand holds
+        ``??``. A variant whose count of one side
         reads another's hand, or reads no hand at all, overrides this."""
         hands = self.counted_hands(state)
         sides = frozenset(state.sides[seat] for seat, held in enumerate(hands) if UNKNOWN in held)
-        if sides and going_out_unseen(state, e):
+        if sides and going_out_unseen(e):
             return frozenset(range(state.n_sides))
         return sides
 
@@ -100,13 +105,23 @@ class OutcomeRules(MeldingRules):
     ) -> tuple[TableState, tuple[SideScore, ...]]:
         """Partial records, a hand where the count of the ``unknown`` sides
         depends on unknown cards: each of them scores its ``claimed`` points
-        (``as_claimed``); one with no claim scores nothing and the hand is
+        (``as_claimed``; the claim includes the side's penalties assessed in
+        the hand so far, as in a full record: :func:`as_claimed`); one with
+        no claim scores nothing (``unscored``) and the hand is
         ``ALL-SCORE-2``, naming those sides only (FORMAT.md, "Partial
         records"; RULES.md ALL-SCORE-2). Every other side is computed by
         :meth:`score_hand`, with the hands holding unknown cards emptied
         (:meth:`without_hands`: by :meth:`unknown_sides`, no other side's
         count reads them)."""
         points = dict(claimed or ())
+        # a claim counts the side's penalties assessed in the hand so far (as check_claim reads a
+        # claim against hand_points): the hand's own points are the claim less them
+        assessed: dict[int, int] = {}
+        for p in reversed(state.penalties):
+            if p.hand < state.hand:
+                break
+            if p.hand == state.hand:
+                assessed[p.side] = assessed.get(p.side, 0) + p.points
         missing = [side for side in sorted(unknown) if side not in points]
         if missing:
             who = tuple(state.side_message(side) for side in missing)
@@ -122,9 +137,9 @@ class OutcomeRules(MeldingRules):
         scores = tuple(
             computed[side]
             if side not in unknown
-            else SideScore(side, points[side], {"claimed": points[side]}, as_claimed=True)
+            else as_claimed(side, points[side], assessed.get(side, 0))
             if side in points
-            else SideScore(side, 0, {})
+            else SideScore(side, 0, {}, unscored=True)
             for side in range(state.n_sides)
         )
         return state, scores
@@ -203,9 +218,17 @@ class OutcomeRules(MeldingRules):
         return tuple(totals)
 
     def check_claim(
-        self, state: TableState, pos: int, claimed: tuple[tuple[int, int], ...], computed: dict[int, int], what: Message
+        self,
+        state: TableState,
+        pos: int,
+        claimed: tuple[tuple[int, int], ...],
+        computed: dict[int, int],
+        what: Message,
+        final: bool = False,
     ) -> TableState:
-        """``ALL-SCORE-1`` for each claimed line that differs from the computation."""
+        """``ALL-SCORE-1`` for each claimed line that differs from the
+        computation (``final``: the game's totals, explained by
+        :meth:`explain_total`, else a hand's, by :meth:`explain`)."""
         for side, points in claimed:
             mine = computed.get(side, 0)
             if mine != points:
@@ -224,7 +247,7 @@ class OutcomeRules(MeldingRules):
                     side=state.side_message(side),
                     computed=mine,
                     difference=f"{points - mine:+d}",
-                    explain=self.explain(state, side),
+                    explain=self.explain_total(state, side) if final else self.explain(state, side),
                 )
         return state
 
@@ -243,6 +266,20 @@ class OutcomeRules(MeldingRules):
                 )
                 return Message(N_("; computed as %(parts)s"), parts=parts) if parts else ""
         return ""
+
+    def explain_total(self, state: TableState, side: int) -> str | Message:
+        """The computed final total of ``side``, for the final totals'
+        message: ``; computed as hands +250, penalties -50`` when penalties
+        count in it, else ``""`` (the total is then the sum of its hands'
+        points, as the score sheet lists them; not the last hand's breakdown)."""
+        pen = sum(p.points for p in state.penalties if p.side == side)
+        if not pen:
+            return ""
+        parts = (
+            Message("%(part)s %(points)s", part=Message(N_("hands")), points=f"{state.totals[side] - pen:+d}"),
+            Message("%(part)s %(points)s", part=Message(N_("penalties")), points=f"{pen:+d}"),
+        )
+        return Message(N_("; computed as %(parts)s"), parts=parts)
 
     def check_finding(self, state: TableState, finding: int | None, pos: int) -> None:
         """A ruling's ``finding`` must name an earlier position that carries
@@ -328,8 +365,11 @@ class OutcomeRules(MeldingRules):
         state = replace(state, phase="ended", ended=e.reason, turn=None)
         if e.claimed is not None:
             claimed = tuple((self.claim_side(state, c, pos), c.points) for c in e.claimed)
+            # a side with an unscored hand (ALL-SCORE-2, partial records) has no computed total to compare
+            unscored = {s.side for r in state.results for s in r.scores if s.unscored}
+            checked = tuple((side, points) for side, points in claimed if side not in unscored)
             totals = dict(enumerate(state.totals))
-            state = self.check_claim(state, pos, claimed, totals, Message(N_("final totals")))
+            state = self.check_claim(state, pos, checked, totals, Message(N_("final totals")), final=True)
         return state
 
     # --- the end of a hand, the end of a game --------------------------------------
@@ -364,19 +404,37 @@ class OutcomeRules(MeldingRules):
         return leaders[0] if len(leaders) == 1 else None
 
 
-def going_out_unseen(state: TableState, e: HandEnded) -> bool:
-    """A ``went_out`` whose going out the record does not show: no ``seat``,
-    or the seat still holds cards (partial records: unknown ones, its play
-    was not recorded; :meth:`OutcomeRules.check_went_out`).
+def going_out_unseen(e: HandEnded) -> bool:
+    """A ``went_out`` that does not say who went out (no ``seat``: a
+    score-only game), so the winner is unknown. A named seat went out with
+    an empty hand, whatever unknown cards the record left it (its play was
+    not recorded: :meth:`OutcomeRules.on_hand_ended` empties it).
 
-    >>> from ledger.variants.ramino import RaminoRules
-    >>> s = TableState(rules=RaminoRules(), game_id="g", players=(), sides=(), hands=((), ("??",)))
-    >>> [going_out_unseen(s, HandEnded(reason="went_out", seat=k)) for k in (None, 0, 1)]
-    [True, False, True]
-    >>> going_out_unseen(s, HandEnded(reason="stock_exhausted"))
+    >>> [going_out_unseen(HandEnded(reason="went_out", seat=k)) for k in (None, 0, 1)]
+    [True, False, False]
+    >>> going_out_unseen(HandEnded(reason="stock_exhausted"))
     False
     """
-    return e.reason == "went_out" and (e.seat is None or bool(state.hands[e.seat]))
+    return e.reason == "went_out" and e.seat is None
+
+
+def as_claimed(side: int, claim: int, assessed: int) -> SideScore:
+    """A side's hand scored as claimed (partial records): the ``claim``
+    includes the penalties ``assessed`` to the side in the hand so far (a
+    claim in a full record is read so: ALL-SCORE-1 compares it with the
+    hand's points plus those penalties), so the hand's own points are the
+    claim less them, and the breakdown says so (``penalty_in_claim``); with
+    the penalties the side's total for the hand is its claim.
+
+    >>> as_claimed(1, -235, -50)
+    SideScore(side=1, points=-185, breakdown={'claimed': -235, 'penalty_in_claim': 50}, as_claimed=True, unscored=False)
+    >>> as_claimed(0, 68, 0).breakdown
+    {'claimed': 68}
+    """
+    breakdown = {"claimed": claim}
+    if assessed:
+        breakdown["penalty_in_claim"] = -assessed
+    return SideScore(side, claim - assessed, breakdown, as_claimed=True)
 
 
 def target_reached(state: TableState, target: int) -> str | None:

@@ -213,10 +213,10 @@ class RaminoRules(Rules):
         (it collects their values; every other seat scores 0 whatever it
         holds): the winner's side when another seat's hand holds ``??``. A
         hand that ends another way counts no card (0 for every seat). When
-        the going out is not shown, the default (every side)."""
+        the went_out names no seat, the default (every side)."""
         if e.reason != "went_out":
             return frozenset()
-        if going_out_unseen(state, e):
+        if going_out_unseen(e):
             return super().unknown_sides(state, e)
         assert e.seat is not None
         if any(UNKNOWN in h for s, h in enumerate(state.hands) if s != e.seat):

@@ -80,7 +80,8 @@ def _add_game_bonuses(
                     1
                     for r in state.results
                     for s in r.scores
-                    if s.side == side and ("deadwood_difference" in s.breakdown or (s.as_claimed and s.points > 0))
+                    if s.side == side
+                    and ("deadwood_difference" in s.breakdown or (s.as_claimed and s.breakdown["claimed"] > 0))
                 )
                 + ("deadwood_difference" in breakdown[side])
                 for side in (0, 1)

@@ -32,10 +32,10 @@ def unknown_penalties(
     whose hand holds ``??`` and whose penalty reads cards
     (``counts_cards(seat, winner)``, False for a fixed penalty). Not the
     seat that went out (it scores 0), nor any seat of a hand that ends
-    another way (0 for every seat). When the going out is not shown (no
-    ``seat``, as in a score-only game, or one still holding unknown cards),
-    the winner, and so each penalty, is unknown: every seat, as soon as a
-    hand holds ``??`` (as :meth:`~ledger.variants.outcome.OutcomeRules.unknown_sides`).
+    another way (0 for every seat). When the record does not say who went
+    out (no ``seat``, as in a score-only game), the winner, and so each
+    penalty, is unknown: every seat, as soon as a hand holds ``??`` (as
+    :meth:`~ledger.variants.outcome.OutcomeRules.unknown_sides`).
 
     >>> from ledger.variants.scala40 import Scala40Rules
     >>> s = TableState(rules=Scala40Rules(), game_id="g", players=(), sides=(0, 1, 2), hands=((), ("??",), ("??",)))
@@ -51,9 +51,10 @@ def unknown_penalties(
     """
     if e.reason != "went_out":
         return frozenset()
-    if e.seat is None or going_out_unseen(state, e):
+    if going_out_unseen(e):
         return frozenset(state.sides) if any(UNKNOWN in h for h in state.hands) else frozenset()
     winner = e.seat
+    assert winner is not None
     return frozenset(
         state.sides[s] for s in active if s != winner and UNKNOWN in state.hands[s] and counts_cards(s, winner)
     )
