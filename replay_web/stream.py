@@ -37,7 +37,7 @@ after their last reader left (default 2: the next stream folds only the events
 stored since; issue 27). Each open stream holds a server
 thread until it ends: run gunicorn with gthread workers and more threads
 than ``STREAM_MAX`` (the rest serve the other requests), e.g.
-``gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'`` for
+``gunicorn -k replay_web.gunicorn_worker.ThreadWorker -w 2 --threads 48 'replay_web:create_app()'`` for
 64 streams and 32 other requests at a time; a sync worker would be held by
 the first stream.
 """

@@ -9,7 +9,8 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from ledger.testing.live import call
+from ledger.store.application import open_app
+from ledger.testing.live import call, gunicorn
 from tests.test_desk import GAME, Desk, desk, page_csrf, penalty, sign_in  # noqa: F401 - desk is a fixture
 from tests.test_live_api import LINES, make_live, started
 from tests.test_serve_cli import _serve
@@ -44,6 +45,38 @@ def test_a_100_kb_authorization_header_gets_the_json_error(tmp_path: Path) -> No
             "message": "a header line is over 65,536 bytes: send a shorter header",
         }
     }
+
+
+def test_gunicorns_own_refusals_are_the_json_error(tmp_path: Path) -> None:
+    """Under gunicorn (the production server, with the viewer's worker) a header
+    over its limit is the JSON 431 and a request line over its limit the JSON
+    414, never gunicorn's HTML page, and the header is not echoed back."""
+    db = str(tmp_path / "g.db")
+    open_app(db).close()
+    with gunicorn(db, workers=1, threads=4) as url:
+        port = int(url.rsplit(":", 1)[1])
+        for size in (9_000, 100_000):
+            status, headers, body = _send(
+                port,
+                b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                + b"a" * size
+                + b"\r\nConnection: close\r\n\r\n",
+            )
+            assert (status, headers["content-type"]) == (431, "application/json")
+            assert json.loads(body) == {
+                "error": {
+                    "status": 431,
+                    "title": "Request Header Fields Too Large",
+                    "message": "a header is longer, or there are more headers, than the server reads (gunicorn's "
+                    "--limit-request-field-size and --limit-request-fields): send a shorter header",
+                }
+            }
+        status, headers, body = _send(
+            port, b"GET /api/games?x=" + b"b" * 10_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        )
+        assert (status, headers["content-type"], json.loads(body)["error"]["status"]) == (414, "application/json", 414)
+        assert b"bbbb" not in body
+        assert call("GET", url + "/api/games")[0] == 200  # the worker serves on
 
 
 def _chunked(port: int, token: str, body: bytes, expected: int) -> tuple[int, dict[str, Any]]:

@@ -3,7 +3,7 @@ several workers, no sticky sessions. A stream opened on one worker sees the
 events appended through another, because every worker follows the store's
 notification log (eventsourcing's LISTEN/NOTIFY subscription).
 
-Two gunicorn servers (``-k gthread``, one worker each, so which worker
+Two gunicorn servers (``-k replay_web.gunicorn_worker.ThreadWorker``, one worker each, so which worker
 serves which request is certain) and one with two workers share one fresh
 PostgreSQL schema; tokens are made with the real CLI.
 """

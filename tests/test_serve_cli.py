@@ -112,7 +112,9 @@ def test_raw_utf8_in_the_url_is_quoted_as_sent(tmp_path: Path) -> None:
 
 
 def _threads(text: str) -> list[int]:
-    return [int(n) for n in re.findall(r"gunicorn -k gthread -w 2 --threads (\d+)", text)]
+    return [
+        int(n) for n in re.findall(r"gunicorn -k replay_web.gunicorn_worker.ThreadWorker -w 2 --threads (\d+)", text)
+    ]
 
 
 def test_the_recommended_threads_agree() -> None:

@@ -156,7 +156,8 @@ def request_handler() -> Any:
         N_(
             "Werkzeug's threaded server, for one machine; in production use gunicorn with threads (each "
             "open stream holds one; 48 per worker: the 32 streams of RUMMY_LEDGER_STREAM_MAX and 16 "
-            "other requests): gunicorn -k gthread -w 2 --threads 48 'replay_web:create_app()'."
+            "other requests): gunicorn -k replay_web.gunicorn_worker.ThreadWorker -w 2 --threads 48 "
+            "'replay_web:create_app()'."
         ),
         N_(
             "Spectators of an unfinished game see events received more than "

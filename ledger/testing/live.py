@@ -5,7 +5,7 @@ subprocess); nothing in the service imports it.
 
 - :func:`serve` runs a Flask app on 127.0.0.1 on a free port (werkzeug's
   threaded server, in a thread of this process);
-- :func:`gunicorn` starts ``gunicorn -k gthread 'replay_web:create_app()'``
+- :func:`gunicorn` starts ``gunicorn -k replay_web.gunicorn_worker.ThreadWorker 'replay_web:create_app()'``
   (or another application) as a subprocess on a free port, its store named
   by ``RUMMY_LEDGER_DB``;
 - :func:`call` is one HTTP request (a new connection each time) answering
@@ -64,8 +64,8 @@ def gunicorn(
     log: Path | None = None,
     app: str = "replay_web:create_app()",
 ) -> Iterator[str]:
-    """A gunicorn server (gthread workers) on the store ``db``; yields its URL
-    once it answers. The access log goes to ``log`` when given; ``app`` is
+    """A gunicorn server (the viewer's gthread workers, :mod:`replay_web.gunicorn_worker`)
+    on the store ``db``; yields its URL once it answers. The access log goes to ``log`` when given; ``app`` is
     gunicorn's application (a benchmark's own factory around the viewer's)."""
     port = free_port()
     argv = [
@@ -73,7 +73,7 @@ def gunicorn(
         "-m",
         "gunicorn",
         "-k",
-        "gthread",
+        "replay_web.gunicorn_worker.ThreadWorker",
         "-w",
         str(workers),
         "--threads",
