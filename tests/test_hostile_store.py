@@ -43,7 +43,15 @@ def test_many_first_importers_of_an_empty_schema(pg_env: dict[str, str], tmp_pat
         children.append(
             subprocess.Popen(
                 [sys.executable, "-c", CHILD, str(go), str(path)],
-                env={**os.environ, **pg_env, "PYTHONPATH": str(ROOT)},
+                # two connections each at most (the schema lock's and one for its transactions): 24 importers
+                # beside the other worker's tests stay under the server's max_connections (100)
+                env={
+                    **os.environ,
+                    **pg_env,
+                    "PYTHONPATH": str(ROOT),
+                    "POSTGRES_POOL_SIZE": "1",
+                    "POSTGRES_MAX_OVERFLOW": "1",
+                },
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
