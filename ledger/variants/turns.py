@@ -148,23 +148,27 @@ class TurnRules(DealRules):
         card = e.card
         if seat != state.turn or state.phase != "draw" or state.stock_count <= 0:
             return None
-        if stock is None:  # the order is unknown: a named card is checked against the deck
-            if card == UNKNOWN and not self.partial:
+        if stock and stock[0] == card:  # the known top (in a partial record, ?? drawn as ??)
+            extra = self._draw_extra(state, seat)
+            if extra is False:
                 return None
-        elif not stock or (stock[0] != card and (not self.partial or UNKNOWN not in (stock[0], card))):
-            return None
-        extra = self._draw_extra(state, seat)
-        if extra is False:
-            return None
-        if stock is not None:
-            top = stock[0]
-            if top == UNKNOWN and card != UNKNOWN:
-                self.check_card_room(state, card, pos, "card")  # an unknown stock card seen drawn
-            elif card == UNKNOWN:
-                card = top
             stock = stock[1:]
-        elif card != UNKNOWN:
-            self.check_card_room(state, card, pos, "card")
+        else:  # a named card of a stock of unknown cards or order is counted against the deck
+            if stock is None:
+                if card == UNKNOWN and not self.partial:
+                    return None
+                seen = card != UNKNOWN
+            elif not stock or not self.partial or UNKNOWN not in (top := stock[0], card):
+                return None
+            else:
+                seen = top == UNKNOWN
+                card = top if card == UNKNOWN else card
+                stock = stock[1:]
+            extra = self._draw_extra(state, seat)
+            if extra is False:
+                return None
+            if seen:
+                self.check_card_room(state, card, pos, "card")
         hands = list(state.hands)
         hands[seat] = hands[seat] + (card,)
         return replace(
@@ -195,12 +199,12 @@ class TurnRules(DealRules):
         if seat != state.turn or state.phase != "play":
             return None
         held = state.hands[seat]
-        if card in held:
+        try:
             i = held.index(card)
-        elif self.partial and UNKNOWN in held:
+        except ValueError:
+            if not self.partial or UNKNOWN not in held:
+                return None
             i = -1  # played from one of its unknown cards (remove_from_hand)
-        else:
-            return None
         extra = self._discard_extra(state, pos, seat, card)
         if extra is False:
             return None
