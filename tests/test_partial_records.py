@@ -73,6 +73,29 @@ def test_a_card_the_deck_cannot_spare_is_rec_deck_and_its_legal_twin_is_accepted
     assert fold(lines(*head, '{"type":"card_discarded","seat":1,"card":"6C"}')).discard == ("5C", "6C")
 
 
+def test_a_named_draw_from_a_stock_of_unknown_cards_is_counted_against_the_deck() -> None:
+    stock = json.dumps(["??"] * 31)  # the order given, every card unknown
+    deal = f'{{"type":"hand_dealt","hand":1,"dealer":0,"hands":[{U10},{U10}],"discard":["5C"],"stock":{stock}}}'
+    head = (gin_start(), deal, *PASSES)
+    assert rejected(lines(*head, '{"type":"card_drawn","seat":1,"card":"5C"}')) == ("REC-DECK", 5, "card")
+    state = fold(
+        lines(*head, '{"type":"card_drawn","seat":1,"card":"6C"}', '{"type":"card_discarded","seat":1,"card":"6C"}')
+    )
+    assert (state.hands[1], state.stock, state.stock_count, state.discard) == (
+        ("??",) * 10,
+        ("??",) * 30,
+        30,
+        ("5C", "6C"),
+    )
+    drawn = fold(lines(gin_start(), GIN_DEAL, *PASSES, '{"type":"card_drawn","seat":1,"card":"6C"}'))
+    assert (drawn.hands[1][-1], drawn.stock, drawn.stock_count) == ("6C", None, 30)
+    assert rejected(lines(gin_start(), GIN_DEAL, *PASSES, '{"type":"card_drawn","seat":1,"card":"5C"}')) == (
+        "REC-DECK",
+        5,
+        "card",
+    )
+
+
 def test_rec_where_only_when_the_seat_can_hold_the_card_neither_way() -> None:
     known = '["AS","2S","3S","4S","5S","6S","7S","8S","9S","10S"]'
     deal = f'{{"type":"hand_dealt","hand":1,"dealer":0,"hands":[{U10},{known}],"discard":["5C"]}}'

@@ -8,11 +8,16 @@
   two events, optionally with a ``position_restored`` after the draws
   (``bench/bench_hostile.py``);
 - :func:`gin_stock_hog`: Gin, seat 0 draws the whole stock without
-  discarding, then knocks (the deadwood search's worst case).
+  discarding, then knocks (the deadwood search's worst case);
+- :func:`unknown_hands_pair`: a long Scala 40 hand as a full record and as
+  a partial one whose every hand, draw and restock is ``??`` and every
+  discard a named card played from an unknown hand (issue 24's hostile
+  partial record, ``tests/test_partial_cost.py``).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -156,3 +161,54 @@ def gin_stock_hog(game_id: str = "hog-1") -> bytes:
     melds = [{"meld": "c", "cards": clubs}, {"meld": "d", "cards": diamonds}, {"meld": "h", "cards": hearts[:12]}]
     out.append(lines(knocked(0, "KH", melds, []), hand_ended("knocked", 0), game_ended("abandoned")))
     return b"".join(out)
+
+
+def unknown_hands_pair(events: int, seats: int = 4, seed: int = 24) -> tuple[bytes, bytes]:
+    """``(full, partial)``: one Scala 40 hand of about ``events`` events at
+    ``seats`` seats, in turn: each seat draws from the stock and discards a
+    random card of its hand (the one just drawn now and then); an empty stock
+    is restocked from the pile, shuffled. The full record names every card,
+    the stock's order and each restocked stock's included. The partial one
+    writes every hand, the stock, every draw and every restocked stock as
+    ``??`` (no stock order): each named discard is played from a hand of
+    unknown cards only, so the fold takes it from an unknown one and counts
+    it against the deck (FORMAT.md, "Partial records"). Deterministic for a
+    ``seed``; no finding in either."""
+    rng = random.Random(seed)
+    deck = standard_deck(decks=2, jokers=4)
+    rng.shuffle(deck)
+    hands = [deck[13 * s : 13 * s + 13] for s in range(seats)]
+    upcard, stock = deck[13 * seats], deck[13 * seats + 1 :]
+    players = [{"seat": s, "name": f"P{s}"} for s in range(seats)]
+    start = {"type": "game_started", "format": "rummy-ledger/1", "game_id": "unknown-hands", "variant": "scala40"}
+    deal = {"type": "hand_dealt", "hand": 1, "dealer": seats - 1}
+    full: list[dict[str, object]] = [
+        {**start, "players": players},
+        {**deal, "hands": [list(h) for h in hands], "discard": [upcard], "stock": list(stock)},
+    ]
+    part: list[dict[str, object]] = [
+        {**start, "players": players, "knowledge": "partial"},
+        {**deal, "hands": [["??"] * 13] * seats, "discard": [upcard]},
+    ]
+    pile, seat = [upcard], 0
+    while len(full) < events:
+        if not stock:
+            stock, pile = pile[:-1], pile[-1:]
+            rng.shuffle(stock)
+            full.append({"type": "stock_restocked", "cards": list(stock)})
+            part.append({"type": "stock_restocked", "cards": ["??"] * len(stock)})
+            continue
+        card = stock.pop(0)
+        hands[seat].append(card)
+        full.append({"type": "card_drawn", "seat": seat, "card": card})
+        part.append({"type": "card_drawn", "seat": seat, "card": "??"})
+        out = hands[seat].pop(rng.randrange(len(hands[seat])))
+        full.append({"type": "card_discarded", "seat": seat, "card": out})
+        part.append({"type": "card_discarded", "seat": seat, "card": out})
+        pile.append(out)
+        seat = (seat + 1) % seats
+
+    def text(rows: list[dict[str, object]]) -> bytes:
+        return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows).encode()
+
+    return text(full), text(part)

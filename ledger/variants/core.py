@@ -339,14 +339,43 @@ class TableRules:
                 counts.update(p)
         return counts
 
+    def copies_in_play(self, state: TableState, card: str) -> int:
+        """How many copies of ``card`` the state knows the place of (hands,
+        pile, melds, stock, pozzetti): one card of :meth:`cards_in_play`,
+        counted without building the whole multiset (the deck check of each
+        card played from an unknown one, :meth:`check_deck_room`)."""
+        n = state.discard.count(card)
+        for h in state.hands:
+            n += h.count(card)
+        for m in state.melds:
+            n += m.cards.count(card)
+        if state.stock:
+            n += state.stock.count(card)
+        for p in state.pozzetti:
+            if p:
+                n += p.count(card)
+        return n
+
+    def check_card_room(self, state: TableState, card: str, pos: int, field: str) -> None:
+        """:meth:`check_deck_room` of one card (the fused draw and discard of
+        a partial record: nothing allocated)."""
+        if card != UNKNOWN and self.copies_in_play(state, card) >= self.deck_counts()[0].get(card, 0):
+            self.check_deck_room(state, (card,), pos, field)  # raises REC-DECK
+
     def check_deck_room(self, state: TableState, cards: Iterable[str], pos: int, field: str) -> None:
         """Raise ``REC-DECK`` when adding ``cards`` (from an unknown place)
-        would put more copies in play than the deck holds."""
+        would put more copies in play than the deck holds (the first card, in
+        order, that has no copy left to be); unknown cards (``??``) only fill
+        the totals."""
         deck = self.deck_counts()[0]
-        counts = self.cards_in_play(state)
+        added: dict[str, int] = {}
         for card in cards:
-            counts[card] += 1
-            if counts[card] > deck.get(card, 0) and card != UNKNOWN:
+            if card == UNKNOWN:
+                continue
+            k = added.get(card)
+            k = self.copies_in_play(state, card) + 1 if k is None else k + 1
+            added[card] = k
+            if k > deck.get(card, 0):
                 raise self.reject(
                     "REC-DECK",
                     Message(

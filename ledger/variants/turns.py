@@ -138,24 +138,45 @@ class TurnRules(DealRules):
     # every method the path stands for (``FUSED`` in ``ledger.variants.base``), so a variant
     # that overrides one of those hooks without the predicate keeps the general path.
     def fast_card_drawn(self, state: TableState, e: CardDrawn, pos: int) -> TableState | None:
-        """``card_drawn`` by the seat due in its draw phase, of the stock's known
-        top card: the state at ``pos`` as :meth:`on_card_drawn` makes it (``state``
-        is the one before the event), or None for the general handler."""
+        """``card_drawn`` by the seat due in its draw phase, of the stock's top
+        card (known, or in a partial record an unknown one on either side; a
+        named card from a stock of unknown order is checked against the deck):
+        the state at ``pos`` as :meth:`on_card_drawn` makes it (``state`` is
+        the one before the event), or None for the general handler."""
         seat = e.seat
         stock = state.stock
-        if seat != state.turn or state.phase != "draw" or not stock or stock[0] != e.card or state.stock_count <= 0:
+        card = e.card
+        if seat != state.turn or state.phase != "draw" or state.stock_count <= 0:
             return None
-        extra = self._draw_extra(state, seat)
-        if extra is False:
-            return None
+        if stock and stock[0] == card:  # the known top (in a partial record, ?? drawn as ??)
+            extra = self._draw_extra(state, seat)
+            if extra is False:
+                return None
+            stock = stock[1:]
+        else:  # a named card of a stock of unknown cards or order is counted against the deck
+            if stock is None:
+                if card == UNKNOWN and not self.partial:
+                    return None
+                seen = card != UNKNOWN
+            elif not stock or not self.partial or UNKNOWN not in (top := stock[0], card):
+                return None
+            else:
+                seen = top == UNKNOWN
+                card = top if card == UNKNOWN else card
+                stock = stock[1:]
+            extra = self._draw_extra(state, seat)
+            if extra is False:
+                return None
+            if seen:
+                self.check_card_room(state, card, pos, "card")
         hands = list(state.hands)
-        hands[seat] = hands[seat] + (e.card,)
+        hands[seat] = hands[seat] + (card,)
         return replace(
             state,
             position=pos,
             history=state,
             hands=tuple(hands),
-            stock=stock[1:],
+            stock=stock,
             stock_count=state.stock_count - 1,
             drew="stock",
             phase="play",
@@ -169,17 +190,27 @@ class TurnRules(DealRules):
 
     def fast_card_discarded(self, state: TableState, e: CardDiscarded, pos: int) -> TableState | None:
         """``card_discarded`` by the seat due in its play phase of a card it
-        holds: the state at ``pos`` as :meth:`on_card_discarded` makes it (the
-        discard, :meth:`check_discard`, :meth:`end_turn`, :meth:`pass_turn`),
-        or None for the general handler."""
+        holds (in a partial record, known or else as one of its unknown cards,
+        checked against the deck): the state at ``pos`` as
+        :meth:`on_card_discarded` makes it (the discard, :meth:`check_discard`,
+        :meth:`end_turn`, :meth:`pass_turn`), or None for the general handler."""
         seat = e.seat
         card = e.card
-        if seat != state.turn or state.phase != "play" or card not in (held := state.hands[seat]):
+        if seat != state.turn or state.phase != "play":
             return None
+        held = state.hands[seat]
+        try:
+            i = held.index(card)
+        except ValueError:
+            if not self.partial or UNKNOWN not in held:
+                return None
+            i = -1  # played from one of its unknown cards (remove_from_hand)
         extra = self._discard_extra(state, pos, seat, card)
         if extra is False:
             return None
-        i = held.index(card)
+        if i < 0:
+            self.check_card_room(state, card, pos, "card")  # REC-DECK, as remove_from_hand
+            i = held.index(UNKNOWN)
         hands = list(state.hands)
         hands[seat] = held[:i] + held[i + 1 :]
         if not state.eliminated and type(self).active is TableRules.active:
@@ -281,7 +312,7 @@ class TurnRules(DealRules):
                     "card",
                 )
             if top == UNKNOWN and card != UNKNOWN:
-                self.check_deck_room(state, (card,), pos, "card")  # an unknown stock card seen drawn
+                self.check_card_room(state, card, pos, "card")  # an unknown stock card seen drawn
             card = top if card == UNKNOWN else card
             stock: tuple[str, ...] | None = state.stock[1:]
         else:
