@@ -102,10 +102,13 @@ def test_a_4_seat_partial_record_of_unknown_hands_audits_within_1_3x_of_the_full
     full, part = unknown_hands_pair(100_000)
     (tmp_path / "full.jsonl").write_bytes(full)
     (tmp_path / "part.jsonl").write_bytes(part)
-    a = rummy("audit", "--json", "full.jsonl", cwd=tmp_path)
-    b = rummy("audit", "--json", "part.jsonl", cwd=tmp_path)
-    assert (a.returncode, b.returncode) == (0, 0), (a.stderr, b.stderr)
-    assert json.loads(a.stdout)["findings"] == json.loads(b.stdout)["findings"] == []
+    # two alternating pairs, the least CPU of each: one child's CPU time swells when the
+    # machine's other work shares its core (seen in CI: 6.8 s against 4.3 s once)
+    runs = [rummy("audit", "--json", name, cwd=tmp_path) for _ in range(2) for name in ("full.jsonl", "part.jsonl")]
+    fulls, parts = runs[0::2], runs[1::2]
+    assert [r.returncode for r in runs] == [0, 0, 0, 0], [r.stderr for r in runs]
+    assert json.loads(fulls[0].stdout)["findings"] == json.loads(parts[0].stdout)["findings"] == []
+    a, b = min(fulls, key=lambda r: r.cpu_s), min(parts, key=lambda r: r.cpu_s)
     print(f"\naudit of 100,000 events, 4 seats: full {a!r}, partial {b!r}")
     assert b.cpu_s <= a.cpu_s * 1.3 + 0.5
     assert b.rss_mb <= a.rss_mb * 1.2 + 20
