@@ -235,18 +235,20 @@ def run_live(small: int, large: int, requests: int, folder: Path) -> list[tuple[
                 ratio <= 5,
             )
         )
-    r_small, r_large = figures[small]["rss"], figures[large]["rss"]
-    mib = 1024 * 1024
-    rows.append(
-        (
-            "server RSS after reading it",
-            f"{r_large[1] / mib:,.0f} MiB (peak {r_large[2] / mib:,.0f} MiB)",
-            f"{r_small[1] / mib:,.0f} MiB (peak {r_small[2] / mib:,.0f} MiB)",
-            f"{r_large[1] / r_small[1]:.1f}x (target ≤300 MiB)",
-            r_large[1] <= RSS_TARGET,
-        )
-    )
+    rows.append(_rss_row(figures[small]["rss"], figures[large]["rss"]))
     return rows
+
+
+def _rss_row(r_small: Any, r_large: Any) -> tuple[str, str, str, str, bool]:
+    """The row of the server's resident memory after reading the large game (``(…, now, peak)`` bytes each)."""
+    mib = 1024 * 1024
+    return (
+        "server RSS after reading it",
+        f"{r_large[1] / mib:,.0f} MiB (peak {r_large[2] / mib:,.0f} MiB)",
+        f"{r_small[1] / mib:,.0f} MiB (peak {r_small[2] / mib:,.0f} MiB)",
+        f"{r_large[1] / r_small[1]:.1f}x (target ≤300 MiB)",
+        r_large[1] <= RSS_TARGET,
+    )
 
 
 def run(small: int, large: int, requests: int, folder: Path) -> list[tuple[str, str, str, str, bool]]:
@@ -266,17 +268,7 @@ def run(small: int, large: int, requests: int, folder: Path) -> list[tuple[str, 
                 ok,
             )
         )
-    r_small, r_large = figures[small]["rss"], figures[large]["rss"]
-    mib = 1024 * 1024
-    rows.append(
-        (
-            "server RSS after reading it",
-            f"{r_large[1] / mib:,.0f} MiB (peak {r_large[2] / mib:,.0f} MiB)",
-            f"{r_small[1] / mib:,.0f} MiB (peak {r_small[2] / mib:,.0f} MiB)",
-            f"{r_large[1] / r_small[1]:.1f}x (target ≤300 MiB)",
-            r_large[1] <= RSS_TARGET,
-        )
-    )
+    rows.append(_rss_row(figures[small]["rss"], figures[large]["rss"]))
     return rows
 
 
