@@ -29,14 +29,18 @@ def _send(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
     return int(lines[0].split()[1]), headers, body
 
 
+def _bearer_of(size: int) -> bytes:
+    """A request whose ``Authorization`` header holds a token of ``size`` bytes."""
+    return (
+        b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+        + b"a" * size
+        + b"\r\nConnection: close\r\n\r\n"
+    )
+
+
 def test_a_100_kb_authorization_header_gets_the_json_error(tmp_path: Path) -> None:
     with _serve(tmp_path) as (port, _log):
-        status, headers, body = _send(
-            port,
-            b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-            + b"a" * 100_000
-            + b"\r\nConnection: close\r\n\r\n",
-        )
+        status, headers, body = _send(port, _bearer_of(100_000))
     assert (status, headers["content-type"]) == (431, "application/json")
     assert json.loads(body) == {
         "error": {
@@ -56,12 +60,7 @@ def test_gunicorns_own_refusals_are_the_json_error(tmp_path: Path) -> None:
     with gunicorn(db, workers=1, threads=4) as url:
         port = int(url.rsplit(":", 1)[1])
         for size in (9_000, 100_000):
-            status, headers, body = _send(
-                port,
-                b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                + b"a" * size
-                + b"\r\nConnection: close\r\n\r\n",
-            )
+            status, headers, body = _send(port, _bearer_of(size))
             assert (status, headers["content-type"]) == (431, "application/json")
             assert json.loads(body) == {
                 "error": {
