@@ -128,3 +128,67 @@ def test_ctrl_c_with_workers_is_one_line_and_exit_130(tmp_path: Path) -> None:
     _out, err = child.communicate(timeout=60)
     assert (child.returncode, err) == (130, "rummy-ledger: error: interrupted\n")
     assert "Traceback" not in err
+
+
+def test_without_jobs_small_imports_run_alone_and_large_ones_on_every_usable_core(tmp_path: Path) -> None:
+    """``--jobs`` absent: the usable cores from 1 MiB of record files, else this
+    process alone; never more workers than files; ``--jobs N`` as asked."""
+    from ledger.store.parallel import PARALLEL_MIN_BYTES, import_jobs
+
+    small = [tmp_path / f"s{i}.jsonl" for i in range(3)]
+    for p in small:
+        p.write_bytes(b"x" * 1000)
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b"x" * PARALLEL_MIN_BYTES)
+    many = small + [big] + [tmp_path / f"n{i}.jsonl" for i in range(64)]  # unreadable paths count 0 bytes
+    assert import_jobs(None, small) == 1
+    assert import_jobs(None, many) == usable_cores()
+    assert import_jobs(None, [big]) == 1  # one file: one fold
+    assert import_jobs(5, small) == 3
+    assert import_jobs(1, many) == 1
+
+
+def test_workers_leave_when_their_storing_process_is_killed(tmp_path: Path) -> None:
+    """SIGKILL of the storing process (nothing can catch it): its workers,
+    otherwise waiting for their next file forever, exit within a second or two."""
+    import os
+    import signal
+    import time
+
+    from ledger.store.parallel import ORPHAN_POLL
+
+    here = tmp_path / "many"
+    here.mkdir()
+    for i, p in enumerate(folder(tmp_path) * 40):
+        (here / f"{i:03d}.jsonl").write_bytes(p.read_bytes())
+    child = subprocess.Popen(
+        [sys.executable, "-m", "ledger.cli", "--db", str(tmp_path / "k.db"), "import", "--no-analytics"]
+        + ["--jobs", "2", str(here)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def workers() -> set[int]:
+        kids = Path(f"/proc/{child.pid}/task/{child.pid}/children")
+        return {int(pid) for pid in kids.read_text().split()} if kids.exists() else set()
+
+    deadline = time.monotonic() + 60
+    seen: set[int] = set()
+    while len(seen) < 2 and child.poll() is None and time.monotonic() < deadline:
+        seen = workers()
+        time.sleep(0.02)
+    assert len(seen) == 2, f"the import ended before its workers were seen ({child.returncode})"
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    gone_by = time.monotonic() + 10 * ORPHAN_POLL + 5
+    alive = set(seen)
+    while alive and time.monotonic() < gone_by:
+        for pid in list(alive):
+            try:
+                os.kill(pid, 0)
+                if Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z"):
+                    alive.discard(pid)
+            except ProcessLookupError:
+                alive.discard(pid)
+        time.sleep(0.05)
+    assert alive == set(), f"workers {sorted(alive)} still running after their storing process was killed"

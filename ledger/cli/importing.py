@@ -12,6 +12,7 @@ output is the same without it.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from gettext import NullTranslations
@@ -43,6 +44,8 @@ from ledger.store.import_result import ImportResult
 
 #: a progress bar of files done is shown (on a terminal) from this many files
 PROGRESS_MIN_FILES = 10
+#: seconds between two redraws of the bars (each is drawn at once when it comes and when a file is read)
+PROGRESS_REDRAW = 0.1
 #: the rows of the summary table, in order (the ImportResult statuses, spaced, and "rejected")
 _ROWS = ("stored", "appended", "already stored", "rejected")
 
@@ -149,6 +152,7 @@ class _Progress:
         self.bar: Progress | None = None
         self.files: TaskID | None = None
         self.reading: tuple[object, TaskID] | None = None  # the file being read, its bar
+        self.drawn = 0.0  # time.monotonic() of the last redraw
         if files >= PROGRESS_MIN_FILES:
             self.files = self._bar().add_task(tr.gettext("importing"), total=files)
 
@@ -161,9 +165,24 @@ class _Progress:
                 TimeRemainingColumn(),
             )
             # stdout's lines (a game appended) go above the bars only when stdout is this terminal too
-            self.bar = Progress(*columns, console=self.err, transient=True, redirect_stdout=sys.stdout.isatty())
+            # drawn by this thread only (no refresh thread): the import's workers are forked
+            # while the bars are up, and a fork copies no thread, only the locks it held
+            self.bar = Progress(
+                *columns,
+                console=self.err,
+                transient=True,
+                redirect_stdout=sys.stdout.isatty(),
+                auto_refresh=False,
+            )
             self.bar.start()
         return self.bar
+
+    def _draw(self, now: bool = False) -> None:
+        """Redraw the bars, at most every :data:`PROGRESS_REDRAW` seconds unless ``now``."""
+        t = time.monotonic()
+        if self.bar is not None and (now or t - self.drawn >= PROGRESS_REDRAW):
+            self.bar.refresh()
+            self.drawn = t
 
     def read(self, source: object, done: int, total: int) -> None:
         """``done`` bytes of ``total`` read of the file ``source``
@@ -176,14 +195,16 @@ class _Progress:
             label = self.tr.gettext("reading %(file)s") % {"file": name}
             reading = self.reading = (source, bar.add_task(label, total=total, bytes=True))
             new = True
+        bar.update(reading[1], completed=done, total=total)
         # drawn at once when the bar comes and when the file is read (storing its last chunk may take a while)
-        bar.update(reading[1], completed=done, total=total, refresh=new or done >= total)
+        self._draw(now=new or done >= total)
 
     def file_done(self) -> None:
         """One more file's outcome: the files bar advances, a file's bytes bar goes."""
         self._read_over()
         if self.bar is not None and self.files is not None:
             self.bar.advance(self.files)
+        self._draw()
 
     def _read_over(self) -> None:
         if self.bar is not None and self.reading is not None:
@@ -234,15 +255,17 @@ def _progress(files: int, err: Console, tr: Any) -> Iterator[_Progress | None]:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=1,
+    default=None,
     metavar="N",
     help=N_(
         "Worker processes that read and check the files while this one stores them, in order "
-        "(default 1: this process alone)."
+        "(default: one per usable core, or this process alone for less than 1 MiB of records; "
+        "1: this process alone)."
     ),
 )
 @click.pass_obj
-def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool, jobs: int) -> None:
+def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, strict: bool, jobs: int | None) -> None:
+    from ledger.store.parallel import import_jobs
     from ledger.store.tournaments import import_tournament_file, is_tournament_file
 
     files = find_record_files(paths)
@@ -252,9 +275,8 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
     tally = _Tally(state.tr, err)
     with _progress(len(files), err, state.tr) as shown:
         games = [f for f in files if f not in set(tournaments)]
-        jobs = max(1, min(jobs, len(games)))
         read = shown.read if shown else None
-        for path, result in app.import_records(games, strict=strict, progress=read, jobs=jobs):
+        for path, result in app.import_records(games, strict=strict, progress=read, jobs=import_jobs(jobs, games)):
             tally.count(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
             if shown is not None:
                 shown.file_done()
