@@ -47,6 +47,11 @@
    token, ``If-Match`` and body parsing of an append, neither fold nor store;
    and a bare route). Targets ≥ 0.5× the no-op route, p99 ≤ 10 ms (issue 28,
    target 4).
+12. ``rummy-ledger import --no-analytics --jobs 1`` of ``--essential-games``
+   simulated Burraco games (default 300; ``--full``: 10,000) into a fresh
+   SQLite file vs ``bench/essential_import.py`` (read, decode and fold every
+   file, nothing stored), whole processes in turn, the ratio pair by pair.
+   Target: the import ≤ 1.5× the essential work (issue 28, target 1).
 
 Prints one table; ``--only 1,3`` runs a subset. Simulation time is not measured.
 """
@@ -616,6 +621,28 @@ def fig10(tmp: Path, events: int, pairs: int) -> None:
     )
 
 
+def fig12(tmp: Path, folder: Path, games: int, pairs: int) -> None:
+    n_events = sum(p.read_bytes().count(b"\n") for p in sorted(folder.glob("*.jsonl")))
+    db = tmp / "f12-import.db"
+
+    def cli() -> list[str]:
+        for f in tmp.glob(f"{db.name}*"):
+            f.unlink()
+        return [*rummy_ledger(), "--db", str(db), "import", "--no-analytics", "--jobs", "1", str(folder)]
+
+    essential = [sys.executable, str(ROOT / "bench" / "essential_import.py"), str(folder)]
+    load_before = _loads()
+    got = in_turn(cli, lambda: essential, pairs)
+    row(
+        "12",
+        f"import --no-analytics --jobs 1, {games:,} Burraco games ({n_events:,} events), fresh SQLite,"
+        f" load {load_before}→{_loads()}",
+        f"{got['a_wall']:.2f} s wall, {got['a_cpu']:.2f} s CPU",
+        f"essential_import.py (read, decode, fold): {got['b_wall']:.2f} s wall, {got['b_cpu']:.2f} s CPU",
+        f"{got['cpu']:.2f}x the essential work by CPU ({got['wall']:.2f}x wall); target ≤1.5x",
+    )
+
+
 # --- 11 --------------------------------------------------------------------------------
 def fig11(tmp: Path, events: int, rounds: int) -> None:
     import bench_live
@@ -649,10 +676,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gin-hands", type=int, default=300)
     ap.add_argument("--big-store", type=int, default=300_000, help="events in the large store of figure 6")
     ap.add_argument("--full", action="store_true", help="the issue's sizes: 10,000 games, 10,000,000-event store")
-    ap.add_argument("--only", default="1,2,3,4,5,6,7,8,9,10,11")
+    ap.add_argument("--only", default="1,2,3,4,5,6,7,8,9,10,11,12")
     ap.add_argument("--jobs-games", type=int, default=1000, help="Burraco games of figure 9 (default 1,000)")
     ap.add_argument("--verify-events", type=int, default=300_000, help="events of figure 10's store")
-    ap.add_argument("--pairs", type=int, default=5, help="counted pairs of figures 9 and 10 (default 5)")
+    ap.add_argument(
+        "--essential-games", type=int, default=300, help="Burraco games of figure 12 (default 300; --full 10,000)"
+    )
+    ap.add_argument("--pairs", type=int, default=5, help="counted pairs of figures 9, 10 and 12 (default 5)")
     ap.add_argument("--http-events", type=int, default=300, help="events a writer appends in figure 11")
     ap.add_argument("--http-rounds", type=int, default=5, help="rounds of figure 11 (append, no-op, bare)")
     ap.add_argument(
@@ -674,6 +704,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.full:
         args.games, args.big_store = max(args.games, 10_000), max(args.big_store, 10_000_000)
+        args.essential_games = max(args.essential_games, 10_000)
     only = {s.strip() for s in args.only.split(",")}
     print(machine(), flush=True)
     if args.dir is not None:
@@ -715,6 +746,10 @@ def main(argv: list[str] | None = None) -> int:
             fig9(tmp, jobs_folder, args.jobs_games, args.pairs)
         if "10" in only:
             fig10(tmp, args.verify_events, args.pairs)
+        if "12" in only:
+            essential_folder = (args.dir or tmp) / f"corpus-burraco-{args.essential_games}"
+            corpus(essential_folder, args.essential_games)
+            fig12(tmp, essential_folder, args.essential_games, args.pairs)
         if "11" in only:
             fig11(tmp, args.http_events, args.http_rounds)
     print()
