@@ -33,7 +33,7 @@ from ledger.projections import update
 from ledger.projections.export import export_tables, table_query
 from ledger.projections.tables import TABLES
 from ledger.store.application import LedgerApp
-from ledger.store.persistence import GameEvent, game_uuid
+from ledger.stored.persistence import GameEvent, game_uuid
 from ledger.synthetic import two_player_record
 
 

@@ -8,7 +8,7 @@ Both paths store each game in one transaction (one ``insert_events`` call, as
 ``import`` does) into a fresh SQLite file, one row per record event, one topic
 per event type; only the mapper differs:
 
-- ``msgspec``: :class:`ledger.store.persistence.MsgspecMapper` (state = the canonical
+- ``msgspec``: :class:`ledger.stored.persistence.MsgspecMapper` (state = the canonical
   JSON of the record event);
 - ``json``: eventsourcing's ``Mapper`` + ``JSONTranscoder`` (with the
   application's default transcodings) over domain event objects holding the
@@ -35,7 +35,7 @@ from eventsourcing.persistence import ApplicationRecorder, Mapper
 
 from ledger.events import EVENT_TYPES, Event
 from ledger.store.application import LedgerApp
-from ledger.store.persistence import GameEvent, ensure_topic_index, game_uuid
+from ledger.stored.persistence import GameEvent, ensure_topic_index, game_uuid
 from ledger.synthetic import two_player_record
 
 

@@ -9,7 +9,7 @@ ratio from figures measured in the same run (the machine is shared).
    Ramino games of 16 hands, ~960 events each) the way ``rummy-ledger import
    FOLDER`` does (:meth:`LedgerApp.import_records`; seals computed and
    stored in the append path); ``--keep`` reuses it;
-2. ``verify``: :func:`ledger.store.verify.verify_games` over every stored game
+2. ``verify``: :func:`ledger.sealing.verify.verify_games` over every stored game
    (the fast read: one row per game and table, both chains recomputed and
    compared, every row's type and topic checked), events/s, and the
    row-by-row check alone (what verify did before the fast read, and what
@@ -28,7 +28,7 @@ ratio from figures measured in the same run (the machine is shared).
    alternately with the seal chain and with it switched off (the journal
    rows still written, seals NULL), ``--rounds`` times each; the overhead
    is the difference of the medians, and also the time spent in the chain
-   itself (:func:`ledger.store.sealing._links`, the batch path imports use).
+   itself (:func:`ledger.sealing.witness._links`, the batch path imports use).
 """
 
 from __future__ import annotations
@@ -45,8 +45,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ledger.records import Record
-from ledger.store import seal_sql, sealing, verify, verify_fast, verify_rows
+from ledger.sealing import tables as seal_tables
+from ledger.sealing import verify, verify_fast, verify_rows, witness
 from ledger.store.application import LedgerApp
+from ledger.stored.persistence import hex_id
 from ledger.synthetic import two_player_record
 
 HANDS = 16
@@ -114,15 +116,15 @@ def bench_verify(path: Path) -> dict[str, float]:
             c_verify = time.process_time() - c
         assert all(r.ok for r in results), [r.line() for r in results if not r.ok][:3]
         n = sum(r.length for r in results)
-        tables = seal_sql.tables(app)
+        tables = seal_tables.tables(app)
         with quiet():  # the row-by-row check alone: verify before the fast read, and its fallback now
             t = time.perf_counter()
             rowwise = []
-            for start in range(0, len(targets), seal_sql.BATCH):
-                chunk = targets[start : start + seal_sql.BATCH]
+            for start in range(0, len(targets), seal_tables.BATCH):
+                chunk = targets[start : start + seal_tables.BATCH]
                 rows, journal = tables.batch([k for k, _ in chunk])
                 for key, name in chunk:
-                    h = seal_sql.hex_id(key)
+                    h = hex_id(key)
                     rowwise.append(verify_rows.check_game(name, h, rows.get(h, []), journal.get(h)))
             t_rows = time.perf_counter() - t
         assert [r.seal for r in rowwise] == [r.seal for r in results]
@@ -220,7 +222,7 @@ def bench_pg(url: str, n_events: int) -> dict[str, float]:
         try:
             _t, n = import_all(app, records(n_events, "pg"))
             targets = verify.game_keys(app, None)
-            tables = seal_sql.tables(app)
+            tables = seal_tables.tables(app)
             with quiet():
                 t = time.perf_counter()
                 results = list(verify.verify_games(app, targets))
@@ -228,11 +230,11 @@ def bench_pg(url: str, n_events: int) -> dict[str, float]:
             assert all(r.ok for r in results) and sum(r.length for r in results) == n
             with quiet():
                 t = time.perf_counter()
-                for start in range(0, len(targets), seal_sql.BATCH):
-                    chunk = targets[start : start + seal_sql.BATCH]
+                for start in range(0, len(targets), seal_tables.BATCH):
+                    chunk = targets[start : start + seal_tables.BATCH]
                     rows, journal = tables.batch([k for k, _ in chunk])
                     for key, name in chunk:
-                        h = seal_sql.hex_id(key)
+                        h = hex_id(key)
                         assert verify_rows.check_game(name, h, rows.get(h, []), journal.get(h)).ok
                 t_rows = time.perf_counter() - t
             lines = [
@@ -259,7 +261,7 @@ def bench_import(base: Path, n_events: int, rounds: int) -> dict[str, float]:
     without: list[float] = []
     cpu: dict[str, list[float]] = {"with": [], "without": []}
     in_chain: list[float] = []
-    real_links = sealing._links
+    real_links = witness._links
     spent = [0.0]
 
     def timed_links(*args, **kw):  # noqa: ANN002, ANN003, ANN202
@@ -279,7 +281,7 @@ def bench_import(base: Path, n_events: int, rounds: int) -> dict[str, float]:
             for old in base.glob(f"imp-{r}-{mode}.db*"):
                 old.unlink()
             spent[0] = 0.0
-            sealing._links = timed_links if mode == "with" else no_links  # type: ignore[assignment]
+            witness._links = timed_links if mode == "with" else no_links  # type: ignore[assignment]
             try:
                 app = open_store(path)
                 try:
@@ -287,7 +289,7 @@ def bench_import(base: Path, n_events: int, rounds: int) -> dict[str, float]:
                 finally:
                     app.close()
             finally:
-                sealing._links = real_links  # type: ignore[assignment]
+                witness._links = real_links  # type: ignore[assignment]
             for old in base.glob(f"imp-{r}-{mode}.db*"):
                 old.unlink()
             (with_chain if mode == "with" else without).append(t)

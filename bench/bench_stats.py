@@ -41,7 +41,7 @@ from ledger.events import Event, GameMeta, Player
 from ledger.projections import update
 from ledger.projections.stats import Filters, player_stats
 from ledger.store.application import LedgerApp
-from ledger.store.persistence import GameEvent, game_uuid
+from ledger.stored.persistence import GameEvent, game_uuid
 
 VARIANTS = ("burraco", "scala40", "ramino51", "ramino", "gin")
 

@@ -41,7 +41,8 @@ PARTS = {
         "eventsourcing/",
         "sqlite3",
         "ledger/store/",
-        "ledger/seal",
+        "ledger/stored/",
+        "ledger/sealing/",
     ),
 }
 

@@ -85,7 +85,7 @@ from ledger.replay import Replayer, replay  # noqa: E402
 from ledger.scoring import score_sheet  # noqa: E402
 from ledger.simulate import simulate_game, write_game  # noqa: E402
 from ledger.store.application import LedgerApp  # noqa: E402
-from ledger.store.persistence import TOPICS, game_uuid  # noqa: E402
+from ledger.stored.persistence import TOPICS, game_uuid  # noqa: E402
 
 ROWS: list[tuple[str, str, str, str, str]] = []  # figure, measure, value, baseline, ratio/target
 

@@ -2,7 +2,7 @@
 
 The pure domain (cards, events, records, melds, variants, the fold, audit and
 scoring) lives in this package and does no I/O; :mod:`ledger.store.application` and
-:mod:`ledger.store.persistence` put it on an ``eventsourcing`` store, and
+:mod:`ledger.stored.persistence` put it on an ``eventsourcing`` store, and
 :mod:`ledger.cli` is the ``rummy-ledger`` command.
 """
 

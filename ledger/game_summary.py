@@ -3,7 +3,7 @@
 What the viewer's games list shows of a game beyond its ``game_started``
 and counts: the number of findings, whether the game is over, its result
 and the first ``at`` of its events. The store keeps it per game and
-version (:mod:`ledger.store.summaries`), written by the paths that fold
+version (:mod:`ledger.stored.summaries`), written by the paths that fold
 the events to check them (append, import, bulk and streamed import), so
 that listing games folds none. Pure: no I/O.
 

@@ -55,7 +55,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntit
 
 from ledger.errors import GameNotFoundError, RecordError
 from ledger.i18n import N_
-from ledger.store.persistence import StoredEventError
+from ledger.stored.persistence import StoredEventError
 from replay_web.cache import ReplayCache
 from replay_web.lang import gettext
 from replay_web.present import face, suit_markup

@@ -48,7 +48,7 @@ from flask.typing import ResponseReturnValue
 from ledger.notation import notation
 from ledger.redaction import SPECTATOR, Pov, visible_findings
 from ledger.scoring import score_sheet
-from ledger.store.verify_rows import sealed_json
+from ledger.sealing.verify_rows import sealed_json
 from replay_web import access, paging, params
 from replay_web.games import filter_games
 from replay_web.store import meta_of
@@ -144,7 +144,7 @@ def audit(game_id: str) -> ResponseReturnValue:
     120k events had 49k findings in one answer; issue 27, defect 4;
     :func:`replay_web.paging.api_page`). Each finding carries its
     ``ruling``; the object ends as ``audit --json``'s does, by one function
-    (:func:`ledger.store.verify_rows.sealed_json`): ``seal`` after the
+    (:func:`ledger.sealing.verify_rows.sealed_json`): ``seal`` after the
     reader's last position (null for a seat's or a visitor's view, and when
     the stored chain does not verify), ``length`` (that position + 1),
     ``chain_verified`` and, when false, ``chain_broken``."""
@@ -171,7 +171,7 @@ def _seal_after(g: Any, acc: access.Access, pov: Pov, at: int) -> str | None:
 def score(game_id: str) -> ResponseReturnValue:
     """The ``score --json`` object at the reader's last position (docs/api.md):
     the sheet as adjudicated, ``"seal"`` after that position and the chain
-    fields (:func:`ledger.store.verify_rows.sealed_json`, as ``score --json``). The stored chain is
+    fields (:func:`ledger.sealing.verify_rows.sealed_json`, as ``score --json``). The stored chain is
     checked first, once per game version (``GameData.chain``): when it does
     not verify the seal is null, ``chain_verified`` false and
     ``chain_broken`` names the first broken position. Only the whole view

@@ -1,5 +1,5 @@
 """Automatic signed checkpoints (issue 27, defect 1): opt-in, the live server
-writes a checkpoint of the whole store (:mod:`ledger.checkpoint`, as
+writes a checkpoint of the whole store (:mod:`ledger.sealing.checkpoint`, as
 ``rummy-ledger checkpoint`` writes it) into a folder outside the store each
 time a ``game_ended`` is stored through it (the write API, the score-sheet
 form).
@@ -11,7 +11,7 @@ Settings (Flask config, else the environment):
 - ``CHECKPOINT_KEY`` (``RUMMY_LEDGER_CHECKPOINT_KEY``): the private key file
   of ``rummy-ledger keygen``; each checkpoint is signed with it. Optional; a
   key that cannot be read stops the server at start
-  (:class:`~ledger.checkpoint.CheckpointError`), not at the first game's end.
+  (:class:`~ledger.sealing.checkpoint.CheckpointError`), not at the first game's end.
 
 Each file is ``checkpoint-<UTC YYYYmmddTHHMMSSZ>-<first 12 hex of the
 root>.json``, written to a temporary name and renamed (a reader never sees
@@ -34,9 +34,9 @@ from typing import Any
 
 from flask import current_app, has_app_context
 
-from ledger import checkpoint as _cp
 from ledger.errors import LedgerError
 from ledger.events import Event
+from ledger.sealing import checkpoint as _cp
 
 DIR_ENV = "RUMMY_LEDGER_CHECKPOINT_DIR"
 KEY_ENV = "RUMMY_LEDGER_CHECKPOINT_KEY"
@@ -45,7 +45,7 @@ KEY_ENV = "RUMMY_LEDGER_CHECKPOINT_KEY"
 def init_app(app: Any) -> None:
     """Read the settings once: ``app.extensions["auto_checkpoint"]`` is
     ``(folder, key or None)``, or None when no folder is set. Raises
-    :class:`~ledger.checkpoint.CheckpointError` for an unreadable key."""
+    :class:`~ledger.sealing.checkpoint.CheckpointError` for an unreadable key."""
     folder = app.config.get("CHECKPOINT_DIR") or os.environ.get(DIR_ENV) or None
     keyfile = app.config.get("CHECKPOINT_KEY") or os.environ.get(KEY_ENV) or None
     if folder is None:
@@ -76,7 +76,7 @@ def write_checkpoint(ledger: Any, folder: Path, key: Any = None) -> Path:
     """The checkpoint of every stored game (``rummy-ledger checkpoint``'s)
     written into ``folder``; returns its path. ``OSError`` when it cannot be
     written."""
-    from ledger.store.seal_sql import head
+    from ledger.sealing.tables import head
 
     entries = [_cp.Entry(g.game_id, *head(ledger, g.game_id)) for g in ledger.list_games()]
     doc = _cp.build(entries, key=key)

@@ -32,7 +32,7 @@ from ledger.replay import Replayer, replay
 from ledger.rulings import by_finding
 from ledger.scoring import ScoreSheet, score_sheet
 from ledger.state import Finding, Log, TableState
-from ledger.store.persistence import StoredEventError
+from ledger.stored.persistence import StoredEventError
 from replay_web.desk_lists import DeskLists
 from replay_web.store import Store
 
@@ -144,7 +144,7 @@ class GameData:
         if self._stored_seals is not None:
             return self._stored_seals
         from ledger.events import encode_event
-        from ledger.seal import seals
+        from ledger.sealing.chain import seals
 
         return [h.hex() for h in seals(encode_event(e) for e in self.events)]
 
@@ -152,7 +152,7 @@ class GameData:
     def broken(self) -> dict[str, Any] | None:
         """The stored chain's first break, ``{"position", "message"}``, or None
         when it verifies (or the game is a record file's: nothing to check).
-        Checked once per version (:func:`ledger.store.chain_check.chain_check`),
+        Checked once per version (:func:`ledger.sealing.chain_check.chain_check`),
         before any seal is shown (issue 26)."""
         check = self.chain
         return None if check is None else {"position": check.position, "message": check.message}
@@ -160,7 +160,7 @@ class GameData:
     @cached_property
     def chain(self) -> Any:
         """The failed check of the stored chain (a
-        :class:`~ledger.store.verify_rows.GameCheck`), or None when it verifies
+        :class:`~ledger.sealing.verify_rows.GameCheck`), or None when it verifies
         or the game is a record file's; once per version (issue 26)."""
         if self._chain is None or self._stored_seals is None:
             return None

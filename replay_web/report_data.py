@@ -70,12 +70,12 @@ def seal_of(events: Sequence[Event], stored: Sequence[str | None] | None = None)
     "source"}`` (FORMAT.md "Seal": SHA-256 chain over the canonical lines).
 
     ``stored``: the seals the store wrote with the events (the viewer's
-    :attr:`replay_web.cache.GameData.seals`, :func:`ledger.store.seal_sql.stored_seals`):
+    :attr:`replay_web.cache.GameData.seals`, :func:`ledger.sealing.tables.stored_seals`):
     the last one is **read**, not recomputed (``source`` ``"store"``; None
     when the store holds no seal for the last event: ``rummy-ledger verify``
     says why). Without them (a record file) the chain is computed from the
-    events by :mod:`ledger.seal` (``source`` ``"computed"``)."""
-    from ledger import seal as seal_module
+    events by :mod:`ledger.sealing.chain` (``source`` ``"computed"``)."""
+    from ledger.sealing import chain as seal_module
 
     position = len(events) - 1
     if stored is not None:
@@ -255,7 +255,7 @@ def _table(state: TableState, lang: str, order: str = "suit") -> dict[str, Any]:
 def chain_banner(broken: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
     """The report's red banner when the stored chain does not verify:
     ``broken`` (``{"position", "message"}``, the first broken position and
-    what differs, :func:`ledger.store.chain_check.chain_check`) with the
+    what differs, :func:`ledger.sealing.chain_check.chain_check`) with the
     message in ``lang``; None when it verifies (issue 26)."""
     if broken is None:
         return None

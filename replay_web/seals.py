@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.redaction import Pov
-from ledger.seal import short_form
+from ledger.sealing.chain import short_form
 from replay_web import access
 from replay_web.lang import current_lang
 

@@ -161,16 +161,16 @@ class LedgerStore:
         return list(self.app.events_after(game_id, n))
 
     def seals(self, game_id: str, start: int = 0) -> list[str | None]:
-        """The stored seal of each position (:func:`ledger.store.seal_sql.stored_seals`;
+        """The stored seal of each position (:func:`ledger.sealing.tables.stored_seals`;
         None where none is stored), from position ``start`` when given."""
-        from ledger.store.seal_sql import stored_seals
+        from ledger.sealing.tables import stored_seals
 
         return stored_seals(self.app, game_id, strict=False, start=start)[1]
 
     def chain(self, game_id: str, length: int) -> Any:
         """The stored chain of the game checked (``verify``'s code, read-only,
-        once per game version: :func:`ledger.store.chain_check.chain_check`)."""
-        from ledger.store.chain_check import chain_check
+        once per game version: :func:`ledger.sealing.chain_check.chain_check`)."""
+        from ledger.sealing.chain_check import chain_check
 
         return chain_check(self.app, game_id, length)
 

@@ -64,7 +64,7 @@ from ledger.params import ascii_int
 from ledger.redaction import SPECTATOR, finding_visible
 from ledger.replay import evolve
 from ledger.state import Finding, TableState
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 from ledger.tokens import Token
 from replay_web import access
 from replay_web.marks import Marks

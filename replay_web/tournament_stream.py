@@ -39,7 +39,7 @@ from uuid import UUID
 from flask import Blueprint, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 from ledger.tournament.standings import standings
 from replay_web.stream import client_gone, hub_of, setting
 from replay_web.tournaments import after_round_arg, load_tournament

@@ -256,7 +256,7 @@ def test_a_long_game_that_does_not_decode_is_skipped_as_the_ordinary_update_skip
     tables, tracking and skipped games as the ordinary update."""
     import sqlite3
 
-    from ledger.store.persistence import game_uuid
+    from ledger.stored.persistence import game_uuid
 
     monkeypatch.setattr(long_game, "COMMIT_EVENTS", 10)
     monkeypatch.setattr(long_game, "COMMIT_EVENTS_PER_HAND", 0)

@@ -19,13 +19,13 @@ from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFound
 from ledger.events import CardDiscarded, CardDrawn, Event, GameEnded, GameStarted, PenaltyAssessed, Player, encode_event
 from ledger.record_files import read_record
 from ledger.records import encode_record
-from ledger.seal import seals as chain_seals
+from ledger.sealing.chain import seals as chain_seals
 from ledger.state import Finding
 from ledger.store.append import AppendResult
 from ledger.store.application import LedgerApp
 from ledger.store.importing import ImportResult
 from ledger.store.journal import JOURNAL_TABLE, JournalEntry, os_user
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 
 REPO = Path(__file__).resolve().parent.parent
 MakeRecord = Callable[..., bytes]

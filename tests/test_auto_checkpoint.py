@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger import checkpoint as cp
 from ledger.errors import LedgerError
+from ledger.sealing import checkpoint as cp
 from replay_web import create_app
 from tests.conftest import REPO
 from tests.test_live_api import LINES, Live, make_live

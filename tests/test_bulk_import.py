@@ -19,7 +19,7 @@ from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from ledger.store.importing import ImportResult
 from ledger.store.journal import SQLITE_CACHE_KIB, SQLITE_READ_CACHE_KIB, read_cache
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 from tests.conftest import _pg_connect, pg_settings, record_bytes
 
 REPO = Path(__file__).resolve().parent.parent

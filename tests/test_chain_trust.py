@@ -22,8 +22,8 @@ import pytest
 from click.testing import Result
 
 from ledger.events import PenaltyAssessed
+from ledger.sealing.chain_check import chain_check
 from ledger.store.application import open_app
-from ledger.store.chain_check import chain_check
 from replay_web import create_app
 from tests.conftest import REPO
 
@@ -176,9 +176,9 @@ def test_the_check_runs_once_per_game_version(
     """A new version is checked again: whole once ``RECHECK_SECONDS`` have
     passed since the last whole check, else its new rows only (issue 27: an
     old row edited meanwhile is found by the next whole check)."""
-    import ledger.store.chain_check
+    import ledger.sealing.chain_check
 
-    monkeypatch.setattr(ledger.store.chain_check, "RECHECK_SECONDS", recheck)
+    monkeypatch.setattr(ledger.sealing.chain_check, "RECHECK_SECONDS", recheck)
     assert run("import", "--no-analytics", str(FIXTURES[0])).exit_code == 0
     app = open_app(db)
     try:
@@ -190,7 +190,7 @@ def test_the_check_runs_once_per_game_version(
         again = chain_check(app, "bur-dispute", 20)  # a new version is checked again
         if recheck:  # within the recheck time: its new row only, which verifies
             assert (again.ok, again.length) == (True, 20)
-            monkeypatch.setattr(ledger.store.chain_check, "RECHECK_SECONDS", 0.0)
+            monkeypatch.setattr(ledger.sealing.chain_check, "RECHECK_SECONDS", 0.0)
             app.append_events("bur-dispute", [PenaltyAssessed(seat=0, points=0, rule="ALL-SCORE-1")], appended_by="t")
             again = chain_check(app, "bur-dispute", 21)
         assert (again.ok, again.position, again.kind) == (False, 10, "event")
@@ -225,7 +225,7 @@ def test_the_api_score_is_score_json_with_its_chain_checked(run: Callable[..., R
 def test_the_api_audit_is_audit_json_with_its_chain_checked(run: Callable[..., Result], tampered: str) -> None:
     """``/api/games/<id>/audit`` is the ``audit --json`` object (docs/api.md),
     rulings, seal, length and chain fields included, built by the same
-    function (:func:`ledger.store.verify_rows.sealed_json`): the tampered game
+    function (:func:`ledger.sealing.verify_rows.sealed_json`): the tampered game
     names its first broken position, the untouched one keeps its seal."""
     client = create_app({"LEDGER_DB": tampered, "SPECTATOR_DELAY": 0}).test_client()
     for game in ("bur-dispute", "gin-standard-1"):

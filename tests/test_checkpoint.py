@@ -1,4 +1,4 @@
-"""Checkpoint files, inclusion proofs and Ed25519 signatures (ledger.checkpoint), no store."""
+"""Checkpoint files, inclusion proofs and Ed25519 signatures (ledger.sealing.checkpoint), no store."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger import checkpoint as cp
-from ledger import seal
+from ledger.sealing import chain as seal
+from ledger.sealing import checkpoint as cp
 
 
 def _entries(n: int) -> list[cp.Entry]:

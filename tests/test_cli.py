@@ -18,8 +18,8 @@ from click.testing import Result
 from rich.console import Console
 from rich.progress import Progress, TaskID
 
-from ledger import seal as _seal
 from ledger.cli import importing as cli_importing
+from ledger.sealing import chain as _seal
 from ledger.store import streamed
 from ledger.store.importing import GameImports
 from ledger.synthetic import long_game_lines

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 from tests.conftest import NO_LOCALE, REPO
 
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"

@@ -14,7 +14,7 @@ import pytest
 from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
 from ledger.store.event_rows import decode_rows
-from ledger.store.persistence import StoredEventError, game_uuid, naming_game
+from ledger.stored.persistence import StoredEventError, game_uuid, naming_game
 from tests.conftest import _pg_connect, pg_settings
 
 MakeRecord = Callable[..., bytes]
@@ -140,7 +140,7 @@ def test_a_compressed_store_is_read_through_the_mapper(store_env: dict[str, str]
 def test_short_rows_are_decoded_once_per_topic_and_bytes(monkeypatch: Any) -> None:
     from ledger.events import CardDrawn
     from ledger.store import event_rows
-    from ledger.store.persistence import MsgspecMapper
+    from ledger.stored.persistence import MsgspecMapper
 
     mapper = MsgspecMapper()
     drawn = b'{"type":"card_drawn","seat":0,"card":"6H"}'

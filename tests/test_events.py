@@ -20,7 +20,7 @@ from ledger.events import (
     encode_event,
     to_builtins,
 )
-from ledger.store.persistence import TOPICS
+from ledger.stored.persistence import TOPICS
 
 # one canonical line per event type, in FORMAT.md order
 CANONICAL = [

@@ -14,7 +14,7 @@ from ledger.errors import RecordError
 from ledger.events import MAX_CARDS
 from ledger.record_files import read_record
 from ledger.records import MAX_LINE_BYTES
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 from ledger.testing.records import game_started, lines, ramino_game
 from tests.conftest import record_bytes
 from tests.costkit import rummy

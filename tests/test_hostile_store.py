@@ -74,7 +74,7 @@ def test_many_first_importers_of_an_empty_schema(pg_env: dict[str, str], tmp_pat
 
 
 def tamper_sqlite(db: Path, position: int, game_id: str = "tamper-1") -> None:
-    from ledger.store.persistence import game_uuid
+    from ledger.stored.persistence import game_uuid
 
     con = sqlite3.connect(db)
     con.execute(

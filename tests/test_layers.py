@@ -28,7 +28,7 @@ PURE = [
     "ledger.views",
     "ledger.redaction",
     "ledger.render",
-    "ledger.seal",
+    "ledger.sealing.chain",
     "ledger.rulings",
     "ledger.hand_history",
     "ledger.tournament.events",

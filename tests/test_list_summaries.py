@@ -1,6 +1,6 @@
 """The games list off the fold (issue 27, "keep the games list off the fold"):
 each game's line (findings, finished, result, first ``at``) is kept by the
-store (``rummy_game_summary``, :mod:`ledger.store.summaries`), written by the
+store (``rummy_game_summary``, :mod:`ledger.stored.summaries`), written by the
 write paths from the fold that checked the events, and the list reads it in
 one query. SQLite and PostgreSQL; the folds are counted by the viewer's cache
 (:attr:`replay_web.cache.ReplayCache.folds`).
@@ -19,8 +19,8 @@ from ledger.records import encode_record
 from ledger.replay import replay
 from ledger.store.application import LedgerApp
 from ledger.store.journal import select_journal
-from ledger.store.persistence import game_uuid
-from ledger.store.summaries import SUMMARY_TABLE, SummaryTable
+from ledger.stored.persistence import game_uuid
+from ledger.stored.summaries import SUMMARY_TABLE, SummaryTable
 from ledger.testing.games import long_ramino
 from ledger.testing.records import decoded, penalty
 from replay_web import cache_of, create_app

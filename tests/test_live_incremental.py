@@ -6,7 +6,7 @@ Records only grow, so the new version is the cached one's events and then
 the new ones: :meth:`replay_web.cache.ReplayCache.get` folds only those
 (:meth:`ledger.replay.Replayer.extended`), reads only their seals and
 journal times, and checks only their part of the chain
-(:func:`ledger.store.chain_check.chain_check`). Everything derived equals
+(:func:`ledger.sealing.chain_check.chain_check`). Everything derived equals
 a fresh replay of the whole game, rulings included (a ``position_restored``
 that rewinds within a hand, a ``penalty_assessed`` after findings).
 """
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import ledger.replay
-import ledger.store.chain_check
+import ledger.sealing.chain_check
 from ledger.events import CardDiscarded, Event, PenaltyAssessed, PositionRestored
 from ledger.replay import Replayer
 from ledger.store.application import open_app
@@ -77,13 +77,13 @@ def test_each_append_is_folded_alone_and_gives_a_fresh_replay(tmp_path: Path, mo
         return evolve(state, event)
 
     full_checks: list[str] = []
-    verify_games = ledger.store.chain_check.verify_games
+    verify_games = ledger.sealing.chain_check.verify_games
 
     def counted_checks(app: Any, targets: Any, **kw: Any) -> Any:
         full_checks.append("whole game")
         return verify_games(app, targets, **kw)
 
-    monkeypatch.setattr(ledger.store.chain_check, "verify_games", counted_checks)
+    monkeypatch.setattr(ledger.sealing.chain_check, "verify_games", counted_checks)
     folded = []
     for first, end in BATCHES:
         ledger_app.append_events("live-i", record[first:end], expected=first, appended_by="test")
@@ -128,7 +128,7 @@ def test_a_break_in_the_new_rows_is_named_as_a_whole_check_names_it(tmp_path: Pa
     assert cache.extended == 1
     assert grown.broken is not None and grown.broken["position"] == 10
     fresh = open_app(db)
-    whole = ledger.store.chain_check.chain_check(fresh, "live-i", 12)
+    whole = ledger.sealing.chain_check.chain_check(fresh, "live-i", 12)
     assert (whole.position, whole.kind, whole.message) == (grown.chain.position, grown.chain.kind, grown.chain.message)
     fresh.close()
     ledger_app.close()

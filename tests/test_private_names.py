@@ -1,6 +1,6 @@
 """No private cross-module names (issue 23): no module of ``ledger`` or
 ``replay_web`` imports another module's ``_name``, or reads one through the
-module (``access._parse_time``); ``from ledger import seal as _seal`` (a
+module (``access._parse_time``); ``from ledger.sealing import chain as _seal`` (a
 private alias of a public module) is fine."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The seal chain and the RFC 6962 tree of ledger.seal (pure, no store).
+"""The seal chain and the RFC 6962 tree of ledger.sealing.chain (pure, no store).
 
 The tree is checked against the Certificate Transparency reference vectors
 of RFC 6962 (the eight inputs below, their tree heads for sizes 0..8 and
@@ -11,7 +11,7 @@ import hashlib
 
 import pytest
 
-from ledger import seal
+from ledger.sealing import chain as seal
 
 CT_INPUTS = [
     bytes.fromhex(h)

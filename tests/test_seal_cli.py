@@ -15,9 +15,9 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from ledger import checkpoint as cp
-from ledger import seal as _seal
 from ledger.cli import cli
+from ledger.sealing import chain as _seal
+from ledger.sealing import checkpoint as cp
 
 REPO = Path(__file__).resolve().parent.parent
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"

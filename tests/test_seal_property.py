@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import seal as _seal
 from ledger.records import Record
+from ledger.sealing import chain as _seal
+from ledger.sealing.tables import stored_seals
+from ledger.sealing.verify import game_keys, verify_games
 from ledger.simulate import simulate_game
 from ledger.store.application import LedgerApp
-from ledger.store.persistence import game_uuid
-from ledger.store.seal_sql import stored_seals
-from ledger.store.verify import game_keys, verify_games
+from ledger.stored.persistence import game_uuid
 from ledger.synthetic import two_player_record
 from tests.test_seal_cli import readme_script
 
@@ -117,7 +117,8 @@ def test_store_export_and_script_agree_and_any_byte_change_is_caught(
 
 @given(by=st.text(max_size=40), at=st.text(max_size=30), first=st.integers(0, 10**8), n=st.integers(1, 10**4))
 def test_the_journal_line_is_the_same_json_either_way(by: str, at: str, first: int, n: int) -> None:
-    """ledger.seal defines an append call's journal line with json; verify encodes it with msgspec: the same bytes."""
+    """ledger.sealing.chain defines an append call's journal line with json; verify encodes it with msgspec:
+    the same bytes."""
     import msgspec
 
     assert _seal.journal_line(first, first + n - 1, by, at) == msgspec.json.encode(

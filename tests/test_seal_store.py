@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from ledger import seal as _seal
 from ledger.cli import cli
 from ledger.record_files import read_record
+from ledger.sealing import chain as _seal
 from ledger.store.application import LedgerApp
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 
 REPO = Path(__file__).resolve().parent.parent
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"
@@ -533,8 +533,8 @@ def test_appends_continue_the_stored_chain(store) -> None:  # noqa: ANN001
 
 
 def _fast(app: LedgerApp, games: list[str]) -> dict[str, Any]:
-    from ledger.store.seal_sql import tables
-    from ledger.store.verify_fast import fast_batch
+    from ledger.sealing.tables import tables
+    from ledger.sealing.verify_fast import fast_batch
 
     t = tables(app)
     got = fast_batch(t, [t.key(game_uuid(g)) for g in games], {game_uuid(g).hex: None for g in games})
@@ -542,8 +542,8 @@ def _fast(app: LedgerApp, games: list[str]) -> dict[str, Any]:
 
 
 def _slow(app: LedgerApp, game: str) -> Any:
-    from ledger.store.seal_sql import tables
-    from ledger.store.verify_rows import check_game
+    from ledger.sealing.tables import tables
+    from ledger.sealing.verify_rows import check_game
 
     t = tables(app)
     key = t.key(game_uuid(game))
@@ -574,7 +574,7 @@ def test_an_intact_store_is_verified_by_the_fast_read(store, monkeypatch: pytest
         )
     assert [fast[g].length for g in games] == [16, 19, 5]
     assert run("verify").stdout == "3 of 3 games verified (40 events)\n"
-    from ledger.store import verify
+    from ledger.sealing import verify
 
     monkeypatch.setattr(verify, "FAST_BATCH", 1)  # one game per batch
     checks = [(c.game_id, c.ok, c.seal) for c in verify.verify_games(app, verify.game_keys(app, None))]
@@ -988,7 +988,7 @@ def test_a_checkpoint_signed_by_another_key_fails(store, signed, tmp_path: Path)
     cp_file, pub = signed
     run("keygen", str(tmp_path / "other.key"))
     run("checkpoint", "-o", str(tmp_path / "other.json"), "--sign", str(tmp_path / "other.key"))
-    from ledger import checkpoint as cp
+    from ledger.sealing import checkpoint as cp
 
     mine, theirs = cp.key_id(cp.load_public_key(pub)), cp.key_id(cp.load_public_key(tmp_path / "other.key.pub"))
     result = run("verify", "--checkpoint", str(tmp_path / "other.json"), "--key", str(pub))
@@ -1068,10 +1068,10 @@ def test_all_games_lists_every_stored_id_as_distinct_would(store) -> None:  # no
     cost it no more SQLite steps."""
     from uuid import UUID
 
-    from ledger.store import seal_sql
+    from ledger.sealing import tables as seal_tables
 
     app, raw, _run = store
-    t = seal_sql.tables(app)
+    t = seal_tables.tables(app)
     raw.run(
         "INSERT INTO {journal} (originator_id, position, appended_by, received_at) VALUES (?, 0, 'x', 'y')",
         _stray_key(raw, 7),
@@ -1102,7 +1102,7 @@ def test_all_games_lists_every_stored_id_as_distinct_would(store) -> None:  # no
             raw.con.set_progress_handler(None, 10)
         return count[0]
 
-    walk = seal_sql._SQLITE_IDS
+    walk = seal_tables._SQLITE_IDS
     before = steps(walk)
     raw.run(
         "WITH RECURSIVE n(v) AS (SELECT 100 UNION ALL SELECT v + 1 FROM n WHERE v < 2099) "

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ledger import seal as _seal
 from ledger.record_files import read_record
+from ledger.sealing import chain as _seal
 from ledger.store.application import LedgerApp
 from replay_web import create_app
 from replay_web.store import LedgerStore

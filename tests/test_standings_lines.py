@@ -20,8 +20,8 @@ from click.testing import Result
 from ledger.events import PenaltyAssessed
 from ledger.record_files import read_record
 from ledger.store.application import LedgerApp
-from ledger.store.persistence import game_uuid
 from ledger.store.tournaments import import_tournament_file
+from ledger.stored.persistence import game_uuid
 from ledger.tournament.results import GameResult, result_of
 
 

@@ -18,9 +18,9 @@ from ledger.records import Record, encode_record
 from ledger.store import reads
 from ledger.store.application import LedgerApp, open_app
 from ledger.store.importing import ImportResult
-from ledger.store.persistence import GameEvent, game_uuid
 from ledger.store.reads import GameSummary
 from ledger.store.settings import store_env
+from ledger.stored.persistence import GameEvent, game_uuid
 
 MakeRecord = Callable[..., bytes]
 

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from ledger.errors import RecordError
+from ledger.sealing.verify import game_keys, verify_games
 from ledger.store import importing, streamed
 from ledger.store.application import LedgerApp
 from ledger.store.importing import ImportResult
-from ledger.store.verify import game_keys, verify_games
 from ledger.synthetic import long_game_lines
 from ledger.testing.games import turn_spam
 from tests.costkit import run_child

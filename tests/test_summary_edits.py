@@ -1,6 +1,6 @@
 """The games list's stored lines under direct edits of the store (issue 27, "keep the games list off the fold").
 
-``rummy_game_summary`` (:mod:`ledger.store.summaries`) keeps each game's line
+``rummy_game_summary`` (:mod:`ledger.stored.summaries`) keeps each game's line
 of the list. A line whose version is the game's length is trusted by the
 list, so every way of changing a game's event rows behind the store must
 leave its line absent or stale: an ``UPDATE`` of any column, a ``DELETE``,
@@ -22,8 +22,8 @@ from ledger.errors import RecordError
 from ledger.game_summary import UNREADABLE, summarize
 from ledger.replay import replay
 from ledger.store.application import LedgerApp
-from ledger.store.persistence import StoredEventError
-from ledger.store.summaries import SUMMARY_TABLE
+from ledger.stored.persistence import StoredEventError
+from ledger.stored.summaries import SUMMARY_TABLE
 from tests.test_list_summaries import listed
 from tests.test_seal_store import Raw, store  # noqa: F401 - the fixture
 

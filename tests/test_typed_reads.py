@@ -10,7 +10,7 @@ from uuid import UUID
 
 from ledger.records import parse_line
 from ledger.store.application import open_app
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 
 REPO = Path(__file__).resolve().parents[1]
 DISPUTE = REPO / "fixtures" / "burraco" / "dispute.jsonl"

@@ -14,7 +14,7 @@ from pathlib import Path
 from ledger.record_files import read_record
 from ledger.store.application import open_app
 from ledger.store.journal import select_journal
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 from ledger.testing.records import game_ended, game_started, hand_ended, lines, ramino_deal
 from replay_web import create_app
 

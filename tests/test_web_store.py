@@ -20,7 +20,7 @@ from ledger.record_files import find_record_files, read_record
 from ledger.records import encode_record
 from ledger.rulings import by_finding
 from ledger.scoring import score
-from ledger.seal import seals
+from ledger.sealing.chain import seals
 from ledger.store.application import LedgerApp, open_app
 from ledger.testing.games import long_ramino
 from ledger.testing.live import gunicorn

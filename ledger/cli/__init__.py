@@ -154,7 +154,7 @@ class _Guarded(Translated, LazyGroup):
             if exc.store is None and isinstance(ctx.obj, CliState) and ctx.obj.opened:
                 exc = ctx.obj.app().not_found(
                     exc.game_id
-                )  # raised without the store's names (e.g. by ledger.store.seal_sql)
+                )  # raised without the store's names (e.g. by ledger.sealing.tables)
             _fail(not_found_text(exc, tr_of(ctx)), tr_of(ctx))
         except StoreMissingError as exc:
             tr = tr_of(ctx)

@@ -6,7 +6,7 @@ this command alone: it names every game it seals and how many events, gives
 each event a journal row ``backfill:<os user>`` at the time of sealing (the
 entry that shows it happened, which ``show`` and the viewer print), and
 refuses a store whose journal holds any row or which was sealed once already
-(:func:`ledger.store.backfill.backfill`). Exit 0 sealed (or nothing to
+(:func:`ledger.sealing.backfill.backfill`). Exit 0 sealed (or nothing to
 seal), 1 refused.
 """
 
@@ -18,7 +18,7 @@ import click
 
 from ledger.cli.context import TranslatedCommand, tr_of
 from ledger.i18n import N_
-from ledger.store.backfill import BackfillRefused, backfill
+from ledger.sealing.backfill import BackfillRefused, backfill
 from ledger.store.journal import os_user, received_now
 
 #: the refusals of :class:`BackfillRefused`, by kind

@@ -30,7 +30,7 @@ from ledger.replay import replay
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
 from ledger.scoring import score_sheet
-from ledger.store.verify_rows import sealed_json
+from ledger.sealing.verify_rows import sealed_json
 
 
 def _targets(state: CliState, targets: tuple[str, ...]) -> list[str]:

@@ -32,7 +32,7 @@ from ledger.render import render_state
 from ledger.replay import Replayer
 from ledger.rule_texts import rule_text
 from ledger.rulings import by_finding, rewound_by
-from ledger.store.verify_rows import GameCheck
+from ledger.sealing.verify_rows import GameCheck
 
 
 @click.command(

@@ -36,7 +36,7 @@ def _stored_seals(state: CliState, target: str, game_id: str) -> list[str | None
     recomputed); None for a record file (the report computes them)."""
     if Path(target).is_file():
         return None
-    from ledger.store.seal_sql import stored_seals
+    from ledger.sealing.tables import stored_seals
 
     return stored_seals(state.app(), game_id, strict=False)[1]
 

@@ -30,16 +30,16 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ledger import checkpoint as _cp
-from ledger import seal as _seal
 from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
 from ledger.cli.tournament import verify_targets
 from ledger.cli.trust import broken_line, refuse_broken
 from ledger.i18n import N_
 from ledger.params import ASCII_INT
-from ledger.store.seal_sql import head, stored_seals
-from ledger.store.verify import check_checkpoint, game_keys, verify_games
-from ledger.store.verify_lines import lines_checked
+from ledger.sealing import chain as _seal
+from ledger.sealing import checkpoint as _cp
+from ledger.sealing.tables import head, stored_seals
+from ledger.sealing.verify import check_checkpoint, game_keys, verify_games
+from ledger.sealing.verify_lines import lines_checked
 from ledger.texts import Translator, render
 
 #: verify shows a progress bar (on a terminal) from this many games
@@ -351,7 +351,7 @@ def verify_cmd(
 
 
 def _signer_text(signer: str, tr: Translator) -> str:
-    """:func:`ledger.checkpoint.check_checkpoint`'s signature line in the language of ``tr``."""
+    """:func:`ledger.sealing.checkpoint.check_checkpoint`'s signature line in the language of ``tr``."""
     m = re.fullmatch(r"signed by key ([0-9a-f]+)( \(key not pinned: pass --key to check who signed\))?", signer)
     if m is None:
         return tr.gettext("not signed") if signer == "not signed" else signer

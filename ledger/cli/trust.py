@@ -2,7 +2,7 @@
 
 ``score``, ``audit --json``, ``show --at`` and ``report`` print a stored
 game's seal; each first asks :func:`broken_chain`, which checks that game's
-stored chain with ``verify``'s code (:func:`ledger.store.chain_check.chain_check`,
+stored chain with ``verify``'s code (:func:`ledger.sealing.chain_check.chain_check`,
 read-only, once per game version). When it does not verify the command says
 so on stderr (:func:`warn`: the first broken position and what differs),
 prints :func:`not_valid` where the seal would stand, and exits 1. A record
@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from ledger.i18n import N_
-from ledger.store.verify_rows import GameCheck
+from ledger.sealing.verify_rows import GameCheck
 from ledger.texts import Translator
 from ledger.texts import render as render_text
 
@@ -36,7 +36,7 @@ def broken_chain(state: Any, target: str, length: int) -> GameCheck | None:
     (or ``target`` is a record file). ``length``: the events loaded."""
     if Path(target).is_file():
         return None
-    from ledger.store.chain_check import chain_check
+    from ledger.sealing.chain_check import chain_check
 
     check = chain_check(state.app(), target, length)
     return None if check.ok else check

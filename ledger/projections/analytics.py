@@ -126,7 +126,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
         self.skipped: list[tuple[str, str]] = []
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """Apply one stored event (a :class:`~ledger.store.persistence.GameEvent`)."""
+        """Apply one stored event (a :class:`~ledger.stored.persistence.GameEvent`)."""
         self.process_batch([(domain_event, tracking)])
 
     def process_batch(self, items: Sequence[tuple[Any, Tracking]], *, after: int | None | EllipsisType = ...) -> int:

@@ -13,7 +13,7 @@ import msgspec
 from eventsourcing.domain import EventSourcingError
 
 from ledger.errors import LedgerError
-from ledger.store.persistence import StoredEventError
+from ledger.stored.persistence import StoredEventError
 
 if TYPE_CHECKING:
     from ledger.store.application import LedgerApp

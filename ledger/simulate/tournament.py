@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ledger import seal as _seal
 from ledger.events import Event, GameMeta, GameStarted, Player, encode_event
 from ledger.replay import replay
+from ledger.sealing import chain as _seal
 from ledger.simulate import find_strategy
 from ledger.tournament.events import (
     EntrantRegistered,

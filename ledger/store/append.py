@@ -2,7 +2,7 @@
 
 One transaction per call (CONTRACT-append.md): the events, one
 ``rummy_journal`` row each (who appended, when) and their seals
-(:func:`ledger.store.sealing.seal_batch`, FORMAT.md "Seal"). The import
+(:func:`ledger.sealing.witness.seal_batch`, FORMAT.md "Seal"). The import
 path (:mod:`ledger.store.importing`) stores through the same
 :meth:`GameAppends.rows_for`, so a game has the same bytes, authors and
 seals whichever way it was stored.
@@ -23,11 +23,11 @@ from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFound
 from ledger.events import Event, GameStarted, encode_event
 from ledger.game_summary import first_at as first_at_of
 from ledger.records import Record
+from ledger.sealing.witness import seal_batch
 from ledger.state import Finding, TableState
 from ledger.store.journal import JournalRow, os_user, received_now
-from ledger.store.persistence import EncodedGameEvent, GameEvent, StoredEventError, game_uuid
 from ledger.store.reads import UNKNOWN_AT, GameReads
-from ledger.store.sealing import seal_batch
+from ledger.stored.persistence import EncodedGameEvent, GameEvent, StoredEventError, game_uuid
 from ledger.texts import N_, Message
 
 
@@ -201,13 +201,13 @@ class GameAppends(GameReads):
         one transaction; ``state`` is the table after them (kept for the next
         append). Each journal row carries the event's seal, the call's last
         row also the call's journal link
-        (:func:`ledger.store.sealing.seal_batch`: FORMAT.md "Seal", continued from
+        (:func:`ledger.sealing.witness.seal_batch`: FORMAT.md "Seal", continued from
         the previous event's stored seal). Raises
         :class:`ConcurrentAppendError` when a position is taken and
-        :class:`~ledger.store.sealing.SealError` when the previous event has no
+        :class:`~ledger.sealing.witness.SealError` when the previous event has no
         stored seal.
 
-        Then the game's games-list line (:mod:`ledger.store.summaries`) from
+        Then the game's games-list line (:mod:`ledger.stored.summaries`) from
         ``state``, the fold that checked the events; ``first_at`` is the
         game's first ``at`` when the caller knows it (a whole record), else
         :meth:`_first_at` finds it."""
@@ -253,7 +253,7 @@ class GameAppends(GameReads):
         the same bytes, authors and seals whichever way a game is stored).
         ``received`` is the journal's time (default: now); ``previous`` the
         seals of position ``first - 1`` when not stored yet
-        (:func:`~ledger.store.sealing.seal_batch`)."""
+        (:func:`~ledger.sealing.witness.seal_batch`)."""
         received = received or received_now()
         lines = [encode_event(e) for e in events]
         seals, link = seal_batch(self, oid, first, lines, appended_by, received, previous)

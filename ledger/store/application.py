@@ -5,7 +5,9 @@ its reads and the live games' states (:class:`ledger.store.reads.GameReads`),
 the append path (:class:`ledger.store.append.GameAppends`) and the import
 path (:class:`ledger.store.importing.GameImports`). :func:`open_app` opens
 the store named by ``--db`` or the environment (:mod:`ledger.store.settings`),
-checked first by :mod:`ledger.store.probe`.
+checked first by :mod:`ledger.store.probe`. The rows it writes are in the
+stored form of :mod:`ledger.stored`; the seal of each append, ``verify`` and
+``backfill`` are the seal wing's (:mod:`ledger.sealing`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The rows of a bulk insert, made once: a batched import's event rows and journal rows (layer 2).
 
 The append path stores a game through eventsourcing's ``EventStore.put``:
-one :class:`~ledger.store.persistence.GameEvent` per event, mapped to a
-``StoredEvent`` (:class:`~ledger.store.persistence.MsgspecMapper`), whose
+one :class:`~ledger.stored.persistence.GameEvent` per event, mapped to a
+``StoredEvent`` (:class:`~ledger.stored.persistence.MsgspecMapper`), whose
 fields the recorder copies into a parameter tuple; a
 :class:`~ledger.store.journal.JournalRow` per event, copied into a second
 tuple. A folder import stores hundreds of thousands of events: there
@@ -17,7 +17,7 @@ state)`` with the state the mapper would store (the canonical JSON of
 :func:`ledger.events.encode_event`, compressed and encrypted when the store
 is configured so), and the journal row ``(originator id, position,
 appended_by, received_at, seal, journal link or None)`` with the seals of
-:func:`ledger.store.sealing.seal_batch` (FORMAT.md "Seal"). The originator id
+:func:`ledger.sealing.witness.seal_batch` (FORMAT.md "Seal"). The originator id
 is as the recorder keeps it (:func:`row_key`: SQLite the UUID's hex text,
 PostgreSQL and the in-memory store the ``UUID``).
 """
@@ -31,10 +31,10 @@ from uuid import UUID
 from eventsourcing.utils import get_topic
 
 from ledger.events import Event, encode_event
+from ledger.sealing.witness import seal_batch
 from ledger.store.journal import received_now
 from ledger.store.journal_rows import EventRow, JournalTuple
-from ledger.store.persistence import TOPICS
-from ledger.store.sealing import seal_batch
+from ledger.stored.persistence import TOPICS
 
 
 class BulkRows(NamedTuple):
@@ -73,7 +73,7 @@ def bulk_rows(
     ``first``… of game ``oid`` in ``app``'s store, as one append call of
     ``appended_by`` at ``received`` (default: now), sealed from the stored
     seals of position ``first - 1`` or from ``previous``
-    (:func:`~ledger.store.sealing.seal_batch`, which raises ``SealError``).
+    (:func:`~ledger.sealing.witness.seal_batch`, which raises ``SealError``).
 
     ``app`` may be None for a new game (``first`` 0) with ``key`` given and
     neither compressor nor cipher (a worker process of a parallel import,

@@ -10,7 +10,7 @@ game back"). :class:`EventRows` asks the events table for the ``topic`` and
 of the recorder's own pool (one statement reads one snapshot: SQLite's
 autocommit, PostgreSQL's implicit transaction), and decodes each state with
 its topic's decoder, the one the mapper uses
-(:func:`~ledger.store.persistence.decode_stored`); the short rows that
+(:func:`~ledger.stored.persistence.decode_stored`); the short rows that
 recur from game to game (a draw, a discard) are decoded once per process
 (:data:`_DECODED`).
 
@@ -19,7 +19,7 @@ state is not bytes, whose topic is not a record event class's, or that does
 not decode, a cipher or compressor in the mapper, a recorder without SQL or
 a failing query, and the caller reads the game again through
 ``select_events`` and the mapper, which raise the errors they always raised
-(naming the game and position: :func:`~ledger.store.persistence.naming_game`).
+(naming the game and position: :func:`~ledger.stored.persistence.naming_game`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import msgspec
 from eventsourcing.persistence import ApplicationRecorder
 
 from ledger.events import Event
-from ledger.store.persistence import TOPICS, MsgspecMapper
+from ledger.stored.persistence import TOPICS, MsgspecMapper
 
 #: topic -> the decode of that event class (the same class and options as the mapper's decoder)
 _DECODE: dict[str, Callable[[bytes], Event]] = {

@@ -31,9 +31,9 @@ from ledger.store.bulk_rows import BulkRows, bulk_rows, insert_rows, row_key
 from ledger.store.import_result import ImportResult, checked
 from ledger.store.journal import os_user
 from ledger.store.parallel import Prepared, prepared_in_order
-from ledger.store.persistence import game_uuid
 from ledger.store.streamed import STREAM_MIN_BYTES, ReadProgress, import_streamed, streams
-from ledger.store.summaries import SummaryRow
+from ledger.stored.persistence import game_uuid
+from ledger.stored.summaries import SummaryRow
 
 #: events per transaction of a batched folder import (:meth:`GameImports.import_records`); 5,000
 #: imports as fast as 20,000 (SQLite and a local PostgreSQL, RESULTS.md 2026-12-01) and holds a quarter
@@ -347,7 +347,7 @@ class _Writer:
 
     def _store(self, events: list[Any], journal: list[Any], lines: list[SummaryRow]) -> None:
         """On the writer's thread: the batch's rows in one transaction, then
-        (once committed) its games' list lines (:mod:`ledger.store.summaries`)."""
+        (once committed) its games' list lines (:mod:`ledger.stored.summaries`)."""
         insert_rows(self.imports.recorder, events, journal)
         self.imports._summaries.write(lines)
 

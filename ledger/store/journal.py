@@ -17,8 +17,8 @@ hex text; PostgreSQL: ``uuid``; ``ORIGINATOR_ID_TYPE=text`` is refused there at 
 32 bytes (SQLite ``BLOB``, PostgreSQL ``bytea``; the readers here give it in
 lower-case hex) and ``journal_seal`` the journal chain's link of the append
 call (32 bytes) on the *last* row of each call, NULL on the call's other rows
-(README "Seals"; :mod:`ledger.store.sealing` computes both in the append
-path, :mod:`ledger.store.backfill` converts a store of the previous layout,
+(README "Seals"; :mod:`ledger.sealing.witness` computes both in the append
+path, :mod:`ledger.sealing.backfill` converts a store of the previous layout,
 hex text and a link per row, once).
 
 The rows are written by small subclasses of eventsourcing's application
@@ -65,8 +65,8 @@ from ledger.store.journal_rows import (
     received_now,
     seal_hex,
 )
-from ledger.store.summaries import SQLITE_CREATE as SQLITE_SUMMARY_CREATE
-from ledger.store.summaries import sqlite_triggers as sqlite_summary_triggers
+from ledger.stored.summaries import SQLITE_CREATE as SQLITE_SUMMARY_CREATE
+from ledger.stored.summaries import sqlite_triggers as sqlite_summary_triggers
 
 # --- SQLite ------------------------------------------------------------------------
 
@@ -215,7 +215,7 @@ class JournalSQLiteRecorder(SQLiteApplicationRecorder, JournalRecorder):
             "PRIMARY KEY (originator_id, position)) "
             "WITHOUT ROWID"
         )
-        # the games list's lines (ledger.store.summaries), dropped by a trigger when an event row is edited
+        # the games list's lines (ledger.stored.summaries), dropped by a trigger when an event row is edited
         statements.append(SQLITE_SUMMARY_CREATE)
         statements.extend(sqlite_summary_triggers(self.events_table_name))
         return statements

@@ -27,7 +27,7 @@ from ledger.store.journal_rows import (
     journal_rows,
     seal_hex,
 )
-from ledger.store.summaries import postgres_create
+from ledger.stored.summaries import postgres_create
 
 
 class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
@@ -59,7 +59,7 @@ class JournalPostgresRecorder(PostgresApplicationRecorder, JournalRecorder):
                 "PRIMARY KEY (originator_id, position))"
             ).format(table=self.journal_table, oid_type=Identifier(self.datastore.originator_id_type))
         )
-        # the games list's lines (ledger.store.summaries), dropped by a trigger when an event row is edited
+        # the games list's lines (ledger.stored.summaries), dropped by a trigger when an event row is edited
         self.sql_create_statements.extend(
             postgres_create(self.datastore.schema, events_table_name, self.datastore.originator_id_type)
         )

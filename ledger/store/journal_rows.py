@@ -37,7 +37,7 @@ class JournalRow(msgspec.Struct, frozen=True, kw_only=True):
     """One journal row as the append path stores it: ``position``,
     ``appended_by``, ``received_at`` as in :class:`JournalEntry`, ``seal`` the
     raw 32-byte seal and ``journal_seal`` the raw 32-byte journal link on the
-    last row of an append call, else None (README "Seals"; ledger.store.sealing)."""
+    last row of an append call, else None (README "Seals"; ledger.sealing.witness)."""
 
     position: int
     appended_by: str

@@ -46,7 +46,7 @@ from ledger.game_summary import ListSummary, first_at, summarize
 from ledger.record_files import read_record
 from ledger.store.bulk_rows import BulkRows, bulk_rows
 from ledger.store.import_result import checked
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 
 #: files prepared ahead per worker (bounds the memory held by finished, not yet stored files)
 AHEAD = 4
@@ -61,7 +61,7 @@ ORPHAN_POLL = 0.5
 class Prepared(NamedTuple):
     """A file a worker read and validated: its game, number of events, path,
     the rows that store it as a new game and its games-list line (from the
-    worker's fold, :mod:`ledger.store.summaries`)."""
+    worker's fold, :mod:`ledger.stored.summaries`)."""
 
     game_id: str
     events: int

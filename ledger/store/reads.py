@@ -1,14 +1,14 @@
 """The store handle and its reads: the ``eventsourcing`` application every write path builds on (DESIGN.md, layer 2).
 
 One aggregate sequence per game: ``originator_id`` is
-:func:`~ledger.store.persistence.game_uuid` of the ``game_id`` and
+:func:`~ledger.stored.persistence.game_uuid` of the ``game_id`` and
 ``originator_version`` is the event's position + 1 (FORMAT.md "File"). Each
 stored state is the canonical JSON of the record event, so an export gives
 back the imported events byte for byte.
 
 :class:`GameReads` opens the recorder (the events table plus the
 ``rummy_journal`` side table, :mod:`ledger.store.journal`), converts once a
-journal of the previous layout (:mod:`ledger.store.backfill`; it never seals
+journal of the previous layout (:mod:`ledger.sealing.backfill`; it never seals
 an event: that is ``rummy-ledger seal-backfill``, asked for), reads
 games, their journal and summaries, and keeps the latest table state of the
 live games of this process. The append path (:mod:`ledger.store.append`)
@@ -32,24 +32,24 @@ from ledger import replay as _replay
 from ledger.errors import GameNotFoundError
 from ledger.events import Event, GameStarted
 from ledger.game_summary import ListSummary, summarize
+from ledger.sealing.backfill import ensure_schema
 from ledger.state import TableState
-from ledger.store.backfill import ensure_schema
 from ledger.store.changes import Changes
 from ledger.store.event_rows import EventRows, decode_rows
 from ledger.store.journal import JournalEntry, JournalRecorder, first_received, journal_recorder, select_journal
-from ledger.store.persistence import (
+from ledger.store.settings import describe_store
+from ledger.stored.persistence import (
     GAME_STARTED_TOPIC,
     MsgspecMapper,
     StoredEventError,
     ensure_topic_index,
     event_counts,
     game_uuid,
+    is_sql,
     naming_game,
     schema_lock,
 )
-from ledger.store.seal_sql import is_sql
-from ledger.store.settings import describe_store
-from ledger.store.summaries import SummaryTable
+from ledger.stored.summaries import SummaryTable
 from ledger.variants import find_variant
 
 #: games whose latest state a process keeps for live appends
@@ -93,7 +93,7 @@ class GameReads(Application[UUID]):
         if not creating:
             return journal_recorder(self.factory)
         # several importers on an empty PostgreSQL database: one creates, the others wait
-        # (every CREATE of the store's tables goes inside this block: ledger.store.persistence.schema_lock)
+        # (every CREATE of the store's tables goes inside this block: ledger.stored.persistence.schema_lock)
         with schema_lock(datastore):
             if datastore is not None and schema != "public":
                 # A ``?schema=`` store URL names a schema the tables go in: create it on first use.
@@ -113,7 +113,7 @@ class GameReads(Application[UUID]):
         self._started: dict[str, GameStarted] = {}
         #: a whole game's rows by one SQL statement (the fast read of get_events, export_record, the live cache)
         self._event_rows = EventRows(self.recorder)
-        #: each game's line of the games list (ledger.store.summaries), written by the write paths
+        #: each game's line of the games list (ledger.stored.summaries), written by the write paths
         self._summaries = SummaryTable(self.recorder)
         #: which games changed since a notification id (the viewer's live streams)
         self.changes = Changes(self.recorder)
@@ -307,7 +307,7 @@ class GameReads(Application[UUID]):
 
     def list_summaries(self, game_ids: Iterable[str]) -> dict[str, tuple[int, ListSummary]]:
         """The stored games-list lines of ``game_ids`` (one query for all):
-        ``{game_id: (version, summary)}`` (:mod:`ledger.store.summaries`); a
+        ``{game_id: (version, summary)}`` (:mod:`ledger.stored.summaries`); a
         line is current when ``version`` is the game's length; a game
         without a line is left out."""
         lines = self._summaries.read()

@@ -37,7 +37,7 @@ from ledger.records import iter_events, iter_lines
 from ledger.state import TableState
 from ledger.store.import_result import ImportResult
 from ledger.store.journal import InsertChunk, JournalRecorder, received_now
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid
 from ledger.texts import N_, Message
 
 #: record files of at least this many bytes are imported as they are read (smaller ones are read whole)

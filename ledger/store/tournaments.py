@@ -1,7 +1,7 @@
 """Tournament records in the event store: stored, appended, read and sealed as a game is (TOURNAMENT.md, layer 2).
 
 A tournament is one sequence of the same store: originator id
-:func:`~ledger.store.persistence.game_uuid` of its ``tournament_id`` (a
+:func:`~ledger.stored.persistence.game_uuid` of its ``tournament_id`` (a
 tournament id is a game id: the two share one name space, so a tournament
 and a game never take the same id), each event stored as its canonical JSON
 (the stored bytes are the export), with the same journal rows and seal chain
@@ -27,15 +27,15 @@ from typing import Any
 import msgspec
 from eventsourcing.persistence import IntegrityError
 
-from ledger import seal as _seal
 from ledger.errors import ConcurrentAppendError, GameConflictError, GameNotFoundError, RecordError
 from ledger.events import GameMeta, encode_event
 from ledger.records import format_error, iter_lines
+from ledger.sealing import chain as _seal
 from ledger.store.import_result import ImportResult
 from ledger.store.importing import GameImports
 from ledger.store.journal import os_user
-from ledger.store.persistence import TOURNAMENT_STARTED_TOPIC, game_uuid, naming_game
 from ledger.store.settings import describe_store
+from ledger.stored.persistence import TOURNAMENT_STARTED_TOPIC, game_uuid, naming_game
 from ledger.tournament.events import TournamentEvent, TournamentStarted, decode_tournament_event
 from ledger.tournament.records import TournamentRecord, is_tournament_text, parse_tournament
 from ledger.tournament.results import GameResult, result_of, result_of_line

@@ -1,10 +1,10 @@
 """The row-by-row check of one stored game's seal chain and journal chain (layer 2).
 
 :func:`check_game` recomputes both chains from a game's stored rows
-(:meth:`ledger.store.seal_sql.SealTables.batch`) and names the first bad
+(:meth:`ledger.sealing.tables.SealTables.batch`) and names the first bad
 position and what differs (:class:`GameCheck`); pure over the rows, no I/O.
-:mod:`ledger.store.verify` calls it for every game the fast read
-(:mod:`ledger.store.verify_fast`) cannot verify, so every finding reads the
+:mod:`ledger.sealing.verify` calls it for every game the fast read
+(:mod:`ledger.sealing.verify_fast`) cannot verify, so every finding reads the
 same whichever path met it.
 """
 
@@ -17,9 +17,9 @@ from uuid import UUID
 
 import msgspec
 
-from ledger import seal as _seal
 from ledger.events import GameStarted
-from ledger.store.persistence import TOPICS, decode_stored, game_uuid, shown
+from ledger.sealing import chain as _seal
+from ledger.stored.persistence import TOPICS, decode_stored, game_uuid, shown
 from ledger.texts import N_, Message, Text
 from ledger.tournament.events import TournamentStarted
 
@@ -33,7 +33,7 @@ class GameCheck:
     """Outcome of verifying one stored game: ``ok``, or the first bad
     ``position`` and what differs (``kind``: ``event``, ``seal``, ``journal``,
     ``missing``, ``stray``, ``summary``: its line in the games list,
-    :mod:`ledger.store.verify_lines`) with a message."""
+    :mod:`ledger.sealing.verify_lines`) with a message."""
 
     game_id: str
     length: int
@@ -117,7 +117,7 @@ def sealed_json(
 
 def first_game_id(rows: list[tuple[Any, ...]]) -> str | None:
     """The id the first stored event of a sequence names (``rows``:
-    :meth:`ledger.store.seal_sql.SealTables.batch`): a ``game_started``'s
+    :meth:`ledger.sealing.tables.SealTables.batch`): a ``game_started``'s
     ``game_id``, or the ``tournament_id`` of a first event that has one (a
     tournament's record shares the game ids' sequences); None when the
     sequence has no readable such event at position 0."""
@@ -191,18 +191,18 @@ def check_game(
     jprev: bytes = _seal.JOURNAL_PREFIX,
 ) -> GameCheck:
     """Recompute one game's seal chain and journal chain from its stored rows
-    (:meth:`ledger.store.seal_sql.SealTables.batch`) and compare them with the
+    (:meth:`ledger.sealing.tables.SealTables.batch`) and compare them with the
     stored seals; the first position that differs is reported. Every row's
     topic must be its bytes' ``type``; with ``deep`` every event is decoded
     too (the chain already proves the bytes are those that were appended and
     checked). The journal chain has one link per append call, on the call's
-    last row (:mod:`ledger.store.sealing`): every entry of a call must be the
+    last row (:mod:`ledger.sealing.witness`): every entry of a call must be the
     one its link covers. Pure over the rows, no I/O.
 
     ``start``: the position of ``rows[0]`` when the check continues one that
     verified positions ``0..start-1`` (``prev`` the seal of ``start - 1``,
     ``jprev`` the journal link of the call that ended there: a live game's
-    new rows only, :func:`ledger.store.chain_check.chain_check`)."""
+    new rows only, :func:`ledger.sealing.chain_check.chain_check`)."""
     check = GameCheck(game_id=game_id or game_name(rows, oid_hex), length=start + len(rows))
     if not rows and not journal:
         return check.fail(None, "missing", "no such game in the store")

@@ -8,10 +8,10 @@ covered by a second chain with **one link per append call**, kept (32 bytes)
 in ``rummy_journal.journal_seal`` of the call's last row, NULL on its other
 rows: ``jK = SHA-256(jK-1 + hL + journal lineK)`` over the seal ``hL`` of
 the call's last event and the line ``{"first":F,"last":L,"by":…,"received_at":…}``
-(:func:`ledger.seal.journal_chain`, :func:`ledger.seal.journal_line`). The
+(:func:`ledger.sealing.chain.journal_chain`, :func:`ledger.sealing.chain.journal_line`). The
 append and import paths (:meth:`ledger.store.append.GameAppends.rows_for`)
 ask :func:`seal_batch` for the seals of the events they store;
-:mod:`ledger.store.verify` recomputes both chains from the stored bytes and
+:mod:`ledger.sealing.verify` recomputes both chains from the stored bytes and
 compares.
 """
 
@@ -23,9 +23,10 @@ from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
-from ledger import seal as _seal
 from ledger.errors import LedgerError
-from ledger.store.seal_sql import is_sql, tables
+from ledger.sealing import chain as _seal
+from ledger.sealing.tables import tables
+from ledger.stored.persistence import is_sql
 
 #: ``(the seal of each event, the call's journal link)`` as :func:`seal_batch` gives them (raw 32 bytes)
 Sealed = tuple[Sequence[bytes | None], bytes | None]

@@ -7,7 +7,7 @@ bytes, seals (32 bytes each) and journal links (32 bytes per append call)
 each concatenated in position order; Python then runs both chains over the
 bytes and compares the concatenations with ``==``. It
 only ever says "verified": a game it cannot verify is read again row by row
-(:func:`ledger.store.verify_rows.check_game`).
+(:func:`ledger.sealing.verify_rows.check_game`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from uuid import UUID
 
 import msgspec
 
-from ledger import seal as _seal
 from ledger.events import GameStarted
-from ledger.store.persistence import GAME_STARTED_TOPIC, TOURNAMENT_STARTED_TOPIC, decode_stored, game_uuid
-from ledger.store.seal_sql import SealTables, hex_id
-from ledger.store.sealing import witness
-from ledger.store.verify_rows import TAG_TOPIC, TYPE_PREFIX, GameCheck
+from ledger.sealing import chain as _seal
+from ledger.sealing.tables import SealTables
+from ledger.sealing.verify_rows import TAG_TOPIC, TYPE_PREFIX, GameCheck
+from ledger.sealing.witness import witness
+from ledger.stored.persistence import GAME_STARTED_TOPIC, TOURNAMENT_STARTED_TOPIC, decode_stored, game_uuid, hex_id
 from ledger.tournament.events import TournamentStarted
 
 #: ``(topic, b'{"type":"tag"')`` of every event type: a row's bytes begin with its topic's prefix
@@ -40,7 +40,7 @@ _SUBSTR = {True: "substr(state, 1, {n})", False: "substring(state from 1 for {n}
 
 
 def fast_batch(t: SealTables, keys: Sequence[Any], names: dict[str, str | None]) -> dict[str, GameCheck | None]:
-    """The fast read of :func:`ledger.store.verify.verify_games`: per
+    """The fast read of :func:`ledger.sealing.verify.verify_games`: per
     originator id hex of ``keys``, a verified :class:`GameCheck`, or None
     when the game needs the row-by-row check (anything unusual, broken or
     not). ``names``: the game id asked for, per id hex (None: from the first

@@ -1,4 +1,4 @@
-"""``verify``'s check of the games list's stored lines (:mod:`ledger.store.summaries`; issue 27; layer 2).
+"""``verify``'s check of the games list's stored lines (:mod:`ledger.stored.summaries`; issue 27; layer 2).
 
 The games list trusts a game's stored line (findings, finished, result,
 first ``at``) whose version is the game's length: that is what keeps the
@@ -29,9 +29,9 @@ from typing import Any
 from ledger.errors import RecordError
 from ledger.game_summary import UNREADABLE, ListSummary, first_at, summarize
 from ledger.replay import replay
-from ledger.store.persistence import StoredEventError, game_uuid
-from ledger.store.summaries import SummaryTable
-from ledger.store.verify_rows import GameCheck
+from ledger.sealing.verify_rows import GameCheck
+from ledger.stored.persistence import StoredEventError, game_uuid
+from ledger.stored.summaries import SummaryTable
 from ledger.texts import N_, Message, Text
 
 #: a line of more events than the game has
@@ -50,7 +50,7 @@ FIELDS = ("findings", "finished", "result", "first_at")
 
 
 def lines_checked(app: Any, checks: Iterable[GameCheck], *, deep: bool = False) -> Iterator[GameCheck]:
-    """Each of ``checks`` (:func:`ledger.store.verify.verify_games`) as it
+    """Each of ``checks`` (:func:`ledger.sealing.verify.verify_games`) as it
     comes, a verified game's failed when its stored line is wrong (see the
     module). Reads the lines in one query first; writes nothing."""
     lines = SummaryTable(app.recorder).read()

@@ -39,7 +39,7 @@ version leaves the line stale by its version. A line edited itself is not
 caught by the list (no check of it is cheaper than the fold it saves, and
 the store holds no key to sign it with): ``verify`` reports a line of more
 events than stored, and ``verify --deep`` folds each game whose line is
-current and reports one that differs (:mod:`ledger.store.verify_lines`).
+current and reports one that differs (:mod:`ledger.sealing.verify_lines`).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from uuid import UUID
 import msgspec
 
 from ledger.game_summary import ListSummary
-from ledger.store.seal_sql import hex_id, is_sql
+from ledger.stored.persistence import hex_id, is_sql
 
 SUMMARY_TABLE = "rummy_game_summary"
 #: the key of ``result``'s JSON that holds the line's ``standing`` (a line before it has none)
@@ -280,7 +280,7 @@ class SummaryTable:
             return
         datastore = recorder.datastore
         statements = postgres_create(datastore.schema, recorder.events_table_name, datastore.originator_id_type)
-        # two processes creating it at once: the loser's error is harmless (as ledger.store.backfill)
+        # two processes creating it at once: the loser's error is harmless (as ledger.sealing.backfill)
         with contextlib.suppress(Exception), datastore.get_connection() as conn:
             with conn.transaction(), conn.cursor() as curs:
                 for statement in statements:

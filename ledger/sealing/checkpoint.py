@@ -2,7 +2,7 @@
 
 A **checkpoint** is a JSON file listing ``(game_id, length, seal)`` for a set
 of stored games at one time, with the RFC 6962 Merkle root over them
-(:mod:`ledger.seal`) and optionally an Ed25519 signature::
+(:mod:`ledger.sealing.chain`) and optionally an Ed25519 signature::
 
     {"format": "rummy-ledger-checkpoint/1",
      "created_at": "2026-12-01T08:15:02Z",       # UTC, whole seconds
@@ -13,7 +13,7 @@ of stored games at one time, with the RFC 6962 Merkle root over them
      "signature": {"algorithm": "ed25519", "key_id": "<16 hex>",
                    "public_key": "<64 hex>", "value": "<128 hex>"}}   # optional
 
-The signature covers :func:`ledger.seal.signed_message` (format, time,
+The signature covers :func:`ledger.sealing.chain.signed_message` (format, time,
 tournament, size and root, like a Certificate Transparency signed tree head);
 the root covers every listed game. ``key_id`` is the first 16 hex digits of
 SHA-256 of the raw 32-byte public key.
@@ -50,8 +50,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from ledger import seal as _seal
 from ledger.errors import LedgerError
+from ledger.sealing import chain as _seal
 
 CHECKPOINT_FORMAT = "rummy-ledger-checkpoint/1"
 PROOF_FORMAT = "rummy-ledger-proof/1"
@@ -72,7 +72,7 @@ class Entry:
     seal: str
 
     def leaf(self) -> bytes:
-        """The RFC 6962 leaf data of this game (:func:`ledger.seal.leaf_data`)."""
+        """The RFC 6962 leaf data of this game (:func:`ledger.sealing.chain.leaf_data`)."""
         return _seal.leaf_data(self.game_id, self.length, self.seal)
 
 

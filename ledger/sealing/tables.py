@@ -16,24 +16,11 @@ from uuid import UUID
 from eventsourcing.persistence import ApplicationRecorder
 
 from ledger.errors import GameNotFoundError
-from ledger.store.persistence import game_uuid
+from ledger.stored.persistence import game_uuid, hex_id
 
 JOURNAL_TABLE = "rummy_journal"
 #: games read per query batch
 BATCH = 200
-
-
-def is_sql(recorder: ApplicationRecorder) -> bool:
-    """True for the SQLite and PostgreSQL recorders (the seal chain's SQL is for those)."""
-    from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-    if isinstance(recorder, SQLiteApplicationRecorder):
-        return True
-    try:
-        from eventsourcing.postgres import PostgresApplicationRecorder
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(recorder, PostgresApplicationRecorder)
 
 
 def _walk(table: str, name: str) -> str:
@@ -165,10 +152,6 @@ class SealTables:
             )
         }
         return rows, journal
-
-
-def hex_id(value: Any) -> str:
-    return value.hex if isinstance(value, UUID) else UUID(str(value)).hex
 
 
 def tables(app: Any) -> SealTables:

@@ -4,7 +4,7 @@ A seal printed on a score sheet, a report or the viewer is only worth what
 the stored chain behind it is: an event edited behind the product's back
 (``sqlite3``) still has its old stored seal. So every command and page that
 prints a stored game's seal first asks :func:`chain_check`, which runs
-``verify``'s own code (:func:`ledger.store.verify.verify_games`: read-only,
+``verify``'s own code (:func:`ledger.sealing.verify.verify_games`: read-only,
 nothing is written) on that one game and keeps the outcome per game version
 (game id and length) on the :class:`~ledger.store.application.LedgerApp`, so
 a viewer showing a game many times checks its chain once per version (a
@@ -24,10 +24,10 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ledger.store.persistence import game_uuid
-from ledger.store.seal_sql import hex_id, tables
-from ledger.store.verify import game_keys, verify_games
-from ledger.store.verify_rows import GameCheck, check_game
+from ledger.sealing.tables import tables
+from ledger.sealing.verify import game_keys, verify_games
+from ledger.sealing.verify_rows import GameCheck, check_game
+from ledger.stored.persistence import game_uuid, hex_id
 
 #: game versions whose outcome one store keeps
 CACHE_SIZE = 512
@@ -42,7 +42,7 @@ _LOCK = threading.Lock()
 
 def chain_check(app: Any, game_id: str, length: int) -> GameCheck:
     """The stored chain of ``game_id`` verified (both chains, as ``verify``
-    does): a :class:`~ledger.store.verify_rows.GameCheck`, ``ok`` or naming
+    does): a :class:`~ledger.sealing.verify_rows.GameCheck`, ``ok`` or naming
     the first broken ``position`` and what differs (``kind``, ``message``).
 
     ``length``: the number of events the caller read (the version the
@@ -100,7 +100,7 @@ def _continued(app: Any, game_id: str, before: GameCheck) -> GameCheck | None:
     """The check of ``game_id`` from the end of ``before`` (verified, of
     ``before.length`` events): its last row read again (its seal and the
     call's journal link as verified), then only the rows after it
-    (:func:`~ledger.store.verify_rows.check_game` with ``start``). None
+    (:func:`~ledger.sealing.verify_rows.check_game` with ``start``). None
     when that row is not as verified or the rows after it do not verify
     (the caller checks the whole game)."""
     t = tables(app)

@@ -5,7 +5,7 @@
 the previous layout (seals as 64-digit hex text and a journal link per
 event, ``jN = SHA-256(jN-1 + hN + {"position":N,…})``) converted once
 (:func:`convert_journal`: seals as their raw 32 bytes, one journal link per
-append call, :mod:`ledger.store.sealing`; :class:`ledger.store.reads.GameReads`
+append call, :mod:`ledger.sealing.witness`; :class:`ledger.store.reads.GameReads`
 runs it when it opens a store, and says so on stderr). :func:`backfill`
 seals the events of a store written before the chain existed, only when
 asked (``rummy-ledger seal-backfill``), only where the journal is empty,
@@ -22,9 +22,10 @@ from typing import Any
 import msgspec
 from eventsourcing.persistence import ApplicationRecorder
 
-from ledger import seal as _seal
-from ledger.store.seal_sql import BATCH, JOURNAL_TABLE, SealTables, hex_id, tables
-from ledger.store.verify_rows import game_name
+from ledger.sealing import chain as _seal
+from ledger.sealing.tables import BATCH, JOURNAL_TABLE, SealTables, tables
+from ledger.sealing.verify_rows import game_name
+from ledger.stored.persistence import hex_id
 
 #: the marker row of a store whose games stored before the chain have been sealed
 MARKER_TABLE = "rummy_seal_state"

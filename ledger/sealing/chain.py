@@ -239,7 +239,7 @@ def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], 
     return root_from_path(leaf, index, size, path) == root
 
 
-# --- checkpoints: the pure part (the file and signature are ledger.checkpoint) ---
+# --- checkpoints: the pure part (the file and signature are ledger.sealing.checkpoint) ---
 
 
 def signed_message(created_at: str, tournament: str | None, size: int, root: str) -> bytes:

@@ -2,10 +2,10 @@
 
 :func:`verify_games` recomputes both chains of each game from the stored
 bytes and *compares* them with the stored seals; it reads each batch twice
-at most: the fast read (:mod:`ledger.store.verify_fast`) asks each table for
+at most: the fast read (:mod:`ledger.sealing.verify_fast`) asks each table for
 one row per game and only ever says "verified"; a game it cannot verify is
-read again row by row (:meth:`ledger.store.seal_sql.SealTables.batch`) and
-:func:`ledger.store.verify_rows.check_game` names the first bad position
+read again row by row (:meth:`ledger.sealing.tables.SealTables.batch`) and
+:func:`ledger.sealing.verify_rows.check_game` names the first bad position
 and what differs. :func:`check_checkpoint` checks a checkpoint's games
 against the store.
 """
@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ledger import seal as _seal
-from ledger.store.persistence import game_uuid
-from ledger.store.seal_sql import BATCH, hex_id, tables
-from ledger.store.verify_fast import fast_batch
-from ledger.store.verify_rows import GameCheck, check_game, stray_check
+from ledger.sealing import chain as _seal
+from ledger.sealing.tables import BATCH, tables
+from ledger.sealing.verify_fast import fast_batch
+from ledger.sealing.verify_rows import GameCheck, check_game, stray_check
+from ledger.stored.persistence import game_uuid, hex_id
 from ledger.texts import N_, Message, Text
 
 #: games per batch of the fast read of verify (one concatenation per game and column)
@@ -50,7 +50,7 @@ def verify_games(app: Any, targets: Sequence[tuple[Any, str | None]], *, deep: b
     """Verify each game of ``targets`` (from :func:`game_keys`), yielding a
     :class:`GameCheck` per game in order. Over all games a sequence whose
     id is not the game its first event names is ``sequence <uuid>``: its id
-    matches no game (:func:`~ledger.store.verify_rows.stray_check`)."""
+    matches no game (:func:`~ledger.sealing.verify_rows.stray_check`)."""
     t = tables(app)
     step = BATCH if deep else FAST_BATCH
     for start in range(0, len(targets), step):

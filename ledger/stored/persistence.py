@@ -5,6 +5,9 @@ follows the pattern of the library's ``examples/aggregate9``: a
 :class:`~eventsourcing.persistence.Mapper` subclass that encodes with msgspec
 and a :class:`NullTranscoder` that is never asked to do anything.
 
+The stored form is read by both the store (:mod:`ledger.store`) and the
+seal (:mod:`ledger.sealing`), and imports neither.
+
 Stored shape (one row per record event, FORMAT.md "Events"):
 
 - ``originator_id``: :func:`game_uuid` of the game's ``game_id``;
@@ -258,6 +261,19 @@ def _as_uuid(value: UUID | str) -> UUID:
 # --- recorder-specific helpers: listing 10,000 games must not read every row ---
 
 
+def is_sql(recorder: ApplicationRecorder) -> bool:
+    """True for the SQLite and PostgreSQL recorders (the seal chain's SQL is for those)."""
+    from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        return True
+    try:
+        from eventsourcing.postgres import PostgresApplicationRecorder
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(recorder, PostgresApplicationRecorder)
+
+
 def _sqlite_table(recorder: ApplicationRecorder) -> str | None:
     from eventsourcing.sqlite import SQLiteApplicationRecorder
 
@@ -354,11 +370,11 @@ def event_counts(
     if table is not None:
         with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             c.execute(_LENGTHS.format(table=table, mark="?"), (GAME_STARTED_TOPIC,))
-            events = {_hex(row[0]): int(row[1]) for row in c.fetchall()}
+            events = {hex_id(row[0]): int(row[1]) for row in c.fetchall()}
             c.execute(
                 f"SELECT originator_id, COUNT(*) FROM {table} WHERE topic=? GROUP BY originator_id", (hand_topic,)
             )
-            hands = {_hex(row[0]): int(row[1]) for row in c.fetchall()}
+            hands = {hex_id(row[0]): int(row[1]) for row in c.fetchall()}
         return {k: (v, hands.get(k, 0)) for k, v in events.items()}
     pg_table = _postgres_table(recorder)
     if pg_table is not None:
@@ -366,17 +382,18 @@ def event_counts(
 
         with recorder.datastore.get_connection() as conn, conn.cursor() as curs:  # type: ignore[attr-defined]  # the SQLite/PostgreSQL recorders have .datastore, ApplicationRecorder does not
             curs.execute(SQL(_LENGTHS.format(table="{table}", mark="%s")).format(table=pg_table), (GAME_STARTED_TOPIC,))
-            events = {_hex(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
+            events = {hex_id(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
             curs.execute(
                 SQL("SELECT originator_id, COUNT(*) AS n FROM {} WHERE topic = %s GROUP BY originator_id").format(
                     pg_table
                 ),
                 (hand_topic,),
             )
-            hands = {_hex(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
+            hands = {hex_id(row["originator_id"]): int(row["n"]) for row in curs.fetchall()}
         return {k: (v, hands.get(k, 0)) for k, v in events.items()}
     return None
 
 
-def _hex(value: UUID | str) -> str:
+def hex_id(value: Any) -> str:
+    """An originator id as stored (a UUID, or its text in either form) as its 32 hex digits."""
     return value.hex if isinstance(value, UUID) else UUID(str(value)).hex
