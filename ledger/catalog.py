@@ -2,29 +2,36 @@
 
 Each :class:`VariantEntry` names a variant's record id (FORMAT.md, the
 ``variant`` of ``game_started``), its label, its rules class, its rule-id
-family with the ids of that family (RULES.md), its simulator strategy and
-what its views add (its presentation).
+family with the table of that family's rules (RULES.md: each rule's id,
+texts, view, evidence and msgids, :class:`ledger.rule_table.RuleEntry`),
+its simulator strategy and what its views add (its presentation).
 From the catalog come: the values :mod:`ledger.events` accepts for
 ``variant`` and the JSON Schema's ``enum`` of them, the rules registry
 (:func:`ledger.variants.find_variant`), the simulator's strategies
-(:func:`ledger.simulate.find_strategy`), the rule-id families
-(:mod:`ledger.rule_ids`), the CLI's ``--variant`` choices and the views'
-additions (:func:`ledger.variants.presentation.presentation`).
+(:func:`ledger.simulate.find_strategy`), the rule ids and all else of the
+rules (:mod:`ledger.rule_ids`, :mod:`ledger.rule_texts`,
+:mod:`ledger.rule_messages`, :data:`ledger.redaction.PUBLIC_RULES`), the
+CLI's ``--variant`` choices and the views' additions
+(:func:`ledger.variants.presentation.presentation`).
 
-Adding a game is one package under ``ledger/variants/`` (its rules and,
-when its views show more than the table, its ``presentation`` module beside
-them, on :mod:`ledger.variants.presentation`'s base), a module under
+Adding a game is one package under ``ledger/variants/`` (its rules, its
+``rule_table`` module and, when its views show more than the table, its
+``presentation`` module beside them, on
+:mod:`ledger.variants.presentation`'s base), a module under
 ``ledger/simulate/`` (strategy), plus one entry in :data:`BUILTIN`; a test
-or a plug-in may :func:`register` one at run time (and :func:`unregister` it).
+or a plug-in may :func:`register` one at run time (and :func:`unregister`
+it). Adding a rule is one entry in its family's table, its check, its tests
+and its Italian msgstr.
 
-Classes are named by ``"module:Class"`` and imported only when asked for
-(:func:`load`), so this module imports nothing of the project: the record
-format (:mod:`ledger.events`) can depend on it without a cycle.
+Classes and rule tables are named by ``"module:Name"`` and imported only
+when asked for (:func:`load`), so this module imports nothing of the
+project: the record format (:mod:`ledger.events`) can depend on it without
+a cycle.
 
 >>> ids()
 ('burraco', 'scala40', 'ramino51', 'ramino', 'gin')
->>> entry("scala40").label, entry("scala40").family
-('Scala 40', 'S40')
+>>> entry("scala40").label, entry("scala40").family, entry("scala40").rule_ids[:2]
+('Scala 40', 'S40', ('S40-OPEN-1', 'S40-OPEN-2'))
 >>> entry("poker")
 Traceback (most recent call last):
 ...
@@ -37,7 +44,10 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ledger.rule_table import RuleEntry
 
 #: a variant id: what a record's ``variant`` may be (lower-case ASCII name)
 _ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
@@ -54,19 +64,24 @@ class VariantEntry:
     ``id``: the record's ``variant`` (FORMAT.md); ``label``: its name as
     shown to people (viewer, report); ``rules``: ``"module:Class"`` of its
     :class:`ledger.variants.base.Rules` subclass; ``family``: the prefix of
-    its own rule ids and ``rule_ids`` those ids in RULES.md order;
+    its own rule ids; ``rule_table``: ``"module:NAME"`` of its rule table
+    (a tuple of :class:`ledger.rule_table.RuleEntry`, RULES.md order;
+    :meth:`table`, :attr:`rule_ids`);
     ``strategy``: ``"module:Class"`` of its simulator
     (:class:`ledger.simulate.strategy.Strategy`), or None when it has none;
     ``presentation``: ``"module:Class"`` of what its views add
     (:class:`ledger.variants.presentation.VariantPresentation`), None for nothing.
-    A game registered at run time may give the classes themselves.
+    A game registered at run time may give the classes and the table themselves.
+    Raises :class:`ValueError` for an id that is not a lower-case name, a
+    family that is not an upper-case prefix of its own, or (a table given
+    as itself) a rule id that is not ``FAMILY-WORD-N``.
     """
 
     id: str
     label: str
     rules: str | type
     family: str
-    rule_ids: tuple[str, ...]
+    rule_table: str | tuple[RuleEntry, ...]
     strategy: str | type | None = None
     presentation: str | type | None = None
 
@@ -75,9 +90,27 @@ class VariantEntry:
             raise ValueError(f"variant id {self.id!r} is not a lower-case name")
         if not _FAMILY.fullmatch(self.family) or self.family in SHARED_FAMILIES:
             raise ValueError(f"rule-id family {self.family!r} of {self.id} is not an upper-case prefix of its own")
-        for rule in self.rule_ids:
-            if not re.fullmatch(rf"{self.family}-[A-Z0-9]+-[0-9]+", rule):
-                raise ValueError(f"rule id {rule!r} of {self.id} is not {self.family}-WORD-N")
+        if not isinstance(self.rule_table, str):
+            self._checked(self.rule_table)
+
+    def _checked(self, table: tuple[RuleEntry, ...]) -> tuple[RuleEntry, ...]:
+        for rule in table:
+            if not re.fullmatch(rf"{self.family}-[A-Z0-9]+-[0-9]+", rule.id):
+                raise ValueError(f"rule id {rule.id!r} of {self.id} is not {self.family}-WORD-N")
+        return table
+
+    def table(self) -> tuple[RuleEntry, ...]:
+        """Its rule table (imported on first use), RULES.md order; raises
+        :class:`ValueError` for a rule id that is not ``FAMILY-WORD-N``."""
+        if not isinstance(self.rule_table, str):
+            return self.rule_table
+        table: tuple[RuleEntry, ...] = load(self.rule_table)
+        return self._checked(table)
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """The ids of its rules, RULES.md order (from :meth:`table`)."""
+        return tuple(r.id for r in self.table())
 
 
 #: the games of the format, in RULES.md order
@@ -87,19 +120,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
         "Burraco",
         "ledger.variants.burraco.rules:BurracoRules",
         "BUR",
-        (
-            "BUR-TURN-1",
-            "BUR-MELD-1",
-            "BUR-MELD-2",
-            "BUR-MELD-3",
-            "BUR-PILE-1",
-            "BUR-POZZ-1",
-            "BUR-POZZ-2",
-            "BUR-CLOSE-1",
-            "BUR-CLOSE-2",
-            "BUR-CLOSE-3",
-            "BUR-STOCK-1",
-        ),
+        "ledger.variants.burraco.rule_table:BUR_TABLE",
         "ledger.simulate.burraco:BurracoStrategy",
         "ledger.variants.burraco.presentation:BurracoPresentation",
     ),
@@ -108,17 +129,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
         "Scala 40",
         "ledger.variants.scala40:Scala40Rules",
         "S40",
-        (
-            "S40-OPEN-1",
-            "S40-OPEN-2",
-            "S40-PILE-1",
-            "S40-PILE-2",
-            "S40-MELD-1",
-            "S40-SWAP-1",
-            "S40-SWAP-2",
-            "S40-DISC-1",
-            "S40-OUT-1",
-        ),
+        "ledger.variants.threshold.rule_table:S40_TABLE",
         "ledger.simulate.scala40:Scala40Strategy",
         "ledger.variants.threshold.presentation:ThresholdPresentation",
     ),
@@ -127,7 +138,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
         "Ramino 51",
         "ledger.variants.ramino51:Ramino51Rules",
         "R51",
-        ("R51-PILE-1", "R51-PILE-2", "R51-OPEN-1", "R51-OPEN-2", "R51-OPEN-3", "R51-MELD-1", "R51-SWAP-1"),
+        "ledger.variants.threshold.rule_table:R51_TABLE",
         "ledger.simulate.ramino51:Ramino51Strategy",
         "ledger.variants.threshold.presentation:ThresholdPresentation",
     ),
@@ -136,7 +147,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
         "Ramino",
         "ledger.variants.ramino:RaminoRules",
         "RAM",
-        ("RAM-DISC-1", "RAM-MELD-1", "RAM-OUT-1"),
+        "ledger.variants.ramino_rule_table:RAM_TABLE",
         "ledger.simulate.ramino:RaminoStrategy",
     ),
     VariantEntry(
@@ -144,7 +155,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
         "Gin Rummy",
         "ledger.variants.gin.rules:GinRules",
         "GIN",
-        ("GIN-KNOCK-1", "GIN-KNOCK-2", "GIN-LAY-1", "GIN-DISC-1", "GIN-WALL-1", "GIN-STALL-1"),
+        "ledger.variants.gin.rule_table:GIN_TABLE",
         "ledger.simulate.gin:GinStrategy",
         "ledger.variants.gin.presentation:GinPresentation",
     ),

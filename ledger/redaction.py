@@ -34,8 +34,9 @@ up information (:data:`PUBLIC_RULES`) is shown at once; any other finding
 (e.g. BUR-PILE-1, whose existence tells whether the seat holds a twin, or
 GIN-WALL-1, whose message names the card drawn) only to the seat it is
 about, and to everyone once its hand has ended (GIN-DISC-1 is public but at
-a knock, :data:`PUBLIC_UNLESS_KNOCK`). A rule id not listed is treated as
-hidden: a new rule is safe before it is classified.
+a knock, :data:`PUBLIC_UNLESS_KNOCK`). Which it is, is the ``view`` of the
+rule's table entry (:class:`ledger.rule_table.RuleEntry`, ``hidden`` when
+not said); a rule id in no table is treated as hidden.
 
 >>> SPECTATOR
 'spectator'
@@ -44,11 +45,13 @@ hidden: a new rule is safe before it is classified.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set
 
 import msgspec
 
 from ledger.cards import UNKNOWN
 from ledger.errors import PovError
+from ledger.rule_ids import RuleSet
 from ledger.state import Finding, TableState
 from ledger.texts import N_, Message
 
@@ -60,51 +63,13 @@ Pov = int | str | None
 
 #: rule ids (RULES.md) whose findings depend only on what every seat saw face
 #: up, on counts and on the order of play, and whose messages name only such
-#: cards. Any other rule's finding waits for the end of its hand (except for
-#: the seat it is about).
-PUBLIC_RULES = frozenset(
-    {
-        "ALL-TURN-1",
-        "ALL-TURN-2",
-        "ALL-TURN-3",
-        "ALL-MELD-1",
-        "ALL-MELD-2",
-        "ALL-DEAL-1",
-        "ALL-SCORE-1",
-        "BUR-TURN-1",
-        "BUR-MELD-1",
-        "BUR-MELD-2",
-        "BUR-MELD-3",
-        "BUR-CLOSE-1",
-        "BUR-CLOSE-2",
-        "BUR-CLOSE-3",
-        "BUR-STOCK-1",
-        "S40-OPEN-1",
-        "S40-OPEN-2",
-        "S40-PILE-1",
-        "S40-MELD-1",
-        "S40-SWAP-1",
-        "S40-DISC-1",
-        "S40-OUT-1",
-        "S40-SWAP-2",
-        "R51-PILE-1",
-        "R51-PILE-2",
-        "R51-OPEN-1",
-        "R51-OPEN-2",
-        "R51-OPEN-3",
-        "R51-MELD-1",
-        "R51-SWAP-1",
-        "RAM-DISC-1",
-        "RAM-MELD-1",
-        "RAM-OUT-1",
-        "GIN-KNOCK-1",
-        "GIN-KNOCK-2",
-        "GIN-LAY-1",
-    }
-)
-#: rules public except at a knock, whose discard is face down (GIN-DISC-1:
-#: the card just taken discarded again is plain to see, unless face down)
-PUBLIC_UNLESS_KNOCK = frozenset({"GIN-DISC-1"})
+#: cards (each rule table entry's ``view``, ``public``). Any other rule's finding
+#: waits for the end of its hand (except for the seat it is about).
+PUBLIC_RULES: Set[str] = RuleSet("PUBLIC_RULES", lambda e: e.view == "public")
+#: rules public except at a knock, whose discard is face down (``view``
+#: ``unless_knock``; GIN-DISC-1: the card just taken discarded again is plain
+#: to see, unless face down)
+PUBLIC_UNLESS_KNOCK: Set[str] = RuleSet("PUBLIC_UNLESS_KNOCK", lambda e: e.view == "unless_knock")
 
 
 class Sight(msgspec.Struct, frozen=True):

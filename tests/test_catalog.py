@@ -1,7 +1,8 @@
 """The variant catalog (issue 11): a sixth game added from a test, a rules
-class and a catalog entry and nothing else, is importable, auditable, listed
-by ``--help``, simulated and shown in the viewer; and what derives from the
-catalog follows it.
+class, a rule table and a catalog entry and nothing else, is importable,
+auditable, listed by ``--help``, simulated and shown in the viewer; and what
+derives from the catalog follows it, its rule's texts, messages, view and
+evidence included (issue 23: one rule table per variant).
 
 The toy game is classic Ramino (preset ``seed``) with one rule of its own,
 ``TOY-DISC-1``: the king of spades may not be discarded.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +28,33 @@ from ledger.cli import cli
 from ledger.errors import RecordError
 from ledger.events import decode_event
 from ledger.record_files import read_record, write_record
-from ledger.rule_ids import RULE_IDS, RULES_BY_FAMILY
+from ledger.redaction import PUBLIC_RULES, PUBLIC_UNLESS_KNOCK, visible_findings
+from ledger.replay import replay
+from ledger.rule_ids import NEEDS_HIDDEN_EVIDENCE, RULE_IDS, RULE_TABLE, RULES_BY_FAMILY
+from ledger.rule_messages import RULE_MESSAGES
+from ledger.rule_table import RuleEntry
+from ledger.rule_texts import RULE_TEXTS, rule_text
 from ledger.simulate import STRATEGIES, simulate_game
 from ledger.simulate.ramino import RaminoStrategy
 from ledger.state import TableState
 from ledger.testing.records import game_started, lines, ramino_deal
+from ledger.texts import N_
 from ledger.variants import REGISTRY, find_variant
 from ledger.variants.ramino import RaminoRules
+
+#: the toy rule's one message
+HOUSE_CARD = N_("%(who)s discarded %(card)s, the card of the house")
+
+#: the toy game's rule table: its one rule, shown at once to every seat
+TOY_TABLE = (
+    RuleEntry(
+        "TOY-DISC-1",
+        en="The king of spades discarded.",
+        it="Scartato il re di picche.",
+        view="public",
+        messages=(HOUSE_CARD,),
+    ),
+)
 
 
 class ToyRules(RaminoRules):
@@ -45,9 +67,7 @@ class ToyRules(RaminoRules):
     def check_discard(self, state: TableState, pos: int, seat: int, card: str) -> TableState:
         state = super().check_discard(state, pos, seat, card)
         if card == "KS":
-            state = self.flag(
-                state, pos, seat, "TOY-DISC-1", f"{state.name(seat)} discarded {pretty(card)}, the card of the house"
-            )
+            state = self.flag(state, pos, seat, "TOY-DISC-1", HOUSE_CARD, who=state.name(seat), card=pretty(card))
         return state
 
 
@@ -57,7 +77,7 @@ class ToyStrategy(RaminoStrategy):
     variant = "toy"
 
 
-TOY = VariantEntry("toy", "Toy Rummy", ToyRules, "TOY", ("TOY-DISC-1",), ToyStrategy)
+TOY = VariantEntry("toy", "Toy Rummy", ToyRules, "TOY", TOY_TABLE, ToyStrategy)
 
 
 @pytest.fixture
@@ -145,7 +165,7 @@ def test_register_refuses_a_taken_id_or_family(toy: VariantEntry) -> None:
     with pytest.raises(ValueError, match="built-in"):
         catalog.unregister("gin")
     with pytest.raises(ValueError, match="is not TOY-WORD-N"):
-        VariantEntry("toy3", "Toy 3", ToyRules, "TOY", ("RAM-DISC-1",))
+        VariantEntry("toy3", "Toy 3", ToyRules, "TOY", (replace(TOY_TABLE[0], id="RAM-DISC-1"),))
 
 
 def test_a_registered_variant_joins_everything_derived(toy: VariantEntry) -> None:
@@ -156,6 +176,45 @@ def test_a_registered_variant_joins_everything_derived(toy: VariantEntry) -> Non
     assert schema.event_schema()["$defs"]["GameStarted"]["properties"]["variant"] == {
         "enum": ["burraco", "gin", "ramino", "ramino51", "scala40", "toy"]
     }
+
+
+def test_a_registered_rule_brings_its_facts_through_its_one_table(toy: VariantEntry) -> None:
+    """TOY-DISC-1's texts, messages, view and evidence come from TOY_TABLE alone, and go with its entry."""
+    assert RULE_TABLE["TOY-DISC-1"] is TOY_TABLE[0] and toy.rule_ids == ("TOY-DISC-1",)
+    assert list(RULE_TEXTS)[-1] == "TOY-DISC-1" and RULE_TEXTS["TOY-DISC-1"] == {
+        "en": "The king of spades discarded.",
+        "it": "Scartato il re di picche.",
+    }
+    assert rule_text("TOY-DISC-1", "it") == "Scartato il re di picche."
+    assert RULE_MESSAGES["TOY-DISC-1"] == (HOUSE_CARD,)
+    assert "TOY-DISC-1" in PUBLIC_RULES and "TOY-DISC-1" not in PUBLIC_UNLESS_KNOCK
+    assert "TOY-DISC-1" not in NEEDS_HIDDEN_EVIDENCE
+    # public: the other seat sees the finding at once, in the hand
+    state = replay(read_record(toy_record()).events, 3)
+    assert [f.rule for f in visible_findings(state, 1)] == ["TOY-DISC-1"]
+    catalog.unregister("toy")
+    try:
+        assert rule_text("TOY-DISC-1", "it") is None
+        assert "TOY-DISC-1" not in RULE_MESSAGES and "TOY-DISC-1" not in PUBLIC_RULES
+    finally:
+        catalog.register(toy)
+
+
+def test_a_registered_hidden_rule_waits_and_needs_evidence() -> None:
+    """The same game with its rule hidden and needing hidden evidence: one table entry says both."""
+    hidden = (replace(TOY_TABLE[0], view="hidden", hidden_evidence="which king the seat held"),)
+    catalog.register(replace(TOY, rule_table=hidden))
+    try:
+        assert "TOY-DISC-1" not in PUBLIC_RULES
+        assert NEEDS_HIDDEN_EVIDENCE["TOY-DISC-1"] == "which king the seat held"
+        events = read_record(toy_record()).events
+        state = replay(events, 3)
+        assert [f.rule for f in visible_findings(state, 1)] == []  # waits for the end of the hand
+        assert [f.rule for f in visible_findings(state, 0)] == ["TOY-DISC-1"]  # the seat it is about
+        assert [f.rule for f in visible_findings(replay(events, 4), 1)] == ["TOY-DISC-1"]
+    finally:
+        catalog.unregister("toy")
+    assert "TOY-DISC-1" not in NEEDS_HIDDEN_EVIDENCE
 
 
 def test_the_toy_variant_imports_into_a_sqlite_store(toy: VariantEntry, tmp_path: Path) -> None:

@@ -1,8 +1,10 @@
-"""The rule table walked (issue 23): every rule id of RULES.md has its
-message(s) in ``ledger/rule_messages.py``, every msgid the rules mark is in
-that table, each has a non-empty Italian msgstr, and a finding (or refusal)
-worded by each reads differently in Italian than in English. The variants'
-note msgids (the CLI's and the viewer's) have their Italian too.
+"""The rule tables walked (issue 23): every rule id of RULES.md has its
+message(s) in its table entry (``ledger/rule_table.py``, each variant's
+``rule_table`` module; ``ledger.rule_messages.RULE_MESSAGES``), every msgid
+the rules mark is in a table (or a piece), each has a non-empty Italian
+msgstr, and a finding (or refusal) worded by each reads differently in
+Italian than in English. The variants' note msgids (the CLI's and the
+viewer's) have their Italian too.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from ledger import i18n
-from ledger.rule_ids import RULE_IDS
+from ledger import catalog, i18n
+from ledger.rule_ids import RULE_IDS, RULE_TABLE, RULES_BY_FAMILY, SHARED_RULES
 from ledger.rule_messages import PIECES, RULE_MESSAGES
+from ledger.rule_table import SHARED_TABLE
 from ledger.state import Finding
 from ledger.texts import placeholders
 from replay_web.words import NOTE_MSGIDS
@@ -59,11 +62,28 @@ def test_every_rule_id_has_its_messages() -> None:
         assert set(RULE_MESSAGES) <= ids
 
 
+def test_each_table_holds_its_own_family() -> None:
+    """The shared table holds the shared families, each catalog entry's table its family's ids,
+    and the derived views are the tables' columns."""
+    assert [r.family for r in SHARED_TABLE] == sorted(
+        (r.family for r in SHARED_TABLE), key=catalog.SHARED_FAMILIES.index
+    )
+    assert set(SHARED_RULES) == set(catalog.SHARED_FAMILIES) == {r.family for r in SHARED_TABLE}
+    for game in catalog.CATALOG.values():
+        assert {r.family for r in game.table()} == {game.family}
+        assert RULES_BY_FAMILY[game.family] == game.rule_ids
+    assert list(RULE_TABLE) == list(RULE_IDS) == list(RULE_MESSAGES)
+
+
 def test_the_table_is_the_code() -> None:
-    """Each msgid the rules mark (ledger/variants but its presentation modules, melds.py) is in the
-    table (a rule's sentence or a piece), and each of the table's is marked in the code; each REC
-    refusal's too."""
-    rules = (p for p in sorted((ROOT / "ledger" / "variants").rglob("*.py")) if p.name != "presentation.py")
+    """Each msgid the rules mark (ledger/variants but its presentation and rule-table modules, melds.py)
+    is in a table (a rule's sentence or a piece), and each of the tables' is marked in the code; each
+    REC refusal's too."""
+    rules = (
+        p
+        for p in sorted((ROOT / "ledger" / "variants").rglob("*.py"))
+        if p.name != "presentation.py" and not p.name.endswith("rule_table.py")
+    )
     variants = [*rules, ROOT / "ledger" / "melds.py"]
     marked, refusals = _marked(variants)
     findings = set().union(*(v for k, v in RULE_MESSAGES.items() if not k.startswith("REC-")))
