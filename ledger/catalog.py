@@ -127,7 +127,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
     VariantEntry(
         "scala40",
         "Scala 40",
-        "ledger.variants.scala40:Scala40Rules",
+        "ledger.variants.threshold.scala40:Scala40Rules",
         "S40",
         "ledger.variants.threshold.rule_table:S40_TABLE",
         "ledger.simulate.scala40:Scala40Strategy",
@@ -136,7 +136,7 @@ BUILTIN: tuple[VariantEntry, ...] = (
     VariantEntry(
         "ramino51",
         "Ramino 51",
-        "ledger.variants.ramino51:Ramino51Rules",
+        "ledger.variants.threshold.ramino51:Ramino51Rules",
         "R51",
         "ledger.variants.threshold.rule_table:R51_TABLE",
         "ledger.simulate.ramino51:Ramino51Strategy",
@@ -145,9 +145,9 @@ BUILTIN: tuple[VariantEntry, ...] = (
     VariantEntry(
         "ramino",
         "Ramino",
-        "ledger.variants.ramino:RaminoRules",
+        "ledger.variants.ramino.rules:RaminoRules",
         "RAM",
-        "ledger.variants.ramino_rule_table:RAM_TABLE",
+        "ledger.variants.ramino.rule_table:RAM_TABLE",
         "ledger.simulate.ramino:RaminoStrategy",
     ),
     VariantEntry(

@@ -40,7 +40,7 @@ from ledger.state import TableState
 from ledger.testing.records import game_started, lines, ramino_deal
 from ledger.texts import N_
 from ledger.variants import REGISTRY, find_variant
-from ledger.variants.ramino import RaminoRules
+from ledger.variants.ramino.rules import RaminoRules
 
 #: the toy rule's one message
 HOUSE_CARD = N_("%(who)s discarded %(card)s, the card of the house")

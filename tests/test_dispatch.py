@@ -15,7 +15,7 @@ from ledger.variants import REGISTRY, find_variant
 from ledger.variants.base import Rules
 from ledger.variants.gin.rules import GinRules
 from ledger.variants.hooks import VariantHooks
-from ledger.variants.ramino import RaminoRules
+from ledger.variants.ramino.rules import RaminoRules
 
 
 @pytest.mark.parametrize("variant", sorted(REGISTRY))

@@ -10,7 +10,7 @@ from ledger.errors import RecordError
 from ledger.variants import find_variant
 from ledger.variants.gin.rules import GinOptions, GinRules
 from ledger.variants.options import preset_values
-from ledger.variants.ramino import RaminoOptions, RaminoRules
+from ledger.variants.ramino.rules import RaminoOptions, RaminoRules
 
 #: the presets as the variants wrote them before the structs (values and order)
 PRESETS = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ledger.events import HandEnded, HandEndReason, StockRestocked
 from ledger.simulate.strategy import SimulationError, Strategy
 from ledger.simulate.table import Table
-from ledger.variants.ramino import RaminoRules
+from ledger.variants.ramino.rules import RaminoRules
 
 
 class RaminoStrategy(Strategy):

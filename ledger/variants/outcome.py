@@ -442,7 +442,7 @@ def target_reached(state: TableState, target: int) -> str | None:
     (0: no target), else None: the end condition of a game played to a
     number of points (RULES.md: Ramino, Gin).
 
-    >>> from ledger.variants.ramino import RaminoRules
+    >>> from ledger.variants.ramino.rules import RaminoRules
     >>> s = TableState(rules=RaminoRules(), game_id="g", players=(), sides=(), totals=(40, 100))
     >>> target_reached(s, 100), target_reached(s, 101), target_reached(s, 0)
     ('target_reached', None, None)

@@ -12,7 +12,7 @@ threshold, with English ``notes`` lines: a :class:`TableNotes`), which
 :meth:`~VariantPresentation.meld_extras` gives a meld's badges as plain keys
 (JSON-ready; a field left ``UNSET`` is no key).
 
->>> from ledger.variants.ramino import RaminoRules
+>>> from ledger.variants.ramino.rules import RaminoRules
 >>> type(presentation(RaminoRules())).__name__, presentation(RaminoRules()).meld_extras(None)
 ('VariantPresentation', {})
 """

@@ -1,4 +1,5 @@
 """The opening-threshold games (Scala 40, Ramino 51) in one place: their shared
-rules (:mod:`.rules`), what their scoring reads (:mod:`.scoring`) and what their views add (:mod:`.presentation`); each
-game's own rules are :mod:`ledger.variants.scala40` and
-:mod:`ledger.variants.ramino51`, its simulator :mod:`ledger.simulate.threshold`."""
+rules (:mod:`.rules`), what their scoring reads (:mod:`.scoring`), what their views
+add (:mod:`.presentation`) and their rule tables (:mod:`.rule_table`); each game's
+own rules are :mod:`.scala40` and :mod:`.ramino51`, its simulator
+:mod:`ledger.simulate.threshold`."""

@@ -2,7 +2,7 @@
 families): each rule's id, texts, view, evidence and msgids
 (:class:`ledger.rule_table.RuleEntry`), named by the catalog's ``scala40``
 and ``ramino51`` entries. Their checks are :mod:`.rules`,
-:mod:`ledger.variants.scala40` and :mod:`ledger.variants.ramino51`."""
+:mod:`ledger.variants.threshold.scala40` and :mod:`ledger.variants.threshold.ramino51`."""
 
 from __future__ import annotations
 

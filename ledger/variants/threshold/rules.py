@@ -6,7 +6,7 @@ joker swaps only after opening, score penalty points per hand for the seats
 that did not go out, and eliminate a seat whose total reaches the
 ``elimination`` option; the last seat left wins. Each of these rules is
 written once here, in :class:`ThresholdRules`; the variants
-(:mod:`ledger.variants.scala40`, :mod:`ledger.variants.ramino51`) add their
+(:mod:`ledger.variants.threshold.scala40`, :mod:`ledger.variants.threshold.ramino51`) add their
 own per-turn rules (``end_turn``), hand values and rule ids.
 
 Opening value (RULES.md, both games): 2–10 face value, J Q K 10, an ace 1

@@ -37,7 +37,7 @@ def unknown_penalties(
     penalty, is unknown: every seat, as soon as a hand holds ``??`` (as
     :meth:`~ledger.variants.outcome.OutcomeRules.unknown_sides`).
 
-    >>> from ledger.variants.scala40 import Scala40Rules
+    >>> from ledger.variants.threshold.scala40 import Scala40Rules
     >>> s = TableState(rules=Scala40Rules(), game_id="g", players=(), sides=(0, 1, 2), hands=((), ("??",), ("??",)))
     >>> out = HandEnded(reason="went_out", seat=0)
     >>> sorted(unknown_penalties(s, out, (0, 1, 2), lambda seat, winner: seat != 2))

@@ -1,7 +1,7 @@
 """Classic Ramino's rule table (RULES.md, the RAM family): each rule's id,
 texts, view, evidence and msgids (:class:`ledger.rule_table.RuleEntry`),
 named by the catalog's ``ramino`` entry. Its checks are
-:mod:`ledger.variants.ramino`."""
+:mod:`ledger.variants.ramino.rules`."""
 
 from __future__ import annotations
 
