@@ -1,7 +1,9 @@
 """``rummy-ledger verify``: the stored seal chains, a checkpoint or an inclusion proof checked (FORMAT.md "Seal").
 
-``verify [GAME...] [--json] [--deep]``: every stored chain recomputed and
-compared with the stored seals and journal; ``verify --checkpoint FILE
+``verify [GAME...] [--json] [--deep] [--jobs N]``: every stored chain
+recomputed and compared with the stored seals and journal (with ``--jobs``,
+or in a store of 50,000 events or more, by worker processes:
+:mod:`ledger.sealing.verify_jobs`; the same output); ``verify --checkpoint FILE
 [--key PUBKEY]``: the store against a checkpoint; ``verify --proof FILE
 [--key PUBKEY] [--record FILE]``: a proof, without the store.
 
@@ -15,6 +17,9 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterator
+from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +34,9 @@ from ledger.i18n import N_
 from ledger.sealing import chain as _seal
 from ledger.sealing import checkpoint as _cp
 from ledger.sealing.verify import check_checkpoint, game_keys, verify_games
+from ledger.sealing.verify_jobs import checked_in_order, verify_jobs
 from ledger.sealing.verify_lines import lines_checked
+from ledger.sealing.verify_rows import GameCheck
 from ledger.texts import Translator, render
 
 #: verify shows a progress bar (on a terminal) from this many games
@@ -109,6 +116,17 @@ def _progress(total: int, enabled: bool) -> Progress | None:
     default=None,
     help=N_("With --proof: also check this record file has the proven seal."),
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help=N_(
+        "Worker processes that check the stored games, a run of games each, while this one prints the "
+        "results in order (default: one per usable core, or this process alone for a store of fewer than "
+        "50,000 events; 1: this process alone)."
+    ),
+)
 @click.pass_context
 def verify_cmd(
     ctx: click.Context,
@@ -119,6 +137,7 @@ def verify_cmd(
     key_file: Path | None,
     deep: bool,
     record_file: Path | None,
+    jobs: int | None,
 ) -> None:
     if sum(x is not None for x in (cp_file, proof_file)) + (1 if games else 0) > 1:
         raise click.UsageError("give GAME ids, --checkpoint FILE or --proof FILE, not several")
@@ -131,7 +150,7 @@ def verify_cmd(
         sys.exit(_verify_proof(proof_file, public, record_file, as_json, tr_of(ctx)))
     if cp_file is not None:
         sys.exit(_verify_checkpoint(ctx, cp_file, public, as_json))
-    sys.exit(_verify_store(ctx, games, as_json, deep))
+    sys.exit(_verify_store(ctx, games, as_json, deep, jobs))
 
 
 def _signer_text(signer: str, tr: Translator) -> str:
@@ -239,18 +258,33 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     return 0
 
 
-def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
+def _checks(state: Any, targets: list[tuple[Any, str | None]], deep: bool, jobs: int | None) -> Iterator[GameCheck]:
+    """The checks of ``targets`` in order: in this process, or with ``jobs``
+    (:func:`ledger.sealing.verify_jobs.verify_jobs`) in worker processes that
+    open the same store (:func:`ledger.sealing.verify_jobs.checked_in_order`)."""
+    app = state.app()
+    workers = verify_jobs(jobs, len(targets), app.recorder.max_notification_id() if jobs is None else 0)
+    if workers == 1:
+        return lines_checked(app, verify_games(app, targets, deep=deep), deep=deep)
+    from ledger.store.application import open_app
+
+    return checked_in_order(app, partial(open_app, state.db, create=False), targets, deep=deep, jobs=workers)
+
+
+def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool, jobs: int | None) -> int:
     app = _state(ctx).app()
     named, problems = verify_targets(app, games, as_json)  # a tournament: its games too, its rounds' checkpoints
     targets = game_keys(app, named or None)
     bar = _progress(len(targets), not as_json)
-    results = []
+    checks = _checks(_state(ctx), targets, deep, jobs)
+    results: list[GameCheck] = []
     if bar is None:
-        results = list(lines_checked(app, verify_games(app, targets, deep=deep), deep=deep))
+        results = list(checks)
     else:
+        results = list(islice(checks, 1))  # any workers forked before the bar's refresh thread starts
         with bar:
-            task = bar.add_task("verify", total=len(targets))
-            for r in lines_checked(app, verify_games(app, targets, deep=deep), deep=deep):
+            task = bar.add_task("verify", total=len(targets), completed=len(results))
+            for r in checks:
                 results.append(r)
                 bar.advance(task)
     broken = [r for r in results if not r.ok]
