@@ -43,8 +43,10 @@ CHUNK = 200
 #: chunks per worker at least, where the games allow (the last chunks finish close together)
 SHARES = 4
 #: events (the store's highest notification id) under which a ``verify`` without ``--jobs``
-#: runs in one process: starting the workers, each with its own connection, costs about
-#: 0.02 s, the check of 20,000 events about 0.04 s (bench/RESULTS.md, figure 10)
+#: runs in one process. Measured in process on this 2-core machine (bench_seal stores, load
+#: about 3): two workers cost about 0.025 s to start and open their connections (5,772 events:
+#: 0.035 s against 0.012 s alone; 20,202: 0.075 against 0.042) while one process checks about
+#: 2.3 µs an event, so two workers pay from about 22,000 events on idle cores; twice that for margin
 PARALLEL_MIN_EVENTS = 50_000
 #: … and games: each worker gets a few chunks of at least one game
 PARALLEL_MIN_GAMES = 8
