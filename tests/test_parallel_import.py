@@ -155,7 +155,7 @@ def test_workers_leave_when_their_storing_process_is_killed(tmp_path: Path) -> N
     import signal
     import time
 
-    from ledger.store.parallel import ORPHAN_POLL
+    from ledger.workers import ORPHAN_POLL
 
     here = tmp_path / "many"
     here.mkdir()

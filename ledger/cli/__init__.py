@@ -25,7 +25,8 @@ shared by them:
 - :mod:`~ledger.cli.writing`: ``append``, ``rule``;
 - :mod:`~ledger.cli.analytics`: ``analytics``, ``query``, ``export --format``;
 - :mod:`~ledger.cli.stats`: ``stats PLAYER`` (a player's statistics);
-- :mod:`~ledger.cli.seal`: ``seal``, ``keygen``, ``checkpoint``, ``prove``, ``verify``;
+- :mod:`~ledger.cli.seal`: ``seal``, ``keygen``, ``checkpoint``, ``prove``;
+  :mod:`~ledger.cli.verify`: ``verify``;
   :mod:`~ledger.cli.backfill`: ``seal-backfill``;
 - :mod:`~ledger.cli.report`, :mod:`~ledger.cli.tokens`,
   :mod:`~ledger.cli.serve`, :mod:`~ledger.cli.simulate`: ``report``,

@@ -159,7 +159,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         N_("Tournaments: entrants, rounds, tables, victory points and standings, recorded as events (TOURNAMENT.md)."),
     ),
     "verify": (
-        "seal",
+        "verify",
         N_(
             "Verify the stored games' seal chains (default: every stored game): each chain is recomputed "
             "from the stored events and compared with the stored seals and journal. Exit 0 all verify, 1 one"

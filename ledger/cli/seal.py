@@ -7,43 +7,27 @@
 - ``keygen KEYFILE``: an Ed25519 key pair (KEYFILE mode 0600, KEYFILE.pub);
 - ``checkpoint -o FILE [--tournament T] [--sign KEYFILE]``: the stored games'
   ``(game_id, length, seal)`` with their RFC 6962 root, optionally signed;
-- ``prove GAME --checkpoint FILE [-o FILE]``: one game's inclusion proof;
-- ``verify [GAME...] [--json]``: every stored chain recomputed and compared
-  with the stored seals and journal; ``verify --checkpoint FILE [--key
-  PUBKEY]``: the store against a checkpoint; ``verify --proof FILE [--key
-  PUBKEY] [--record FILE]``: a proof, without the store.
+- ``prove GAME --checkpoint FILE [-o FILE]``: one game's inclusion proof.
 
-Exit status of ``verify``: 0 all verify, 1 something does not (one line per
-broken game or reason), 2 the store or a file cannot be read, or a GAME
-named is not stored ("no game …; did you mean …?", as every command says).
+``verify``, which checks the store, a checkpoint or a proof, is
+:mod:`ledger.cli.verify`'s.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ledger.cli.context import TranslatedCommand, load, paragraphs, tr_of
-from ledger.cli.tournament import verify_targets
-from ledger.cli.trust import broken_line, refuse_broken
+from ledger.cli.context import TranslatedCommand, load, tr_of
+from ledger.cli.trust import refuse_broken
 from ledger.i18n import N_
 from ledger.params import ASCII_INT
 from ledger.sealing import chain as _seal
 from ledger.sealing import checkpoint as _cp
 from ledger.sealing.tables import head, stored_seals
-from ledger.sealing.verify import check_checkpoint, game_keys, verify_games
-from ledger.sealing.verify_lines import lines_checked
-from ledger.texts import Translator, render
-
-#: verify shows a progress bar (on a terminal) from this many games
-PROGRESS_MIN_GAMES = 20
 
 
 def _state(ctx: click.Context) -> Any:
@@ -256,244 +240,9 @@ def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None)
         )
 
 
-def _progress(total: int, enabled: bool) -> Progress | None:
-    console = Console(stderr=True, highlight=False)
-    if not (enabled and console.is_terminal and total >= PROGRESS_MIN_GAMES):
-        return None
-    return Progress(
-        TextColumn("verifying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
-
-
-@click.command(
-    "verify",
-    cls=TranslatedCommand,
-    help=paragraphs(
-        N_(
-            "Verify the stored games' seal chains (default: every stored game): each chain is "
-            "recomputed from the stored events and compared with the stored seals and journal. Exit 0 "
-            "all verify, 1 one line per broken game (the first position that no longer matches and what "
-            "differs), 2 the store cannot be read or a GAME is not stored."
-        ),
-        N_(
-            "With --checkpoint FILE: the file's root and signature check out and every game it lists "
-            "still begins with the same events under the same seal. With --proof FILE: the inclusion "
-            "proof checks out (no store is opened)."
-        ),
-    ),
-)
-@click.argument("games", nargs=-1)
-@click.option("--json", "as_json", is_flag=True, help=N_("One JSON object per game (or for the checkpoint / proof)."))
-@click.option(
-    "--checkpoint",
-    "cp_file",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    default=None,
-    help=N_("Check the store against this checkpoint."),
-)
-@click.option(
-    "--proof",
-    "proof_file",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    default=None,
-    help=N_("Check an inclusion proof (no store needed)."),
-)
-@click.option(
-    "--key",
-    "key_file",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    default=None,
-    help=N_("The public key the checkpoint or proof must be signed by."),
-)
-@click.option(
-    "--deep",
-    is_flag=True,
-    help=N_(
-        "Also decode every stored event (the chain already proves they are the bytes appended) and replay "
-        "each game to check its line in the games list."
-    ),
-)
-@click.option(
-    "--record",
-    "record_file",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    default=None,
-    help=N_("With --proof: also check this record file has the proven seal."),
-)
-@click.pass_context
-def verify_cmd(
-    ctx: click.Context,
-    games: tuple[str, ...],
-    as_json: bool,
-    cp_file: Path | None,
-    proof_file: Path | None,
-    key_file: Path | None,
-    deep: bool,
-    record_file: Path | None,
-) -> None:
-    if sum(x is not None for x in (cp_file, proof_file)) + (1 if games else 0) > 1:
-        raise click.UsageError("give GAME ids, --checkpoint FILE or --proof FILE, not several")
-    if record_file is not None and proof_file is None:
-        raise click.UsageError("--record goes with --proof")
-    if key_file is not None and cp_file is None and proof_file is None:
-        raise click.UsageError("--key goes with --checkpoint or --proof")
-    public = _cp.load_public_key(key_file) if key_file else None
-    if proof_file is not None:
-        sys.exit(_verify_proof(proof_file, public, record_file, as_json, tr_of(ctx)))
-    if cp_file is not None:
-        sys.exit(_verify_checkpoint(ctx, cp_file, public, as_json))
-    sys.exit(_verify_store(ctx, games, as_json, deep))
-
-
-def _signer_text(signer: str, tr: Translator) -> str:
-    """:func:`ledger.sealing.checkpoint.check_checkpoint`'s signature line in the language of ``tr``."""
-    m = re.fullmatch(r"signed by key ([0-9a-f]+)( \(key not pinned: pass --key to check who signed\))?", signer)
-    if m is None:
-        return tr.gettext("not signed") if signer == "not signed" else signer
-    if m.group(2):
-        return tr.gettext("signed by key %(kid)s (key not pinned: pass --key to check who signed)") % {
-            "kid": m.group(1)
-        }
-    return tr.gettext("signed by key %(kid)s") % {"kid": m.group(1)}
-
-
-def _say(as_json: bool, ok: bool, text: str, obj: dict[str, Any]) -> None:
-    if as_json:
-        click.echo(json.dumps(obj, ensure_ascii=False))
-    else:
-        click.echo(text, err=not ok)
-
-
-def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bool, tr: Any) -> int:
-    try:
-        entry, signer = _cp.check_proof(_cp.load(path, _cp.PROOF_FORMAT), public)
-        if record_file is not None:
-            from ledger.events import encode_event
-            from ledger.record_files import read_record
-
-            lines = [encode_event(e) for e in read_record(record_file).events]
-            if len(lines) < entry.length:
-                raise _cp.CheckpointError(f"{record_file} has {len(lines)} events, the proof is for {entry.length}")
-            got = _seal.seal_hex(lines, at=entry.length - 1)
-            if got != entry.seal:
-                raise _cp.CheckpointError(
-                    f"{record_file}: seal at position {entry.length - 1} is {_seal.short_form(got)}, the proof's "
-                    f"is {_seal.short_form(entry.seal)}"
-                )
-    except _cp.CheckpointError as exc:
-        _say(
-            as_json,
-            False,
-            tr.gettext("%(file)s: proof does not verify: %(reason)s") % {"file": path, "reason": exc},
-            {"ok": False, "proof": str(path), "reason": str(exc)},
-        )
-        return 1
-    also = tr.gettext("; %(file)s has that seal") % {"file": record_file} if record_file else ""
-    text = tr.ngettext(
-        "%(file)s: %(game)s (%(num)s event, seal %(seal)s) is in the checkpoint; %(signer)s",
-        "%(file)s: %(game)s (%(num)s events, seal %(seal)s) is in the checkpoint; %(signer)s",
-        entry.length,
-    )
-    _say(
-        as_json,
-        True,
-        text
-        % {
-            "file": path,
-            "game": entry.game_id,
-            "num": entry.length,
-            "seal": _seal.short_form(entry.seal),
-            "signer": _signer_text(signer, tr),
-        }
-        + also,
-        {
-            "ok": True,
-            "proof": str(path),
-            "game_id": entry.game_id,
-            "length": entry.length,
-            "seal": entry.seal,
-            "signature": signer,
-        },
-    )
-    return 0
-
-
-def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: bool) -> int:
-    try:
-        entries, signer = _cp.check_checkpoint(_cp.load(path), public)
-    except _cp.CheckpointError as exc:
-        _say(
-            as_json,
-            False,
-            tr_of(ctx).gettext("%(file)s: checkpoint does not verify: %(reason)s") % {"file": path, "reason": exc},
-            {"ok": False, "checkpoint": str(path), "reason": str(exc)},
-        )
-        return 1
-    problems = check_checkpoint(_state(ctx).app(), entries)
-    if problems:
-        for p in problems:
-            text = f"{path}: {render(p, tr_of(ctx))}"
-            _say(as_json, False, text, {"ok": False, "checkpoint": str(path), "reason": p})
-        return 1
-    n = len(entries)
-    text = tr_of(ctx).ngettext(
-        "%(file)s: the store is consistent with the checkpoint (%(num)s game, root verified); %(signer)s",
-        "%(file)s: the store is consistent with the checkpoint (%(num)s games, root verified); %(signer)s",
-        n,
-    )
-    _say(
-        as_json,
-        True,
-        text % {"file": path, "num": n, "signer": _signer_text(signer, tr_of(ctx))},
-        {"ok": True, "checkpoint": str(path), "games": n, "signature": signer},
-    )
-    return 0
-
-
-def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool) -> int:
-    app = _state(ctx).app()
-    named, problems = verify_targets(app, games, as_json)  # a tournament: its games too, its rounds' checkpoints
-    targets = game_keys(app, named or None)
-    bar = _progress(len(targets), not as_json)
-    results = []
-    if bar is None:
-        results = list(lines_checked(app, verify_games(app, targets, deep=deep), deep=deep))
-    else:
-        with bar:
-            task = bar.add_task("verify", total=len(targets))
-            for r in lines_checked(app, verify_games(app, targets, deep=deep), deep=deep):
-                results.append(r)
-                bar.advance(task)
-    broken = [r for r in results if not r.ok]
-    for r in results:
-        if as_json:
-            click.echo(json.dumps(r.to_json(), ensure_ascii=False))
-        elif not r.ok:
-            click.echo(broken_line(r, tr_of(ctx)))
-    if not as_json:
-        tr = tr_of(ctx)
-        events = sum(r.length for r in results)
-        summary = tr.ngettext(
-            "%(ok)s of %(num)s game verified (%(events)s events)",
-            "%(ok)s of %(num)s games verified (%(events)s events)",
-            len(results),
-        )
-        click.echo(
-            summary % {"ok": len(results) - len(broken), "num": len(results), "events": events}
-            + (tr.gettext("; %(num)s broken") % {"num": len(broken)} if broken else ""),
-            err=bool(broken),
-        )
-    return 1 if broken or problems else 0
-
-
 def register(cli_group: click.Group) -> None:
-    """Add ``seal``, ``keygen``, ``checkpoint``, ``prove`` and ``verify``."""
-    for command in (seal_cmd, keygen_cmd, checkpoint_cmd, prove_cmd, verify_cmd):
+    """Add ``seal``, ``keygen``, ``checkpoint`` and ``prove``."""
+    for command in (seal_cmd, keygen_cmd, checkpoint_cmd, prove_cmd):
         cli_group.add_command(command)
 
 

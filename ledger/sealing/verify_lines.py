@@ -23,7 +23,7 @@ list folds that game and writes its line again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ledger.errors import RecordError
@@ -49,11 +49,19 @@ LINE_DIFFERS = N_(
 FIELDS = ("findings", "finished", "result", "first_at")
 
 
-def lines_checked(app: Any, checks: Iterable[GameCheck], *, deep: bool = False) -> Iterator[GameCheck]:
+def lines_checked(
+    app: Any,
+    checks: Iterable[GameCheck],
+    *,
+    deep: bool = False,
+    lines: Mapping[str, tuple[int, ListSummary]] | None = None,
+) -> Iterator[GameCheck]:
     """Each of ``checks`` (:func:`ledger.sealing.verify.verify_games`) as it
     comes, a verified game's failed when its stored line is wrong (see the
-    module). Reads the lines in one query first; writes nothing."""
-    lines = SummaryTable(app.recorder).read()
+    module). Reads the lines in one query first (:func:`stored_lines`), or
+    takes ``lines`` read before (a worker of ``verify --jobs``: those of its
+    games); writes nothing."""
+    lines = stored_lines(app) if lines is None else lines
     for check in checks:
         line = lines.get(game_uuid(check.game_id).hex) if check.ok and lines else None
         if line is not None:
@@ -61,6 +69,12 @@ def lines_checked(app: Any, checks: Iterable[GameCheck], *, deep: bool = False) 
             if problem is not None:
                 check.fail(None, "summary", Text.of(problem))
         yield check
+
+
+def stored_lines(app: Any) -> dict[str, tuple[int, ListSummary]]:
+    """Every stored line of the games list, by originator id hex: ``(version, line)``
+    (:meth:`ledger.stored.summaries.SummaryTable.read`)."""
+    return SummaryTable(app.recorder).read()
 
 
 def line_problem(app: Any, check: GameCheck, version: int, line: ListSummary, *, deep: bool) -> Message | None:

@@ -20,10 +20,11 @@ named twice, is imported again by the storing process (compared with the
 stored events, or its tail appended) as one file.
 
 Memory: at most ``AHEAD`` files per worker are prepared ahead of the one
-being stored. A worker ignores ``SIGINT``: Ctrl-C is the storing process's
-(one line, exit 130); the workers finish their file and stop. A worker whose
-storing process is gone (killed with ``SIGKILL``, which nothing can catch)
-exits within :data:`ORPHAN_POLL` seconds instead of waiting for work forever.
+being stored. The workers are :func:`ledger.workers.fork_pool`'s: a worker
+ignores ``SIGINT`` (Ctrl-C is the storing process's: one line, exit 130;
+the workers finish their file and stop), and one whose storing process is
+gone (killed with ``SIGKILL``, which nothing can catch) exits within
+:data:`ledger.workers.ORPHAN_POLL` seconds instead of waiting for work forever.
 
 How many workers: :func:`import_jobs` (``--jobs``, default the usable cores).
 """
@@ -31,14 +32,10 @@ How many workers: :func:`import_jobs` (``--jobs``, default the usable cores).
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
-import signal
-import threading
-import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterable, Sequence
+from concurrent.futures import Future
 from typing import Any, NamedTuple
 
 from ledger.errors import LedgerError, RecordError, RuleViolationError
@@ -47,6 +44,7 @@ from ledger.record_files import read_record
 from ledger.store.bulk_rows import BulkRows, bulk_rows
 from ledger.store.import_result import checked
 from ledger.stored.persistence import game_uuid
+from ledger.workers import fork_pool, sigint_held, usable_cores
 
 #: files prepared ahead per worker (bounds the memory held by finished, not yet stored files)
 AHEAD = 4
@@ -54,8 +52,6 @@ AHEAD = 4
 #: the fold of so little takes less than starting workers saves (about 0.6 s of the CLI's
 #: start either way for fixtures/)
 PARALLEL_MIN_BYTES = 1 << 20
-#: seconds between a worker's checks that its storing process is still there
-ORPHAN_POLL = 0.5
 
 
 class Prepared(NamedTuple):
@@ -70,17 +66,9 @@ class Prepared(NamedTuple):
     summary: ListSummary | None = None
 
 
-def usable_cores() -> int:
-    """The processors this process may run on (``os.sched_getaffinity``), else ``os.cpu_count()``."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
 def import_jobs(requested: int | None, files: Sequence[Any]) -> int:
     """The worker processes of an import of ``files`` (paths): ``requested``
-    (``--jobs N``, N ≥ 1) when given, else :func:`usable_cores` once the files
+    (``--jobs N``, N ≥ 1) when given, else :func:`ledger.workers.usable_cores` once the files
     hold :data:`PARALLEL_MIN_BYTES` bytes or more, else 1; never more than
     the files. 1 means this process alone (no worker). A path that cannot be
     read counts 0 bytes (its error is the import's to report).
@@ -113,12 +101,11 @@ def prepared_in_order(
     :class:`~ledger.records.Record` already read). ``hex_keys``: the store
     keys games by the UUID's hex (SQLite). The pool is shut down when the
     iteration ends or is abandoned (a worker's current file finishes)."""
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet, initargs=(os.getpid(),))
+    pool = fork_pool(jobs)
     window: deque[tuple[Any, Future[Any] | None]] = deque()
     pending = iter(sources)
     try:
-        with _sigint_held():  # the workers are forked at the first submit
+        with sigint_held():  # the workers are forked at the first submit
             first = next(pending, _END)
             if first is not _END:
                 window.append((first, None if here(first) else pool.submit(_prepare, first, strict, by, hex_keys)))
@@ -137,36 +124,6 @@ def prepared_in_order(
 
 
 _END = object()
-
-
-@contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
-    """``SIGINT`` blocked in this thread while the block runs (a Ctrl-C then
-    comes after it): a worker forked meanwhile starts with it blocked, so a
-    Ctrl-C at that moment cannot reach it before :func:`_quiet` ignores it."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-def _quiet(parent: int) -> None:
-    """A worker's start: Ctrl-C (sent to the whole process group) is the storing
-    process's (``parent``); the worker leaves once that process is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    threading.Thread(target=_leave_when_orphaned, args=(parent,), name="orphan-watch", daemon=True).start()
-
-
-def _leave_when_orphaned(parent: int) -> None:
-    """In a worker: exit (status 1, nothing flushed: no file is the worker's)
-    once ``parent`` is no longer its parent process (it died; the worker was
-    re-parented). A worker otherwise waits for its next file forever: its
-    siblings hold the work queue's write end open."""
-    while os.getppid() == parent:
-        time.sleep(ORPHAN_POLL)
-    os._exit(1)
 
 
 def _prepare(source: Any, strict: bool, by: str, hex_keys: bool) -> Prepared | Exception | tuple[Any, ...]:
