@@ -272,7 +272,8 @@ def _checks(state: Any, targets: list[tuple[Any, str | None]], deep: bool, jobs:
 
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool, jobs: int | None) -> int:
     app = _state(ctx).app()
-    named, problems = verify_targets(app, games, as_json)  # a tournament: its games too, its rounds' checkpoints
+    # a tournament: its games too, its rounds' checkpoints
+    named, problems = verify_targets(app, games, as_json, tr_of(ctx))
     targets = game_keys(app, named or None)
     bar = _progress(len(targets), not as_json)
     checks = _checks(_state(ctx), targets, deep, jobs)
