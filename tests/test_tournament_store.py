@@ -121,13 +121,24 @@ def test_a_changed_checkpoint_fails_verify(run: Callable[..., Result], folder: P
     shutil.copytree(folder, copy)
     text = (copy / "cup.jsonl").read_text()
     start = text.index('"checkpoint":"') + len('"checkpoint":"')
-    (copy / "cup.jsonl").write_text(text[:start] + ("0" if text[start] != "0" else "1") + text[start + 1 :])
+    edited = text[:start] + ("0" if text[start] != "0" else "1") + text[start + 1 :]
+    (copy / "cup.jsonl").write_text(edited)
     assert run("import", "--no-analytics", str(copy)).exit_code == 0
     out = run("verify", "cup")
     assert out.exit_code == 1
     assert (
         "cup: round 1: the checkpoint" in out.output and "is not the root over the round's stored games" in out.output
     )
+    head = edited[start : start + 16]  # the line and its Italian (issue 23: a message is data); --json stays English
+    english = f"cup: round 1: the checkpoint {head} is not the root over the round's stored games"
+    italian = run("--lang", "it", "verify", "cup")
+    assert italian.exit_code == 1
+    assert italian.stderr.splitlines()[0] == (
+        f"cup: turno 1: il checkpoint {head} non è la radice delle partite registrate del turno"
+    )
+    assert english in out.stderr.splitlines()
+    as_json = run("--lang", "it", "verify", "--json", "cup")
+    assert json.loads(as_json.stdout.splitlines()[0]) == {"ok": False, "reason": english}
 
 
 def test_the_director_commands(run: Callable[..., Result]) -> None:

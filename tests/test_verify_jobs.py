@@ -112,8 +112,8 @@ BROKEN = {
     "it": [
         f"{STRAY}: il suo id non è quello di nessuna partita: nessun game_started alla posizione 0 (eventi "
         "memorizzati: 1, dalla posizione 4; un originator_id modificato?)",
-        "w03: posizione 0: journal entry (<entry>) differs from the one sealed",
-        "bur-dispute: posizione 4: event missing (deleted: the next stored event is at position 5)",
+        "w03: posizione 0: la voce del giornale (<entry>) differisce da quella sigillata",
+        "bur-dispute: posizione 4: evento mancante (cancellato: il successivo evento registrato è alla posizione 5)",
         "w08: la sua riga nell'elenco delle partite è di 400 eventi, ne sono memorizzati 16: la riga è stata "
         "scritta direttamente nel database",
         "g1: posizione 5: i byte dell'evento differiscono da quelli sigillati (sigillo registrato "
@@ -141,8 +141,8 @@ OBJECTS = [
 
 
 def _entries(text: str) -> str:
-    """``text`` with each journal entry's author and time as ``<entry>`` (they are the run's)."""
-    return re.sub(r"\(by '[^']*', received [^)]*\)", "(<entry>)", text)
+    """``text`` with each journal entry's author and time as ``<entry>`` (they are the run's; English or Italian)."""
+    return re.sub(r"\((?:by|di) '[^']*', (?:received|ricevuta) [^)]*\)", "(<entry>)", text)
 
 
 @pytest.mark.parametrize("deep", [(), ("--deep",)], ids=["chains", "deep"])

@@ -27,6 +27,7 @@ from ledger.errors import RecordError
 from ledger.i18n import N_
 from ledger.store.probe import StoreMissingError
 from ledger.store.tournaments import TournamentNotFoundError, round_checkpoint, tournament_targets
+from ledger.texts import Translator, render
 from ledger.tournament.checker import check
 from ledger.tournament.events import (
     EntrantRegistered,
@@ -330,12 +331,13 @@ def audit_tournament(state: CliState, tid: str, as_json: bool) -> int:
     return 1 if found else 0
 
 
-def verify_targets(app: Any, ids: tuple[str, ...], as_json: bool) -> tuple[list[str], list[str]]:
+def verify_targets(app: Any, ids: tuple[str, ...], as_json: bool, tr: Translator) -> tuple[list[str], list[str]]:
     """``verify ID…``: each tournament among ``ids`` followed by its games; its rounds' checkpoint
-    problems printed (stderr, or a JSON object each with ``--json``) and returned."""
+    problems printed (stderr in the language of ``tr``, or a JSON object each with ``--json``,
+    its ``reason`` English) and returned."""
     named, problems = tournament_targets(app, ids)
     for p in problems:
-        click.echo(json.dumps({"ok": False, "reason": p}) if as_json else p, err=not as_json)
+        click.echo(json.dumps({"ok": False, "reason": p}) if as_json else render(p, tr), err=not as_json)
     return named, problems
 
 

@@ -71,9 +71,3 @@ def refuse_broken(state: Any, game_id: str, length: int, tr: Any) -> None:
 
 
 __all__ = ["BROKEN", "NOT_VALID", "broken_chain", "not_valid", "refuse_broken", "warn"]
-
-
-def broken_line(check: GameCheck, tr: Any) -> str:
-    """A broken game's line of ``verify`` (:meth:`GameCheck.line`) in the language of ``tr``."""
-    where = tr.gettext("position %(pos)s") % {"pos": check.position} + ": " if check.position is not None else ""
-    return f"{check.game_id}: {where}{render_text(check.message, tr)}"

@@ -29,7 +29,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ledger.cli.context import TranslatedCommand, paragraphs, tr_of
 from ledger.cli.tournament import verify_targets
-from ledger.cli.trust import broken_line
 from ledger.i18n import N_
 from ledger.sealing import chain as _seal
 from ledger.sealing import checkpoint as _cp
@@ -273,7 +272,8 @@ def _checks(state: Any, targets: list[tuple[Any, str | None]], deep: bool, jobs:
 
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool, jobs: int | None) -> int:
     app = _state(ctx).app()
-    named, problems = verify_targets(app, games, as_json)  # a tournament: its games too, its rounds' checkpoints
+    # a tournament: its games too, its rounds' checkpoints
+    named, problems = verify_targets(app, games, as_json, tr_of(ctx))
     targets = game_keys(app, named or None)
     bar = _progress(len(targets), not as_json)
     checks = _checks(_state(ctx), targets, deep, jobs)
@@ -292,7 +292,7 @@ def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, dee
         if as_json:
             click.echo(json.dumps(r.to_json(), ensure_ascii=False))
         elif not r.ok:
-            click.echo(broken_line(r, tr_of(ctx)))
+            click.echo(r.line(tr_of(ctx)))
     if not as_json:
         tr = tr_of(ctx)
         events = sum(r.length for r in results)

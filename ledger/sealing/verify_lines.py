@@ -32,7 +32,7 @@ from ledger.replay import replay
 from ledger.sealing.verify_rows import GameCheck
 from ledger.stored.persistence import StoredEventError, game_uuid
 from ledger.stored.summaries import SummaryTable
-from ledger.texts import N_, Message, Text
+from ledger.texts import N_, Message
 
 #: a line of more events than the game has
 LINE_AHEAD = N_(
@@ -67,7 +67,7 @@ def lines_checked(
         if line is not None:
             problem = line_problem(app, check, *line, deep=deep)
             if problem is not None:
-                check.fail(None, "summary", Text.of(problem))
+                check.fail(None, "summary", problem)
         yield check
 
 

@@ -20,7 +20,7 @@ import msgspec
 from ledger.events import GameStarted
 from ledger.sealing import chain as _seal
 from ledger.stored.persistence import TOPICS, decode_stored, game_uuid, shown
-from ledger.texts import N_, Message, Text
+from ledger.texts import N_, Message, Text, Translator, render
 from ledger.tournament.events import TournamentStarted
 
 #: ``b"card_drawn"`` -> its stored topic (the check that a row's topic is its bytes' type)
@@ -28,12 +28,45 @@ TAG_TOPIC = {cls.__struct_config__.tag.encode(): topic for cls, topic in TOPICS.
 TYPE_PREFIX = b'{"type":"'
 
 
+#: ``verify``'s words for a game (:meth:`GameCheck.line`): verified, with or without a seal, and where it breaks
+VERIFIED = Message(N_("verified"))
+VERIFIED_SEAL = N_("verified (%(num)s events, seal %(seal)s)")
+POSITION = N_("position %(pos)s")
+
+#: what differs (:func:`check_game`; docs/seals.md, "What `verify` can and cannot see"): a game not stored
+NO_SUCH_GAME = N_("no such game in the store")
+#: an event row deleted, or the rows after the last one the journal records
+DELETED = N_("event missing (deleted: the next stored event is at position %(pos)s)")
+TRUNCATED = N_("event missing (truncated: the journal records events up to position %(pos)s)")
+OPEN_CALL = N_("event missing (truncated: the append call from position %(pos)s has no journal seal)")
+#: a row's column stored as another type than bytes (written into the database directly, as text)
+EVENT_NOT_BYTES = N_("event bytes: stored as %(type)s, not bytes")
+SEAL_NOT_BYTES = N_("stored seal: stored as %(type)s, not bytes")
+#: an event row without a seal
+NO_SEAL = N_("no stored seal: the event was not appended through rummy-ledger (written into the database directly?)")
+#: the event's bytes or its stored seal edited (:func:`_which` tells which)
+BYTES_EDITED = N_("event bytes differ from those sealed (stored seal %(stored)s, the bytes give %(given)s)")
+SEAL_EDITED = N_("stored seal %(stored)s differs from the chain of the stored events (%(given)s): the seal was edited")
+#: a row's topic that is not its bytes' type; bytes that do not decode (``--deep``, and the first event)
+TOPIC_NOT_TYPE = N_("stored topic %(topic)s is not the type of the event bytes")
+UNDECODABLE = N_("event bytes do not decode as %(topic)s: %(error)s")
+NOT_THIS_GAME = N_("the first event is not this game's game_started")
+#: the journal: an entry that is not text, one its journal link does not cover, a count that is not the events'
+JOURNAL_NOT_TEXT = N_("journal entry is not text")
+JOURNAL_DIFFERS = N_("journal entry (by %(by)s, received %(at)s) differs from the one sealed")
+JOURNAL_COUNT = N_("%(num)s journal entries for %(events)s events")
+
+
 @dataclass
 class GameCheck:
     """Outcome of verifying one stored game: ``ok``, or the first bad
     ``position`` and what differs (``kind``: ``event``, ``seal``, ``journal``,
     ``missing``, ``stray``, ``summary``: its line in the games list,
-    :mod:`ledger.sealing.verify_lines`) with a message."""
+    :mod:`ledger.sealing.verify_lines`) with a message: a
+    :class:`~ledger.texts.Text`, the English (``verify --json``'s and
+    ``chain_broken``'s ``message``, docs/seals.md) that keeps its
+    :class:`~ledger.texts.Message` (``message.msg``: msgid and parameters),
+    rendered in another language where it is shown (:meth:`line`)."""
 
     game_id: str
     length: int
@@ -43,21 +76,26 @@ class GameCheck:
     message: str = ""
     seal: str | None = None
 
-    def line(self) -> str:
-        """``game: position N: what differs`` (or ``game: verified``)."""
-        if self.ok:
-            return (
-                f"{self.game_id}: verified ({self.length} events, seal {_seal.short_form(self.seal)})"
-                if self.seal
-                else f"{self.game_id}: verified"
-            )
-        where = f"position {self.position}: " if self.position is not None else ""
-        return f"{self.game_id}: {where}{self.message}"
+    def line(self, tr: Translator | None = None) -> str:
+        """``game: position N: what differs`` (or ``game: verified (N events,
+        seal X)``) in the language of ``tr`` (English when None).
 
-    def fail(self, position: int | None, kind: str, message: str) -> GameCheck:
+        >>> GameCheck("g", 3).fail(2, "journal", Message(JOURNAL_NOT_TEXT)).line()
+        'g: position 2: journal entry is not text'
+        >>> GameCheck("g", 3, seal="ab" * 32).line()
+        'g: verified (3 events, seal abab-abab-abab-abab)'
+        """
+        if self.ok:
+            said = Message(VERIFIED_SEAL, num=self.length, seal=_seal.short_form(self.seal)) if self.seal else VERIFIED
+            return f"{self.game_id}: {render(said, tr)}"
+        where = render(Message(POSITION, pos=self.position), tr) + ": " if self.position is not None else ""
+        return f"{self.game_id}: {where}{render(self.message, tr)}"
+
+    def fail(self, position: int | None, kind: str, message: Message) -> GameCheck:
         """Mark this check failed at ``position`` (None: the game as a whole)
-        for what differs (``kind``, ``message``); returns it."""
-        self.ok, self.position, self.kind, self.message = False, position, kind, message
+        for what differs (``kind``, ``message``: kept as a
+        :class:`~ledger.texts.Text`, its English with its msgid); returns it."""
+        self.ok, self.position, self.kind, self.message = False, position, kind, Text.of(message)
         return self
 
     def to_json(self) -> dict[str, Any]:
@@ -85,7 +123,7 @@ def chain_fields(check: GameCheck | None) -> dict[str, Any]:
 
     >>> chain_fields(None)
     {'chain_verified': True}
-    >>> chain_fields(GameCheck("g", 3).fail(2, "event", "stored bytes differ"))
+    >>> chain_fields(GameCheck("g", 3).fail(2, "event", Message("stored bytes differ")))
     {'chain_verified': False, 'chain_broken': {'position': 2, 'differs': 'event', 'message': 'stored bytes differ'}}
     """
     if check is None:
@@ -107,7 +145,7 @@ def sealed_json(
 
     >>> sealed_json({"game_id": "g"}, "ab", None, 3)
     {'game_id': 'g', 'seal': 'ab', 'length': 3, 'chain_verified': True}
-    >>> sealed_json({}, "ab", GameCheck("g", 3).fail(1, "seal", "differs"))["seal"]
+    >>> sealed_json({}, "ab", GameCheck("g", 3).fail(1, "seal", Message("differs")))["seal"]
     """
     out = {**body, "seal": None if check is not None else seal}
     if length is not None:
@@ -175,7 +213,7 @@ def stray_check(rows: list[tuple[Any, ...]], oid_hex: str, journal: tuple[int, i
         found = Message(STRAY_HEADLESS, num=len(rows), pos=int(rows[0][0]) - 1)
     else:
         found = Message(STRAY_JOURNAL, num=journal[0] if journal else 0)
-    check.fail(None, "stray", Text.of(found))
+    check.fail(None, "stray", found)
     return check
 
 
@@ -205,25 +243,23 @@ def check_game(
     new rows only, :func:`ledger.sealing.chain_check.chain_check`)."""
     check = GameCheck(game_id=game_id or game_name(rows, oid_hex), length=start + len(rows))
     if not rows and not journal:
-        return check.fail(None, "missing", "no such game in the store")
+        return check.fail(None, "missing", Message(NO_SUCH_GAME))
     sha = hashlib.sha256
     tag_topic = TAG_TOPIC
     call: list[tuple[str, str]] = []  # the entries of the append call not yet closed by its link
     p = start - 1
     for p, (version, topic, state, by, received_at, stored_seal, stored_journal) in enumerate(rows, start):
         if version != p + 1:
-            return check.fail(
-                p, "missing", f"event missing (deleted: the next stored event is at position {int(version) - 1})"
-            )
+            return check.fail(p, "missing", Message(DELETED, pos=int(version) - 1))
         if type(state) is not bytes:
             if not isinstance(state, (bytearray, memoryview)):
-                return check.fail(p, "event", f"event bytes: stored as {type(state).__name__}, not bytes")
+                return check.fail(p, "event", Message(EVENT_NOT_BYTES, type=type(state).__name__))
             state = bytes(state)
         if stored_seal is None:
-            return check.fail(p, "seal", _NO_SEAL)
+            return check.fail(p, "seal", Message(NO_SEAL))
         if type(stored_seal) is not bytes:
             if not isinstance(stored_seal, (bytearray, memoryview)):
-                return check.fail(p, "seal", f"stored seal: stored as {type(stored_seal).__name__}, not bytes")
+                return check.fail(p, "seal", Message(SEAL_NOT_BYTES, type=type(stored_seal).__name__))
             stored_seal = bytes(stored_seal)
         h = sha(prev + state).digest()
         if h != stored_seal:
@@ -231,21 +267,17 @@ def check_game(
             return check.fail(p, *_which(state, stored_seal, nxt, h))
         end = state.find(b'"', 9)
         if not state.startswith(TYPE_PREFIX) or tag_topic.get(state[9:end]) != topic:
-            return check.fail(p, "event", f"stored topic {topic!r} is not the type of the event bytes")
+            return check.fail(p, "event", Message(TOPIC_NOT_TYPE, topic=repr(topic)))
         if (deep or p == 0) and (fault := _decode_fault(state, topic, p, oid_hex)):
             return check.fail(p, "event", fault)
         if type(by) is not str or type(received_at) is not str:
-            return check.fail(p, "journal", "journal entry is not text")
+            return check.fail(p, "journal", Message(JOURNAL_NOT_TEXT))
         call.append((by, received_at))
         if stored_journal is not None:
             j = close_call(jprev, h, p - len(call) + 1, call, stored_journal)
             if not isinstance(j, bytes):
                 at, (by, received_at) = j
-                return check.fail(
-                    at,
-                    "journal",
-                    f"journal entry (by {by!r}, received {shown(received_at)}) differs from the one sealed",
-                )
+                return check.fail(at, "journal", Message(JOURNAL_DIFFERS, by=repr(by), at=shown(received_at)))
             jprev, call = j, []
         prev = h
     return _check_end(check, p, start + len(rows), journal, prev, p - len(call) + 1 if call else None)
@@ -278,21 +310,18 @@ def close_call(
     return first, entries[0]
 
 
-_NO_SEAL = "no stored seal: the event was not appended through rummy-ledger (written into the database directly?)"
-
-
-def _decode_fault(state: bytes, topic: Any, position: int, oid_hex: str) -> str | None:
+def _decode_fault(state: bytes, topic: Any, position: int, oid_hex: str) -> Message | None:
     """What is wrong with the event bytes at ``position`` once decoded as
     ``topic`` (the first event must be this game's ``game_started``), or None."""
     try:
         event = decode_stored(state, topic)
     except Exception as exc:  # noqa: BLE001 - anything the decoder says is a finding
-        return f"event bytes do not decode as {topic}: {exc}"
+        return Message(UNDECODABLE, topic=str(topic), error=str(exc))
     first_id = event.tournament_id if isinstance(event, TournamentStarted) else getattr(event, "game_id", "")
     if position == 0 and (
         not isinstance(event, (GameStarted, TournamentStarted)) or game_uuid(first_id).hex != oid_hex
     ):
-        return "the first event is not this game's game_started"
+        return Message(NOT_THIS_GAME)
     return None
 
 
@@ -306,47 +335,23 @@ def _check_end(
     (``open_call``: the first position of a call without one, else None);
     then ``check`` is verified, with the game's seal."""
     if journal is not None and journal[1] > last:
-        return check.fail(
-            last + 1, "missing", f"event missing (truncated: the journal records events up to position {journal[1]})"
-        )
+        return check.fail(last + 1, "missing", Message(TRUNCATED, pos=journal[1]))
     if journal is not None and journal[0] != n:
-        return check.fail(last, "journal", f"{journal[0]} journal entries for {n} events")
+        return check.fail(last, "journal", Message(JOURNAL_COUNT, num=journal[0], events=n))
     if open_call is not None:
-        return check.fail(
-            last + 1,
-            "missing",
-            f"event missing (truncated: the append call from position {open_call} has no journal seal)",
-        )
+        return check.fail(last + 1, "missing", Message(OPEN_CALL, pos=open_call))
     check.seal = seal.hex() if n else None
     return check
 
 
-def _which(line: bytes, stored_seal: bytes, nxt: tuple[Any, ...] | None, good: bytes) -> tuple[str, str]:
+def _which(line: bytes, stored_seal: bytes, nxt: tuple[Any, ...] | None, good: bytes) -> tuple[str, Message]:
     """Whether the event's bytes or its stored seal were changed: the stored
     chain after this position continues from whichever of the two is original."""
     short = _seal.short_form(stored_seal.hex()) if len(stored_seal) == 32 else repr(stored_seal)
     if nxt is not None and isinstance(nxt[2], bytes) and isinstance(nxt[5], (bytes, bytearray, memoryview)):
         if _seal.chain(good, nxt[2]) == nxt[5]:
-            return "seal", Text.of(
-                Message(
-                    N_(
-                        "stored seal %(stored)s differs from the chain of the stored events (%(given)s): the seal "
-                        "was edited"
-                    ),
-                    stored=short,
-                    given=_seal.short_form(good.hex()),
-                )
-            )
-    return (
-        "event",
-        Text.of(
-            Message(
-                N_("event bytes differ from those sealed (stored seal %(stored)s, the bytes give %(given)s)"),
-                stored=short,
-                given=_seal.short_form(good.hex()),
-            )
-        ),
-    )
+            return "seal", Message(SEAL_EDITED, stored=short, given=_seal.short_form(good.hex()))
+    return "event", Message(BYTES_EDITED, stored=short, given=_seal.short_form(good.hex()))
 
 
 _encode = msgspec.json.encode

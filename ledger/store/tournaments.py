@@ -36,6 +36,7 @@ from ledger.store.importing import GameImports
 from ledger.store.journal import os_user
 from ledger.store.settings import describe_store
 from ledger.stored.persistence import TOURNAMENT_STARTED_TOPIC, game_uuid, naming_game
+from ledger.texts import N_, Message, Text
 from ledger.tournament.events import TournamentEvent, TournamentStarted, decode_tournament_event
 from ledger.tournament.records import TournamentRecord, is_tournament_text, parse_tournament
 from ledger.tournament.results import GameResult, result_of, result_of_line
@@ -275,11 +276,19 @@ def checkpoint_holds(app: Any, state: TournamentState, rnd: int, checkpoint: str
     return _search(choices, bytes.fromhex(checkpoint), limit)
 
 
+#: ``verify T``: a closed round whose checkpoint is not the root over its stored games
+ROUND_NOT_ROOT = N_(
+    "%(tournament)s: round %(round)s: the checkpoint %(checkpoint)s is not the root over the round's stored games"
+)
+
+
 def tournament_targets(app: Any, ids: Sequence[str]) -> tuple[list[str], list[str]]:
     """``(ids to verify, problems)`` for ``verify ID…``: each stored tournament among
     ``ids`` is followed by its stored games, and each of its closed rounds'
     checkpoints is checked (:func:`checkpoint_holds`); a problem is
-    ``"T: round R: …"`` (English, as verify's other lines)."""
+    ``"T: round R: …"``, a :class:`~ledger.texts.Text` (its English, as
+    ``verify --json``'s ``reason``, keeping its msgid: rendered in another
+    language by ``verify``, :data:`ROUND_NOT_ROOT`)."""
     out: list[str] = []
     problems: list[str] = []
     for tid in ids:
@@ -290,10 +299,8 @@ def tournament_targets(app: Any, ids: Sequence[str]) -> tuple[list[str], list[st
         out += [g for g in state.games if app.has_game(g) and g not in out]
         for rnd, info in sorted(state.rounds.items()):
             if info.checkpoint is not None and not checkpoint_holds(app, state, rnd, info.checkpoint):
-                problems.append(
-                    f"{tid}: round {rnd}: the checkpoint {info.checkpoint[:16]} is not the root over the "
-                    "round's stored games"
-                )
+                found = Message(ROUND_NOT_ROOT, tournament=tid, round=rnd, checkpoint=info.checkpoint[:16])
+                problems.append(Text.of(found))
     return out, problems
 
 
@@ -305,6 +312,7 @@ def _search(choices: list[list[bytes]], root: bytes, limit: int) -> bool:
 
 
 __all__ = [
+    "ROUND_NOT_ROOT",
     "TournamentNotFoundError",
     "TournamentStore",
     "checkpoint_holds",
