@@ -267,7 +267,7 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
     if not files:
         click.echo(state.tr.gettext("no record files found"), err=True)
     if not no_analytics and (tally.files("stored") or tally.files("appended")):
-        update_after_import(app, state.db)
+        update_after_import(app, state.db, jobs=jobs)
     if tally.files("rejected"):
         sys.exit(1)
 

@@ -33,6 +33,7 @@ import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from functools import partial
 from typing import Any, NamedTuple
 
 from ledger.errors import LedgerError, RecordError, RuleViolationError
@@ -80,12 +81,11 @@ def prepared_in_order(
     :class:`~ledger.records.Record` already read). ``hex_keys``: the store
     keys games by the UUID's hex (SQLite). The pool is shut down when the
     iteration ends or is abandoned (a worker's current file finishes)."""
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet)
+    pool = worker_pool(jobs)
     window: deque[tuple[Any, Future[Any] | None]] = deque()
     pending = iter(sources)
     try:
-        with _sigint_held():  # the workers are forked at the first submit
+        with sigint_held():  # the workers are forked at the first submit
             first = next(pending, _END)
             if first is not _END:
                 window.append((first, None if here(first) else pool.submit(_prepare, first, strict, by, hex_keys)))
@@ -106,8 +106,26 @@ def prepared_in_order(
 _END = object()
 
 
+def worker_pool(
+    jobs: int, initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
+) -> ProcessPoolExecutor:
+    """A pool of ``jobs`` worker processes, forked from this one where the
+    system can (they inherit its modules, and ``initargs`` unpickled), each
+    ignoring ``SIGINT`` (Ctrl-C is this process's) and then running
+    ``initializer(*initargs)``. The workers start at the first ``submit``:
+    make it inside :func:`sigint_held`."""
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    return ProcessPoolExecutor(jobs, mp_context=context, initializer=partial(_started, initializer), initargs=initargs)
+
+
+def _started(initializer: Callable[..., None] | None, *initargs: Any) -> None:
+    _quiet()
+    if initializer is not None:
+        initializer(*initargs)
+
+
 @contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
+def sigint_held() -> Iterator[None]:
     """``SIGINT`` blocked in this thread while the block runs (a Ctrl-C then
     comes after it): a worker forked meanwhile starts with it blocked, so a
     Ctrl-C at that moment cannot reach it before :func:`_quiet` ignores it."""
