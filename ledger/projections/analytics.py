@@ -277,7 +277,8 @@ class _Pages:
         if page[-1].id < last:
             self.ahead = (page[-1].id, *_whole_game_page(self.app, page[-1].id, self.batch_size, last, self.long))
         following = self.ahead[1] if self.ahead is not None and not self.ahead[2] else ()
-        self.folds.apply(self.projection, page, Tracking(name, page[-1].id), after=start, following=following)
+        view, skipped, tracking = self.projection.view, self.projection.skipped, Tracking(name, page[-1].id)
+        self.folds.apply(view, skipped, page, tracking, after=start, following=following)
 
     def close(self) -> None:
         if self.folds is not None:

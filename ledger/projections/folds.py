@@ -38,7 +38,7 @@ from eventsourcing.persistence import StoredEvent, Tracking
 from eventsourcing.utils import resolve_topic
 
 from ledger.events import Event, decode_event, encode_event
-from ledger.projections.duckdb_recorder import AnalyticsError
+from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder
 from ledger.projections.notifications import (
     GAME_DATA_ERRORS,
     SKIP_ERRORS,
@@ -54,7 +54,6 @@ from ledger.store.parallel import sigint_held, worker_pool
 from ledger.tournament.events import TournamentEvent
 
 if TYPE_CHECKING:
-    from ledger.projections.analytics import AnalyticsProjection
     from ledger.store.application import LedgerApp
 
 #: batches of notifications read and folded ahead of the one being written
@@ -223,20 +222,22 @@ class FoldPool:
 
     def apply(
         self,
-        projection: AnalyticsProjection,
+        view: DuckDBTrackingRecorder,
+        skipped: list[tuple[str, str]],
         page: Sequence[Any],
         tracking: Tracking,
         *,
         after: int | None | EllipsisType = ...,
         following: Sequence[Any] = (),
     ) -> int:
-        """``projection.process_batch`` of ``page`` (its notifications), the
-        games folded by the workers; ``following``: the next batch, whose new
-        games are folded meanwhile. Returns the number of games rebuilt; raises as ``process_batch``."""
+        """``AnalyticsProjection.process_batch`` of ``page`` (its notifications)
+        into ``view``, the games folded by the workers, ``(game, why)`` of each
+        game skipped appended to ``skipped``; ``following``: the next batch,
+        whose new games are folded meanwhile. Returns the number of games
+        rebuilt; raises as ``process_batch``."""
         streams = self.streams(page)
         following_streams = self.streams(following) if following else {}
         self.read = (following, following_streams)
-        view = projection.view
         prior = view.stored_events([s for s, ns in streams.items() if ns[0].originator_version != 1])
         futures: list[tuple[int, Future[Fold]]] = []
         starting = self.pool is None and len(streams) + len(following_streams) >= 2
@@ -257,7 +258,7 @@ class FoldPool:
         for first_new, future in futures:
             fold = future.result()
             if fold.why is not None:
-                projection.skipped.append((fold.game, fold.why))
+                skipped.append((fold.game, fold.why))
             if first_new:
                 replaced.append(fold.game)
             for table, arrow in fold.tables.items():
