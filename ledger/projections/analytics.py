@@ -16,7 +16,10 @@ or more notifications is projected in chunks instead
 :func:`catch_up` pulls notifications from the application's notification log
 in batches (the SQLite recorder cannot ``subscribe()``; it works the same on
 PostgreSQL) and applies each batch as one transaction: a crash loses at most
-the batch in flight, and the next run starts after the last tracked id.
+the batch in flight, and the next run starts after the last tracked id. With
+``jobs`` above 1 the games of each batch are folded by worker processes
+(:mod:`ledger.projections.folds`), this process still writing each batch as
+one transaction, in order.
 :func:`follow` runs the same projection under eventsourcing's
 ``ProjectionRunner`` machinery where the store can push notifications
 (PostgreSQL).
@@ -147,7 +150,7 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
         for stream, fresh in new.items():
             first_new = fresh[0][0]
             earlier = [(pos, raw) for pos, raw in prior.get(stream, []) if pos < first_new]
-            checked_positions(stream, earlier, first_new, len(fresh))
+            checked_positions(stream, earlier, first_new, [p for p, _ in fresh])
             game, built, why = game_built(stream, earlier, fresh, self.build_rows)
             if why is not None:
                 self.skipped.append((game, why))

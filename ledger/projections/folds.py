@@ -19,8 +19,8 @@ in the order of the games and writes the batch as one transaction, tracking
 position included, as the one-process path does: the same rows, the same
 skipped games, the same exactly-once. While a batch is folded, the next one
 is read and its games that start in it (they need nothing from the view) are
-folded ahead: at most :data:`AHEAD` batch ahead of the one being written
-(bounded memory). A game that goes on from the batch before is folded once
+folded ahead: one batch ahead of the one being written, no more (bounded
+memory). A game that goes on from the batch before is folded once
 that batch is written (its earlier events are then in the view).
 """
 
@@ -55,9 +55,6 @@ from ledger.tournament.events import TournamentEvent
 
 if TYPE_CHECKING:
     from ledger.store.application import LedgerApp
-
-#: batches of notifications read and folded ahead of the one being written
-AHEAD = 1
 
 Build = Callable[[str, list[tuple[Event, str]]], Rows]
 #: a game's new events as a worker gets them (:func:`fold_game`)
@@ -108,10 +105,11 @@ def skipped_rows(game: str, stream: str, texts: list[str], why: str) -> Rows:
     return rows
 
 
-def checked_positions(stream: str, earlier: list[tuple[int, Any]], first_new: int, fresh: int) -> None:
+def checked_positions(stream: str, earlier: list[tuple[int, Any]], first_new: int, fresh: list[int]) -> None:
     """Raises :class:`~ledger.projections.duckdb_recorder.AnalyticsError` unless
-    the view's ``earlier`` events and ``fresh`` new ones from ``first_new`` are positions 0, 1, 2, …"""
-    positions = [p for p, _ in earlier] + list(range(first_new, first_new + fresh))
+    the view's ``earlier`` events and the ``fresh`` positions of the new ones
+    (the first: ``first_new``) are positions 0, 1, 2, …"""
+    positions = [p for p, _ in earlier] + fresh
     if positions != list(range(len(positions))):
         raise AnalyticsError(
             f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run "
@@ -246,7 +244,7 @@ class FoldPool:
             for stream, ns in streams.items():
                 first_new = ns[0].originator_version - 1
                 earlier = [(pos, raw) for pos, raw in prior.get(stream, []) if pos < first_new]
-                checked_positions(stream, earlier, first_new, len(ns))
+                checked_positions(stream, earlier, first_new, [n.originator_version - 1 for n in ns])
                 future = self.ahead.pop(_key(stream, ns), None) if not first_new else None
                 futures.append((first_new, future or self._submit(stream, earlier, ns)))
             ahead = {_key(s, ns): ns for s, ns in following_streams.items() if ns[0].originator_version == 1}
