@@ -654,8 +654,8 @@ def fig13(tmp: Path, folder: Path, games: int, pairs: int) -> None:
         shutil.copyfile(store, db)
 
         def argv() -> list[str]:
-            for f in tmp.glob(f"{view.name}*"):
-                f.unlink()
+            for f in tmp.glob(f"{view.name}*"):  # the file, its WAL, DuckDB's spill folder if one was left
+                shutil.rmtree(f) if f.is_dir() else f.unlink()
             return [*command, "--db", str(db), "analytics", "update", "--analytics", str(view), "--jobs", str(jobs)]
 
         return argv
