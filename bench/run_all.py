@@ -57,6 +57,11 @@
    SQLite file vs ``bench/essential_import.py`` (read, decode and fold every
    file, nothing stored), whole processes in turn, the ratio pair by pair.
    Target: the import ≤ 1.5× the essential work (issue 28, target 1).
+13. ``rummy-ledger analytics update --jobs 2`` vs ``--jobs 1`` on the store of
+   figure 9's corpus (``--jobs-games`` simulated Burraco games, imported once),
+   whole processes in turn on a copy of the store each, the analytics file
+   removed before each run, the ratio pair by pair, wall and CPU (workers
+   included). Target ≥ 1.6× wall (issue 28, target 2). Not in the default ``--only``.
 
 Prints one table; ``--only 1,3`` runs a subset. Simulation time is not measured.
 """
@@ -699,6 +704,37 @@ def fig11(tmp: Path, events: int, rounds: int) -> None:
     )
 
 
+# --- 13: the analytics view's folds on two cores (issue 28) ---------------------------
+def fig13(tmp: Path, folder: Path, games: int, pairs: int) -> None:
+    import shutil
+
+    corpus(folder, games)
+    n_events = sum(p.read_bytes().count(b"\n") for p in sorted(folder.glob("*.jsonl"))[:games])
+    store, command = tmp / "f13.db", rummy_ledger()
+    _process([*command, "--db", str(store), "import", "--no-analytics", "--jobs", "2", str(folder)])
+
+    def fresh(jobs: int) -> Callable[[], list[str]]:
+        db, view = tmp / f"f13-jobs{jobs}.db", tmp / f"f13-jobs{jobs}.analytics.duckdb"
+        shutil.copyfile(store, db)
+
+        def argv() -> list[str]:
+            for f in tmp.glob(f"{view.name}*"):  # the file, its WAL, DuckDB's spill folder if one was left
+                shutil.rmtree(f) if f.is_dir() else f.unlink()
+            return [*command, "--db", str(db), "analytics", "update", "--analytics", str(view), "--jobs", str(jobs)]
+
+        return argv
+
+    load_before = _loads()
+    got = in_turn(fresh(2), fresh(1), pairs)
+    row(
+        "13",
+        f"analytics update --jobs 2, {games:,} Burraco games ({n_events:,} events), load {load_before}→{_loads()}",
+        f"{got['a_wall']:.2f} s wall, {got['a_cpu']:.2f} s CPU",
+        f"--jobs 1: {got['b_wall']:.2f} s wall, {got['b_cpu']:.2f} s CPU",
+        f"{1 / got['wall']:.2f}x faster by wall (CPU ratio {got['cpu']:.2f}); target ≥1.6x wall",
+    )
+
+
 def machine() -> str:
     mem = subprocess.run(["free", "-h"], capture_output=True, text=True).stdout.strip()
     return (
@@ -789,6 +825,8 @@ def main(argv: list[str] | None = None) -> int:
             fig12(tmp, essential_folder, args.essential_games, args.pairs)
         if "11" in only:
             fig11(tmp, args.http_events, args.http_rounds)
+        if "13" in only:
+            fig13(tmp, (args.dir or tmp) / f"corpus-burraco-{args.jobs_games}", args.jobs_games, args.pairs)
     print()
     print("| fig | measure | value | baseline (same run) | ratio / target |")
     print("| --- | --- | --- | --- | --- |")

@@ -229,3 +229,29 @@ def test_ctrl_c_with_workers_is_one_line_and_exit_130(tmp_path: Path, make_recor
     os.killpg(child.pid, signal.SIGINT)
     _out, err = child.communicate(timeout=60)
     assert (child.returncode, err) == (130, "rummy-ledger: error: interrupted\n")
+
+
+def test_workers_that_open_sqlite_come_from_a_fork_server_when_this_process_has_threads() -> None:
+    """A fork copies the locks other threads hold (SQLite's mutexes among them):
+    with a second thread alive, ``fresh_if_threaded`` pools start their
+    workers from a fork server; import's and the view's pools still fork."""
+    import threading
+
+    from ledger.workers import fork_pool, threads
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert threads() >= 2
+        fresh, forked = fork_pool(1, fresh_if_threaded=True), fork_pool(1)
+        try:
+            assert fresh._mp_context.get_start_method() == "forkserver"
+            assert forked._mp_context.get_start_method() == "fork"
+            assert fresh.submit(sum, [1, 2, 3]).result(timeout=60) == 6
+        finally:
+            fresh.shutdown()
+            forked.shutdown()
+    finally:
+        stop.set()
+        other.join()

@@ -2,7 +2,8 @@
 
 :func:`register` adds them to the ``rummy-ledger`` click group (:mod:`ledger.cli`):
 
-- ``rummy-ledger analytics update [--rebuild]``: bring the DuckDB view up to date;
+- ``rummy-ledger analytics update [--rebuild] [--jobs N]``: bring the DuckDB view up to date (the
+  games folded by N worker processes, default the usable cores);
 - ``rummy-ledger analytics export`` and ``rummy-ledger export --all|GAME... --format
   parquet|csv|jsonl --out DIR`` (with ``--variant``, ``--since``, ``--until``, ``--tournament``,
   ``--player``): one file per table (``--partition``: a Hive dataset, :mod:`ledger.cli.partitioned`).
@@ -43,6 +44,7 @@ from ledger.projections.analytics import DEFAULT_BATCH, UpdateResult
 from ledger.projections.duckdb_recorder import AnalyticsBusyError, AnalyticsError, default_wait, open_duckdb
 from ledger.projections.export import FORMATS, Selection, export_tables, select_games
 from ledger.projections.tables import TABLES, markdown
+from ledger.workers import usable_cores
 
 
 def _summary(result: UpdateResult) -> str:
@@ -73,17 +75,18 @@ def _counts(result: UpdateResult) -> str:
 
 
 def update_after_import(
-    app: Any, db_path: str | None, *, analytics: str | None = None, quiet: bool = False
+    app: Any, db_path: str | None, *, analytics: str | None = None, quiet: bool = False, jobs: int = 1
 ) -> UpdateResult | None:
     """Bring the analytics view of the store ``db_path`` (the ``--db`` value;
     None: the configured store) up to date after an import; ``analytics``
-    overrides the view's path. Prints one line on stderr. Returns None (with a
+    overrides the view's path; ``jobs``: worker processes folding the games
+    (the import's ``--jobs``). Prints one line on stderr. Returns None (with a
     warning, the import stands) when another process holds the view or it
     cannot be written.
     """
     path = analytics or analytics_path(db_path)
     try:
-        result = run_update(app, path)
+        result = run_update(app, path, jobs=jobs)
     except AnalyticsError as exc:
         click.echo(
             tr_of().gettext("rummy-ledger: warning: analytics not updated: %(reason)s") % {"reason": exc}, err=True
@@ -338,12 +341,25 @@ def _analytics_group() -> click.Group:
     @click.option(
         "--batch", type=AsciiInt(min=1), default=DEFAULT_BATCH, show_default=True, help=N_("Events per transaction.")
     )
+    @click.option(
+        "--jobs",
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="N",
+        help=N_(
+            "Worker processes that fold the games while this one writes them, in order "
+            "(default: the usable cores; 1: this process alone)."
+        ),
+    )
     @_analytics_opt
     @_wait_opt
     @click.pass_context
-    def update_cmd(ctx: click.Context, rebuild: bool, batch: int, analytics: str | None, wait: float | None) -> None:
+    def update_cmd(
+        ctx: click.Context, rebuild: bool, batch: int, jobs: int | None, analytics: str | None, wait: float | None
+    ) -> None:
         path = view_path(ctx, analytics)
-        click.echo(_summary(run_update(ctx.obj.app(), path, rebuild=rebuild, batch=batch, wait=wait)))
+        jobs = usable_cores() if jobs is None else jobs
+        click.echo(_summary(run_update(ctx.obj.app(), path, rebuild=rebuild, batch=batch, wait=wait, jobs=jobs)))
 
     @analytics_group.command(
         "export",

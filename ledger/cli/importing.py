@@ -276,7 +276,8 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
     with _progress(len(files), err, state.tr) as shown:
         games = [f for f in files if f not in set(tournaments)]
         read = shown.read if shown else None
-        for path, result in app.import_records(games, strict=strict, progress=read, jobs=import_jobs(jobs, games)):
+        workers = import_jobs(jobs, games)  # the update of the view after it folds with as many
+        for path, result in app.import_records(games, strict=strict, progress=read, jobs=workers):
             tally.count(path, result)  # type: ignore[arg-type]  # the CLI passes Paths: they come back as the sources
             if shown is not None:
                 shown.file_done()
@@ -289,7 +290,7 @@ def import_cmd(state: CliState, paths: tuple[Path, ...], no_analytics: bool, str
     if not files:
         click.echo(state.tr.gettext("no record files found"), err=True)
     if not no_analytics and (tally.files("stored") or tally.files("appended")):
-        update_after_import(app, state.db)
+        update_after_import(app, state.db, jobs=workers)
     if tally.files("rejected"):
         sys.exit(1)
 

@@ -58,13 +58,15 @@ def run_update(
     batch: int = DEFAULT_BATCH,
     wait: float | None = None,
     progress: bool = True,
+    jobs: int = 1,
 ) -> UpdateResult:
     """Update the view at ``path`` from ``app``'s store, with a progress bar
     for large updates on a terminal; a SQLite store's page cache is SQLite's
-    default meanwhile (:func:`ledger.store.journal.read_cache`)."""
+    default meanwhile (:func:`ledger.store.journal.read_cache`). ``jobs``: worker
+    processes folding the games (:func:`ledger.projections.analytics.catch_up`)."""
     last = app.changes.newest()
     with read_cache(app), _progress("analytics", progress and last >= PROGRESS_MIN_EVENTS) as advance:
-        return update(app, path, batch_size=batch, wait=wait, rebuild=rebuild, progress=advance)
+        return update(app, path, batch_size=batch, wait=wait, rebuild=rebuild, progress=advance, jobs=jobs)
 
 
 __all__ = ["PROGRESS_MIN_EVENTS", "err_console", "run_update", "view_path"]

@@ -16,7 +16,10 @@ or more notifications is projected in chunks instead
 :func:`catch_up` pulls notifications from the application's notification log
 in batches (the SQLite recorder cannot ``subscribe()``; it works the same on
 PostgreSQL) and applies each batch as one transaction: a crash loses at most
-the batch in flight, and the next run starts after the last tracked id.
+the batch in flight, and the next run starts after the last tracked id. With
+``jobs`` above 1 the games of each batch are folded by worker processes
+(:mod:`ledger.projections.folds`), this process still writing each batch as
+one transaction, in order.
 :func:`follow` runs the same projection under eventsourcing's
 ``ProjectionRunner`` machinery where the store can push notifications
 (PostgreSQL).
@@ -24,6 +27,7 @@ the batch in flight, and the next run starts after the last tracked id.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import takewhile
@@ -36,20 +40,12 @@ import msgspec
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import BaseProjectionRunner, Projection
 
-from ledger.events import Event, decode_event, encode_event
-from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, default_wait
+from ledger.events import Event
+from ledger.projections.duckdb_recorder import DuckDBTrackingRecorder, default_wait
+from ledger.projections.folds import FoldPool, checked_positions, game_built
 from ledger.projections.long_game import LONG_GAME_EVENTS, project_long_game
-from ledger.projections.notifications import (
-    GAME_DATA_ERRORS,
-    SKIP_ERRORS,
-    Skip,
-    Undecodable,
-    domain_event_or_undecodable,
-    game_id_in,
-    oid_hex,
-)
+from ledger.projections.notifications import domain_event_or_undecodable, oid_hex
 from ledger.projections.rows import Rows, empty_rows, game_rows
-from ledger.projections.tables import to_arrow
 from ledger.store.application import LedgerApp
 from ledger.store.settings import store_env
 from ledger.tournament.events import TournamentEvent
@@ -154,35 +150,10 @@ class AnalyticsProjection(Projection[DuckDBTrackingRecorder]):
         for stream, fresh in new.items():
             first_new = fresh[0][0]
             earlier = [(pos, raw) for pos, raw in prior.get(stream, []) if pos < first_new]
-            positions = [p for p, _ in earlier] + [p for p, _ in fresh]
-            if positions != list(range(len(positions))):
-                raise AnalyticsError(
-                    f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run "
-                    "`analytics update --rebuild`"
-                )
-            texts = [raw for _, raw in earlier] + [
-                d.raw if isinstance(d, Undecodable) else encode_event(d.event).decode() for _, d in fresh
-            ]
-            game = game_id_in(texts[0]) or stream
-            try:
-                events: list[tuple[Event, str]] = []
-                for pos, raw in earlier:
-                    try:
-                        events.append((decode_event(raw), raw))
-                    except GAME_DATA_ERRORS as exc:
-                        raise Skip(f"position {pos}: the event in the view does not decode ({exc})") from None
-                for _, d in fresh:
-                    if isinstance(d, Undecodable):
-                        raise Skip(d.error)
-                    events.append((d.event, encode_event(d.event).decode()))
-                built = self.build_rows(stream, events)
-                for table, batch in built.items():
-                    if batch:
-                        to_arrow(table, batch)  # a value the columns cannot hold fails here, for this game alone
-            except SKIP_ERRORS as exc:
-                why = str(exc) if isinstance(exc, Skip) else f"{type(exc).__name__}: {exc}"
+            checked_positions(stream, earlier, first_new, [p for p, _ in fresh])
+            game, built, why = game_built(stream, earlier, fresh, self.build_rows)
+            if why is not None:
                 self.skipped.append((game, why))
-                built = _skipped_rows(game, stream, texts, why)
             if first_new:
                 replaced.append(game)
             _merge(rows, built)
@@ -199,16 +170,6 @@ def _games_only(items: Sequence[tuple[Any, Tracking]]) -> list[tuple[Any, Tracki
     return [i for i in items if not isinstance(getattr(i[0], "event", None), TournamentEvent)]
 
 
-def _skipped_rows(game: str, stream: str, texts: list[str], why: str) -> Rows:
-    """The rows of a game that cannot be projected: its ``games`` row with
-    ``error`` and its events' JSON (so that later batches find them)."""
-    rows = empty_rows()
-    rows["games"].append((game, stream) + (None,) * 10 + (len(texts),) + (None,) * 8 + (why,))
-    for pos, raw in enumerate(texts):
-        rows["events"].append((game, pos, None, None, None, None, None, None, None, False, raw, None, None))
-    return rows
-
-
 def _merge(into: Rows, rows: Rows) -> None:
     for table, batch in rows.items():
         into[table].extend(batch)
@@ -222,9 +183,14 @@ def catch_up(
     projection: AnalyticsProjection | None = None,
     progress: Progress | None = None,
     long_game: int = LONG_GAME_EVENTS,
+    jobs: int = 1,
 ) -> UpdateResult:
     """Bring ``view`` up to the application's last notification, in batches of
     ``batch_size`` notifications, each applied as one transaction.
+
+    ``jobs`` above 1: the games are folded by up to ``jobs`` worker processes
+    (:class:`~ledger.projections.folds.FoldPool`, ``build_rows`` is then
+    :func:`~ledger.projections.rows.game_rows`): the same rows and transactions.
 
     ``progress(done, total)`` is called after each batch (notification ids).
     When another update in this process applies a batch first (tracking moved,
@@ -241,9 +207,10 @@ def catch_up(
     total = max((last or 0) - origin, 0)
     done = batches = conflicts = 0
     games: set[Any] = set()  # the games touched (a game cut by a batch's end is one game, not two)
-    with view.memory_limit(DUCKDB_MEMORY):
+    pages = _Pages(app, projection, batch_size, last, long_game, jobs)
+    with view.memory_limit(DUCKDB_MEMORY), contextlib.closing(pages):
         while last is not None and (start is None or start < last):
-            page, long = _whole_game_page(app, start, batch_size, last, long_game)
+            page, long = pages.read(start)
             if not page:
                 break
             try:
@@ -255,17 +222,11 @@ def catch_up(
                     games.add(game)
                     conflicts = 0
                     continue
-                items = [(domain_event_or_undecodable(app, n), Tracking(name, n.id)) for n in page]
-                projection.process_batch(items, after=start)
+                pages.apply(page, start)
                 # the view holds games only: a tournament's events are not a game updated
                 games.update(n.originator_id for n in page if not n.topic.startswith("ledger.tournament."))
-            except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException):
-                # another update in this process applied events meanwhile: go on after them
-                moved = view.max_tracking_id(name)
-                conflicts = conflicts + 1 if moved == start else 0
-                if conflicts > 5:
-                    raise
-                start = moved
+            except (IntegrityError, duckdb.TransactionException, duckdb.ConstraintException) as exc:
+                start, conflicts = _after_conflict(view, name, start, conflicts, exc)  # another update's batch
                 continue
             conflicts = 0
             done += len(page)
@@ -274,6 +235,57 @@ def catch_up(
             if progress is not None:
                 progress(start - origin, total)
     return _result(view, projection, name, done, len(games), batches)
+
+
+def _after_conflict(
+    view: DuckDBTrackingRecorder, name: str, start: int | None, conflicts: int, error: Exception
+) -> tuple[int | None, int]:
+    """Another update in this process applied events meanwhile (the batch was
+    refused with ``error``): the position to go on after, and the conflicts in
+    a row there (``error`` raised again after 5 at the same position)."""
+    moved = view.max_tracking_id(name)
+    conflicts = conflicts + 1 if moved == start else 0
+    if conflicts > 5:
+        raise error
+    return moved, conflicts
+
+
+class _Pages:
+    """How :func:`catch_up` reads and applies its pages: in this process
+    (``process_batch``), or with ``jobs`` above 1 folded by a
+    :class:`~ledger.projections.folds.FoldPool`, the next page read (and its
+    new games folded) while one is folded."""
+
+    def __init__(
+        self, app: LedgerApp, projection: AnalyticsProjection, batch_size: int, last: int | None, long: int, jobs: int
+    ) -> None:
+        self.app, self.projection, self.batch_size, self.last, self.long = app, projection, batch_size, last, long
+        self.folds = FoldPool(app, jobs) if jobs > 1 else None
+        self.ahead: tuple[int | None, list[Any], bool] | None = None  # (read after, page, long)
+
+    def read(self, start: int | None) -> tuple[list[Any], bool]:
+        """:func:`_whole_game_page` after ``start`` (the page read ahead when it is that one)."""
+        ahead, self.ahead = self.ahead, None
+        if ahead is not None and ahead[0] == start:
+            return ahead[1], ahead[2]
+        return _whole_game_page(self.app, start, self.batch_size, self.last or 0, self.long)
+
+    def apply(self, page: list[Any], start: int | None) -> None:
+        """One page applied as one transaction, read after ``start`` (raises as ``process_batch``)."""
+        name, last = self.app.name, self.last or 0
+        if self.folds is None:
+            items = [(domain_event_or_undecodable(self.app, n), Tracking(name, n.id)) for n in page]
+            self.projection.process_batch(items, after=start)
+            return
+        if page[-1].id < last:
+            self.ahead = (page[-1].id, *_whole_game_page(self.app, page[-1].id, self.batch_size, last, self.long))
+        following = self.ahead[1] if self.ahead is not None and not self.ahead[2] else ()
+        view, skipped, tracking = self.projection.view, self.projection.skipped, Tracking(name, page[-1].id)
+        self.folds.apply(view, skipped, page, tracking, after=start, following=following)
+
+    def close(self) -> None:
+        if self.folds is not None:
+            self.folds.close()
 
 
 def _result(
@@ -345,6 +357,7 @@ def update(
     rebuild: bool = False,
     progress: Progress | None = None,
     projection_class: type[AnalyticsProjection] = AnalyticsProjection,
+    jobs: int = 1,
 ) -> UpdateResult:
     """Open the DuckDB view at ``path`` (creating it), :func:`catch_up`, close it.
 
@@ -352,9 +365,12 @@ def update(
     ``RUMMY_LEDGER_ANALYTICS_WAIT`` or 10), then
     :class:`~ledger.projections.duckdb_recorder.AnalyticsBusyError`.
     ``rebuild``: drop the view and build it again from the first event.
+    ``jobs``: worker processes that fold the games (:func:`catch_up`).
     """
     with DuckDBTrackingRecorder(path, wait=default_wait() if wait is None else wait, rebuild=rebuild) as view:
-        return catch_up(app, view, batch_size=batch_size, projection=projection_class(view), progress=progress)
+        return catch_up(
+            app, view, batch_size=batch_size, projection=projection_class(view), progress=progress, jobs=jobs
+        )
 
 
 class _Runner(BaseProjectionRunner[LedgerApp]):

@@ -28,6 +28,7 @@ from types import EllipsisType
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 
 from ledger.errors import LedgerError
@@ -236,13 +237,14 @@ class DuckDBTrackingRecorder(TrackingRecorder):
     def replace_games(
         self,
         games: Iterable[str],
-        rows: Mapping[str, Sequence[tuple[object, ...]]],
+        rows: Mapping[str, Sequence[tuple[object, ...]] | pa.Table],
         tracking: Tracking,
         *,
         after: int | None | EllipsisType = ...,
     ) -> None:
         """In one transaction: delete every row of ``games`` (game ids), insert
-        ``rows`` (``{table: [row tuple, ...]}``) and move the tracking position of
+        ``rows`` (``{table: [row tuple, ...]}``, or an Arrow table of
+        :func:`~ledger.projections.tables.to_arrow`'s schema) and move the tracking position of
         ``tracking.application_name`` to ``tracking.notification_id``.
 
         Raises :class:`IntegrityError` (nothing written) when the recorded
@@ -364,19 +366,19 @@ def default_wait(environ: Mapping[str, Any] | None = None) -> float:
 
 
 def _swap_rows(
-    cur: duckdb.DuckDBPyConnection, games: Sequence[str], rows: Mapping[str, Sequence[tuple[object, ...]]]
+    cur: duckdb.DuckDBPyConnection, games: Sequence[str], rows: Mapping[str, Sequence[tuple[object, ...]] | pa.Table]
 ) -> None:
     """Inside :meth:`DuckDBTrackingRecorder.replace_games`' transaction: delete
     every row of ``games`` from every table, then insert ``rows`` (one Arrow
-    table per view table, :func:`~ledger.projections.tables.to_arrow`)."""
+    table per view table, :func:`~ledger.projections.tables.to_arrow`, unless given as one)."""
     if games:
         marks = ", ".join("?" * len(games))
         for table in TABLES:
             cur.execute(f"DELETE FROM {table} WHERE game IN ({marks})", games)
     for table in TABLES:
         batch = rows.get(table)
-        if batch:
-            cur.register("_rows", to_arrow(table, batch))
+        if batch is not None and len(batch):
+            cur.register("_rows", batch if isinstance(batch, pa.Table) else to_arrow(table, batch))
             cur.execute(f"INSERT INTO {table} SELECT * FROM _rows")
             cur.unregister("_rows")
 

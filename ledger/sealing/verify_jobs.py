@@ -96,7 +96,7 @@ def checked_in_order(
     lines = stored_lines(app)
     pending = iter(chunks(targets, jobs))
     window: deque[Future[list[GameCheck]]] = deque()
-    pool = fork_pool(jobs)
+    pool = fork_pool(jobs, fresh_if_threaded=True)  # each worker opens the store: SQLite's locks
 
     def submit() -> bool:
         chunk = next(pending, None)
