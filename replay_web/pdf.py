@@ -34,7 +34,15 @@ from ledger.errors import LedgerError
 from ledger.texts import Message
 from ledger.texts.refusals import CHROMIUM_FAILED, PDF_NEEDS_PLAYWRIGHT
 
-__all__ = ["PdfBusyError", "PdfUnavailableError", "html_to_pdf", "chromium_path", "CHROMIUM_ENV", "CHROMIUM_ARGS"]
+__all__ = [
+    "PdfBusyError",
+    "PdfUnavailableError",
+    "html_to_pdf",
+    "chromium_path",
+    "clear_cache",
+    "CHROMIUM_ENV",
+    "CHROMIUM_ARGS",
+]
 
 #: environment variable naming the Chromium binary
 CHROMIUM_ENV = "RUMMY_LEDGER_CHROMIUM"
@@ -123,6 +131,13 @@ def html_to_pdf(html: str, wait: float = TIMEOUT_MS / 1000) -> bytes:
         return pdf
     finally:
         SLOTS.release()
+
+
+def clear_cache() -> None:
+    """Forget every PDF this process keeps (the next request of each prints
+    it again): a test that times the first print starts from here."""
+    with _lock:
+        _cache.clear()
 
 
 def _cached(key: bytes) -> bytes | None:

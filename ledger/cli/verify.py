@@ -267,7 +267,10 @@ def _checks(state: Any, targets: list[tuple[Any, str | None]], deep: bool, jobs:
         return lines_checked(app, verify_games(app, targets, deep=deep), deep=deep)
     from ledger.store.application import open_app
 
-    return checked_in_order(app, partial(open_app, state.db, create=False), targets, deep=deep, jobs=workers)
+    # the store's settings as this process resolved them: a worker from a fork server does not
+    # share this process's environment as it is now
+    opener = partial(open_app, state.db, env=dict(app.env), create=False)
+    return checked_in_order(app, opener, targets, deep=deep, jobs=workers)
 
 
 def _verify_store(ctx: click.Context, games: tuple[str, ...], as_json: bool, deep: bool, jobs: int | None) -> int:
