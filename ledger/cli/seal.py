@@ -28,6 +28,7 @@ from ledger.params import ASCII_INT
 from ledger.sealing import chain as _seal
 from ledger.sealing import checkpoint as _cp
 from ledger.sealing.tables import head, stored_seals
+from ledger.texts import Message
 
 
 def _state(ctx: click.Context) -> Any:
@@ -227,7 +228,7 @@ def prove_cmd(ctx: click.Context, game: str, cp_file: Path, output: Path | None)
     try:
         proof = _cp.make_proof(_cp.load(cp_file), game)
     except _cp.CheckpointError as exc:
-        raise _cp.CheckpointError(f"{cp_file}: {exc}") from None
+        raise _cp.CheckpointError(Message(N_("%(file)s: %(reason)s"), file=str(cp_file), reason=exc.msg)) from None
     text = json.dumps(proof, indent=1, ensure_ascii=False) + "\n"
     if output is None:
         click.echo(text, nl=False)

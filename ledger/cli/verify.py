@@ -15,10 +15,10 @@ stored ("no game …; did you mean …?", as every command says).
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Iterator
 from functools import partial
+from gettext import NullTranslations
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -36,10 +36,13 @@ from ledger.sealing.verify import check_checkpoint, game_keys, verify_games
 from ledger.sealing.verify_jobs import checked_in_order, verify_jobs
 from ledger.sealing.verify_lines import lines_checked
 from ledger.sealing.verify_rows import GameCheck
-from ledger.texts import Translator, render
+from ledger.texts import Message, render
 
 #: verify shows a progress bar (on a terminal) from this many games
 PROGRESS_MIN_GAMES = 20
+#: --record's refusals: the record file is shorter, or has another seal at the proven position
+_SHORTER = N_("%(file)s has %(num)s events, the proof is for %(length)s")
+_OTHER_SEAL = N_("%(file)s: seal at position %(pos)s is %(got)s, the proof's is %(seal)s")
 
 
 def _state(ctx: click.Context) -> Any:
@@ -138,30 +141,19 @@ def verify_cmd(
     record_file: Path | None,
     jobs: int | None,
 ) -> None:
+    tr = tr_of(ctx)
     if sum(x is not None for x in (cp_file, proof_file)) + (1 if games else 0) > 1:
-        raise click.UsageError("give GAME ids, --checkpoint FILE or --proof FILE, not several")
+        raise click.UsageError(tr.gettext("give GAME ids, --checkpoint FILE or --proof FILE, not several"))
     if record_file is not None and proof_file is None:
-        raise click.UsageError("--record goes with --proof")
+        raise click.UsageError(tr.gettext("--record goes with --proof"))
     if key_file is not None and cp_file is None and proof_file is None:
-        raise click.UsageError("--key goes with --checkpoint or --proof")
+        raise click.UsageError(tr.gettext("--key goes with --checkpoint or --proof"))
     public = _cp.load_public_key(key_file) if key_file else None
     if proof_file is not None:
-        sys.exit(_verify_proof(proof_file, public, record_file, as_json, tr_of(ctx)))
+        sys.exit(_verify_proof(proof_file, public, record_file, as_json, tr))
     if cp_file is not None:
         sys.exit(_verify_checkpoint(ctx, cp_file, public, as_json))
     sys.exit(_verify_store(ctx, games, as_json, deep, jobs))
-
-
-def _signer_text(signer: str, tr: Translator) -> str:
-    """:func:`ledger.sealing.checkpoint.check_checkpoint`'s signature line in the language of ``tr``."""
-    m = re.fullmatch(r"signed by key ([0-9a-f]+)( \(key not pinned: pass --key to check who signed\))?", signer)
-    if m is None:
-        return tr.gettext("not signed") if signer == "not signed" else signer
-    if m.group(2):
-        return tr.gettext("signed by key %(kid)s (key not pinned: pass --key to check who signed)") % {
-            "kid": m.group(1)
-        }
-    return tr.gettext("signed by key %(kid)s") % {"kid": m.group(1)}
 
 
 def _say(as_json: bool, ok: bool, text: str, obj: dict[str, Any]) -> None:
@@ -171,7 +163,7 @@ def _say(as_json: bool, ok: bool, text: str, obj: dict[str, Any]) -> None:
         click.echo(text, err=not ok)
 
 
-def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bool, tr: Any) -> int:
+def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bool, tr: NullTranslations) -> int:
     try:
         entry, signer = _cp.check_proof(_cp.load(path, _cp.PROOF_FORMAT), public)
         if record_file is not None:
@@ -180,18 +172,23 @@ def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bo
 
             lines = [encode_event(e) for e in read_record(record_file).events]
             if len(lines) < entry.length:
-                raise _cp.CheckpointError(f"{record_file} has {len(lines)} events, the proof is for {entry.length}")
+                raise _cp.CheckpointError(Message(_SHORTER, file=str(record_file), num=len(lines), length=entry.length))
             got = _seal.seal_hex(lines, at=entry.length - 1)
             if got != entry.seal:
                 raise _cp.CheckpointError(
-                    f"{record_file}: seal at position {entry.length - 1} is {_seal.short_form(got)}, the proof's "
-                    f"is {_seal.short_form(entry.seal)}"
+                    Message(
+                        _OTHER_SEAL,
+                        file=str(record_file),
+                        pos=entry.length - 1,
+                        got=_seal.short_form(got),
+                        seal=_seal.short_form(entry.seal),
+                    )
                 )
     except _cp.CheckpointError as exc:
         _say(
             as_json,
             False,
-            tr.gettext("%(file)s: proof does not verify: %(reason)s") % {"file": path, "reason": exc},
+            tr.gettext("%(file)s: proof does not verify: %(reason)s") % {"file": path, "reason": exc.text(tr)},
             {"ok": False, "proof": str(path), "reason": str(exc)},
         )
         return 1
@@ -210,7 +207,7 @@ def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bo
             "game": entry.game_id,
             "num": entry.length,
             "seal": _seal.short_form(entry.seal),
-            "signer": _signer_text(signer, tr),
+            "signer": render(signer, tr),
         }
         + also,
         {
@@ -226,13 +223,14 @@ def _verify_proof(path: Path, public: Any, record_file: Path | None, as_json: bo
 
 
 def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: bool) -> int:
+    tr = tr_of(ctx)
     try:
         entries, signer = _cp.check_checkpoint(_cp.load(path), public)
     except _cp.CheckpointError as exc:
         _say(
             as_json,
             False,
-            tr_of(ctx).gettext("%(file)s: checkpoint does not verify: %(reason)s") % {"file": path, "reason": exc},
+            tr.gettext("%(file)s: checkpoint does not verify: %(reason)s") % {"file": path, "reason": exc.text(tr)},
             {"ok": False, "checkpoint": str(path), "reason": str(exc)},
         )
         return 1
@@ -251,7 +249,7 @@ def _verify_checkpoint(ctx: click.Context, path: Path, public: Any, as_json: boo
     _say(
         as_json,
         True,
-        text % {"file": path, "num": n, "signer": _signer_text(signer, tr_of(ctx))},
+        text % {"file": path, "num": n, "signer": render(signer, tr)},
         {"ok": True, "checkpoint": str(path), "games": n, "signature": signer},
     )
     return 0

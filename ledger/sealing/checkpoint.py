@@ -32,7 +32,10 @@ Keys: ``rummy-ledger keygen KEYFILE`` writes the private key as PKCS#8 PEM
 library's; nothing here is home-made except the RFC 6962 tree.
 
 Errors: :class:`CheckpointError` (a :class:`~ledger.errors.LedgerError`)
-with a one-line reason.
+with a one-line reason as data (its ``msg``, a :class:`ledger.texts.Message`:
+``str()`` is the English, ``text(tr)`` another language). Who signed is data
+too: a :class:`ledger.texts.Text` (the English ``"signed by key …"`` that
+``--json`` shows, keeping its message for the human line).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from ledger.errors import LedgerError
 from ledger.sealing import chain as _seal
+from ledger.texts import N_, Message, Text
 
 CHECKPOINT_FORMAT = "rummy-ledger-checkpoint/1"
 PROOF_FORMAT = "rummy-ledger-proof/1"
@@ -60,7 +64,28 @@ MAX_FILE_BYTES = 2_000_000_000
 
 
 class CheckpointError(LedgerError):
-    """A checkpoint, proof or key file that is malformed or does not verify."""
+    """A checkpoint, proof or key file that is malformed or does not verify;
+    ``msg`` is the reason as data (a :class:`ledger.texts.Message`)."""
+
+    msg: Message
+
+
+def _error(msgid: str, **params: Any) -> CheckpointError:
+    return CheckpointError(Message(msgid, **params))
+
+
+#: who signed (:func:`check_checkpoint`, :func:`check_proof`)
+NOT_SIGNED = N_("not signed")
+SIGNED_BY = N_("signed by key %(kid)s")
+SIGNED_NOT_PINNED = N_("signed by key %(kid)s (key not pinned: pass --key to check who signed)")
+#: the fields of a checkpoint, a proof or a signature are not the format's
+_FIELDS = {
+    "checkpoint": N_("checkpoint fields are not those of the format (unknown: %(unknown)s, missing: %(missing)s)"),
+    "proof": N_("proof fields are not those of the format (unknown: %(unknown)s, missing: %(missing)s)"),
+    "signature": N_("signature fields are not those of the format (unknown: %(unknown)s, missing: %(missing)s)"),
+}
+_NOT_ED25519 = N_("%(file)s: not an Ed25519 key")
+_NOT_FORMAT = N_("not a %(kind)s object (format field)")
 
 
 @dataclass(frozen=True)
@@ -123,9 +148,11 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
     try:
         key = serialization.load_pem_private_key(path.read_bytes(), password=None)
     except (ValueError, TypeError) as exc:
-        raise CheckpointError(f"{path}: not an unencrypted PEM private key ({exc})") from None
+        raise _error(
+            N_("%(file)s: not an unencrypted PEM private key (%(reason)s)"), file=str(path), reason=str(exc)
+        ) from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise CheckpointError(f"{path}: not an Ed25519 key")
+        raise _error(_NOT_ED25519, file=str(path))
     return key
 
 
@@ -139,9 +166,9 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
         try:
             key = serialization.load_pem_private_key(data, password=None).public_key()
         except (ValueError, TypeError) as exc:
-            raise CheckpointError(f"{path}: not a PEM public key ({exc})") from None
+            raise _error(N_("%(file)s: not a PEM public key (%(reason)s)"), file=str(path), reason=str(exc)) from None
     if not isinstance(key, Ed25519PublicKey):
-        raise CheckpointError(f"{path}: not an Ed25519 key")
+        raise _error(_NOT_ED25519, file=str(path))
     return key
 
 
@@ -197,9 +224,10 @@ def dumps(doc: Mapping[str, Any]) -> str:
 # --- reading and checking (no store) ---
 
 
-def _require(cond: bool, message: str) -> None:
+def _require(cond: bool, msgid: str, **params: Any) -> None:
+    """Raise :class:`CheckpointError` of ``msgid`` and ``params`` unless ``cond``."""
     if not cond:
-        raise CheckpointError(message)
+        raise _error(msgid, **params)
 
 
 _CHECKPOINT_KEYS = {"format", "created_at", "tournament", "size", "root", "games"}
@@ -209,17 +237,16 @@ _PROOF_KEYS = {"format", "game_id", "length", "seal", "index", "size", "root", "
 def _keys(doc: Mapping[str, Any], allowed: set[str], what: str) -> None:
     """Exactly the fields of the format (``signature`` optional): a renamed field is an edit."""
     have = set(doc) - {"signature"} if what != "signature" else set(doc)
-    _require(
-        have == allowed,
-        f"{what} fields are not those of the format (unknown: {sorted(have - allowed)}, missing: "
-        f"{sorted(allowed - have)})",
-    )
+    if have != allowed:
+        raise _error(_FIELDS[what], unknown=str(sorted(have - allowed)), missing=str(sorted(allowed - have)))
 
 
 def _hex(value: Any, digits: int, what: str) -> bytes:
     _require(
         isinstance(value, str) and len(value) == digits and all(c in "0123456789abcdef" for c in value),
-        f"{what} is not {digits} lower-case hex digits",
+        N_("%(field)s is not %(digits)s lower-case hex digits"),
+        field=what,
+        digits=digits,
     )
     return bytes.fromhex(value)
 
@@ -229,12 +256,12 @@ def load(path: Path, kind: str = CHECKPOINT_FORMAT) -> dict[str, Any]:
     Raises :class:`CheckpointError` naming what is wrong (not the file: the
     caller's message names it once)."""
     size = path.stat().st_size
-    _require(size <= MAX_FILE_BYTES, f"{size} bytes is larger than a checkpoint can be")
+    _require(size <= MAX_FILE_BYTES, N_("%(size)s bytes is larger than a checkpoint can be"), size=size)
     try:
         doc: dict[str, Any] = json.loads(path.read_bytes())
     except (ValueError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"not JSON ({exc})") from None
-    _require(isinstance(doc, dict) and doc.get("format") == kind, f"not a {kind} file (format field)")
+        raise _error(N_("not JSON (%(reason)s)"), reason=str(exc)) from None
+    _require(isinstance(doc, dict) and doc.get("format") == kind, N_("not a %(kind)s file (format field)"), kind=kind)
     return doc
 
 
@@ -242,74 +269,92 @@ def entries(doc: Mapping[str, Any]) -> list[Entry]:
     """The games of a checkpoint object, checked for shape, order and uniqueness."""
     games = doc.get("games")
     if not isinstance(games, list):  # raised here, not by _require, so that mypy narrows the type
-        raise CheckpointError("games is not a list")
+        raise _error(N_("games is not a list"))
     out: list[Entry] = []
     for i, g in enumerate(games):
         _require(
             isinstance(g, dict) and set(g) == {"game_id", "length", "seal"},
-            f"games[{i}] is not {{game_id, length, seal}}",
+            N_("games[%(i)s] is not {game_id, length, seal}"),
+            i=i,
         )
-        _require(isinstance(g["game_id"], str) and g["game_id"] != "", f"games[{i}].game_id is not a game id")
-        _require(type(g["length"]) is int and g["length"] >= 1, f"games[{i}].length is not a positive integer")
+        _require(isinstance(g["game_id"], str) and g["game_id"] != "", N_("games[%(i)s].game_id is not a game id"), i=i)
+        _require(
+            type(g["length"]) is int and g["length"] >= 1, N_("games[%(i)s].length is not a positive integer"), i=i
+        )
         _hex(g["seal"], 64, f"games[{i}].seal")
         out.append(Entry(g["game_id"], g["length"], g["seal"]))
         if i:
             _require(
                 out[i - 1].game_id < out[i].game_id,
-                f"games[{i}] ({g['game_id']!r}) is out of game_id order or listed twice",
+                N_("games[%(i)s] (%(game)s) is out of game_id order or listed twice"),
+                i=i,
+                game=repr(g["game_id"]),
             )
     return out
 
 
-def _check_head(doc: Mapping[str, Any], size: int, root: bytes, public: Ed25519PublicKey | None) -> str:
+def _check_head(doc: Mapping[str, Any], size: int, root: bytes, public: Ed25519PublicKey | None) -> Text:
     """Check the signed head (time, tournament, size, root) and the signature;
-    returns a description of who signed."""
+    returns who signed (:data:`NOT_SIGNED`, :data:`SIGNED_BY` or
+    :data:`SIGNED_NOT_PINNED`, as a :class:`ledger.texts.Text`)."""
     created, tournament = doc.get("created_at"), doc.get("tournament")
     if not isinstance(created, str):
-        raise CheckpointError("created_at is missing")
-    _require(tournament is None or isinstance(tournament, str), "tournament is not a string")
+        raise _error(N_("created_at is missing"))
+    _require(tournament is None or isinstance(tournament, str), N_("tournament is not a string"))
     signature = doc.get("signature")
     if signature is None:
-        _require(public is None, f"not signed, but a key was given (key id {key_id(public) if public else ''})")
-        return "not signed"
+        _require(
+            public is None,
+            N_("not signed, but a key was given (key id %(kid)s)"),
+            kid=key_id(public) if public else "",
+        )
+        return Text.of(Message(NOT_SIGNED))
     _require(
-        isinstance(signature, dict) and signature.get("algorithm") == "ed25519", "signature is not an ed25519 signature"
+        isinstance(signature, dict) and signature.get("algorithm") == "ed25519",
+        N_("signature is not an ed25519 signature"),
     )
     _keys(signature, {"algorithm", "key_id", "public_key", "value"}, "signature")
     embedded_raw = _hex(signature.get("public_key"), 64, "signature.public_key")
     value = _hex(signature.get("value"), 128, "signature.value")
     embedded = Ed25519PublicKey.from_public_bytes(embedded_raw)
-    _require(signature.get("key_id") == key_id(embedded), "signature.key_id does not match signature.public_key")
+    _require(signature.get("key_id") == key_id(embedded), N_("signature.key_id does not match signature.public_key"))
     if public is not None and _raw(public) != embedded_raw:
-        raise CheckpointError(f"signed by key {key_id(embedded)}, not by the given key {key_id(public)}")
+        raise _error(
+            N_("signed by key %(kid)s, not by the given key %(given)s"), kid=key_id(embedded), given=key_id(public)
+        )
     try:
         embedded.verify(value, _seal.signed_message(created, tournament, size, root.hex()))
     except InvalidSignature:
-        raise CheckpointError(
-            f"signature by key {key_id(embedded)} does not verify: the signed head (time, tournament, size, "
-            "root) was changed"
+        raise _error(
+            N_("signature by key %(kid)s does not verify: the signed head (time, tournament, size, root) was changed"),
+            kid=key_id(embedded),
         ) from None
     except ValueError as exc:
-        raise CheckpointError(f"signed head cannot be checked: {exc}") from None
-    return f"signed by key {key_id(embedded)}" + (
-        "" if public is not None else " (key not pinned: pass --key to check who signed)"
-    )
+        raise _error(N_("signed head cannot be checked: %(reason)s"), reason=str(exc)) from None
+    return Text.of(Message(SIGNED_BY if public is not None else SIGNED_NOT_PINNED, kid=key_id(embedded)))
 
 
-def check_checkpoint(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) -> tuple[list[Entry], str]:
+def check_checkpoint(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) -> tuple[list[Entry], Text]:
     """Check a checkpoint object on its own: shape, size, root over the games,
     and the signature (with ``public`` when given: it must be that key's).
-    Returns the games and who signed; raises :class:`CheckpointError`."""
-    _require(doc.get("format") == CHECKPOINT_FORMAT, f"not a {CHECKPOINT_FORMAT} object (format field)")
+    Returns the games and who signed (a :class:`ledger.texts.Text`: the
+    English, its message kept); raises :class:`CheckpointError`."""
+    _require(doc.get("format") == CHECKPOINT_FORMAT, _NOT_FORMAT, kind=CHECKPOINT_FORMAT)
     _keys(doc, _CHECKPOINT_KEYS, "checkpoint")
     games = entries(doc)
-    _require(doc.get("size") == len(games), f"size {doc.get('size')!r} but {len(games)} games listed")
+    _require(
+        doc.get("size") == len(games),
+        N_("size %(size)s but %(num)s games listed"),
+        size=repr(doc.get("size")),
+        num=len(games),
+    )
     root = _hex(doc.get("root"), 64, "root")
     computed = _seal.merkle_root([e.leaf() for e in games])
     _require(
         computed == root,
-        f"root {root.hex()[:16]}… is not the Merkle root of the games listed ({computed.hex()[:16]}…): the file "
-        "was edited",
+        N_("root %(root)s… is not the Merkle root of the games listed (%(computed)s…): the file was edited"),
+        root=root.hex()[:16],
+        computed=computed.hex()[:16],
     )
     return games, _check_head(doc, len(games), root, public)
 
@@ -319,7 +364,7 @@ def make_proof(doc: Mapping[str, Any], game_id: str) -> dict[str, Any]:
     games, _ = check_checkpoint(doc)
     index = next((i for i, e in enumerate(games) if e.game_id == game_id), None)
     if index is None:
-        raise CheckpointError(f"game {game_id!r} is not in the checkpoint")
+        raise _error(N_("game %(game)s is not in the checkpoint"), game=repr(game_id))
     e = games[index]
     proof: dict[str, Any] = {
         "format": PROOF_FORMAT,
@@ -338,31 +383,43 @@ def make_proof(doc: Mapping[str, Any], game_id: str) -> dict[str, Any]:
     return proof
 
 
-def check_proof(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) -> tuple[Entry, str]:
+def check_proof(doc: Mapping[str, Any], public: Ed25519PublicKey | None = None) -> tuple[Entry, Text]:
     """Check an inclusion proof without the store: the audit path leads from
     the game's leaf to the root, and the signed head checks out. Returns the
-    game's entry and who signed; raises :class:`CheckpointError`."""
-    _require(doc.get("format") == PROOF_FORMAT, f"not a {PROOF_FORMAT} object (format field)")
+    game's entry and who signed (as :func:`check_checkpoint`); raises
+    :class:`CheckpointError`."""
+    _require(doc.get("format") == PROOF_FORMAT, _NOT_FORMAT, kind=PROOF_FORMAT)
     _keys(doc, _PROOF_KEYS, "proof")
     _require(
         isinstance(doc.get("game_id"), str) and type(doc.get("length")) is int and doc["length"] >= 1,
-        "game_id or length missing",
+        N_("game_id or length missing"),
     )
     _hex(doc.get("seal"), 64, "seal")
     entry = Entry(doc["game_id"], doc["length"], doc["seal"])
     index, size = doc.get("index"), doc.get("size")
     if not (type(index) is int and type(size) is int and 0 <= index < size):
-        raise CheckpointError("index and size are not a leaf of a tree")
+        raise _error(N_("index and size are not a leaf of a tree"))
     path = doc.get("path")
     if not (isinstance(path, list) and len(path) <= 64):
-        raise CheckpointError("path is not a list of hashes")
+        raise _error(N_("path is not a list of hashes"))
     hashes = [_hex(p, 64, f"path[{i}]") for i, p in enumerate(path)]
     root = _hex(doc.get("root"), 64, "root")
     reached = _seal.root_from_path(_seal.leaf_hash(entry.leaf()), index, size, hashes)
-    _require(reached is not None, f"path of {len(hashes)} hashes does not fit leaf {index} of a tree of {size}")
+    _require(
+        reached is not None,
+        N_("path of %(num)s hashes does not fit leaf %(index)s of a tree of %(size)s"),
+        num=len(hashes),
+        index=index,
+        size=size,
+    )
     _require(
         reached == root,
-        f"the audit path does not lead from game {entry.game_id!r} (length {entry.length}, seal "
-        f"{_seal.short_form(entry.seal)}) to the root: the proof was edited",
+        N_(
+            "the audit path does not lead from game %(game)s (length %(length)s, seal %(seal)s) to the root: the "
+            "proof was edited"
+        ),
+        game=repr(entry.game_id),
+        length=entry.length,
+        seal=_seal.short_form(entry.seal),
     )
     return entry, _check_head(doc, size, root, public)
