@@ -165,3 +165,26 @@ def test_ctrl_c_with_workers_is_one_line_and_exit_130_and_the_update_resumes(sto
         done = _cli("--db", store, "analytics", "update", "--analytics", str(view), "--jobs", str(jobs))
         assert done.returncode == 0, done.stderr
     assert snapshot(str(path)) == snapshot(str(tmp_path / "one.duckdb"))
+
+
+def test_a_view_of_another_store_says_so_in_a_bounded_line_in_english_and_italian() -> None:
+    """The view's earlier events of a stream are not positions 0, 1, 2, …
+    (a store deleted and made again beside its old view): one line naming the
+    stream, how many events and which positions, not the list of them."""
+    from ledger.i18n import compiled
+    from ledger.projections.duckdb_recorder import AnalyticsError
+    from ledger.projections.folds import checked_positions
+
+    checked_positions("s1", [(0, "x"), (1, "y")], 2, [2, 3])  # positions 0-3: nothing to say
+    with pytest.raises(AnalyticsError) as caught:
+        checked_positions("s1", [(p, "x") for p in range(106, 212)], 106, [106, 107])
+    assert str(caught.value) == (
+        "the analytics view does not match this store: for stream s1 it holds 106 events at positions 106 to 211"
+        " where the store's new events start at 106 (the view was built from another store, or changed since);"
+        " run `analytics update --rebuild`"
+    )
+    assert caught.value.text(compiled("it")) == (
+        "la vista di analisi non corrisponde a questo archivio: per la sequenza s1 contiene 106 eventi alle"
+        " posizioni da 106 a 211, mentre i nuovi eventi dell'archivio iniziano da 106 (la vista è stata costruita"
+        " da un altro archivio, o modificata da allora); esegui `analytics update --rebuild`"
+    )

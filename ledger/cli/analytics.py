@@ -89,7 +89,8 @@ def update_after_import(
         result = run_update(app, path, jobs=jobs)
     except AnalyticsError as exc:
         click.echo(
-            tr_of().gettext("rummy-ledger: warning: analytics not updated: %(reason)s") % {"reason": exc}, err=True
+            tr_of().gettext("rummy-ledger: warning: analytics not updated: %(reason)s") % {"reason": exc.text(tr_of())},
+            err=True,
         )
         return None
     if not quiet:

@@ -50,6 +50,7 @@ from ledger.projections.notifications import (
 )
 from ledger.projections.rows import Rows, empty_rows, game_rows
 from ledger.projections.tables import TABLES, to_arrow
+from ledger.texts import N_, Message
 from ledger.tournament.events import TournamentEvent
 from ledger.workers import fork_pool, sigint_held
 
@@ -111,10 +112,25 @@ def checked_positions(stream: str, earlier: list[tuple[int, Any]], first_new: in
     (the first: ``first_new``) are positions 0, 1, 2, …"""
     positions = [p for p, _ in earlier] + fresh
     if positions != list(range(len(positions))):
+        held = positions[:first_new]
         raise AnalyticsError(
-            f"stream {stream}: the view holds positions {positions[:first_new]} before {first_new}; run "
-            "`analytics update --rebuild`"
+            Message(
+                VIEW_NOT_OF_THIS_STORE,
+                stream=stream,
+                held=len(held),
+                low=min(held, default=0),
+                high=max(held, default=0),
+                first=first_new,
+            )
         )
+
+
+#: the view's earlier events of a stream are not its positions 0, 1, 2, …: the view is not this store's
+VIEW_NOT_OF_THIS_STORE = N_(
+    "the analytics view does not match this store: for stream %(stream)s it holds %(held)s events at "
+    "positions %(low)s to %(high)s where the store's new events start at %(first)s (the view was built "
+    "from another store, or changed since); run `analytics update --rebuild`"
+)
 
 
 class Fold(NamedTuple):
