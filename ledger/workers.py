@@ -43,6 +43,20 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+def worker_count(requested: int | None, items: int, *, worth_it: bool) -> int:
+    """How many worker processes a command runs for ``items`` files or games:
+    ``requested`` (``--jobs N``, N ≥ 1) when given, else :func:`usable_cores`
+    when the work is ``worth_it`` (large enough to repay starting workers),
+    else 1; never more than ``items``. 1 means the one process, no worker.
+
+    >>> worker_count(3, 2, worth_it=False), worker_count(None, 0, worth_it=True), worker_count(None, 5, worth_it=False)
+    (2, 1, 1)
+    """
+    if requested is None:
+        requested = usable_cores() if worth_it else 1
+    return max(1, min(requested, items))
+
+
 def fork_pool(
     jobs: int,
     initializer: Callable[..., None] | None = None,
@@ -127,4 +141,4 @@ def _alive(pid: int) -> bool:
     return True
 
 
-__all__ = ["ORPHAN_POLL", "fork_pool", "sigint_held", "started", "threads", "usable_cores"]
+__all__ = ["ORPHAN_POLL", "fork_pool", "sigint_held", "started", "threads", "usable_cores", "worker_count"]

@@ -15,7 +15,8 @@ import pytest
 
 from ledger.errors import RecordError
 from ledger.store.application import LedgerApp
-from ledger.store.parallel import _portable, _rebuilt, usable_cores
+from ledger.store.parallel import _portable, _rebuilt
+from ledger.workers import usable_cores
 from tests.test_bulk_import import folder, one_by_one, outcome, store_contents, two_envs
 
 __all__ = ["two_envs"]  # the fixture, used by name

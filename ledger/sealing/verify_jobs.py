@@ -33,7 +33,7 @@ from ledger.sealing.verify import verify_games
 from ledger.sealing.verify_lines import lines_checked, stored_lines
 from ledger.sealing.verify_rows import GameCheck
 from ledger.stored.persistence import hex_id
-from ledger.workers import fork_pool, sigint_held, usable_cores
+from ledger.workers import fork_pool, sigint_held, worker_count
 
 #: chunks checked ahead per worker (bounds the results held before they are printed)
 AHEAD = 4
@@ -62,10 +62,7 @@ def verify_jobs(requested: int | None, games: int, events: int) -> int:
     >>> verify_jobs(3, 2, 0), verify_jobs(1, 500, 10**6), verify_jobs(None, 0, 0), verify_jobs(None, 500, 4_000)
     (2, 1, 1, 1)
     """
-    if requested is None:
-        big = events >= PARALLEL_MIN_EVENTS and games >= PARALLEL_MIN_GAMES
-        requested = usable_cores() if big else 1
-    return max(1, min(requested, games))
+    return worker_count(requested, games, worth_it=events >= PARALLEL_MIN_EVENTS and games >= PARALLEL_MIN_GAMES)
 
 
 def chunks(targets: Sequence[Any], jobs: int) -> list[Sequence[Any]]:

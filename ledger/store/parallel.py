@@ -44,7 +44,7 @@ from ledger.record_files import read_record
 from ledger.store.bulk_rows import BulkRows, bulk_rows
 from ledger.store.import_result import checked
 from ledger.stored.persistence import game_uuid
-from ledger.workers import fork_pool, sigint_held, usable_cores
+from ledger.workers import fork_pool, sigint_held, worker_count
 
 #: files prepared ahead per worker (bounds the memory held by finished, not yet stored files)
 AHEAD = 4
@@ -76,15 +76,15 @@ def import_jobs(requested: int | None, files: Sequence[Any]) -> int:
     >>> import_jobs(3, ["a", "b"]), import_jobs(1, ["a", "b"]), import_jobs(None, []), import_jobs(None, ["/nope"])
     (2, 1, 1, 1)
     """
-    if requested is None:
-        size = 0
-        for f in files:
-            with contextlib.suppress(OSError, TypeError, ValueError):
-                size += os.stat(f).st_size
-            if size >= PARALLEL_MIN_BYTES:
-                break
-        requested = usable_cores() if size >= PARALLEL_MIN_BYTES else 1
-    return max(1, min(requested, len(files)))
+    if requested is not None:
+        return worker_count(requested, len(files), worth_it=True)
+    size = 0
+    for f in files:
+        with contextlib.suppress(OSError, TypeError, ValueError):
+            size += os.stat(f).st_size
+        if size >= PARALLEL_MIN_BYTES:
+            break
+    return worker_count(None, len(files), worth_it=size >= PARALLEL_MIN_BYTES)
 
 
 def prepared_in_order(
