@@ -188,3 +188,16 @@ def test_a_view_of_another_store_says_so_in_a_bounded_line_in_english_and_italia
         " posizioni da 106 a 211, mentre i nuovi eventi dell'archivio iniziano da 106 (la vista è stata costruita"
         " da un altro archivio, o modificata da allora); esegui `analytics update --rebuild`"
     )
+    from ledger.projections.folds import view_mismatch
+
+    none = view_mismatch("s2", [], 40)  # a long game's earlier events missing from the view
+    assert str(none) == (
+        "the analytics view does not match this store: for stream s2 it holds none of the events before"
+        " position 40, where the store's new events start (the view was built from another store, or changed"
+        " since); run `analytics update --rebuild`"
+    )
+    assert none.text(compiled("it")) == (
+        "la vista di analisi non corrisponde a questo archivio: per la sequenza s2 non contiene nessuno degli"
+        " eventi prima della posizione 40, da cui iniziano i nuovi eventi dell'archivio (la vista è stata"
+        " costruita da un altro archivio, o modificata da allora); esegui `analytics update --rebuild`"
+    )

@@ -107,22 +107,24 @@ def skipped_rows(game: str, stream: str, texts: list[str], why: str) -> Rows:
 
 
 def checked_positions(stream: str, earlier: list[tuple[int, Any]], first_new: int, fresh: list[int]) -> None:
-    """Raises :class:`~ledger.projections.duckdb_recorder.AnalyticsError` unless
-    the view's ``earlier`` events and the ``fresh`` positions of the new ones
-    (the first: ``first_new``) are positions 0, 1, 2, …"""
+    """Raises :func:`view_mismatch` unless the view's ``earlier`` events and
+    the ``fresh`` positions of the new ones (the first: ``first_new``) are
+    positions 0, 1, 2, …"""
     positions = [p for p, _ in earlier] + fresh
     if positions != list(range(len(positions))):
-        held = positions[:first_new]
-        raise AnalyticsError(
-            Message(
-                VIEW_NOT_OF_THIS_STORE,
-                stream=stream,
-                held=len(held),
-                low=min(held, default=0),
-                high=max(held, default=0),
-                first=first_new,
-            )
-        )
+        raise view_mismatch(stream, positions[:first_new], first_new)
+
+
+def view_mismatch(stream: str, held: list[int], first_new: int) -> AnalyticsError:
+    """The :class:`~ledger.projections.duckdb_recorder.AnalyticsError` of a
+    view that is not this store's: for ``stream`` it holds the positions
+    ``held`` where the store's new events start at ``first_new`` (and the
+    view should hold 0 … ``first_new - 1``)."""
+    if not held:
+        return AnalyticsError(Message(VIEW_LACKS_EARLIER, stream=stream, first=first_new))
+    return AnalyticsError(
+        Message(VIEW_NOT_OF_THIS_STORE, stream=stream, held=len(held), low=min(held), high=max(held), first=first_new)
+    )
 
 
 #: the view's earlier events of a stream are not its positions 0, 1, 2, …: the view is not this store's
@@ -130,6 +132,12 @@ VIEW_NOT_OF_THIS_STORE = N_(
     "the analytics view does not match this store: for stream %(stream)s it holds %(held)s events at "
     "positions %(low)s to %(high)s where the store's new events start at %(first)s (the view was built "
     "from another store, or changed since); run `analytics update --rebuild`"
+)
+#: the same, the view holding none of the stream's earlier events
+VIEW_LACKS_EARLIER = N_(
+    "the analytics view does not match this store: for stream %(stream)s it holds none of the events "
+    "before position %(first)s, where the store's new events start (the view was built from another "
+    "store, or changed since); run `analytics update --rebuild`"
 )
 
 

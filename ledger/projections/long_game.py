@@ -33,6 +33,7 @@ from eventsourcing.persistence import Tracking
 
 from ledger.events import Event, decode_event, encode_event
 from ledger.projections.duckdb_recorder import AnalyticsError, DuckDBTrackingRecorder, ViewWriter
+from ledger.projections.folds import view_mismatch
 from ledger.projections.game_builder import GameRowsBuilder
 from ledger.projections.notifications import (
     GAME_DATA_ERRORS,
@@ -180,10 +181,7 @@ class _Run:
 
         found = self.writer.execute("SELECT game FROM games WHERE stream = ?", [self.stream])
         if not found:
-            raise AnalyticsError(
-                f"stream {self.stream}: the view holds positions [] before {first_new}; run "
-                "`analytics update --rebuild`"
-            )
+            raise view_mismatch(self.stream, [], first_new)
         self.game = found[0][0]
         for table in TABLES:
             if table != "events":
